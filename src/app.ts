@@ -1,0 +1,56 @@
+import { readFileSync } from 'node:fs';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import { sql } from 'kysely';
+import type { AppContext } from './context.ts';
+import { registerAuth } from './http/auth.ts';
+import { registerDocs } from './http/docs.ts';
+import { registerErrorHandler } from './http/error-handler.ts';
+import { registerNotFound } from './http/not-found.ts';
+import { registerParameterParsing } from './http/params.ts';
+import { redactUrl } from './logger.ts';
+import { accountsRoutes } from './modules/accounts/routes.ts';
+import type { Services } from './services.ts';
+
+const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+
+/** Default request body limit; the ingestion route raises its own. */
+export const BODY_LIMIT = 1024 * 1024;
+
+/** Builds the HTTP app: plugins → conventions → modules → 404 and error handlers. */
+export async function buildApp(ctx: AppContext, services: Services): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: ctx.logger as FastifyBaseLogger,
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: BODY_LIMIT,
+    trustProxy: ctx.config.trustProxy,
+    return503OnClosing: true,
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: true, allErrors: false } },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+  });
+
+  // One line per request, with the URL redacted (access_token may ride in the query).
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      { method: request.method, url: redactUrl(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      'request',
+    );
+  });
+
+  registerErrorHandler(app);
+  registerNotFound(app);
+  await registerParameterParsing(app);
+  registerAuth(app, services.accounts);
+  await registerDocs(app, pkg.version);
+
+  app.get('/healthz', { schema: { tags: ['Operations'], summary: 'Liveness: 200 when the database answers' } }, async (_request, reply) => {
+    try {
+      await sql`select 1`.execute(ctx.database.db);
+      return { status: 'ok' };
+    } catch {
+      return reply.code(503).send({ status: 'unavailable' });
+    }
+  });
+
+  await app.register(accountsRoutes, { accounts: services.accounts });
+  return app;
+}

@@ -1,0 +1,127 @@
+import { ConfigError, loadConfig } from '../config.ts';
+import { createLogger } from '../logger.ts';
+import { openContext } from '../runtime.ts';
+import { serveForever } from '../server.ts';
+import type { AppContext } from '../context.ts';
+import { type Services, createServices } from '../services.ts';
+
+const USAGE = `Usage: rapport <command>
+
+Commands:
+  serve                     run the HTTP server (migrates the database first)
+  migrate                   bring the database schema up to date and exit
+  client create --name NAME create an OAuth client; prints {"client_id","client_secret"} (the secret is shown once)
+  client list               list OAuth clients
+  client revoke ID          revoke a client and every token issued through it
+  openapi                   print the OpenAPI document
+
+Configuration comes from the environment: PORT, HOST, DATA_DIR, DATABASE_URL, PUBLIC_BASE_URL,
+TIME_ZONE, LOG_LEVEL (see README.md).`;
+
+class UsageError extends Error {}
+
+function option(args: string[], name: string): string | undefined {
+  const i = args.indexOf(name);
+  if (i >= 0) return args[i + 1];
+  const inline = args.find((a) => a.startsWith(`${name}=`));
+  return inline?.slice(name.length + 1);
+}
+
+async function withServices<T>(fn: (services: Services, ctx: AppContext) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  // CLI commands log only warnings to stderr, so stdout stays machine-readable.
+  const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, process.stderr);
+  const ctx = await openContext(config, logger);
+  try {
+    return await fn(createServices(ctx), ctx);
+  } finally {
+    await ctx.database.close();
+  }
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...args] = argv;
+  switch (command) {
+    case 'serve':
+      await serveForever(loadConfig());
+      return -1; // keeps running
+    case 'migrate': {
+      const config = loadConfig();
+      const logger = createLogger(config.logLevel, process.stderr);
+      const ctx = await openContext(config, logger, { migrate: false });
+      try {
+        const { migrateToLatest } = await import('../db/migrate.ts');
+        const { applied } = await migrateToLatest(ctx.database.db, ctx.database.features);
+        process.stdout.write(`${JSON.stringify({ applied })}\n`);
+      } finally {
+        await ctx.database.close();
+      }
+      return 0;
+    }
+    case 'client': {
+      const [sub, ...rest] = args;
+      if (sub === 'create') {
+        const name = option(rest, '--name');
+        if (!name) throw new UsageError('client create needs --name NAME');
+        const created = await withServices((s) => s.clients.create(name));
+        process.stdout.write(`${JSON.stringify(created)}\n`);
+        return 0;
+      }
+      if (sub === 'list') {
+        const list = await withServices((s) => s.clients.list());
+        for (const c of list) process.stdout.write(`${JSON.stringify(c)}\n`);
+        return 0;
+      }
+      if (sub === 'revoke') {
+        const id = rest[0];
+        if (!id) throw new UsageError('client revoke needs a client id');
+        const done = await withServices((s) => s.clients.revoke(id));
+        if (!done) {
+          process.stderr.write(`no client ${id}\n`);
+          return 1;
+        }
+        process.stdout.write(`${JSON.stringify({ revoked: id })}\n`);
+        return 0;
+      }
+      throw new UsageError(`unknown client command: ${sub ?? '(none)'}`);
+    }
+    case 'openapi': {
+      const { buildApp } = await import('../app.ts');
+      const doc = await withServices(async (services, ctx) => {
+        const app = await buildApp(ctx, services);
+        await app.ready();
+        const out = app.swagger();
+        await app.close();
+        return out;
+      });
+      process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
+      return 0;
+    }
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      process.stdout.write(`${USAGE}\n`);
+      return command === undefined ? 1 : 0;
+    default:
+      throw new UsageError(`unknown command: ${command}`);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exitCode = code;
+  },
+  (err: unknown) => {
+    if (err instanceof UsageError) {
+      process.stderr.write(`rapport: ${err.message}\n\n${USAGE}\n`);
+      process.exitCode = 2;
+    } else if (err instanceof ConfigError) {
+      process.stderr.write(`rapport: configuration error: ${err.message}\n`);
+      process.exitCode = 78;
+    } else {
+      process.stderr.write(`rapport: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exitCode = 1;
+    }
+  },
+);

@@ -1,0 +1,95 @@
+import path from 'node:path';
+
+/** Typed, validated, frozen configuration read from the environment (decisions §8). */
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  /** A postgres:// URL selects PostgreSQL; otherwise SQLite in `dataDir`. */
+  readonly databaseUrl: string | undefined;
+  readonly publicBaseUrl: string;
+  readonly timeZone: string;
+  readonly logLevel: string;
+  /** Refresh-token lifetime in seconds (default 30 days). */
+  readonly refreshTokenTtl: number;
+  /** When true, register needs a verification code. */
+  readonly requireVerificationCode: boolean;
+  /** nodemailer connection URL; when set, e-mail verification codes go out by SMTP. */
+  readonly smtpUrl: string | undefined;
+  readonly smtpFrom: string;
+  /** Number of HTTP worker processes. */
+  readonly workers: number;
+  /** Trust X-Forwarded-For (behind a reverse proxy). */
+  readonly trustProxy: boolean;
+  /** Test suites only: cheap password hashes (RAPPORT_INSECURE_FAST_HASH=1). Never in production. */
+  readonly insecureFastHash: boolean;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function intSetting(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function boolSetting(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
+}
+
+function timeZoneSetting(env: Env): string {
+  const tz = env.TIME_ZONE || 'UTC';
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+  } catch {
+    throw new ConfigError(`TIME_ZONE must be an IANA time zone such as UTC or Asia/Shanghai, got "${tz}"`);
+  }
+  return tz;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export function loadConfig(env: Env = process.env): Config {
+  const databaseUrl = env.DATABASE_URL || undefined;
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must be a postgres:// URL (leave it unset for the embedded SQLite database)');
+  }
+  const port = intSetting(env, 'PORT', 8080, 0, 65535);
+  const host = env.HOST || '0.0.0.0';
+  const publicBaseUrl = (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, '');
+  try {
+    const u = new URL(publicBaseUrl);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('scheme');
+  } catch {
+    throw new ConfigError(`PUBLIC_BASE_URL must be an http(s) URL, got "${env.PUBLIC_BASE_URL}"`);
+  }
+  const logLevel = (env.LOG_LEVEL || 'info').toLowerCase();
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`);
+  }
+  return Object.freeze({
+    port,
+    host,
+    dataDir: path.resolve(env.DATA_DIR || './data'),
+    databaseUrl,
+    publicBaseUrl,
+    timeZone: timeZoneSetting(env),
+    logLevel,
+    refreshTokenTtl: intSetting(env, 'REFRESH_TOKEN_TTL', 30 * 24 * 3600, 60, 10 * 365 * 24 * 3600),
+    requireVerificationCode: boolSetting(env, 'REQUIRE_VERIFICATION_CODE', false),
+    smtpUrl: env.SMTP_URL || undefined,
+    smtpFrom: env.SMTP_FROM || 'Rapport <no-reply@localhost>',
+    workers: intSetting(env, 'WORKERS', 1, 1, 64),
+    trustProxy: boolSetting(env, 'TRUST_PROXY', false),
+    insecureFastHash: boolSetting(env, 'RAPPORT_INSECURE_FAST_HASH', false),
+  });
+}

@@ -1,0 +1,28 @@
+import type { ColumnDefinitionBuilder, Kysely } from 'kysely';
+import type { Database } from './schema.ts';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+/**
+ * What differs between the two databases, behind one small interface (capability flags and a
+ * few builders), so that no code outside src/db/ branches on the dialect.
+ */
+export interface DialectFeatures {
+  readonly name: DialectName;
+  /** Row locks that skip rows another transaction holds (`FOR UPDATE SKIP LOCKED`). */
+  readonly skipLocked: boolean;
+  /** Largest number of bound parameters one statement may carry. */
+  readonly maxParameters: number;
+  /** Column type of an auto-incrementing integer primary key. */
+  readonly autoIncrementType: 'integer' | 'serial';
+  /** Makes a column an auto-incrementing primary key. */
+  autoIncrementPrimaryKey(col: ColumnDefinitionBuilder): ColumnDefinitionBuilder;
+}
+
+export interface DatabaseHandle {
+  readonly db: Kysely<Database>;
+  readonly features: DialectFeatures;
+  /** Short description for logs, never containing credentials. */
+  readonly description: string;
+  close(): Promise<void>;
+}

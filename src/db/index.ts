@@ -1,0 +1,15 @@
+import path from 'node:path';
+import type { Config } from '../config.ts';
+import type { DatabaseHandle } from './dialect.ts';
+import { openPostgres } from './postgres.ts';
+import { openSqlite } from './sqlite.ts';
+
+export type { DatabaseHandle, DialectFeatures, DialectName } from './dialect.ts';
+export type { Database } from './schema.ts';
+export { isUniqueViolation, uniqueViolationTarget } from './errors.ts';
+
+/** The database the config selects: PostgreSQL when DATABASE_URL is set, else SQLite in DATA_DIR. */
+export function createDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): DatabaseHandle {
+  if (config.databaseUrl) return openPostgres(config.databaseUrl);
+  return openSqlite(path.join(config.dataDir, 'rapport.sqlite'));
+}

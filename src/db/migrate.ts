@@ -1,0 +1,44 @@
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import type { DialectFeatures } from './dialect.ts';
+import * as m001 from './migrations/001_foundation.ts';
+import type { Database } from './schema.ts';
+
+interface PortableMigration {
+  up(db: Kysely<unknown>, features: DialectFeatures): Promise<void>;
+}
+
+/** Every migration, in order. Names are stable: they are recorded in the database. */
+const MIGRATIONS: Record<string, PortableMigration> = {
+  '001_foundation': m001,
+};
+
+class StaticProvider implements MigrationProvider {
+  constructor(private readonly features: DialectFeatures) {}
+  async getMigrations(): Promise<Record<string, Migration>> {
+    const out: Record<string, Migration> = {};
+    for (const [name, m] of Object.entries(MIGRATIONS)) {
+      out[name] = { up: (db) => m.up(db, this.features) };
+    }
+    return out;
+  }
+}
+
+export interface MigrationResult {
+  applied: string[];
+}
+
+/** Brings the schema up to date. Safe to run concurrently: Kysely takes a migration lock. */
+export async function migrateToLatest(db: Kysely<Database>, features: DialectFeatures): Promise<MigrationResult> {
+  const migrator = new Migrator({
+    db,
+    provider: new StaticProvider(features),
+    migrationTableName: 'rapport_migrations',
+    migrationLockTableName: 'rapport_migrations_lock',
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName;
+    throw new Error(`migration ${failed ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName) };
+}

@@ -1,0 +1,40 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AccountsService } from '../modules/accounts/service.ts';
+import type { UserRow } from '../modules/accounts/repository.ts';
+
+/**
+ * Who may call a route: `none` (token calls, docs, health), `any` (a valid token, even of an
+ * account not yet activated: user info and update) or `active` (every business endpoint).
+ */
+export type AuthMode = 'none' | 'any' | 'active';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: AuthMode;
+  }
+  interface FastifyRequest {
+    /** The authenticated caller; set on every route whose auth mode is not `none`. */
+    user: UserRow;
+  }
+}
+
+/** The access token from `Authorization: Bearer`, else the `access_token` query parameter. */
+export function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (header !== undefined && /^bearer\s/i.test(header)) return header.slice(7).trim();
+  const q = (request.query as Record<string, unknown> | undefined)?.access_token;
+  return typeof q === 'string' ? q : Array.isArray(q) ? String(q[0]) : undefined;
+}
+
+/** The one place a request's token is checked. Runs before the body is read. */
+export function registerAuth(app: FastifyInstance, accounts: AccountsService): void {
+  app.decorateRequest('user', null as unknown as UserRow);
+  app.addHook('onRequest', async (request) => {
+    // Business paths default to the strictest mode, so a route that forgets to say is not left open.
+    const mode = request.routeOptions.config?.auth ?? (request.routeOptions.url?.startsWith('/api/') ? 'active' : 'none');
+    if (mode === 'none') return;
+    const user = await accounts.authenticate(bearerToken(request));
+    if (mode === 'active') accounts.assertActive(user);
+    request.user = user;
+  });
+}

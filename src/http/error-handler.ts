@@ -1,0 +1,86 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from './errors.ts';
+
+/** How a route reports malformed input: token endpoints speak OAuth, everything else the envelope. */
+export type ErrorStyle = 'envelope' | 'oauth';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    errorStyle?: ErrorStyle;
+  }
+}
+
+function sendJson(reply: FastifyReply, status: number, body: unknown): FastifyReply {
+  // A string payload is sent as is: failures never go through a route's success schema.
+  return reply.code(status).type('application/json; charset=utf-8').send(JSON.stringify(body));
+}
+
+export function sendAppError(reply: FastifyReply, err: AppError): FastifyReply {
+  switch (err.kind) {
+    case 'envelope':
+      return sendJson(reply, 200, { status: 0, code: err.code, msg: err.message, ...err.extra });
+    case 'oauth':
+      return sendJson(reply, 400, { error: err.code, error_description: err.message });
+    case 'access_denied':
+    case 'forbidden':
+      return sendJson(reply, 403, { error: err.code, error_description: err.message });
+    case 'too_many_requests':
+      reply.header('Retry-After', String(err.retryAfter ?? 60));
+      return sendJson(reply, 429, { error: err.code, error_description: err.message });
+  }
+}
+
+interface ValidationIssue {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+/** "Missing required parameter 'app_id'" / "Invalid parameter 'count': must be integer". */
+export function describeValidation(issues: ValidationIssue[]): string {
+  const first = issues[0];
+  if (!first) return 'Invalid request';
+  if (first.keyword === 'required') return `Missing required parameter '${String(first.params.missingProperty)}'`;
+  const name = first.instancePath.replace(/^\//, '').replace(/\//g, '.') || 'body';
+  return `Invalid parameter '${name}': ${first.message ?? 'invalid value'}`;
+}
+
+function styleOf(request: FastifyRequest): ErrorStyle {
+  return request.routeOptions.config?.errorStyle ?? 'envelope';
+}
+
+function inputError(request: FastifyRequest, reply: FastifyReply, httpStatus: number, code: string, msg: string) {
+  if (styleOf(request) === 'oauth') {
+    return sendJson(reply, httpStatus === 200 ? 400 : httpStatus, { error: 'invalid_request', error_description: msg });
+  }
+  return sendJson(reply, httpStatus, { status: 0, code, msg });
+}
+
+/**
+ * The single mapping from errors to HTTP. Malformed input of any kind (bad JSON, wrong types,
+ * absurd numbers, bad encodings) becomes a documented 4xx/envelope answer; anything unexpected
+ * is logged and answered with a 500 body that reveals nothing internal.
+ */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError | AppError | Error, request, reply) => {
+    if (err instanceof AppError) return sendAppError(reply, err);
+    const fe = err as FastifyError;
+    if (fe.validation) {
+      return inputError(request, reply, 200, 'Bad Request', describeValidation(fe.validation as ValidationIssue[]));
+    }
+    const status = fe.statusCode ?? 500;
+    if (status === 413 || fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return inputError(request, reply, 413, 'payload_too_large', 'Request body is too large');
+    }
+    if (status === 415 || fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      return inputError(request, reply, 415, 'unsupported_media_type', 'Unsupported Content-Type; send form fields or JSON');
+    }
+    if (status >= 400 && status < 500) {
+      // Malformed JSON, bad content length, broken multipart and the like.
+      return inputError(request, reply, 200, 'Bad Request', `Malformed request: ${fe.message}`);
+    }
+    request.log.error({ err }, 'unhandled error');
+    return sendJson(reply, 500, { status: 0, code: 'internal_error', msg: 'Internal server error' });
+  });
+}

@@ -1,0 +1,18 @@
+import type { FastifyInstance } from 'fastify';
+
+const PAGE = `<!DOCTYPE html>
+<html lang="en">
+<head><meta charset="utf-8"><title>404 Not Found</title></head>
+<body>
+<h1>404 Not Found</h1>
+<p>The requested URI does not exist on this server. The API reference is at <a href="/docs">/docs</a>.</p>
+</body>
+</html>
+`;
+
+/** Unknown URIs and known paths with the wrong method: HTTP 404 with an HTML page (decisions §1). */
+export function registerNotFound(app: FastifyInstance): void {
+  app.setNotFoundHandler((_request, reply) => {
+    return reply.code(404).type('text/html; charset=utf-8').send(PAGE);
+  });
+}

@@ -1,0 +1,43 @@
+import type { FastifyInstance } from 'fastify';
+import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
+import { coerceToSchema } from './coerce.ts';
+
+/** Form and query values given more than once arrive joined by commas, as the original platform read them. */
+function joinRepeated(source: unknown): Record<string, unknown> {
+  if (source === null || typeof source !== 'object' || Array.isArray(source)) return {};
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(source as Record<string, unknown>)) {
+    out[key] = Array.isArray(value) ? value.map(String).join(',') : value;
+  }
+  return out;
+}
+
+/**
+ * Parameters of POST/PUT requests may come as x-www-form-urlencoded, multipart/form-data, a JSON
+ * object or the query string; they are merged before validation, the body winning (decisions §1).
+ * A JSON body that is not an object (e.g. an array) is left as it is for routes that take one.
+ */
+export async function registerParameterParsing(app: FastifyInstance): Promise<void> {
+  await app.register(formbody);
+  await app.register(multipart, {
+    attachFieldsToBody: 'keyValues',
+    limits: { files: 0, fields: 200, fieldSize: 1024 * 1024, parts: 200 },
+  });
+
+  app.addHook('preValidation', async (request) => {
+    const schema = request.routeOptions.schema;
+    const query = joinRepeated(request.query);
+    coerceToSchema(query, schema?.querystring);
+    request.query = query;
+    coerceToSchema(request.params, schema?.params);
+    if (request.method !== 'POST' && request.method !== 'PUT' && request.method !== 'PATCH') return;
+    const body = request.body;
+    if (Array.isArray(body)) return;
+    const isJson = (request.headers['content-type'] ?? '').includes('json');
+    const fields = isJson && body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : joinRepeated(body);
+    const merged = { ...query, ...fields };
+    coerceToSchema(merged, schema?.body);
+    request.body = merged;
+  });
+}

@@ -1,0 +1,71 @@
+import { createHash, randomBytes, randomInt, scrypt, timingSafeEqual } from 'node:crypto';
+
+/** A URL-safe random token with `bytes` bytes of entropy (access tokens use 32: 256 bits). */
+export function randomToken(bytes = 32): string {
+  return randomBytes(bytes).toString('base64url');
+}
+
+/** Hash of a high-entropy secret (token, client secret) for storage and lookup. */
+export function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** Constant-time equality of two strings (compares their SHA-256 digests, so lengths may differ). */
+export function safeEqual(a: string, b: string): boolean {
+  return timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
+}
+
+export function randomDigits(length: number): string {
+  let out = String(randomInt(1, 10));
+  while (out.length < length) out += String(randomInt(0, 10));
+  return out;
+}
+
+/**
+ * Password hashing with scrypt at an OWASP-recommended cost (N=2^15, r=8, p=3: 32 MiB, the
+ * documented equivalent of N=2^17, p=1 with less memory per hash). The parameters are stored with
+ * each hash so they can be raised later without invalidating old hashes.
+ */
+export interface PasswordCost {
+  N: number;
+  r: number;
+  p: number;
+}
+export const OWASP_SCRYPT: PasswordCost = { N: 2 ** 15, r: 8, p: 3 };
+/** Only for test suites (RAPPORT_INSECURE_FAST_HASH=1): a cheap hash so hundreds of sign-ups stay fast. */
+export const INSECURE_FAST_SCRYPT: PasswordCost = { N: 2 ** 10, r: 8, p: 1 };
+const KEYLEN = 32;
+
+function scryptAsync(password: string, salt: Buffer, N: number, r: number, p: number, keylen: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    scrypt(password, salt, keylen, { N, r, p, maxmem: 256 * N * r + 1024 * 1024 }, (err, key) => (err ? reject(err) : resolve(key)));
+  });
+}
+
+export async function hashPassword(password: string, cost: PasswordCost = OWASP_SCRYPT): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await scryptAsync(password, salt, cost.N, cost.r, cost.p, KEYLEN);
+  return `scrypt$${cost.N}$${cost.r}$${cost.p}$${salt.toString('base64')}$${key.toString('base64')}`;
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const parts = stored.split('$');
+  if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
+  // Bounded so a corrupted row cannot make verification allocate without limit.
+  if (Number(parts[1]) > 2 ** 20) return false;
+  const [, n, r, p, salt, key] = parts as [string, string, string, string, string, string];
+  const expected = Buffer.from(key, 'base64');
+  const actual = await scryptAsync(password, Buffer.from(salt, 'base64'), Number(n), Number(r), Number(p), expected.length);
+  return timingSafeEqual(actual, expected);
+}
+
+/** A hash to verify against when the account does not exist, so timing does not reveal that. */
+const dummyHashes = new Map<PasswordCost, Promise<string>>();
+export function dummyPasswordHash(cost: PasswordCost): Promise<string> {
+  let hash = dummyHashes.get(cost);
+  if (!hash) {
+    hash = hashPassword(randomToken(16), cost);
+    dummyHashes.set(cost, hash);
+  }
+  return hash;
+}

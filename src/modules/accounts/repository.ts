@@ -1,0 +1,138 @@
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { Database } from '../../db/index.ts';
+import type { UsersTable } from '../../db/schema.ts';
+
+export type UserRow = Selectable<UsersTable>;
+type Db = Kysely<Database>;
+
+/** SQL for platform users, their tokens, verification codes and failed log-ins. */
+export const accountsRepository = {
+  async insertUser(db: Db, user: Insertable<UsersTable>): Promise<UserRow> {
+    return db.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow();
+  },
+
+  findUserById(db: Db, id: number): Promise<UserRow | undefined> {
+    return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+
+  /** By mobile number or (case-insensitively) e-mail. */
+  findUserByUsername(db: Db, username: string): Promise<UserRow | undefined> {
+    const q = db.selectFrom('users').selectAll();
+    return username.includes('@')
+      ? q.where('email_lower', '=', username.toLowerCase()).executeTakeFirst()
+      : q.where('phone_num', '=', username).executeTakeFirst();
+  },
+
+  async updateUser(db: Db, id: number, patch: Updateable<UsersTable>): Promise<UserRow | undefined> {
+    return db.updateTable('users').set(patch).where('id', '=', id).returningAll().executeTakeFirst();
+  },
+
+  async emailTakenByOther(db: Db, emailLower: string, userId: number): Promise<boolean> {
+    const row = await db
+      .selectFrom('users')
+      .select('id')
+      .where('email_lower', '=', emailLower)
+      .where('id', '!=', userId)
+      .executeTakeFirst();
+    return row !== undefined;
+  },
+
+  /** The number of Sales members across the projects the user created. */
+  async salesCount(db: Db, userId: number): Promise<number> {
+    const row = await db
+      .selectFrom('members')
+      .innerJoin('apps', 'apps.id', 'members.app_id')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('apps.creator_id', '=', userId)
+      .where('apps.status', '=', 0)
+      .where('members.status', '=', 0)
+      .where('members.role', '=', 'Sales')
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  },
+
+  async insertAccessToken(db: Db, row: Database['access_tokens']): Promise<void> {
+    await db.insertInto('access_tokens').values(row).execute();
+  },
+
+  async insertRefreshToken(db: Db, row: Database['refresh_tokens']): Promise<void> {
+    await db.insertInto('refresh_tokens').values(row).execute();
+  },
+
+  /** The user behind a live access token, in one round trip. */
+  findUserByAccessToken(db: Db, tokenHash: string, now: number): Promise<UserRow | undefined> {
+    return db
+      .selectFrom('access_tokens')
+      .innerJoin('users', 'users.id', 'access_tokens.user_id')
+      .selectAll('users')
+      .where('access_tokens.token_hash', '=', tokenHash)
+      .where('access_tokens.expires_at', '>', now)
+      .executeTakeFirst();
+  },
+
+  findRefreshToken(db: Db, tokenHash: string, now: number) {
+    return db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', tokenHash).where('expires_at', '>', now).executeTakeFirst();
+  },
+
+  async touchLastSeen(db: Db, userId: number, now: number): Promise<void> {
+    await db.updateTable('users').set({ last_seen_at: now }).where('id', '=', userId).execute();
+  },
+
+  async deleteExpiredTokens(db: Db, now: number): Promise<number> {
+    const a = await db.deleteFrom('access_tokens').where('expires_at', '<=', now).executeTakeFirst();
+    const r = await db.deleteFrom('refresh_tokens').where('expires_at', '<=', now).executeTakeFirst();
+    return Number(a.numDeletedRows) + Number(r.numDeletedRows);
+  },
+
+  async upsertVerificationCode(db: Db, row: Database['verification_codes']): Promise<void> {
+    await db
+      .insertInto('verification_codes')
+      .values(row)
+      .onConflict((oc) =>
+        oc.column('target').doUpdateSet({
+          code_hash: row.code_hash,
+          expires_at: row.expires_at,
+          created_at: row.created_at,
+          attempts: 0,
+        }),
+      )
+      .execute();
+  },
+
+  findVerificationCode(db: Db, target: string) {
+    return db.selectFrom('verification_codes').selectAll().where('target', '=', target).executeTakeFirst();
+  },
+
+  async countCodeAttempt(db: Db, target: string): Promise<void> {
+    await db
+      .updateTable('verification_codes')
+      .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+      .where('target', '=', target)
+      .execute();
+  },
+
+  async deleteVerificationCode(db: Db, target: string): Promise<void> {
+    await db.deleteFrom('verification_codes').where('target', '=', target).execute();
+  },
+
+  /** Times of the most recent failures of a key since `since`, newest first. */
+  async recentFailures(db: Db, key: string, since: number, limit: number): Promise<number[]> {
+    const rows = await db
+      .selectFrom('login_failures')
+      .select('at')
+      .where('key', '=', key)
+      .where('at', '>', since)
+      .orderBy('at', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => Number(r.at));
+  },
+
+  async recordFailures(db: Db, keys: string[], at: number, pruneBefore: number): Promise<void> {
+    await db
+      .insertInto('login_failures')
+      .values(keys.map((key) => ({ key, at })))
+      .execute();
+    await db.deleteFrom('login_failures').where('key', 'in', keys).where('at', '<=', pruneBefore).execute();
+  },
+};

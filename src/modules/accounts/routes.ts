@@ -1,0 +1,122 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { Envelope, OAuthErrorBody, ok } from '../../http/envelope.ts';
+import { oauthError } from '../../http/errors.ts';
+import type { AccountsService } from './service.ts';
+import {
+  OAuthError,
+  PlatformUser,
+  RegisterBody,
+  TokenBody,
+  TokenResponse,
+  UpdateUserBody,
+  UserInfoQuery,
+  VerificationCodeBody,
+} from './schemas.ts';
+
+const TAG = ['Accounts and tokens'];
+
+export async function accountsRoutes(fastify: FastifyInstance, opts: { accounts: AccountsService }): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { accounts } = opts;
+  const oauthConfig = { auth: 'none' as const, errorStyle: 'oauth' as const };
+
+  app.post(
+    '/svcuser/oauth2/register',
+    {
+      config: oauthConfig,
+      schema: {
+        tags: TAG,
+        summary: 'Register a platform user (phone number or e-mail); returns tokens. The account starts unactivated.',
+        body: RegisterBody,
+        response: { 200: TokenResponse, 400: OAuthError },
+      },
+    },
+    async (request) => {
+      const b = request.body;
+      const clientId = await accounts.authenticateClient(request.headers.authorization, {
+        clientId: b.client_id,
+        clientSecret: b.client_secret,
+      });
+      return accounts.register(b, clientId);
+    },
+  );
+
+  app.post(
+    '/svcuser/oauth2/verification-code',
+    {
+      config: oauthConfig,
+      schema: {
+        tags: TAG,
+        summary: 'Send a 6-digit verification code (valid 10 minutes) to a phone number or e-mail, for register.',
+        body: VerificationCodeBody,
+        response: { 200: { type: 'object', properties: { expires_in: { type: 'integer' } } }, 400: OAuthError },
+      },
+    },
+    async (request) => {
+      const b = request.body;
+      await accounts.authenticateClient(request.headers.authorization, { clientId: b.client_id, clientSecret: b.client_secret });
+      return accounts.issueVerificationCode(b);
+    },
+  );
+
+  app.post(
+    '/svcuser/oauth2/access_token',
+    {
+      config: oauthConfig,
+      schema: {
+        tags: TAG,
+        summary: 'Password grant (grant_type=password, username, password) or refresh grant (grant_type=refresh_token, refresh_token).',
+        body: TokenBody,
+        response: { 200: TokenResponse, 400: OAuthError },
+      },
+    },
+    async (request) => {
+      const b = request.body;
+      const clientId = await accounts.authenticateClient(request.headers.authorization, {
+        clientId: b.client_id,
+        clientSecret: b.client_secret,
+      });
+      if (b.grant_type === undefined || b.grant_type === '') throw oauthError('invalid_request', 'Missing parameter: grant_type');
+      if (b.grant_type === 'password') {
+        const missing = (['username', 'password'] as const).filter((k) => b[k] === undefined || b[k] === '');
+        if (missing.length > 0) throw oauthError('invalid_request', `Missing parameter: ${missing.join(', ')}`);
+        return accounts.passwordGrant(b.username ?? '', b.password ?? '', request.ip, clientId);
+      }
+      if (b.grant_type === 'refresh_token') {
+        if (b.refresh_token === undefined || b.refresh_token === '')
+          throw oauthError('invalid_request', 'Missing parameter: refresh_token');
+        return accounts.refreshGrant(b.refresh_token, clientId);
+      }
+      throw oauthError('unsupported_grant_type', `grant_type '${b.grant_type}' is not supported`);
+    },
+  );
+
+  app.get(
+    '/svcuser/oauth2/getUserInfoByAccessToken',
+    {
+      config: { auth: 'any' },
+      schema: {
+        tags: TAG,
+        summary: 'The platform user behind an access token (bare object, no envelope).',
+        querystring: UserInfoQuery,
+        response: { 200: PlatformUser, 403: OAuthErrorBody },
+      },
+    },
+    async (request) => accounts.toResponse(request.user),
+  );
+
+  app.post(
+    '/api/v1.7/user/update',
+    {
+      config: { auth: 'any' },
+      schema: {
+        tags: TAG,
+        summary: "Update the caller's own profile.",
+        body: UpdateUserBody,
+        response: { 200: Envelope(PlatformUser), 403: OAuthErrorBody },
+      },
+    },
+    async (request) => ok(await accounts.updateUser(request.user, request.body)),
+  );
+}

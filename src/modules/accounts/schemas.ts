@@ -1,0 +1,91 @@
+import { Type } from '@sinclair/typebox';
+
+const Str = (maxLength = 256) => Type.String({ maxLength });
+const Opt = Type.Optional;
+
+export const TokenBody = Type.Object(
+  {
+    grant_type: Opt(Str(64)),
+    username: Opt(Str(254)),
+    password: Opt(Str(1024)),
+    refresh_token: Opt(Str(512)),
+    client_id: Opt(Str(128)),
+    client_secret: Opt(Str(512)),
+  },
+  { description: 'Form fields (or JSON). Client authentication: HTTP Basic or client_id + client_secret.' },
+);
+
+export const TokenResponse = Type.Object({
+  access_token: Type.String(),
+  refresh_token: Opt(Type.String()),
+  token_type: Type.String(),
+  expires_in: Type.Integer(),
+});
+
+export const RegisterBody = Type.Object({
+  phoneNum: Opt(Str(32)),
+  email: Opt(Str(254)),
+  password: Opt(Str(1024)),
+  channel: Opt(Type.Integer({ minimum: 0, maximum: 1000 })),
+  nickname: Opt(Str(256)),
+  sex: Opt(Type.Integer({ minimum: 0, maximum: 9 })),
+  city: Opt(Str(256)),
+  province: Opt(Str(256)),
+  code: Opt(Str(32)),
+  client_id: Opt(Str(128)),
+  client_secret: Opt(Str(512)),
+});
+
+export const VerificationCodeBody = Type.Object({
+  phoneNum: Opt(Str(32)),
+  email: Opt(Str(254)),
+  client_id: Opt(Str(128)),
+  client_secret: Opt(Str(512)),
+});
+
+export const OAuthError = Type.Object({ error: Type.String(), error_description: Type.String() });
+
+const NullableString = Type.Union([Type.String(), Type.Null()]);
+const NullableInt = Type.Union([Type.Integer(), Type.Null()]);
+
+export const PlatformUser = Type.Object({
+  id: Type.Integer(),
+  password: Type.Null(),
+  name: NullableString,
+  email: NullableString,
+  emailStatus: Type.Integer(),
+  phoneNum: NullableString,
+  phoneNumStatus: Type.Integer(),
+  photoURI: NullableString,
+  openid: NullableString,
+  unionid: NullableString,
+  sex: NullableInt,
+  city: NullableString,
+  province: NullableString,
+  company: NullableString,
+  position: NullableString,
+  industry: NullableString,
+  ccNum: Type.Integer(),
+  status: Type.Integer(),
+  channel: NullableInt,
+  weixinNickname: NullableString,
+  salesCount: Type.Integer(),
+  personInfoStatus: Type.Integer(),
+  createdAt: Type.String(),
+  updatedAt: Type.String(),
+  unionidStatus: Type.Integer(),
+});
+
+export const UserInfoQuery = Type.Object({ access_token: Opt(Type.String({ maxLength: 512 })) });
+
+export const UpdateUserBody = Type.Object({
+  user_id: Opt(Type.Integer({ minimum: 1, maximum: 2147483647 })),
+  name: Opt(Str(1024)),
+  sex: Opt(Type.Integer({ minimum: -1000, maximum: 1000 })),
+  city: Opt(Str(1024)),
+  province: Opt(Str(1024)),
+  company: Opt(Str(1024)),
+  industry: Opt(Str(1024)),
+  position: Opt(Str(1024)),
+  email: Opt(Str(1024)),
+});

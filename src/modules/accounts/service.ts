@@ -1,0 +1,355 @@
+import type { AppContext } from '../../context.ts';
+import { isUniqueViolation, uniqueViolationTarget } from '../../db/index.ts';
+import { accessDenied, failure, forbidden, oauthError, tooManyRequests } from '../../http/errors.ts';
+import { isEmail, isPhone } from '../../lib/formats.ts';
+import {
+  INSECURE_FAST_SCRYPT,
+  OWASP_SCRYPT,
+  dummyPasswordHash,
+  hashPassword,
+  randomDigits,
+  randomToken,
+  safeEqual,
+  sha256,
+  verifyPassword,
+} from '../../lib/secrets.ts';
+import type { ClientsService } from '../clients/service.ts';
+import { type PlatformUser, toPlatformUser } from './mapper.ts';
+import { type UserRow, accountsRepository as repo } from './repository.ts';
+
+export const ACCESS_TOKEN_TTL = 604800;
+const CODE_TTL_MS = 10 * 60 * 1000;
+const CODE_RESEND_MS = 60 * 1000;
+const CODE_MAX_ATTEMPTS = 5;
+const THROTTLE_WINDOW_MS = 15 * 60 * 1000;
+const THROTTLE_MAX_FAILURES = 10;
+const LAST_SEEN_RESOLUTION_MS = 60 * 1000;
+
+export interface TokenResponse {
+  access_token: string;
+  refresh_token?: string;
+  token_type: 'bearer';
+  expires_in: number;
+}
+
+export interface ClientCredentials {
+  clientId?: string | undefined;
+  clientSecret?: string | undefined;
+}
+
+export interface RegisterInput {
+  phoneNum?: string | undefined;
+  email?: string | undefined;
+  password?: string | undefined;
+  channel?: number | undefined;
+  nickname?: string | undefined;
+  sex?: number | undefined;
+  city?: string | undefined;
+  province?: string | undefined;
+  code?: string | undefined;
+}
+
+export interface UpdateUserInput {
+  user_id?: number | undefined;
+  name?: string | undefined;
+  sex?: number | undefined;
+  city?: string | undefined;
+  province?: string | undefined;
+  company?: string | undefined;
+  industry?: string | undefined;
+  position?: string | undefined;
+  email?: string | undefined;
+}
+
+/** The caller of a business endpoint, resolved from its access token. */
+export interface AuthUser {
+  id: number;
+  status: number;
+}
+
+const REGISTER_CHANNELS = new Set([3, 4, 5, 6, 7]);
+
+function blank(v: string | undefined): v is undefined {
+  return v === undefined || v.trim() === '';
+}
+
+/** Accounts, OAuth tokens and verification codes (decisions §2). */
+export function createAccountsService(ctx: AppContext, clients: ClientsService) {
+  const db = ctx.database.db;
+  const clock = ctx.clock;
+  const cost = ctx.config.insecureFastHash ? INSECURE_FAST_SCRYPT : OWASP_SCRYPT;
+
+  async function issueTokens(userId: number, clientId: string, withRefresh: boolean): Promise<TokenResponse> {
+    const now = clock.now();
+    const access = randomToken(32);
+    await repo.insertAccessToken(db, {
+      token_hash: sha256(access),
+      user_id: userId,
+      client_id: clientId,
+      expires_at: now + ACCESS_TOKEN_TTL * 1000,
+      created_at: now,
+    });
+    const out: TokenResponse = { access_token: access, token_type: 'bearer', expires_in: ACCESS_TOKEN_TTL };
+    if (withRefresh) {
+      const refresh = randomToken(32);
+      await repo.insertRefreshToken(db, {
+        token_hash: sha256(refresh),
+        user_id: userId,
+        client_id: clientId,
+        expires_at: now + ctx.config.refreshTokenTtl * 1000,
+        created_at: now,
+      });
+      return { access_token: access, refresh_token: refresh, token_type: 'bearer', expires_in: ACCESS_TOKEN_TTL };
+    }
+    return out;
+  }
+
+  function codeTarget(input: { phoneNum?: string | undefined; email?: string | undefined }): string {
+    return input.email !== undefined ? `email:${input.email.toLowerCase()}` : `phone:${input.phoneNum ?? ''}`;
+  }
+
+  /** Exactly one of phoneNum / email, well formed. */
+  function identifier(input: { phoneNum?: string | undefined; email?: string | undefined }) {
+    const phoneNum = blank(input.phoneNum) ? undefined : input.phoneNum.trim();
+    const email = blank(input.email) ? undefined : input.email.trim();
+    if ((phoneNum === undefined) === (email === undefined)) {
+      throw oauthError('invalid_request', 'Exactly one of phoneNum or email is required');
+    }
+    if (phoneNum !== undefined && !isPhone(phoneNum)) throw oauthError('invalid_request', 'phoneNum is not a valid mobile number');
+    if (email !== undefined && !isEmail(email)) throw oauthError('invalid_request', 'email is not a valid e-mail address');
+    return { phoneNum, email };
+  }
+
+  async function checkCode(target: string, code: string | undefined): Promise<void> {
+    const row = await repo.findVerificationCode(db, target);
+    const valid =
+      row !== undefined &&
+      code !== undefined &&
+      row.expires_at > clock.now() &&
+      row.attempts < CODE_MAX_ATTEMPTS &&
+      safeEqual(row.code_hash, sha256(`${target}:${code.trim()}`));
+    if (!valid) {
+      if (row !== undefined) await repo.countCodeAttempt(db, target);
+      throw oauthError('code_not_correct', 'The verification code is incorrect or has expired');
+    }
+    await repo.deleteVerificationCode(db, target);
+  }
+
+  return {
+    /**
+     * Client authentication for the token and register calls: HTTP Basic or client_id and
+     * client_secret parameters. Returns the client id.
+     */
+    async authenticateClient(authorization: string | undefined, params: ClientCredentials): Promise<string> {
+      let id = params.clientId;
+      let secret = params.clientSecret;
+      if (authorization !== undefined && /^basic\s/i.test(authorization)) {
+        const decoded = Buffer.from(authorization.slice(6).trim(), 'base64').toString('utf8');
+        const colon = decoded.indexOf(':');
+        if (colon < 0) throw oauthError('invalid_client', 'Malformed Basic client credentials');
+        // RFC 6749 §2.3.1: both parts are form-urlencoded before base64.
+        try {
+          id = decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' '));
+          secret = decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' '));
+        } catch {
+          throw oauthError('invalid_client', 'Malformed Basic client credentials');
+        }
+      }
+      if (blank(id) || secret === undefined) {
+        throw oauthError('invalid_request', 'No client authentication: send an Authorization: Basic header or client_id and client_secret');
+      }
+      if (!(await clients.verify(id, secret))) throw oauthError('invalid_client', 'Unknown client or wrong client secret');
+      return id;
+    },
+
+    async register(input: RegisterInput, clientId: string): Promise<TokenResponse> {
+      const { phoneNum, email } = identifier(input);
+      const password = input.password ?? '';
+      if (password.length < 8 || password.length > 128) {
+        throw oauthError('invalid_request', 'password must be 8 to 128 characters');
+      }
+      if (input.channel !== undefined && !REGISTER_CHANNELS.has(input.channel)) {
+        throw oauthError('invalid_request', 'channel must be one of 3, 4, 5, 6, 7');
+      }
+      if (input.sex !== undefined && ![0, 1, 2].includes(input.sex)) throw oauthError('invalid_request', 'sex must be 0, 1 or 2');
+      for (const [field, value] of [
+        ['nickname', input.nickname],
+        ['city', input.city],
+        ['province', input.province],
+      ] as const) {
+        if (value !== undefined && value.length > 64) throw oauthError('invalid_request', `${field} must be at most 64 characters`);
+      }
+      if (ctx.config.requireVerificationCode || !blank(input.code)) {
+        await checkCode(codeTarget({ phoneNum, email }), input.code);
+      }
+      const existing = await repo.findUserByUsername(db, email ?? phoneNum ?? '');
+      if (existing) {
+        throw email
+          ? oauthError('email_existed', 'The e-mail is already registered')
+          : oauthError('phone_num_existed', 'The mobile number is already registered');
+      }
+      const now = clock.now();
+      let user: UserRow;
+      try {
+        user = await repo.insertUser(db, {
+          phone_num: phoneNum ?? null,
+          email: email ?? null,
+          email_lower: email?.toLowerCase() ?? null,
+          password_hash: await hashPassword(password, cost),
+          name: blank(input.nickname) ? null : input.nickname.trim(),
+          email_status: 0,
+          phone_num_status: 0,
+          photo_uri: null,
+          openid: null,
+          unionid: null,
+          sex: input.sex ?? null,
+          city: blank(input.city) ? null : input.city,
+          province: blank(input.province) ? null : input.province,
+          company: null,
+          position: null,
+          industry: null,
+          cc_num: Number(randomDigits(8)),
+          status: 0,
+          channel: input.channel ?? null,
+          weixin_nickname: null,
+          created_at: now,
+          updated_at: now,
+          last_seen_at: null,
+        });
+      } catch (err) {
+        // Two concurrent registrations of the same identifier: the database decides.
+        if (isUniqueViolation(err)) {
+          throw /email/.test(uniqueViolationTarget(err))
+            ? oauthError('email_existed', 'The e-mail is already registered')
+            : oauthError('phone_num_existed', 'The mobile number is already registered');
+        }
+        throw err;
+      }
+      return issueTokens(user.id, clientId, true);
+    },
+
+    async issueVerificationCode(input: { phoneNum?: string | undefined; email?: string | undefined }): Promise<{ expires_in: number }> {
+      const target = codeTarget(identifier(input));
+      const now = clock.now();
+      const existing = await repo.findVerificationCode(db, target);
+      if (existing && now - existing.created_at < CODE_RESEND_MS) {
+        throw tooManyRequests((existing.created_at + CODE_RESEND_MS - now) / 1000, 'A code was sent less than a minute ago');
+      }
+      const code = randomDigits(6);
+      await repo.upsertVerificationCode(db, {
+        target,
+        code_hash: sha256(`${target}:${code}`),
+        expires_at: now + CODE_TTL_MS,
+        created_at: now,
+        attempts: 0,
+      });
+      const id = identifier(input);
+      await ctx.codeSender.send(id.email ? { email: id.email } : { phoneNum: id.phoneNum ?? '' }, code);
+      return { expires_in: CODE_TTL_MS / 1000 };
+    },
+
+    async passwordGrant(username: string, password: string, ip: string, clientId: string): Promise<TokenResponse> {
+      const now = clock.now();
+      const keys = [`user:${username.trim().toLowerCase()}`, `ip:${ip}`];
+      for (const key of keys) {
+        const recent = await repo.recentFailures(db, key, now - THROTTLE_WINDOW_MS, THROTTLE_MAX_FAILURES);
+        if (recent.length >= THROTTLE_MAX_FAILURES) {
+          const oldest = recent[recent.length - 1] ?? now;
+          throw tooManyRequests((oldest + THROTTLE_WINDOW_MS - now) / 1000, 'Too many failed log-in attempts; try again later');
+        }
+      }
+      const user = await repo.findUserByUsername(db, username.trim());
+      const ok = await verifyPassword(password, user?.password_hash ?? (await dummyPasswordHash(cost)));
+      if (!user || !ok || user.status === 2) {
+        await repo.recordFailures(db, keys, now, now - THROTTLE_WINDOW_MS);
+        throw oauthError('invalid_grant', 'Invalid username or password');
+      }
+      if (user.status === 0) {
+        // Logging in stands in for activation on the original's own site (decisions §2).
+        await repo.updateUser(db, user.id, { status: 1, updated_at: now });
+      }
+      return issueTokens(user.id, clientId, true);
+    },
+
+    async refreshGrant(refreshToken: string, clientId: string): Promise<TokenResponse> {
+      const row = await repo.findRefreshToken(db, sha256(refreshToken), clock.now());
+      if (!row || row.client_id !== clientId) throw oauthError('invalid_grant', 'The refresh token is invalid or has expired');
+      const user = await repo.findUserById(db, row.user_id);
+      if (!user || user.status === 2) throw oauthError('invalid_grant', 'The refresh token is invalid or has expired');
+      return issueTokens(user.id, clientId, false);
+    },
+
+    /** Resolves a bearer token to its user, or throws 403 access_denied. */
+    async authenticate(token: string | undefined): Promise<UserRow> {
+      if (token === undefined || token === '') throw accessDenied('Bearer token not found');
+      const now = clock.now();
+      const user = await repo.findUserByAccessToken(db, sha256(token), now);
+      if (!user) throw accessDenied('The access token is invalid or has expired');
+      if (user.last_seen_at === null || now - user.last_seen_at > LAST_SEEN_RESOLUTION_MS) {
+        await repo.touchLastSeen(db, user.id, now);
+        user.last_seen_at = now;
+      }
+      return user;
+    },
+
+    /** Business endpoints need an activated, enabled account (decisions §2). */
+    assertActive(user: AuthUser): void {
+      if (user.status === 0) throw forbidden('account not activated: log in with the password grant first');
+      if (user.status === 2) throw forbidden('account disabled');
+    },
+
+    async toResponse(user: UserRow): Promise<PlatformUser> {
+      return toPlatformUser(user, await repo.salesCount(db, user.id), clock);
+    },
+
+    async updateUser(caller: UserRow, input: UpdateUserInput): Promise<PlatformUser> {
+      if (input.user_id !== undefined && input.user_id !== caller.id) {
+        throw failure('forbidden', 'You can only update your own profile');
+      }
+      if (input.sex !== undefined && input.sex !== 1 && input.sex !== 2) throw failure('sex_invalid', 'sex must be 1 (male) or 2 (female)');
+      const texts = {
+        name: input.name,
+        city: input.city,
+        province: input.province,
+        company: input.company,
+        industry: input.industry,
+        position: input.position,
+      };
+      const patch: Partial<UserRow> = {};
+      for (const [field, value] of Object.entries(texts)) {
+        if (value === undefined) continue;
+        const max = field === 'name' ? 64 : 128;
+        if (value.length > max) throw failure(`${field}_invalid`, `${field} must be at most ${max} characters`);
+        (patch as Record<string, string | null>)[field] = value.trim() === '' ? null : value.trim();
+      }
+      if (input.sex !== undefined) patch.sex = input.sex;
+      if (input.email !== undefined) {
+        const email = input.email.trim();
+        if (email === '') {
+          if (caller.phone_num === null) throw failure('email_invalid', 'An account registered by e-mail must keep an e-mail address');
+          Object.assign(patch, { email: null, email_lower: null, email_status: 0 });
+        } else {
+          if (!isEmail(email)) throw failure('email_invalid', 'email is not a valid e-mail address');
+          if (await repo.emailTakenByOther(db, email.toLowerCase(), caller.id))
+            throw failure('email_existed', 'The e-mail is already registered');
+          if (email.toLowerCase() !== caller.email_lower) {
+            Object.assign(patch, { email, email_lower: email.toLowerCase(), email_status: 0 });
+          } else {
+            patch.email = email;
+          }
+        }
+      }
+      let updated: UserRow | undefined;
+      try {
+        updated = await repo.updateUser(db, caller.id, { ...patch, updated_at: clock.now() });
+      } catch (err) {
+        if (isUniqueViolation(err)) throw failure('email_existed', 'The e-mail is already registered');
+        throw err;
+      }
+      if (!updated) throw failure('user_not_found', 'User not found');
+      return this.toResponse(updated);
+    },
+  };
+}
+
+export type AccountsService = ReturnType<typeof createAccountsService>;

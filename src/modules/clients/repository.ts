@@ -1,0 +1,26 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/index.ts';
+
+type Db = Kysely<Database>;
+
+export const clientsRepository = {
+  async insert(db: Db, row: Database['oauth_clients']): Promise<void> {
+    await db.insertInto('oauth_clients').values(row).execute();
+  },
+  find(db: Db, id: string) {
+    return db.selectFrom('oauth_clients').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+  list(db: Db) {
+    return db.selectFrom('oauth_clients').select(['id', 'name', 'created_at', 'revoked_at']).orderBy('created_at').orderBy('id').execute();
+  },
+  /** Marks the client revoked and drops every token issued through it. Returns false if unknown. */
+  async revoke(db: Db, id: string, now: number): Promise<boolean> {
+    return db.transaction().execute(async (trx) => {
+      const res = await trx.updateTable('oauth_clients').set({ revoked_at: now }).where('id', '=', id).executeTakeFirst();
+      if (Number(res.numUpdatedRows) === 0) return false;
+      await trx.deleteFrom('access_tokens').where('client_id', '=', id).execute();
+      await trx.deleteFrom('refresh_tokens').where('client_id', '=', id).execute();
+      return true;
+    });
+  },
+};

@@ -1,0 +1,56 @@
+import { randomBytes } from 'node:crypto';
+import type { AppContext } from '../../context.ts';
+import { randomToken, safeEqual, sha256 } from '../../lib/secrets.ts';
+import { clientsRepository } from './repository.ts';
+
+export interface ClientSummary {
+  client_id: string;
+  name: string;
+  created_at: string;
+  revoked: boolean;
+}
+
+/** OAuth clients (partners' ClientID/ClientSecret), managed by the operator from the CLI. */
+export function createClientsService(ctx: AppContext) {
+  const db = ctx.database.db;
+  return {
+    /** Creates a client; the secret is returned once and stored only as a hash. */
+    async create(name: string): Promise<{ client_id: string; client_secret: string }> {
+      const trimmed = name.trim();
+      if (trimmed.length === 0 || trimmed.length > 100) throw new Error('client name must be 1 to 100 characters');
+      const clientId = `rc_${randomBytes(12).toString('hex')}`;
+      const secret = randomToken(32);
+      await clientsRepository.insert(db, {
+        id: clientId,
+        name: trimmed,
+        secret_hash: sha256(secret),
+        created_at: ctx.clock.now(),
+        revoked_at: null,
+      });
+      return { client_id: clientId, client_secret: secret };
+    },
+
+    async list(): Promise<ClientSummary[]> {
+      const rows = await clientsRepository.list(db);
+      return rows.map((r) => ({
+        client_id: r.id,
+        name: r.name,
+        created_at: ctx.clock.format(r.created_at),
+        revoked: r.revoked_at !== null,
+      }));
+    },
+
+    revoke(clientId: string): Promise<boolean> {
+      return clientsRepository.revoke(db, clientId, ctx.clock.now());
+    },
+
+    /** True when the id names a live client and the secret matches (constant time). */
+    async verify(clientId: string, secret: string): Promise<boolean> {
+      const row = await clientsRepository.find(db, clientId);
+      const matches = safeEqual(sha256(secret), row?.secret_hash ?? '');
+      return row !== undefined && row.revoked_at === null && matches;
+    },
+  };
+}
+
+export type ClientsService = ReturnType<typeof createClientsService>;

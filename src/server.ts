@@ -1,0 +1,64 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.ts';
+import type { Config } from './config.ts';
+import type { AppContext } from './context.ts';
+import { createLogger } from './logger.ts';
+import { openContext } from './runtime.ts';
+import { createServices } from './services.ts';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  ctx: AppContext;
+  close(): Promise<void>;
+}
+
+/** Starts the HTTP server: migrate, build, listen. */
+export async function startServer(config: Config): Promise<RunningServer> {
+  const logger = createLogger(config.logLevel);
+  const ctx = await openContext(config, logger);
+  const app = await buildApp(ctx, createServices(ctx));
+  await app.listen({ port: config.port, host: config.host });
+  logger.info({ database: ctx.database.description, timeZone: config.timeZone }, 'rapport is serving');
+  let closing: Promise<void> | null = null;
+  return {
+    app,
+    ctx,
+    close() {
+      // Stop accepting, let in-flight requests finish, then close the database.
+      closing ??= (async () => {
+        await app.close();
+        await ctx.database.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+/** Runs until SIGTERM/SIGINT, then shuts down gracefully (a second signal forces exit). */
+export async function serveForever(config: Config): Promise<void> {
+  const server = await startServer(config);
+  const log = server.ctx.logger;
+  let signalled = false;
+  const onSignal = (signal: string) => {
+    if (signalled) {
+      log.warn({ signal }, 'second signal: exiting now');
+      process.exit(1);
+    }
+    signalled = true;
+    log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => {
+      log.error('shutdown took longer than 25 s: exiting');
+      process.exit(1);
+    }, 25_000);
+    force.unref();
+    server.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        log.error({ err }, 'error during shutdown');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  process.on('SIGINT', () => onSignal('SIGINT'));
+}
