@@ -9,6 +9,8 @@ import { registerNotFound } from './http/not-found.ts';
 import { registerParameterParsing } from './http/params.ts';
 import { redactUrl } from './logger.ts';
 import { accountsRoutes } from './modules/accounts/routes.ts';
+import { membersRoutes } from './modules/members/routes.ts';
+import { projectsRoutes } from './modules/projects/routes.ts';
 import type { Services } from './services.ts';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -52,5 +54,7 @@ export async function buildApp(ctx: AppContext, services: Services): Promise<Fas
   });
 
   await app.register(accountsRoutes, { accounts: services.accounts });
+  await app.register(projectsRoutes, { projects: services.projects });
+  await app.register(membersRoutes, { members: services.members });
   return app;
 }

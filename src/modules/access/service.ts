@@ -1,0 +1,112 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database } from '../../db/index.ts';
+import type { AppsTable, MembersTable } from '../../db/schema.ts';
+import { failure, forbidden, needAuth } from '../../http/errors.ts';
+
+export type Role = 'Master' | 'Admin' | 'Sales';
+export type AppRow = Selectable<AppsTable>;
+export type MemberRow = Selectable<MembersTable>;
+
+/** The caller's standing in one project, as every project-scoped endpoint learns it. */
+export interface Membership {
+  app: AppRow;
+  member: MemberRow;
+  role: Role;
+  userId: number;
+  /** Master or Admin: manages the project and sees every customer and every member's histories. */
+  isManager: boolean;
+}
+
+/**
+ * How a refusal is reported: `api` endpoints answer 403 forbidden; the history endpoints (calls,
+ * links, view logs, posts) answer HTTP 200 `{status:0, code:"NEED_AUTH"}` (decisions §3).
+ */
+export type RefusalStyle = 'api' | 'history';
+
+const refuse = (style: RefusalStyle, why: string) => (style === 'history' ? needAuth(why) : forbidden(why));
+
+/** Roles from input: case-insensitive, `member` meaning Sales. */
+export function parseRole(input: string): Role | null {
+  const r = input.trim().toLowerCase();
+  if (r === 'master') return 'Master';
+  if (r === 'admin') return 'Admin';
+  if (r === 'sales' || r === 'member') return 'Sales';
+  return null;
+}
+
+/**
+ * The one authorization module (issue 3): every project-scoped endpoint asks it who the caller is
+ * in the project, and it alone decides between app_not_found, 403 forbidden and NEED_AUTH.
+ */
+export function createAccessService(db: Kysely<Database>) {
+  async function load(appId: string, userId: number) {
+    const row = await db
+      .selectFrom('apps')
+      .leftJoin('members', (j) => j.onRef('members.app_id', '=', 'apps.id').on('members.user_id', '=', userId))
+      .selectAll('apps')
+      .select([
+        'members.id as m_id',
+        'members.status as m_status',
+        'members.role as m_role',
+        'members.conference_id as m_conference_id',
+        'members.post_roles as m_post_roles',
+        'members.create_time as m_create_time',
+        'members.edit_time as m_edit_time',
+      ])
+      .where('apps.id', '=', appId)
+      .executeTakeFirst();
+    return row;
+  }
+
+  return {
+    /** The caller's active membership, or the decided refusal. */
+    async membership(appId: string, userId: number, style: RefusalStyle = 'api'): Promise<Membership> {
+      const row = await load(appId, userId);
+      if (!row || row.status !== 0) throw failure('app_not_found', 'Project not found');
+      if (row.m_id === null || row.m_status !== 0 || row.m_role === null) throw refuse(style, 'You are not a member of this project');
+      const { m_id, m_status, m_role, m_conference_id, m_post_roles, m_create_time, m_edit_time, ...app } = row;
+      const role = m_role as Role;
+      return {
+        app: app as AppRow,
+        member: {
+          id: m_id,
+          app_id: appId,
+          user_id: userId,
+          status: m_status,
+          role,
+          conference_id: m_conference_id,
+          post_roles: m_post_roles ?? '',
+          create_time: m_create_time ?? 0,
+          edit_time: m_edit_time ?? 0,
+        },
+        role,
+        userId,
+        isManager: role === 'Master' || role === 'Admin',
+      };
+    },
+
+    /** Membership with the Master or Admin role. */
+    async manager(appId: string, userId: number, style: RefusalStyle = 'api'): Promise<Membership> {
+      const m = await this.membership(appId, userId, style);
+      if (!m.isManager) throw refuse(style, 'Only the project Master or an Admin may do this');
+      return m;
+    },
+
+    /** Membership with the Master role. */
+    requireMaster(m: Membership, what: string): void {
+      if (m.role !== 'Master') throw forbidden(`Only the project Master may ${what}`);
+    },
+
+    /**
+     * Whose records the caller may see: null for managers (everyone's), else only the caller's
+     * own id. An explicit filter for another user by a Sales member is refused.
+     */
+    visibleOwner(m: Membership, requested: number | undefined, style: RefusalStyle = 'api'): number | null {
+      if (m.isManager) return requested ?? null;
+      if (requested !== undefined && requested !== m.userId) throw refuse(style, "Sales members see only their own records");
+      return m.userId;
+    },
+  };
+}
+
+export type AccessService = ReturnType<typeof createAccessService>;

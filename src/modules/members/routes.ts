@@ -1,0 +1,56 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { businessResponses, ok } from '../../http/envelope.ts';
+import { page } from '../../http/paging.ts';
+import { AppIdParams } from '../projects/schemas.ts';
+import { AddMemberBody, ListMembersQuery, Member, MemberListItem, MemberPathParams } from './schemas.ts';
+import type { MembersService } from './service.ts';
+
+const tags = ['Project members'];
+
+export async function membersRoutes(fastify: FastifyInstance, opts: { members: MembersService }): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { members } = opts;
+
+  app.post(
+    '/api/v1.7/app/:app-id/members',
+    {
+      schema: {
+        tags,
+        summary: 'Add a sales member (Master/Admin; only Master makes an Admin)',
+        params: AppIdParams,
+        body: AddMemberBody,
+        response: businessResponses(Member),
+      },
+    },
+    async (request) => ok(await members.add(request.params['app-id'], request.user.id, request.body)),
+  );
+
+  app.post(
+    '/api/v1.7/app/:app-id/member/:svc-user-id',
+    {
+      schema: {
+        tags,
+        summary: 'Remove a member, by member record id or platform user id (Master/Admin; not the creator)',
+        params: MemberPathParams,
+        response: businessResponses(Type.Literal(true)),
+      },
+    },
+    async (request) => ok(await members.remove(request.params['app-id'], request.user.id, request.params['svc-user-id'])),
+  );
+
+  app.get(
+    '/api/v1.7/app/:app-id/members',
+    {
+      schema: {
+        tags,
+        summary: 'List project members by join time',
+        params: AppIdParams,
+        querystring: ListMembersQuery,
+        response: businessResponses(Type.Array(MemberListItem)),
+      },
+    },
+    async (request) => ok(await members.list(request.params['app-id'], request.user.id, request.query.keyword, page(request.query))),
+  );
+}

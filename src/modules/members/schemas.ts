@@ -1,0 +1,48 @@
+import { Type } from '@sinclair/typebox';
+import { PagingQuery } from '../../http/paging.ts';
+
+const NullableString = Type.Union([Type.String(), Type.Null()]);
+
+export const MemberPathParams = Type.Object({ 'app-id': Type.String({ maxLength: 64 }), 'svc-user-id': Type.String({ maxLength: 64 }) });
+
+export const AddMemberBody = Type.Object({
+  svc_user_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
+  role: Type.Optional(Type.String({ maxLength: 32, description: 'Admin or Sales (case-insensitive; member = Sales). Default Sales.' })),
+});
+
+export const ListMembersQuery = Type.Object({
+  ...PagingQuery,
+  keyword: Type.Optional(Type.String({ maxLength: 200, description: 'matches name, mobile number or e-mail' })),
+});
+
+export const Member = Type.Object({
+  id: Type.String(),
+  appId: Type.String(),
+  svcUserId: Type.Integer(),
+  conferenceId: NullableString,
+  status: Type.Integer(),
+  role: Type.String(),
+  createTime: Type.String(),
+  editTime: Type.String(),
+});
+
+export const MemberListItem = Type.Composite([
+  Member,
+  Type.Object({
+    postRoles: Type.Array(Type.String()),
+    isOwner: Type.Boolean(),
+    user: Type.Object({
+      id: Type.Integer(),
+      conferenceId: NullableString,
+      userId: Type.Integer(),
+      userName: NullableString,
+      userPhotoURL: NullableString,
+      createdAt: Type.String(),
+      updatedAt: Type.String(),
+      phoneNum: NullableString,
+      phoneStatus: Type.Integer(),
+      email: NullableString,
+      onlineStatus: Type.Integer(),
+    }),
+  }),
+]);

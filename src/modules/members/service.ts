@@ -1,0 +1,85 @@
+import { randomUUID } from 'node:crypto';
+import type { AppContext } from '../../context.ts';
+import { isUniqueViolation } from '../../db/index.ts';
+import { failure, forbidden } from '../../http/errors.ts';
+import type { Page } from '../../http/paging.ts';
+import { type AccessService, type Role, parseRole } from '../access/service.ts';
+import { accountsRepository } from '../accounts/repository.ts';
+import { type MemberListItem, type MemberResponse, toMember, toMemberListItem } from './mapper.ts';
+import { membersRepository as repo } from './repository.ts';
+
+export interface AddMemberInput {
+  svc_user_id?: number | undefined;
+  role?: string | undefined;
+}
+
+/** Project members (sales people): add, list, remove — decisions §3. */
+export function createMembersService(ctx: AppContext, access: AccessService) {
+  const db = ctx.database.db;
+  const clock = ctx.clock;
+  return {
+    /** Adds a platform user; adding an existing active member changes nothing. */
+    async add(appId: string, callerId: number, input: AddMemberInput): Promise<MemberResponse> {
+      const m = await access.manager(appId, callerId);
+      if (input.svc_user_id === undefined) throw failure('Bad Request', "Missing required parameter 'svc_user_id'");
+      let role: Role = 'Sales';
+      if (input.role !== undefined && input.role !== '') {
+        const parsed = parseRole(input.role);
+        if (parsed === null || parsed === 'Master') throw failure('role_invalid', 'role must be Admin or Sales');
+        role = parsed;
+      }
+      if (role === 'Admin') access.requireMaster(m, 'make an Admin');
+      const user = await accountsRepository.findUserById(db, input.svc_user_id);
+      if (!user) throw failure('user_not_found', 'No platform user with that id');
+      const existing = await repo.findByUser(db, appId, user.id);
+      const now = clock.now();
+      if (existing && existing.status === 0) return toMember(existing, clock);
+      const postRoles = role === 'Admin' ? 'MarketPost,SalesPost' : 'SalesPost';
+      if (existing) {
+        const revived = await repo.update(db, existing.id, { status: 0, role, post_roles: postRoles, edit_time: now });
+        if (!revived) throw failure('member_not_found', 'Member not found');
+        return toMember(revived, clock);
+      }
+      const row = {
+        id: randomUUID(),
+        app_id: appId,
+        user_id: user.id,
+        conference_id: null,
+        status: 0,
+        role,
+        post_roles: postRoles,
+        create_time: now,
+        edit_time: now,
+      };
+      try {
+        await repo.insert(db, row);
+      } catch (err) {
+        // A concurrent add of the same user: the first one wins and this is a no-op.
+        if (!isUniqueViolation(err)) throw err;
+        const winner = await repo.findByUser(db, appId, user.id);
+        if (winner) return toMember(winner, clock);
+        throw err;
+      }
+      return toMember(row, clock);
+    },
+
+    /** Removes by member record id or platform user id. The creator cannot be removed. */
+    async remove(appId: string, callerId: number, ref: string): Promise<true> {
+      const m = await access.manager(appId, callerId);
+      const target = await repo.findByIdOrUser(db, appId, ref);
+      if (!target || target.status !== 0) throw failure('member_not_found', 'No such member in this project');
+      if (target.user_id === m.app.creator_id) throw failure('cannot_remove_owner', 'The project creator cannot be removed');
+      if (target.role === 'Admin' && m.role !== 'Master') throw forbidden('Only the project Master may remove an Admin');
+      await repo.update(db, target.id, { status: 1, edit_time: clock.now() });
+      return true;
+    },
+
+    async list(appId: string, callerId: number, keyword: string | undefined, p: Page): Promise<MemberListItem[]> {
+      const m = await access.membership(appId, callerId);
+      const rows = await repo.list(db, appId, keyword?.trim(), p.offset, p.limit);
+      return rows.map((r) => toMemberListItem(r, m.app.creator_id, clock));
+    },
+  };
+}
+
+export type MembersService = ReturnType<typeof createMembersService>;

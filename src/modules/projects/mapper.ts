@@ -1,0 +1,40 @@
+import type { Clock } from '../../lib/time.ts';
+import type { AppRow } from '../access/service.ts';
+
+export interface ProjectResponse {
+  id: string;
+  creatorId: number;
+  name: string;
+  type: string | null;
+  description: string | null;
+  iconURL: string | null;
+  iconWidth: number | null;
+  iconHeight: number | null;
+  iosBundleId: string | null;
+  androidPackageName: string | null;
+  conferenceId: string | null;
+  status: number;
+  redirectUri: string | null;
+  createTime: string;
+  editTime: string;
+}
+
+export function toProject(a: AppRow, clock: Clock): ProjectResponse {
+  return {
+    id: a.id,
+    creatorId: a.creator_id,
+    name: a.name,
+    type: a.type,
+    description: a.description,
+    iconURL: a.icon_url,
+    iconWidth: a.icon_width,
+    iconHeight: a.icon_height,
+    iosBundleId: a.ios_bundle_id,
+    androidPackageName: a.android_package_name,
+    conferenceId: a.conference_id,
+    status: a.status,
+    redirectUri: a.redirect_uri,
+    createTime: clock.format(a.create_time),
+    editTime: clock.format(a.edit_time),
+  };
+}

@@ -1,0 +1,32 @@
+import type { Insertable, Kysely, Updateable } from 'kysely';
+import type { Database } from '../../db/index.ts';
+import type { AppsTable, MembersTable } from '../../db/schema.ts';
+import type { AppRow } from '../access/service.ts';
+
+type Db = Kysely<Database>;
+
+export const projectsRepository = {
+  async insertApp(db: Db, row: Insertable<AppsTable>): Promise<void> {
+    await db.insertInto('apps').values(row).execute();
+  },
+  async insertMember(db: Db, row: Insertable<MembersTable>): Promise<void> {
+    await db.insertInto('members').values(row).execute();
+  },
+  async updateApp(db: Db, id: string, patch: Updateable<AppsTable>): Promise<void> {
+    await db.updateTable('apps').set(patch).where('id', '=', id).execute();
+  },
+  /** Live projects the user is an active member of, newest first, with the caller's role. */
+  listForUser(db: Db, userId: number): Promise<(AppRow & { role: string })[]> {
+    return db
+      .selectFrom('members')
+      .innerJoin('apps', 'apps.id', 'members.app_id')
+      .selectAll('apps')
+      .select('members.role')
+      .where('members.user_id', '=', userId)
+      .where('members.status', '=', 0)
+      .where('apps.status', '=', 0)
+      .orderBy('apps.create_time', 'desc')
+      .orderBy('apps.id', 'desc')
+      .execute();
+  },
+};

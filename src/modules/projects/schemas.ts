@@ -1,0 +1,34 @@
+import { Type } from '@sinclair/typebox';
+
+const NullableString = Type.Union([Type.String(), Type.Null()]);
+const NullableInt = Type.Union([Type.Integer(), Type.Null()]);
+
+export const AppIdParams = Type.Object({ 'app-id': Type.String({ maxLength: 64 }) });
+
+export const ProjectBody = Type.Object({
+  name: Type.Optional(Type.String({ maxLength: 10000 })),
+  description: Type.Optional(Type.String({ maxLength: 100000 })),
+  svc_user_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
+});
+
+export const Project = Type.Object({
+  id: Type.String(),
+  creatorId: Type.Integer(),
+  name: Type.String(),
+  type: NullableString,
+  description: NullableString,
+  iconURL: NullableString,
+  iconWidth: NullableInt,
+  iconHeight: NullableInt,
+  iosBundleId: NullableString,
+  androidPackageName: NullableString,
+  conferenceId: NullableString,
+  status: Type.Integer(),
+  redirectUri: NullableString,
+  createTime: Type.String(),
+  editTime: Type.String(),
+});
+
+export const ProjectWithSecret = Type.Composite([Project, Type.Object({ secret: NullableString })]);
+
+export const CreatedProject = Type.Object({ appId: Type.String(), name: Type.String(), description: NullableString });

@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely, Transaction } from 'kysely';
+import type { AppContext } from '../../context.ts';
+import type { Database } from '../../db/index.ts';
+import { failure } from '../../http/errors.ts';
+import { randomToken } from '../../lib/secrets.ts';
+import type { AccessService, AppRow } from '../access/service.ts';
+import { type ProjectResponse, toProject } from './mapper.ts';
+import { projectsRepository as repo } from './repository.ts';
+
+/** Work other modules do inside the transaction that creates a project (e.g. default metadata). */
+export type ProjectCreatedHook = (trx: Transaction<Database>, app: AppRow) => Promise<void>;
+
+export interface ProjectInput {
+  svc_user_id?: number | undefined;
+  name?: string | undefined;
+  description?: string | undefined;
+}
+
+const NAME_MAX = 100;
+const DESCRIPTION_MAX = 2000;
+
+function validName(name: string | undefined, required: boolean): string | undefined {
+  if (name === undefined || name.trim() === '') {
+    if (required) throw failure('name_required', 'name is required');
+    return undefined;
+  }
+  if (name.trim().length > NAME_MAX) throw failure('name_invalid', `name must be at most ${NAME_MAX} characters`);
+  return name.trim();
+}
+
+function validDescription(description: string | undefined): string | undefined {
+  if (description !== undefined && description.length > DESCRIPTION_MAX) {
+    throw failure('description_invalid', `description must be at most ${DESCRIPTION_MAX} characters`);
+  }
+  return description;
+}
+
+function checkActingUser(input: ProjectInput, callerId: number): void {
+  if (input.svc_user_id !== undefined && input.svc_user_id !== callerId) {
+    throw failure('svc_user_id_invalid', 'svc_user_id must be the calling user');
+  }
+}
+
+export function createProjectsService(ctx: AppContext, access: AccessService, hooks: ProjectCreatedHook[]) {
+  const db: Kysely<Database> = ctx.database.db;
+  const clock = ctx.clock;
+  return {
+    /** Creates a project; its creator becomes its Master member, in one transaction. */
+    async create(callerId: number, input: ProjectInput): Promise<{ appId: string; name: string; description: string | null }> {
+      checkActingUser(input, callerId);
+      const name = validName(input.name, true) as string;
+      const description = validDescription(input.description) ?? null;
+      const now = clock.now();
+      const app: AppRow = {
+        id: randomUUID(),
+        creator_id: callerId,
+        name,
+        type: null,
+        description,
+        icon_url: null,
+        icon_width: null,
+        icon_height: null,
+        ios_bundle_id: null,
+        android_package_name: null,
+        conference_id: null,
+        secret: randomToken(24),
+        status: 0,
+        redirect_uri: null,
+        create_time: now,
+        edit_time: now,
+      };
+      await db.transaction().execute(async (trx) => {
+        await repo.insertApp(trx, app);
+        await repo.insertMember(trx, {
+          id: randomUUID(),
+          app_id: app.id,
+          user_id: callerId,
+          conference_id: null,
+          status: 0,
+          role: 'Master',
+          post_roles: 'MarketPost,SalesPost',
+          create_time: now,
+          edit_time: now,
+        });
+        for (const hook of hooks) await hook(trx, app);
+      });
+      return { appId: app.id, name, description };
+    },
+
+    async edit(appId: string, callerId: number, input: ProjectInput): Promise<true> {
+      await access.manager(appId, callerId);
+      checkActingUser(input, callerId);
+      const name = validName(input.name, false);
+      const description = validDescription(input.description);
+      await repo.updateApp(db, appId, {
+        ...(name !== undefined ? { name } : {}),
+        ...(description !== undefined ? { description } : {}),
+        edit_time: clock.now(),
+      });
+      return true;
+    },
+
+    async detail(appId: string, callerId: number): Promise<ProjectResponse> {
+      const m = await access.membership(appId, callerId);
+      return toProject(m.app, clock);
+    },
+
+    /** The caller's projects; `secret` only where the caller is Master or Admin. */
+    async mine(callerId: number): Promise<(ProjectResponse & { secret: string | null })[]> {
+      const rows = await repo.listForUser(db, callerId);
+      return rows.map((r) => ({ ...toProject(r, clock), secret: r.role === 'Master' || r.role === 'Admin' ? r.secret : null }));
+    },
+  };
+}
+
+export type ProjectsService = ReturnType<typeof createProjectsService>;
