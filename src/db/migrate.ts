@@ -1,6 +1,7 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
 import type { DialectFeatures } from './dialect.ts';
 import * as m001 from './migrations/001_foundation.ts';
+import * as m002 from './migrations/002_customers.ts';
 import type { Database } from './schema.ts';
 
 interface PortableMigration {
@@ -10,6 +11,7 @@ interface PortableMigration {
 /** Every migration, in order. Names are stable: they are recorded in the database. */
 const MIGRATIONS: Record<string, PortableMigration> = {
   '001_foundation': m001,
+  '002_customers': m002,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -103,7 +103,7 @@ export function createAccessService(db: Kysely<Database>) {
      */
     visibleOwner(m: Membership, requested: number | undefined, style: RefusalStyle = 'api'): number | null {
       if (m.isManager) return requested ?? null;
-      if (requested !== undefined && requested !== m.userId) throw refuse(style, "Sales members see only their own records");
+      if (requested !== undefined && requested !== m.userId) throw refuse(style, 'Sales members see only their own records');
       return m.userId;
     },
   };

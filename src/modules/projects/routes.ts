@@ -13,7 +13,14 @@ export async function projectsRoutes(fastify: FastifyInstance, opts: { projects:
 
   app.post(
     '/api/v1.7/apps',
-    { schema: { tags, summary: 'Create a project; the caller becomes its Master', body: ProjectBody, response: businessResponses(CreatedProject) } },
+    {
+      schema: {
+        tags,
+        summary: 'Create a project; the caller becomes its Master',
+        body: ProjectBody,
+        response: businessResponses(CreatedProject),
+      },
+    },
     async (request) => ok(await projects.create(request.user.id, request.body)),
   );
 
