@@ -14,7 +14,7 @@ export async function membersRoutes(fastify: FastifyInstance, opts: { members: M
   const { members } = opts;
 
   app.post(
-    '/api/v1.7/app/:app-id/members',
+    '/api/v1.7/app/:appId/members',
     {
       schema: {
         tags,
@@ -24,11 +24,11 @@ export async function membersRoutes(fastify: FastifyInstance, opts: { members: M
         response: businessResponses(Member),
       },
     },
-    async (request) => ok(await members.add(request.params['app-id'], request.user.id, request.body)),
+    async (request) => ok(await members.add(request.params.appId, request.user.id, request.body)),
   );
 
   app.post(
-    '/api/v1.7/app/:app-id/member/:svc-user-id',
+    '/api/v1.7/app/:appId/member/:svcUserId',
     {
       schema: {
         tags,
@@ -37,11 +37,11 @@ export async function membersRoutes(fastify: FastifyInstance, opts: { members: M
         response: businessResponses(Type.Literal(true)),
       },
     },
-    async (request) => ok(await members.remove(request.params['app-id'], request.user.id, request.params['svc-user-id'])),
+    async (request) => ok(await members.remove(request.params.appId, request.user.id, request.params.svcUserId)),
   );
 
   app.get(
-    '/api/v1.7/app/:app-id/members',
+    '/api/v1.7/app/:appId/members',
     {
       schema: {
         tags,
@@ -51,6 +51,6 @@ export async function membersRoutes(fastify: FastifyInstance, opts: { members: M
         response: businessResponses(Type.Array(MemberListItem)),
       },
     },
-    async (request) => ok(await members.list(request.params['app-id'], request.user.id, request.query.keyword, page(request.query))),
+    async (request) => ok(await members.list(request.params.appId, request.user.id, request.query.keyword, page(request.query))),
   );
 }

@@ -3,7 +3,7 @@ import { PagingQuery } from '../../http/paging.ts';
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 
-export const MemberPathParams = Type.Object({ 'app-id': Type.String({ maxLength: 64 }), 'svc-user-id': Type.String({ maxLength: 64 }) });
+export const MemberPathParams = Type.Object({ appId: Type.String({ maxLength: 64 }), svcUserId: Type.String({ maxLength: 64 }) });
 
 export const AddMemberBody = Type.Object({
   svc_user_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),

@@ -25,7 +25,7 @@ export async function projectsRoutes(fastify: FastifyInstance, opts: { projects:
   );
 
   app.post(
-    '/api/v1.7/app/:app-id',
+    '/api/v1.7/app/:appId',
     {
       schema: {
         tags,
@@ -35,13 +35,13 @@ export async function projectsRoutes(fastify: FastifyInstance, opts: { projects:
         response: businessResponses(Type.Boolean()),
       },
     },
-    async (request) => ok(await projects.edit(request.params['app-id'], request.user.id, request.body)),
+    async (request) => ok(await projects.edit(request.params.appId, request.user.id, request.body)),
   );
 
   app.get(
-    '/api/v1.7/app/:app-id',
+    '/api/v1.7/app/:appId',
     { schema: { tags, summary: 'Project detail (members), without secret', params: AppIdParams, response: businessResponses(Project) } },
-    async (request) => ok(await projects.detail(request.params['app-id'], request.user.id)),
+    async (request) => ok(await projects.detail(request.params.appId, request.user.id)),
   );
 
   app.get(

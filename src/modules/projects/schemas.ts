@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 const NullableInt = Type.Union([Type.Integer(), Type.Null()]);
 
-export const AppIdParams = Type.Object({ 'app-id': Type.String({ maxLength: 64 }) });
+export const AppIdParams = Type.Object({ appId: Type.String({ maxLength: 64 }) });
 
 export const ProjectBody = Type.Object({
   name: Type.Optional(Type.String({ maxLength: 10000 })),
