@@ -54,7 +54,10 @@ function readMatrix(): Row[] {
   const block = doc.split('<!-- matrix:start -->')[1]?.split('<!-- matrix:end -->')[0] ?? '';
   const lines = block.split('\n').filter((l) => l.startsWith('|'));
   return lines.slice(2).map((line) => {
-    const cols = line.split('|').slice(1, -1).map((c) => c.trim());
+    const cols = line
+      .split('|')
+      .slice(1, -1)
+      .map((c) => c.trim());
     const endpoint = (cols[0] ?? '').replace(/`/g, '');
     const cells = Object.fromEntries(ROLES.map((r, i) => [r, cols[i + 1] ?? ''])) as Record<RoleName, string>;
     return { endpoint, cells };
