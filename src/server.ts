@@ -3,6 +3,7 @@ import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { createLogger } from './logger.ts';
+import { startMaintenance } from './maintenance.ts';
 import { openContext } from './runtime.ts';
 import { createServices } from './services.ts';
 
@@ -18,6 +19,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const ctx = await openContext(config, logger);
   const app = await buildApp(ctx, createServices(ctx));
   await app.listen({ port: config.port, host: config.host });
+  const stopMaintenance = startMaintenance(ctx);
   logger.info({ database: ctx.database.description, timeZone: config.timeZone }, 'rapport is serving');
   let closing: Promise<void> | null = null;
   return {
@@ -26,6 +28,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     close() {
       // Stop accepting, let in-flight requests finish, then close the database.
       closing ??= (async () => {
+        stopMaintenance();
         await app.close();
         await ctx.database.close();
       })();

@@ -365,3 +365,22 @@ describe('user info and update', () => {
     expect(res.json().data.name).toBe('Early');
   });
 });
+
+describe('clean-up', () => {
+  it('prunes expired tokens and codes, keeping live ones', async () => {
+    const { accountsRepository } = await import('../src/modules/accounts/repository.ts');
+    const user = await activeUser(t.server, client);
+    const db = t.server.ctx.database.db;
+    await db
+      .updateTable('access_tokens')
+      .set({ expires_at: Date.now() - 1000 })
+      .where('user_id', '=', user.id)
+      .execute();
+    const removed = await accountsRepository.pruneExpired(db, Date.now());
+    expect(removed).toBeGreaterThan(0);
+    const left = await db.selectFrom('access_tokens').select('token_hash').where('user_id', '=', user.id).execute();
+    expect(left).toHaveLength(0);
+    const refresh = await t.server.api.post(TOKEN, { grant_type: 'refresh_token', refresh_token: user.refreshToken }, basic());
+    expect(refresh.statusCode).toBe(200);
+  });
+});

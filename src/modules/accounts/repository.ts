@@ -78,10 +78,18 @@ export const accountsRepository = {
     await db.updateTable('users').set({ last_seen_at: now }).where('id', '=', userId).execute();
   },
 
-  async deleteExpiredTokens(db: Db, now: number): Promise<number> {
-    const a = await db.deleteFrom('access_tokens').where('expires_at', '<=', now).executeTakeFirst();
-    const r = await db.deleteFrom('refresh_tokens').where('expires_at', '<=', now).executeTakeFirst();
-    return Number(a.numDeletedRows) + Number(r.numDeletedRows);
+  /** Deletes expired tokens and codes and failed log-ins older than the throttle window. */
+  async pruneExpired(db: Db, now: number): Promise<number> {
+    const results = await Promise.all([
+      db.deleteFrom('access_tokens').where('expires_at', '<=', now).executeTakeFirst(),
+      db.deleteFrom('refresh_tokens').where('expires_at', '<=', now).executeTakeFirst(),
+      db.deleteFrom('verification_codes').where('expires_at', '<=', now).executeTakeFirst(),
+      db
+        .deleteFrom('login_failures')
+        .where('at', '<=', now - 15 * 60 * 1000)
+        .executeTakeFirst(),
+    ]);
+    return results.reduce((sum, r) => sum + Number(r.numDeletedRows), 0);
   },
 
   async upsertVerificationCode(db: Db, row: Database['verification_codes']): Promise<void> {
