@@ -9,7 +9,9 @@ import { registerNotFound } from './http/not-found.ts';
 import { registerParameterParsing } from './http/params.ts';
 import { redactUrl } from './logger.ts';
 import { accountsRoutes } from './modules/accounts/routes.ts';
+import { customersRoutes } from './modules/customers/routes.ts';
 import { membersRoutes } from './modules/members/routes.ts';
+import { metadataRoutes } from './modules/metadata/routes.ts';
 import { projectsRoutes } from './modules/projects/routes.ts';
 import type { Services } from './services.ts';
 
@@ -56,5 +58,7 @@ export async function buildApp(ctx: AppContext, services: Services): Promise<Fas
   await app.register(accountsRoutes, { accounts: services.accounts });
   await app.register(projectsRoutes, { projects: services.projects });
   await app.register(membersRoutes, { members: services.members });
+  await app.register(metadataRoutes, { metadata: services.metadata });
+  await app.register(customersRoutes, { customers: services.customers, groups: services.groups });
   return app;
 }

@@ -2,7 +2,10 @@ import type { AppContext } from './context.ts';
 import { createAccessService } from './modules/access/service.ts';
 import { createAccountsService } from './modules/accounts/service.ts';
 import { createClientsService } from './modules/clients/service.ts';
+import { createCustomersService } from './modules/customers/service.ts';
+import { createGroupsService } from './modules/groups/service.ts';
 import { createMembersService } from './modules/members/service.ts';
+import { createMetadataService } from './modules/metadata/service.ts';
 import { type ProjectCreatedHook, createProjectsService } from './modules/projects/service.ts';
 
 /** Every service, built once from the context; shared by the HTTP app, the CLI and workers. */
@@ -13,7 +16,11 @@ export function createServices(ctx: AppContext) {
   const projectCreated: ProjectCreatedHook[] = [];
   const projects = createProjectsService(ctx, access, projectCreated);
   const members = createMembersService(ctx, access);
-  return { clients, accounts, access, projects, members };
+  const metadata = createMetadataService(ctx, access);
+  projectCreated.push((trx, app) => metadata.seedDefaults(trx, app.id));
+  const groups = createGroupsService(ctx, access);
+  const customers = createCustomersService(ctx, access, metadata, groups);
+  return { clients, accounts, access, projects, members, metadata, groups, customers };
 }
 
 export type Services = ReturnType<typeof createServices>;

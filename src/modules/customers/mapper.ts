@@ -1,0 +1,104 @@
+import type { Selectable } from 'kysely';
+import type { CustomersTable } from '../../db/schema.ts';
+import type { Clock } from '../../lib/time.ts';
+
+export type CustomerRow = Selectable<CustomersTable>;
+
+/** The interface's Customer object, every field. */
+export interface CustomerResponse {
+  id: string;
+  appId: string;
+  name: string | null;
+  headportraitUrl: string | null;
+  company: string | null;
+  title: string | null;
+  phone: string | null;
+  email: string | null;
+  svcUserId: string;
+  groupId: string | null;
+  sex: number | null;
+  ageState: number | null;
+  fixedPhone: string | null;
+  industry: string | null;
+  province: string | null;
+  city: string | null;
+  county: string | null;
+  address: string | null;
+  intentionality: number | null;
+  grade: number | null;
+  leadSource: string | null;
+  createWay: number | null;
+  platform: string | null;
+  from: string | null;
+  utmMedium: string | null;
+  utmCampaign: string | null;
+  utmContent: string | null;
+  buyedKeyword: string | null;
+  searchKeyword: string | null;
+  promoterId: string | null;
+  fromContentTitle: string | null;
+  fromContentLink: string | null;
+  fromProvince: string | null;
+  fromCity: string | null;
+  getWay: number | null;
+  source: string | null;
+  allocationData: { allocationSvcUserId: string | null };
+  status: number;
+  whetherMerge: number;
+  mergedCustomerId: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface CustomerListItem extends CustomerResponse {
+  isNew: number;
+  groupName: string;
+  newCount: number;
+}
+
+export function toCustomer(r: CustomerRow, clock: Clock, whetherMerge = 0): CustomerResponse {
+  return {
+    id: r.id,
+    appId: r.app_id,
+    name: r.name,
+    headportraitUrl: r.headportrait_url,
+    company: r.company,
+    title: r.title,
+    phone: r.phone,
+    email: r.email,
+    svcUserId: String(r.owner_id),
+    groupId: r.group_id,
+    sex: r.sex,
+    ageState: r.age_state,
+    fixedPhone: r.fixed_phone,
+    industry: r.industry,
+    province: r.province,
+    city: r.city,
+    county: r.county,
+    address: r.address,
+    intentionality: r.intentionality,
+    grade: r.grade,
+    leadSource: r.lead_source,
+    createWay: r.create_way,
+    platform: r.platform,
+    from: r.from_source,
+    utmMedium: r.utm_medium,
+    utmCampaign: r.utm_campaign,
+    utmContent: r.utm_content,
+    buyedKeyword: r.buyed_keyword,
+    searchKeyword: r.search_keyword,
+    promoterId: r.promoter_id,
+    fromContentTitle: r.from_content_title,
+    fromContentLink: r.from_content_link,
+    fromProvince: r.from_province,
+    fromCity: r.from_city,
+    getWay: r.get_way,
+    source: r.source,
+    allocationData: { allocationSvcUserId: r.allocation_user_id },
+    status: r.status,
+    whetherMerge,
+    mergedCustomerId: r.merged_customer_id ?? '',
+    createdAt: clock.format(r.created_at),
+    updatedAt: clock.format(r.updated_at),
+  };
+}

@@ -1,0 +1,104 @@
+import { type TOptional, type TString, Type } from '@sinclair/typebox';
+import { PagingQuery } from '../../http/paging.ts';
+import { ATTRIBUTES, PLAIN_FIELDS } from './attributes.ts';
+
+const S = Type.Union([Type.String(), Type.Null()]);
+const I = Type.Union([Type.Integer(), Type.Null()]);
+
+export const Customer = Type.Object({
+  id: Type.String(),
+  appId: Type.String(),
+  name: S,
+  headportraitUrl: S,
+  company: S,
+  title: S,
+  phone: S,
+  email: S,
+  svcUserId: Type.String(),
+  groupId: S,
+  sex: I,
+  ageState: I,
+  fixedPhone: S,
+  industry: S,
+  province: S,
+  city: S,
+  county: S,
+  address: S,
+  intentionality: I,
+  grade: I,
+  leadSource: S,
+  createWay: I,
+  platform: S,
+  from: S,
+  utmMedium: S,
+  utmCampaign: S,
+  utmContent: S,
+  buyedKeyword: S,
+  searchKeyword: S,
+  promoterId: S,
+  fromContentTitle: S,
+  fromContentLink: S,
+  fromProvince: S,
+  fromCity: S,
+  getWay: I,
+  source: S,
+  allocationData: Type.Object({ allocationSvcUserId: S }),
+  status: Type.Integer(),
+  whetherMerge: Type.Integer(),
+  mergedCustomerId: Type.String(),
+  createdAt: Type.String(),
+  updatedAt: Type.String(),
+});
+
+export const CustomerListItem = Type.Composite([
+  Customer,
+  Type.Object({ isNew: Type.Integer(), groupName: Type.String(), newCount: Type.Integer() }),
+]);
+
+/** Every documented parameter, snake_case and camelCase, as text; the metadata engine checks values. */
+const params: Record<string, TOptional<TString>> = {};
+for (const spec of [...ATTRIBUTES, ...PLAIN_FIELDS]) {
+  params[spec.param] = Type.Optional(Type.String({ maxLength: 10000 }));
+  params[spec.name] = Type.Optional(Type.String({ maxLength: 10000 }));
+}
+params.svcUserId = Type.Optional(Type.String({ maxLength: 10000, description: 'owning sales user id (default: the acting member)' }));
+
+export const CustomerBody = Type.Object(params, {
+  description: 'Customer attributes (snake_case or camelCase). Which are required, their options and formats follow the project metadata.',
+});
+
+export const CustomerPath = Type.Object({ appId: Type.String({ maxLength: 64 }), svcUserId: Type.String({ maxLength: 64 }) });
+export const CustomerItemPath = Type.Object({
+  appId: Type.String({ maxLength: 64 }),
+  svcUserId: Type.String({ maxLength: 64 }),
+  customerId: Type.String({ maxLength: 64 }),
+});
+export const CustomerIdPath = Type.Object({ customerId: Type.String({ maxLength: 64 }) });
+
+export const ListQuery = Type.Object({ ...PagingQuery });
+export const SearchQuery = Type.Object({
+  ...PagingQuery,
+  condition: Type.Optional(Type.String({ maxLength: 254, description: 'mobile number or e-mail' })),
+});
+
+export const OwnerTransferBody = Type.Object({
+  datas: Type.Optional(
+    Type.Union([Type.String({ maxLength: 500000 }), Type.Array(Type.Unknown(), { maxItems: 1000 })], {
+      description: 'JSON array of {customerId, srouceGroupId, srouceSvcUserId} (a JSON string in a form field, or an array in a JSON body)',
+    }),
+  ),
+  target_svc_userid: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
+});
+
+export const GroupTransferBody = Type.Object({
+  source_group_id: Type.Optional(Type.String({ maxLength: 64 })),
+  target_group_id: Type.Optional(Type.String({ maxLength: 64 })),
+  customer_ids: Type.Optional(Type.String({ maxLength: 100000, description: 'customer ids separated by commas' })),
+});
+
+export const Group = Type.Object({ id: Type.String(), name: Type.String(), customerCount: Type.Integer(), createdAt: Type.String() });
+export const GroupsQuery = Type.Object({ svc_user_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })) });
+export const GroupBody = Type.Object({
+  name: Type.Optional(Type.String({ maxLength: 1000 })),
+  svc_user_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
+});

@@ -1,0 +1,433 @@
+import { randomUUID } from 'node:crypto';
+import type { Insertable, Kysely, Updateable } from 'kysely';
+import type { AppContext } from '../../context.ts';
+import type { Database } from '../../db/index.ts';
+import type { BehaviourLogsTable, CustomersTable } from '../../db/schema.ts';
+import { behaviourEventBody } from '../../events/messages.ts';
+import { type EventMessage, type EventType, writeEvents } from '../../events/outbox.ts';
+import { badRequest, failure, forbidden } from '../../http/errors.ts';
+import type { Page } from '../../http/paging.ts';
+import type { AccessService, Membership } from '../access/service.ts';
+import { groupsRepository } from '../groups/repository.ts';
+import type { GroupsService } from '../groups/service.ts';
+import type { MetadataService } from '../metadata/service.ts';
+import { type CustomerListItem, type CustomerResponse, type CustomerRow, toCustomer } from './mapper.ts';
+import { type CustomerScope, customersRepository as repo } from './repository.ts';
+import { type ValidationMode, validateCustomer } from './validation.ts';
+
+export const DEFAULT_CREATE_WAY = 6;
+const MAX_TRANSFER_ITEMS = 1000;
+
+export interface CreateOptions {
+  /** The acting member: owner unless the input names another. */
+  ownerId: number;
+  /** Keep a producer's id (ingestion); otherwise a new UUID. */
+  id?: string;
+  createWay?: number;
+  now: number;
+  validate: Exclude<ValidationMode, 'edit'>;
+  /** Master/Admin or ingestion: may assign to another member (default: true for ingestion). */
+  mayAssignOthers?: boolean;
+}
+
+export interface TransferItem {
+  customerId?: unknown;
+  srouceGroupId?: unknown;
+  srouceSvcUserId?: unknown;
+}
+
+const customerNotFound = () => failure('customer_not_found', 'Customer not found');
+
+/** Customers: metadata-validated create/edit, lists, search, transfers, soft delete (decisions §5). */
+export function createCustomersService(ctx: AppContext, access: AccessService, metadata: MetadataService, groups: GroupsService) {
+  const db: Kysely<Database> = ctx.database.db;
+  const clock = ctx.clock;
+
+  function customerEvent(type: EventType, row: CustomerRow, whetherMerge = 0): EventMessage {
+    return { event_type: type, domainType: 'Customer', domainId: row.id, body: toCustomer(row, clock, whetherMerge) };
+  }
+
+  function envFor(trx: Kysely<Database>, appId: string) {
+    return {
+      isActiveMember: (userId: number) => repo.isActiveMember(trx, appId, userId),
+      isGroupOf: async (groupId: string, ownerId: number) => (await groupsRepository.find(trx, appId, groupId))?.owner_id === ownerId,
+      isTaken: (column: keyof CustomersTable, value: string | number, exceptId: string | undefined) =>
+        repo.isTaken(trx, appId, column, value, exceptId),
+    };
+  }
+
+  /** The customer if the caller may see it; customer_not_found otherwise (missing or invisible alike). */
+  function visible(m: Membership, row: CustomerRow | undefined): CustomerRow {
+    if (!row || row.app_id !== m.app.id || (!m.isManager && row.owner_id !== m.userId)) throw customerNotFound();
+    return row;
+  }
+
+  /** The path's acting member: the caller, or (for Master/Admin) another active member. */
+  async function actingMember(appId: string, callerId: number, pathUserId: string): Promise<{ m: Membership; acting: number }> {
+    const m = await access.membership(appId, callerId);
+    if (!/^\d{1,10}$/.test(pathUserId)) throw badRequest("Invalid path parameter 'svc-user-id': must be a platform user id");
+    const acting = Number(pathUserId);
+    if (acting !== callerId) {
+      if (!m.isManager) throw forbidden('Sales members act only as themselves');
+      if (!(await repo.isActiveMember(db, appId, acting)))
+        throw failure('svc_user_id_invalid', 'svc-user-id is not a member of this project');
+    }
+    return { m, acting };
+  }
+
+  async function withExtras(appId: string, rows: CustomerRow[]): Promise<CustomerListItem[]> {
+    const [merge, counts, names] = await Promise.all([
+      repo.duplicates(db, appId, rows),
+      repo.newCounts(db, rows),
+      groupsRepository.names(db, [...new Set(rows.map((r) => r.group_id).filter((g): g is string => g !== null))]),
+    ]);
+    return rows.map((r) => ({
+      ...toCustomer(r, clock, merge.has(r.id) ? 1 : 0),
+      isNew: r.is_new,
+      groupName: r.group_id ? (names.get(r.group_id) ?? '') : '',
+      newCount: counts.get(r.id) ?? 0,
+    }));
+  }
+
+  async function whetherMerge(executor: Kysely<Database>, row: CustomerRow): Promise<number> {
+    return (await repo.duplicates(executor, row.app_id, [row])).has(row.id) ? 1 : 0;
+  }
+
+  const service = {
+    /**
+     * Validates and stores one customer inside the caller's transaction, with its `create` behaviour
+     * record and the Customer and BehaviourLog create events (decisions §5). Used by the create
+     * endpoint and by ingestion of Customer items.
+     */
+    async createInTransaction(
+      trx: Kysely<Database>,
+      appId: string,
+      input: Record<string, unknown>,
+      opts: CreateOptions,
+    ): Promise<CustomerResponse> {
+      const meta = await metadata.rows(trx, appId);
+      const v = await validateCustomer(input, {
+        mode: opts.validate,
+        metadata: meta,
+        actingUserId: opts.ownerId,
+        mayAssignOthers: opts.mayAssignOthers ?? opts.validate === 'ingest',
+        ...envFor(trx, appId),
+      });
+      const now = opts.now;
+      const row: CustomerRow = {
+        ...(Object.fromEntries(Object.keys(EMPTY_CUSTOMER).map((k) => [k, null])) as unknown as CustomerRow),
+        ...(v.values as Partial<CustomerRow>),
+        id: opts.id ?? randomUUID(),
+        app_id: appId,
+        owner_id: v.ownerId,
+        create_way: (v.values.create_way as number | null | undefined) ?? opts.createWay ?? DEFAULT_CREATE_WAY,
+        allocation_user_id: v.ownerChanged ? String(v.ownerId) : null,
+        status: 1,
+        is_new: 1,
+        detail_viewed_at: null,
+        created_at: now,
+        updated_at: now,
+      };
+      await repo.insert(trx, row);
+      const merge = await whetherMerge(trx, row);
+      const customer = toCustomer(row, clock, merge);
+      const behaviour: Insertable<BehaviourLogsTable> = {
+        id: randomUUID(),
+        app_id: appId,
+        customer_id: row.id,
+        svc_user_id: String(row.owner_id),
+        deal_user_id: row.deal_user_id,
+        customer_name: row.name,
+        action: 'create',
+        params: null,
+        remote_duration: null,
+        description: null,
+        when_at: now,
+        content: JSON.stringify(customer),
+        client_name: null,
+        client_version: null,
+        os: null,
+        os_version: null,
+        net: null,
+        ip: null,
+        location: null,
+        province: null,
+        city: null,
+        user_type: 1,
+        created_at: now,
+      };
+      await trx.insertInto('behaviour_logs').values(behaviour).execute();
+      await writeEvents(
+        trx,
+        appId,
+        [
+          { event_type: 'create', domainType: 'Customer', domainId: row.id, body: customer },
+          { event_type: 'create', domainType: 'BehaviourLog', domainId: behaviour.id, body: behaviourEventBody(behaviour, clock) },
+        ],
+        now,
+      );
+      return customer;
+    },
+
+    async create(appId: string, callerId: number, pathUserId: string, input: Record<string, unknown>): Promise<CustomerResponse> {
+      const { m, acting } = await actingMember(appId, callerId, pathUserId);
+      return db
+        .transaction()
+        .execute((trx) =>
+          service.createInTransaction(trx, appId, input, {
+            ownerId: acting,
+            now: clock.now(),
+            validate: 'create',
+            mayAssignOthers: m.isManager,
+          }),
+        );
+    },
+
+    async edit(
+      appId: string,
+      callerId: number,
+      pathUserId: string,
+      customerId: string,
+      input: Record<string, unknown>,
+    ): Promise<CustomerResponse> {
+      const { m, acting } = await actingMember(appId, callerId, pathUserId);
+      return db.transaction().execute(async (trx) => {
+        const current = visible(m, await repo.find(trx, customerId));
+        if (current.status !== 1) throw customerNotFound();
+        const v = await validateCustomer(input, {
+          mode: 'edit',
+          metadata: await metadata.rows(trx, appId),
+          actingUserId: acting,
+          mayAssignOthers: m.isManager,
+          current,
+          ...envFor(trx, appId),
+        });
+        const now = clock.now();
+        const patch: Updateable<CustomersTable> = { ...v.values, updated_at: now };
+        if (v.ownerChanged) {
+          Object.assign(patch, { owner_id: v.ownerId, allocation_user_id: String(v.ownerId), is_new: 1, detail_viewed_at: null });
+          if (v.values.group_id === undefined) patch.group_id = null;
+        }
+        const updated = await repo.update(trx, customerId, patch);
+        if (!updated) throw customerNotFound();
+        const merge = await whetherMerge(trx, updated);
+        await writeEvents(trx, appId, [customerEvent('update', updated, merge)], now);
+        return toCustomer(updated, clock, merge);
+      });
+    },
+
+    async detail(customerId: string, callerId: number): Promise<CustomerResponse> {
+      const row = await repo.find(db, customerId);
+      if (!row) throw customerNotFound();
+      let m: Membership;
+      try {
+        m = await access.membership(row.app_id, callerId);
+      } catch {
+        // Outsiders learn nothing about which ids exist.
+        throw customerNotFound();
+      }
+      visible(m, row);
+      if (row.owner_id === callerId && row.status === 1) {
+        const seen = row.detail_viewed_at ?? -1;
+        if (row.is_new === 1 || (await repo.hasBehaviourSince(db, row.id, seen))) {
+          // Opening the detail is the owner "seeing" the customer: clears isNew and newCount.
+          await repo.update(db, row.id, { is_new: 0, detail_viewed_at: clock.now() });
+        }
+      }
+      return toCustomer(row, clock, await whetherMerge(db, row));
+    },
+
+    async list(appId: string, callerId: number, pathUserId: string, p: Page): Promise<CustomerListItem[]> {
+      const m = await access.membership(appId, callerId);
+      let requested: number | undefined;
+      if (pathUserId !== 'all') {
+        if (!/^\d{1,10}$/.test(pathUserId)) throw badRequest("Invalid path parameter 'svc-user-id': a platform user id or 'all'");
+        requested = Number(pathUserId);
+      }
+      const scope: CustomerScope = { appId, ownerId: access.visibleOwner(m, requested) };
+      return withExtras(appId, await repo.list(db, scope, p.offset, p.limit));
+    },
+
+    async search(appId: string, callerId: number, condition: string | undefined, p: Page): Promise<CustomerListItem[]> {
+      const m = await access.membership(appId, callerId);
+      const c = condition?.trim() ?? '';
+      if (c === '') throw badRequest("Missing required parameter 'condition'");
+      const scope: CustomerScope = { appId, ownerId: access.visibleOwner(m, undefined) };
+      return withExtras(appId, await repo.search(db, scope, c, p.offset, p.limit));
+    },
+
+    /** Moves customers to another owner; all-or-nothing. */
+    async transferOwners(appId: string, callerId: number, datas: unknown, target: number | undefined): Promise<true> {
+      const m = await access.membership(appId, callerId);
+      if (target === undefined) throw badRequest("Missing required parameter 'target_svc_userid'");
+      let items: unknown = datas;
+      if (typeof datas === 'string') {
+        try {
+          items = JSON.parse(datas);
+        } catch {
+          throw badRequest("Invalid parameter 'datas': must be a JSON array");
+        }
+      }
+      if (!Array.isArray(items) || items.length === 0) throw badRequest("Invalid parameter 'datas': must be a non-empty JSON array");
+      if (items.length > MAX_TRANSFER_ITEMS) throw badRequest(`Invalid parameter 'datas': at most ${MAX_TRANSFER_ITEMS} items`);
+      const parsed = (items as TransferItem[]).map((it, i) => {
+        if (typeof it !== 'object' || it === null || typeof it.customerId !== 'string' || it.customerId === '') {
+          throw failure('datas_invalid', `datas[${i}].customerId is required`);
+        }
+        return {
+          customerId: it.customerId,
+          group: it.srouceGroupId === undefined || it.srouceGroupId === null ? undefined : String(it.srouceGroupId),
+          owner: it.srouceSvcUserId === undefined || it.srouceSvcUserId === null ? undefined : String(it.srouceSvcUserId),
+        };
+      });
+      if (new Set(parsed.map((p) => p.customerId)).size !== parsed.length) throw failure('datas_invalid', 'datas names a customer twice');
+      await db.transaction().execute(async (trx) => {
+        if (!(await repo.isActiveMember(trx, appId, target)))
+          throw failure('target_svc_userid_invalid', 'The target is not a member of this project');
+        const rows = new Map(
+          (
+            await repo.findMany(
+              trx,
+              appId,
+              parsed.map((p) => p.customerId),
+            )
+          ).map((r) => [r.id, r]),
+        );
+        for (const p of parsed) {
+          const row = visible(m, rows.get(p.customerId));
+          if (row.status !== 1) throw customerNotFound();
+          if (p.owner !== undefined && p.owner !== '' && p.owner !== String(row.owner_id)) {
+            throw failure('srouceSvcUserId_mismatch', `customer ${row.id} is not owned by ${p.owner}`);
+          }
+          if (p.group !== undefined && p.group !== (row.group_id ?? '')) {
+            throw failure('srouceGroupId_mismatch', `customer ${row.id} is not in group ${p.group}`);
+          }
+        }
+        const now = clock.now();
+        const events: EventMessage[] = [];
+        for (const p of parsed) {
+          const updated = await repo.update(trx, p.customerId, {
+            owner_id: target,
+            group_id: null,
+            allocation_user_id: String(target),
+            is_new: 1,
+            detail_viewed_at: null,
+            updated_at: now,
+          });
+          if (updated) events.push(customerEvent('update', updated));
+        }
+        await writeEvents(trx, appId, events, now);
+      });
+      return true;
+    },
+
+    /** Moves customers from one group to another of the same owner; all-or-nothing. */
+    async transferGroup(
+      appId: string,
+      callerId: number,
+      input: { source_group_id?: string | undefined; target_group_id?: string | undefined; customer_ids?: string | undefined },
+    ): Promise<true> {
+      const m = await access.membership(appId, callerId);
+      for (const k of ['source_group_id', 'target_group_id', 'customer_ids'] as const) {
+        if (input[k] === undefined || (k !== 'source_group_id' && input[k] === '')) throw badRequest(`Missing required parameter '${k}'`);
+      }
+      const ids = [
+        ...new Set(
+          (input.customer_ids ?? '')
+            .split(',')
+            .map((s) => s.trim())
+            .filter((s) => s !== ''),
+        ),
+      ];
+      if (ids.length === 0) throw badRequest("Invalid parameter 'customer_ids': no customer id");
+      if (ids.length > MAX_TRANSFER_ITEMS) throw badRequest(`Invalid parameter 'customer_ids': at most ${MAX_TRANSFER_ITEMS} ids`);
+      await db.transaction().execute(async (trx) => {
+        const source = input.source_group_id === '' ? null : await groups.visible(trx, m, input.source_group_id ?? '');
+        const target = await groups.visible(trx, m, input.target_group_id ?? '');
+        const rows = new Map((await repo.findMany(trx, appId, ids)).map((r) => [r.id, r]));
+        for (const id of ids) {
+          const row = visible(m, rows.get(id));
+          if (row.status !== 1) throw customerNotFound();
+          if ((row.group_id ?? null) !== (source?.id ?? null))
+            throw failure('customer_not_in_group', `customer ${id} is not in the source group`);
+          if (row.owner_id !== target.owner_id)
+            throw failure('group_owner_mismatch', `the target group belongs to another member than customer ${id}'s owner`);
+        }
+        const now = clock.now();
+        const events: EventMessage[] = [];
+        for (const id of ids) {
+          const updated = await repo.update(trx, id, { group_id: target.id, updated_at: now });
+          if (updated) events.push(customerEvent('update', updated));
+        }
+        await writeEvents(trx, appId, events, now);
+      });
+      return true;
+    },
+
+    /** Soft delete: status 0, gone from lists and search; detail still answers. */
+    async remove(appId: string, callerId: number, pathUserId: string, customerId: string): Promise<true> {
+      const { m } = await actingMember(appId, callerId, pathUserId);
+      await db.transaction().execute(async (trx) => {
+        const row = visible(m, await repo.find(trx, customerId));
+        if (row.status !== 1) throw customerNotFound();
+        const now = clock.now();
+        const updated = await repo.update(trx, customerId, { status: 0, updated_at: now });
+        if (updated) await writeEvents(trx, appId, [customerEvent('delete', updated)], now);
+      });
+      return true;
+    },
+  };
+  return service;
+}
+
+/** Every column of a customer row, for building a complete row from a partial one. */
+const EMPTY_CUSTOMER: Record<keyof CustomersTable, null> = {
+  id: null,
+  app_id: null,
+  owner_id: null,
+  group_id: null,
+  name: null,
+  headportrait_url: null,
+  company: null,
+  title: null,
+  phone: null,
+  email: null,
+  email_lower: null,
+  fixed_phone: null,
+  industry: null,
+  province: null,
+  city: null,
+  county: null,
+  address: null,
+  lead_source: null,
+  platform: null,
+  from_source: null,
+  utm_medium: null,
+  utm_campaign: null,
+  utm_content: null,
+  buyed_keyword: null,
+  search_keyword: null,
+  promoter_id: null,
+  from_content_title: null,
+  from_content_link: null,
+  from_province: null,
+  from_city: null,
+  source: null,
+  deal_user_id: null,
+  allocation_user_id: null,
+  merged_customer_id: null,
+  ext: null,
+  sex: null,
+  age_state: null,
+  intentionality: null,
+  grade: null,
+  create_way: null,
+  get_way: null,
+  status: null,
+  is_new: null,
+  detail_viewed_at: null,
+  created_at: null,
+  updated_at: null,
+};
+
+export type CustomersService = ReturnType<typeof createCustomersService>;

@@ -1,0 +1,34 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database } from '../../db/index.ts';
+import type { CustomerGroupsTable } from '../../db/schema.ts';
+
+export type GroupRow = Selectable<CustomerGroupsTable>;
+type Db = Kysely<Database>;
+
+export const groupsRepository = {
+  find(db: Db, appId: string, id: string): Promise<GroupRow | undefined> {
+    return db.selectFrom('customer_groups').selectAll().where('app_id', '=', appId).where('id', '=', id).executeTakeFirst();
+  },
+
+  async insert(db: Db, row: GroupRow): Promise<void> {
+    await db.insertInto('customer_groups').values(row).execute();
+  },
+
+  /** Groups with their live customer counts, oldest first; one owner's or the whole project's. */
+  list(db: Db, appId: string, ownerId: number | null) {
+    let q = db
+      .selectFrom('customer_groups as g')
+      .leftJoin('customers as c', (j) => j.onRef('c.group_id', '=', 'g.id').on('c.status', '=', 1))
+      .select(['g.id', 'g.name', 'g.owner_id', 'g.created_at'])
+      .select((eb) => eb.fn.count<number>('c.id').as('customer_count'))
+      .where('g.app_id', '=', appId);
+    if (ownerId !== null) q = q.where('g.owner_id', '=', ownerId);
+    return q.groupBy(['g.id', 'g.name', 'g.owner_id', 'g.created_at']).orderBy('g.created_at').orderBy('g.id').execute();
+  },
+
+  async names(db: Db, ids: string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await db.selectFrom('customer_groups').select(['id', 'name']).where('id', 'in', ids).execute();
+    return new Map(rows.map((r) => [r.id, r.name]));
+  },
+};
