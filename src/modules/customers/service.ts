@@ -171,16 +171,14 @@ export function createCustomersService(ctx: AppContext, access: AccessService, m
 
     async create(appId: string, callerId: number, pathUserId: string, input: Record<string, unknown>): Promise<CustomerResponse> {
       const { m, acting } = await actingMember(appId, callerId, pathUserId);
-      return db
-        .transaction()
-        .execute((trx) =>
-          service.createInTransaction(trx, appId, input, {
-            ownerId: acting,
-            now: clock.now(),
-            validate: 'create',
-            mayAssignOthers: m.isManager,
-          }),
-        );
+      return db.transaction().execute((trx) =>
+        service.createInTransaction(trx, appId, input, {
+          ownerId: acting,
+          now: clock.now(),
+          validate: 'create',
+          mayAssignOthers: m.isManager,
+        }),
+      );
     },
 
     async edit(
