@@ -21,6 +21,10 @@ interface World {
   newUser(): Promise<TestUser>;
   /** A fresh member of the project with the given role. */
   newMember(role: 'Sales' | 'Admin'): Promise<TestUser>;
+  /** A new customer owned by `owner` (default: a fresh Sales member). */
+  customerOf(owner?: TestUser): Promise<{ id: string; owner: TestUser }>;
+  /** A new group of `owner`. */
+  groupOf(owner: TestUser): Promise<string>;
 }
 
 type Probe = (w: World, caller: TestUser, role: RoleName) => Promise<LightMyRequestResponse>;
@@ -42,6 +46,70 @@ const probes: Record<string, Probe> = {
     w.server.api.post(`/api/v1.7/app/${w.appId}/member/${(await w.newMember('Admin')).id}`, {}, { token: u.token }),
   'POST /api/v1.7/app/{app-id}/member/{svc-user-id} (the creator)': (w, u) =>
     w.server.api.post(`/api/v1.7/app/${w.appId}/member/${w.users.Master.id}`, {}, { token: u.token }),
+  'GET /api/v1.7/metadata/customer': (w, u) =>
+    w.server.api.get('/api/v1.7/metadata/customer', { token: u.token, query: { app_id: w.appId } }),
+  'POST /api/v1.7/app/{app-id}/member/{svc-user-id}/customers (as themselves)': (w, u) =>
+    w.server.api.post(`/api/v1.7/app/${w.appId}/member/${u.id}/customers`, { name: 'Self' }, { token: u.token }),
+  'POST /api/v1.7/app/{app-id}/member/{svc-user-id}/customers (for another member)': async (w, u) =>
+    w.server.api.post(
+      `/api/v1.7/app/${w.appId}/member/${u.id}/customers`,
+      { name: 'Other', svcUserId: String((await w.newMember('Sales')).id) },
+      { token: u.token },
+    ),
+  'GET /api/v1.7/customer/{customer-id}/detail (their own customer)': async (w, u, role) => {
+    const c = await w.customerOf(role === 'Non-member' ? undefined : u);
+    return w.server.api.get(`/api/v1.7/customer/${c.id}/detail`, { token: u.token });
+  },
+  "GET /api/v1.7/customer/{customer-id}/detail (another member's customer)": async (w, u) =>
+    w.server.api.get(`/api/v1.7/customer/${(await w.customerOf()).id}/detail`, { token: u.token }),
+  "PUT /api/v1.7/app/{app-id}/member/{svc-user-id}/customer/{customer-id} (another member's customer)": async (w, u) =>
+    w.server.api.put(
+      `/api/v1.7/app/${w.appId}/member/${u.id}/customer/${(await w.customerOf()).id}`,
+      { title: 'Edited' },
+      { token: u.token },
+    ),
+  "DELETE /api/v1.7/app/{app-id}/member/{svc-user-id}/customer/{customer-id} (another member's customer)": async (w, u) =>
+    w.server.api.delete(`/api/v1.7/app/${w.appId}/member/${u.id}/customer/${(await w.customerOf()).id}`, { token: u.token }),
+  'GET /api/v1.7/app/{app-id}/member/all/customers': (w, u) =>
+    w.server.api.get(`/api/v1.7/app/${w.appId}/member/all/customers`, { token: u.token }),
+  'GET /api/v1.7/app/{app-id}/member/{svc-user-id}/customers (another member)': async (w, u) =>
+    w.server.api.get(`/api/v1.7/app/${w.appId}/member/${(await w.customerOf()).owner.id}/customers`, { token: u.token }),
+  'GET /api/v1.7/app/{app-id}/customer/appSearch': (w, u) =>
+    w.server.api.get(`/api/v1.7/app/${w.appId}/customer/appSearch`, { token: u.token, query: { condition: '13800000000' } }),
+  "POST /api/v1.7/app/{app-id}/customer/batch-app-member-transfers (another member's customer)": async (w, u) => {
+    const c = await w.customerOf();
+    const target = await w.newMember('Sales');
+    return w.server.api.post(
+      `/api/v1.7/app/${w.appId}/customer/batch-app-member-transfers`,
+      {
+        datas: JSON.stringify([{ customerId: c.id, srouceGroupId: '', srouceSvcUserId: String(c.owner.id) }]),
+        target_svc_userid: target.id,
+      },
+      { token: u.token, form: true },
+    );
+  },
+  "POST /api/v1.7/app/{app-id}/customer/group-transfers (another member's groups)": async (w, u) => {
+    const owner = await w.newMember('Sales');
+    const [g1, g2] = [await w.groupOf(owner), await w.groupOf(owner)];
+    const c = await w.server.api.post(
+      `/api/v1.7/app/${w.appId}/member/${owner.id}/customers`,
+      { name: 'G', group_id: g1 },
+      { token: owner.token },
+    );
+    return w.server.api.post(
+      `/api/v1.7/app/${w.appId}/customer/group-transfers`,
+      { source_group_id: g1, target_group_id: g2, customer_ids: c.json().data.id },
+      { token: u.token, form: true },
+    );
+  },
+  'GET /api/v1.7/app/{app-id}/customer-groups': (w, u) => w.server.api.get(`/api/v1.7/app/${w.appId}/customer-groups`, { token: u.token }),
+  'GET /api/v1.7/app/{app-id}/customer-groups?svc_user_id= (another member)': async (w, u) =>
+    w.server.api.get(`/api/v1.7/app/${w.appId}/customer-groups`, {
+      token: u.token,
+      query: { svc_user_id: (await w.newMember('Sales')).id },
+    }),
+  'POST /api/v1.7/app/{app-id}/customer-groups (for themselves)': (w, u) =>
+    w.server.api.post(`/api/v1.7/app/${w.appId}/customer-groups`, { name: 'Mine' }, { token: u.token }),
 };
 
 interface Row {
@@ -101,6 +169,17 @@ beforeAll(async () => {
       const res = await server.api.post(`/api/v1.7/app/${appId}/members`, { svc_user_id: u.id, role }, { token: m.token });
       expect(res.json().status).toBe(1);
       return u;
+    },
+    async customerOf(owner) {
+      const o = owner ?? (await this.newMember('Sales'));
+      const res = await server.api.post(`/api/v1.7/app/${appId}/member/${o.id}/customers`, { name: 'Probe customer' }, { token: o.token });
+      expect(res.json().status, res.body).toBe(1);
+      return { id: res.json().data.id as string, owner: o };
+    },
+    async groupOf(owner) {
+      const res = await server.api.post(`/api/v1.7/app/${appId}/customer-groups`, { name: 'Probe group' }, { token: owner.token });
+      expect(res.json().status, res.body).toBe(1);
+      return res.json().data.id as string;
     },
   };
 });
