@@ -1,7 +1,10 @@
 import type { AppContext } from './context.ts';
 import { createAccessService } from './modules/access/service.ts';
 import { createAccountsService } from './modules/accounts/service.ts';
+import { createBehaviourService } from './modules/behaviour/service.ts';
 import { createClientsService } from './modules/clients/service.ts';
+import { createHistoriesService } from './modules/histories/service.ts';
+import { createIngestService } from './modules/ingest/service.ts';
 import { createMembersService } from './modules/members/service.ts';
 import { type ProjectCreatedHook, createProjectsService } from './modules/projects/service.ts';
 
@@ -13,7 +16,10 @@ export function createServices(ctx: AppContext) {
   const projectCreated: ProjectCreatedHook[] = [];
   const projects = createProjectsService(ctx, access, projectCreated);
   const members = createMembersService(ctx, access);
-  return { clients, accounts, access, projects, members };
+  const ingest = createIngestService(ctx, access, accounts);
+  const histories = createHistoriesService(ctx, access);
+  const behaviour = createBehaviourService(ctx, access);
+  return { clients, accounts, access, projects, members, ingest, histories, behaviour };
 }
 
 export type Services = ReturnType<typeof createServices>;
