@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { DialectFeatures } from '../dialect.ts';
 
 /**
@@ -203,5 +203,7 @@ export async function up(db: Kysely<unknown>, f: DialectFeatures): Promise<void>
     .createIndex('behaviour_web_access_idx')
     .on('behaviour_logs')
     .columns(['customer_id', 'web_access_log_id', 'when_at'])
+    // Only site visits and page views carry the id: the other records cost this index nothing.
+    .where(sql.ref('web_access_log_id'), 'is not', null)
     .execute();
 }
