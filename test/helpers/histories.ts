@@ -57,3 +57,36 @@ export function ingest(server: TestServer, p: HistoryProject, batch: unknown, op
 export function customerEvent(id: string, fields: Record<string, unknown> = {}) {
   return event('Customer', id, { name: `Customer ${id}`, ...fields });
 }
+
+/** `yyyy-MM-dd HH:mm:ss` (UTC, the test server's zone) of now minus `ms`. */
+export function ago(ms: number): string {
+  return new Date(Date.now() - ms).toISOString().slice(0, 19).replace('T', ' ');
+}
+export const MINUTE = 60_000;
+export const HOUR = 3_600_000;
+export const DAY = 86_400_000;
+
+/** Customers for history tests, owned by the given members. */
+export async function addCustomers(
+  server: TestServer,
+  p: HistoryProject,
+  customers: { id: string; owner: number; name?: string; dealUserId?: string }[],
+) {
+  const now = Date.now();
+  await server.ctx.database.db
+    .insertInto('customers')
+    .values(
+      customers.map((c) => ({
+        id: c.id,
+        app_id: p.appId,
+        owner_id: c.owner,
+        name: c.name ?? `Customer ${c.id}`,
+        deal_user_id: c.dealUserId ?? null,
+        status: 1,
+        is_new: 1,
+        created_at: now,
+        updated_at: now,
+      })),
+    )
+    .execute();
+}
