@@ -250,14 +250,15 @@ describe('GET /calls', () => {
   });
 
   it('answers Bad Request for bad paging and bad filters', async () => {
-    for (const query of [
+    const bad: Record<string, string | number>[] = [
       { count: 0 },
       { count: 'x' },
       { start_index: -1 },
       { start_index: 1.5 },
       { time_range_type: 5 },
       { call_status: 2 },
-    ]) {
+    ];
+    for (const query of bad) {
       expect((await calls(p.master.token, query)).json()).toMatchObject({ status: 0, code: 'Bad Request' });
     }
   });
