@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestServer } from './helpers/harness.ts';
 import { DAY, type HistoryProject, addCustomers, ago, event, historyProject, ingest } from './helpers/histories.ts';
@@ -294,5 +295,23 @@ describe('references', () => {
       event('Link', 'l-tok2', { name: 'n', type: 1, creatorId: p.sales.id, shareToken: 'same-token' }),
     ]);
     expect(res.json()).toMatchObject({ code: 'invalid_events', errors: [{ index: 0, msg: expect.stringContaining('shareToken') }] });
+  });
+});
+
+describe('docs/actions.md', () => {
+  it('lists every known action with the counter it feeds', async () => {
+    const { ACTIONS } = await import('../src/modules/behaviour/actions.ts');
+    const doc = fs.readFileSync(new URL('../docs/actions.md', import.meta.url), 'utf8');
+    const rows = new Map(
+      doc
+        .split('\n')
+        .filter((l) => /^\| `[a-z0-9_]+`/.test(l))
+        .map((l) => [/`([a-z0-9_]+)`/.exec(l)?.[1] ?? '', l] as const),
+    );
+    expect([...rows.keys()].sort()).toEqual(Object.keys(ACTIONS).sort());
+    for (const [name, spec] of Object.entries(ACTIONS)) {
+      const counter = 'counter' in spec ? spec.counter : undefined;
+      expect(rows.get(name), name).toContain(counter ? `\`${counter}\`` : '`total` only');
+    }
   });
 });
