@@ -13,6 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
@@ -158,6 +159,20 @@ const records = BATCHES * 1000;
 console.log(
   `[${ctx.database.features.name}] ingestion: ${records} behaviour records in ${seconds.toFixed(2)} s = ${Math.round(records / seconds)} records/s (batches of 1000 over ${CUSTOMERS} customers)`,
 );
+
+// What one batch writes: on SQLite the WAL grows by every page the commit dirtied.
+if (!pgAdmin) {
+  const wal = path.join(env.DATA_DIR as string, 'rapport.sqlite-wal');
+  await sql`pragma wal_checkpoint(TRUNCATE)`.execute(db);
+  await postRaw(
+    behaviourBatch(
+      (i) => customerIds[i % CUSTOMERS] as string,
+      (i) => now - (i % 30) * DAY,
+    ),
+  );
+  const bytes = fs.statSync(wal).size;
+  console.log(`[sqlite] one batch of 1000 wrote ${(bytes / 1e6).toFixed(1)} MB of WAL (${Math.round(bytes / 4096)} pages)`);
+}
 
 // 2. Overview latency: 1,000 vs 100,000 records, both over the same 365 days.
 for (const [id, count] of [

@@ -24,7 +24,7 @@ import {
   parseViewLog,
 } from './bodies.ts';
 import { ItemError, RECORD_ID_RE } from './reader.ts';
-import { type RecordTable, ingestRepository as repo } from './repository.ts';
+import { type RecordTable, createIngestRepository } from './repository.ts';
 
 export const MAX_EVENTS = 1000;
 /** Route body limit (decisions §6: ≤ 5 MB). */
@@ -90,7 +90,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 export function createIngestService(ctx: AppContext, access: AccessService, accounts: AccountsService) {
   const db: Kysely<Database> = ctx.database.db;
   const clock = ctx.clock;
-  const maxParameters = ctx.database.features.maxParameters;
+  const repo = createIngestRepository(ctx.database.features);
   let customerWriter: CustomerWriter | null = null;
 
   /** Who may ingest: the project's secret, else a Master/Admin token. Returns the default customer owner. */
@@ -209,7 +209,7 @@ export function createIngestService(ctx: AppContext, access: AccessService, acco
     const stored = new Map<RecordTable, Map<string, string>>();
     await Promise.all(
       [...idsByTable].map(async ([table, ids]) => {
-        stored.set(table, await repo.existing(db, table, ids, maxParameters));
+        stored.set(table, await repo.existing(db, table, ids));
       }),
     );
     const toWrite: Item[] = [];
@@ -228,7 +228,7 @@ export function createIngestService(ctx: AppContext, access: AccessService, acco
       if (tokens.has(token)) problems.push({ index: it.index, msg: 'shareToken is already used by an earlier link of the batch' });
       else tokens.set(token, it.index);
     }
-    for (const index of await repo.takenShareTokens(db, tokens, maxParameters)) {
+    for (const index of await repo.takenShareTokens(db, tokens)) {
       problems.push({ index, msg: 'shareToken is already used by another link' });
     }
 
@@ -240,24 +240,12 @@ export function createIngestService(ctx: AppContext, access: AccessService, acco
       for (const id of it.refs.linkIds) linkRefs.add(id);
     }
     const [storedCustomers, storedLinks] = await Promise.all([
-      repo.customers(db, appId, [...customerRefs], maxParameters),
-      repo.links(db, appId, [...linkRefs], maxParameters),
+      repo.customers(db, appId, [...customerRefs]),
+      repo.links(db, appId, [...linkRefs]),
     ]);
     const ownerIds = new Set<number>();
     for (const it of toWrite) if (it.type === 'Customer' && it.ownerId !== null) ownerIds.add(it.ownerId);
-    const members = ownerIds.size
-      ? new Set(
-          (
-            await db
-              .selectFrom('members')
-              .select('user_id')
-              .where('app_id', '=', appId)
-              .where('status', '=', 0)
-              .where('user_id', 'in', [...ownerIds])
-              .execute()
-          ).map((m) => m.user_id),
-        )
-      : new Set<number>();
+    const members = await repo.activeMembers(db, appId, [...ownerIds]);
     const batchCustomers = new Map<string, { index: number; owner: number }>();
     const batchLinks = new Map<string, { index: number; tags: string[] }>();
     for (const it of toWrite) {
@@ -354,41 +342,35 @@ export function createIngestService(ctx: AppContext, access: AccessService, acco
         trx,
         'links',
         links.map((p) => p.row),
-        maxParameters,
       );
       await repo.insertMany(
         trx,
         'link_view_logs',
         views.map((p) => p.row),
-        maxParameters,
       );
       await repo.insertMany(
         trx,
         'link_view_durations',
         views.flatMap((p) => p.durations),
-        maxParameters,
       );
       await repo.insertMany(
         trx,
         'clues',
         clues.map((p) => p.row),
-        maxParameters,
       );
       await repo.insertMany(
         trx,
         'calls',
         calls.map((p) => p.row),
-        maxParameters,
       );
       await repo.insertMany(
         trx,
         'posts',
         posts.map((p) => p.row),
-        maxParameters,
       );
-      await repo.insertMany(trx, 'behaviour_logs', behaviourRows, maxParameters);
+      await repo.insertMany(trx, 'behaviour_logs', behaviourRows);
       await writeEvents(trx, appId, events, now);
-      await repo.addRollups(trx, [...rollups.values()], maxParameters);
+      await repo.addRollups(trx, [...rollups.values()]);
     });
     return { accepted: toWrite.length, duplicates };
   }
