@@ -9,6 +9,9 @@ import { registerNotFound } from './http/not-found.ts';
 import { registerParameterParsing } from './http/params.ts';
 import { redactUrl } from './logger.ts';
 import { accountsRoutes } from './modules/accounts/routes.ts';
+import { behaviourRoutes } from './modules/behaviour/routes.ts';
+import { historiesRoutes } from './modules/histories/routes.ts';
+import { ingestRoutes } from './modules/ingest/routes.ts';
 import { customersRoutes } from './modules/customers/routes.ts';
 import { membersRoutes } from './modules/members/routes.ts';
 import { metadataRoutes } from './modules/metadata/routes.ts';
@@ -60,5 +63,8 @@ export async function buildApp(ctx: AppContext, services: Services): Promise<Fas
   await app.register(membersRoutes, { members: services.members });
   await app.register(metadataRoutes, { metadata: services.metadata });
   await app.register(customersRoutes, { customers: services.customers, groups: services.groups });
+  await app.register(ingestRoutes, { ingest: services.ingest });
+  await app.register(historiesRoutes, { histories: services.histories });
+  await app.register(behaviourRoutes, { behaviour: services.behaviour });
   return app;
 }

@@ -1,9 +1,12 @@
 import type { AppContext } from './context.ts';
 import { createAccessService } from './modules/access/service.ts';
 import { createAccountsService } from './modules/accounts/service.ts';
+import { createBehaviourService } from './modules/behaviour/service.ts';
 import { createClientsService } from './modules/clients/service.ts';
 import { createCustomersService } from './modules/customers/service.ts';
 import { createGroupsService } from './modules/groups/service.ts';
+import { createHistoriesService } from './modules/histories/service.ts';
+import { createIngestService } from './modules/ingest/service.ts';
 import { createMembersService } from './modules/members/service.ts';
 import { createMetadataService } from './modules/metadata/service.ts';
 import { type ProjectCreatedHook, createProjectsService } from './modules/projects/service.ts';
@@ -20,7 +23,14 @@ export function createServices(ctx: AppContext) {
   projectCreated.push((trx, app) => metadata.seedDefaults(trx, app.id));
   const groups = createGroupsService(ctx, access);
   const customers = createCustomersService(ctx, access, metadata, groups);
-  return { clients, accounts, access, projects, members, metadata, groups, customers };
+  const ingest = createIngestService(ctx, access, accounts);
+  // Ingested Customer items go through the same validated write path as the create endpoint.
+  ingest.setCustomerWriter((trx, appId, body, opts) =>
+    customers.createInTransaction(trx, appId, body, { ownerId: opts.ownerId, id: opts.id, now: opts.now, validate: 'ingest' }),
+  );
+  const histories = createHistoriesService(ctx, access);
+  const behaviour = createBehaviourService(ctx, access);
+  return { clients, accounts, access, projects, members, metadata, groups, customers, ingest, histories, behaviour };
 }
 
 export type Services = ReturnType<typeof createServices>;

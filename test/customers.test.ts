@@ -313,6 +313,10 @@ describe('create, detail, edit', () => {
     expect(events.map((e) => `${e.domain_type}:${e.event_type}`).sort()).toEqual(['BehaviourLog:create', 'Customer:create']);
     const customerEvent = events.find((e) => e.domain_type === 'Customer');
     expect(JSON.parse(String(customerEvent?.body))).toEqual(c);
+    const overview = await t.server.api.get(`/api/v1.7/customer/${c.id}/overview`, { token: sales.token });
+    expect(overview.json().data.total).toBe(1);
+    const list = await t.server.api.get(`${base()}/member/customer/${c.id}/behaviour`, { token: sales.token });
+    expect(list.json().data.map((b: { action: string }) => b.action)).toEqual(['create']);
     const behaviourEvent = JSON.parse(String(events.find((e) => e.domain_type === 'BehaviourLog')?.body));
     expect(behaviourEvent).toMatchObject({ customerId: c.id, action: 'create', userType: 1, appId, customerName: 'Outboxed' });
   });

@@ -13,6 +13,11 @@ export interface DialectFeatures {
   readonly skipLocked: boolean;
   /** Largest number of bound parameters one statement may carry. */
   readonly maxParameters: number;
+  /**
+   * A whole array binds as one parameter (`= any($1)`, `unnest($1::int8[], ...)`), so bulk writes
+   * and id lookups need not spell out one parameter per value (see bulk.ts).
+   */
+  readonly arrayParameters: boolean;
   /** Column type of an auto-incrementing integer primary key. */
   readonly autoIncrementType: 'integer' | 'serial';
   /** Makes a column an auto-incrementing primary key. */

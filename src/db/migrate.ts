@@ -2,6 +2,7 @@ import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'k
 import type { DialectFeatures } from './dialect.ts';
 import * as m001 from './migrations/001_foundation.ts';
 import * as m002 from './migrations/002_customers.ts';
+import * as m004 from './migrations/004_histories.ts';
 import type { Database } from './schema.ts';
 
 interface PortableMigration {
@@ -12,6 +13,7 @@ interface PortableMigration {
 const MIGRATIONS: Record<string, PortableMigration> = {
   '001_foundation': m001,
   '002_customers': m002,
+  '004_histories': m004,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -11,6 +11,7 @@ export const postgresFeatures: DialectFeatures = {
   name: 'postgres',
   skipLocked: true,
   maxParameters: 65535,
+  arrayParameters: true,
   autoIncrementType: 'serial',
   autoIncrementPrimaryKey: (col) => col.primaryKey(),
 };

@@ -224,6 +224,160 @@ export interface BehaviourLogsTable {
   /** 0 visitor behaviour, 1 customer behaviour. */
   user_type: number;
   created_at: number;
+  /** Set for access_site and web_page_view records (migration 004): joins a visit to its page views. */
+  web_access_log_id?: string | null;
+}
+
+export interface CallsTable {
+  id: string;
+  app_id: string;
+  audio_url: string | null;
+  m4a_audio_url: string | null;
+  duration: number;
+  call_status: number;
+  audio_status: number;
+  call_time: number;
+  end_time: number | null;
+  async_task_id: string | null;
+  from_user_type: number;
+  from_user_id: string;
+  to_user_type: number;
+  to_user_id: string;
+  photo_uri: string | null;
+  name: string | null;
+  phone_num: string | null;
+  /** The customer party, whichever side has user type 1. */
+  customer_id: string | null;
+  created_at: number;
+}
+
+export interface LinksTable {
+  id: string;
+  app_id: string;
+  creator_id: number | null;
+  name: string | null;
+  short_name: string | null;
+  creator_name: string | null;
+  conference_id: string | null;
+  remark: string | null;
+  file1: string | null;
+  file2: string | null;
+  file3: string | null;
+  file4: string | null;
+  form_type: string | null;
+  website: string | null;
+  clue_id: string | null;
+  src: string | null;
+  customer_id: string | null;
+  official_account_id: string | null;
+  utm_source: string | null;
+  utm_medium: string | null;
+  utm_campaign: string | null;
+  utm_content: string | null;
+  utm_term: string | null;
+  /** JSON array text of interest tags. */
+  tags: string | null;
+  share_token: string;
+  form_position: number | null;
+  type: number;
+  form_pop_time: number | null;
+  is_directional: number;
+  weixin_grant_type: number | null;
+  /** Highest view-log `seq` the creator has seen; newer views are "new". */
+  read_seq: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface LinkViewLogsTable {
+  /** Arrival order (auto-increment). */
+  seq: Generated<number>;
+  id: string;
+  app_id: string;
+  link_id: string;
+  viewer_id: string | null;
+  viewer_name: string | null;
+  ip: string | null;
+  location: string | null;
+  system: string | null;
+  client: string | null;
+  clue_id: string | null;
+  leave_time: string | null;
+  spread_id: string | null;
+  utm_source: string | null;
+  utm_medium: string | null;
+  utm_campaign: string | null;
+  utm_content: string | null;
+  utm_term: string | null;
+  view_time: number;
+  total_duration: number | null;
+  total_page: number | null;
+  created_at: number;
+}
+
+export interface LinkViewDurationsTable {
+  link_view_log_id: string;
+  /** Order within the view log as the producer sent it. */
+  position: number;
+  id: string;
+  file_id: string | null;
+  file_name: string | null;
+  file_url: string | null;
+  page_index: string | null;
+  duration: string | null;
+  sort_index: number | null;
+  created_at: number | null;
+  ended_at: number | null;
+  total: number | null;
+}
+
+export interface CluesTable {
+  id: string;
+  app_id: string;
+  link_id: string | null;
+  link_name: string | null;
+  link_view_log_id: string | null;
+  form_type: string | null;
+  name: string | null;
+  title: string | null;
+  email: string | null;
+  phone: string | null;
+  company: string | null;
+  website: string | null;
+  interested: string | null;
+  /** Form fields beyond the documented ones, JSON object text. */
+  extra: string | null;
+  submit_at: number | null;
+  created_at: number;
+}
+
+export interface PostsTable {
+  id: string;
+  app_id: string;
+  owner_id: number | null;
+  owner_name: string | null;
+  title: string | null;
+  send_way: string;
+  send_time: number;
+  sender_count: number;
+  success_log_count: number;
+  view_log_count: number;
+  view_log_user_count: number;
+  link_view_log_count: number;
+  link_view_log_user_count: number;
+  return_log_count: number;
+  return_log_user_count: number;
+  created_at: number;
+}
+
+/** Per customer × kind × day × key counts of behaviour records (kind: action, site, app_page, tag). */
+export interface BehaviourRollupsTable {
+  customer_id: string;
+  kind: string;
+  /** yyyy-MM-dd in the server's time zone. */
+  day: string;
+  key: string;
+  count: number;
 }
 
 export interface Database {
@@ -240,4 +394,11 @@ export interface Database {
   customer_groups: CustomerGroupsTable;
   customers: CustomersTable;
   behaviour_logs: BehaviourLogsTable;
+  calls: CallsTable;
+  links: LinksTable;
+  link_view_logs: LinkViewLogsTable;
+  link_view_durations: LinkViewDurationsTable;
+  clues: CluesTable;
+  posts: PostsTable;
+  behaviour_rollups: BehaviourRollupsTable;
 }

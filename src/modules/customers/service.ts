@@ -157,6 +157,11 @@ export function createCustomersService(ctx: AppContext, access: AccessService, m
         created_at: now,
       };
       await trx.insertInto('behaviour_logs').values(behaviour).execute();
+      // The overview counts every record from daily rollups; a new customer has none yet, so a plain insert.
+      await trx
+        .insertInto('behaviour_rollups')
+        .values({ customer_id: row.id, day: clock.format(now).slice(0, 10), kind: 'action', key: 'create', count: 1 })
+        .execute();
       await writeEvents(
         trx,
         appId,

@@ -1,0 +1,190 @@
+import type { Static } from '@sinclair/typebox';
+import type { AppContext } from '../../context.ts';
+import { AppError, badRequest, failure } from '../../http/errors.ts';
+import type { Page } from '../../http/paging.ts';
+import type { AccessService } from '../access/service.ts';
+import { toClue, toLink, toViewLog } from '../histories/mapper.ts';
+import { historiesRepository as histories } from '../histories/repository.ts';
+import { CALL_ACTIONS, toBehaviour, toOverview } from './mapper.ts';
+import { behaviourRepository as repo } from './repository.ts';
+import type { BehaviourRecord } from './schemas.ts';
+
+const customerNotFound = () => failure('customer_not_found', 'Customer not found');
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * First day (yyyy-MM-dd, server zone) of an overview window: the window is the whole calendar
+ * days after the day one period ago, up to today — 7 days, or the months back to the same
+ * day-of-month (clamped to the month's length). Null for "all".
+ */
+export function windowStartDay(type: number, today: string): string | null {
+  if (type === 1) return null;
+  const [y, m, d] = today.split('-').map(Number) as [number, number, number];
+  let start: Date;
+  if (type === 4) {
+    start = new Date(Date.UTC(y, m - 1, d - 7));
+  } else {
+    const months = type === 2 ? 3 : 1;
+    const monthStart = new Date(Date.UTC(y, m - 1 - months, 1));
+    const lastDay = new Date(Date.UTC(monthStart.getUTCFullYear(), monthStart.getUTCMonth() + 1, 0)).getUTCDate();
+    start = new Date(Date.UTC(monthStart.getUTCFullYear(), monthStart.getUTCMonth(), Math.min(d, lastDay)));
+  }
+  start.setUTCDate(start.getUTCDate() + 1);
+  return `${start.getUTCFullYear()}-${pad(start.getUTCMonth() + 1)}-${pad(start.getUTCDate())}`;
+}
+
+function contentOf(text: string | null): Record<string, unknown> | null {
+  if (!text) return null;
+  try {
+    const v: unknown = JSON.parse(text);
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+
+/** The customer overview (from rollups) and the behaviour record list with its joins (decisions §6). */
+export function createBehaviourService(ctx: AppContext, access: AccessService) {
+  const db = ctx.database.db;
+  const clock = ctx.clock;
+
+  /**
+   * The customer if the caller may see it: a member of its project, and its owner unless Master or
+   * Admin. Anything else is customer_not_found, so customer ids cannot be probed.
+   */
+  async function visibleCustomer(customerId: string, callerId: number, appId?: string) {
+    const customer = await repo.findCustomer(db, customerId);
+    if (!customer || (appId !== undefined && customer.app_id !== appId)) throw customerNotFound();
+    try {
+      const m = await access.membership(customer.app_id, callerId);
+      if (!m.isManager && customer.owner_id !== callerId) throw customerNotFound();
+    } catch (err) {
+      if (err instanceof AppError && (err.kind === 'forbidden' || err.code === 'app_not_found')) throw customerNotFound();
+      throw err;
+    }
+    return customer;
+  }
+
+  return {
+    async overview(customerId: string, callerId: number, timeRangeType: number | undefined) {
+      const customer = await visibleCustomer(customerId, callerId);
+      const fromDay = windowStartDay(timeRangeType ?? 1, clock.format(clock.now()).slice(0, 10));
+      return toOverview(await repo.sumRollups(db, customer.id, fromDay));
+    },
+
+    async list(
+      appId: string,
+      customerId: string,
+      callerId: number,
+      input: { start_time?: string | undefined; end_time?: string | undefined },
+      p: Page,
+    ): Promise<Static<typeof BehaviourRecord>[]> {
+      // Outsiders of the project get 403 forbidden here (the project is in the path).
+      await access.membership(appId, callerId);
+      const customer = await visibleCustomer(customerId, callerId, appId);
+      const from = input.start_time === undefined || input.start_time === '' ? null : clock.parse(input.start_time);
+      if (from === null && input.start_time) throw badRequest("Invalid parameter 'start_time': expected yyyy-MM-dd HH:mm:ss");
+      const to = input.end_time === undefined || input.end_time === '' ? null : clock.parse(input.end_time);
+      if (to === null && input.end_time) throw badRequest("Invalid parameter 'end_time': expected yyyy-MM-dd HH:mm:ss");
+      if (from !== null && to !== null && from > to) throw badRequest("Invalid parameter 'start_time': after end_time");
+      const rows = await repo.list(db, customer.id, from, to, p.offset, p.limit);
+
+      // Collect what the page joins, then fetch each kind once.
+      const parsed = rows.map((r) => ({ row: r, content: contentOf(r.content) }));
+      const ids = (field: string, only?: (action: string) => boolean) => [
+        ...new Set(
+          parsed
+            .filter((x) => !only || only(x.row.action))
+            .map((x) => str(x.content?.[field]))
+            .filter((v): v is string => v !== null),
+        ),
+      ];
+      const viewLogIds = ids('linkViewLogId');
+      const clueIds = ids('clueId');
+      const callIds = ids('record_id', (a) => CALL_ACTIONS.has(a));
+      const visitIds = ids('web_access_log_id', (a) => a === 'access_site');
+      const [viewLogs, clues, calls, pageViews] = await Promise.all([
+        histories.viewLogsByIds(db, viewLogIds),
+        histories.cluesByIds(db, clueIds),
+        histories.callsByIds(db, callIds),
+        repo.pageViews(db, customer.id, visitIds),
+      ]);
+      const linkIds = [...new Set([...ids('linkId'), ...viewLogs.map((v) => v.link_id)])];
+      const links = (await histories.linksByIds(db, linkIds)).filter((l) => l.app_id === appId);
+      const [durations, counters, viewerCustomers] = await Promise.all([
+        histories.durationsOf(
+          db,
+          viewLogs.map((v) => v.id),
+        ),
+        histories.linkCounters(db, links),
+        histories.customerViewerIds(db, appId, [...new Set(viewLogs.map((v) => v.viewer_id).filter((v): v is string => v !== null))]),
+      ]);
+      const linkById = new Map(links.map((l) => [l.id, l]));
+      const viewLogById = new Map(viewLogs.filter((v) => v.app_id === appId).map((v) => [v.id, v]));
+      const clueById = new Map(clues.filter((c) => c.app_id === appId).map((c) => [c.id, c]));
+      const callById = new Map(calls.filter((c) => c.app_id === appId).map((c) => [c.id, c]));
+
+      return parsed.map(({ row, content }) => {
+        const out: Static<typeof BehaviourRecord> = toBehaviour(row, clock);
+        const viewLogId = str(content?.linkViewLogId);
+        if (viewLogId !== null) {
+          const v = viewLogById.get(viewLogId);
+          out.linkViewLog = v
+            ? toViewLog(
+                v,
+                linkById.get(v.link_id)?.name ?? null,
+                durations.filter((d) => d.link_view_log_id === v.id),
+                v.viewer_id === null || !viewerCustomers.has(v.viewer_id),
+                clock,
+              )
+            : null;
+        }
+        const linkId = str(content?.linkId) ?? (viewLogId !== null ? (viewLogById.get(viewLogId)?.link_id ?? null) : null);
+        if (linkId !== null) {
+          const l = linkById.get(linkId);
+          out.linkDetail = l ? toLink(l, counters.get(l.id), undefined, clock, undefined) : null;
+        }
+        const clueId = str(content?.clueId);
+        if (clueId !== null) {
+          const c = clueById.get(clueId);
+          out.clue = c ? toClue(c, clock) : null;
+        }
+        if (CALL_ACTIONS.has(row.action)) {
+          const call = callById.get(str(content?.record_id) ?? '');
+          if (call && call.audio_status === 1) {
+            Object.assign(out, {
+              handleState: '1',
+              audioUrl: call.audio_url,
+              callTime: clock.format(call.call_time),
+              duration: call.duration,
+              endTime: clock.format(call.end_time),
+            });
+          } else {
+            Object.assign(out, {
+              handleState: '0',
+              progressText: !call
+                ? 'call record not received yet'
+                : call.audio_status === 2
+                  ? 'audio processing failed'
+                  : 'audio processing',
+              progressVal: 0,
+            });
+          }
+        }
+        if (row.action === 'access_site') {
+          const visit = str(content?.web_access_log_id);
+          out.webAccessLog = content;
+          out.webPageViewLogs = pageViews
+            .filter((pv) => visit !== null && pv.web_access_log_id === visit)
+            .map((pv) => ({ ...contentOf(pv.content), id: pv.id, viewTime: clock.format(pv.when_at) }));
+        }
+        return out;
+      });
+    },
+  };
+}
+
+export type BehaviourService = ReturnType<typeof createBehaviourService>;

@@ -1,0 +1,182 @@
+import { type Kysely, type Selectable, sql } from 'kysely';
+import type { Database } from '../../db/index.ts';
+import type { CustomersTable } from '../../db/schema.ts';
+
+type Db = Kysely<Database>;
+
+export type CustomerRow = Selectable<CustomersTable>;
+
+/** Call duration buckets of `time_range_type` (seconds, lower bound inclusive). */
+export const DURATION_BUCKETS: Record<number, [number, number | null]> = {
+  1: [0, 60],
+  2: [60, 300],
+  3: [300, 900],
+  4: [900, null],
+};
+
+export interface CallFilter {
+  appId: string;
+  /** Caller or receiver (a platform user id). */
+  userId: number | null;
+  callStatus: number | undefined;
+  bucket: [number, number | null] | undefined;
+}
+
+export const historiesRepository = {
+  /** Calls by callTime desc, id desc; a user filter is two index range scans (caller side, receiver side). */
+  listCalls(db: Db, f: CallFilter, offset: number, limit: number) {
+    let q = db.selectFrom('calls').selectAll().where('app_id', '=', f.appId);
+    if (f.userId !== null) {
+      const id = String(f.userId);
+      q = q.where((eb) =>
+        eb.or([
+          eb.and([eb('from_user_type', '=', 2), eb('from_user_id', '=', id)]),
+          eb.and([eb('to_user_type', '=', 2), eb('to_user_id', '=', id)]),
+        ]),
+      );
+    }
+    if (f.callStatus !== undefined) q = q.where('call_status', '=', f.callStatus);
+    if (f.bucket) {
+      q = q.where('duration', '>=', f.bucket[0]);
+      if (f.bucket[1] !== null) q = q.where('duration', '<', f.bucket[1]);
+    }
+    return q.orderBy('call_time', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
+  },
+
+  async customersByIds(db: Db, appId: string, ids: string[]): Promise<Map<string, CustomerRow>> {
+    if (ids.length === 0) return new Map();
+    const rows = await db.selectFrom('customers').selectAll().where('app_id', '=', appId).where('id', 'in', ids).execute();
+    return new Map(rows.map((r) => [r.id, r]));
+  },
+
+  listLinks(db: Db, appId: string, creatorId: number | null, offset: number, limit: number) {
+    let q = db.selectFrom('links').selectAll().where('app_id', '=', appId);
+    if (creatorId !== null) q = q.where('creator_id', '=', creatorId);
+    return q.orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
+  },
+
+  findLink(db: Db, id: string) {
+    return db.selectFrom('links').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+
+  linksByIds(db: Db, ids: string[]) {
+    if (ids.length === 0) return Promise.resolve([]);
+    return db.selectFrom('links').selectAll().where('id', 'in', ids).execute();
+  },
+
+  /** Per link: views, distinct viewers, new views and new viewers (after read_seq), and clues. */
+  async linkCounters(db: Db, links: { id: string; read_seq: number }[]) {
+    const out = new Map<string, { views: number; viewers: number; newViews: number; newViewers: number; clues: number }>();
+    if (links.length === 0) return out;
+    const ids = links.map((l) => l.id);
+    for (const id of ids) out.set(id, { views: 0, viewers: 0, newViews: 0, newViewers: 0, clues: 0 });
+    const [views, clues] = await Promise.all([
+      db
+        .selectFrom('link_view_logs')
+        .select(['link_id', sql<number>`count(*)`.as('views'), sql<number>`count(distinct viewer_id)`.as('viewers')])
+        .where('link_id', 'in', ids)
+        .groupBy('link_id')
+        .execute(),
+      db
+        .selectFrom('clues')
+        .select(['link_id', sql<number>`count(*)`.as('clues')])
+        .where('link_id', 'in', ids)
+        .groupBy('link_id')
+        .execute(),
+    ]);
+    for (const v of views) Object.assign(out.get(v.link_id) ?? {}, { views: Number(v.views), viewers: Number(v.viewers) });
+    for (const c of clues) if (c.link_id !== null) Object.assign(out.get(c.link_id) ?? {}, { clues: Number(c.clues) });
+    // "New" = arrived after the creator last read the link's view logs: a range of (link_id, seq).
+    await Promise.all(
+      links.map(async (l) => {
+        const n = await db
+          .selectFrom('link_view_logs')
+          .select([sql<number>`count(*)`.as('views'), sql<number>`count(distinct viewer_id)`.as('viewers')])
+          .where('link_id', '=', l.id)
+          .where('seq', '>', l.read_seq)
+          .executeTakeFirst();
+        Object.assign(out.get(l.id) ?? {}, { newViews: Number(n?.views ?? 0), newViewers: Number(n?.viewers ?? 0) });
+      }),
+    );
+    return out;
+  },
+
+  listViewLogs(db: Db, linkId: string, offset: number, limit: number) {
+    return db
+      .selectFrom('link_view_logs')
+      .selectAll()
+      .where('link_id', '=', linkId)
+      .orderBy('view_time', 'desc')
+      .orderBy('id', 'desc')
+      .offset(offset)
+      .limit(limit)
+      .execute();
+  },
+
+  viewLogsByIds(db: Db, ids: string[]) {
+    if (ids.length === 0) return Promise.resolve([]);
+    return db.selectFrom('link_view_logs').selectAll().where('id', 'in', ids).execute();
+  },
+
+  durationsOf(db: Db, viewLogIds: string[]) {
+    if (viewLogIds.length === 0) return Promise.resolve([]);
+    return db
+      .selectFrom('link_view_durations')
+      .selectAll()
+      .where('link_view_log_id', 'in', viewLogIds)
+      .orderBy('link_view_log_id')
+      .orderBy('position')
+      .execute();
+  },
+
+  /** Viewer ids that are a live customer of the project (by id or dealUserId). */
+  async customerViewerIds(db: Db, appId: string, viewerIds: string[]): Promise<Set<string>> {
+    if (viewerIds.length === 0) return new Set();
+    const rows = await db
+      .selectFrom('customers')
+      .select(['id', 'deal_user_id'])
+      .where('app_id', '=', appId)
+      .where('status', '=', 1)
+      .where((eb) => eb.or([eb('id', 'in', viewerIds), eb('deal_user_id', 'in', viewerIds)]))
+      .execute();
+    const out = new Set<string>();
+    for (const r of rows) {
+      out.add(r.id);
+      if (r.deal_user_id !== null) out.add(r.deal_user_id);
+    }
+    return out;
+  },
+
+  /** Marks every view log of the link as read by its creator. */
+  async markLinkRead(db: Db, linkId: string): Promise<void> {
+    const max = await db
+      .selectFrom('link_view_logs')
+      .select(sql<number | null>`max(seq)`.as('seq'))
+      .where('link_id', '=', linkId)
+      .executeTakeFirst();
+    if (max?.seq !== null && max?.seq !== undefined) {
+      await db
+        .updateTable('links')
+        .set({ read_seq: Number(max.seq) })
+        .where('id', '=', linkId)
+        .where('read_seq', '<', Number(max.seq))
+        .execute();
+    }
+  },
+
+  listPosts(db: Db, appId: string, ownerId: number | null, offset: number, limit: number) {
+    let q = db.selectFrom('posts').selectAll().where('app_id', '=', appId);
+    if (ownerId !== null) q = q.where('owner_id', '=', ownerId);
+    return q.orderBy('send_time', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
+  },
+
+  cluesByIds(db: Db, ids: string[]) {
+    if (ids.length === 0) return Promise.resolve([]);
+    return db.selectFrom('clues').selectAll().where('id', 'in', ids).execute();
+  },
+
+  callsByIds(db: Db, ids: string[]) {
+    if (ids.length === 0) return Promise.resolve([]);
+    return db.selectFrom('calls').selectAll().where('id', 'in', ids).execute();
+  },
+};

@@ -1,0 +1,100 @@
+import type { AppContext } from '../../context.ts';
+import { AppError, failure } from '../../http/errors.ts';
+import type { Page } from '../../http/paging.ts';
+import type { AccessService } from '../access/service.ts';
+import { linkUrl, toCall, toLink, toPost, toViewLog } from './mapper.ts';
+import { DURATION_BUCKETS, historiesRepository as repo } from './repository.ts';
+
+export interface CallsInput {
+  app_id: string;
+  svc_user_id?: number | undefined;
+  call_status?: number | undefined;
+  time_range_type?: number | undefined;
+}
+
+const linkNotFound = () => failure('link_not_found', 'Link not found');
+
+/**
+ * Calls, links, link view logs and mass e-mail sends (the interface's history endpoints).
+ * Permission failures are NEED_AUTH envelopes (decisions §3); Sales see only their own records.
+ */
+export function createHistoriesService(ctx: AppContext, access: AccessService) {
+  const db = ctx.database.db;
+  const clock = ctx.clock;
+  return {
+    async listCalls(callerId: number, input: CallsInput, p: Page) {
+      const m = await access.membership(input.app_id, callerId, 'history');
+      const userId = access.visibleOwner(m, input.svc_user_id, 'history');
+      const bucket =
+        input.time_range_type !== undefined && input.time_range_type !== -1 ? DURATION_BUCKETS[input.time_range_type] : undefined;
+      const rows = await repo.listCalls(db, { appId: input.app_id, userId, callStatus: input.call_status, bucket }, p.offset, p.limit);
+      const customers = await repo.customersByIds(db, input.app_id, [
+        ...new Set(rows.map((r) => r.customer_id).filter((id): id is string => id !== null)),
+      ]);
+      return rows.map((r) => toCall(r, r.customer_id ? customers.get(r.customer_id) : undefined, clock));
+    },
+
+    async listLinks(appId: string, callerId: number, input: { svc_user_id?: number | undefined; with_url?: number | undefined }, p: Page) {
+      const m = await access.membership(appId, callerId, 'history');
+      const creatorId = access.visibleOwner(m, input.svc_user_id, 'history');
+      const rows = await repo.listLinks(db, appId, creatorId, p.offset, p.limit);
+      const [counters, customers] = await Promise.all([
+        repo.linkCounters(db, rows),
+        repo.customersByIds(db, appId, [...new Set(rows.map((r) => r.customer_id).filter((id): id is string => id !== null))]),
+      ]);
+      return rows.map((r) =>
+        toLink(
+          r,
+          counters.get(r.id),
+          r.customer_id ? customers.get(r.customer_id) : undefined,
+          clock,
+          input.with_url === 1 ? linkUrl(ctx.config.publicBaseUrl, r.share_token) : undefined,
+        ),
+      );
+    },
+
+    /**
+     * A link's view logs. A link outside the caller's reach answers link_not_found, whether it does
+     * not exist, belongs to a project the caller is not in, or (for Sales) was made by someone else.
+     * The creator reading them marks them seen (newViewCount/newViewerCount restart from zero).
+     */
+    async listViewLogs(linkId: string, callerId: number, p: Page) {
+      const link = await repo.findLink(db, linkId);
+      if (!link) throw linkNotFound();
+      try {
+        const m = await access.membership(link.app_id, callerId, 'history');
+        if (!m.isManager && link.creator_id !== callerId) throw linkNotFound();
+      } catch (err) {
+        if (err instanceof AppError && (err.code === 'NEED_AUTH' || err.code === 'app_not_found')) throw linkNotFound();
+        throw err;
+      }
+      const rows = await repo.listViewLogs(db, linkId, p.offset, p.limit);
+      const [durations, customerViewers] = await Promise.all([
+        repo.durationsOf(
+          db,
+          rows.map((r) => r.id),
+        ),
+        repo.customerViewerIds(db, link.app_id, [...new Set(rows.map((r) => r.viewer_id).filter((v): v is string => v !== null))]),
+      ]);
+      if (link.creator_id === callerId) await repo.markLinkRead(db, linkId);
+      return rows.map((r) =>
+        toViewLog(
+          r,
+          link.name,
+          durations.filter((d) => d.link_view_log_id === r.id),
+          r.viewer_id === null || !customerViewers.has(r.viewer_id),
+          clock,
+        ),
+      );
+    },
+
+    async listPosts(callerId: number, input: { app_id: string; owner_id?: number | undefined }, p: Page) {
+      const m = await access.membership(input.app_id, callerId, 'history');
+      const ownerId = access.visibleOwner(m, input.owner_id, 'history');
+      const rows = await repo.listPosts(db, input.app_id, ownerId, p.offset, p.limit);
+      return rows.map((r) => toPost(r, clock));
+    },
+  };
+}
+
+export type HistoriesService = ReturnType<typeof createHistoriesService>;

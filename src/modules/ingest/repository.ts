@@ -1,0 +1,87 @@
+import type { Insertable, Kysely } from 'kysely';
+import type { Database, DialectFeatures } from '../../db/index.ts';
+import { bulkOps } from '../../db/bulk.ts';
+import type { BehaviourRollupsTable } from '../../db/schema.ts';
+
+type Db = Kysely<Database>;
+
+/** Tables that hold ingested records, keyed by their id column. */
+export type RecordTable = 'customers' | 'behaviour_logs' | 'calls' | 'links' | 'link_view_logs' | 'clues' | 'posts';
+
+/** SQL of the ingestion endpoint: batch lookups and bulk writes (one statement per table and chunk). */
+export function createIngestRepository(features: DialectFeatures) {
+  const bulk = bulkOps(features);
+  return {
+    /** The project each of these ids already belongs to, in one table. */
+    async existing(db: Db, table: RecordTable, ids: string[]): Promise<Map<string, string>> {
+      const found = new Map<string, string>();
+      for (const part of bulk.lookupChunks(ids)) {
+        const rows = await db.selectFrom(table).select(['id', 'app_id']).where(bulk.anyOf('id', part)).execute();
+        for (const r of rows) found.set(r.id, r.app_id);
+      }
+      return found;
+    },
+
+    /** Customers of the project (live or deleted) among these ids, with their owner. */
+    async customers(db: Db, appId: string, ids: string[]): Promise<Map<string, { owner_id: number }>> {
+      const found = new Map<string, { owner_id: number }>();
+      for (const part of bulk.lookupChunks(ids)) {
+        const rows = await db
+          .selectFrom('customers')
+          .select(['id', 'owner_id'])
+          .where('app_id', '=', appId)
+          .where(bulk.anyOf('id', part))
+          .execute();
+        for (const r of rows) found.set(r.id, { owner_id: r.owner_id });
+      }
+      return found;
+    },
+
+    /** Links of the project among these ids, with their tags. */
+    async links(db: Db, appId: string, ids: string[]): Promise<Map<string, string[]>> {
+      const found = new Map<string, string[]>();
+      for (const part of bulk.lookupChunks(ids)) {
+        const rows = await db
+          .selectFrom('links')
+          .select(['id', 'tags'])
+          .where('app_id', '=', appId)
+          .where(bulk.anyOf('id', part))
+          .execute();
+        for (const r of rows) found.set(r.id, r.tags ? (JSON.parse(r.tags) as string[]) : []);
+      }
+      return found;
+    },
+
+    /** Active members of the project among these platform user ids. */
+    async activeMembers(db: Db, appId: string, userIds: number[]): Promise<Set<number>> {
+      if (userIds.length === 0) return new Set();
+      const rows = await db
+        .selectFrom('members')
+        .select('user_id')
+        .where('app_id', '=', appId)
+        .where('status', '=', 0)
+        .where(bulk.anyOf('user_id', userIds))
+        .execute();
+      return new Set(rows.map((m) => m.user_id));
+    },
+
+    /** Indexes (values of `tokens`) whose share token a stored link already has. */
+    async takenShareTokens(db: Db, tokens: Map<string, number>): Promise<number[]> {
+      const taken: number[] = [];
+      for (const part of bulk.lookupChunks([...tokens.keys()])) {
+        const rows = await db.selectFrom('links').select('share_token').where(bulk.anyOf('share_token', part)).execute();
+        for (const r of rows) taken.push(tokens.get(r.share_token) as number);
+      }
+      return taken;
+    },
+
+    insertMany<T extends keyof Database & string>(db: Db, table: T, rows: Insertable<Database[T]>[]): Promise<void> {
+      return bulk.insert(db, table, rows);
+    },
+
+    /** Adds counts to the rollups, already aggregated per key. */
+    addRollups(db: Db, rows: Insertable<BehaviourRollupsTable>[]): Promise<void> {
+      return bulk.insertOrAdd(db, 'behaviour_rollups', rows, ['customer_id', 'day', 'kind', 'key'], 'count');
+    },
+  };
+}

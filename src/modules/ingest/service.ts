@@ -1,0 +1,406 @@
+import type { Insertable, Kysely, Transaction } from 'kysely';
+import type { AppContext } from '../../context.ts';
+import { type Database, isUniqueViolation } from '../../db/index.ts';
+import type { BehaviourRollupsTable } from '../../db/schema.ts';
+import { behaviourEventBody } from '../../events/messages.ts';
+import { type EventMessage, writeEvents } from '../../events/outbox.ts';
+import { AppError, accessDenied, failure } from '../../http/errors.ts';
+import { safeEqual } from '../../lib/secrets.ts';
+import type { AccessService } from '../access/service.ts';
+import type { AccountsService } from '../accounts/service.ts';
+import { actionSpec } from '../behaviour/actions.ts';
+import {
+  type ParseContext,
+  type ParsedBehaviour,
+  type ParsedCall,
+  type ParsedClue,
+  type ParsedLink,
+  type ParsedViewLog,
+  type References,
+  parseBehaviour,
+  parseCall,
+  parseClue,
+  parseLink,
+  parsePost,
+  parseViewLog,
+} from './bodies.ts';
+import { ItemError, RECORD_ID_RE } from './reader.ts';
+import { type RecordTable, createIngestRepository } from './repository.ts';
+
+export const MAX_EVENTS = 1000;
+/** Route body limit (decisions §6: ≤ 5 MB). */
+export const MAX_BATCH_BYTES = 5 * 1024 * 1024;
+
+export const DOMAIN_TABLES = {
+  Customer: 'customers',
+  BehaviourLog: 'behaviour_logs',
+  Call: 'calls',
+  Link: 'links',
+  LinkViewLog: 'link_view_logs',
+  Clue: 'clues',
+  Post: 'posts',
+} as const satisfies Record<string, RecordTable>;
+
+export type DomainType = keyof typeof DOMAIN_TABLES;
+
+/** How a batch proves it may write to the project (decisions §6). */
+export interface IngestCredentials {
+  secret?: string | undefined;
+  token?: string | undefined;
+}
+
+export interface IngestResult {
+  accepted: number;
+  duplicates: number;
+}
+
+/** Stores an ingested Customer body inside the batch transaction (the customers module's engine). */
+export type CustomerWriter = (
+  trx: Transaction<Database>,
+  appId: string,
+  body: Record<string, unknown>,
+  opts: { id: string; ownerId: number; now: number },
+) => Promise<unknown>;
+
+interface ItemBase {
+  index: number;
+  domainId: string;
+  refs: References;
+}
+type Item =
+  | (ItemBase & { type: 'Customer'; body: Record<string, unknown>; ownerId: number | null })
+  | (ItemBase & { type: 'BehaviourLog'; parsed: ParsedBehaviour })
+  | (ItemBase & { type: 'Call'; parsed: ParsedCall })
+  | (ItemBase & { type: 'Link'; parsed: ParsedLink })
+  | (ItemBase & { type: 'LinkViewLog'; parsed: ParsedViewLog })
+  | (ItemBase & { type: 'Clue'; parsed: ParsedClue })
+  | (ItemBase & { type: 'Post'; parsed: ReturnType<typeof parsePost> });
+
+interface ItemProblem {
+  index: number;
+  msg: string;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The ingestion endpoint's engine: validates a whole batch, resolves its references (to stored
+ * records and to earlier items of the batch), skips records already stored, and writes the rest
+ * with their outbox events and overview rollups in ONE transaction.
+ */
+export function createIngestService(ctx: AppContext, access: AccessService, accounts: AccountsService) {
+  const db: Kysely<Database> = ctx.database.db;
+  const clock = ctx.clock;
+  const repo = createIngestRepository(ctx.database.features);
+  let customerWriter: CustomerWriter | null = null;
+
+  /** Who may ingest: the project's secret, else a Master/Admin token. Returns the default customer owner. */
+  async function authorize(appId: string, creds: IngestCredentials): Promise<number> {
+    if (creds.secret !== undefined && creds.secret !== '') {
+      const app = await db.selectFrom('apps').select(['secret', 'status', 'creator_id']).where('id', '=', appId).executeTakeFirst();
+      // The comparison runs even for an unknown project, so timing does not tell which failed.
+      const matches = safeEqual(app?.secret ?? '', creds.secret);
+      if (app && app.status === 0 && matches) return app.creator_id;
+    }
+    if (creds.token !== undefined && creds.token !== '') {
+      const user = await accounts.authenticate(creds.token);
+      accounts.assertActive(user);
+      const m = await access.manager(appId, user.id);
+      return m.userId;
+    }
+    throw accessDenied(creds.secret ? 'The project secret is wrong' : 'Send the project secret (X-App-Secret) or a bearer token');
+  }
+
+  function parseItem(raw: unknown, index: number, pc: Omit<ParseContext, 'domainId'>): Item {
+    if (!isObject(raw)) throw new ItemError('item must be an object {event_type, domainType, domainId, body}');
+    if (raw.event_type !== 'create') throw new ItemError("event_type must be 'create'");
+    const type = raw.domainType;
+    if (typeof type !== 'string' || !Object.hasOwn(DOMAIN_TABLES, type)) {
+      throw new ItemError(`domainType must be one of ${Object.keys(DOMAIN_TABLES).join(', ')}`);
+    }
+    const domainId = raw.domainId;
+    if (typeof domainId !== 'string' || !RECORD_ID_RE.test(domainId)) {
+      throw new ItemError('domainId must be 1-64 characters of A-Z a-z 0-9 _ . : -');
+    }
+    if (!isObject(raw.body)) throw new ItemError('body must be an object');
+    const body = raw.body;
+    const c: ParseContext = { ...pc, domainId };
+    const base = { index, domainId };
+    switch (type as DomainType) {
+      case 'Customer': {
+        if (body.id !== undefined && body.id !== null && String(body.id) !== domainId) throw new ItemError('body.id must equal domainId');
+        if (body.appId !== undefined && body.appId !== null && body.appId !== pc.appId) {
+          throw new ItemError('body.appId must be the project of the request path');
+        }
+        const owner = body.svcUserId ?? body.svc_user_id;
+        let ownerId: number | null = null;
+        if (owner !== undefined && owner !== null && owner !== '') {
+          ownerId = Number(owner);
+          if (!/^\d{1,10}$/.test(String(owner)) || !Number.isSafeInteger(ownerId))
+            throw new ItemError('svcUserId must be a platform user id');
+        }
+        return { ...base, type: 'Customer', body, ownerId, refs: { customerIds: [], linkIds: [] } };
+      }
+      case 'BehaviourLog': {
+        const parsed = parseBehaviour(body, c);
+        return { ...base, type: 'BehaviourLog', parsed, refs: parsed.refs };
+      }
+      case 'Call': {
+        const parsed = parseCall(body, c);
+        return { ...base, type: 'Call', parsed, refs: parsed.refs };
+      }
+      case 'Link': {
+        const parsed = parseLink(body, c);
+        return { ...base, type: 'Link', parsed, refs: parsed.refs };
+      }
+      case 'LinkViewLog': {
+        const parsed = parseViewLog(body, c);
+        return { ...base, type: 'LinkViewLog', parsed, refs: parsed.refs };
+      }
+      case 'Clue': {
+        const parsed = parseClue(body, c);
+        return { ...base, type: 'Clue', parsed, refs: parsed.refs };
+      }
+      case 'Post': {
+        const parsed = parsePost(body, c);
+        return { ...base, type: 'Post', parsed, refs: parsed.refs };
+      }
+    }
+  }
+
+  function invalid(problems: ItemProblem[]): AppError {
+    problems.sort((a, b) => a.index - b.index);
+    const first = problems[0];
+    const msg = first ? `${problems.length} invalid item(s); first at index ${first.index}: ${first.msg}` : 'invalid batch';
+    return failure('invalid_events', msg, { errors: problems.slice(0, 100) });
+  }
+
+  /** Validates and writes one batch; throws invalid_events when any item is wrong. */
+  async function runBatch(appId: string, payload: unknown[], defaultOwner: number): Promise<IngestResult> {
+    const now = clock.now();
+    const problems: ItemProblem[] = [];
+    const items: Item[] = [];
+    for (let i = 0; i < payload.length; i += 1) {
+      try {
+        items.push(parseItem(payload[i], i, { appId, clock, now }));
+      } catch (err) {
+        if (!(err instanceof ItemError)) throw err;
+        problems.push({ index: i, msg: err.message });
+      }
+    }
+
+    // Repeats inside the batch and records stored earlier are skipped, not overwritten.
+    const seen = new Set<string>();
+    const fresh: Item[] = [];
+    let duplicates = 0;
+    const idsByTable = new Map<RecordTable, string[]>();
+    for (const it of items) {
+      const key = `${it.type}\u0000${it.domainId}`;
+      if (seen.has(key)) {
+        duplicates += 1;
+        continue;
+      }
+      seen.add(key);
+      fresh.push(it);
+      const table = DOMAIN_TABLES[it.type];
+      const list = idsByTable.get(table) ?? [];
+      list.push(it.domainId);
+      idsByTable.set(table, list);
+    }
+    const stored = new Map<RecordTable, Map<string, string>>();
+    await Promise.all(
+      [...idsByTable].map(async ([table, ids]) => {
+        stored.set(table, await repo.existing(db, table, ids));
+      }),
+    );
+    const toWrite: Item[] = [];
+    for (const it of fresh) {
+      const owner = stored.get(DOMAIN_TABLES[it.type])?.get(it.domainId);
+      if (owner === undefined) toWrite.push(it);
+      else if (owner === appId) duplicates += 1;
+      else problems.push({ index: it.index, msg: `${it.type} id ${it.domainId} is already used by another project` });
+    }
+
+    // Share tokens make link URLs, so two links may never share one.
+    const tokens = new Map<string, number>();
+    for (const it of toWrite) {
+      if (it.type !== 'Link') continue;
+      const token = it.parsed.row.share_token;
+      if (tokens.has(token)) problems.push({ index: it.index, msg: 'shareToken is already used by an earlier link of the batch' });
+      else tokens.set(token, it.index);
+    }
+    for (const index of await repo.takenShareTokens(db, tokens)) {
+      problems.push({ index, msg: 'shareToken is already used by another link' });
+    }
+
+    // References resolve to stored records of the project or to earlier items of this batch.
+    const customerRefs = new Set<string>();
+    const linkRefs = new Set<string>();
+    for (const it of toWrite) {
+      for (const id of it.refs.customerIds) customerRefs.add(id);
+      for (const id of it.refs.linkIds) linkRefs.add(id);
+    }
+    const [storedCustomers, storedLinks] = await Promise.all([
+      repo.customers(db, appId, [...customerRefs]),
+      repo.links(db, appId, [...linkRefs]),
+    ]);
+    const ownerIds = new Set<number>();
+    for (const it of toWrite) if (it.type === 'Customer' && it.ownerId !== null) ownerIds.add(it.ownerId);
+    const members = await repo.activeMembers(db, appId, [...ownerIds]);
+    const batchCustomers = new Map<string, { index: number; owner: number }>();
+    const batchLinks = new Map<string, { index: number; tags: string[] }>();
+    for (const it of toWrite) {
+      if (it.type === 'Customer') {
+        if (it.ownerId !== null && !members.has(it.ownerId)) {
+          problems.push({ index: it.index, msg: 'svcUserId must be an active member of the project' });
+        }
+        batchCustomers.set(it.domainId, { index: it.index, owner: it.ownerId ?? defaultOwner });
+      }
+      if (it.type === 'Link') {
+        const tags = it.parsed.row.tags ? (JSON.parse(it.parsed.row.tags) as string[]) : [];
+        batchLinks.set(it.domainId, { index: it.index, tags });
+      }
+    }
+    const customerOwner = (id: string, index: number): number | undefined => {
+      const s = storedCustomers.get(id);
+      if (s) return s.owner_id;
+      const b = batchCustomers.get(id);
+      return b && b.index < index ? b.owner : undefined;
+    };
+    const linkTags = (id: string, index: number): string[] | undefined => {
+      const s = storedLinks.get(id);
+      if (s) return s;
+      const b = batchLinks.get(id);
+      return b && b.index < index ? b.tags : undefined;
+    };
+    for (const it of toWrite) {
+      const missingCustomer = it.refs.customerIds.find((id) => customerOwner(id, it.index) === undefined);
+      if (missingCustomer !== undefined) {
+        problems.push({ index: it.index, msg: `customer ${missingCustomer} not found in this project (nor earlier in the batch)` });
+        continue;
+      }
+      const missingLink = it.refs.linkIds.find((id) => linkTags(id, it.index) === undefined);
+      if (missingLink !== undefined)
+        problems.push({ index: it.index, msg: `link ${missingLink} not found in this project (nor earlier in the batch)` });
+    }
+    if (problems.length > 0) throw invalid(problems);
+
+    // Rows per table, behaviour events and rollups, all computed before the transaction opens.
+    const behaviours = toWrite.filter((it): it is Item & { type: 'BehaviourLog' } => it.type === 'BehaviourLog');
+    const events: EventMessage[] = [];
+    const rollups = new Map<string, Insertable<BehaviourRollupsTable>>();
+    const bump = (customer: string, day: string, kind: string, key: string) => {
+      const k = `${customer}\u0000${day}\u0000${kind}\u0000${key}`;
+      const r = rollups.get(k);
+      if (r) r.count = Number(r.count) + 1;
+      else rollups.set(k, { customer_id: customer, day, kind, key, count: 1 });
+    };
+    const behaviourRows = behaviours.map((it) => {
+      const p = it.parsed;
+      const row = p.row;
+      if (p.ownerFromCustomer) row.svc_user_id = String(customerOwner(row.customer_id, it.index));
+      const day = clock.format(row.when_at).slice(0, 10);
+      bump(row.customer_id, day, 'action', row.action);
+      const spec = actionSpec(row.action);
+      if (spec?.list === 'site') {
+        const title = p.content?.title || p.content?.site;
+        if (typeof title === 'string' && title !== '') bump(row.customer_id, day, 'site', title.slice(0, 255));
+      } else if (spec?.list === 'app_page') {
+        const title = p.content?.title;
+        if (typeof title === 'string' && title !== '') bump(row.customer_id, day, 'app_page', title.slice(0, 255));
+      } else if (spec?.list === 'tag' && p.linkId !== null) {
+        for (const tag of linkTags(p.linkId, it.index) ?? []) bump(row.customer_id, day, 'tag', tag);
+      }
+      events.push({ event_type: 'create', domainType: 'BehaviourLog', domainId: row.id, body: behaviourEventBody(row, clock) });
+      return row;
+    });
+
+    await db.transaction().execute(async (trx) => {
+      // Customers first (others may reference them), then links, then what hangs off links.
+      for (const it of toWrite) {
+        if (it.type !== 'Customer') continue;
+        if (!customerWriter) throw invalid([{ index: it.index, msg: 'Customer ingestion is not available on this server' }]);
+        try {
+          await customerWriter(trx, appId, it.body, { id: it.domainId, ownerId: it.ownerId ?? defaultOwner, now });
+        } catch (err) {
+          if (err instanceof AppError && err.kind === 'envelope') throw invalid([{ index: it.index, msg: `${err.code}: ${err.message}` }]);
+          throw err;
+        }
+      }
+      const links: ParsedLink[] = [];
+      const views: ParsedViewLog[] = [];
+      const clues: ParsedClue[] = [];
+      const calls: ParsedCall[] = [];
+      const posts: ReturnType<typeof parsePost>[] = [];
+      for (const it of toWrite) {
+        if (it.type === 'Link') links.push(it.parsed);
+        else if (it.type === 'LinkViewLog') views.push(it.parsed);
+        else if (it.type === 'Clue') clues.push(it.parsed);
+        else if (it.type === 'Call') calls.push(it.parsed);
+        else if (it.type === 'Post') posts.push(it.parsed);
+      }
+      await repo.insertMany(
+        trx,
+        'links',
+        links.map((p) => p.row),
+      );
+      await repo.insertMany(
+        trx,
+        'link_view_logs',
+        views.map((p) => p.row),
+      );
+      await repo.insertMany(
+        trx,
+        'link_view_durations',
+        views.flatMap((p) => p.durations),
+      );
+      await repo.insertMany(
+        trx,
+        'clues',
+        clues.map((p) => p.row),
+      );
+      await repo.insertMany(
+        trx,
+        'calls',
+        calls.map((p) => p.row),
+      );
+      await repo.insertMany(
+        trx,
+        'posts',
+        posts.map((p) => p.row),
+      );
+      await repo.insertMany(trx, 'behaviour_logs', behaviourRows);
+      await writeEvents(trx, appId, events, now);
+      await repo.addRollups(trx, [...rollups.values()]);
+    });
+    return { accepted: toWrite.length, duplicates };
+  }
+
+  /** The interface's behaviour event body (Events section). */
+
+  return {
+    /** Lets the customers module plug its validating writer in (it is built after this service). */
+    setCustomerWriter(writer: CustomerWriter): void {
+      customerWriter = writer;
+    },
+
+    async ingest(appId: string, creds: IngestCredentials, payload: unknown): Promise<IngestResult> {
+      const defaultOwner = await authorize(appId, creds);
+      if (!Array.isArray(payload)) throw failure('invalid_events', 'The body must be a JSON array of event messages', { errors: [] });
+      if (payload.length > MAX_EVENTS) {
+        throw failure('invalid_events', `A batch holds at most ${MAX_EVENTS} event messages`, { errors: [] });
+      }
+      // A concurrent batch may store the same record between our check and our insert: the
+      // retry sees it as a duplicate, which keeps ingestion idempotent under races.
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          return await runBatch(appId, payload, defaultOwner);
+        } catch (err) {
+          if (attempt >= 3 || !isUniqueViolation(err)) throw err;
+        }
+      }
+    },
+  };
+}
+
+export type IngestService = ReturnType<typeof createIngestService>;

@@ -1,0 +1,317 @@
+import fs from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestServer } from './helpers/harness.ts';
+import { DAY, type HistoryProject, addCustomers, ago, event, historyProject, ingest } from './helpers/histories.ts';
+
+const t = useTestServer();
+let p: HistoryProject;
+
+const behaviour = (id: string, customerId: string, action: string, content: unknown, extra: Record<string, unknown> = {}) =>
+  event('BehaviourLog', id, { customerId, action, when: ago(DAY), content: JSON.stringify(content), ...extra });
+
+async function links(token: string) {
+  const res = await t.server.api.get(`/api/v1.7/app/${p.appId}/links`, { token, query: { count: 100 } });
+  return (res.json() as { data: { id: string }[] }).data.map((l) => l.id);
+}
+
+async function behaviourIds(customerId: string) {
+  const res = await t.server.api.get(`/api/v1.7/app/${p.appId}/member/customer/${customerId}/behaviour`, {
+    token: p.master.token,
+    query: { count: 100 },
+  });
+  return (res.json() as { data: { id: string }[] }).data.map((b) => b.id);
+}
+
+beforeAll(async () => {
+  p = await historyProject(t.server);
+  await addCustomers(t.server, p, [
+    { id: 'cust-1', owner: p.sales.id },
+    { id: 'cust-2', owner: p.sales2.id },
+  ]);
+});
+
+describe('ingestion authentication', () => {
+  const batch = () => [event('Post', `auth-${Math.random().toString(36).slice(2)}`, { ownerId: p.sales.id, sendTime: ago(DAY) })];
+
+  it('refuses a request without secret or token with 403 access_denied', async () => {
+    const res = await t.server.api.post(`/api/v1.7/app/${p.appId}/events`, batch());
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({ error: 'access_denied', error_description: expect.any(String) });
+  });
+
+  it('refuses a wrong secret with 403 access_denied, in the header or the parameter', async () => {
+    const header = await ingest(t.server, p, batch(), { secret: 'not-the-secret' });
+    expect(header.statusCode).toBe(403);
+    expect(header.json().error).toBe('access_denied');
+    const param = await t.server.api.post(`/api/v1.7/app/${p.appId}/events`, batch(), { query: { app_secret: 'wrong' } });
+    expect(param.statusCode).toBe(403);
+    expect(param.json().error).toBe('access_denied');
+  });
+
+  it('refuses Sales and non-member tokens with 403 forbidden', async () => {
+    for (const user of [p.sales, p.outsider]) {
+      const res = await ingest(t.server, p, batch(), { token: user.token });
+      expect(res.statusCode).toBe(403);
+      expect(res.json().error).toBe('forbidden');
+    }
+  });
+
+  it('accepts the secret (header or app_secret) and Master/Admin tokens', async () => {
+    expect((await ingest(t.server, p, batch())).json()).toEqual({ status: 1, data: { accepted: 1, duplicates: 0 } });
+    const param = await t.server.api.post(`/api/v1.7/app/${p.appId}/events`, batch(), { query: { app_secret: p.secret } });
+    expect(param.json().data.accepted).toBe(1);
+    for (const user of [p.master, p.admin]) {
+      expect((await ingest(t.server, p, batch(), { token: user.token })).json().data.accepted).toBe(1);
+    }
+  });
+
+  it('answers app_not_found for an unknown project with a valid token, and access_denied with a secret', async () => {
+    const token = await t.server.api.post('/api/v1.7/app/no-such-app/events', batch(), { token: p.master.token });
+    expect(token.json()).toMatchObject({ status: 0, code: 'app_not_found' });
+    const secret = await t.server.api.post('/api/v1.7/app/no-such-app/events', batch(), { headers: { 'x-app-secret': p.secret } });
+    expect(secret.statusCode).toBe(403);
+  });
+});
+
+describe('a batch of every domain type', () => {
+  const everyType = () => [
+    event('Link', 'link-1', { name: 'Deck', type: 1, creatorId: p.sales.id, tags: ['ai'] }),
+    event('LinkViewLog', 'view-1', {
+      linkId: 'link-1',
+      viewTime: ago(DAY),
+      viewerId: 'cust-1',
+      durations: [{ pageIndex: '1', duration: '1000' }],
+    }),
+    event('Clue', 'clue-1', { linkId: 'link-1', name: 'Ann', phone: '13800000000' }),
+    event('Call', 'call-1', {
+      fromUserType: 2,
+      fromUserId: String(p.sales.id),
+      toUserType: 1,
+      toUserId: 'cust-1',
+      callStatus: 1,
+      callTime: ago(DAY),
+    }),
+    event('Post', 'post-1', { postId: 'post-1', ownerId: p.sales.id, sendTime: ago(DAY), title: 'News' }),
+    behaviour('beh-1', 'cust-1', 'link_view_log', { linkId: 'link-1', linkViewLogId: 'view-1' }),
+    behaviour('beh-2', 'cust-1', 'send_message', {}),
+  ];
+
+  it('stores each record once and writes an outbox event per behaviour record', async () => {
+    const res = await ingest(t.server, p, everyType());
+    expect(res.json()).toEqual({ status: 1, data: { accepted: 7, duplicates: 0 } });
+    expect(await links(p.master.token)).toContain('link-1');
+    expect(await behaviourIds('cust-1')).toEqual(expect.arrayContaining(['beh-1', 'beh-2']));
+    const events = await t.server.ctx.database.db
+      .selectFrom('outbox')
+      .select(['domain_type', 'domain_id', 'event_type', 'body'])
+      .where('domain_type', '=', 'BehaviourLog')
+      .where('domain_id', 'in', ['beh-1', 'beh-2'])
+      .orderBy('domain_id')
+      .execute();
+    expect(events.map((e) => [e.domain_id, e.event_type])).toEqual([
+      ['beh-1', 'create'],
+      ['beh-2', 'create'],
+    ]);
+    expect(JSON.parse(events[0]?.body ?? '{}')).toMatchObject({ id: 'beh-1', customerId: 'cust-1', action: 'link_view_log', userType: 0 });
+  });
+
+  it('stores nothing twice when the batch is sent again', async () => {
+    const res = await ingest(t.server, p, everyType());
+    expect(res.json()).toEqual({ status: 1, data: { accepted: 0, duplicates: 7 } });
+    const views = await t.server.api.get('/api/v1.7/link/link-1/view-logs', { token: p.master.token });
+    expect(views.json().data).toHaveLength(1);
+    const outbox = await t.server.ctx.database.db.selectFrom('outbox').select('id').where('domain_id', '=', 'beh-1').execute();
+    expect(outbox).toHaveLength(1);
+    const overview = await t.server.api.get('/api/v1.7/customer/cust-1/overview', { token: p.master.token });
+    expect(overview.json().data).toMatchObject({ linkCount: 1, smsCount: 1 });
+  });
+
+  it('counts a repeat inside one batch as a duplicate', async () => {
+    const item = behaviour('beh-repeat', 'cust-1', 'send_message', {});
+    expect((await ingest(t.server, p, [item, item])).json().data).toEqual({ accepted: 1, duplicates: 1 });
+  });
+
+  it('refuses an id another project already uses', async () => {
+    const other = await historyProject(t.server);
+    await addCustomers(t.server, other, [{ id: 'other-cust', owner: other.master.id }]);
+    const res = await ingest(t.server, other, [event('Link', 'link-1', { name: 'x', type: 2, creatorId: other.master.id })]);
+    expect(res.json()).toMatchObject({
+      status: 0,
+      code: 'invalid_events',
+      errors: [{ index: 0, msg: expect.stringContaining('another project') }],
+    });
+  });
+});
+
+describe('all-or-nothing validation', () => {
+  it('stores nothing when one item is invalid, and names its index', async () => {
+    const res = await ingest(t.server, p, [
+      event('Link', 'link-ok', { name: 'Fine', type: 2, creatorId: p.sales.id }),
+      behaviour('beh-ok', 'cust-1', 'send_message', {}),
+      event('Call', 'call-bad', {
+        fromUserType: 2,
+        fromUserId: String(p.sales.id),
+        toUserType: 1,
+        toUserId: 'cust-1',
+        callStatus: 1,
+        callTime: 'yesterday',
+      }),
+    ]);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      status: 0,
+      code: 'invalid_events',
+      msg: expect.any(String),
+      errors: [{ index: 2, msg: expect.stringContaining('callTime') }],
+    });
+    expect(await links(p.master.token)).not.toContain('link-ok');
+    expect(await behaviourIds('cust-1')).not.toContain('beh-ok');
+  });
+
+  it.each([
+    ['an unknown domainType', event('Order', 'o-1', {}), 'domainType'],
+    [
+      'an event_type other than create',
+      { ...event('Post', 'x-1', { ownerId: 1, sendTime: ago(DAY) }), event_type: 'update' },
+      'event_type',
+    ],
+    ['a bad domainId', event('Post', 'has space', { ownerId: 1, sendTime: ago(DAY) }), 'domainId'],
+    ['a body id different from domainId', event('Link', 'l-x', { id: 'l-y', name: 'n', type: 1, creatorId: 1 }), 'domainId'],
+    ['a postId different from domainId', event('Post', 'p-x', { postId: 'p-y', ownerId: 1, sendTime: ago(DAY) }), 'domainId'],
+    ['an impossible date', behaviour('b-date', 'cust-1', 'send_message', {}, { when: '2026-02-30 10:00:00' }), 'when'],
+    [
+      'content that is not JSON',
+      {
+        ...behaviour('b-json', 'cust-1', 'send_message', {}),
+        body: { customerId: 'cust-1', action: 'send_message', when: ago(DAY), content: '{oops' },
+      },
+      'content',
+    ],
+    ['content of the wrong shape for its action', behaviour('b-shape', 'cust-1', 'link_view_log', { linkId: 42 }), 'content.linkId'],
+    ['a known action missing a required content field', behaviour('b-req', 'cust-1', 'call', {}), 'content.record_id'],
+    ['an action name with bad characters', behaviour('b-name', 'cust-1', 'Bad-Action', {}), 'action'],
+    ['a userType the action does not have', behaviour('b-type', 'cust-1', 'send_message', {}, { userType: 0 }), 'userType'],
+    [
+      'a string where a number belongs',
+      event('Call', 'c-num', {
+        fromUserType: 'two',
+        fromUserId: '1',
+        toUserType: 1,
+        toUserId: 'cust-1',
+        callStatus: 1,
+        callTime: ago(DAY),
+      }),
+      'fromUserType',
+    ],
+    [
+      'a call status outside 0/1',
+      event('Call', 'c-st', { fromUserType: 2, fromUserId: '1', toUserType: 1, toUserId: 'cust-1', callStatus: 3, callTime: ago(DAY) }),
+      'callStatus',
+    ],
+    ['a too long name', event('Link', 'l-long', { name: 'x'.repeat(300), type: 1, creatorId: 1 }), 'name'],
+    ['tags that are not strings', event('Link', 'l-tags', { name: 'n', type: 1, creatorId: 1, tags: [1] }), 'tags'],
+    ['a body that is not an object', { event_type: 'create', domainType: 'Post', domainId: 'p-arr', body: [] }, 'body'],
+  ])('refuses %s', async (_what, item, field) => {
+    const res = await ingest(t.server, p, [behaviour(`b-first-${field}`, 'cust-1', 'send_message', {}), item]);
+    expect(res.json()).toMatchObject({ status: 0, code: 'invalid_events', errors: [{ index: 1, msg: expect.stringContaining(field) }] });
+    expect(await behaviourIds('cust-1')).not.toContain(`b-first-${field}`);
+  });
+
+  it('lists every invalid item', async () => {
+    const res = await ingest(t.server, p, [event('X', 'a', {}), behaviour('b-fine', 'cust-1', 'send_message', {}), event('Y', 'b', {})]);
+    expect(res.json().errors.map((e: { index: number }) => e.index)).toEqual([0, 2]);
+  });
+
+  it('refuses a body that is not an array, and more than 1000 items', async () => {
+    const obj = await ingest(t.server, p, { event_type: 'create' });
+    expect(obj.json()).toMatchObject({ status: 0, code: 'invalid_events' });
+    const many = Array.from({ length: 1001 }, (_, i) => behaviour(`many-${i}`, 'cust-1', 'send_message', {}));
+    const res = await ingest(t.server, p, many);
+    expect(res.json()).toMatchObject({ status: 0, code: 'invalid_events', msg: expect.stringContaining('1000') });
+  });
+
+  it('answers 413 beyond 5 MB', async () => {
+    const big = [behaviour('big', 'cust-1', 'send_message', {}, { description: 'x'.repeat(5 * 1024 * 1024) })];
+    const res = await ingest(t.server, p, big);
+    expect(res.statusCode).toBe(413);
+    expect(res.json()).toMatchObject({ status: 0, code: 'payload_too_large' });
+  });
+
+  it('stores an unknown (well-formed) action and counts it in total only', async () => {
+    await addCustomers(t.server, p, [{ id: 'cust-unknown', owner: p.sales.id }]);
+    const before = (await t.server.api.get('/api/v1.7/customer/cust-unknown/overview', { token: p.master.token })).json().data;
+    const res = await ingest(t.server, p, [behaviour('b-custom', 'cust-unknown', 'our_own_action', { anything: [1, 2] })]);
+    expect(res.json().data.accepted).toBe(1);
+    const after = (await t.server.api.get('/api/v1.7/customer/cust-unknown/overview', { token: p.master.token })).json().data;
+    expect(after).toEqual({ ...before, total: before.total + 1 });
+  });
+});
+
+describe('references', () => {
+  it('refuses a behaviour record of an unknown customer', async () => {
+    const res = await ingest(t.server, p, [behaviour('b-nobody', 'no-such-customer', 'send_message', {})]);
+    expect(res.json()).toMatchObject({ code: 'invalid_events', errors: [{ index: 0, msg: expect.stringContaining('no-such-customer') }] });
+  });
+
+  it('refuses a customer of another project', async () => {
+    const res = await ingest(t.server, p, [behaviour('b-other', 'other-cust', 'send_message', {})]);
+    expect(res.json()).toMatchObject({ code: 'invalid_events', errors: [{ index: 0 }] });
+  });
+
+  it('refuses a view log of an unknown link, and a link view naming an unknown link', async () => {
+    const res = await ingest(t.server, p, [
+      event('LinkViewLog', 'v-nolink', { linkId: 'no-such-link', viewTime: ago(DAY) }),
+      behaviour('b-nolink', 'cust-1', 'link_view_log', { linkId: 'no-such-link' }),
+      event('Link', 'l-dir', { name: 'n', type: 1, creatorId: p.sales.id, isDirectional: 1, customerId: 'no-such-customer' }),
+      event('Call', 'c-nocust', {
+        fromUserType: 2,
+        fromUserId: '1',
+        toUserType: 1,
+        toUserId: 'no-such-customer',
+        callStatus: 0,
+        callTime: ago(DAY),
+      }),
+    ]);
+    expect(res.json().errors.map((e: { index: number }) => e.index)).toEqual([0, 1, 2, 3]);
+  });
+
+  it('resolves references to earlier items of the same batch, not to later ones', async () => {
+    const later = await ingest(t.server, p, [
+      event('LinkViewLog', 'v-early', { linkId: 'l-later', viewTime: ago(DAY) }),
+      event('Link', 'l-later', { name: 'n', type: 1, creatorId: p.sales.id }),
+    ]);
+    expect(later.json()).toMatchObject({ code: 'invalid_events', errors: [{ index: 0 }] });
+    const earlier = await ingest(t.server, p, [
+      event('Link', 'l-earlier', { name: 'n', type: 1, creatorId: p.sales.id, tags: ['x'] }),
+      event('LinkViewLog', 'v-late', { linkId: 'l-earlier', viewTime: ago(DAY) }),
+      behaviour('b-late', 'cust-1', 'link_view_log', { linkId: 'l-earlier', linkViewLogId: 'v-late' }),
+    ]);
+    expect(earlier.json()).toEqual({ status: 1, data: { accepted: 3, duplicates: 0 } });
+  });
+
+  it('refuses a share token another link has', async () => {
+    await ingest(t.server, p, [event('Link', 'l-tok', { name: 'n', type: 1, creatorId: p.sales.id, shareToken: 'same-token' })]);
+    const res = await ingest(t.server, p, [
+      event('Link', 'l-tok2', { name: 'n', type: 1, creatorId: p.sales.id, shareToken: 'same-token' }),
+    ]);
+    expect(res.json()).toMatchObject({ code: 'invalid_events', errors: [{ index: 0, msg: expect.stringContaining('shareToken') }] });
+  });
+});
+
+describe('docs/actions.md', () => {
+  it('lists every known action with the counter it feeds', async () => {
+    const { ACTIONS } = await import('../src/modules/behaviour/actions.ts');
+    const doc = fs.readFileSync(new URL('../docs/actions.md', import.meta.url), 'utf8');
+    const rows = new Map(
+      doc
+        .split('\n')
+        .filter((l) => /^\| `[a-z0-9_]+`/.test(l))
+        .map((l) => [/`([a-z0-9_]+)`/.exec(l)?.[1] ?? '', l] as const),
+    );
+    expect([...rows.keys()].sort()).toEqual(Object.keys(ACTIONS).sort());
+    for (const [name, spec] of Object.entries(ACTIONS)) {
+      const counter = 'counter' in spec ? spec.counter : undefined;
+      expect(rows.get(name), name).toContain(counter ? `\`${counter}\`` : '`total` only');
+    }
+  });
+});
