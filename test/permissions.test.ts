@@ -25,6 +25,8 @@ interface World {
   customerOf(owner?: TestUser): Promise<{ id: string; owner: TestUser }>;
   /** A new group of `owner`. */
   groupOf(owner: TestUser): Promise<string>;
+  /** Stores history records through the ingestion API with the project secret. */
+  ingest(batch: unknown[]): Promise<void>;
 }
 
 type Probe = (w: World, caller: TestUser, role: RoleName) => Promise<LightMyRequestResponse>;
@@ -108,6 +110,41 @@ const probes: Record<string, Probe> = {
       token: u.token,
       query: { svc_user_id: (await w.newMember('Sales')).id },
     }),
+  'GET /api/v1.7/calls?app_id=': (w, u) => w.server.api.get('/api/v1.7/calls', { token: u.token, query: { app_id: w.appId } }),
+  'GET /api/v1.7/calls?app_id=&svc_user_id= (another member)': async (w, u) =>
+    w.server.api.get('/api/v1.7/calls', { token: u.token, query: { app_id: w.appId, svc_user_id: (await w.newMember('Sales')).id } }),
+  'GET /api/v1.7/app/{app-id}/links': (w, u) => w.server.api.get(`/api/v1.7/app/${w.appId}/links`, { token: u.token }),
+  'GET /api/v1.7/link/{link-id}/view-logs (a link another member created)': async (w, u) => {
+    const creator = await w.newMember('Sales');
+    const id = `link-${Math.random().toString(36).slice(2)}`;
+    await w.ingest([
+      {
+        event_type: 'create',
+        domainType: 'Link',
+        domainId: id,
+        body: { name: 'Probe link', type: 2, website: 'https://example.com', creatorId: String(creator.id) },
+      },
+    ]);
+    return w.server.api.get(`/api/v1.7/link/${id}/view-logs`, { token: u.token });
+  },
+  'GET /api/v1.7/posts?app_id=': (w, u) => w.server.api.get('/api/v1.7/posts', { token: u.token, query: { app_id: w.appId } }),
+  "GET /api/v1.7/customer/{customer-id}/overview (another member's customer)": async (w, u) =>
+    w.server.api.get(`/api/v1.7/customer/${(await w.customerOf()).id}/overview`, { token: u.token }),
+  "GET /api/v1.7/app/{app-id}/member/customer/{customer-id}/behaviour (another member's customer)": async (w, u) =>
+    w.server.api.get(`/api/v1.7/app/${w.appId}/member/customer/${(await w.customerOf()).id}/behaviour`, { token: u.token }),
+  'POST /api/v1.7/app/{app-id}/events (with a bearer token instead of the secret)': (w, u) =>
+    w.server.api.post(
+      `/api/v1.7/app/${w.appId}/events`,
+      [
+        {
+          event_type: 'create',
+          domainType: 'Post',
+          domainId: `post-${Math.random().toString(36).slice(2)}`,
+          body: { title: 'Probe', ownerId: String(u.id), sendTime: '2026-01-01 10:00:00' },
+        },
+      ],
+      { token: u.token },
+    ),
   'POST /api/v1.7/app/{app-id}/customer-groups (for themselves)': (w, u) =>
     w.server.api.post(`/api/v1.7/app/${w.appId}/customer-groups`, { name: 'Mine' }, { token: u.token }),
 };
@@ -158,6 +195,8 @@ beforeAll(async () => {
   const appId = (await server.api.post('/api/v1.7/apps', { name: 'Matrix' }, { token: m.token })).json().data.appId as string;
   await server.api.post(`/api/v1.7/app/${appId}/members`, { svc_user_id: a.id, role: 'Admin' }, { token: m.token });
   await server.api.post(`/api/v1.7/app/${appId}/members`, { svc_user_id: s.id, role: 'Sales' }, { token: m.token });
+  const mine = (await server.api.get('/api/v1.7/my-apps', { token: m.token })).json().data as { id: string; secret: string }[];
+  const secret = mine.find((a) => a.id === appId)?.secret ?? '';
   world = {
     server,
     client,
@@ -175,6 +214,10 @@ beforeAll(async () => {
       const res = await server.api.post(`/api/v1.7/app/${appId}/member/${o.id}/customers`, { name: 'Probe customer' }, { token: o.token });
       expect(res.json().status, res.body).toBe(1);
       return { id: res.json().data.id as string, owner: o };
+    },
+    async ingest(batch) {
+      const res = await server.api.post(`/api/v1.7/app/${appId}/events`, batch, { headers: { 'x-app-secret': secret } });
+      expect(res.json().status, res.body).toBe(1);
     },
     async groupOf(owner) {
       const res = await server.api.post(`/api/v1.7/app/${appId}/customer-groups`, { name: 'Probe group' }, { token: owner.token });
