@@ -87,7 +87,11 @@ export async function up(db: Kysely<unknown>, _f: DialectFeatures): Promise<void
   await db.schema.createIndex('customers_app_list_idx').on('customers').columns(['app_id', 'status', 'updated_at', 'id']).execute();
   // Search is an equality on phone or e-mail, then the list order: one index seek each.
   await db.schema.createIndex('customers_phone_idx').on('customers').columns(['app_id', 'phone', 'status', 'updated_at', 'id']).execute();
-  await db.schema.createIndex('customers_email_idx').on('customers').columns(['app_id', 'email_lower', 'status', 'updated_at', 'id']).execute();
+  await db.schema
+    .createIndex('customers_email_idx')
+    .on('customers')
+    .columns(['app_id', 'email_lower', 'status', 'updated_at', 'id'])
+    .execute();
   await db.schema.createIndex('customers_group_idx').on('customers').columns(['group_id']).execute();
   await db.schema.createIndex('customers_deal_user_idx').on('customers').columns(['app_id', 'deal_user_id']).execute();
 
