@@ -23,6 +23,16 @@ export interface Config {
   readonly trustProxy: boolean;
   /** Test suites only: cheap password hashes (RAPPORT_INSECURE_FAST_HASH=1). Never in production. */
   readonly insecureFastHash: boolean;
+  /** Run the event relay inside the server process (RAPPORT_EMBEDDED_RELAY, default true). */
+  readonly embeddedRelay: boolean;
+  /** Allow webhook URLs that resolve to loopback, private or link-local addresses. */
+  readonly webhookAllowPrivate: boolean;
+  /** NATS server for the JetStream sink; unset disables it. */
+  readonly natsUrl: string | undefined;
+  readonly natsStream: string;
+  readonly natsSubjectPrefix: string;
+  /** Days a delivered event stays readable in the pull feed. */
+  readonly eventRetentionDays: number;
 }
 
 export class ConfigError extends Error {}
@@ -54,6 +64,12 @@ function timeZoneSetting(env: Env): string {
     throw new ConfigError(`TIME_ZONE must be an IANA time zone such as UTC or Asia/Shanghai, got "${tz}"`);
   }
   return tz;
+}
+
+function natsName(env: Env, name: string, fallback: string, re: RegExp): string {
+  const value = env[name] || fallback;
+  if (!re.test(value)) throw new ConfigError(`${name} must be letters, digits, _ or -, got "${value}"`);
+  return value;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -91,5 +107,11 @@ export function loadConfig(env: Env = process.env): Config {
     workers: intSetting(env, 'WORKERS', 1, 1, 64),
     trustProxy: boolSetting(env, 'TRUST_PROXY', false),
     insecureFastHash: boolSetting(env, 'RAPPORT_INSECURE_FAST_HASH', false),
+    embeddedRelay: boolSetting(env, 'RAPPORT_EMBEDDED_RELAY', true),
+    webhookAllowPrivate: boolSetting(env, 'WEBHOOK_ALLOW_PRIVATE', false),
+    natsUrl: env.NATS_URL || undefined,
+    natsStream: natsName(env, 'NATS_STREAM', 'RAPPORT', /^[A-Za-z0-9_-]{1,64}$/),
+    natsSubjectPrefix: natsName(env, 'NATS_SUBJECT_PREFIX', 'rapport', /^[A-Za-z0-9_-]{1,64}$/),
+    eventRetentionDays: intSetting(env, 'EVENT_RETENTION_DAYS', 7, 1, 3650),
   });
 }

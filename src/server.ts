@@ -3,6 +3,7 @@ import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { createLogger } from './logger.ts';
+import { Relay } from './events/relay.ts';
 import { startMaintenance } from './maintenance.ts';
 import { openContext } from './runtime.ts';
 import { createServices } from './services.ts';
@@ -20,6 +21,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const app = await buildApp(ctx, createServices(ctx));
   await app.listen({ port: config.port, host: config.host });
   const stopMaintenance = startMaintenance(ctx);
+  const relay = config.embeddedRelay ? new Relay(ctx) : null;
+  relay?.start();
   logger.info({ database: ctx.database.description, timeZone: config.timeZone }, 'rapport is serving');
   let closing: Promise<void> | null = null;
   return {
@@ -30,6 +33,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       closing ??= (async () => {
         stopMaintenance();
         await app.close();
+        await relay?.stop();
         await ctx.database.close();
       })();
       return closing;

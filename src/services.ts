@@ -10,6 +10,7 @@ import { createIngestService } from './modules/ingest/service.ts';
 import { createMembersService } from './modules/members/service.ts';
 import { createMetadataService } from './modules/metadata/service.ts';
 import { type ProjectCreatedHook, createProjectsService } from './modules/projects/service.ts';
+import { createWebhooksService } from './modules/webhooks/service.ts';
 
 /** Every service, built once from the context; shared by the HTTP app, the CLI and workers. */
 export function createServices(ctx: AppContext) {
@@ -30,7 +31,8 @@ export function createServices(ctx: AppContext) {
   );
   const histories = createHistoriesService(ctx, access);
   const behaviour = createBehaviourService(ctx, access);
-  return { clients, accounts, access, projects, members, metadata, groups, customers, ingest, histories, behaviour };
+  const webhooks = createWebhooksService(ctx, access);
+  return { clients, accounts, access, projects, members, metadata, groups, customers, ingest, histories, behaviour, webhooks };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -22,6 +22,11 @@ export interface DialectFeatures {
   readonly autoIncrementType: 'integer' | 'serial';
   /** Makes a column an auto-incrementing primary key. */
   autoIncrementPrimaryKey(col: ColumnDefinitionBuilder): ColumnDefinitionBuilder;
+  /**
+   * Serialises a transaction against every other holder of the same key until it ends (PostgreSQL:
+   * an advisory transaction lock; SQLite: a no-op, its single writer already serialises).
+   */
+  transactionLock(trx: Kysely<Database>, key: number): Promise<void>;
 }
 
 export interface DatabaseHandle {

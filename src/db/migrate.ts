@@ -3,6 +3,7 @@ import type { DialectFeatures } from './dialect.ts';
 import * as m001 from './migrations/001_foundation.ts';
 import * as m002 from './migrations/002_customers.ts';
 import * as m004 from './migrations/004_histories.ts';
+import * as m005 from './migrations/005_events_out.ts';
 import type { Database } from './schema.ts';
 
 interface PortableMigration {
@@ -14,6 +15,7 @@ const MIGRATIONS: Record<string, PortableMigration> = {
   '001_foundation': m001,
   '002_customers': m002,
   '004_histories': m004,
+  '005_events_out': m005,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -1,4 +1,4 @@
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DatabaseHandle, DialectFeatures } from './dialect.ts';
 import type { Database } from './schema.ts';
@@ -14,6 +14,9 @@ export const postgresFeatures: DialectFeatures = {
   arrayParameters: true,
   autoIncrementType: 'serial',
   autoIncrementPrimaryKey: (col) => col.primaryKey(),
+  transactionLock: async (trx, key) => {
+    await sql`select pg_advisory_xact_lock(${key})`.execute(trx);
+  },
 };
 
 export function redactUrl(url: string): string {

@@ -117,6 +117,46 @@ export interface OutboxTable {
   /** The event body as JSON text. */
   body: string;
   created_at: number;
+  /** Feed position in commit order; null until the sequencer has seen the committed row. */
+  seq: number | null;
+}
+
+export interface EventCursorsTable {
+  name: string;
+  position: number;
+}
+
+export interface WebhooksTable {
+  id: string;
+  app_id: string;
+  url: string;
+  secret: string;
+  /** Comma-separated domain types, or null for all. */
+  domain_types: string | null;
+  /** active | disabled */
+  status: string;
+  disabled_reason: string | null;
+  /** Last feed position handed to a delivery. */
+  cursor: number;
+  created_by: number;
+  created_at: number;
+}
+
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  webhook_id: string;
+  /** JSON array of event ids, in feed order. */
+  event_ids: string;
+  first_seq: number | null;
+  last_seq: number | null;
+  /** pending | delivered | dead */
+  status: string;
+  attempts: number;
+  next_attempt_at: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: number;
+  delivered_at: number | null;
 }
 
 export interface CustomerMetadataTable {
@@ -390,6 +430,9 @@ export interface Database {
   apps: AppsTable;
   members: MembersTable;
   outbox: OutboxTable;
+  event_cursors: EventCursorsTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
   customer_metadata: CustomerMetadataTable;
   customer_groups: CustomerGroupsTable;
   customers: CustomersTable;

@@ -12,6 +12,7 @@ export const sqliteFeatures: DialectFeatures = {
   arrayParameters: false,
   autoIncrementType: 'integer',
   autoIncrementPrimaryKey: (col) => col.primaryKey().autoIncrement(),
+  transactionLock: async () => {},
 };
 
 const STATEMENT_CACHE_SIZE = 256;

@@ -26,6 +26,7 @@ export async function writeEvents(trx: Kysely<Database>, appId: string, events: 
     domain_id: e.domainId,
     body: JSON.stringify(e.body),
     created_at: now,
+    seq: null,
   }));
   // Chunked so a large ingestion batch stays within every dialect's bound-parameter limit.
   for (let i = 0; i < rows.length; i += 500) {

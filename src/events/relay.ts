@@ -1,0 +1,322 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { AppContext } from '../context.ts';
+import type { Database } from '../db/index.ts';
+import type { WebhookDeliveriesTable } from '../db/schema.ts';
+import { NatsSink } from './nats-sink.ts';
+import { readFeed, sequenceOutbox, toMessage } from './sequencer.ts';
+import { sendWebhook } from './webhook-sender.ts';
+
+export interface RelayOptions {
+  /** Pause between passes when idle. */
+  pollMs: number;
+  /** Events per webhook delivery. */
+  batchSize: number;
+  /** First retry after about this long (then doubling, with ±20 % jitter). */
+  retryBaseMs: number;
+  retryMaxMs: number;
+  /** A delivery failing for this long is dead-lettered. */
+  deadAfterMs: number;
+  timeoutMs: number;
+  /** Lease on a delivery being sent, so a crashed relay's work is retried. */
+  leaseMs: number;
+}
+
+export const DEFAULT_RELAY_OPTIONS: RelayOptions = {
+  pollMs: 500,
+  batchSize: 100,
+  retryBaseMs: 10_000,
+  retryMaxMs: 60 * 60 * 1000,
+  deadAfterMs: 25 * 60 * 60 * 1000,
+  timeoutMs: 10_000,
+  leaseMs: 60_000,
+};
+
+const NATS_CURSOR = 'nats';
+const PRUNE_EVERY_MS = 60_000;
+
+/**
+ * Moves committed outbox events to the sinks: sequences them (feed order), plans and sends
+ * webhook deliveries with retries, publishes to NATS, and prunes what every sink has delivered
+ * once the retention period has passed. Delivery is at-least-once; consumers dedupe by event id.
+ */
+export class Relay {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private stopped = true;
+  private lastPrune = 0;
+  private readonly nats: NatsSink | null;
+  readonly options: RelayOptions;
+
+  constructor(
+    private readonly ctx: AppContext,
+    options: Partial<RelayOptions> = {},
+  ) {
+    this.options = { ...DEFAULT_RELAY_OPTIONS, ...options };
+    const c = ctx.config;
+    this.nats = c.natsUrl ? new NatsSink(c.natsUrl, c.natsStream, c.natsSubjectPrefix, ctx.logger) : null;
+  }
+
+  private get db(): Kysely<Database> {
+    return this.ctx.database.db;
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    const loop = async () => {
+      if (this.stopped) return;
+      let busy = false;
+      try {
+        this.running = this.tick().then((b) => {
+          busy = b;
+        });
+        await this.running;
+      } catch (err) {
+        this.ctx.logger.warn({ err }, 'relay pass failed; retrying');
+      } finally {
+        this.running = null;
+      }
+      if (!this.stopped) this.timer = setTimeout(() => void loop(), busy ? 0 : this.options.pollMs);
+    };
+    void loop();
+  }
+
+  /** Stops after the pass under way; what it had not delivered is delivered by the next relay. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running?.catch(() => undefined);
+    await this.nats?.stop().catch(() => undefined);
+  }
+
+  /** One pass over every sink. Returns true when there may be more work right away. */
+  async tick(): Promise<boolean> {
+    const sequenced = await sequenceOutbox(this.db, this.ctx.database.features);
+    const planned = await this.planDeliveries();
+    const sent = await this.sendDue();
+    const published = await this.publishNats();
+    if (this.ctx.clock.now() - this.lastPrune > PRUNE_EVERY_MS) {
+      this.lastPrune = this.ctx.clock.now();
+      await this.prune();
+    }
+    return sequenced >= 1000 || planned || sent || published;
+  }
+
+  /** Copies new events of each active webhook into delivery batches and advances its cursor. */
+  private async planDeliveries(): Promise<boolean> {
+    const hooks = await this.db.selectFrom('webhooks').select(['id']).where('status', '=', 'active').execute();
+    let more = false;
+    for (const { id } of hooks) {
+      const full = await this.db.transaction().execute(async (trx) => {
+        let q = trx.selectFrom('webhooks').selectAll().where('id', '=', id).where('status', '=', 'active');
+        if (this.ctx.database.features.skipLocked) q = q.forUpdate().skipLocked();
+        const hook = await q.executeTakeFirst();
+        if (!hook) return false;
+        const events = await readFeed(trx, hook.app_id, hook.cursor, this.options.batchSize);
+        if (events.length === 0) return false;
+        const types = hook.domain_types ? new Set(hook.domain_types.split(',')) : null;
+        const wanted = types ? events.filter((e) => types.has(e.domainType)) : events;
+        const last = events[events.length - 1]?.seq ?? hook.cursor;
+        if (wanted.length > 0) {
+          await trx
+            .insertInto('webhook_deliveries')
+            .values({
+              webhook_id: hook.id,
+              event_ids: JSON.stringify(wanted.map((e) => e.id)),
+              first_seq: wanted[0]?.seq ?? null,
+              last_seq: wanted[wanted.length - 1]?.seq ?? null,
+              status: 'pending',
+              attempts: 0,
+              next_attempt_at: this.ctx.clock.now(),
+              last_status_code: null,
+              last_error: null,
+              created_at: this.ctx.clock.now(),
+              delivered_at: null,
+            })
+            .execute();
+        }
+        await trx.updateTable('webhooks').set({ cursor: last }).where('id', '=', hook.id).execute();
+        return events.length === this.options.batchSize;
+      });
+      more ||= full;
+    }
+    return more;
+  }
+
+  private backoff(attempts: number): number {
+    const base = Math.min(this.options.retryMaxMs, this.options.retryBaseMs * 2 ** Math.max(0, attempts - 1));
+    return Math.round(base * (0.8 + Math.random() * 0.4));
+  }
+
+  /** Sends the oldest open delivery of each webhook (in order per webhook), when it is due. */
+  private async sendDue(): Promise<boolean> {
+    const now = this.ctx.clock.now();
+    const claimed = await this.db.transaction().execute(async (trx) => {
+      const heads = await trx
+        .selectFrom('webhook_deliveries as d')
+        .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
+        .select(['d.webhook_id', (eb) => eb.fn.min('d.id').as('head')])
+        .where('d.status', '=', 'pending')
+        .where('w.status', '=', 'active')
+        .groupBy('d.webhook_id')
+        .execute();
+      const ids = heads.map((h) => Number(h.head));
+      if (ids.length === 0) return [];
+      let q = trx.selectFrom('webhook_deliveries').selectAll().where('id', 'in', ids).where('next_attempt_at', '<=', now);
+      if (this.ctx.database.features.skipLocked) q = q.forUpdate().skipLocked();
+      const due = await q.execute();
+      for (const d of due) {
+        // The lease: another relay (or this one after a crash) retries only once it has run out.
+        await trx
+          .updateTable('webhook_deliveries')
+          .set({ next_attempt_at: now + this.options.leaseMs })
+          .where('id', '=', d.id)
+          .execute();
+      }
+      return due;
+    });
+    await Promise.all(claimed.map((d) => this.deliver(d)));
+    return claimed.length > 0;
+  }
+
+  private async deliver(d: Selectable<WebhookDeliveriesTable>): Promise<void> {
+    const hook = await this.db.selectFrom('webhooks').selectAll().where('id', '=', d.webhook_id).executeTakeFirst();
+    if (!hook) return;
+    const ids = JSON.parse(d.event_ids) as string[];
+    const rows = ids.length ? await this.db.selectFrom('outbox').selectAll().where('id', 'in', ids).execute() : [];
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const messages = ids
+      .map((id) => byId.get(id))
+      .filter((r) => r !== undefined)
+      .map((r) =>
+        toMessage({
+          id: r.id,
+          seq: Number(r.seq),
+          event_type: r.event_type,
+          domainType: r.domain_type,
+          domainId: r.domain_id,
+          body: JSON.parse(r.body) as unknown,
+          createdAt: r.created_at,
+        }),
+      );
+    const body = JSON.stringify(messages);
+    const result = await sendWebhook(hook.url, hook.secret, body, ids, {
+      timeoutMs: this.options.timeoutMs,
+      allowPrivate: this.ctx.config.webhookAllowPrivate,
+    });
+    const now = this.ctx.clock.now();
+    const attempts = d.attempts + 1;
+    if (result.ok) {
+      await this.db
+        .updateTable('webhook_deliveries')
+        .set({ status: 'delivered', attempts, delivered_at: now, last_status_code: result.status, last_error: null })
+        .where('id', '=', d.id)
+        .execute();
+      return;
+    }
+    if (result.status === 410) {
+      await this.db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('webhooks')
+          .set({ status: 'disabled', disabled_reason: 'the receiver answered 410 Gone' })
+          .where('id', '=', hook.id)
+          .execute();
+        await trx
+          .updateTable('webhook_deliveries')
+          .set({ status: 'dead', attempts, last_status_code: 410, last_error: 'HTTP 410: webhook disabled' })
+          .where('id', '=', d.id)
+          .execute();
+      });
+      this.ctx.logger.warn({ webhook: hook.id }, 'webhook disabled: receiver answered 410');
+      return;
+    }
+    const dead = now - d.created_at >= this.options.deadAfterMs;
+    await this.db
+      .updateTable('webhook_deliveries')
+      .set({
+        status: dead ? 'dead' : 'pending',
+        attempts,
+        next_attempt_at: now + this.backoff(attempts),
+        last_status_code: result.status,
+        last_error: result.error,
+      })
+      .where('id', '=', d.id)
+      .execute();
+  }
+
+  private async publishNats(): Promise<boolean> {
+    if (!this.nats) return false;
+    const cursor = await this.db.selectFrom('event_cursors').select('position').where('name', '=', NATS_CURSOR).executeTakeFirst();
+    const after = Number(cursor?.position ?? 0);
+    const rows = await this.db.selectFrom('outbox').selectAll().where('seq', '>', after).orderBy('seq').limit(500).execute();
+    if (rows.length === 0) return false;
+    await this.nats.publish(
+      rows.map((r) => ({
+        id: r.id,
+        appId: r.app_id,
+        seq: Number(r.seq),
+        event_type: r.event_type,
+        domainType: r.domain_type,
+        domainId: r.domain_id,
+        body: JSON.parse(r.body) as unknown,
+        createdAt: r.created_at,
+      })),
+    );
+    const last = Number(rows[rows.length - 1]?.seq ?? after);
+    await this.db
+      .insertInto('event_cursors')
+      .values({ name: NATS_CURSOR, position: last })
+      .onConflict((oc) => oc.column('name').doUpdateSet({ position: last }))
+      .execute();
+    return rows.length === 500;
+  }
+
+  /**
+   * Deletes, in small batches, events older than the retention period that every sink has
+   * delivered. Events not yet sequenced, or still owed to a webhook (pending or dead-lettered, so
+   * they can be replayed) or to NATS, are kept.
+   */
+  async prune(): Promise<number> {
+    const db = this.db;
+    const cutoff = this.ctx.clock.now() - this.ctx.config.eventRetentionDays * 24 * 3600 * 1000;
+    const limits: number[] = [];
+    if (this.nats) {
+      const c = await db.selectFrom('event_cursors').select('position').where('name', '=', NATS_CURSOR).executeTakeFirst();
+      limits.push(Number(c?.position ?? 0));
+    }
+    const hooks = await db.selectFrom('webhooks').select(['id', 'cursor']).where('status', '=', 'active').execute();
+    for (const h of hooks) limits.push(Number(h.cursor));
+    const open = await db
+      .selectFrom('webhook_deliveries')
+      .select((eb) => eb.fn.min('first_seq').as('m'))
+      .where('status', 'in', ['pending', 'dead'])
+      .executeTakeFirst();
+    if (open?.m !== null && open?.m !== undefined) limits.push(Number(open.m) - 1);
+    const safe = limits.length ? Math.min(...limits) : Number.MAX_SAFE_INTEGER;
+    let removed = 0;
+    for (let i = 0; i < 20; i++) {
+      const batch = await db
+        .selectFrom('outbox')
+        .select('id')
+        .where('seq', 'is not', null)
+        .where('seq', '<=', safe)
+        .where('created_at', '<', cutoff)
+        .orderBy('seq')
+        .limit(500)
+        .execute();
+      if (batch.length === 0) break;
+      await db
+        .deleteFrom('outbox')
+        .where(
+          'id',
+          'in',
+          batch.map((b) => b.id),
+        )
+        .execute();
+      removed += batch.length;
+    }
+    await db.deleteFrom('webhook_deliveries').where('status', '=', 'delivered').where('delivered_at', '<', cutoff).execute();
+    return removed;
+  }
+}

@@ -1,0 +1,67 @@
+import type { Kysely } from 'kysely';
+import type { Database, DialectFeatures } from '../db/index.ts';
+
+const SEQUENCER_LOCK = 727_001;
+const BATCH = 1000;
+
+/**
+ * Gives committed outbox rows their feed position. Rows get a position only once committed and
+ * visible, under a lock that serialises sequencers, and each run's positions commit together, so a
+ * reader paging by position can never pass a row that becomes visible later: a transaction that
+ * commits late simply gets a later position. Returns how many rows were sequenced.
+ */
+export async function sequenceOutbox(db: Kysely<Database>, features: DialectFeatures, limit = BATCH): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    await features.transactionLock(trx, SEQUENCER_LOCK);
+    const pending = await trx
+      .selectFrom('outbox')
+      .select('id')
+      .where('seq', 'is', null)
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    if (pending.length === 0) return 0;
+    const top = await trx
+      .selectFrom('outbox')
+      .select((eb) => eb.fn.max('seq').as('m'))
+      .executeTakeFirst();
+    let next = Number(top?.m ?? 0);
+    for (const row of pending) {
+      next += 1;
+      await trx.updateTable('outbox').set({ seq: next }).where('id', '=', row.id).execute();
+    }
+    return pending.length;
+  });
+}
+
+export interface FeedEvent {
+  id: string;
+  seq: number;
+  event_type: string;
+  domainType: string;
+  domainId: string;
+  body: unknown;
+  createdAt: number;
+}
+
+/** Events of a project after a position, in feed order. */
+export async function readFeed(db: Kysely<Database>, appId: string | null, after: number, limit: number): Promise<FeedEvent[]> {
+  let q = db.selectFrom('outbox').selectAll().where('seq', '>', after);
+  if (appId !== null) q = q.where('app_id', '=', appId);
+  const rows = await q.orderBy('seq').limit(limit).execute();
+  return rows.map((r) => ({
+    id: r.id,
+    seq: Number(r.seq),
+    event_type: r.event_type,
+    domainType: r.domain_type,
+    domainId: r.domain_id,
+    body: JSON.parse(r.body) as unknown,
+    createdAt: r.created_at,
+  }));
+}
+
+/** The message as delivered to consumers: the interface's shape plus the event id. */
+export function toMessage(e: FeedEvent) {
+  return { id: e.id, event_type: e.event_type, domainType: e.domainType, domainId: e.domainId, body: e.body };
+}

@@ -1,0 +1,122 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { businessResponses, ok } from '../../http/envelope.ts';
+import { PagingQuery, page } from '../../http/paging.ts';
+import { AppIdParams } from '../projects/schemas.ts';
+import type { WebhooksService } from './service.ts';
+
+const tags = ['Events out'];
+const S = Type.Union([Type.String(), Type.Null()]);
+const HookParams = Type.Object({ appId: Type.String({ maxLength: 64 }), id: Type.String({ maxLength: 64 }) });
+
+const Webhook = Type.Object({
+  id: Type.String(),
+  appId: Type.String(),
+  url: Type.String(),
+  secret: Type.String({ description: 'HMAC-SHA256 key of X-Rapport-Signature' }),
+  domainTypes: Type.Union([Type.Array(Type.String()), Type.Null()]),
+  status: Type.String({ description: 'active or disabled' }),
+  disabledReason: S,
+  createdAt: Type.String(),
+});
+
+const Delivery = Type.Object({
+  id: Type.String(),
+  eventIds: Type.Array(Type.String()),
+  status: Type.String({ description: 'pending, delivered or dead' }),
+  attempts: Type.Integer(),
+  lastStatusCode: Type.Union([Type.Integer(), Type.Null()]),
+  lastError: S,
+  nextAttemptAt: S,
+  createdAt: Type.String(),
+  deliveredAt: S,
+});
+
+const EventMessage = Type.Object({
+  id: Type.String(),
+  event_type: Type.String(),
+  domainType: Type.String(),
+  domainId: Type.String(),
+  body: Type.Unknown(),
+  createdAt: Type.String(),
+});
+
+export async function webhooksRoutes(fastify: FastifyInstance, opts: { webhooks: WebhooksService }): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { webhooks } = opts;
+
+  app.post(
+    '/api/v1.7/app/:appId/webhooks',
+    {
+      schema: {
+        tags,
+        summary: 'Subscribe a URL to the project events (Master/Admin)',
+        params: AppIdParams,
+        body: Type.Object({
+          url: Type.Optional(Type.String({ maxLength: 5000 })),
+          domain_types: Type.Optional(Type.String({ maxLength: 500, description: 'comma list, e.g. Customer,BehaviourLog; default all' })),
+        }),
+        response: businessResponses(Webhook),
+      },
+    },
+    async (request) => ok(await webhooks.create(request.params.appId, request.user.id, request.body)),
+  );
+
+  app.get(
+    '/api/v1.7/app/:appId/webhooks',
+    { schema: { tags, summary: "The project's webhooks", params: AppIdParams, response: businessResponses(Type.Array(Webhook)) } },
+    async (request) => ok(await webhooks.list(request.params.appId, request.user.id)),
+  );
+
+  app.delete(
+    '/api/v1.7/app/:appId/webhooks/:id',
+    { schema: { tags, summary: 'Remove a webhook', params: HookParams, response: businessResponses(Type.Literal(true)) } },
+    async (request) => ok(await webhooks.remove(request.params.appId, request.user.id, request.params.id)),
+  );
+
+  app.get(
+    '/api/v1.7/app/:appId/webhooks/:id/deliveries',
+    {
+      schema: {
+        tags,
+        summary: 'Delivery log of a webhook, newest first',
+        params: HookParams,
+        querystring: Type.Object({ ...PagingQuery }),
+        response: businessResponses(Type.Array(Delivery)),
+      },
+    },
+    async (request) => ok(await webhooks.deliveries(request.params.appId, request.user.id, request.params.id, page(request.query))),
+  );
+
+  app.post(
+    '/api/v1.7/app/:appId/webhooks/:id/replay',
+    {
+      schema: {
+        tags,
+        summary: 'Send again: the given event ids, or every dead-lettered delivery',
+        params: HookParams,
+        body: Type.Object({ event_ids: Type.Optional(Type.String({ maxLength: 100000 })) }),
+        response: businessResponses(Type.Object({ deliveries: Type.Integer() })),
+      },
+    },
+    async (request) => ok(await webhooks.replay(request.params.appId, request.user.id, request.params.id, request.body.event_ids)),
+  );
+
+  app.get(
+    '/api/v1.7/app/:appId/events',
+    {
+      schema: {
+        tags,
+        summary: 'Pull feed: events in commit order after a cursor (Master/Admin)',
+        params: AppIdParams,
+        querystring: Type.Object({
+          after: Type.Optional(Type.String({ maxLength: 32, description: 'the `next` of the previous page; omit to start' })),
+          count: PagingQuery.count,
+        }),
+        response: businessResponses(Type.Object({ events: Type.Array(EventMessage), next: Type.String(), hasMore: Type.Boolean() })),
+      },
+    },
+    async (request) => ok(await webhooks.feed(request.params.appId, request.user.id, request.query.after, page(request.query))),
+  );
+}
