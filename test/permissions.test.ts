@@ -8,7 +8,7 @@ import { type TestServer, useTestServer } from './helpers/harness.ts';
  * Walks docs/permissions.md: every row of the matrix is an endpoint probed as each role, and the
  * answer must be what the cell says. The document cannot drift from the code.
  */
-const t = useTestServer();
+const t = useTestServer({ WEBHOOK_ALLOW_PRIVATE: 'true' });
 const ROLES = ['Master', 'Admin', 'Sales', 'Non-member'] as const;
 type RoleName = (typeof ROLES)[number];
 
@@ -25,6 +25,8 @@ interface World {
   customerOf(owner?: TestUser): Promise<{ id: string; owner: TestUser }>;
   /** A new group of `owner`. */
   groupOf(owner: TestUser): Promise<string>;
+  /** A new webhook of the project (registered by the Master). */
+  webhook(): Promise<string>;
   /** Stores history records through the ingestion API with the project secret. */
   ingest(batch: unknown[]): Promise<void>;
 }
@@ -145,6 +147,16 @@ const probes: Record<string, Probe> = {
       ],
       { token: u.token },
     ),
+  'POST /api/v1.7/app/{app-id}/webhooks': (w, u) =>
+    w.server.api.post(`/api/v1.7/app/${w.appId}/webhooks`, { url: 'http://127.0.0.1:9/probe' }, { token: u.token }),
+  'GET /api/v1.7/app/{app-id}/webhooks': (w, u) => w.server.api.get(`/api/v1.7/app/${w.appId}/webhooks`, { token: u.token }),
+  'DELETE /api/v1.7/app/{app-id}/webhooks/{id}': async (w, u) =>
+    w.server.api.delete(`/api/v1.7/app/${w.appId}/webhooks/${await w.webhook()}`, { token: u.token }),
+  'GET /api/v1.7/app/{app-id}/webhooks/{id}/deliveries': async (w, u) =>
+    w.server.api.get(`/api/v1.7/app/${w.appId}/webhooks/${await w.webhook()}/deliveries`, { token: u.token }),
+  'POST /api/v1.7/app/{app-id}/webhooks/{id}/replay': async (w, u) =>
+    w.server.api.post(`/api/v1.7/app/${w.appId}/webhooks/${await w.webhook()}/replay`, {}, { token: u.token }),
+  'GET /api/v1.7/app/{app-id}/events': (w, u) => w.server.api.get(`/api/v1.7/app/${w.appId}/events`, { token: u.token }),
   'POST /api/v1.7/app/{app-id}/customer-groups (for themselves)': (w, u) =>
     w.server.api.post(`/api/v1.7/app/${w.appId}/customer-groups`, { name: 'Mine' }, { token: u.token }),
 };
@@ -214,6 +226,11 @@ beforeAll(async () => {
       const res = await server.api.post(`/api/v1.7/app/${appId}/member/${o.id}/customers`, { name: 'Probe customer' }, { token: o.token });
       expect(res.json().status, res.body).toBe(1);
       return { id: res.json().data.id as string, owner: o };
+    },
+    async webhook() {
+      const res = await server.api.post(`/api/v1.7/app/${appId}/webhooks`, { url: 'http://127.0.0.1:9/probe' }, { token: m.token });
+      expect(res.json().status, res.body).toBe(1);
+      return res.json().data.id as string;
     },
     async ingest(batch) {
       const res = await server.api.post(`/api/v1.7/app/${appId}/events`, batch, { headers: { 'x-app-secret': secret } });
