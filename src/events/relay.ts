@@ -22,7 +22,7 @@ export interface RelayOptions {
 }
 
 export const DEFAULT_RELAY_OPTIONS: RelayOptions = {
-  pollMs: 500,
+  pollMs: 100,
   batchSize: 100,
   retryBaseMs: 10_000,
   retryMaxMs: 60 * 60 * 1000,
