@@ -1,0 +1,351 @@
+/**
+ * `npm run bench -- [--db sqlite|postgres] [--size quick|small|default] [--duration 10] [--connections 64]
+ *                   [--only "<scenario>"] [--quick]`
+ *
+ * Makes a fresh database, starts the real server (`node bin/rapport.js serve`) as a child process,
+ * generates the dataset through the ingestion API, then drives every scenario and a bare node:http
+ * baseline of the same response size with autocannon, one after the other, and prints a table and a
+ * JSON summary (bench/results/). Every figure is also given as a ratio to the baseline of the same run.
+ */
+import { type ChildProcess, fork, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { type Dataset, SCENARIOS, type Scenario } from './scenarios.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const argv = process.argv.slice(2);
+const opt = (name: string, fallback: string) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? (argv[i + 1] ?? fallback) : fallback;
+};
+const QUICK = argv.includes('--quick');
+const DB = opt('db', 'sqlite') as 'sqlite' | 'postgres';
+const SIZE = QUICK ? 'quick' : opt('size', 'default');
+const DURATION = Number(opt('duration', QUICK ? '3' : '10'));
+const CONNECTIONS = Number(opt('connections', '64'));
+const ONLY = opt('only', '');
+const PG_ADMIN = process.env.RAPPORT_BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+const PRESETS = {
+  quick: { customers: 2_000, big: 10_000, small: 1_000, spread: 9_000, calls: 1_000, links: 100, viewLogs: 5_000 },
+  small: { customers: 100_000, big: 100_000, small: 1_000, spread: 899_000, calls: 10_000, links: 1_000, viewLogs: 100_000 },
+  default: { customers: 1_000_000, big: 100_000, small: 1_000, spread: 9_899_000, calls: 100_000, links: 10_000, viewLogs: 1_000_000 },
+} as const;
+const preset = PRESETS[SIZE as keyof typeof PRESETS];
+if (!preset) throw new Error(`--size must be one of ${Object.keys(PRESETS).join(', ')}`);
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitOk(url: string): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not yet
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`${url} never answered`);
+}
+
+function rssOf(pid: number): number {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
+  } catch {
+    return 0;
+  }
+}
+
+async function freshDatabase(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+  if (DB === 'sqlite') {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rapport-bench-'));
+    return { env: { DATA_DIR: dir }, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+  }
+  const name = `rapport_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client(PG_ADMIN);
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(PG_ADMIN);
+  url.pathname = `/${name}`;
+  return {
+    env: { DATABASE_URL: url.toString() },
+    async drop() {
+      const c = new pg.Client(PG_ADMIN);
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+function cli(args: string[], env: Record<string, string>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['bin/rapport.js', ...args], { cwd: ROOT, env: { ...process.env, ...env, LOG_LEVEL: 'warn' } });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`rapport ${args.join(' ')} exited ${code}`))));
+  });
+}
+
+async function call(base: string, method: string, url: string, headers: Record<string, string>, body?: string) {
+  const res = await fetch(`${base}${url}`, { method, headers, ...(body !== undefined ? { body } : {}) });
+  const text = await res.text();
+  return { status: res.status, json: (text ? JSON.parse(text) : null) as Record<string, unknown> & { data: unknown } };
+}
+
+/** Sends batches of ingestion events, two requests in flight; returns records per second. */
+async function ingest(base: string, appId: string, secret: string, total: number, make: (i: number) => unknown): Promise<number> {
+  const started = performance.now();
+  let next = 0;
+  const worker = async () => {
+    while (next < total) {
+      const from = next;
+      next = Math.min(total, next + 1000);
+      const batch = Array.from({ length: next - from }, (_, j) => make(from + j));
+      const res = await call(
+        base,
+        'POST',
+        `/api/v1.7/app/${appId}/events`,
+        { 'content-type': 'application/json', 'x-app-secret': secret },
+        JSON.stringify(batch),
+      );
+      if (res.json?.status !== 1) throw new Error(`ingestion failed: ${JSON.stringify(res.json).slice(0, 500)}`);
+    }
+  };
+  await Promise.all([worker(), worker()]);
+  return total / ((performance.now() - started) / 1000);
+}
+
+const ev = (domainType: string, domainId: string, body: Record<string, unknown>) => ({ event_type: 'create', domainType, domainId, body });
+const DAY = 24 * 3600 * 1000;
+const fmt = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
+
+async function generate(base: string, env: Record<string, string>) {
+  const t0 = performance.now();
+  const client = JSON.parse(await cli(['client', 'create', '--name', 'bench'], env)) as { client_id: string; client_secret: string };
+  const basic = `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`;
+  const form = { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' };
+  const username = '13900000000';
+  const password = 'bench password';
+  await call(base, 'POST', '/svcuser/oauth2/register', form, `phoneNum=${username}&password=${encodeURIComponent(password)}`);
+  const login = await call(
+    base,
+    'POST',
+    '/svcuser/oauth2/access_token',
+    form,
+    `grant_type=password&username=${username}&password=${encodeURIComponent(password)}`,
+  );
+  const token = String((login.json as unknown as { access_token: string }).access_token);
+  const refreshToken = String((login.json as unknown as { refresh_token: string }).refresh_token);
+  const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/x-www-form-urlencoded' };
+  const appId = String(((await call(base, 'POST', '/api/v1.7/apps', auth, 'name=Bench')).json.data as { appId: string }).appId);
+  for (let i = 0; i < 19; i++) {
+    await call(
+      base,
+      'POST',
+      '/svcuser/oauth2/register',
+      form,
+      `phoneNum=1390000${String(i + 1).padStart(4, '0')}&password=${encodeURIComponent(password)}`,
+    );
+  }
+  const secret = String(((await call(base, 'GET', '/api/v1.7/my-apps', auth)).json.data as { id: string; secret: string }[])[0]?.secret);
+  const now = Date.now();
+  const figures: Record<string, number> = {};
+  figures.customersPerSecond = await ingest(base, appId, secret, preset.customers, (i) =>
+    ev('Customer', `c${i}`, { name: `Customer ${i}`, phone: `138${String(i).padStart(8, '0')}` }),
+  );
+  figures.linksPerSecond = await ingest(base, appId, secret, preset.links, (i) =>
+    ev('Link', `l${i}`, { name: `Link ${i}`, type: 2, website: 'https://example.com', creatorId: '1', tags: [`tag${i % 7}`] }),
+  );
+  figures.viewLogsPerSecond = await ingest(base, appId, secret, preset.viewLogs, (i) =>
+    ev('LinkViewLog', `v${i}`, {
+      linkId: i < preset.viewLogs / 2 ? 'l0' : `l${i % preset.links}`,
+      viewTime: fmt(now - (i % 90) * DAY),
+      viewerId: `visitor${i % 5000}`,
+    }),
+  );
+  figures.callsPerSecond = await ingest(base, appId, secret, preset.calls, (i) =>
+    ev('Call', `k${i}`, {
+      fromUserType: 2,
+      fromUserId: '1',
+      toUserType: 1,
+      toUserId: `c${i % preset.customers}`,
+      callStatus: i % 2,
+      callTime: fmt(now - (i % 300) * 3600_000),
+      duration: i % 1200,
+    }),
+  );
+  const behaviour = (customer: string) => (i: number) => {
+    const when = fmt(now - (i % 200) * DAY - (i % 86_400) * 1000);
+    const kind = i % 3;
+    if (kind === 0) return ev('BehaviourLog', `${customer}-b${i}`, { customerId: customer, action: 'send_message', when });
+    if (kind === 1)
+      return ev('BehaviourLog', `${customer}-b${i}`, {
+        customerId: customer,
+        action: 'visit_record',
+        when,
+        content: JSON.stringify({ customer_id: customer }),
+      });
+    return ev('BehaviourLog', `${customer}-b${i}`, {
+      customerId: customer,
+      action: 'access_site',
+      when,
+      content: JSON.stringify({ web_access_log_id: `w${i}`, title: `Page ${i % 13}`, site: 'example.com' }),
+    });
+  };
+  figures.behaviourPerSecondBig = await ingest(base, appId, secret, preset.big, behaviour('c0'));
+  await ingest(base, appId, secret, preset.small, behaviour('c1'));
+  // The rest spread over 1,000 customers, as the issue's ingestion target says.
+  figures.behaviourPerSecond = await ingest(base, appId, secret, preset.spread, (i) =>
+    behaviour(`c${2 + (i % Math.min(1000, preset.customers - 2))}`)(i),
+  );
+  figures.generationSeconds = (performance.now() - t0) / 1000;
+  const dataset: Dataset = {
+    appId,
+    token,
+    refreshToken,
+    basic,
+    username,
+    password,
+    customerId: `c${Math.floor(preset.customers / 3)}`,
+    bigCustomerId: 'c0',
+    smallCustomerId: 'c1',
+    phone: `138${String(Math.floor(preset.customers / 2)).padStart(8, '0')}`,
+    linkId: 'l0',
+    customers: preset.customers,
+  };
+  return { dataset, figures };
+}
+
+interface Measured {
+  reqPerSec: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  bytes: number;
+}
+
+async function drive(url: string, s: Scenario | null, d: Dataset | null, duration: number): Promise<Measured> {
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration,
+    method: s?.method ?? 'GET',
+    headers: s && d ? s.headers(d) : {},
+    ...(s?.body && d ? { body: s.body(d) } : {}),
+  });
+  return {
+    reqPerSec: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+    bytes: result.requests.average > 0 ? result.throughput.average / result.requests.average : 0,
+  };
+}
+
+async function main() {
+  const db = await freshDatabase();
+  const port = await freePort();
+  const env = { ...db.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RAPPORT_EMBEDDED_RELAY: 'false' };
+  const server: ChildProcess = spawn(process.execPath, ['bin/rapport.js', 'serve'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: 'inherit',
+  });
+  const base = `http://127.0.0.1:${port}`;
+  let peakRss = 0;
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssOf(server.pid ?? 0))), 100);
+  try {
+    await waitOk(`${base}/healthz`);
+    console.error(`generating the ${SIZE} dataset on ${DB}…`);
+    const { dataset, figures } = await generate(base, db.env);
+    console.error(`generated in ${figures.generationSeconds?.toFixed(1)} s`);
+    const rows: Record<string, unknown>[] = [];
+    for (const s of SCENARIOS) {
+      if (ONLY && !s.name.includes(ONLY)) continue;
+      const probe = await call(base, s.method, s.path(dataset), s.headers(dataset), s.body?.(dataset));
+      if (probe.status === 404) {
+        rows.push({ scenario: s.name, note: 'endpoint not present: skipped' });
+        continue;
+      }
+      const duration = s.reportOnly && s.name.startsWith('password') ? Math.min(DURATION, 5) : DURATION;
+      peakRss = rssOf(server.pid ?? 0);
+      const m = await drive(`${base}${s.path(dataset)}`, s, dataset, duration);
+      const scenarioRss = peakRss;
+      const bport = await freePort();
+      const baseline = fork(path.join(ROOT, 'bench/baseline.ts'), [], {
+        env: { ...process.env, PORT: String(bport), BYTES: String(Math.round(m.bytes)) },
+        execArgv: ['--import', 'tsx'],
+        stdio: 'ignore',
+      });
+      await new Promise<void>((r) => baseline.once('message', () => r()));
+      const b = await drive(`http://127.0.0.1:${bport}/`, null, null, duration);
+      baseline.kill('SIGTERM');
+      const ratio = b.reqPerSec > 0 ? m.reqPerSec / b.reqPerSec : 0;
+      const target = s.target[DB === 'sqlite' ? 0 : 1];
+      rows.push({
+        scenario: s.name,
+        reqPerSec: Math.round(m.reqPerSec),
+        p50ms: m.p50,
+        p99ms: m.p99,
+        baselineReqPerSec: Math.round(b.reqPerSec),
+        ratio: Number(ratio.toFixed(3)),
+        target: s.reportOnly ? 'report' : `≥ ${target}`,
+        met: s.reportOnly ? '-' : ratio >= target ? 'yes' : 'NO',
+        non2xx: m.non2xx,
+        errors: m.errors,
+        responseBytes: Math.round(m.bytes),
+        peakRssMB: Math.round(scenarioRss / 1e6),
+      });
+    }
+    const big = rows.find((r) => r.scenario === 'overview, big customer')?.reqPerSec as number | undefined;
+    const small = rows.find((r) => r.scenario === 'overview, small customer')?.reqPerSec as number | undefined;
+    const summary = {
+      database: DB,
+      size: SIZE,
+      dataset: preset,
+      connections: CONNECTIONS,
+      durationSeconds: DURATION,
+      machine: { cpus: os.cpus().length, memoryGB: Math.round(os.totalmem() / 1e9), node: process.version },
+      generation: Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, Math.round(v * 10) / 10])),
+      ingestionTarget: DB === 'sqlite' ? '≥ 50,000 records/s' : '≥ 20,000 records/s',
+      overviewBigVsSmall: big && small ? Number((big / small).toFixed(3)) : null,
+      serverPeakRssMB: Math.round(peakRss / 1e6),
+      scenarios: rows,
+    };
+    console.table(rows);
+    console.log(JSON.stringify(summary, null, 2));
+    fs.mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
+    fs.writeFileSync(
+      path.join(ROOT, `bench/results/${DB}-${SIZE}-${new Date().toISOString().slice(0, 10)}.json`),
+      `${JSON.stringify(summary, null, 2)}\n`,
+    );
+  } finally {
+    clearInterval(sampler);
+    server.kill('SIGTERM');
+    await new Promise((r) => server.once('exit', r));
+    await db.drop();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
