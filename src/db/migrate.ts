@@ -4,6 +4,7 @@ import * as m001 from './migrations/001_foundation.ts';
 import * as m002 from './migrations/002_customers.ts';
 import * as m004 from './migrations/004_histories.ts';
 import * as m005 from './migrations/005_events_out.ts';
+import * as m006 from './migrations/006_behaviour_totals.ts';
 import type { Database } from './schema.ts';
 
 interface PortableMigration {
@@ -16,6 +17,7 @@ const MIGRATIONS: Record<string, PortableMigration> = {
   '002_customers': m002,
   '004_histories': m004,
   '005_events_out': m005,
+  '006_behaviour_totals': m006,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -420,6 +420,14 @@ export interface BehaviourRollupsTable {
   count: number;
 }
 
+/** All-time counts per customer × kind × key (the overview's default window). */
+export interface BehaviourTotalsTable {
+  customer_id: string;
+  kind: string;
+  key: string;
+  count: number;
+}
+
 export interface Database {
   users: UsersTable;
   oauth_clients: OauthClientsTable;
@@ -437,6 +445,7 @@ export interface Database {
   customer_groups: CustomerGroupsTable;
   customers: CustomersTable;
   behaviour_logs: BehaviourLogsTable;
+  behaviour_totals: BehaviourTotalsTable;
   calls: CallsTable;
   links: LinksTable;
   link_view_logs: LinkViewLogsTable;

@@ -10,6 +10,10 @@ export const behaviourRepository = {
 
   /** Rollup sums per kind and key from `fromDay` on: a range of the rollup primary key. */
   sumRollups(db: Db, customerId: string, fromDay: string | null) {
+    if (fromDay === null) {
+      // The whole history: the all-time totals, a range of their primary key.
+      return db.selectFrom('behaviour_totals').select(['kind', 'key', 'count as num']).where('customer_id', '=', customerId).execute();
+    }
     let q = db
       .selectFrom('behaviour_rollups')
       .select(['kind', 'key', sql<number>`sum(count)`.as('num')])

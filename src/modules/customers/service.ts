@@ -162,6 +162,7 @@ export function createCustomersService(ctx: AppContext, access: AccessService, m
         .insertInto('behaviour_rollups')
         .values({ customer_id: row.id, day: clock.format(now).slice(0, 10), kind: 'action', key: 'create', count: 1 })
         .execute();
+      await trx.insertInto('behaviour_totals').values({ customer_id: row.id, kind: 'action', key: 'create', count: 1 }).execute();
       await writeEvents(
         trx,
         appId,

@@ -83,5 +83,17 @@ export function createIngestRepository(features: DialectFeatures) {
     addRollups(db: Db, rows: Insertable<BehaviourRollupsTable>[]): Promise<void> {
       return bulk.insertOrAdd(db, 'behaviour_rollups', rows, ['customer_id', 'day', 'kind', 'key'], 'count');
     },
+
+    /** Adds the same counts to the all-time totals (one row per customer × kind × key). */
+    async addTotals(db: Db, rows: Insertable<BehaviourRollupsTable>[]): Promise<void> {
+      const totals = new Map<string, { customer_id: string; kind: string; key: string; count: number }>();
+      for (const r of rows) {
+        const k = `${r.customer_id}\u0000${r.kind}\u0000${r.key}`;
+        const t = totals.get(k);
+        if (t) t.count += Number(r.count);
+        else totals.set(k, { customer_id: r.customer_id, kind: r.kind, key: r.key, count: Number(r.count) });
+      }
+      await bulk.insertOrAdd(db, 'behaviour_totals', [...totals.values()], ['customer_id', 'kind', 'key'], 'count');
+    },
   };
 }

@@ -372,6 +372,7 @@ export function createIngestService(ctx: AppContext, access: AccessService, acco
       await repo.insertMany(trx, 'behaviour_logs', behaviourRows);
       await writeEvents(trx, appId, events, now);
       await repo.addRollups(trx, [...rollups.values()]);
+      await repo.addTotals(trx, [...rollups.values()]);
     });
     return { accepted: toWrite.length, duplicates };
   }
