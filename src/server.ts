@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
@@ -41,8 +42,53 @@ export async function startServer(config: Config): Promise<RunningServer> {
   };
 }
 
+/**
+ * WORKERS > 1: the primary migrates the database once, then forks that many HTTP workers sharing
+ * the port (node:cluster); only the first runs the event relay. A worker that dies is replaced;
+ * SIGTERM/SIGINT stop every worker gracefully.
+ */
+async function runPrimary(config: Config): Promise<void> {
+  const logger = createLogger(config.logLevel);
+  const ctx = await openContext(config, logger);
+  await ctx.database.close();
+  let stopping = false;
+  const envFor = (index: number) => ({
+    RAPPORT_WORKER_INDEX: String(index),
+    RAPPORT_EMBEDDED_RELAY: index === 0 && config.embeddedRelay ? 'true' : 'false',
+  });
+  const fork = (index: number) => {
+    const worker = cluster.fork(envFor(index));
+    worker.on('exit', (code, signal) => {
+      if (stopping) return;
+      logger.error({ worker: index, code, signal }, 'worker died; starting another');
+      fork(index);
+    });
+  };
+  for (let i = 0; i < config.workers; i++) fork(i);
+  logger.info({ workers: config.workers }, 'rapport primary started');
+  const stop = (signal: string) => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    logger.info({ signal }, 'shutting down workers');
+    const workers = Object.values(cluster.workers ?? {}).filter((w) => w !== undefined);
+    let left = workers.length;
+    if (left === 0) process.exit(0);
+    for (const w of workers) {
+      w.once('exit', () => {
+        left -= 1;
+        if (left === 0) process.exit(0);
+      });
+      w.process.kill('SIGTERM');
+    }
+    setTimeout(() => process.exit(1), 30_000).unref();
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
 /** Runs until SIGTERM/SIGINT, then shuts down gracefully (a second signal forces exit). */
 export async function serveForever(config: Config): Promise<void> {
+  if (config.workers > 1 && cluster.isPrimary) return runPrimary(config);
   const server = await startServer(config);
   const log = server.ctx.logger;
   let signalled = false;
