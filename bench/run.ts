@@ -323,6 +323,8 @@ async function main() {
       dataset: preset,
       connections: CONNECTIONS,
       durationSeconds: DURATION,
+      workers: Number(process.env.WORKERS ?? '1'),
+      relay: 'off during the run (RAPPORT_EMBEDDED_RELAY=false); measured apart by bench/events.ts',
       machine: { cpus: os.cpus().length, memoryGB: Math.round(os.totalmem() / 1e9), node: process.version },
       generation: Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, Math.round(v * 10) / 10])),
       ingestionTarget: DB === 'sqlite' ? '≥ 50,000 records/s' : '≥ 20,000 records/s',
@@ -333,8 +335,10 @@ async function main() {
     console.table(rows);
     console.log(JSON.stringify(summary, null, 2));
     fs.mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
+    const workers = Number(process.env.WORKERS ?? '1');
+    const tag = `${DB}-${SIZE}${workers > 1 ? `-workers${workers}` : ''}${ONLY ? '-partial' : ''}`;
     fs.writeFileSync(
-      path.join(ROOT, `bench/results/${DB}-${SIZE}-${new Date().toISOString().slice(0, 10)}.json`),
+      path.join(ROOT, `bench/results/${tag}-${new Date().toISOString().slice(0, 10)}.json`),
       `${JSON.stringify(summary, null, 2)}\n`,
     );
   } finally {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { CompiledQuery, type DatabaseConnection, type Driver, Kysely, SqliteDialect, SqliteDriver } from 'kysely';
 import type { DatabaseHandle, DialectFeatures } from './dialect.ts';
 import type { Database } from './schema.ts';
 
@@ -47,6 +47,26 @@ function withStatementCache(raw: SqliteDatabase.Database): SqliteDatabase.Databa
   });
 }
 
+/**
+ * Transactions begin IMMEDIATE: they take the write lock up front (waiting up to busy_timeout).
+ * A deferred transaction that reads and then writes fails at once with SQLITE_BUSY when another
+ * process (WORKERS > 1, `rapport relay`) committed in between; waiting at BEGIN cannot fail that way.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly options: ConstructorParameters<typeof SqliteDialect>[0]) {
+    super(options);
+  }
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.options);
+  }
+}
+
 /** Opens (creating if needed) the embedded database file, tuned for a single-writer server. */
 export function openSqlite(file: string): DatabaseHandle {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -60,7 +80,7 @@ export function openSqlite(file: string): DatabaseHandle {
   // Checkpoint every ~40 MB of WAL instead of ~4 MB: an ingestion batch writes ~4 MB, and a
   // checkpoint (with its fsync) after every batch doubled the batch's commit time (issue 5 bench).
   raw.pragma('wal_autocheckpoint = 10000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }) });
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(raw) }) });
   return {
     db,
     features: sqliteFeatures,
