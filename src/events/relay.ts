@@ -3,7 +3,7 @@ import type { AppContext } from '../context.ts';
 import type { Database } from '../db/index.ts';
 import type { WebhookDeliveriesTable } from '../db/schema.ts';
 import { NatsSink } from './nats-sink.ts';
-import { readFeed, sequenceOutbox, toMessage } from './sequencer.ts';
+import { readFeed, sequenceOutbox, toFeedEvent, toMessage } from './sequencer.ts';
 import { sendWebhook } from './webhook-sender.ts';
 
 export interface RelayOptions {
@@ -189,17 +189,7 @@ export class Relay {
     const messages = ids
       .map((id) => byId.get(id))
       .filter((r) => r !== undefined)
-      .map((r) =>
-        toMessage({
-          id: r.id,
-          seq: Number(r.seq),
-          event_type: r.event_type,
-          domainType: r.domain_type,
-          domainId: r.domain_id,
-          body: JSON.parse(r.body) as unknown,
-          createdAt: r.created_at,
-        }),
-      );
+      .map((r) => toMessage(toFeedEvent(r)));
     const body = JSON.stringify(messages);
     const result = await sendWebhook(hook.url, hook.secret, body, ids, {
       timeoutMs: this.options.timeoutMs,
@@ -251,18 +241,7 @@ export class Relay {
     const after = Number(cursor?.position ?? 0);
     const rows = await this.db.selectFrom('outbox').selectAll().where('seq', '>', after).orderBy('seq').limit(500).execute();
     if (rows.length === 0) return false;
-    await this.nats.publish(
-      rows.map((r) => ({
-        id: r.id,
-        appId: r.app_id,
-        seq: Number(r.seq),
-        event_type: r.event_type,
-        domainType: r.domain_type,
-        domainId: r.domain_id,
-        body: JSON.parse(r.body) as unknown,
-        createdAt: r.created_at,
-      })),
-    );
+    await this.nats.publish(rows.map(toFeedEvent));
     const last = Number(rows[rows.length - 1]?.seq ?? after);
     await this.db
       .insertInto('event_cursors')

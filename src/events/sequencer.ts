@@ -1,4 +1,5 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
+import type { OutboxTable } from '../db/schema.ts';
 import type { Database, DialectFeatures } from '../db/index.ts';
 
 const SEQUENCER_LOCK = 727_001;
@@ -50,15 +51,21 @@ export async function readFeed(db: Kysely<Database>, appId: string | null, after
   let q = db.selectFrom('outbox').selectAll().where('seq', '>', after);
   if (appId !== null) q = q.where('app_id', '=', appId);
   const rows = await q.orderBy('seq').limit(limit).execute();
-  return rows.map((r) => ({
+  return rows.map(toFeedEvent);
+}
+
+/** An outbox row as a feed event (the body parsed). */
+export function toFeedEvent(r: Selectable<OutboxTable>): FeedEvent & { appId: string } {
+  return {
     id: r.id,
+    appId: r.app_id,
     seq: Number(r.seq),
     event_type: r.event_type,
     domainType: r.domain_type,
     domainId: r.domain_id,
     body: JSON.parse(r.body) as unknown,
     createdAt: r.created_at,
-  }));
+  };
 }
 
 /** The message as delivered to consumers: the interface's shape plus the event id. */
