@@ -345,7 +345,8 @@ async function main() {
     clearInterval(sampler);
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));
-    await db.drop();
+    if (argv.includes('--keep')) console.error(`kept the database: ${JSON.stringify(db.env)}`);
+    else await db.drop();
   }
 }
 

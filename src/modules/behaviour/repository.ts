@@ -33,14 +33,17 @@ export const behaviourRepository = {
   /** web_page_view records of these site visits (same customer), oldest first. */
   pageViews(db: Db, customerId: string, webAccessLogIds: string[]) {
     if (webAccessLogIds.length === 0) return Promise.resolve([]);
-    return db
-      .selectFrom('behaviour_logs')
-      .select(['id', 'web_access_log_id', 'when_at', 'content'])
-      .where('customer_id', '=', customerId)
-      .where('web_access_log_id', 'in', webAccessLogIds)
-      .where('action', '=', 'web_page_view')
-      .orderBy('when_at')
-      .orderBy('id')
-      .execute();
+    return (
+      db
+        .selectFrom('behaviour_logs')
+        .select(['id', 'web_access_log_id', 'when_at', 'content'])
+        .where('customer_id', '=', customerId)
+        .where('web_access_log_id', 'in', webAccessLogIds)
+        .where('action', '=', 'web_page_view')
+        .execute()
+        // Sorted here: an ORDER BY would lead SQLite to walk the customer's whole history by time
+        // instead of seeking the (customer_id, web_access_log_id) index.
+        .then((rows) => rows.sort((a, b) => a.when_at - b.when_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)))
+    );
   },
 };

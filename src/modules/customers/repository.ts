@@ -18,7 +18,13 @@ export const customersRepository = {
 
   findMany(db: Db, appId: string, ids: string[]): Promise<CustomerRow[]> {
     if (ids.length === 0) return Promise.resolve([]);
-    return db.selectFrom('customers').selectAll().where('app_id', '=', appId).where('id', 'in', ids).execute();
+    // By primary key only; the project is checked on the rows (see customersByIds in histories).
+    return db
+      .selectFrom('customers')
+      .selectAll()
+      .where('id', 'in', ids)
+      .execute()
+      .then((rows) => rows.filter((r) => r.app_id === appId));
   },
 
   async insert(db: Db, row: Insertable<CustomersTable>): Promise<void> {
@@ -49,15 +55,14 @@ export const customersRepository = {
     const phones = [...new Set(rows.map((r) => r.phone).filter((v): v is string => !!v))];
     const emails = [...new Set(rows.map((r) => r.email_lower).filter((v): v is string => !!v))];
     if (phones.length === 0 && emails.length === 0) return new Set();
-    const others = await db
-      .selectFrom('customers')
-      .select(['id', 'owner_id', 'phone', 'email_lower'])
-      .where('app_id', '=', appId)
-      .where('status', '=', 1)
-      .where((eb) =>
-        eb.or([...(phones.length ? [eb('phone', 'in', phones)] : []), ...(emails.length ? [eb('email_lower', 'in', emails)] : [])]),
-      )
-      .execute();
+    // One seek per index (phone, e-mail); status is checked on the rows so that the phone and e-mail
+    // indexes stay the planner's obvious choice.
+    const cols = ['id', 'owner_id', 'phone', 'email_lower', 'status'] as const;
+    const [byPhone, byEmail] = await Promise.all([
+      phones.length ? db.selectFrom('customers').select(cols).where('app_id', '=', appId).where('phone', 'in', phones).execute() : [],
+      emails.length ? db.selectFrom('customers').select(cols).where('app_id', '=', appId).where('email_lower', 'in', emails).execute() : [],
+    ]);
+    const others = [...byPhone, ...byEmail].filter((o) => o.status === 1);
     const merge = new Set<string>();
     for (const r of rows) {
       const twin = others.some(

@@ -45,8 +45,10 @@ export const historiesRepository = {
 
   async customersByIds(db: Db, appId: string, ids: string[]): Promise<Map<string, CustomerRow>> {
     if (ids.length === 0) return new Map();
-    const rows = await db.selectFrom('customers').selectAll().where('app_id', '=', appId).where('id', 'in', ids).execute();
-    return new Map(rows.map((r) => [r.id, r]));
+    // By primary key only (the project is checked on the rows): with `app_id =` in the query SQLite
+    // may walk every customer of the project through another index.
+    const rows = await db.selectFrom('customers').selectAll().where('id', 'in', ids).execute();
+    return new Map(rows.filter((r) => r.app_id === appId).map((r) => [r.id, r]));
   },
 
   listLinks(db: Db, appId: string, creatorId: number | null, offset: number, limit: number) {
@@ -132,15 +134,20 @@ export const historiesRepository = {
   /** Viewer ids that are a live customer of the project (by id or dealUserId). */
   async customerViewerIds(db: Db, appId: string, viewerIds: string[]): Promise<Set<string>> {
     if (viewerIds.length === 0) return new Set();
-    const rows = await db
-      .selectFrom('customers')
-      .select(['id', 'deal_user_id'])
-      .where('app_id', '=', appId)
-      .where('status', '=', 1)
-      .where((eb) => eb.or([eb('id', 'in', viewerIds), eb('deal_user_id', 'in', viewerIds)]))
-      .execute();
+    // Two index seeks (primary key; app_id + deal_user_id) rather than an OR that SQLite may answer
+    // by walking every customer of the project.
+    const [byId, byDealUser] = await Promise.all([
+      db.selectFrom('customers').select(['id', 'deal_user_id', 'app_id', 'status']).where('id', 'in', viewerIds).execute(),
+      db
+        .selectFrom('customers')
+        .select(['id', 'deal_user_id', 'app_id', 'status'])
+        .where('app_id', '=', appId)
+        .where('deal_user_id', 'in', viewerIds)
+        .execute(),
+    ]);
     const out = new Set<string>();
-    for (const r of rows) {
+    for (const r of [...byId, ...byDealUser]) {
+      if (r.app_id !== appId || r.status !== 1) continue;
       out.add(r.id);
       if (r.deal_user_id !== null) out.add(r.deal_user_id);
     }
