@@ -47,6 +47,10 @@ describe('WORKERS=2', () => {
       );
       for (const a of answers) expect(a).toMatchObject({ status: 1, data: { id: appId, name: 'Clustered' } });
       expect(server.output()).toContain('rapport primary started');
+      // The port answers as soon as one worker listens; the second may still be starting.
+      for (let i = 0; i < 200 && (server.output().match(/rapport is serving/g)?.length ?? 0) < 2; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
       expect(server.output().match(/rapport is serving/g)?.length).toBe(2);
     } finally {
       server.child.kill('SIGTERM');
