@@ -7,6 +7,8 @@ export async function up(db: Kysely<unknown>, f: DialectFeatures): Promise<void>
   await db.schema.alterTable('outbox').addColumn('seq', 'bigint').execute();
   await db.schema.createIndex('outbox_seq_uq').on('outbox').column('seq').unique().execute();
   await db.schema.createIndex('outbox_app_seq_idx').on('outbox').columns(['app_id', 'seq']).execute();
+  // Superseded by outbox_app_seq_idx (the feed reads by position); one index less on every event write.
+  await db.schema.dropIndex('outbox_app_idx').execute();
   await db.schema.createIndex('outbox_unsequenced_idx').on('outbox').columns(['seq', 'created_at', 'id']).execute();
 
   await db.schema
