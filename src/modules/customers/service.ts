@@ -5,7 +5,7 @@ import type { Database } from '../../db/index.ts';
 import type { BehaviourLogsTable, CustomersTable } from '../../db/schema.ts';
 import { behaviourEventBody } from '../../events/messages.ts';
 import { type EventMessage, type EventType, writeEvents } from '../../events/outbox.ts';
-import { badRequest, failure, forbidden } from '../../http/errors.ts';
+import { AppError, badRequest, failure, forbidden } from '../../http/errors.ts';
 import type { Page } from '../../http/paging.ts';
 import type { AccessService, Membership } from '../access/service.ts';
 import { groupsRepository } from '../groups/repository.ts';
@@ -226,9 +226,10 @@ export function createCustomersService(ctx: AppContext, access: AccessService, m
       let m: Membership;
       try {
         m = await access.membership(row.app_id, callerId);
-      } catch {
-        // Outsiders learn nothing about which ids exist.
-        throw customerNotFound();
+      } catch (err) {
+        // Outsiders learn nothing about which ids exist; anything else (a database fault) stays an error.
+        if (err instanceof AppError) throw customerNotFound();
+        throw err;
       }
       visible(m, row);
       if (row.owner_id === callerId && row.status === 1) {
