@@ -16,7 +16,7 @@ import { createWebhooksService } from './modules/webhooks/service.ts';
 export function createServices(ctx: AppContext) {
   const clients = createClientsService(ctx);
   const accounts = createAccountsService(ctx, clients);
-  const access = createAccessService(ctx.database.db);
+  const access = createAccessService(ctx.database);
   const projectCreated: ProjectCreatedHook[] = [];
   const projects = createProjectsService(ctx, access, projectCreated);
   const members = createMembersService(ctx, access);

@@ -1,4 +1,5 @@
-import type { ColumnDefinitionBuilder, Kysely } from 'kysely';
+import type { ColumnDefinitionBuilder, Kysely, RawBuilder, SqlBool } from 'kysely';
+import type { ChangeEpoch, PreparedReader } from './prepared.ts';
 import type { Database } from './schema.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -27,6 +28,16 @@ export interface DialectFeatures {
    * an advisory transaction lock; SQLite: a no-op, its single writer already serialises).
    */
   transactionLock(trx: Kysely<Database>, key: number): Promise<void>;
+  /**
+   * Makes commits to these tables visible to other processes' change epochs (PostgreSQL: statement
+   * triggers that NOTIFY; SQLite: nothing to do, `data_version` sees every commit).
+   */
+  createChangeNotifications(db: Kysely<unknown>, tables: string[]): Promise<void>;
+  /**
+   * `column IN (list)` with the whole list bound as one parameter, so a prepared statement serves
+   * lists of any length (SQLite: a JSON array through json_each; PostgreSQL: an array through unnest).
+   */
+  listParameter(column: string, list: unknown, type: 'text' | 'int8'): RawBuilder<SqlBool>;
 }
 
 export interface DatabaseHandle {
@@ -34,5 +45,11 @@ export interface DatabaseHandle {
   readonly features: DialectFeatures;
   /** Short description for logs, never containing credentials. */
   readonly description: string;
+  /** Prepared reads of committed data, outside any transaction (hot paths; see prepared.ts). */
+  readonly reader: PreparedReader;
+  /** The same prepared reads through another executor: a transaction, for reads that belong to a write. */
+  readerFor(executor: Kysely<Database>): PreparedReader;
+  /** Changes whenever cached data may have changed; null: do not cache (see lib/epoch-cache.ts). */
+  readonly changeEpoch: ChangeEpoch;
   close(): Promise<void>;
 }

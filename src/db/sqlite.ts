@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { CompiledQuery, type DatabaseConnection, type Driver, Kysely, SqliteDialect, SqliteDriver } from 'kysely';
+import { CompiledQuery, type DatabaseConnection, type Driver, Kysely, type SqlBool, SqliteDialect, SqliteDriver, sql } from 'kysely';
 import type { DatabaseHandle, DialectFeatures } from './dialect.ts';
+import { type PreparedQuery, type PreparedReader, type QueryTemplate, bindTemplate, executorReader, templateFor } from './prepared.ts';
 import type { Database } from './schema.ts';
 
 export const sqliteFeatures: DialectFeatures = {
@@ -13,7 +14,23 @@ export const sqliteFeatures: DialectFeatures = {
   autoIncrementType: 'integer',
   autoIncrementPrimaryKey: (col) => col.primaryKey().autoIncrement(),
   transactionLock: async () => {},
+  // A counter row the triggers bump in the writing transaction; the reader looks at it only when
+  // data_version says some commit happened (openReader).
+  async createChangeNotifications(db, tables) {
+    await sql`create table change_epoch (id integer primary key check (id = 1), n integer not null)`.execute(db);
+    await sql`insert into change_epoch (id, n) values (1, 0)`.execute(db);
+    for (const table of tables) {
+      for (const op of ['insert', 'update', 'delete']) {
+        await sql`create trigger ${sql.id(`${table}_${op}_change`)} after ${sql.raw(op)} on ${sql.id(table)}
+          begin update change_epoch set n = n + 1 where id = 1; end`.execute(db);
+      }
+    }
+  },
+  listParameter: (column, list) => sql<SqlBool>`${sql.ref(column)} in (select value from json_each(${list}))`,
 };
+
+/** Lists bind as JSON text (json_each in listParameter). */
+const sqliteParameters = (params: unknown[]) => params.map((p) => (Array.isArray(p) ? JSON.stringify(p) : p));
 
 const STATEMENT_CACHE_SIZE = 256;
 
@@ -67,6 +84,72 @@ class ImmediateSqliteDialect extends SqliteDialect {
   }
 }
 
+/**
+ * Prepared reads on a second connection. In WAL mode it reads the last committed state without
+ * waiting for the writer, and never sees the writer connection's open transaction (Kysely holds
+ * the writer across awaits, so a read there could observe another request's uncommitted rows).
+ * `PRAGMA data_version` on it changes whenever any other connection, in this process or another,
+ * commits: the change epoch of in-process caches.
+ */
+function openReader(file: string, db: Kysely<Database>) {
+  const raw = new SqliteDatabase(file, { fileMustExist: true });
+  raw.pragma('busy_timeout = 5000');
+  raw.pragma('query_only = ON');
+  raw.pragma('cache_size = -32768');
+  type Entry = { template: QueryTemplate; stmt: SqliteDatabase.Statement; row: (values: unknown[]) => unknown };
+  const statements = new Map<PreparedQuery<never, unknown>, Entry>();
+  const prepared = (q: PreparedQuery<never, unknown>) => {
+    let entry = statements.get(q);
+    if (entry === undefined) {
+      const template = templateFor(db, sqliteFeatures, q);
+      // Rows as arrays, made into objects by a function of fixed shape: better-sqlite3 builds an
+      // object row property by property through the V8 API, about twice the cost (issue 7 profile).
+      const stmt = raw.prepare(template.sql).raw(true);
+      entry = { template, stmt, row: rowBuilder(stmt.columns().map((c) => c.name)) };
+      statements.set(q, entry);
+    }
+    return entry;
+  };
+  const dataVersion = raw.prepare('pragma data_version').pluck();
+  let counter: SqliteDatabase.Statement | null = null;
+  let seenVersion = -1;
+  let epoch: number | null = null;
+  const changeEpoch = () => {
+    const v = dataVersion.get() as number;
+    if (v !== seenVersion) {
+      seenVersion = v;
+      try {
+        counter ??= raw.prepare('select n from change_epoch where id = 1').pluck();
+        epoch = (counter.get() as number | undefined) ?? null;
+      } catch {
+        epoch = null; // not migrated yet: no caching
+      }
+    }
+    return epoch;
+  };
+  const reader: PreparedReader = {
+    all(q, ...args) {
+      const { template, stmt, row } = prepared(q as PreparedQuery<never, unknown>);
+      return Promise.resolve((stmt.all(sqliteParameters(bindTemplate(template, args))) as unknown[][]).map(row) as never[]);
+    },
+    first(q, ...args) {
+      const { template, stmt, row } = prepared(q as PreparedQuery<never, unknown>);
+      const values = stmt.get(sqliteParameters(bindTemplate(template, args))) as unknown[] | undefined;
+      return Promise.resolve((values === undefined ? undefined : row(values)) as never);
+    },
+  };
+  return { raw, reader, epoch: changeEpoch };
+}
+
+/** `(values) => ({ col0: values[0], ... })` for one statement's columns. */
+function rowBuilder(columns: string[]): (values: unknown[]) => unknown {
+  if (new Set(columns).size !== columns.length) throw new Error(`duplicate result column in ${columns.join(', ')}`);
+  // The names come from our own compiled SQL, and are quoted as JSON strings.
+  return new Function('v', `return {${columns.map((c, i) => `${JSON.stringify(c)}: v[${i}]`).join(', ')}};`) as (
+    values: unknown[],
+  ) => unknown;
+}
+
 /** Opens (creating if needed) the embedded database file, tuned for a single-writer server. */
 export function openSqlite(file: string): DatabaseHandle {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -75,17 +158,22 @@ export function openSqlite(file: string): DatabaseHandle {
   raw.pragma('synchronous = NORMAL');
   raw.pragma('foreign_keys = ON');
   raw.pragma('busy_timeout = 5000');
-  raw.pragma('cache_size = -65536');
+  raw.pragma('cache_size = -32768');
   raw.pragma('temp_store = MEMORY');
   // Checkpoint every ~40 MB of WAL instead of ~4 MB: an ingestion batch writes ~4 MB, and a
   // checkpoint (with its fsync) after every batch doubled the batch's commit time (issue 5 bench).
   raw.pragma('wal_autocheckpoint = 10000');
   const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(raw) }) });
+  const second = file === ':memory:' ? null : openReader(file, db);
   return {
     db,
     features: sqliteFeatures,
     description: `sqlite ${file}`,
+    reader: second?.reader ?? executorReader(db, sqliteFeatures, sqliteParameters),
+    readerFor: (executor) => executorReader(executor, sqliteFeatures, sqliteParameters),
+    changeEpoch: second ? second.epoch : () => null,
     async close() {
+      second?.raw.close();
       await db.destroy();
     },
   };

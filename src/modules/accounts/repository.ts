@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Database } from '../../db/index.ts';
+import { preparedQuery } from '../../db/prepared.ts';
 import type { UsersTable } from '../../db/schema.ts';
 
 export type UserRow = Selectable<UsersTable>;
@@ -60,15 +61,15 @@ export const accountsRepository = {
   },
 
   /** The user behind a live access token, in one round trip. */
-  findUserByAccessToken(db: Db, tokenHash: string, now: number): Promise<UserRow | undefined> {
-    return db
+  /** The user an access token belongs to, with the token's expiry (checked by the caller, so the row can be cached). */
+  userByAccessToken: preparedQuery('userByAccessToken', ({ db }, tokenHash: string) =>
+    db
       .selectFrom('access_tokens')
       .innerJoin('users', 'users.id', 'access_tokens.user_id')
       .selectAll('users')
-      .where('access_tokens.token_hash', '=', tokenHash)
-      .where('access_tokens.expires_at', '>', now)
-      .executeTakeFirst();
-  },
+      .select('access_tokens.expires_at as token_expires_at')
+      .where('access_tokens.token_hash', '=', tokenHash),
+  ),
 
   findRefreshToken(db: Db, tokenHash: string, now: number) {
     return db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', tokenHash).where('expires_at', '>', now).executeTakeFirst();

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { NullableString, NullableInteger } from '../../http/schema-types.ts';
 
 const Str = (maxLength = 256) => Type.String({ maxLength });
 const Opt = Type.Optional;
@@ -45,8 +46,7 @@ export const VerificationCodeBody = Type.Object({
 
 export const OAuthError = Type.Object({ error: Type.String(), error_description: Type.String() });
 
-const NullableString = Type.Union([Type.String(), Type.Null()]);
-const NullableInt = Type.Union([Type.Integer(), Type.Null()]);
+const NullableInt = NullableInteger;
 
 export const PlatformUser = Type.Object({
   id: Type.Integer(),

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import { isUniqueViolation, uniqueViolationTarget } from '../../db/index.ts';
 import { accessDenied, failure, forbidden, oauthError, tooManyRequests } from '../../http/errors.ts';
+import { EpochCache } from '../../lib/epoch-cache.ts';
 import { isEmail, isPhone } from '../../lib/formats.ts';
 import {
   INSECURE_FAST_SCRYPT,
@@ -78,6 +79,8 @@ export function createAccountsService(ctx: AppContext, clients: ClientsService) 
   const db = ctx.database.db;
   const clock = ctx.clock;
   const cost = ctx.config.insecureFastHash ? INSECURE_FAST_SCRYPT : OWASP_SCRYPT;
+  // token hash → user and token expiry; emptied by every commit that may change them (EpochCache).
+  const tokens = new EpochCache<string, { user: UserRow; expiresAt: number }>(ctx.database.changeEpoch);
 
   async function issueTokens(userId: number, clientId: string, withRefresh: boolean): Promise<TokenResponse> {
     const now = clock.now();
@@ -282,9 +285,21 @@ export function createAccountsService(ctx: AppContext, clients: ClientsService) 
     /** Resolves a bearer token to its user, or throws 403 access_denied. */
     async authenticate(token: string | undefined): Promise<UserRow> {
       if (token === undefined || token === '') throw accessDenied('Bearer token not found');
+      const hash = sha256(token);
+      const epoch = tokens.epoch();
+      let entry = tokens.get(hash, epoch);
+      if (entry === undefined) {
+        const row = await ctx.database.reader.first(repo.userByAccessToken, hash);
+        if (row !== undefined) {
+          const { token_expires_at, ...user } = row;
+          entry = { user, expiresAt: token_expires_at };
+          tokens.set(hash, entry, epoch);
+        }
+      }
       const now = clock.now();
-      const user = await repo.findUserByAccessToken(db, sha256(token), now);
-      if (!user) throw accessDenied('The access token is invalid or has expired');
+      if (entry === undefined || entry.expiresAt <= now) throw accessDenied('The access token is invalid or has expired');
+      // A copy per request: handlers may hold it while the cache moves on.
+      const user = { ...entry.user };
       if (user.last_seen_at === null || now - user.last_seen_at > LAST_SEEN_RESOLUTION_MS) {
         await repo.touchLastSeen(db, user.id, now);
         user.last_seen_at = now;

@@ -1,8 +1,9 @@
-import { type TSchema, Type } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { PagingQuery } from '../../http/paging.ts';
 import { Link, ViewLog } from '../histories/schemas.ts';
+import { Nullable } from '../../http/schema-types.ts';
 
-const N = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+const N = Nullable;
 const S = N(Type.String());
 
 export const CustomerIdParams = Type.Object({ customerId: Type.String({ maxLength: 64 }) });

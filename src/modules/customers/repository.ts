@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { Database } from '../../db/index.ts';
+import { type PreparedReader, preparedQuery } from '../../db/prepared.ts';
 import type { CustomersTable } from '../../db/schema.ts';
 import type { CustomerRow } from './mapper.ts';
 
@@ -11,9 +12,109 @@ export interface CustomerScope {
   ownerId: number | null;
 }
 
+const byId = preparedQuery('customerById', ({ db }, id: string) => db.selectFrom('customers').selectAll().where('id', '=', id));
+
+/** One list/search statement per shape (owner filter or not), so each is prepared once. */
+const listAll = preparedQuery('customerListAll', ({ db }, appId: string, offset: number, limit: number) =>
+  db
+    .selectFrom('customers')
+    .selectAll()
+    .where('app_id', '=', appId)
+    .where('status', '=', 1)
+    .orderBy('updated_at', 'desc')
+    .orderBy('id', 'desc')
+    .offset(offset)
+    .limit(limit),
+);
+const listOwned = preparedQuery('customerListOwned', ({ db }, appId: string, ownerId: number, offset: number, limit: number) =>
+  db
+    .selectFrom('customers')
+    .selectAll()
+    .where('app_id', '=', appId)
+    .where('owner_id', '=', ownerId)
+    .where('status', '=', 1)
+    .orderBy('updated_at', 'desc')
+    .orderBy('id', 'desc')
+    .offset(offset)
+    .limit(limit),
+);
+const searchQueries = (column: 'phone' | 'email_lower') => ({
+  all: preparedQuery(`customerSearch_${column}`, ({ db }, appId: string, value: string, offset: number, limit: number) =>
+    db
+      .selectFrom('customers')
+      .selectAll()
+      .where('app_id', '=', appId)
+      .where(column, '=', value)
+      .where('status', '=', 1)
+      .orderBy('updated_at', 'desc')
+      .orderBy('id', 'desc')
+      .offset(offset)
+      .limit(limit),
+  ),
+  owned: preparedQuery(
+    `customerSearchOwned_${column}`,
+    ({ db }, appId: string, value: string, ownerId: number, offset: number, limit: number) =>
+      db
+        .selectFrom('customers')
+        .selectAll()
+        .where('app_id', '=', appId)
+        .where(column, '=', value)
+        .where('owner_id', '=', ownerId)
+        .where('status', '=', 1)
+        .orderBy('updated_at', 'desc')
+        .orderBy('id', 'desc')
+        .offset(offset)
+        .limit(limit),
+  ),
+});
+const searches = { phone: searchQueries('phone'), email_lower: searchQueries('email_lower') };
+
+const twinColumns = ['id', 'owner_id', 'phone', 'email_lower', 'status'] as const;
+// One seek per index (phone, e-mail); status is checked on the rows so that the phone and e-mail
+// indexes stay the planner's obvious choice.
+const twinsByPhone = preparedQuery('customerTwinsByPhone', ({ db, inList }, appId: string, phones: string[]) =>
+  db
+    .selectFrom('customers')
+    .select(twinColumns)
+    .where('app_id', '=', appId)
+    .where(inList('phone', phones, 'text')),
+);
+const twinsByEmail = preparedQuery('customerTwinsByEmail', ({ db, inList }, appId: string, emails: string[]) =>
+  db
+    .selectFrom('customers')
+    .select(twinColumns)
+    .where('app_id', '=', appId)
+    .where(inList('email_lower', emails, 'text')),
+);
+
+/** Per customer: behaviour records newer than the owner's last detail view (an index range each). */
+const newCountsOf = preparedQuery('customerNewCounts', ({ db, inList }, ids: string[]) =>
+  db
+    .selectFrom('customers as c')
+    .select('c.id')
+    .select((eb) =>
+      eb
+        .selectFrom('behaviour_logs as b')
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .whereRef('b.customer_id', '=', 'c.id')
+        .where((e) => e('b.created_at', '>', e.fn.coalesce('c.detail_viewed_at', e.lit(-1))))
+        .as('n'),
+    )
+    .where(inList('c.id', ids, 'text')),
+);
+
+const behaviourSince = preparedQuery('customerBehaviourSince', ({ db }, customerId: string, since: number) =>
+  db.selectFrom('behaviour_logs').select('id').where('customer_id', '=', customerId).where('created_at', '>', since).limit(1),
+);
+
 export const customersRepository = {
   find(db: Db, id: string): Promise<CustomerRow | undefined> {
     return db.selectFrom('customers').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+
+  /** A customer as committed (hot path: detail, overview, behaviour list). */
+  findCommitted(reader: PreparedReader, id: string): Promise<CustomerRow | undefined> {
+    return reader.first(byId, id);
   },
 
   findMany(db: Db, appId: string, ids: string[]): Promise<CustomerRow[]> {
@@ -36,31 +137,30 @@ export const customersRepository = {
   },
 
   /** A page of live customers, newest change first; the id breaks ties so pages never overlap. */
-  list(db: Db, scope: CustomerScope, offset: number, limit: number): Promise<CustomerRow[]> {
-    let q = db.selectFrom('customers').selectAll().where('app_id', '=', scope.appId);
-    if (scope.ownerId !== null) q = q.where('owner_id', '=', scope.ownerId);
-    return q.where('status', '=', 1).orderBy('updated_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
+  list(reader: PreparedReader, scope: CustomerScope, offset: number, limit: number): Promise<CustomerRow[]> {
+    return scope.ownerId === null
+      ? reader.all(listAll, scope.appId, offset, limit)
+      : reader.all(listOwned, scope.appId, scope.ownerId, offset, limit);
   },
 
   /** Exact phone, or e-mail case-insensitively, among live customers in scope. */
-  search(db: Db, scope: CustomerScope, condition: string, offset: number, limit: number): Promise<CustomerRow[]> {
-    let q = db.selectFrom('customers').selectAll().where('app_id', '=', scope.appId);
-    q = condition.includes('@') ? q.where('email_lower', '=', condition.toLowerCase()) : q.where('phone', '=', condition);
-    if (scope.ownerId !== null) q = q.where('owner_id', '=', scope.ownerId);
-    return q.where('status', '=', 1).orderBy('updated_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
+  search(reader: PreparedReader, scope: CustomerScope, condition: string, offset: number, limit: number): Promise<CustomerRow[]> {
+    const byEmail = condition.includes('@');
+    const shapes = searches[byEmail ? 'email_lower' : 'phone'];
+    const value = byEmail ? condition.toLowerCase() : condition;
+    return scope.ownerId === null
+      ? reader.all(shapes.all, scope.appId, value, offset, limit)
+      : reader.all(shapes.owned, scope.appId, value, scope.ownerId, offset, limit);
   },
 
   /** Owners' live customers sharing a phone or e-mail with the given ones: the base of whetherMerge. */
-  async duplicates(db: Db, appId: string, rows: CustomerRow[]): Promise<Set<string>> {
+  async duplicates(reader: PreparedReader, appId: string, rows: CustomerRow[]): Promise<Set<string>> {
     const phones = [...new Set(rows.map((r) => r.phone).filter((v): v is string => !!v))];
     const emails = [...new Set(rows.map((r) => r.email_lower).filter((v): v is string => !!v))];
     if (phones.length === 0 && emails.length === 0) return new Set();
-    // One seek per index (phone, e-mail); status is checked on the rows so that the phone and e-mail
-    // indexes stay the planner's obvious choice.
-    const cols = ['id', 'owner_id', 'phone', 'email_lower', 'status'] as const;
     const [byPhone, byEmail] = await Promise.all([
-      phones.length ? db.selectFrom('customers').select(cols).where('app_id', '=', appId).where('phone', 'in', phones).execute() : [],
-      emails.length ? db.selectFrom('customers').select(cols).where('app_id', '=', appId).where('email_lower', 'in', emails).execute() : [],
+      phones.length ? reader.all(twinsByPhone, appId, phones) : [],
+      emails.length ? reader.all(twinsByEmail, appId, emails) : [],
     ]);
     const others = [...byPhone, ...byEmail].filter((o) => o.status === 1);
     const merge = new Set<string>();
@@ -77,31 +177,17 @@ export const customersRepository = {
   },
 
   /** Behaviour records newer than the owner's last look at each customer. */
-  async newCounts(db: Db, rows: CustomerRow[]): Promise<Map<string, number>> {
-    const out = new Map<string, number>();
-    await Promise.all(
-      rows.map(async (r) => {
-        const row = await db
-          .selectFrom('behaviour_logs')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('customer_id', '=', r.id)
-          .where('created_at', '>', r.detail_viewed_at ?? -1)
-          .executeTakeFirst();
-        out.set(r.id, Number(row?.n ?? 0));
-      }),
+  async newCounts(reader: PreparedReader, rows: CustomerRow[]): Promise<Map<string, number>> {
+    if (rows.length === 0) return new Map();
+    const counts = await reader.all(
+      newCountsOf,
+      rows.map((r) => r.id),
     );
-    return out;
+    return new Map(counts.map((c) => [c.id, Number(c.n ?? 0)]));
   },
 
-  async hasBehaviourSince(db: Db, customerId: string, since: number): Promise<boolean> {
-    const row = await db
-      .selectFrom('behaviour_logs')
-      .select('id')
-      .where('customer_id', '=', customerId)
-      .where('created_at', '>', since)
-      .limit(1)
-      .executeTakeFirst();
-    return row !== undefined;
+  async hasBehaviourSince(reader: PreparedReader, customerId: string, since: number): Promise<boolean> {
+    return (await reader.first(behaviourSince, customerId, since)) !== undefined;
   },
 
   async isTaken(

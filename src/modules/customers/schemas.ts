@@ -1,9 +1,10 @@
 import { type TOptional, type TString, Type } from '@sinclair/typebox';
 import { PagingQuery } from '../../http/paging.ts';
 import { ATTRIBUTES, PLAIN_FIELDS } from './attributes.ts';
+import { NullableString, NullableInteger } from '../../http/schema-types.ts';
 
-const S = Type.Union([Type.String(), Type.Null()]);
-const I = Type.Union([Type.Integer(), Type.Null()]);
+const S = NullableString;
+const I = NullableInteger;
 
 export const Customer = Type.Object({
   id: Type.String(),

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/index.ts';
+import type { PreparedReader } from '../../db/prepared.ts';
 import type { BehaviourLogsTable, CustomersTable } from '../../db/schema.ts';
 import { behaviourEventBody } from '../../events/messages.ts';
 import { type EventMessage, type EventType, writeEvents } from '../../events/outbox.ts';
@@ -41,6 +42,7 @@ const customerNotFound = () => failure('customer_not_found', 'Customer not found
 /** Customers: metadata-validated create/edit, lists, search, transfers, soft delete (decisions §5). */
 export function createCustomersService(ctx: AppContext, access: AccessService, metadata: MetadataService, groups: GroupsService) {
   const db: Kysely<Database> = ctx.database.db;
+  const reader = ctx.database.reader;
   const clock = ctx.clock;
 
   function customerEvent(type: EventType, row: CustomerRow, whetherMerge = 0): EventMessage {
@@ -77,9 +79,9 @@ export function createCustomersService(ctx: AppContext, access: AccessService, m
 
   async function withExtras(appId: string, rows: CustomerRow[]): Promise<CustomerListItem[]> {
     const [merge, counts, names] = await Promise.all([
-      repo.duplicates(db, appId, rows),
-      repo.newCounts(db, rows),
-      groupsRepository.names(db, [...new Set(rows.map((r) => r.group_id).filter((g): g is string => g !== null))]),
+      repo.duplicates(reader, appId, rows),
+      repo.newCounts(reader, rows),
+      groupsRepository.names(reader, [...new Set(rows.map((r) => r.group_id).filter((g): g is string => g !== null))]),
     ]);
     return rows.map((r) => ({
       ...toCustomer(r, clock, merge.has(r.id) ? 1 : 0),
@@ -89,8 +91,10 @@ export function createCustomersService(ctx: AppContext, access: AccessService, m
     }));
   }
 
-  async function whetherMerge(executor: Kysely<Database>, row: CustomerRow): Promise<number> {
-    return (await repo.duplicates(executor, row.app_id, [row])).has(row.id) ? 1 : 0;
+  /** Outside a transaction pass `reader`; inside one, `ctx.database.readerFor(trx)`. */
+  async function whetherMerge(from: PreparedReader | Kysely<Database>, row: CustomerRow): Promise<number> {
+    const r = 'all' in from ? from : ctx.database.readerFor(from);
+    return (await repo.duplicates(r, row.app_id, [row])).has(row.id) ? 1 : 0;
   }
 
   const service = {
@@ -221,7 +225,7 @@ export function createCustomersService(ctx: AppContext, access: AccessService, m
     },
 
     async detail(customerId: string, callerId: number): Promise<CustomerResponse> {
-      const row = await repo.find(db, customerId);
+      const row = await repo.findCommitted(reader, customerId);
       if (!row) throw customerNotFound();
       let m: Membership;
       try {
@@ -234,12 +238,12 @@ export function createCustomersService(ctx: AppContext, access: AccessService, m
       visible(m, row);
       if (row.owner_id === callerId && row.status === 1) {
         const seen = row.detail_viewed_at ?? -1;
-        if (row.is_new === 1 || (await repo.hasBehaviourSince(db, row.id, seen))) {
+        if (row.is_new === 1 || (await repo.hasBehaviourSince(reader, row.id, seen))) {
           // Opening the detail is the owner "seeing" the customer: clears isNew and newCount.
           await repo.update(db, row.id, { is_new: 0, detail_viewed_at: clock.now() });
         }
       }
-      return toCustomer(row, clock, await whetherMerge(db, row));
+      return toCustomer(row, clock, await whetherMerge(reader, row));
     },
 
     async list(appId: string, callerId: number, pathUserId: string, p: Page): Promise<CustomerListItem[]> {
@@ -250,7 +254,7 @@ export function createCustomersService(ctx: AppContext, access: AccessService, m
         requested = Number(pathUserId);
       }
       const scope: CustomerScope = { appId, ownerId: access.visibleOwner(m, requested) };
-      return withExtras(appId, await repo.list(db, scope, p.offset, p.limit));
+      return withExtras(appId, await repo.list(reader, scope, p.offset, p.limit));
     },
 
     async search(appId: string, callerId: number, condition: string | undefined, p: Page): Promise<CustomerListItem[]> {
@@ -258,7 +262,7 @@ export function createCustomersService(ctx: AppContext, access: AccessService, m
       const c = condition?.trim() ?? '';
       if (c === '') throw badRequest("Missing required parameter 'condition'");
       const scope: CustomerScope = { appId, ownerId: access.visibleOwner(m, undefined) };
-      return withExtras(appId, await repo.search(db, scope, c, p.offset, p.limit));
+      return withExtras(appId, await repo.search(reader, scope, c, p.offset, p.limit));
     },
 
     /** Moves customers to another owner; all-or-nothing. */

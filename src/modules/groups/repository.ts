@@ -1,9 +1,17 @@
+import { type PreparedReader, preparedQuery } from '../../db/prepared.ts';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../../db/index.ts';
 import type { CustomerGroupsTable } from '../../db/schema.ts';
 
 export type GroupRow = Selectable<CustomerGroupsTable>;
 type Db = Kysely<Database>;
+
+const groupNames = preparedQuery('groupNames', ({ db, inList }, ids: string[]) =>
+  db
+    .selectFrom('customer_groups')
+    .select(['id', 'name'])
+    .where(inList('id', ids, 'text')),
+);
 
 export const groupsRepository = {
   find(db: Db, appId: string, id: string): Promise<GroupRow | undefined> {
@@ -26,9 +34,9 @@ export const groupsRepository = {
     return q.groupBy(['g.id', 'g.name', 'g.owner_id', 'g.created_at']).orderBy('g.created_at').orderBy('g.id').execute();
   },
 
-  async names(db: Db, ids: string[]): Promise<Map<string, string>> {
+  async names(reader: PreparedReader, ids: string[]): Promise<Map<string, string>> {
     if (ids.length === 0) return new Map();
-    const rows = await db.selectFrom('customer_groups').select(['id', 'name']).where('id', 'in', ids).execute();
+    const rows = await reader.all(groupNames, ids);
     return new Map(rows.map((r) => [r.id, r.name]));
   },
 };

@@ -1,7 +1,8 @@
-import { type TSchema, Type } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { PagingQuery } from '../../http/paging.ts';
+import { Nullable } from '../../http/schema-types.ts';
 
-const N = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+const N = Nullable;
 const S = N(Type.String());
 const I = N(Type.Integer());
 

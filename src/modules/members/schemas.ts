@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { PagingQuery } from '../../http/paging.ts';
-
-const NullableString = Type.Union([Type.String(), Type.Null()]);
+import { NullableString } from '../../http/schema-types.ts';
 
 export const MemberPathParams = Type.Object({ appId: Type.String({ maxLength: 64 }), svcUserId: Type.String({ maxLength: 64 }) });
 

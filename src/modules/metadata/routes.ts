@@ -3,8 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { businessResponses, ok } from '../../http/envelope.ts';
 import type { MetadataService } from './service.ts';
-
-const NullableString = Type.Union([Type.String(), Type.Null()]);
+import { Nullable, NullableString } from '../../http/schema-types.ts';
 
 export const MetadataItem = Type.Object({
   appId: Type.String(),
@@ -17,7 +16,7 @@ export const MetadataItem = Type.Object({
   visiable: Type.Boolean(),
   index: Type.Integer(),
   defaultValue: NullableString,
-  optionValues: Type.Union([Type.String({ description: 'JSON string [{"value","label"}]' }), Type.Null()]),
+  optionValues: Nullable(Type.String({ description: 'JSON string [{"value","label"}]' })),
   readonly: Type.Integer(),
 });
 

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
+import { NullableString, NullableInteger } from '../../http/schema-types.ts';
 
-const NullableString = Type.Union([Type.String(), Type.Null()]);
-const NullableInt = Type.Union([Type.Integer(), Type.Null()]);
+const NullableInt = NullableInteger;
 
 export const AppIdParams = Type.Object({ appId: Type.String({ maxLength: 64 }) });
 

@@ -5,9 +5,10 @@ import { businessResponses, ok } from '../../http/envelope.ts';
 import { PagingQuery, page } from '../../http/paging.ts';
 import { AppIdParams } from '../projects/schemas.ts';
 import type { WebhooksService } from './service.ts';
+import { Nullable, NullableString, NullableInteger } from '../../http/schema-types.ts';
 
 const tags = ['Events out'];
-const S = Type.Union([Type.String(), Type.Null()]);
+const S = NullableString;
 const HookParams = Type.Object({ appId: Type.String({ maxLength: 64 }), id: Type.String({ maxLength: 64 }) });
 
 const Webhook = Type.Object({
@@ -15,7 +16,7 @@ const Webhook = Type.Object({
   appId: Type.String(),
   url: Type.String(),
   secret: Type.String({ description: 'HMAC-SHA256 key of X-Rapport-Signature' }),
-  domainTypes: Type.Union([Type.Array(Type.String()), Type.Null()]),
+  domainTypes: Nullable(Type.Array(Type.String())),
   status: Type.String({ description: 'active or disabled' }),
   disabledReason: S,
   createdAt: Type.String(),
@@ -26,7 +27,7 @@ const Delivery = Type.Object({
   eventIds: Type.Array(Type.String()),
   status: Type.String({ description: 'pending, delivered or dead' }),
   attempts: Type.Integer(),
-  lastStatusCode: Type.Union([Type.Integer(), Type.Null()]),
+  lastStatusCode: NullableInteger,
   lastError: S,
   nextAttemptAt: S,
   createdAt: Type.String(),
