@@ -48,7 +48,7 @@ const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? 
 
 /** The customer overview (from rollups) and the behaviour record list with its joins (decisions §6). */
 export function createBehaviourService(ctx: AppContext, access: AccessService) {
-  const db = ctx.database.db;
+  const reader = ctx.database.reader;
   const clock = ctx.clock;
 
   /**
@@ -56,7 +56,7 @@ export function createBehaviourService(ctx: AppContext, access: AccessService) {
    * Admin. Anything else is customer_not_found, so customer ids cannot be probed.
    */
   async function visibleCustomer(customerId: string, callerId: number, appId?: string) {
-    const customer = await repo.findCustomer(db, customerId);
+    const customer = await repo.findCustomer(reader, customerId);
     if (!customer || (appId !== undefined && customer.app_id !== appId)) throw customerNotFound();
     try {
       const m = await access.membership(customer.app_id, callerId);
@@ -72,7 +72,7 @@ export function createBehaviourService(ctx: AppContext, access: AccessService) {
     async overview(customerId: string, callerId: number, timeRangeType: number | undefined) {
       const customer = await visibleCustomer(customerId, callerId);
       const fromDay = windowStartDay(timeRangeType ?? 1, clock.format(clock.now()).slice(0, 10));
-      return toOverview(await repo.sumRollups(db, customer.id, fromDay));
+      return toOverview(await repo.sumRollups(reader, customer.id, fromDay));
     },
 
     async list(
@@ -90,7 +90,7 @@ export function createBehaviourService(ctx: AppContext, access: AccessService) {
       const to = input.end_time === undefined || input.end_time === '' ? null : clock.parse(input.end_time);
       if (to === null && input.end_time) throw badRequest("Invalid parameter 'end_time': expected yyyy-MM-dd HH:mm:ss");
       if (from !== null && to !== null && from > to) throw badRequest("Invalid parameter 'start_time': after end_time");
-      const rows = await repo.list(db, customer.id, from, to, p.offset, p.limit);
+      const rows = await repo.list(reader, customer.id, from, to, p.offset, p.limit);
 
       // Collect what the page joins, then fetch each kind once.
       const parsed = rows.map((r) => ({ row: r, content: contentOf(r.content) }));
@@ -107,20 +107,20 @@ export function createBehaviourService(ctx: AppContext, access: AccessService) {
       const callIds = ids('record_id', (a) => CALL_ACTIONS.has(a));
       const visitIds = ids('web_access_log_id', (a) => a === 'access_site');
       const [viewLogs, clues, calls, pageViews] = await Promise.all([
-        histories.viewLogsByIds(db, viewLogIds),
-        histories.cluesByIds(db, clueIds),
-        histories.callsByIds(db, callIds),
-        repo.pageViews(db, customer.id, visitIds),
+        histories.viewLogsByIds(reader, viewLogIds),
+        histories.cluesByIds(reader, clueIds),
+        histories.callsByIds(reader, callIds),
+        repo.pageViews(reader, customer.id, visitIds),
       ]);
       const linkIds = [...new Set([...ids('linkId'), ...viewLogs.map((v) => v.link_id)])];
-      const links = (await histories.linksByIds(db, linkIds)).filter((l) => l.app_id === appId);
+      const links = (await histories.linksByIds(reader, linkIds)).filter((l) => l.app_id === appId);
       const [durations, counters, viewerCustomers] = await Promise.all([
         histories.durationsOf(
-          db,
+          reader,
           viewLogs.map((v) => v.id),
         ),
-        histories.linkCounters(db, links),
-        histories.customerViewerIds(db, appId, [...new Set(viewLogs.map((v) => v.viewer_id).filter((v): v is string => v !== null))]),
+        histories.linkCounters(reader, links),
+        histories.customerViewerIds(reader, appId, [...new Set(viewLogs.map((v) => v.viewer_id).filter((v): v is string => v !== null))]),
       ]);
       const linkById = new Map(links.map((l) => [l.id, l]));
       const viewLogById = new Map(viewLogs.filter((v) => v.app_id === appId).map((v) => [v.id, v]));

@@ -1,5 +1,6 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Database } from '../../db/index.ts';
+import { type PreparedReader, preparedQuery } from '../../db/prepared.ts';
 import type { CustomersTable } from '../../db/schema.ts';
 
 type Db = Kysely<Database>;
@@ -22,9 +23,106 @@ export interface CallFilter {
   bucket: [number, number | null] | undefined;
 }
 
+const callsAll = preparedQuery('callsAll', ({ db }, appId: string, offset: number, limit: number) =>
+  db
+    .selectFrom('calls')
+    .selectAll()
+    .where('app_id', '=', appId)
+    .orderBy('call_time', 'desc')
+    .orderBy('id', 'desc')
+    .offset(offset)
+    .limit(limit),
+);
+const customersIn = preparedQuery('historyCustomersIn', ({ db, inList }, ids: string[]) =>
+  db
+    .selectFrom('customers')
+    .selectAll()
+    .where(inList('id', ids, 'text')),
+);
+const linkById = preparedQuery('linkById', ({ db }, id: string) => db.selectFrom('links').selectAll().where('id', '=', id));
+const linksIn = preparedQuery('linksIn', ({ db, inList }, ids: string[]) =>
+  db
+    .selectFrom('links')
+    .selectAll()
+    .where(inList('id', ids, 'text')),
+);
+const linkViewTotals = preparedQuery('linkViewTotals', ({ db, inList }, ids: string[]) =>
+  db
+    .selectFrom('link_view_logs')
+    .select(['link_id', sql<number>`count(*)`.as('views'), sql<number>`count(distinct viewer_id)`.as('viewers')])
+    .where(inList('link_id', ids, 'text'))
+    .groupBy('link_id'),
+);
+const linkClueTotals = preparedQuery('linkClueTotals', ({ db, inList }, ids: string[]) =>
+  db
+    .selectFrom('clues')
+    .select(['link_id', sql<number>`count(*)`.as('clues')])
+    .where(inList('link_id', ids, 'text'))
+    .groupBy('link_id'),
+);
+const linkNewViews = preparedQuery('linkNewViews', ({ db }, linkId: string, readSeq: number) =>
+  db
+    .selectFrom('link_view_logs')
+    .select([sql<number>`count(*)`.as('views'), sql<number>`count(distinct viewer_id)`.as('viewers')])
+    .where('link_id', '=', linkId)
+    .where('seq', '>', readSeq),
+);
+const viewLogPage = preparedQuery('viewLogPage', ({ db }, linkId: string, offset: number, limit: number) =>
+  db
+    .selectFrom('link_view_logs')
+    .selectAll()
+    .where('link_id', '=', linkId)
+    .orderBy('view_time', 'desc')
+    .orderBy('id', 'desc')
+    .offset(offset)
+    .limit(limit),
+);
+const viewLogsIn = preparedQuery('viewLogsIn', ({ db, inList }, ids: string[]) =>
+  db
+    .selectFrom('link_view_logs')
+    .selectAll()
+    .where(inList('id', ids, 'text')),
+);
+const durationsIn = preparedQuery('durationsIn', ({ db, inList }, ids: string[]) =>
+  db
+    .selectFrom('link_view_durations')
+    .selectAll()
+    .where(inList('link_view_log_id', ids, 'text'))
+    .orderBy('link_view_log_id')
+    .orderBy('position'),
+);
+const viewerColumns = ['id', 'deal_user_id', 'app_id', 'status'] as const;
+const viewersById = preparedQuery('viewersById', ({ db, inList }, ids: string[]) =>
+  db
+    .selectFrom('customers')
+    .select(viewerColumns)
+    .where(inList('id', ids, 'text')),
+);
+const viewersByDealUser = preparedQuery('viewersByDealUser', ({ db, inList }, appId: string, ids: string[]) =>
+  db
+    .selectFrom('customers')
+    .select(viewerColumns)
+    .where('app_id', '=', appId)
+    .where(inList('deal_user_id', ids, 'text')),
+);
+const cluesIn = preparedQuery('cluesIn', ({ db, inList }, ids: string[]) =>
+  db
+    .selectFrom('clues')
+    .selectAll()
+    .where(inList('id', ids, 'text')),
+);
+const callsIn = preparedQuery('callsIn', ({ db, inList }, ids: string[]) =>
+  db
+    .selectFrom('calls')
+    .selectAll()
+    .where(inList('id', ids, 'text')),
+);
+
 export const historiesRepository = {
   /** Calls by callTime desc, id desc; a user filter is two index range scans (caller side, receiver side). */
-  listCalls(db: Db, f: CallFilter, offset: number, limit: number) {
+  listCalls(db: Db, r: PreparedReader, f: CallFilter, offset: number, limit: number) {
+    // The unfiltered page (a manager's default view) is prepared; filtered shapes are built.
+    if (f.userId === null && f.callStatus === undefined && !f.bucket) return r.all(callsAll, f.appId, offset, limit);
     let q = db.selectFrom('calls').selectAll().where('app_id', '=', f.appId);
     if (f.userId !== null) {
       const id = String(f.userId);
@@ -43,11 +141,11 @@ export const historiesRepository = {
     return q.orderBy('call_time', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
   },
 
-  async customersByIds(db: Db, appId: string, ids: string[]): Promise<Map<string, CustomerRow>> {
+  async customersByIds(r: PreparedReader, appId: string, ids: string[]): Promise<Map<string, CustomerRow>> {
     if (ids.length === 0) return new Map();
     // By primary key only (the project is checked on the rows): with `app_id =` in the query SQLite
     // may walk every customer of the project through another index.
-    const rows = await db.selectFrom('customers').selectAll().where('id', 'in', ids).execute();
+    const rows = await r.all(customersIn, ids);
     return new Map(rows.filter((r) => r.app_id === appId).map((r) => [r.id, r]));
   },
 
@@ -57,99 +155,59 @@ export const historiesRepository = {
     return q.orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
   },
 
-  findLink(db: Db, id: string) {
-    return db.selectFrom('links').selectAll().where('id', '=', id).executeTakeFirst();
+  findLink(r: PreparedReader, id: string) {
+    return r.first(linkById, id);
   },
 
-  linksByIds(db: Db, ids: string[]) {
+  linksByIds(r: PreparedReader, ids: string[]) {
     if (ids.length === 0) return Promise.resolve([]);
-    return db.selectFrom('links').selectAll().where('id', 'in', ids).execute();
+    return r.all(linksIn, ids);
   },
 
   /** Per link: views, distinct viewers, new views and new viewers (after read_seq), and clues. */
-  async linkCounters(db: Db, links: { id: string; read_seq: number }[]) {
+  async linkCounters(r: PreparedReader, links: { id: string; read_seq: number }[]) {
     const out = new Map<string, { views: number; viewers: number; newViews: number; newViewers: number; clues: number }>();
     if (links.length === 0) return out;
     const ids = links.map((l) => l.id);
     for (const id of ids) out.set(id, { views: 0, viewers: 0, newViews: 0, newViewers: 0, clues: 0 });
-    const [views, clues] = await Promise.all([
-      db
-        .selectFrom('link_view_logs')
-        .select(['link_id', sql<number>`count(*)`.as('views'), sql<number>`count(distinct viewer_id)`.as('viewers')])
-        .where('link_id', 'in', ids)
-        .groupBy('link_id')
-        .execute(),
-      db
-        .selectFrom('clues')
-        .select(['link_id', sql<number>`count(*)`.as('clues')])
-        .where('link_id', 'in', ids)
-        .groupBy('link_id')
-        .execute(),
-    ]);
+    const [views, clues] = await Promise.all([r.all(linkViewTotals, ids), r.all(linkClueTotals, ids)]);
     for (const v of views) Object.assign(out.get(v.link_id) ?? {}, { views: Number(v.views), viewers: Number(v.viewers) });
     for (const c of clues) if (c.link_id !== null) Object.assign(out.get(c.link_id) ?? {}, { clues: Number(c.clues) });
     // "New" = arrived after the creator last read the link's view logs: a range of (link_id, seq).
     await Promise.all(
       links.map(async (l) => {
-        const n = await db
-          .selectFrom('link_view_logs')
-          .select([sql<number>`count(*)`.as('views'), sql<number>`count(distinct viewer_id)`.as('viewers')])
-          .where('link_id', '=', l.id)
-          .where('seq', '>', l.read_seq)
-          .executeTakeFirst();
+        const n = await r.first(linkNewViews, l.id, l.read_seq);
         Object.assign(out.get(l.id) ?? {}, { newViews: Number(n?.views ?? 0), newViewers: Number(n?.viewers ?? 0) });
       }),
     );
     return out;
   },
 
-  listViewLogs(db: Db, linkId: string, offset: number, limit: number) {
-    return db
-      .selectFrom('link_view_logs')
-      .selectAll()
-      .where('link_id', '=', linkId)
-      .orderBy('view_time', 'desc')
-      .orderBy('id', 'desc')
-      .offset(offset)
-      .limit(limit)
-      .execute();
+  listViewLogs(r: PreparedReader, linkId: string, offset: number, limit: number) {
+    return r.all(viewLogPage, linkId, offset, limit);
   },
 
-  viewLogsByIds(db: Db, ids: string[]) {
+  viewLogsByIds(r: PreparedReader, ids: string[]) {
     if (ids.length === 0) return Promise.resolve([]);
-    return db.selectFrom('link_view_logs').selectAll().where('id', 'in', ids).execute();
+    return r.all(viewLogsIn, ids);
   },
 
-  durationsOf(db: Db, viewLogIds: string[]) {
+  durationsOf(r: PreparedReader, viewLogIds: string[]) {
     if (viewLogIds.length === 0) return Promise.resolve([]);
-    return db
-      .selectFrom('link_view_durations')
-      .selectAll()
-      .where('link_view_log_id', 'in', viewLogIds)
-      .orderBy('link_view_log_id')
-      .orderBy('position')
-      .execute();
+    return r.all(durationsIn, viewLogIds);
   },
 
   /** Viewer ids that are a live customer of the project (by id or dealUserId). */
-  async customerViewerIds(db: Db, appId: string, viewerIds: string[]): Promise<Set<string>> {
+  async customerViewerIds(r: PreparedReader, appId: string, viewerIds: string[]): Promise<Set<string>> {
     if (viewerIds.length === 0) return new Set();
     // Two index seeks (primary key; app_id + deal_user_id) rather than an OR that SQLite may answer
     // by walking every customer of the project.
-    const [byId, byDealUser] = await Promise.all([
-      db.selectFrom('customers').select(['id', 'deal_user_id', 'app_id', 'status']).where('id', 'in', viewerIds).execute(),
-      db
-        .selectFrom('customers')
-        .select(['id', 'deal_user_id', 'app_id', 'status'])
-        .where('app_id', '=', appId)
-        .where('deal_user_id', 'in', viewerIds)
-        .execute(),
-    ]);
+    const [byId, byDealUser] = await Promise.all([r.all(viewersById, viewerIds), r.all(viewersByDealUser, appId, viewerIds)]);
     const out = new Set<string>();
-    for (const r of [...byId, ...byDealUser]) {
-      if (r.app_id !== appId || r.status !== 1) continue;
-      out.add(r.id);
-      if (r.deal_user_id !== null) out.add(r.deal_user_id);
+    for (const c of [...byId, ...byDealUser]) {
+      if (c.app_id !== appId || c.status !== 1) continue;
+      out.add(c.id);
+      if (c.deal_user_id !== null) out.add(c.deal_user_id);
     }
     return out;
   },
@@ -177,13 +235,13 @@ export const historiesRepository = {
     return q.orderBy('send_time', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
   },
 
-  cluesByIds(db: Db, ids: string[]) {
+  cluesByIds(r: PreparedReader, ids: string[]) {
     if (ids.length === 0) return Promise.resolve([]);
-    return db.selectFrom('clues').selectAll().where('id', 'in', ids).execute();
+    return r.all(cluesIn, ids);
   },
 
-  callsByIds(db: Db, ids: string[]) {
+  callsByIds(r: PreparedReader, ids: string[]) {
     if (ids.length === 0) return Promise.resolve([]);
-    return db.selectFrom('calls').selectAll().where('id', 'in', ids).execute();
+    return r.all(callsIn, ids);
   },
 };

@@ -20,6 +20,7 @@ const linkNotFound = () => failure('link_not_found', 'Link not found');
  */
 export function createHistoriesService(ctx: AppContext, access: AccessService) {
   const db = ctx.database.db;
+  const reader = ctx.database.reader;
   const clock = ctx.clock;
   return {
     async listCalls(callerId: number, input: CallsInput, p: Page) {
@@ -27,8 +28,14 @@ export function createHistoriesService(ctx: AppContext, access: AccessService) {
       const userId = access.visibleOwner(m, input.svc_user_id, 'history');
       const bucket =
         input.time_range_type !== undefined && input.time_range_type !== -1 ? DURATION_BUCKETS[input.time_range_type] : undefined;
-      const rows = await repo.listCalls(db, { appId: input.app_id, userId, callStatus: input.call_status, bucket }, p.offset, p.limit);
-      const customers = await repo.customersByIds(db, input.app_id, [
+      const rows = await repo.listCalls(
+        db,
+        reader,
+        { appId: input.app_id, userId, callStatus: input.call_status, bucket },
+        p.offset,
+        p.limit,
+      );
+      const customers = await repo.customersByIds(reader, input.app_id, [
         ...new Set(rows.map((r) => r.customer_id).filter((id): id is string => id !== null)),
       ]);
       return rows.map((r) => toCall(r, r.customer_id ? customers.get(r.customer_id) : undefined, clock));
@@ -39,8 +46,8 @@ export function createHistoriesService(ctx: AppContext, access: AccessService) {
       const creatorId = access.visibleOwner(m, input.svc_user_id, 'history');
       const rows = await repo.listLinks(db, appId, creatorId, p.offset, p.limit);
       const [counters, customers] = await Promise.all([
-        repo.linkCounters(db, rows),
-        repo.customersByIds(db, appId, [...new Set(rows.map((r) => r.customer_id).filter((id): id is string => id !== null))]),
+        repo.linkCounters(reader, rows),
+        repo.customersByIds(reader, appId, [...new Set(rows.map((r) => r.customer_id).filter((id): id is string => id !== null))]),
       ]);
       return rows.map((r) =>
         toLink(
@@ -59,7 +66,7 @@ export function createHistoriesService(ctx: AppContext, access: AccessService) {
      * The creator reading them marks them seen (newViewCount/newViewerCount restart from zero).
      */
     async listViewLogs(linkId: string, callerId: number, p: Page) {
-      const link = await repo.findLink(db, linkId);
+      const link = await repo.findLink(reader, linkId);
       if (!link) throw linkNotFound();
       try {
         const m = await access.membership(link.app_id, callerId, 'history');
@@ -68,13 +75,13 @@ export function createHistoriesService(ctx: AppContext, access: AccessService) {
         if (err instanceof AppError && (err.code === 'NEED_AUTH' || err.code === 'app_not_found')) throw linkNotFound();
         throw err;
       }
-      const rows = await repo.listViewLogs(db, linkId, p.offset, p.limit);
+      const rows = await repo.listViewLogs(reader, linkId, p.offset, p.limit);
       const [durations, customerViewers] = await Promise.all([
         repo.durationsOf(
-          db,
+          reader,
           rows.map((r) => r.id),
         ),
-        repo.customerViewerIds(db, link.app_id, [...new Set(rows.map((r) => r.viewer_id).filter((v): v is string => v !== null))]),
+        repo.customerViewerIds(reader, link.app_id, [...new Set(rows.map((r) => r.viewer_id).filter((v): v is string => v !== null))]),
       ]);
       if (link.creator_id === callerId) await repo.markLinkRead(db, linkId);
       return rows.map((r) =>
