@@ -36,13 +36,16 @@ export async function buildApp(ctx: AppContext, services: Services): Promise<Fas
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   });
 
-  // One line per request, with the URL redacted (access_token may ride in the query).
-  app.addHook('onResponse', async (request, reply) => {
-    request.log.info(
-      { method: request.method, url: redactUrl(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
-      'request',
-    );
-  });
+  // One line per request, with the URL redacted (access_token may ride in the query). Not even
+  // registered when info lines are off: the hook and the redaction cost every request (issue 7).
+  if (ctx.logger.isLevelEnabled('info')) {
+    app.addHook('onResponse', async (request, reply) => {
+      request.log.info(
+        { method: request.method, url: redactUrl(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+        'request',
+      );
+    });
+  }
 
   registerErrorHandler(app);
   registerNotFound(app);

@@ -12,8 +12,6 @@ export interface CustomerScope {
   ownerId: number | null;
 }
 
-const byId = preparedQuery('customerById', ({ db }, id: string) => db.selectFrom('customers').selectAll().where('id', '=', id));
-
 /** One list/search statement per shape (owner filter or not), so each is prepared once. */
 const listAll = preparedQuery('customerListAll', ({ db }, appId: string, offset: number, limit: number) =>
   db
@@ -103,18 +101,69 @@ const newCountsOf = preparedQuery('customerNewCounts', ({ db, inList }, ids: str
     .where(inList('c.id', ids, 'text')),
 );
 
-const behaviourSince = preparedQuery('customerBehaviourSince', ({ db }, customerId: string, since: number) =>
-  db.selectFrom('behaviour_logs').select('id').where('customer_id', '=', customerId).where('created_at', '>', since).limit(1),
+/**
+ * The detail in one statement: the row, whether behaviour arrived since the owner's last look,
+ * and whether a live customer of the same owner shares its phone or e-mail (whetherMerge), each
+ * an index seek.
+ */
+const detailOf = preparedQuery('customerDetail', ({ db }, id: string) =>
+  db
+    .selectFrom('customers as c')
+    .selectAll('c')
+    .select((eb) => [
+      eb
+        .exists(
+          eb
+            .selectFrom('behaviour_logs as b')
+            .select('b.id')
+            .whereRef('b.customer_id', '=', 'c.id')
+            .where((e) => e('b.created_at', '>', e.fn.coalesce('c.detail_viewed_at', e.lit(-1)))),
+        )
+        .as('has_new_behaviour'),
+      eb
+        .exists(
+          eb
+            .selectFrom('customers as d')
+            .select('d.id')
+            .whereRef('d.app_id', '=', 'c.app_id')
+            .whereRef('d.phone', '=', 'c.phone')
+            .whereRef('d.owner_id', '=', 'c.owner_id')
+            .whereRef('d.id', '!=', 'c.id')
+            .where('d.status', '=', 1),
+        )
+        .as('phone_twin'),
+      eb
+        .exists(
+          eb
+            .selectFrom('customers as d')
+            .select('d.id')
+            .whereRef('d.app_id', '=', 'c.app_id')
+            .whereRef('d.email_lower', '=', 'c.email_lower')
+            .whereRef('d.owner_id', '=', 'c.owner_id')
+            .whereRef('d.id', '!=', 'c.id')
+            .where('d.status', '=', 1),
+        )
+        .as('email_twin'),
+    ])
+    .where('c.id', '=', id),
 );
 
 export const customersRepository = {
-  find(db: Db, id: string): Promise<CustomerRow | undefined> {
-    return db.selectFrom('customers').selectAll().where('id', '=', id).executeTakeFirst();
+  /** A customer as committed with what its detail needs besides the row (see detailOf). */
+  async detail(
+    reader: PreparedReader,
+    id: string,
+  ): Promise<{ row: CustomerRow; hasNewBehaviour: boolean; whetherMerge: number } | undefined> {
+    const found = await reader.first(detailOf, id);
+    if (found === undefined) return undefined;
+    const { has_new_behaviour, phone_twin, email_twin, ...row } = found;
+    // Empty phone or e-mail never makes a twin (as in duplicates()).
+    const merge = (row.phone && Number(phone_twin)) || (row.email_lower && Number(email_twin)) ? 1 : 0;
+    return { row, hasNewBehaviour: Boolean(Number(has_new_behaviour)), whetherMerge: merge };
   },
 
-  /** A customer as committed (hot path: detail, overview, behaviour list). */
-  findCommitted(reader: PreparedReader, id: string): Promise<CustomerRow | undefined> {
-    return reader.first(byId, id);
+  find(db: Db, id: string): Promise<CustomerRow | undefined> {
+    return db.selectFrom('customers').selectAll().where('id', '=', id).executeTakeFirst();
   },
 
   findMany(db: Db, appId: string, ids: string[]): Promise<CustomerRow[]> {
@@ -184,10 +233,6 @@ export const customersRepository = {
       rows.map((r) => r.id),
     );
     return new Map(counts.map((c) => [c.id, Number(c.n ?? 0)]));
-  },
-
-  async hasBehaviourSince(reader: PreparedReader, customerId: string, since: number): Promise<boolean> {
-    return (await reader.first(behaviourSince, customerId, since)) !== undefined;
   },
 
   async isTaken(

@@ -225,8 +225,9 @@ export function createCustomersService(ctx: AppContext, access: AccessService, m
     },
 
     async detail(customerId: string, callerId: number): Promise<CustomerResponse> {
-      const row = await repo.findCommitted(reader, customerId);
-      if (!row) throw customerNotFound();
+      const found = await repo.detail(reader, customerId);
+      if (!found) throw customerNotFound();
+      const { row } = found;
       let m: Membership;
       try {
         m = await access.membership(row.app_id, callerId);
@@ -236,14 +237,11 @@ export function createCustomersService(ctx: AppContext, access: AccessService, m
         throw err;
       }
       visible(m, row);
-      if (row.owner_id === callerId && row.status === 1) {
-        const seen = row.detail_viewed_at ?? -1;
-        if (row.is_new === 1 || (await repo.hasBehaviourSince(reader, row.id, seen))) {
-          // Opening the detail is the owner "seeing" the customer: clears isNew and newCount.
-          await repo.update(db, row.id, { is_new: 0, detail_viewed_at: clock.now() });
-        }
+      if (row.owner_id === callerId && row.status === 1 && (row.is_new === 1 || found.hasNewBehaviour)) {
+        // Opening the detail is the owner "seeing" the customer: clears isNew and newCount.
+        await repo.update(db, row.id, { is_new: 0, detail_viewed_at: clock.now() });
       }
-      return toCustomer(row, clock, await whetherMerge(reader, row));
+      return toCustomer(row, clock, found.whetherMerge);
     },
 
     async list(appId: string, callerId: number, pathUserId: string, p: Page): Promise<CustomerListItem[]> {
