@@ -154,14 +154,20 @@ async function generate(base: string, env: Record<string, string>) {
   const refreshToken = String((login.json as unknown as { refresh_token: string }).refresh_token);
   const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/x-www-form-urlencoded' };
   const appId = String(((await call(base, 'POST', '/api/v1.7/apps', auth, 'name=Bench')).json.data as { appId: string }).appId);
+  // The other 19 of the project's 20 members.
   for (let i = 0; i < 19; i++) {
-    await call(
+    const reg = await call(
       base,
       'POST',
       '/svcuser/oauth2/register',
       form,
       `phoneNum=1390000${String(i + 1).padStart(4, '0')}&password=${encodeURIComponent(password)}`,
     );
+    const memberToken = String((reg.json as unknown as { access_token: string }).access_token);
+    const info = await call(base, 'GET', '/svcuser/oauth2/getUserInfoByAccessToken', { authorization: `Bearer ${memberToken}` });
+    const id = (info.json as unknown as { id: number }).id;
+    const added = await call(base, 'POST', `/api/v1.7/app/${appId}/members`, auth, `svc_user_id=${id}`);
+    if (added.json?.status !== 1) throw new Error(`adding member ${id} failed: ${JSON.stringify(added.json)}`);
   }
   const secret = String(((await call(base, 'GET', '/api/v1.7/my-apps', auth)).json.data as { id: string; secret: string }[])[0]?.secret);
   const now = Date.now();
@@ -260,6 +266,36 @@ async function drive(url: string, s: Scenario | null, d: Dataset | null, duratio
   };
 }
 
+/**
+ * Webhook delivery throughput: bench/events.ts on its own fresh database of the same dialect (one
+ * relay draining committed events to a local receiver in signed batches), run after the HTTP
+ * scenarios so it does not share the cores with them.
+ */
+async function webhookDelivery(): Promise<Record<string, unknown>> {
+  const out = await new Promise<string>((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/events.ts', '--db', DB, '--events', QUICK ? '5000' : '20000'], {
+      cwd: ROOT,
+      env: { ...process.env, LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let text = '';
+    child.stdout.on('data', (d: Buffer) => (text += d.toString()));
+    child.on('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`bench/events.ts exited ${code}`))));
+  });
+  const r = JSON.parse(out.slice(out.indexOf('{'))) as {
+    createToReceipt: { p50ms: number; p99ms: number };
+    relayThroughput: { eventsPerSecond: number };
+  };
+  return {
+    scenario: 'webhook delivery (events/s; p50/p99 create→receipt)',
+    reqPerSec: r.relayThroughput.eventsPerSecond,
+    p50ms: r.createToReceipt.p50ms,
+    p99ms: r.createToReceipt.p99ms,
+    target: 'report',
+    met: '-',
+  };
+}
+
 async function main() {
   const db = await freshDatabase();
   const port = await freePort();
@@ -315,6 +351,7 @@ async function main() {
         peakRssMB: Math.round(scenarioRss / 1e6),
       });
     }
+    if (!ONLY || 'webhook delivery'.includes(ONLY)) rows.push(await webhookDelivery());
     const big = rows.find((r) => r.scenario === 'overview, big customer')?.reqPerSec as number | undefined;
     const small = rows.find((r) => r.scenario === 'overview, small customer')?.reqPerSec as number | undefined;
     const summary = {

@@ -36,10 +36,28 @@ export const OWASP_SCRYPT: PasswordCost = { N: 2 ** 15, r: 8, p: 3 };
 export const INSECURE_FAST_SCRYPT: PasswordCost = { N: 2 ** 10, r: 8, p: 1 };
 const KEYLEN = 32;
 
-function scryptAsync(password: string, salt: Buffer, N: number, r: number, p: number, keylen: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    scrypt(password, salt, keylen, { N, r, p, maxmem: 256 * N * r + 1024 * 1024 }, (err, key) => (err ? reject(err) : resolve(key)));
-  });
+/**
+ * Hashes at once, at most: each needs 128·N·r bytes (32 MiB at the OWASP cost) and a whole core
+ * for ~100 ms, so more than one per core only adds memory (libuv would run four: 128 MiB of the
+ * 250 MB budget, issue 7) and latency, never throughput. Others wait in line.
+ */
+const HASH_SLOTS = 2;
+let hashesRunning = 0;
+const hashQueue: (() => void)[] = [];
+
+async function scryptAsync(password: string, salt: Buffer, N: number, r: number, p: number, keylen: number): Promise<Buffer> {
+  if (hashesRunning >= HASH_SLOTS) await new Promise<void>((resolve) => hashQueue.push(resolve));
+  else hashesRunning++;
+  try {
+    return await new Promise((resolve, reject) => {
+      scrypt(password, salt, keylen, { N, r, p, maxmem: 256 * N * r + 1024 * 1024 }, (err, key) => (err ? reject(err) : resolve(key)));
+    });
+  } finally {
+    // Hand the slot straight to the next in line, or free it.
+    const next = hashQueue.shift();
+    if (next) next();
+    else hashesRunning--;
+  }
 }
 
 export async function hashPassword(password: string, cost: PasswordCost = OWASP_SCRYPT): Promise<string> {
