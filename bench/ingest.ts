@@ -3,6 +3,7 @@
  *
  *   node --import tsx bench/ingest.ts                 # SQLite (a fresh file under .bench/)
  *   BENCH_PG_URL=postgres://postgres@127.0.0.1:5432/postgres node --import tsx bench/ingest.ts
+ *   BENCH_BATCHES=30 BENCH_OVERVIEW=0 node --import tsx bench/ingest.ts   # ingestion only
  *
  * 1. Ingestion: batches of 1000 BehaviourLog events spread over 1,000 customers, posted through
  *    the HTTP app (Fastify inject: JSON parsing, validation, one transaction per batch with outbox
@@ -174,7 +175,13 @@ if (!pgAdmin) {
   console.log(`[sqlite] one batch of 1000 wrote ${(bytes / 1e6).toFixed(1)} MB of WAL (${Math.round(bytes / 4096)} pages)`);
 }
 
-// 2. Overview latency: 1,000 vs 100,000 records, both over the same 365 days.
+// 2. Overview latency: 1,000 vs 100,000 records, both over the same 365 days (BENCH_OVERVIEW=0 skips it).
+if (process.env.BENCH_OVERVIEW === '0') {
+  await app.close();
+  await ctx.database.close();
+  await dropDatabase();
+  process.exit(0);
+}
 for (const [id, count] of [
   ['small', 1000],
   ['large', 100_000],
