@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestServer } from './helpers/harness.ts';
-import { DAY, type HistoryProject, addCustomers, ago, event, historyProject, ingest } from './helpers/histories.ts';
+import { DAY, type HistoryProject, addCustomers, ago, event, feedEvents, historyProject, ingest } from './helpers/histories.ts';
 
 const t = useTestServer();
 let p: HistoryProject;
@@ -101,18 +101,44 @@ describe('a batch of every domain type', () => {
     expect(res.json()).toEqual({ status: 1, data: { accepted: 7, duplicates: 0 } });
     expect(await links(p.master.token)).toContain('link-1');
     expect(await behaviourIds('cust-1')).toEqual(expect.arrayContaining(['beh-1', 'beh-2']));
-    const events = await t.server.ctx.database.db
-      .selectFrom('outbox')
-      .select(['domain_type', 'domain_id', 'event_type', 'body'])
-      .where('domain_type', '=', 'BehaviourLog')
-      .where('domain_id', 'in', ['beh-1', 'beh-2'])
-      .orderBy('domain_id')
-      .execute();
-    expect(events.map((e) => [e.domain_id, e.event_type])).toEqual([
+    const events = (await feedEvents(t.server, p.appId, p.master.token)).filter(
+      (e) => e.domainType === 'BehaviourLog' && ['beh-1', 'beh-2'].includes(e.domainId),
+    );
+    expect(events.map((e) => [e.domainId, e.event_type])).toEqual([
       ['beh-1', 'create'],
       ['beh-2', 'create'],
     ]);
-    expect(JSON.parse(events[0]?.body ?? '{}')).toMatchObject({ id: 'beh-1', customerId: 'cust-1', action: 'link_view_log', userType: 0 });
+    // The documented behaviour body, every field (docs/events.md), built from the stored record.
+    const stored = await t.server.ctx.database.db
+      .selectFrom('behaviour_logs')
+      .selectAll()
+      .where('id', '=', 'beh-1')
+      .executeTakeFirstOrThrow();
+    expect(events[0]?.body).toEqual({
+      id: 'beh-1',
+      appId: p.appId,
+      svcUserId: String(p.sales.id),
+      customerId: 'cust-1',
+      customerName: null,
+      dealUserId: null,
+      action: 'link_view_log',
+      params: null,
+      remote_duration: null,
+      description: null,
+      when: t.server.ctx.clock.format(stored.when_at),
+      content: JSON.stringify({ linkId: 'link-1', linkViewLogId: 'view-1' }),
+      clientName: null,
+      clientVersion: null,
+      os: null,
+      osVersion: null,
+      net: null,
+      ip: null,
+      location: null,
+      province: null,
+      city: null,
+      createdTime: t.server.ctx.clock.format(stored.created_at),
+      userType: 0,
+    });
   });
 
   it('stores nothing twice when the batch is sent again', async () => {

@@ -3,8 +3,7 @@ import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/index.ts';
 import type { BehaviourLogsTable, CustomersTable } from '../../db/schema.ts';
-import { behaviourEventBody } from '../../events/messages.ts';
-import { type EventMessage, type EventType, writeEvents } from '../../events/outbox.ts';
+import { type EventMessage, type EventType, RECORD_BODY, writeEvents } from '../../events/outbox.ts';
 import { AppError, badRequest, failure, forbidden } from '../../http/errors.ts';
 import type { Page } from '../../http/paging.ts';
 import type { AccessService, Membership } from '../access/service.ts';
@@ -168,7 +167,7 @@ export function createCustomersService(ctx: AppContext, access: AccessService, m
         appId,
         [
           { event_type: 'create', domainType: 'Customer', domainId: row.id, body: customer },
-          { event_type: 'create', domainType: 'BehaviourLog', domainId: behaviour.id, body: behaviourEventBody(behaviour, clock) },
+          { event_type: 'create', domainType: 'BehaviourLog', domainId: behaviour.id, body: RECORD_BODY },
         ],
         now,
       );

@@ -2,8 +2,7 @@ import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import { type Database, isUniqueViolation } from '../../db/index.ts';
 import type { BehaviourRollupsTable } from '../../db/schema.ts';
-import { behaviourEventBody } from '../../events/messages.ts';
-import { type EventMessage, writeEvents } from '../../events/outbox.ts';
+import { type EventMessage, RECORD_BODY, eventRows } from '../../events/outbox.ts';
 import { AppError, accessDenied, failure } from '../../http/errors.ts';
 import { safeEqual } from '../../lib/secrets.ts';
 import type { AccessService } from '../access/service.ts';
@@ -311,7 +310,8 @@ export function createIngestService(ctx: AppContext, access: AccessService, acco
       } else if (spec?.list === 'tag' && p.linkId !== null) {
         for (const tag of linkTags(p.linkId, it.index) ?? []) bump(row.customer_id, day, 'tag', tag);
       }
-      events.push({ event_type: 'create', domainType: 'BehaviourLog', domainId: row.id, body: behaviourEventBody(row, clock) });
+      // The event's body is the stored record's: the outbox row references it instead of copying it.
+      events.push({ event_type: 'create', domainType: 'BehaviourLog', domainId: row.id, body: RECORD_BODY });
       return row;
     });
 
@@ -370,7 +370,7 @@ export function createIngestService(ctx: AppContext, access: AccessService, acco
         posts.map((p) => p.row),
       );
       await repo.insertMany(trx, 'behaviour_logs', behaviourRows);
-      await writeEvents(trx, appId, events, now);
+      await repo.insertMany(trx, 'outbox', eventRows(appId, events, now));
       await repo.addRollups(trx, [...rollups.values()]);
       await repo.addTotals(trx, [...rollups.values()]);
     });
