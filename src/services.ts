@@ -26,9 +26,10 @@ export function createServices(ctx: AppContext) {
   const customers = createCustomersService(ctx, access, metadata, groups);
   const ingest = createIngestService(ctx, access, accounts);
   // Ingested Customer items go through the same validated write path as the create endpoint.
-  ingest.setCustomerWriter((trx, appId, body, opts) =>
-    customers.createInTransaction(trx, appId, body, { ownerId: opts.ownerId, id: opts.id, now: opts.now, validate: 'ingest' }),
-  );
+  ingest.setCustomerWriter(async (trx, appId, items, now) => {
+    const result = await customers.createManyInTransaction(trx, appId, items, { now, validate: 'ingest' });
+    return 'failed' in result ? result.failed : null;
+  });
   const histories = createHistoriesService(ctx, access);
   const behaviour = createBehaviourService(ctx, access);
   const webhooks = createWebhooksService(ctx, access);

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestClient, type TestUser, activeUser, createClient } from './helpers/fixtures.ts';
 import { useTestServer } from './helpers/harness.ts';
+import { feedEvents } from './helpers/histories.ts';
 
 const t = useTestServer();
 let client: TestClient;
@@ -305,20 +306,18 @@ describe('create, detail, edit', () => {
     expect(behaviour).toHaveLength(1);
     expect(behaviour[0]).toMatchObject({ action: 'create', user_type: 1, app_id: appId, svc_user_id: String(sales.id) });
     expect(JSON.parse(String(behaviour[0]?.content))).toEqual(c);
-    const events = await db
-      .selectFrom('outbox')
-      .selectAll()
-      .where('domain_id', 'in', [c.id, behaviour[0]?.id ?? ''])
-      .execute();
-    expect(events.map((e) => `${e.domain_type}:${e.event_type}`).sort()).toEqual(['BehaviourLog:create', 'Customer:create']);
-    const customerEvent = events.find((e) => e.domain_type === 'Customer');
-    expect(JSON.parse(String(customerEvent?.body))).toEqual(c);
+    // Read as a consumer reads them: through the pull feed.
+    const events = (await feedEvents(t.server, appId, master.token)).filter((e) => [c.id, behaviour[0]?.id].includes(e.domainId));
+    expect(events.map((e) => `${e.domainType}:${e.event_type}`)).toEqual(['Customer:create', 'BehaviourLog:create']);
+    const customerEvent = events.find((e) => e.domainType === 'Customer');
+    expect(customerEvent?.body).toEqual(c);
     const overview = await t.server.api.get(`/api/v1.7/customer/${c.id}/overview`, { token: sales.token });
     expect(overview.json().data.total).toBe(1);
     const list = await t.server.api.get(`${base()}/member/customer/${c.id}/behaviour`, { token: sales.token });
     expect(list.json().data.map((b: { action: string }) => b.action)).toEqual(['create']);
-    const behaviourEvent = JSON.parse(String(events.find((e) => e.domain_type === 'BehaviourLog')?.body));
+    const behaviourEvent = events.find((e) => e.domainType === 'BehaviourLog')?.body;
     expect(behaviourEvent).toMatchObject({ customerId: c.id, action: 'create', userType: 1, appId, customerName: 'Outboxed' });
+    expect(behaviourEvent?.content).toBe(behaviour[0]?.content);
   });
 
   it('owner: the acting member by default; Master/Admin may assign to another member, Sales may not', async () => {

@@ -60,6 +60,14 @@ describe('NATS JetStream sink', () => {
         domainId: customerId,
         body: { name: 'Published' },
       });
+      // The behaviour event's body is built from the stored record when published.
+      const behaviourMsg = messages.find((m) => m.subject.endsWith('.BehaviourLog'));
+      expect(behaviourMsg?.json()).toMatchObject({
+        id: outbox.find((o) => o.domain_type === 'BehaviourLog')?.id,
+        event_type: 'create',
+        domainType: 'BehaviourLog',
+        body: { customerId, action: 'create', appId, customerName: 'Published', userType: 1, svcUserId: String(master.id) },
+      });
 
       // A crash between publishing and saving the cursor: the relay publishes the same events again.
       await t.server.ctx.database.db.updateTable('event_cursors').set({ position: 0 }).where('name', '=', 'nats').execute();

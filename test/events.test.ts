@@ -113,6 +113,90 @@ describe('webhooks', () => {
     }
   });
 
+  it('delivers ingested behaviour records with the bodies, ids and order of the feed; copied bodies too', async () => {
+    const receiver = await startReceiver();
+    try {
+      const h = await hook(receiver.url);
+      const customerId = await createCustomer('Behaving');
+      // An event whose body is a copy (every event written before issue 7, and Customer events).
+      await t.server.ctx.database.db
+        .transaction()
+        .execute((trx) =>
+          writeEvents(
+            trx,
+            appId,
+            [{ event_type: 'update', domainType: 'Customer', domainId: customerId, body: { copied: true } }],
+            Date.now(),
+          ),
+        );
+      const apps = await t.server.api.get('/api/v1.7/my-apps', { token: master.token });
+      const secret = (apps.json().data as { id: string; secret: string }[]).find((a) => a.id === appId)?.secret as string;
+      const batch = [1, 2, 3].map((i) => ({
+        event_type: 'create',
+        domainType: 'BehaviourLog',
+        domainId: `hooked-${i}`,
+        body: {
+          customerId,
+          action: 'send_message',
+          when: `2026-05-0${i} 10:00:00`,
+          createdTime: `2026-05-0${i} 10:00:01`,
+          params: `p${i}`,
+          remote_duration: i * 10,
+          os: 'Linux',
+          ip: '203.0.113.9',
+        },
+      }));
+      const res = await t.server.api.post(`/api/v1.7/app/${appId}/events`, batch, { headers: { 'x-app-secret': secret } });
+      expect(res.json()).toEqual({ status: 1, data: { accepted: 3, duplicates: 0 } });
+      relay();
+      await receiver.until(() => receiver.eventIds().length >= 6);
+      const delivered = receiver.received.flatMap((d) => d.events);
+      const feed = await t.server.api.get(`/api/v1.7/app/${appId}/events`, { token: master.token, query: { count: 100 } });
+      const fromFeed = (feed.json().data.events as { id: string; createdAt: string }[])
+        .filter((e) => delivered.some((d) => d.id === e.id))
+        .map(({ createdAt: _, ...message }) => message);
+      expect(delivered).toEqual(fromFeed);
+      expect(delivered.map((e) => `${e.domainType}:${e.domainId}`)).toEqual([
+        `Customer:${customerId}`,
+        expect.stringMatching(/^BehaviourLog:/),
+        `Customer:${customerId}`,
+        'BehaviourLog:hooked-1',
+        'BehaviourLog:hooked-2',
+        'BehaviourLog:hooked-3',
+      ]);
+      expect(delivered[2]?.body).toEqual({ copied: true });
+      expect(delivered[4]?.body).toEqual({
+        id: 'hooked-2',
+        appId,
+        svcUserId: String(master.id),
+        customerId,
+        customerName: null,
+        dealUserId: null,
+        action: 'send_message',
+        params: 'p2',
+        remote_duration: 20,
+        description: null,
+        when: '2026-05-02 10:00:00',
+        content: null,
+        clientName: null,
+        clientVersion: null,
+        os: 'Linux',
+        osVersion: null,
+        net: null,
+        ip: '203.0.113.9',
+        location: null,
+        province: null,
+        city: null,
+        createdTime: '2026-05-02 10:00:01',
+        userType: 1,
+      });
+      expect(receiver.received.every((d) => d.headers['x-rapport-event-ids'] === d.events.map((e) => e.id).join(','))).toBe(true);
+      expect(verify(h.secret, String(receiver.received[0]?.headers['x-rapport-signature']), String(receiver.received[0]?.body))).toBe(true);
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('filters by domain type', async () => {
     const receiver = await startReceiver();
     try {

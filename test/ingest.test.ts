@@ -1,13 +1,25 @@
 import fs from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestServer } from './helpers/harness.ts';
-import { DAY, type HistoryProject, addCustomers, ago, event, historyProject, ingest } from './helpers/histories.ts';
+import {
+  DAY,
+  type HistoryProject,
+  addCustomers,
+  ago,
+  customerEvent,
+  event,
+  feedEvents,
+  historyProject,
+  ingest,
+} from './helpers/histories.ts';
 
 const t = useTestServer();
 let p: HistoryProject;
 
 const behaviour = (id: string, customerId: string, action: string, content: unknown, extra: Record<string, unknown> = {}) =>
   event('BehaviourLog', id, { customerId, action, when: ago(DAY), content: JSON.stringify(content), ...extra });
+const behaviourEvent = (id: string, customerId: string) =>
+  event('BehaviourLog', id, { customerId, action: 'send_message', when: ago(DAY) });
 
 async function links(token: string) {
   const res = await t.server.api.get(`/api/v1.7/app/${p.appId}/links`, { token, query: { count: 100 } });
@@ -101,18 +113,44 @@ describe('a batch of every domain type', () => {
     expect(res.json()).toEqual({ status: 1, data: { accepted: 7, duplicates: 0 } });
     expect(await links(p.master.token)).toContain('link-1');
     expect(await behaviourIds('cust-1')).toEqual(expect.arrayContaining(['beh-1', 'beh-2']));
-    const events = await t.server.ctx.database.db
-      .selectFrom('outbox')
-      .select(['domain_type', 'domain_id', 'event_type', 'body'])
-      .where('domain_type', '=', 'BehaviourLog')
-      .where('domain_id', 'in', ['beh-1', 'beh-2'])
-      .orderBy('domain_id')
-      .execute();
-    expect(events.map((e) => [e.domain_id, e.event_type])).toEqual([
+    const events = (await feedEvents(t.server, p.appId, p.master.token)).filter(
+      (e) => e.domainType === 'BehaviourLog' && ['beh-1', 'beh-2'].includes(e.domainId),
+    );
+    expect(events.map((e) => [e.domainId, e.event_type])).toEqual([
       ['beh-1', 'create'],
       ['beh-2', 'create'],
     ]);
-    expect(JSON.parse(events[0]?.body ?? '{}')).toMatchObject({ id: 'beh-1', customerId: 'cust-1', action: 'link_view_log', userType: 0 });
+    // The documented behaviour body, every field (docs/events.md), built from the stored record.
+    const stored = await t.server.ctx.database.db
+      .selectFrom('behaviour_logs')
+      .selectAll()
+      .where('id', '=', 'beh-1')
+      .executeTakeFirstOrThrow();
+    expect(events[0]?.body).toEqual({
+      id: 'beh-1',
+      appId: p.appId,
+      svcUserId: String(p.sales.id),
+      customerId: 'cust-1',
+      customerName: null,
+      dealUserId: null,
+      action: 'link_view_log',
+      params: null,
+      remote_duration: null,
+      description: null,
+      when: t.server.ctx.clock.format(stored.when_at),
+      content: JSON.stringify({ linkId: 'link-1', linkViewLogId: 'view-1' }),
+      clientName: null,
+      clientVersion: null,
+      os: null,
+      osVersion: null,
+      net: null,
+      ip: null,
+      location: null,
+      province: null,
+      city: null,
+      createdTime: t.server.ctx.clock.format(stored.created_at),
+      userType: 0,
+    });
   });
 
   it('stores nothing twice when the batch is sent again', async () => {
@@ -244,6 +282,93 @@ describe('all-or-nothing validation', () => {
     expect(res.json().data.accepted).toBe(1);
     const after = (await t.server.api.get('/api/v1.7/customer/cust-unknown/overview', { token: p.master.token })).json().data;
     expect(after).toEqual({ ...before, total: before.total + 1 });
+  });
+});
+
+describe('Customer items', () => {
+  it('validates each customer as if created alone after the earlier ones: uniqueness', async () => {
+    const q = await historyProject(t.server);
+    // A project whose phone attribute is unique (the defaults have none).
+    await t.server.ctx.database.db
+      .updateTable('customer_metadata')
+      .set({ is_unique: 1 })
+      .where('app_id', '=', q.appId)
+      .where('name', '=', 'phone')
+      .execute();
+    const stored = await ingest(t.server, q, [customerEvent('u-stored', { phone: '13900000001' })]);
+    expect(stored.json()).toEqual({ status: 1, data: { accepted: 1, duplicates: 0 } });
+    // Against a stored customer, and against an earlier item of the same batch.
+    for (const [batch, index] of [
+      [[customerEvent('u-1', { phone: '13900000002' }), customerEvent('u-2', { phone: '13900000001' })], 1],
+      [[customerEvent('u-3', { phone: '13900000003' }), customerEvent('u-4', { phone: '13900000003' })], 1],
+    ] as const) {
+      const res = await ingest(t.server, q, batch);
+      expect(res.json()).toMatchObject({
+        status: 0,
+        code: 'invalid_events',
+        errors: [{ index, msg: expect.stringMatching(/^phone_unique/) }],
+      });
+    }
+    // Nothing of a refused batch was stored; a later attribute's error does not hide an earlier one's.
+    const ok = await ingest(t.server, q, [customerEvent('u-1', { phone: '13900000002' }), customerEvent('u-3', { phone: '13900000003' })]);
+    expect(ok.json()).toEqual({ status: 1, data: { accepted: 2, duplicates: 0 } });
+    const both = await ingest(t.server, q, [customerEvent('u-5', { phone: '13900000003', email: 'not an e-mail' })]);
+    expect(both.json().errors).toEqual([{ index: 0, msg: expect.stringMatching(/^phone_unique/) }]);
+    const bad = await ingest(t.server, q, [customerEvent('u-6', { phone: '13900000006' }), customerEvent('u-7', { email: 'nope' })]);
+    expect(bad.json().errors).toEqual([{ index: 1, msg: expect.stringMatching(/^email_invalid/) }]);
+  });
+
+  it('stores a batch of customers with their create records, events in order and whetherMerge as one by one', async () => {
+    const q = await historyProject(t.server);
+    const res = await ingest(t.server, q, [
+      customerEvent('m-1', { phone: '13900000011', svcUserId: q.sales.id }),
+      customerEvent('m-2', { phone: '13900000011', svcUserId: q.sales.id }),
+      customerEvent('m-3', { phone: '13900000011', svcUserId: q.sales2.id }),
+      customerEvent('m-4', { email: 'Twin@Example.com', svcUserId: q.sales.id }),
+      customerEvent('m-5', { email: 'twin@example.com', svcUserId: q.sales.id }),
+      behaviourEvent('m-b1', 'm-2'),
+    ]);
+    expect(res.json()).toEqual({ status: 1, data: { accepted: 6, duplicates: 0 } });
+    const events = await feedEvents(t.server, q.appId, q.master.token);
+    const customers = events.filter((e) => e.domainType === 'Customer');
+    expect(customers.map((e) => [e.domainId, e.body.whetherMerge, e.body.svcUserId])).toEqual([
+      ['m-1', 0, String(q.sales.id)],
+      ['m-2', 1, String(q.sales.id)],
+      ['m-3', 0, String(q.sales2.id)],
+      ['m-4', 0, String(q.sales.id)],
+      ['m-5', 1, String(q.sales.id)],
+    ]);
+    // Each customer's event, then its create record's; the batch's behaviour record last.
+    expect(events.map((e) => (e.domainType === 'Customer' ? e.domainId : `${e.body.action}:${e.body.customerId}`))).toEqual([
+      'm-1',
+      'create:m-1',
+      'm-2',
+      'create:m-2',
+      'm-3',
+      'create:m-3',
+      'm-4',
+      'create:m-4',
+      'm-5',
+      'create:m-5',
+      'send_message:m-2',
+    ]);
+    const created = events.find((e) => e.domainType === 'BehaviourLog' && e.body.customerId === 'm-2');
+    expect(JSON.parse(String(created?.body.content))).toEqual(customers[1]?.body);
+    const detail = await t.server.api.get(`/api/v1.7/customer/m-2/detail`, { token: q.master.token });
+    expect(detail.json().data).toMatchObject({ id: 'm-2', whetherMerge: 1 });
+    const overview = await t.server.api.get('/api/v1.7/customer/m-2/overview', { token: q.master.token });
+    expect(overview.json().data).toMatchObject({ total: 2, smsCount: 1 });
+  });
+
+  it('stores 1000 customers in one batch', async () => {
+    const q = await historyProject(t.server);
+    const batch = Array.from({ length: 1000 }, (_, i) => customerEvent(`k-${i}`, { phone: `137${String(i).padStart(8, '0')}` }));
+    expect((await ingest(t.server, q, batch)).json()).toEqual({ status: 1, data: { accepted: 1000, duplicates: 0 } });
+    expect((await ingest(t.server, q, batch)).json()).toEqual({ status: 1, data: { accepted: 0, duplicates: 1000 } });
+    const list = await t.server.api.get(`/api/v1.7/app/${q.appId}/member/all/customers`, { token: q.master.token, query: { count: 1 } });
+    expect(list.json().data[0]).toMatchObject({ newCount: 1 });
+    const events = await feedEvents(t.server, q.appId, q.master.token);
+    expect(events).toHaveLength(2000);
   });
 });
 

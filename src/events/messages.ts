@@ -1,4 +1,5 @@
-import type { Insertable } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
+import type { Database } from '../db/index.ts';
 import type { BehaviourLogsTable } from '../db/schema.ts';
 import type { Clock } from '../lib/time.ts';
 
@@ -29,4 +30,34 @@ export function behaviourEventBody(row: Insertable<BehaviourLogsTable>, clock: C
     createdTime: clock.format(row.created_at),
     userType: row.user_type,
   };
+}
+
+/** Ids per statement when reading records back (under every dialect's parameter limit). */
+const READ_CHUNK = 500;
+
+/**
+ * Bodies of events written with RECORD_BODY (outbox.ts), built from the stored records: the same
+ * body the event would have carried as a copy, since those records never change. Keyed by
+ * `domainType` then `domainId`; a record that cannot be found is absent from the map.
+ */
+export async function recordBodies(
+  db: Kysely<Database>,
+  clock: Clock,
+  refs: { domainType: string; domainId: string }[],
+): Promise<Map<string, Map<string, unknown>>> {
+  const out = new Map<string, Map<string, unknown>>();
+  const behaviourIds = [...new Set(refs.filter((r) => r.domainType === 'BehaviourLog').map((r) => r.domainId))];
+  if (behaviourIds.length > 0) {
+    const bodies = new Map<string, unknown>();
+    for (let i = 0; i < behaviourIds.length; i += READ_CHUNK) {
+      const rows = await db
+        .selectFrom('behaviour_logs')
+        .selectAll()
+        .where('id', 'in', behaviourIds.slice(i, i + READ_CHUNK))
+        .execute();
+      for (const r of rows) bodies.set(r.id, behaviourEventBody(r, clock));
+    }
+    out.set('BehaviourLog', bodies);
+  }
+  return out;
 }

@@ -3,7 +3,7 @@ import type { AppContext } from '../context.ts';
 import type { Database } from '../db/index.ts';
 import type { WebhookDeliveriesTable } from '../db/schema.ts';
 import { NatsSink } from './nats-sink.ts';
-import { readFeed, sequenceOutbox, toFeedEvent, toMessage } from './sequencer.ts';
+import { readFeedPositions, sequenceOutbox, toFeedEvents, toMessage } from './sequencer.ts';
 import { sendWebhook } from './webhook-sender.ts';
 
 export interface RelayOptions {
@@ -113,7 +113,7 @@ export class Relay {
         if (this.ctx.database.features.skipLocked) q = q.forUpdate().skipLocked();
         const hook = await q.executeTakeFirst();
         if (!hook) return false;
-        const events = await readFeed(trx, hook.app_id, hook.cursor, this.options.batchSize);
+        const events = await readFeedPositions(trx, hook.app_id, hook.cursor, this.options.batchSize);
         if (events.length === 0) return false;
         const types = hook.domain_types ? new Set(hook.domain_types.split(',')) : null;
         const wanted = types ? events.filter((e) => types.has(e.domainType)) : events;
@@ -185,11 +185,11 @@ export class Relay {
     if (!hook) return;
     const ids = JSON.parse(d.event_ids) as string[];
     const rows = ids.length ? await this.db.selectFrom('outbox').selectAll().where('id', 'in', ids).execute() : [];
-    const byId = new Map(rows.map((r) => [r.id, r]));
+    const byId = new Map((await toFeedEvents(this.db, this.ctx.clock, rows)).map((e) => [e.id, e]));
     const messages = ids
       .map((id) => byId.get(id))
-      .filter((r) => r !== undefined)
-      .map((r) => toMessage(toFeedEvent(r)));
+      .filter((e) => e !== undefined)
+      .map((e) => toMessage(e));
     const body = JSON.stringify(messages);
     const result = await sendWebhook(hook.url, hook.secret, body, ids, {
       timeoutMs: this.options.timeoutMs,
@@ -241,7 +241,7 @@ export class Relay {
     const after = Number(cursor?.position ?? 0);
     const rows = await this.db.selectFrom('outbox').selectAll().where('seq', '>', after).orderBy('seq').limit(500).execute();
     if (rows.length === 0) return false;
-    await this.nats.publish(rows.map(toFeedEvent));
+    await this.nats.publish(await toFeedEvents(this.db, this.ctx.clock, rows));
     const last = Number(rows[rows.length - 1]?.seq ?? after);
     await this.db
       .insertInto('event_cursors')

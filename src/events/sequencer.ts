@@ -1,6 +1,9 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { OutboxTable } from '../db/schema.ts';
 import type { Database, DialectFeatures } from '../db/index.ts';
+import type { Clock } from '../lib/time.ts';
+import { recordBodies } from './messages.ts';
+import { RECORD_BODY_TEXT } from './outbox.ts';
 
 const SEQUENCER_LOCK = 727_001;
 const BATCH = 1000;
@@ -47,25 +50,61 @@ export interface FeedEvent {
 }
 
 /** Events of a project after a position, in feed order. */
-export async function readFeed(db: Kysely<Database>, appId: string | null, after: number, limit: number): Promise<FeedEvent[]> {
+export async function readFeed(
+  db: Kysely<Database>,
+  clock: Clock,
+  appId: string | null,
+  after: number,
+  limit: number,
+): Promise<FeedEvent[]> {
   let q = db.selectFrom('outbox').selectAll().where('seq', '>', after);
   if (appId !== null) q = q.where('app_id', '=', appId);
   const rows = await q.orderBy('seq').limit(limit).execute();
-  return rows.map(toFeedEvent);
+  return toFeedEvents(db, clock, rows);
 }
 
-/** An outbox row as a feed event (the body parsed). */
-export function toFeedEvent(r: Selectable<OutboxTable>): FeedEvent & { appId: string } {
-  return {
-    id: r.id,
-    appId: r.app_id,
-    seq: Number(r.seq),
-    event_type: r.event_type,
-    domainType: r.domain_type,
-    domainId: r.domain_id,
-    body: JSON.parse(r.body) as unknown,
-    createdAt: r.created_at,
-  };
+/** Positions and types of a project's events after a position, in feed order (no bodies). */
+export async function readFeedPositions(
+  db: Kysely<Database>,
+  appId: string,
+  after: number,
+  limit: number,
+): Promise<{ id: string; seq: number; domainType: string }[]> {
+  const rows = await db
+    .selectFrom('outbox')
+    .select(['id', 'seq', 'domain_type'])
+    .where('seq', '>', after)
+    .where('app_id', '=', appId)
+    .orderBy('seq')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ id: r.id, seq: Number(r.seq), domainType: r.domain_type }));
+}
+
+/**
+ * Outbox rows as feed events, in the same order. A body copied into the row is parsed; a body
+ * that is the stored record (RECORD_BODY) is built from the record, all records in one read.
+ */
+export async function toFeedEvents(
+  db: Kysely<Database>,
+  clock: Clock,
+  rows: Selectable<OutboxTable>[],
+): Promise<(FeedEvent & { appId: string })[]> {
+  const refs = rows.filter((r) => r.body === RECORD_BODY_TEXT).map((r) => ({ domainType: r.domain_type, domainId: r.domain_id }));
+  const bodies = refs.length > 0 ? await recordBodies(db, clock, refs) : null;
+  return rows.map((r) => {
+    const body = r.body === RECORD_BODY_TEXT ? (bodies?.get(r.domain_type)?.get(r.domain_id) ?? null) : (JSON.parse(r.body) as unknown);
+    return {
+      id: r.id,
+      appId: r.app_id,
+      seq: Number(r.seq),
+      event_type: r.event_type,
+      domainType: r.domain_type,
+      domainId: r.domain_id,
+      body,
+      createdAt: r.created_at,
+    };
+  });
 }
 
 /** The message as delivered to consumers: the interface's shape plus the event id. */

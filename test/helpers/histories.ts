@@ -90,3 +90,25 @@ export async function addCustomers(
     )
     .execute();
 }
+
+export interface FeedMessage {
+  id: string;
+  event_type: string;
+  domainType: string;
+  domainId: string;
+  body: Record<string, unknown>;
+  createdAt: string;
+}
+
+/** Every event of the project in the pull feed, in feed order (read as a consumer reads it). */
+export async function feedEvents(server: TestServer, appId: string, token: string): Promise<FeedMessage[]> {
+  const out: FeedMessage[] = [];
+  let after = '';
+  for (;;) {
+    const res = await server.api.get(`/api/v1.7/app/${appId}/events`, { token, query: { count: 100, ...(after ? { after } : {}) } });
+    const data = (res.json() as { data: { events: FeedMessage[]; next: string; hasMore: boolean } }).data;
+    out.push(...data.events);
+    if (!data.hasMore) return out;
+    after = data.next;
+  }
+}

@@ -1,10 +1,13 @@
-import type { Insertable, Kysely, Updateable } from 'kysely';
+import { type Insertable, type Kysely, type Updateable, sql } from 'kysely';
 import type { Database } from '../../db/index.ts';
 import { type PreparedReader, preparedQuery } from '../../db/prepared.ts';
 import type { CustomersTable } from '../../db/schema.ts';
 import type { CustomerRow } from './mapper.ts';
 
 type Db = Kysely<Database>;
+
+/** Values per lookup statement: well under every dialect's parameter limit. */
+const LOOKUP_CHUNK = 1000;
 
 /** Whose customers a query covers: a project, optionally one owner. */
 export interface CustomerScope {
@@ -223,6 +226,44 @@ export const customersRepository = {
       if (twin) merge.add(r.id);
     }
     return merge;
+  },
+
+  /** Which of these values live customers of the project already have in a column (as text). */
+  async liveValues(db: Db, appId: string, column: keyof CustomersTable, values: (string | number)[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (let i = 0; i < values.length; i += LOOKUP_CHUNK) {
+      const rows = await db
+        .selectFrom('customers')
+        .select(sql<string | number>`${sql.ref(column)}`.as('value'))
+        .where('app_id', '=', appId)
+        .where('status', '=', 1)
+        .where(column, 'in', values.slice(i, i + LOOKUP_CHUNK) as never[])
+        .execute();
+      for (const r of rows) found.add(String(r.value));
+    }
+    return found;
+  },
+
+  /** Live customers of the project sharing a phone or an e-mail with any of the rows (for whetherMerge). */
+  async liveTwins(
+    db: Db,
+    appId: string,
+    rows: CustomerRow[],
+  ): Promise<{ owner_id: number; phone: string | null; email_lower: string | null }[]> {
+    const phones = [...new Set(rows.map((r) => r.phone).filter((v): v is string => !!v))];
+    const emails = [...new Set(rows.map((r) => r.email_lower).filter((v): v is string => !!v))];
+    const cols = ['owner_id', 'phone', 'email_lower', 'status'] as const;
+    const out: { owner_id: number; phone: string | null; email_lower: string | null; status: number }[] = [];
+    // One seek per value and index (phone, e-mail), as in duplicates.
+    for (let i = 0; i < phones.length; i += LOOKUP_CHUNK) {
+      const part = phones.slice(i, i + LOOKUP_CHUNK);
+      out.push(...(await db.selectFrom('customers').select(cols).where('app_id', '=', appId).where('phone', 'in', part).execute()));
+    }
+    for (let i = 0; i < emails.length; i += LOOKUP_CHUNK) {
+      const part = emails.slice(i, i + LOOKUP_CHUNK);
+      out.push(...(await db.selectFrom('customers').select(cols).where('app_id', '=', appId).where('email_lower', 'in', part).execute()));
+    }
+    return out.filter((o) => o.status === 1);
   },
 
   /** Behaviour records newer than the owner's last look at each customer. */

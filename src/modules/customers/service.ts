@@ -4,8 +4,8 @@ import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/index.ts';
 import type { PreparedReader } from '../../db/prepared.ts';
 import type { BehaviourLogsTable, CustomersTable } from '../../db/schema.ts';
-import { behaviourEventBody } from '../../events/messages.ts';
-import { type EventMessage, type EventType, writeEvents } from '../../events/outbox.ts';
+import { bulkOps } from '../../db/bulk.ts';
+import { type EventMessage, type EventType, RECORD_BODY, eventRows, writeEvents } from '../../events/outbox.ts';
 import { AppError, badRequest, failure, forbidden } from '../../http/errors.ts';
 import type { Page } from '../../http/paging.ts';
 import type { AccessService, Membership } from '../access/service.ts';
@@ -14,7 +14,7 @@ import type { GroupsService } from '../groups/service.ts';
 import type { MetadataService } from '../metadata/service.ts';
 import { type CustomerListItem, type CustomerResponse, type CustomerRow, toCustomer } from './mapper.ts';
 import { type CustomerScope, customersRepository as repo } from './repository.ts';
-import { type ValidationMode, validateCustomer } from './validation.ts';
+import { type ValidatedCustomer, type ValidationEnv, type ValidationMode, validateCustomer } from './validation.ts';
 
 export const DEFAULT_CREATE_WAY = 6;
 const MAX_TRANSFER_ITEMS = 1000;
@@ -44,6 +44,7 @@ export function createCustomersService(ctx: AppContext, access: AccessService, m
   const db: Kysely<Database> = ctx.database.db;
   const reader = ctx.database.reader;
   const clock = ctx.clock;
+  const bulk = bulkOps(ctx.database.features);
 
   function customerEvent(type: EventType, row: CustomerRow, whetherMerge = 0): EventMessage {
     return { event_type: type, domainType: 'Customer', domainId: row.id, body: toCustomer(row, clock, whetherMerge) };
@@ -101,7 +102,7 @@ export function createCustomersService(ctx: AppContext, access: AccessService, m
     /**
      * Validates and stores one customer inside the caller's transaction, with its `create` behaviour
      * record and the Customer and BehaviourLog create events (decisions §5). Used by the create
-     * endpoint and by ingestion of Customer items.
+     * endpoint; ingestion stores a batch's customers with createManyInTransaction.
      */
     async createInTransaction(
       trx: Kysely<Database>,
@@ -109,74 +110,164 @@ export function createCustomersService(ctx: AppContext, access: AccessService, m
       input: Record<string, unknown>,
       opts: CreateOptions,
     ): Promise<CustomerResponse> {
+      const result = await service.createManyInTransaction(trx, appId, [{ input, ownerId: opts.ownerId, id: opts.id }], opts);
+      if ('failed' in result) throw result.failed.error;
+      return result.customers[0] as CustomerResponse;
+    },
+
+    /**
+     * Validates and stores customers in order inside the caller's transaction, each exactly as if
+     * it had been created alone after the ones before it (uniqueness and whetherMerge see the
+     * earlier ones), with one statement per table for the whole list (issue 7: ingestion batches
+     * of Customer items). The first invalid item stops the list: nothing is written and its
+     * position and error are returned.
+     */
+    async createManyInTransaction(
+      trx: Kysely<Database>,
+      appId: string,
+      items: { input: Record<string, unknown>; ownerId: number; id?: string | undefined }[],
+      opts: Omit<CreateOptions, 'ownerId' | 'id'>,
+    ): Promise<{ customers: CustomerResponse[] } | { failed: { position: number; error: AppError } }> {
+      if (items.length === 0) return { customers: [] };
       const meta = await metadata.rows(trx, appId);
-      const v = await validateCustomer(input, {
-        mode: opts.validate,
-        metadata: meta,
-        actingUserId: opts.ownerId,
-        mayAssignOthers: opts.mayAssignOthers ?? opts.validate === 'ingest',
-        ...envFor(trx, appId),
-      });
+      const env = envFor(trx, appId);
+      // Members and groups do not change during the list: each distinct question is asked once.
+      const members = new Map<number, Promise<boolean>>();
+      const groupsOf = new Map<string, Promise<boolean>>();
+      const isActiveMember = (userId: number) => {
+        let answer = members.get(userId);
+        if (!answer) members.set(userId, (answer = env.isActiveMember(userId)));
+        return answer;
+      };
+      const isGroupOf = (groupId: string, ownerId: number) => {
+        const key = `${groupId}\u0000${ownerId}`;
+        let answer = groupsOf.get(key);
+        if (!answer) groupsOf.set(key, (answer = env.isGroupOf(groupId, ownerId)));
+        return answer;
+      };
+      const validate = (input: Record<string, unknown>, ownerId: number, isTaken: ValidationEnv['isTaken']) =>
+        validateCustomer(input, {
+          mode: opts.validate,
+          metadata: meta,
+          actingUserId: ownerId,
+          mayAssignOthers: opts.mayAssignOthers ?? opts.validate === 'ingest',
+          isActiveMember,
+          isGroupOf,
+          isTaken,
+        });
+
+      // Uniqueness: a first pass collects every value an item would check, one query per column
+      // answers them all, and the real pass adds the values of the items before each item.
+      const asked = new Map<keyof CustomersTable, Set<string | number>>();
+      for (const it of items) {
+        await validate(it.input, it.ownerId, async (column, value) => {
+          let values = asked.get(column);
+          if (!values) asked.set(column, (values = new Set()));
+          values.add(value);
+          return false;
+        }).catch((err: unknown) => {
+          if (!(err instanceof AppError)) throw err;
+        });
+      }
+      const taken = new Map<keyof CustomersTable, Set<string>>();
+      for (const [column, values] of asked) {
+        taken.set(column, await repo.liveValues(trx, appId, column, [...values]));
+      }
+
+      const rows: CustomerRow[] = [];
       const now = opts.now;
-      const row: CustomerRow = {
-        ...(Object.fromEntries(Object.keys(EMPTY_CUSTOMER).map((k) => [k, null])) as unknown as CustomerRow),
-        ...(v.values as Partial<CustomerRow>),
-        id: opts.id ?? randomUUID(),
-        app_id: appId,
-        owner_id: v.ownerId,
-        create_way: (v.values.create_way as number | null | undefined) ?? opts.createWay ?? DEFAULT_CREATE_WAY,
-        allocation_user_id: v.ownerChanged ? String(v.ownerId) : null,
-        status: 1,
-        is_new: 1,
-        detail_viewed_at: null,
-        created_at: now,
-        updated_at: now,
-      };
-      await repo.insert(trx, row);
-      const merge = await whetherMerge(trx, row);
-      const customer = toCustomer(row, clock, merge);
-      const behaviour: Insertable<BehaviourLogsTable> = {
-        id: randomUUID(),
-        app_id: appId,
-        customer_id: row.id,
-        svc_user_id: String(row.owner_id),
-        deal_user_id: row.deal_user_id,
-        customer_name: row.name,
-        action: 'create',
-        params: null,
-        remote_duration: null,
-        description: null,
-        when_at: now,
-        content: JSON.stringify(customer),
-        client_name: null,
-        client_version: null,
-        os: null,
-        os_version: null,
-        net: null,
-        ip: null,
-        location: null,
-        province: null,
-        city: null,
-        user_type: 1,
-        created_at: now,
-      };
-      await trx.insertInto('behaviour_logs').values(behaviour).execute();
-      // The overview counts every record from daily rollups; a new customer has none yet, so a plain insert.
-      await trx
-        .insertInto('behaviour_rollups')
-        .values({ customer_id: row.id, day: clock.format(now).slice(0, 10), kind: 'action', key: 'create', count: 1 })
-        .execute();
-      await trx.insertInto('behaviour_totals').values({ customer_id: row.id, kind: 'action', key: 'create', count: 1 }).execute();
-      await writeEvents(
-        trx,
-        appId,
-        [
+      for (let position = 0; position < items.length; position += 1) {
+        const it = items[position] as (typeof items)[number];
+        let v: ValidatedCustomer;
+        try {
+          v = await validate(it.input, it.ownerId, async (column, value) => taken.get(column)?.has(String(value)) ?? false);
+        } catch (err) {
+          if (err instanceof AppError) return { failed: { position, error: err } };
+          throw err;
+        }
+        const row: CustomerRow = {
+          ...(Object.fromEntries(Object.keys(EMPTY_CUSTOMER).map((k) => [k, null])) as unknown as CustomerRow),
+          ...(v.values as Partial<CustomerRow>),
+          id: it.id ?? randomUUID(),
+          app_id: appId,
+          owner_id: v.ownerId,
+          create_way: (v.values.create_way as number | null | undefined) ?? opts.createWay ?? DEFAULT_CREATE_WAY,
+          allocation_user_id: v.ownerChanged ? String(v.ownerId) : null,
+          status: 1,
+          is_new: 1,
+          detail_viewed_at: null,
+          created_at: now,
+          updated_at: now,
+        };
+        rows.push(row);
+        for (const [column, values] of taken) {
+          const value = row[column];
+          if (value !== null && value !== undefined) values.add(String(value));
+        }
+      }
+
+      // whetherMerge as each would have seen it: live customers stored before, and earlier items.
+      const stored = await repo.liveTwins(trx, appId, rows);
+      const phones = new Set(stored.filter((o) => o.phone).map((o) => `${o.owner_id}\u0000${o.phone}`));
+      const emails = new Set(stored.filter((o) => o.email_lower).map((o) => `${o.owner_id}\u0000${o.email_lower}`));
+      const customers: CustomerResponse[] = [];
+      const behaviours: Insertable<BehaviourLogsTable>[] = [];
+      const events: EventMessage[] = [];
+      const day = clock.format(now).slice(0, 10);
+      for (const row of rows) {
+        const phone = row.phone ? `${row.owner_id}\u0000${row.phone}` : null;
+        const email = row.email_lower ? `${row.owner_id}\u0000${row.email_lower}` : null;
+        const merge = (phone !== null && phones.has(phone)) || (email !== null && emails.has(email)) ? 1 : 0;
+        if (phone !== null) phones.add(phone);
+        if (email !== null) emails.add(email);
+        const customer = toCustomer(row, clock, merge);
+        customers.push(customer);
+        const behaviour: Insertable<BehaviourLogsTable> = {
+          id: randomUUID(),
+          app_id: appId,
+          customer_id: row.id,
+          svc_user_id: String(row.owner_id),
+          deal_user_id: row.deal_user_id,
+          customer_name: row.name,
+          action: 'create',
+          params: null,
+          remote_duration: null,
+          description: null,
+          when_at: now,
+          content: JSON.stringify(customer),
+          client_name: null,
+          client_version: null,
+          os: null,
+          os_version: null,
+          net: null,
+          ip: null,
+          location: null,
+          province: null,
+          city: null,
+          user_type: 1,
+          created_at: now,
+        };
+        behaviours.push(behaviour);
+        events.push(
           { event_type: 'create', domainType: 'Customer', domainId: row.id, body: customer },
-          { event_type: 'create', domainType: 'BehaviourLog', domainId: behaviour.id, body: behaviourEventBody(behaviour, clock) },
-        ],
-        now,
+          { event_type: 'create', domainType: 'BehaviourLog', domainId: behaviour.id, body: RECORD_BODY },
+        );
+      }
+      await bulk.insert(trx, 'customers', rows);
+      await bulk.insert(trx, 'behaviour_logs', behaviours);
+      // The overview counts every record from daily rollups; a new customer has none yet, so plain inserts.
+      await bulk.insert(
+        trx,
+        'behaviour_rollups',
+        rows.map((r) => ({ customer_id: r.id, day, kind: 'action', key: 'create', count: 1 })),
       );
-      return customer;
+      await bulk.insert(
+        trx,
+        'behaviour_totals',
+        rows.map((r) => ({ customer_id: r.id, kind: 'action', key: 'create', count: 1 })),
+      );
+      await bulk.insert(trx, 'outbox', eventRows(appId, events, now));
+      return { customers };
     },
 
     async create(appId: string, callerId: number, pathUserId: string, input: Record<string, unknown>): Promise<CustomerResponse> {

@@ -2,9 +2,9 @@ import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import { type Database, isUniqueViolation } from '../../db/index.ts';
 import type { BehaviourRollupsTable } from '../../db/schema.ts';
-import { behaviourEventBody } from '../../events/messages.ts';
-import { type EventMessage, writeEvents } from '../../events/outbox.ts';
-import { AppError, accessDenied, failure } from '../../http/errors.ts';
+import { type EventMessage, RECORD_BODY, eventRows } from '../../events/outbox.ts';
+import type { AppError } from '../../http/errors.ts';
+import { accessDenied, failure } from '../../http/errors.ts';
 import { safeEqual } from '../../lib/secrets.ts';
 import type { AccessService } from '../access/service.ts';
 import type { AccountsService } from '../accounts/service.ts';
@@ -54,13 +54,17 @@ export interface IngestResult {
   duplicates: number;
 }
 
-/** Stores an ingested Customer body inside the batch transaction (the customers module's engine). */
+/**
+ * Stores a batch's Customer bodies, in order, inside the batch transaction (the customers module's
+ * engine). Returns the position and error of the first invalid one, when one is (nothing is then
+ * written).
+ */
 export type CustomerWriter = (
   trx: Transaction<Database>,
   appId: string,
-  body: Record<string, unknown>,
-  opts: { id: string; ownerId: number; now: number },
-) => Promise<unknown>;
+  items: { input: Record<string, unknown>; ownerId: number; id: string }[],
+  now: number,
+) => Promise<{ position: number; error: AppError } | null>;
 
 interface ItemBase {
   index: number;
@@ -311,20 +315,27 @@ export function createIngestService(ctx: AppContext, access: AccessService, acco
       } else if (spec?.list === 'tag' && p.linkId !== null) {
         for (const tag of linkTags(p.linkId, it.index) ?? []) bump(row.customer_id, day, 'tag', tag);
       }
-      events.push({ event_type: 'create', domainType: 'BehaviourLog', domainId: row.id, body: behaviourEventBody(row, clock) });
+      // The event's body is the stored record's: the outbox row references it instead of copying it.
+      events.push({ event_type: 'create', domainType: 'BehaviourLog', domainId: row.id, body: RECORD_BODY });
       return row;
     });
 
     await db.transaction().execute(async (trx) => {
       // Customers first (others may reference them), then links, then what hangs off links.
-      for (const it of toWrite) {
-        if (it.type !== 'Customer') continue;
-        if (!customerWriter) throw invalid([{ index: it.index, msg: 'Customer ingestion is not available on this server' }]);
-        try {
-          await customerWriter(trx, appId, it.body, { id: it.domainId, ownerId: it.ownerId ?? defaultOwner, now });
-        } catch (err) {
-          if (err instanceof AppError && err.kind === 'envelope') throw invalid([{ index: it.index, msg: `${err.code}: ${err.message}` }]);
-          throw err;
+      const customers = toWrite.filter((it): it is Item & { type: 'Customer' } => it.type === 'Customer');
+      if (customers.length > 0) {
+        if (!customerWriter)
+          throw invalid([{ index: customers[0]?.index ?? 0, msg: 'Customer ingestion is not available on this server' }]);
+        const failed = await customerWriter(
+          trx,
+          appId,
+          customers.map((it) => ({ input: it.body, ownerId: it.ownerId ?? defaultOwner, id: it.domainId })),
+          now,
+        );
+        if (failed) {
+          const index = customers[failed.position]?.index ?? 0;
+          if (failed.error.kind === 'envelope') throw invalid([{ index, msg: `${failed.error.code}: ${failed.error.message}` }]);
+          throw failed.error;
         }
       }
       const links: ParsedLink[] = [];
@@ -370,7 +381,7 @@ export function createIngestService(ctx: AppContext, access: AccessService, acco
         posts.map((p) => p.row),
       );
       await repo.insertMany(trx, 'behaviour_logs', behaviourRows);
-      await writeEvents(trx, appId, events, now);
+      await repo.insertMany(trx, 'outbox', eventRows(appId, events, now));
       await repo.addRollups(trx, [...rollups.values()]);
       await repo.addTotals(trx, [...rollups.values()]);
     });

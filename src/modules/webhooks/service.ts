@@ -191,7 +191,7 @@ export function createWebhooksService(ctx: AppContext, access: AccessService) {
       const cursor = after === undefined || after === '' ? 0 : /^\d{1,15}$/.test(after) ? Number(after) : null;
       if (cursor === null) throw badRequest("Invalid parameter 'after': a cursor returned by this feed");
       await sequenceOutbox(db, ctx.database.features);
-      const events = await readFeed(db, appId, cursor, p.limit);
+      const events = await readFeed(db, ctx.clock, appId, cursor, p.limit);
       const next = events.length ? String(events[events.length - 1]?.seq) : String(cursor);
       return {
         events: events.map((e) => ({ ...toMessage(e), createdAt: ctx.clock.format(e.createdAt) })),
