@@ -11,3 +11,14 @@ export function uniqueViolationTarget(err: unknown): string {
   const e = err as { constraint?: string; detail?: string; message?: string };
   return `${e.constraint ?? ''} ${e.detail ?? ''} ${e.message ?? ''}`;
 }
+
+/**
+ * True when a transaction failed only because of another one running at the same time and may
+ * simply be run again: PostgreSQL's deadlock_detected (40P01) and serialization_failure (40001),
+ * SQLite's SQLITE_BUSY after busy_timeout.
+ */
+export function isTransientConflict(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const code = (err as { code?: unknown }).code;
+  return code === '40P01' || code === '40001' || code === 'SQLITE_BUSY';
+}

@@ -6,7 +6,7 @@ import { openSqlite } from './sqlite.ts';
 
 export type { DatabaseHandle, DialectFeatures, DialectName } from './dialect.ts';
 export type { Database } from './schema.ts';
-export { isUniqueViolation, uniqueViolationTarget } from './errors.ts';
+export { isTransientConflict, isUniqueViolation, uniqueViolationTarget } from './errors.ts';
 export { containsInsensitive, containsPattern } from './sql.ts';
 
 /** The database the config selects: PostgreSQL when DATABASE_URL is set, else SQLite in DATA_DIR. */

@@ -1,6 +1,6 @@
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { AppContext } from '../../context.ts';
-import { type Database, isUniqueViolation } from '../../db/index.ts';
+import { type Database, isTransientConflict, isUniqueViolation } from '../../db/index.ts';
 import type { BehaviourRollupsTable } from '../../db/schema.ts';
 import { type EventMessage, RECORD_BODY, eventRows } from '../../events/outbox.ts';
 import type { AppError } from '../../http/errors.ts';
@@ -403,12 +403,13 @@ export function createIngestService(ctx: AppContext, access: AccessService, acco
         throw failure('invalid_events', `A batch holds at most ${MAX_EVENTS} event messages`, { errors: [] });
       }
       // A concurrent batch may store the same record between our check and our insert: the
-      // retry sees it as a duplicate, which keeps ingestion idempotent under races.
+      // retry sees it as a duplicate, which keeps ingestion idempotent under races. A deadlock
+      // with a concurrent batch rolled this one back whole, so running it again is safe too.
       for (let attempt = 1; ; attempt += 1) {
         try {
           return await runBatch(appId, payload, defaultOwner);
         } catch (err) {
-          if (attempt >= 3 || !isUniqueViolation(err)) throw err;
+          if (attempt >= 3 || !(isUniqueViolation(err) || isTransientConflict(err))) throw err;
         }
       }
     },
