@@ -8,6 +8,20 @@ type Db = Kysely<Database>;
 /** Tables that hold ingested records, keyed by their id column. */
 export type RecordTable = 'customers' | 'behaviour_logs' | 'calls' | 'links' | 'link_view_logs' | 'clues' | 'posts';
 
+/** Rows sorted by their key columns (plain code-unit order; any fixed order serves). */
+function byKey<T>(rows: T[], key: (r: T) => string[]): T[] {
+  const keyed = rows.map((r) => ({ r, k: key(r) }));
+  keyed.sort((a, b) => {
+    for (let i = 0; i < a.k.length; i += 1) {
+      const x = a.k[i] as string;
+      const y = b.k[i] as string;
+      if (x !== y) return x < y ? -1 : 1;
+    }
+    return 0;
+  });
+  return keyed.map((e) => e.r);
+}
+
 /** SQL of the ingestion endpoint: batch lookups and bulk writes (one statement per table and chunk). */
 export function createIngestRepository(features: DialectFeatures) {
   const bulk = bulkOps(features);
@@ -79,9 +93,14 @@ export function createIngestRepository(features: DialectFeatures) {
       return bulk.insert(db, table, rows);
     },
 
-    /** Adds counts to the rollups, already aggregated per key. */
+    /**
+     * Adds counts to the rollups, already aggregated per key. Rows go in key order: concurrent
+     * batches then lock shared rows in the same order (PostgreSQL: waits, never a deadlock), and
+     * the index is walked forwards.
+     */
     addRollups(db: Db, rows: Insertable<BehaviourRollupsTable>[]): Promise<void> {
-      return bulk.insertOrAdd(db, 'behaviour_rollups', rows, ['customer_id', 'day', 'kind', 'key'], 'count');
+      const sorted = byKey(rows, (r) => [r.customer_id, r.day, r.kind, r.key]);
+      return bulk.insertOrAdd(db, 'behaviour_rollups', sorted, ['customer_id', 'day', 'kind', 'key'], 'count');
     },
 
     /** Adds the same counts to the all-time totals (one row per customer × kind × key). */
@@ -93,7 +112,8 @@ export function createIngestRepository(features: DialectFeatures) {
         if (t) t.count += Number(r.count);
         else totals.set(k, { customer_id: r.customer_id, kind: r.kind, key: r.key, count: Number(r.count) });
       }
-      await bulk.insertOrAdd(db, 'behaviour_totals', [...totals.values()], ['customer_id', 'kind', 'key'], 'count');
+      const sorted = byKey([...totals.values()], (r) => [r.customer_id, r.kind, r.key]);
+      await bulk.insertOrAdd(db, 'behaviour_totals', sorted, ['customer_id', 'kind', 'key'], 'count');
     },
   };
 }
