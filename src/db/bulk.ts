@@ -44,24 +44,6 @@ function chunk<T>(rows: T[], size: number): T[][] {
   return out;
 }
 
-/**
- * Rows in the order of their key columns. Two transactions that upsert overlapping keys in
- * different orders each wait for a row lock the other holds (PostgreSQL reported deadlocks between
- * two concurrent ingestion batches folding into the same rollups); in one global order they queue.
- */
-function byKey<R>(rows: R[], key: string[]): R[] {
-  const k = (r: R, c: string) => (r as Record<string, unknown>)[c] as string | number;
-  return [...rows].sort((a, b) => {
-    for (const c of key) {
-      const x = k(a, c);
-      const y = k(b, c);
-      if (x < y) return -1;
-      if (x > y) return 1;
-    }
-    return 0;
-  });
-}
-
 /** A quoted identifier for hand-built statement text (names come from code, never from input). */
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
@@ -122,7 +104,7 @@ function valuesBulkOps(maxParameters: number): BulkOps {
       return write(db, table, rows, '');
     },
     insertOrAdd(db, table, rows, key, counter) {
-      return write(db, table, byKey(rows, key), upsertClause(table, key, counter));
+      return write(db, table, rows, upsertClause(table, key, counter));
     },
     anyOf(column, values) {
       if (values.length === 0) return sql<SqlBool>`1 = 0`;
@@ -186,7 +168,7 @@ function arrayBulkOps(): BulkOps {
       return write(db, table, rows, '');
     },
     insertOrAdd(db, table, rows, key, counter) {
-      return write(db, table, byKey(rows, key), upsertClause(table, key, counter));
+      return write(db, table, rows, upsertClause(table, key, counter));
     },
     anyOf(column, values) {
       if (values.length === 0) return sql<SqlBool>`false`;
