@@ -1,4 +1,5 @@
 import type { ColumnDefinitionBuilder, Kysely, RawBuilder, SqlBool } from 'kysely';
+import type { ChangeTopic } from './change-epoch.ts';
 import type { ChangeEpoch, PreparedReader } from './prepared.ts';
 import type { Database } from './schema.ts';
 
@@ -29,10 +30,10 @@ export interface DialectFeatures {
    */
   transactionLock(trx: Kysely<Database>, key: number): Promise<void>;
   /**
-   * Makes commits to these tables visible to other processes' change epochs (PostgreSQL: statement
-   * triggers that NOTIFY; SQLite: nothing to do, `data_version` sees every commit).
+   * Makes commits to each topic's tables visible to every process's change epoch of that topic
+   * (SQLite: triggers counting per topic; PostgreSQL: statement triggers that NOTIFY the topic).
    */
-  createChangeNotifications(db: Kysely<unknown>, tables: string[]): Promise<void>;
+  createChangeNotifications(db: Kysely<unknown>, topics: Readonly<Record<ChangeTopic, readonly string[]>>): Promise<void>;
   /**
    * `column IN (list)` with the whole list bound as one parameter, so a prepared statement serves
    * lists of any length (SQLite: a JSON array through json_each; PostgreSQL: an array through unnest).

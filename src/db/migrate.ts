@@ -5,7 +5,7 @@ import * as m002 from './migrations/002_customers.ts';
 import * as m004 from './migrations/004_histories.ts';
 import * as m005 from './migrations/005_events_out.ts';
 import * as m006 from './migrations/006_behaviour_totals.ts';
-import * as m008 from './migrations/008_change_notifications.ts';
+import * as m007 from './migrations/007_change_notifications.ts';
 import type { Database } from './schema.ts';
 
 interface PortableMigration {
@@ -19,7 +19,7 @@ const MIGRATIONS: Record<string, PortableMigration> = {
   '004_histories': m004,
   '005_events_out': m005,
   '006_behaviour_totals': m006,
-  '008_change_notifications': m008,
+  '007_change_notifications': m007,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -1,18 +1,7 @@
 import { createHash } from 'node:crypto';
-import {
-  type DatabaseConnection,
-  type Driver,
-  Kysely,
-  type KyselyPlugin,
-  PostgresDialect,
-  type PostgresDialectConfig,
-  PostgresDriver,
-  type QueryId,
-  type RootOperationNode,
-  type SqlBool,
-  sql,
-} from 'kysely';
+import { type Driver, Kysely, PostgresDialect, type PostgresDialectConfig, PostgresDriver, type SqlBool, sql } from 'kysely';
 import pg from 'pg';
+import { ChangeTrackingDriver, type ChangeTopic, TOPICS } from './change-epoch.ts';
 import type { DatabaseHandle, DialectFeatures } from './dialect.ts';
 import { type PreparedQuery, type PreparedReader, type QueryTemplate, bindTemplate, executorReader, templateFor } from './prepared.ts';
 import type { Database } from './schema.ts';
@@ -33,28 +22,30 @@ export const postgresFeatures: DialectFeatures = {
   },
   // Sub-select of unnest rather than `= any($1)`: see bulk.ts anyOf (planned as index probes).
   listParameter: (column, list, type) => sql<SqlBool>`${sql.ref(column)} in (select unnest(${list}::${sql.raw(type)}[]))`,
-  async createChangeNotifications(db, tables) {
+  async createChangeNotifications(db, topics) {
     await sql`create or replace function rapport_notify_change() returns trigger language plpgsql as $$
-      begin perform pg_notify(${sql.lit(CHANGE_CHANNEL)}, tg_table_name); return null; end $$`.execute(db);
-    for (const table of tables) {
-      await sql`create trigger ${sql.id(`${table}_notify_change`)} after insert or update or delete or truncate on ${sql.id(table)}
-        for each statement execute function rapport_notify_change()`.execute(db);
+      begin perform pg_notify(${sql.lit(CHANGE_CHANNEL)}, tg_argv[0]); return null; end $$`.execute(db);
+    for (const [topic, tables] of Object.entries(topics)) {
+      for (const table of tables) {
+        await sql`create trigger ${sql.id(`${table}_notify_change`)} after insert or update or delete or truncate on ${sql.id(table)}
+          for each statement execute function rapport_notify_change(${sql.lit(topic)})`.execute(db);
+      }
     }
   },
 };
 
-/** The channel the change-notification triggers (migration 007) notify on commit. */
+/** The channel the change-notification triggers (migration 007) notify on commit, the topic as payload. */
 const CHANGE_CHANNEL = 'rapport_changes';
 
 /**
- * The change epoch on PostgreSQL. This process bumps it itself after every commit and every
- * statement that may write outside a transaction (so its own next request never reads a stale
- * cache); other processes' commits arrive as notifications from the triggers on the tables whose
- * rows are cached (users, access_tokens, apps, members). While the listening connection is down
- * the epoch is null: nothing is cached, so a missed notification cannot leave a stale entry.
+ * The change epochs on PostgreSQL. This process bumps a topic itself once its own write to one of
+ * the topic's tables is committed (ChangeTrackingDriver), so its next request never reads a stale
+ * cache; other processes' commits arrive as notifications from the triggers. While the listening
+ * connection is down every epoch is null: nothing is cached, so a missed notification cannot leave
+ * a stale entry.
  */
 class ChangeWatch {
-  private epoch = 0;
+  private readonly epochs = new Map<string, number>(TOPICS.map((t) => [t, 0]));
   private connected = false;
   private closed = false;
   private client: pg.Client | null = null;
@@ -62,11 +53,11 @@ class ChangeWatch {
 
   constructor(private readonly url: string) {}
 
-  bump(): void {
-    this.epoch++;
+  bump(topics: Iterable<string>): void {
+    for (const t of topics) this.epochs.set(t, (this.epochs.get(t) ?? 0) + 1);
   }
 
-  current = (): number | null => (this.connected ? this.epoch : null);
+  current = (topic: ChangeTopic): number | null => (this.connected ? (this.epochs.get(topic) ?? null) : null);
 
   start(): void {
     if (this.closed) return;
@@ -82,13 +73,14 @@ class ChangeWatch {
     };
     client.on('error', lost);
     client.on('end', lost);
-    client.on('notification', () => this.bump());
+    // An unknown payload (another version's topic) bumps everything: never too few.
+    client.on('notification', (n) => this.bump(n.payload && this.epochs.has(n.payload) ? [n.payload] : TOPICS));
     client
       .connect()
       .then(() => client.query(`listen ${CHANGE_CHANNEL}`))
       .then(() => {
-        // Whatever changed while nobody listened: start from a fresh epoch.
-        this.bump();
+        // Whatever changed while nobody listened: start from fresh epochs.
+        this.bump(TOPICS);
         if (this.client === client) this.connected = true;
       })
       .catch(lost);
@@ -104,21 +96,7 @@ class ChangeWatch {
   }
 }
 
-/** Bumps the epoch after commits (the driver) and after statements that are not plain selects. */
-class EpochDriver extends PostgresDriver {
-  constructor(
-    config: PostgresDialectConfig,
-    private readonly watch: ChangeWatch,
-  ) {
-    super(config);
-  }
-  override async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    await super.commitTransaction(connection);
-    this.watch.bump();
-  }
-}
-
-class EpochDialect extends PostgresDialect {
+class TrackingPostgresDialect extends PostgresDialect {
   constructor(
     private readonly config: PostgresDialectConfig,
     private readonly watch: ChangeWatch,
@@ -126,22 +104,8 @@ class EpochDialect extends PostgresDialect {
     super(config);
   }
   override createDriver(): Driver {
-    return new EpochDriver(this.config, this.watch);
+    return new ChangeTrackingDriver(new PostgresDriver(this.config), (topics) => this.watch.bump(topics));
   }
-}
-
-function epochPlugin(watch: ChangeWatch): KyselyPlugin {
-  const writes = new WeakSet<QueryId>();
-  return {
-    transformQuery({ node, queryId }: { node: RootOperationNode; queryId: QueryId }) {
-      if (node.kind !== 'SelectQueryNode') writes.add(queryId);
-      return node;
-    },
-    async transformResult({ queryId, result }) {
-      if (writes.has(queryId)) watch.bump();
-      return result;
-    },
-  };
 }
 
 /** Named (server-side prepared) statements: PostgreSQL parses and plans each once per connection. */
@@ -178,7 +142,7 @@ export function openPostgres(url: string, poolSize = 10): DatabaseHandle {
   pool.on('error', () => {});
   const watch = new ChangeWatch(url);
   watch.start();
-  const db = new Kysely<Database>({ dialect: new EpochDialect({ pool }, watch), plugins: [epochPlugin(watch)] });
+  const db = new Kysely<Database>({ dialect: new TrackingPostgresDialect({ pool }, watch) });
   return {
     db,
     features: postgresFeatures,

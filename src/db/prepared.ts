@@ -1,4 +1,5 @@
 import { type Compilable, CompiledQuery, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import type { ChangeTopic } from './change-epoch.ts';
 import type { DialectFeatures } from './dialect.ts';
 import type { Database } from './schema.ts';
 
@@ -89,11 +90,11 @@ export interface PreparedReader {
 }
 
 /**
- * A number that changes whenever data that an in-process cache may hold could have changed, or
- * null while that cannot be known (then nothing may be cached). Read it before the query whose
- * result is cached; see EpochCache.
+ * A number per topic that changes whenever data of the topic's tables that an in-process cache
+ * may hold could have changed, or null while that cannot be known (then nothing may be cached).
+ * Read it before the query whose result is cached; see EpochCache and change-epoch.ts.
  */
-export type ChangeEpoch = () => number | null;
+export type ChangeEpoch = (topic: ChangeTopic) => number | null;
 
 const templates = new WeakMap<DialectFeatures, Map<PreparedQuery<never, unknown>, QueryTemplate>>();
 

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { CompiledQuery, type DatabaseConnection, type Driver, Kysely, type SqlBool, SqliteDialect, SqliteDriver, sql } from 'kysely';
+import { ChangeTrackingDriver, type ChangeTopic } from './change-epoch.ts';
 import type { DatabaseHandle, DialectFeatures } from './dialect.ts';
 import { type PreparedQuery, type PreparedReader, type QueryTemplate, bindTemplate, executorReader, templateFor } from './prepared.ts';
 import type { Database } from './schema.ts';
@@ -14,15 +15,17 @@ export const sqliteFeatures: DialectFeatures = {
   autoIncrementType: 'integer',
   autoIncrementPrimaryKey: (col) => col.primaryKey().autoIncrement(),
   transactionLock: async () => {},
-  // A counter row the triggers bump in the writing transaction; the reader looks at it only when
-  // data_version says some commit happened (openReader).
-  async createChangeNotifications(db, tables) {
-    await sql`create table change_epoch (id integer primary key check (id = 1), n integer not null)`.execute(db);
-    await sql`insert into change_epoch (id, n) values (1, 0)`.execute(db);
-    for (const table of tables) {
-      for (const op of ['insert', 'update', 'delete']) {
-        await sql`create trigger ${sql.id(`${table}_${op}_change`)} after ${sql.raw(op)} on ${sql.id(table)}
-          begin update change_epoch set n = n + 1 where id = 1; end`.execute(db);
+  // A counter per topic that the triggers bump inside the writing transaction; the reader reads
+  // them only when data_version says some commit happened (openReader).
+  async createChangeNotifications(db, topics) {
+    await sql`create table change_epoch (topic text primary key, n integer not null)`.execute(db);
+    for (const [topic, tables] of Object.entries(topics)) {
+      await sql`insert into change_epoch (topic, n) values (${topic}, 0)`.execute(db);
+      for (const table of tables) {
+        for (const op of ['insert', 'update', 'delete']) {
+          await sql`create trigger ${sql.id(`${table}_${op}_change`)} after ${sql.raw(op)} on ${sql.id(table)}
+            begin update change_epoch set n = n + 1 where topic = ${sql.lit(topic)}; end`.execute(db);
+        }
       }
     }
   },
@@ -76,11 +79,14 @@ class ImmediateSqliteDriver extends SqliteDriver {
 }
 
 class ImmediateSqliteDialect extends SqliteDialect {
-  constructor(private readonly options: ConstructorParameters<typeof SqliteDialect>[0]) {
+  constructor(
+    private readonly options: ConstructorParameters<typeof SqliteDialect>[0],
+    private readonly committed: (topics: Iterable<ChangeTopic>) => void,
+  ) {
     super(options);
   }
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.options);
+    return new ChangeTrackingDriver(new ImmediateSqliteDriver(this.options), this.committed);
   }
 }
 
@@ -111,21 +117,34 @@ function openReader(file: string, db: Kysely<Database>) {
     return entry;
   };
   const dataVersion = raw.prepare('pragma data_version').pluck();
-  let counter: SqliteDatabase.Statement | null = null;
+  let counters: SqliteDatabase.Statement | null = null;
   let seenVersion = -1;
-  let epoch: number | null = null;
-  const changeEpoch = () => {
-    const v = dataVersion.get() as number;
-    if (v !== seenVersion) {
-      seenVersion = v;
-      try {
-        counter ??= raw.prepare('select n from change_epoch where id = 1').pluck();
-        epoch = (counter.get() as number | undefined) ?? null;
-      } catch {
-        epoch = null; // not migrated yet: no caching
+  let checkedAt = -Infinity;
+  let epochs = new Map<string, number>();
+  /**
+   * data_version (a WAL read, ~2-3 µs) is looked at most once a millisecond, and at once after
+   * this process committed a write to a topic's table (`localWrite`): this process always reads
+   * its own writes, another process's commit is seen within a millisecond.
+   */
+  const changeEpoch = (topic: ChangeTopic): number | null => {
+    const now = performance.now();
+    if (now - checkedAt >= 1) {
+      checkedAt = now;
+      const v = dataVersion.get() as number;
+      if (v !== seenVersion) {
+        seenVersion = v;
+        try {
+          counters ??= raw.prepare('select topic, n from change_epoch').raw(true);
+          epochs = new Map(counters.all() as [string, number][]);
+        } catch {
+          epochs = new Map(); // not migrated yet: no caching
+        }
       }
     }
-    return epoch;
+    return epochs.get(topic) ?? null;
+  };
+  const localWrite = () => {
+    checkedAt = -Infinity;
   };
   const reader: PreparedReader = {
     all(q, ...args) {
@@ -138,7 +157,7 @@ function openReader(file: string, db: Kysely<Database>) {
       return Promise.resolve((values === undefined ? undefined : row(values)) as never);
     },
   };
-  return { raw, reader, epoch: changeEpoch };
+  return { raw, reader, epoch: changeEpoch, localWrite };
 }
 
 /** `(values) => ({ col0: values[0], ... })` for one statement's columns. */
@@ -163,8 +182,11 @@ export function openSqlite(file: string): DatabaseHandle {
   // Checkpoint every ~40 MB of WAL instead of ~4 MB: an ingestion batch writes ~4 MB, and a
   // checkpoint (with its fsync) after every batch doubled the batch's commit time (issue 5 bench).
   raw.pragma('wal_autocheckpoint = 10000');
-  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(raw) }) });
-  const second = file === ':memory:' ? null : openReader(file, db);
+  let second: ReturnType<typeof openReader> | null = null;
+  const db = new Kysely<Database>({
+    dialect: new ImmediateSqliteDialect({ database: withStatementCache(raw) }, () => second?.localWrite()),
+  });
+  second = file === ':memory:' ? null : openReader(file, db);
   return {
     db,
     features: sqliteFeatures,

@@ -1,3 +1,4 @@
+import type { ChangeTopic } from '../db/change-epoch.ts';
 import type { ChangeEpoch } from '../db/prepared.ts';
 
 /**
@@ -18,11 +19,12 @@ export class EpochCache<K, V> {
 
   constructor(
     private readonly changeEpoch: ChangeEpoch,
+    private readonly topic: ChangeTopic,
     private readonly maxEntries = 10_000,
   ) {}
 
   epoch(): number | null {
-    return this.changeEpoch();
+    return this.changeEpoch(this.topic);
   }
 
   get(key: K, epoch: number | null): V | undefined {

@@ -62,7 +62,7 @@ type MembershipRow = RowOf<typeof membershipRow>;
 export function createAccessService(database: DatabaseHandle) {
   // (project, user) → the stored rows; every request of a project-scoped endpoint asks, and members
   // change rarely. Emptied by every commit that may change them (EpochCache).
-  const cache = new EpochCache<string, MembershipRow | null>(database.changeEpoch);
+  const cache = new EpochCache<string, MembershipRow | null>(database.changeEpoch, 'access');
   async function load(appId: string, userId: number) {
     const key = `${userId}:${appId}`;
     const epoch = cache.epoch();

@@ -80,7 +80,7 @@ export function createAccountsService(ctx: AppContext, clients: ClientsService) 
   const clock = ctx.clock;
   const cost = ctx.config.insecureFastHash ? INSECURE_FAST_SCRYPT : OWASP_SCRYPT;
   // token hash → user and token expiry; emptied by every commit that may change them (EpochCache).
-  const tokens = new EpochCache<string, { user: UserRow; expiresAt: number }>(ctx.database.changeEpoch);
+  const tokens = new EpochCache<string, { user: UserRow; expiresAt: number }>(ctx.database.changeEpoch, 'access');
 
   async function issueTokens(userId: number, clientId: string, withRefresh: boolean): Promise<TokenResponse> {
     const now = clock.now();
