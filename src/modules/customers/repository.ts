@@ -39,6 +39,37 @@ const listOwned = preparedQuery('customerListOwned', ({ db }, appId: string, own
     .offset(offset)
     .limit(limit),
 );
+/** The same pages, starting after a known row (a page anchor: see the customers service). */
+const listAllAfter = preparedQuery(
+  'customerListAllAfter',
+  ({ db }, appId: string, updatedAt: number, id: string, offset: number, limit: number) =>
+    db
+      .selectFrom('customers')
+      .selectAll()
+      .where('app_id', '=', appId)
+      .where('status', '=', 1)
+      .where((eb) => eb(eb.refTuple('updated_at', 'id'), '<', eb.tuple(updatedAt, id)))
+      .orderBy('updated_at', 'desc')
+      .orderBy('id', 'desc')
+      .offset(offset)
+      .limit(limit),
+);
+const listOwnedAfter = preparedQuery(
+  'customerListOwnedAfter',
+  ({ db }, appId: string, ownerId: number, updatedAt: number, id: string, offset: number, limit: number) =>
+    db
+      .selectFrom('customers')
+      .selectAll()
+      .where('app_id', '=', appId)
+      .where('owner_id', '=', ownerId)
+      .where('status', '=', 1)
+      .where((eb) => eb(eb.refTuple('updated_at', 'id'), '<', eb.tuple(updatedAt, id)))
+      .orderBy('updated_at', 'desc')
+      .orderBy('id', 'desc')
+      .offset(offset)
+      .limit(limit),
+);
+
 const searchQueries = (column: 'phone' | 'email_lower') => ({
   all: preparedQuery(`customerSearch_${column}`, ({ db }, appId: string, value: string, offset: number, limit: number) =>
     db
@@ -193,6 +224,19 @@ export const customersRepository = {
     return scope.ownerId === null
       ? reader.all(listAll, scope.appId, offset, limit)
       : reader.all(listOwned, scope.appId, scope.ownerId, offset, limit);
+  },
+
+  /** The page `offset` rows past the row whose list key is `after` (updated_at, id). */
+  listAfter(
+    reader: PreparedReader,
+    scope: CustomerScope,
+    after: { updatedAt: number; id: string },
+    offset: number,
+    limit: number,
+  ): Promise<CustomerRow[]> {
+    return scope.ownerId === null
+      ? reader.all(listAllAfter, scope.appId, after.updatedAt, after.id, offset, limit)
+      : reader.all(listOwnedAfter, scope.appId, scope.ownerId, after.updatedAt, after.id, offset, limit);
   },
 
   /** Exact phone, or e-mail case-insensitively, among live customers in scope. */

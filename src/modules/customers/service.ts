@@ -13,6 +13,7 @@ import { groupsRepository } from '../groups/repository.ts';
 import type { GroupsService } from '../groups/service.ts';
 import type { MetadataService } from '../metadata/service.ts';
 import { type CustomerListItem, type CustomerResponse, type CustomerRow, toCustomer } from './mapper.ts';
+import { PageAnchors } from './page-anchors.ts';
 import { type CustomerScope, customersRepository as repo } from './repository.ts';
 import { type ValidatedCustomer, type ValidationEnv, type ValidationMode, validateCustomer } from './validation.ts';
 
@@ -43,6 +44,7 @@ const customerNotFound = () => failure('customer_not_found', 'Customer not found
 export function createCustomersService(ctx: AppContext, access: AccessService, metadata: MetadataService, groups: GroupsService) {
   const db: Kysely<Database> = ctx.database.db;
   const reader = ctx.database.reader;
+  const anchors = new PageAnchors(ctx.database.changeEpoch);
   const clock = ctx.clock;
   const bulk = bulkOps(ctx.database.features);
 
@@ -343,7 +345,15 @@ export function createCustomersService(ctx: AppContext, access: AccessService, m
         requested = Number(pathUserId);
       }
       const scope: CustomerScope = { appId, ownerId: access.visibleOwner(m, requested) };
-      return withExtras(appId, await repo.list(reader, scope, p.offset, p.limit));
+      const list = `${appId}:${scope.ownerId ?? '*'}`;
+      const epoch = anchors.epoch();
+      const from = anchors.nearest(list, p.offset, epoch);
+      const rows = from
+        ? await repo.listAfter(reader, scope, from, p.offset - from.offset, p.limit)
+        : await repo.list(reader, scope, p.offset, p.limit);
+      const last = rows[rows.length - 1];
+      if (last) anchors.record(list, { offset: p.offset + rows.length, updatedAt: last.updated_at, id: last.id }, epoch);
+      return withExtras(appId, rows);
     },
 
     async search(appId: string, callerId: number, condition: string | undefined, p: Page): Promise<CustomerListItem[]> {
