@@ -70,6 +70,11 @@ function rssOf(pid: number): number {
   }
 }
 
+/** `--keep` saves the generated dataset's description here; `--reuse` measures it again without generating. */
+const SAVED = path.join(ROOT, '.bench', `dataset-${DB}-${SIZE}.json`);
+const KEEP = argv.includes('--keep');
+const REUSE = argv.includes('--reuse');
+
 async function freshDatabase(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
   if (DB === 'sqlite') {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rapport-bench-'));
@@ -297,7 +302,10 @@ async function webhookDelivery(): Promise<Record<string, unknown>> {
 }
 
 async function main() {
-  const db = await freshDatabase();
+  const saved = REUSE
+    ? (JSON.parse(fs.readFileSync(SAVED, 'utf8')) as { env: Record<string, string>; dataset: Dataset; figures: Record<string, number> })
+    : null;
+  const db = saved ? { env: saved.env, drop: async () => {} } : await freshDatabase();
   const port = await freePort();
   const env = { ...db.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RAPPORT_EMBEDDED_RELAY: 'false' };
   const server: ChildProcess = spawn(process.execPath, ['bin/rapport.js', 'serve'], {
@@ -310,8 +318,12 @@ async function main() {
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssOf(server.pid ?? 0))), 100);
   try {
     await waitOk(`${base}/healthz`);
-    console.error(`generating the ${SIZE} dataset on ${DB}…`);
-    const { dataset, figures } = await generate(base, db.env);
+    console.error(saved ? `measuring the kept ${SIZE} dataset on ${DB} again…` : `generating the ${SIZE} dataset on ${DB}…`);
+    const { dataset, figures } = saved ?? (await generate(base, db.env));
+    if (KEEP && !saved) {
+      fs.mkdirSync(path.dirname(SAVED), { recursive: true });
+      fs.writeFileSync(SAVED, JSON.stringify({ env: db.env, dataset, figures }));
+    }
     console.error(`generated in ${figures.generationSeconds?.toFixed(1)} s`);
     const rows: Record<string, unknown>[] = [];
     for (const s of SCENARIOS) {
@@ -382,7 +394,7 @@ async function main() {
     clearInterval(sampler);
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));
-    if (argv.includes('--keep')) console.error(`kept the database: ${JSON.stringify(db.env)}`);
+    if (KEEP || saved) console.error(`kept the database: ${JSON.stringify(db.env)} (measure it again: --reuse)`);
     else await db.drop();
   }
 }
