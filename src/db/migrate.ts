@@ -6,6 +6,7 @@ import * as m004 from './migrations/004_histories.ts';
 import * as m005 from './migrations/005_events_out.ts';
 import * as m006 from './migrations/006_behaviour_totals.ts';
 import * as m007 from './migrations/007_change_notifications.ts';
+import * as m008 from './migrations/008_behaviour_seen_counts.ts';
 import type { Database } from './schema.ts';
 
 interface PortableMigration {
@@ -20,6 +21,7 @@ const MIGRATIONS: Record<string, PortableMigration> = {
   '005_events_out': m005,
   '006_behaviour_totals': m006,
   '007_change_notifications': m007,
+  '008_behaviour_seen_counts': m008,
 };
 
 class StaticProvider implements MigrationProvider {

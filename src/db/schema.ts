@@ -233,6 +233,8 @@ export interface CustomersTable {
   is_new: number;
   /** When the owner last opened the detail; behaviour newer than this is `newCount`. */
   detail_viewed_at: number | null;
+  /** The customer's behaviour record count at the owner's last detail view (newCount = now − this). */
+  seen_behaviour_count: Generated<number>;
   created_at: number;
   updated_at: number;
 }

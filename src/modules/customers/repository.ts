@@ -1,4 +1,4 @@
-import { type Insertable, type Kysely, type Updateable, sql } from 'kysely';
+import { type ExpressionBuilder, type Insertable, type Kysely, type Updateable, sql } from 'kysely';
 import type { Database } from '../../db/index.ts';
 import { type PreparedReader, preparedQuery } from '../../db/prepared.ts';
 import type { CustomersTable } from '../../db/schema.ts';
@@ -119,24 +119,25 @@ const twinsByEmail = preparedQuery('customerTwinsByEmail', ({ db, inList }, appI
     .where(inList('email_lower', emails, 'text')),
 );
 
-/** Per customer: behaviour records newer than the owner's last detail view (an index range each). */
+/** A customer's behaviour records: the sum of its action totals (each record adds one to one action). */
+const behaviourTotal = (eb: ExpressionBuilder<Database & { c: CustomersTable }, 'c'>) =>
+  eb
+    .selectFrom('behaviour_totals as t')
+    .select((e) => e.fn.coalesce(e.fn.sum<number>('t.count'), e.lit(0)).as('n'))
+    .whereRef('t.customer_id', '=', 'c.id')
+    .where('t.kind', '=', 'action');
+
+/** Per customer: behaviour records the owner has not seen (a range of its totals each). */
 const newCountsOf = preparedQuery('customerNewCounts', ({ db, inList }, ids: string[]) =>
   db
     .selectFrom('customers as c')
-    .select('c.id')
-    .select((eb) =>
-      eb
-        .selectFrom('behaviour_logs as b')
-        .select((e) => e.fn.countAll<number>().as('n'))
-        .whereRef('b.customer_id', '=', 'c.id')
-        .where((e) => e('b.created_at', '>', e.fn.coalesce('c.detail_viewed_at', e.lit(-1))))
-        .as('n'),
-    )
+    .select(['c.id', 'c.seen_behaviour_count'])
+    .select((eb) => behaviourTotal(eb).as('total'))
     .where(inList('c.id', ids, 'text')),
 );
 
 /**
- * The detail in one statement: the row, whether behaviour arrived since the owner's last look,
+ * The detail in one statement: the row, its behaviour record count (new since the owner's last look?),
  * and whether a live customer of the same owner shares its phone or e-mail (whetherMerge), each
  * an index seek.
  */
@@ -145,15 +146,7 @@ const detailOf = preparedQuery('customerDetail', ({ db }, id: string) =>
     .selectFrom('customers as c')
     .selectAll('c')
     .select((eb) => [
-      eb
-        .exists(
-          eb
-            .selectFrom('behaviour_logs as b')
-            .select('b.id')
-            .whereRef('b.customer_id', '=', 'c.id')
-            .where((e) => e('b.created_at', '>', e.fn.coalesce('c.detail_viewed_at', e.lit(-1)))),
-        )
-        .as('has_new_behaviour'),
+      behaviourTotal(eb).as('behaviour_total'),
       eb
         .exists(
           eb
@@ -190,10 +183,10 @@ export const customersRepository = {
   ): Promise<{ row: CustomerRow; hasNewBehaviour: boolean; whetherMerge: number } | undefined> {
     const found = await reader.first(detailOf, id);
     if (found === undefined) return undefined;
-    const { has_new_behaviour, phone_twin, email_twin, ...row } = found;
+    const { behaviour_total, phone_twin, email_twin, ...row } = found;
     // Empty phone or e-mail never makes a twin (as in duplicates()).
     const merge = (row.phone && Number(phone_twin)) || (row.email_lower && Number(email_twin)) ? 1 : 0;
-    return { row, hasNewBehaviour: Boolean(Number(has_new_behaviour)), whetherMerge: merge };
+    return { row, hasNewBehaviour: Number(behaviour_total ?? 0) > Number(row.seen_behaviour_count), whetherMerge: merge };
   },
 
   find(db: Db, id: string): Promise<CustomerRow | undefined> {
@@ -317,7 +310,16 @@ export const customersRepository = {
       newCountsOf,
       rows.map((r) => r.id),
     );
-    return new Map(counts.map((c) => [c.id, Number(c.n ?? 0)]));
+    return new Map(counts.map((c) => [c.id, Math.max(0, Number(c.total ?? 0) - Number(c.seen_behaviour_count))]));
+  },
+
+  /** The owner opened the detail: not new any more, and every record so far is seen. */
+  async markSeen(db: Db, id: string, now: number): Promise<void> {
+    await db
+      .updateTable('customers as c')
+      .set((eb) => ({ is_new: 0, detail_viewed_at: now, seen_behaviour_count: behaviourTotal(eb) }))
+      .where('c.id', '=', id)
+      .execute();
   },
 
   async isTaken(

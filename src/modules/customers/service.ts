@@ -198,6 +198,7 @@ export function createCustomersService(ctx: AppContext, access: AccessService, m
           status: 1,
           is_new: 1,
           detail_viewed_at: null,
+          seen_behaviour_count: 0,
           created_at: now,
           updated_at: now,
         };
@@ -306,7 +307,13 @@ export function createCustomersService(ctx: AppContext, access: AccessService, m
         const now = clock.now();
         const patch: Updateable<CustomersTable> = { ...v.values, updated_at: now };
         if (v.ownerChanged) {
-          Object.assign(patch, { owner_id: v.ownerId, allocation_user_id: String(v.ownerId), is_new: 1, detail_viewed_at: null });
+          Object.assign(patch, {
+            owner_id: v.ownerId,
+            allocation_user_id: String(v.ownerId),
+            is_new: 1,
+            detail_viewed_at: null,
+            seen_behaviour_count: 0,
+          });
           if (v.values.group_id === undefined) patch.group_id = null;
         }
         const updated = await repo.update(trx, customerId, patch);
@@ -332,7 +339,7 @@ export function createCustomersService(ctx: AppContext, access: AccessService, m
       visible(m, row);
       if (row.owner_id === callerId && row.status === 1 && (row.is_new === 1 || found.hasNewBehaviour)) {
         // Opening the detail is the owner "seeing" the customer: clears isNew and newCount.
-        await repo.update(db, row.id, { is_new: 0, detail_viewed_at: clock.now() });
+        await repo.markSeen(db, row.id, clock.now());
       }
       return toCustomer(row, clock, found.whetherMerge);
     },
@@ -420,6 +427,7 @@ export function createCustomersService(ctx: AppContext, access: AccessService, m
             allocation_user_id: String(target),
             is_new: 1,
             detail_viewed_at: null,
+            seen_behaviour_count: 0,
             updated_at: now,
           });
           if (updated) events.push(customerEvent('update', updated));
@@ -534,6 +542,7 @@ const EMPTY_CUSTOMER: Record<keyof CustomersTable, null> = {
   status: null,
   is_new: null,
   detail_viewed_at: null,
+  seen_behaviour_count: null,
   created_at: null,
   updated_at: null,
 };
