@@ -14,7 +14,7 @@ const queries: Record<string, string> = {
   search_email: `select * from customers where app_id = 'a' and email_lower = 'u123@x.com' and status = 1 order by updated_at desc, id desc limit 20`,
   list_owner: `select * from customers where app_id = 'a' and owner_id = 1 and status = 1 order by updated_at desc, id desc limit 20 offset 0`,
   list_all: `select * from customers where app_id = 'a' and status = 1 order by updated_at desc, id desc limit 20 offset 0`,
-  new_count: `select count(*) from behaviour_logs where customer_id = 'c' and created_at > 0`,
+  new_count: `select sum(count) from behaviour_totals where customer_id = 'c' and kind = 'action'`,
 };
 // Realistic statistics: 20,000 customers over 20 owners, 5 behaviour records each for 100 of them.
 const now = Date.now();
