@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { OutboxTable } from '../db/schema.ts';
 import type { Database, DialectFeatures } from '../db/index.ts';
 import type { Clock } from '../lib/time.ts';
@@ -17,25 +17,36 @@ const BATCH = 1000;
 export async function sequenceOutbox(db: Kysely<Database>, features: DialectFeatures, limit = BATCH): Promise<number> {
   return db.transaction().execute(async (trx) => {
     await features.transactionLock(trx, SEQUENCER_LOCK);
-    const pending = await trx
-      .selectFrom('outbox')
-      .select('id')
-      .where('seq', 'is', null)
-      .orderBy('created_at')
-      .orderBy('id')
-      .limit(limit)
-      .execute();
-    if (pending.length === 0) return 0;
     const top = await trx
       .selectFrom('outbox')
       .select((eb) => eb.fn.max('seq').as('m'))
       .executeTakeFirst();
-    let next = Number(top?.m ?? 0);
-    for (const row of pending) {
-      next += 1;
-      await trx.updateTable('outbox').set({ seq: next }).where('id', '=', row.id).execute();
-    }
-    return pending.length;
+    const base = Number(top?.m ?? 0);
+    // One statement for the whole run (UPDATE … FROM, SQLite ≥ 3.33 and PostgreSQL): the pending
+    // rows in commit-visible order, numbered on from the last position. Row by row it was one
+    // statement per event, the relay's ceiling (~3,000 events/s on PostgreSQL, issue 6 figures).
+    const result = await trx
+      .updateTable('outbox')
+      .from(
+        trx
+          .selectFrom(
+            // The next `limit` pending rows first, then numbered: a backlog is never sorted whole.
+            trx
+              .selectFrom('outbox')
+              .select(['id', 'created_at'])
+              .where('seq', 'is', null)
+              .orderBy('created_at')
+              .orderBy('id')
+              .limit(limit)
+              .as('next'),
+          )
+          .select(['next.id', sql<number>`${base} + row_number() over (order by next.created_at, next.id)`.as('n')])
+          .as('pending'),
+      )
+      .set((eb) => ({ seq: eb.ref('pending.n') }))
+      .whereRef('outbox.id', '=', 'pending.id')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
   });
 }
 
