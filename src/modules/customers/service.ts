@@ -355,9 +355,15 @@ export function createCustomersService(ctx: AppContext, access: AccessService, m
       const list = `${appId}:${scope.ownerId ?? '*'}`;
       const epoch = anchors.epoch();
       const from = anchors.nearest(list, p.offset, epoch);
-      const rows = from
-        ? await repo.listAfter(reader, scope, from, p.offset - from.offset, p.limit)
-        : await repo.list(reader, scope, p.offset, p.limit);
+      // A page after the start is read with the row before it, whose key anchors the page's own
+      // start (the same page asked again seeks straight to it); its last row anchors the next page.
+      const before = p.offset > 0 && from?.offset !== p.offset ? 1 : 0;
+      const read = from
+        ? await repo.listAfter(reader, scope, from, p.offset - from.offset - before, p.limit + before)
+        : await repo.list(reader, scope, p.offset - before, p.limit + before);
+      const rows = read.slice(before);
+      const first = before === 1 ? read[0] : undefined;
+      if (first && rows.length > 0) anchors.record(list, { offset: p.offset, updatedAt: first.updated_at, id: first.id }, epoch);
       const last = rows[rows.length - 1];
       if (last) anchors.record(list, { offset: p.offset + rows.length, updatedAt: last.updated_at, id: last.id }, epoch);
       return withExtras(appId, rows);
