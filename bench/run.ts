@@ -314,8 +314,14 @@ async function main() {
     stdio: 'inherit',
   });
   const base = `http://127.0.0.1:${port}`;
+  // The peak of each scenario (reset before it) and of the whole run (generation included).
   let peakRss = 0;
-  const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssOf(server.pid ?? 0))), 100);
+  let runPeakRss = 0;
+  const sampler = setInterval(() => {
+    const rss = rssOf(server.pid ?? 0);
+    peakRss = Math.max(peakRss, rss);
+    runPeakRss = Math.max(runPeakRss, rss);
+  }, 100);
   try {
     await waitOk(`${base}/healthz`);
     console.error(saved ? `measuring the kept ${SIZE} dataset on ${DB} again…` : `generating the ${SIZE} dataset on ${DB}…`);
@@ -378,7 +384,7 @@ async function main() {
       generation: Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, Math.round(v * 10) / 10])),
       ingestionTarget: DB === 'sqlite' ? '≥ 50,000 records/s' : '≥ 20,000 records/s',
       overviewBigVsSmall: big && small ? Number((big / small).toFixed(3)) : null,
-      serverPeakRssMB: Math.round(peakRss / 1e6),
+      serverPeakRssMB: Math.round(runPeakRss / 1e6),
       scenarios: rows,
     };
     console.table(rows);
