@@ -308,7 +308,8 @@ async function main() {
   const db = saved ? { env: saved.env, drop: async () => {} } : await freshDatabase();
   const port = await freePort();
   const env = { ...db.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RAPPORT_EMBEDDED_RELAY: 'false' };
-  const server: ChildProcess = spawn(process.execPath, ['bin/rapport.js', 'serve'], {
+  // As `npm start` runs it (package.json): the heap cap is part of how the server is run.
+  const server: ChildProcess = spawn(process.execPath, ['--max-old-space-size=256', 'bin/rapport.js', 'serve'], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: 'inherit',
