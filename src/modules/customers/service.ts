@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/index.ts';
@@ -16,6 +15,7 @@ import { type CustomerListItem, type CustomerResponse, type CustomerRow, toCusto
 import { PageAnchors } from './page-anchors.ts';
 import { type CustomerScope, customersRepository as repo } from './repository.ts';
 import { type ValidatedCustomer, type ValidationEnv, type ValidationMode, validateCustomer } from './validation.ts';
+import { timeOrderedUuid } from '../../lib/ids.ts';
 
 export const DEFAULT_CREATE_WAY = 6;
 const MAX_TRANSFER_ITEMS = 1000;
@@ -190,7 +190,7 @@ export function createCustomersService(ctx: AppContext, access: AccessService, m
         const row: CustomerRow = {
           ...(Object.fromEntries(Object.keys(EMPTY_CUSTOMER).map((k) => [k, null])) as unknown as CustomerRow),
           ...(v.values as Partial<CustomerRow>),
-          id: it.id ?? randomUUID(),
+          id: it.id ?? timeOrderedUuid(),
           app_id: appId,
           owner_id: v.ownerId,
           create_way: (v.values.create_way as number | null | undefined) ?? opts.createWay ?? DEFAULT_CREATE_WAY,
@@ -226,7 +226,7 @@ export function createCustomersService(ctx: AppContext, access: AccessService, m
         const customer = toCustomer(row, clock, merge);
         customers.push(customer);
         const behaviour: Insertable<BehaviourLogsTable> = {
-          id: randomUUID(),
+          id: timeOrderedUuid(),
           app_id: appId,
           customer_id: row.id,
           svc_user_id: String(row.owner_id),

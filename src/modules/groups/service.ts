@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/index.ts';
@@ -6,6 +5,7 @@ import { failure, forbidden } from '../../http/errors.ts';
 import type { AccessService, Membership } from '../access/service.ts';
 import { customersRepository } from '../customers/repository.ts';
 import { type GroupRow, groupsRepository as repo } from './repository.ts';
+import { timeOrderedUuid } from '../../lib/ids.ts';
 
 export interface GroupResponse {
   id: string;
@@ -39,7 +39,7 @@ export function createGroupsService(ctx: AppContext, access: AccessService) {
       if (name.length > 64) throw failure('name_invalid', 'name must be at most 64 characters');
       if (!(await customersRepository.isActiveMember(db, appId, owner)))
         throw failure('svc_user_id_invalid', 'svc_user_id is not a member of this project');
-      const row: GroupRow = { id: randomUUID(), app_id: appId, owner_id: owner, name, created_at: clock.now() };
+      const row: GroupRow = { id: timeOrderedUuid(), app_id: appId, owner_id: owner, name, created_at: clock.now() };
       await repo.insert(db, row);
       return { id: row.id, name, customerCount: 0, createdAt: clock.format(row.created_at) };
     },

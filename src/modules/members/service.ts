@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../context.ts';
 import { isUniqueViolation } from '../../db/index.ts';
 import { failure, forbidden } from '../../http/errors.ts';
@@ -7,6 +6,7 @@ import { type AccessService, type Role, parseRole } from '../access/service.ts';
 import { accountsRepository } from '../accounts/repository.ts';
 import { type MemberListItem, type MemberResponse, toMember, toMemberListItem } from './mapper.ts';
 import { membersRepository as repo } from './repository.ts';
+import { timeOrderedUuid } from '../../lib/ids.ts';
 
 export interface AddMemberInput {
   svc_user_id?: number | undefined;
@@ -41,7 +41,7 @@ export function createMembersService(ctx: AppContext, access: AccessService) {
         return toMember(revived, clock);
       }
       const row = {
-        id: randomUUID(),
+        id: timeOrderedUuid(),
         app_id: appId,
         user_id: user.id,
         conference_id: null,

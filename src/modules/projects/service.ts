@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/index.ts';
@@ -7,6 +6,7 @@ import { randomToken } from '../../lib/secrets.ts';
 import type { AccessService, AppRow } from '../access/service.ts';
 import { type ProjectResponse, toProject } from './mapper.ts';
 import { projectsRepository as repo } from './repository.ts';
+import { timeOrderedUuid } from '../../lib/ids.ts';
 
 /** Work other modules do inside the transaction that creates a project (e.g. default metadata). */
 export type ProjectCreatedHook = (trx: Transaction<Database>, app: AppRow) => Promise<void>;
@@ -53,7 +53,7 @@ export function createProjectsService(ctx: AppContext, access: AccessService, ho
       const description = validDescription(input.description) ?? null;
       const now = clock.now();
       const app: AppRow = {
-        id: randomUUID(),
+        id: timeOrderedUuid(),
         creator_id: callerId,
         name,
         type: null,
@@ -73,7 +73,7 @@ export function createProjectsService(ctx: AppContext, access: AccessService, ho
       await db.transaction().execute(async (trx) => {
         await repo.insertApp(trx, app);
         await repo.insertMember(trx, {
-          id: randomUUID(),
+          id: timeOrderedUuid(),
           app_id: app.id,
           user_id: callerId,
           conference_id: null,

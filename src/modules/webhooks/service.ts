@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/index.ts';
@@ -9,6 +8,7 @@ import { badRequest, failure } from '../../http/errors.ts';
 import type { Page } from '../../http/paging.ts';
 import { randomToken } from '../../lib/secrets.ts';
 import type { AccessService } from '../access/service.ts';
+import { timeOrderedUuid } from '../../lib/ids.ts';
 
 export const DOMAIN_TYPES = ['Customer', 'BehaviourLog', 'Call', 'Link', 'LinkViewLog', 'Clue', 'Post'];
 const MAX_HOOKS_PER_PROJECT = 20;
@@ -87,7 +87,7 @@ export function createWebhooksService(ctx: AppContext, access: AccessService) {
         .select((eb) => eb.fn.max('seq').as('m'))
         .executeTakeFirst();
       const row = {
-        id: randomUUID(),
+        id: timeOrderedUuid(),
         app_id: appId,
         url,
         secret: `whsec_${randomToken(24)}`,
