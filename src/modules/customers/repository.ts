@@ -1,4 +1,4 @@
-import { type ExpressionBuilder, type Insertable, type Kysely, type Updateable, sql } from 'kysely';
+import { type ExpressionBuilder, type Insertable, type Kysely, type SelectQueryBuilder, type Updateable, sql } from 'kysely';
 import type { Database } from '../../db/index.ts';
 import { type PreparedReader, preparedQuery } from '../../db/prepared.ts';
 import type { CustomersTable } from '../../db/schema.ts';
@@ -15,88 +15,43 @@ export interface CustomerScope {
   ownerId: number | null;
 }
 
+/** Live customers, newest change first, the id breaking ties so pages never overlap; one page of them. */
+function livePage<O>(q: SelectQueryBuilder<Database, 'customers', O>, offset: number, limit: number) {
+  return q.where('status', '=', 1).orderBy('updated_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit);
+}
+
+/** Rows after a known one in that order (a page anchor: see the customers service). */
+function after<O>(q: SelectQueryBuilder<Database, 'customers', O>, updatedAt: number, id: string) {
+  return q.where((eb) => eb(eb.refTuple('updated_at', 'id'), '<', eb.tuple(updatedAt, id)));
+}
+
 /** One list/search statement per shape (owner filter or not), so each is prepared once. */
+const projectCustomers = (db: Kysely<Database>, appId: string) => db.selectFrom('customers').selectAll().where('app_id', '=', appId);
 const listAll = preparedQuery('customerListAll', ({ db }, appId: string, offset: number, limit: number) =>
-  db
-    .selectFrom('customers')
-    .selectAll()
-    .where('app_id', '=', appId)
-    .where('status', '=', 1)
-    .orderBy('updated_at', 'desc')
-    .orderBy('id', 'desc')
-    .offset(offset)
-    .limit(limit),
+  livePage(projectCustomers(db, appId), offset, limit),
 );
 const listOwned = preparedQuery('customerListOwned', ({ db }, appId: string, ownerId: number, offset: number, limit: number) =>
-  db
-    .selectFrom('customers')
-    .selectAll()
-    .where('app_id', '=', appId)
-    .where('owner_id', '=', ownerId)
-    .where('status', '=', 1)
-    .orderBy('updated_at', 'desc')
-    .orderBy('id', 'desc')
-    .offset(offset)
-    .limit(limit),
+  livePage(projectCustomers(db, appId).where('owner_id', '=', ownerId), offset, limit),
 );
-/** The same pages, starting after a known row (a page anchor: see the customers service). */
 const listAllAfter = preparedQuery(
   'customerListAllAfter',
   ({ db }, appId: string, updatedAt: number, id: string, offset: number, limit: number) =>
-    db
-      .selectFrom('customers')
-      .selectAll()
-      .where('app_id', '=', appId)
-      .where('status', '=', 1)
-      .where((eb) => eb(eb.refTuple('updated_at', 'id'), '<', eb.tuple(updatedAt, id)))
-      .orderBy('updated_at', 'desc')
-      .orderBy('id', 'desc')
-      .offset(offset)
-      .limit(limit),
+    livePage(after(projectCustomers(db, appId), updatedAt, id), offset, limit),
 );
 const listOwnedAfter = preparedQuery(
   'customerListOwnedAfter',
   ({ db }, appId: string, ownerId: number, updatedAt: number, id: string, offset: number, limit: number) =>
-    db
-      .selectFrom('customers')
-      .selectAll()
-      .where('app_id', '=', appId)
-      .where('owner_id', '=', ownerId)
-      .where('status', '=', 1)
-      .where((eb) => eb(eb.refTuple('updated_at', 'id'), '<', eb.tuple(updatedAt, id)))
-      .orderBy('updated_at', 'desc')
-      .orderBy('id', 'desc')
-      .offset(offset)
-      .limit(limit),
+    livePage(after(projectCustomers(db, appId).where('owner_id', '=', ownerId), updatedAt, id), offset, limit),
 );
 
 const searchQueries = (column: 'phone' | 'email_lower') => ({
   all: preparedQuery(`customerSearch_${column}`, ({ db }, appId: string, value: string, offset: number, limit: number) =>
-    db
-      .selectFrom('customers')
-      .selectAll()
-      .where('app_id', '=', appId)
-      .where(column, '=', value)
-      .where('status', '=', 1)
-      .orderBy('updated_at', 'desc')
-      .orderBy('id', 'desc')
-      .offset(offset)
-      .limit(limit),
+    livePage(projectCustomers(db, appId).where(column, '=', value), offset, limit),
   ),
   owned: preparedQuery(
     `customerSearchOwned_${column}`,
     ({ db }, appId: string, value: string, ownerId: number, offset: number, limit: number) =>
-      db
-        .selectFrom('customers')
-        .selectAll()
-        .where('app_id', '=', appId)
-        .where(column, '=', value)
-        .where('owner_id', '=', ownerId)
-        .where('status', '=', 1)
-        .orderBy('updated_at', 'desc')
-        .orderBy('id', 'desc')
-        .offset(offset)
-        .limit(limit),
+      livePage(projectCustomers(db, appId).where(column, '=', value).where('owner_id', '=', ownerId), offset, limit),
   ),
 });
 const searches = { phone: searchQueries('phone'), email_lower: searchQueries('email_lower') };
@@ -136,6 +91,19 @@ const newCountsOf = preparedQuery('customerNewCounts', ({ db, inList }, ids: str
     .where(inList('c.id', ids, 'text')),
 );
 
+/** Another live customer of the same owner with the same value in `column` (an index seek). */
+const twinBy = (eb: ExpressionBuilder<Database & { c: CustomersTable }, 'c'>, column: 'phone' | 'email_lower') =>
+  eb.exists(
+    eb
+      .selectFrom('customers as d')
+      .select('d.id')
+      .whereRef('d.app_id', '=', 'c.app_id')
+      .whereRef(`d.${column}`, '=', `c.${column}`)
+      .whereRef('d.owner_id', '=', 'c.owner_id')
+      .whereRef('d.id', '!=', 'c.id')
+      .where('d.status', '=', 1),
+  );
+
 /**
  * The detail in one statement: the row, its behaviour record count (new since the owner's last look?),
  * and whether a live customer of the same owner shares its phone or e-mail (whetherMerge), each
@@ -147,30 +115,8 @@ const detailOf = preparedQuery('customerDetail', ({ db }, id: string) =>
     .selectAll('c')
     .select((eb) => [
       behaviourTotal(eb).as('behaviour_total'),
-      eb
-        .exists(
-          eb
-            .selectFrom('customers as d')
-            .select('d.id')
-            .whereRef('d.app_id', '=', 'c.app_id')
-            .whereRef('d.phone', '=', 'c.phone')
-            .whereRef('d.owner_id', '=', 'c.owner_id')
-            .whereRef('d.id', '!=', 'c.id')
-            .where('d.status', '=', 1),
-        )
-        .as('phone_twin'),
-      eb
-        .exists(
-          eb
-            .selectFrom('customers as d')
-            .select('d.id')
-            .whereRef('d.app_id', '=', 'c.app_id')
-            .whereRef('d.email_lower', '=', 'c.email_lower')
-            .whereRef('d.owner_id', '=', 'c.owner_id')
-            .whereRef('d.id', '!=', 'c.id')
-            .where('d.status', '=', 1),
-        )
-        .as('email_twin'),
+      twinBy(eb, 'phone').as('phone_twin'),
+      twinBy(eb, 'email_lower').as('email_twin'),
     ])
     .where('c.id', '=', id),
 );
