@@ -75,6 +75,23 @@ const SAVED = path.join(ROOT, '.bench', `dataset-${DB}-${SIZE}.json`);
 const KEEP = argv.includes('--keep');
 const REUSE = argv.includes('--reuse');
 
+/** --reuse on a database that is gone would measure a fresh empty one: refuse instead. */
+async function assertKept(env: Record<string, string>): Promise<void> {
+  const gone = () => new Error(`the kept ${DB} dataset is gone (${JSON.stringify(env)}): generate it again with --keep`);
+  if (env.DATA_DIR !== undefined) {
+    if (!fs.existsSync(path.join(env.DATA_DIR, 'rapport.sqlite'))) throw gone();
+    return;
+  }
+  const c = new pg.Client(env.DATABASE_URL);
+  try {
+    await c.connect();
+  } catch {
+    throw gone();
+  } finally {
+    await c.end().catch(() => {});
+  }
+}
+
 async function freshDatabase(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
   if (DB === 'sqlite') {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rapport-bench-'));
@@ -305,6 +322,7 @@ async function main() {
   const saved = REUSE
     ? (JSON.parse(fs.readFileSync(SAVED, 'utf8')) as { env: Record<string, string>; dataset: Dataset; figures: Record<string, number> })
     : null;
+  if (saved) await assertKept(saved.env);
   const db = saved ? { env: saved.env, drop: async () => {} } : await freshDatabase();
   const port = await freePort();
   const env = { ...db.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RAPPORT_EMBEDDED_RELAY: 'false' };
