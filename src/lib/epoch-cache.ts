@@ -42,8 +42,4 @@ export class EpochCache<K, V> {
     if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as K);
     this.entries.set(key, value);
   }
-
-  clear(): void {
-    this.entries.clear();
-  }
 }
