@@ -4,10 +4,11 @@
  * here played by a second connection. On SQLite another process's commit is seen within a
  * millisecond (data_version + the change counters); on PostgreSQL it arrives by NOTIFY.
  */
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { type DatabaseHandle, createDatabase } from '../src/db/index.ts';
 import { TEST_DIALECT } from './helpers/database.ts';
-import { type TestClient, type TestUser, activeUser, createClient } from './helpers/fixtures.ts';
+import { type TestClient, type TestUser, activeUser, createClient, registerUser } from './helpers/fixtures.ts';
 import { useTestServer } from './helpers/harness.ts';
 
 const t = useTestServer();
@@ -94,6 +95,26 @@ describe('caches follow commits made elsewhere', () => {
     } finally {
       await other.close();
     }
+  });
+
+  it("recording a user's presence does not empty the access caches", async () => {
+    client ??= await createClient(t.server);
+    const { tokens } = await registerUser(t.server, client);
+    const accessEpoch = async () =>
+      (await sql<{ n: number }>`select n from change_epoch where topic = 'access'`.execute(t.server.ctx.database.db)).rows[0]?.n;
+    const before = TEST_DIALECT === 'sqlite' ? await accessEpoch() : undefined;
+    // The user's first authenticated request records its presence.
+    const info = await t.server.api.get('/svcuser/oauth2/getUserInfoByAccessToken', { token: tokens.access_token });
+    expect(info.statusCode).toBe(200);
+    const id = (info.json() as { id: number }).id;
+    const seen = await t.server.ctx.database.db
+      .selectFrom('user_presence')
+      .select('last_seen_at')
+      .where('user_id', '=', id)
+      .executeTakeFirst();
+    expect(seen?.last_seen_at).toBeGreaterThan(Date.now() - 60_000);
+    // SQLite keeps the epochs as counters (PostgreSQL notifies): the access one did not move.
+    if (TEST_DIALECT === 'sqlite') expect(await accessEpoch()).toBe(before);
   });
 
   it('a change made through this server is seen by its very next request', async () => {

@@ -101,9 +101,9 @@ describe('members', () => {
     const idle = await activeUser(t.server, client, { nickname: 'Idle Ida' });
     await t.server.api.post(members(), { svc_user_id: idle.id }, { token: master.token });
     await t.server.ctx.database.db
-      .updateTable('users')
+      .updateTable('user_presence')
       .set({ last_seen_at: Date.now() - 6 * 60 * 1000 })
-      .where('id', '=', idle.id)
+      .where('user_id', '=', idle.id)
       .execute();
     const res = await t.server.api.get(members(), { token: master.token, query: { keyword: 'Idle Ida' } });
     expect(res.json().data).toHaveLength(1);

@@ -7,6 +7,7 @@ import * as m005 from './migrations/005_events_out.ts';
 import * as m006 from './migrations/006_behaviour_totals.ts';
 import * as m007 from './migrations/007_change_notifications.ts';
 import * as m008 from './migrations/008_behaviour_seen_counts.ts';
+import * as m009 from './migrations/009_user_presence.ts';
 import type { Database } from './schema.ts';
 
 interface PortableMigration {
@@ -22,6 +23,7 @@ const MIGRATIONS: Record<string, PortableMigration> = {
   '006_behaviour_totals': m006,
   '007_change_notifications': m007,
   '008_behaviour_seen_counts': m008,
+  '009_user_presence': m009,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -30,8 +30,6 @@ export interface UsersTable {
   weixin_nickname: string | null;
   created_at: number;
   updated_at: number;
-  /** Last authenticated request (throttled writes); drives a member's onlineStatus. */
-  last_seen_at: number | null;
 }
 
 export interface OauthClientsTable {
@@ -430,8 +428,16 @@ export interface BehaviourTotalsTable {
   count: number;
 }
 
+/** When a user last made an authenticated request (member onlineStatus); outside `users` so that
+ * touching it does not empty the access caches (migration 009). */
+export interface UserPresenceTable {
+  user_id: number;
+  last_seen_at: number;
+}
+
 export interface Database {
   users: UsersTable;
+  user_presence: UserPresenceTable;
   oauth_clients: OauthClientsTable;
   access_tokens: AccessTokensTable;
   refresh_tokens: RefreshTokensTable;

@@ -76,7 +76,11 @@ export const accountsRepository = {
   },
 
   async touchLastSeen(db: Db, userId: number, now: number): Promise<void> {
-    await db.updateTable('users').set({ last_seen_at: now }).where('id', '=', userId).execute();
+    await db
+      .insertInto('user_presence')
+      .values({ user_id: userId, last_seen_at: now })
+      .onConflict((oc) => oc.column('user_id').doUpdateSet({ last_seen_at: now }))
+      .execute();
   },
 
   /** Deletes expired tokens and codes and failed log-ins older than the throttle window. */

@@ -81,6 +81,8 @@ export function createAccountsService(ctx: AppContext, clients: ClientsService) 
   const cost = ctx.config.insecureFastHash ? INSECURE_FAST_SCRYPT : OWASP_SCRYPT;
   // token hash → user and token expiry; emptied by every commit that may change them (EpochCache).
   const tokens = new EpochCache<string, { user: UserRow; expiresAt: number }>(ctx.database.changeEpoch, 'access');
+  // user id → when this process last wrote the user's presence.
+  const touched = new Map<number, number>();
 
   async function issueTokens(userId: number, clientId: string, withRefresh: boolean): Promise<TokenResponse> {
     const now = clock.now();
@@ -217,7 +219,6 @@ export function createAccountsService(ctx: AppContext, clients: ClientsService) 
           weixin_nickname: null,
           created_at: now,
           updated_at: now,
-          last_seen_at: null,
         });
       } catch (err) {
         // Two concurrent registrations of the same identifier: the database decides.
@@ -300,9 +301,11 @@ export function createAccountsService(ctx: AppContext, clients: ClientsService) 
       if (entry === undefined || entry.expiresAt <= now) throw accessDenied('The access token is invalid or has expired');
       // A copy per request: handlers may hold it while the cache moves on.
       const user = { ...entry.user };
-      if (user.last_seen_at === null || now - user.last_seen_at > LAST_SEEN_RESOLUTION_MS) {
+      // Presence is written at most once a minute per user by each process (own table: no cache flush).
+      if (now - (touched.get(user.id) ?? -Infinity) > LAST_SEEN_RESOLUTION_MS) {
+        if (touched.size >= 100_000) touched.clear(); // bounded: forgetting costs one write per user
+        touched.set(user.id, now);
         await repo.touchLastSeen(db, user.id, now);
-        user.last_seen_at = now;
       }
       return user;
     },

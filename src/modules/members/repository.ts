@@ -30,6 +30,7 @@ export const membersRepository = {
     let q = db
       .selectFrom('members')
       .innerJoin('users', 'users.id', 'members.user_id')
+      .leftJoin('user_presence', 'user_presence.user_id', 'members.user_id')
       .selectAll('members')
       .select([
         'users.name as u_name',
@@ -39,7 +40,7 @@ export const membersRepository = {
         'users.phone_num as u_phone_num',
         'users.phone_num_status as u_phone_num_status',
         'users.email as u_email',
-        'users.last_seen_at as u_last_seen_at',
+        'user_presence.last_seen_at as u_last_seen_at',
       ])
       .where('members.app_id', '=', appId)
       .where('members.status', '=', 0);
