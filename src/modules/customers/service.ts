@@ -86,12 +86,15 @@ export function createCustomersService(ctx: AppContext, access: AccessService, m
       repo.newCounts(reader, rows),
       groupsRepository.names(reader, [...new Set(rows.map((r) => r.group_id).filter((g): g is string => g !== null))]),
     ]);
-    return rows.map((r) => ({
-      ...toCustomer(r, clock, merge.has(r.id) ? 1 : 0),
-      isNew: r.is_new,
-      groupName: r.group_id ? (names.get(r.group_id) ?? '') : '',
-      newCount: counts.get(r.id) ?? 0,
-    }));
+    return rows.map((r) => {
+      // Added to the Customer object rather than spread into a new one: a 43-field spread made
+      // V8 build a slow dictionary object, ~12 µs a row (issue 7 profile), against ~1.5 µs.
+      const item = toCustomer(r, clock, merge.has(r.id) ? 1 : 0) as CustomerListItem;
+      item.isNew = r.is_new;
+      item.groupName = r.group_id ? (names.get(r.group_id) ?? '') : '';
+      item.newCount = counts.get(r.id) ?? 0;
+      return item;
+    });
   }
 
   /** Outside a transaction pass `reader`; inside one, `ctx.database.readerFor(trx)`. */
