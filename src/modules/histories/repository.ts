@@ -5,7 +5,28 @@ import type { CustomersTable } from '../../db/schema.ts';
 
 type Db = Kysely<Database>;
 
-export type CustomerRow = Selectable<CustomersTable>;
+/** The customer columns a call or link shows (toCallCustomer, toLinkCustomer). */
+const customerColumns = [
+  'id',
+  'app_id',
+  'name',
+  'title',
+  'email',
+  'phone',
+  'company',
+  'status',
+  'merged_customer_id',
+  'headportrait_url',
+  'group_id',
+  'sex',
+  'address',
+  'age_state',
+  'fixed_phone',
+  'created_at',
+  'updated_at',
+] as const;
+
+export type CustomerRow = Pick<Selectable<CustomersTable>, (typeof customerColumns)[number]>;
 
 /** Call duration buckets of `time_range_type` (seconds, lower bound inclusive). */
 export const DURATION_BUCKETS: Record<number, [number, number | null]> = {
@@ -36,10 +57,16 @@ const callsAll = preparedQuery('callsAll', ({ db }, appId: string, offset: numbe
 const customersIn = preparedQuery('historyCustomersIn', ({ db, inList }, ids: string[]) =>
   db
     .selectFrom('customers')
-    .selectAll()
+    .select(customerColumns)
     .where(inList('id', ids, 'text')),
 );
 const linkById = preparedQuery('linkById', ({ db }, id: string) => db.selectFrom('links').selectAll().where('id', '=', id));
+const linkLastSeq = preparedQuery('linkLastSeq', ({ db }, linkId: string) =>
+  db
+    .selectFrom('link_view_logs')
+    .select((eb) => eb.fn.max('seq').as('seq'))
+    .where('link_id', '=', linkId),
+);
 const linksIn = preparedQuery('linksIn', ({ db, inList }, ids: string[]) =>
   db
     .selectFrom('links')
@@ -213,20 +240,19 @@ export const historiesRepository = {
   },
 
   /** Marks every view log of the link as read by its creator. */
-  async markLinkRead(db: Db, linkId: string): Promise<void> {
-    const max = await db
-      .selectFrom('link_view_logs')
-      .select(sql<number | null>`max(seq)`.as('seq'))
-      .where('link_id', '=', linkId)
-      .executeTakeFirst();
-    if (max?.seq !== null && max?.seq !== undefined) {
-      await db
-        .updateTable('links')
-        .set({ read_seq: Number(max.seq) })
-        .where('id', '=', linkId)
-        .where('read_seq', '<', Number(max.seq))
-        .execute();
-    }
+  /**
+   * The creator has seen every view so far. Read first (prepared, on the reader): the update, a
+   * write transaction, runs only when views arrived since the last look, not on every page read.
+   */
+  async markLinkRead(db: Db, r: PreparedReader, link: { id: string; read_seq: number }): Promise<void> {
+    const max = (await r.first(linkLastSeq, link.id))?.seq;
+    if (max === null || max === undefined || Number(max) <= Number(link.read_seq)) return;
+    await db
+      .updateTable('links')
+      .set({ read_seq: Number(max) })
+      .where('id', '=', link.id)
+      .where('read_seq', '<', Number(max))
+      .execute();
   },
 
   listPosts(db: Db, appId: string, ownerId: number | null, offset: number, limit: number) {

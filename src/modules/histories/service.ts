@@ -83,7 +83,7 @@ export function createHistoriesService(ctx: AppContext, access: AccessService) {
         ),
         repo.customerViewerIds(reader, link.app_id, [...new Set(rows.map((r) => r.viewer_id).filter((v): v is string => v !== null))]),
       ]);
-      if (link.creator_id === callerId) await repo.markLinkRead(db, linkId);
+      if (link.creator_id === callerId) await repo.markLinkRead(db, reader, link);
       return rows.map((r) =>
         toViewLog(
           r,
