@@ -360,6 +360,23 @@ describe('create, detail, edit', () => {
     expect(e2.whetherMerge).toBe(1);
     const detailA = await t.server.api.get(`/api/v1.7/customer/${a.id}/detail`, { token: sales.token });
     expect(detailA.json().data.whetherMerge).toBe(1);
+
+    // Lists and search compute it in their own statement: the same answers there.
+    const merges = async () => {
+      const search = await t.server.api.get(`${base()}/customer/appSearch`, { token: admin.token, query: { condition: '13600000001' } });
+      const list = await t.server.api.get(`${base()}/member/${sales.id}/customers`, { token: sales.token, query: { count: 100 } });
+      const shown = (res: typeof list) =>
+        Object.fromEntries((res.json().data as { id: string; whetherMerge: number }[]).map((c) => [c.id, c.whetherMerge]));
+      return { search: shown(search), list: shown(list) };
+    };
+    const before = await merges();
+    expect(before.search).toEqual({ [a.id]: 1, [b.id]: 1, [other.id]: 0 });
+    expect(before.list).toMatchObject({ [a.id]: 1, [b.id]: 1, [e1.id]: 1, [e2.id]: 1 });
+    // A deleted twin no longer counts.
+    await t.server.api.delete(`${base()}/member/${sales.id}/customer/${b.id}`, { token: sales.token });
+    const after = await merges();
+    expect(after.search).toEqual({ [a.id]: 0, [other.id]: 0 });
+    expect(after.list).toMatchObject({ [a.id]: 0, [e1.id]: 1 });
   });
 });
 

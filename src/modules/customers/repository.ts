@@ -1,6 +1,6 @@
 import { type ExpressionBuilder, type Insertable, type Kysely, type SelectQueryBuilder, type Updateable, sql } from 'kysely';
 import type { Database } from '../../db/index.ts';
-import { type PreparedReader, preparedQuery } from '../../db/prepared.ts';
+import { type PreparedReader, type RowOf, preparedQuery } from '../../db/prepared.ts';
 import type { CustomersTable } from '../../db/schema.ts';
 import type { CustomerRow } from './mapper.ts';
 
@@ -25,33 +25,72 @@ function after<O>(q: SelectQueryBuilder<Database, 'customers', O>, updatedAt: nu
   return q.where((eb) => eb(eb.refTuple('updated_at', 'id'), '<', eb.tuple(updatedAt, id)));
 }
 
+/** A customer's behaviour records: the sum of its action totals (each record adds one to one action). */
+const behaviourTotal = (eb: ExpressionBuilder<Database & { c: CustomersTable }, 'c'>) =>
+  eb
+    .selectFrom('behaviour_totals as t')
+    .select((e) => e.fn.coalesce(e.fn.sum<number>('t.count'), e.lit(0)).as('n'))
+    .whereRef('t.customer_id', '=', 'c.id')
+    .where('t.kind', '=', 'action');
+
+/** Another live customer of the same owner with the same value in `column` (an index seek). */
+const twinBy = (eb: ExpressionBuilder<Database & { c: CustomersTable }, 'c'>, column: 'phone' | 'email_lower') =>
+  eb.exists(
+    eb
+      .selectFrom('customers as d')
+      .select('d.id')
+      .whereRef('d.app_id', '=', 'c.app_id')
+      .whereRef(`d.${column}`, '=', `c.${column}`)
+      .whereRef('d.owner_id', '=', 'c.owner_id')
+      .whereRef('d.id', '!=', 'c.id')
+      .where('d.status', '=', 1),
+  );
+
+/**
+ * A page with what a list item shows besides the row, in the same statement: the behaviour total
+ * (newCount) and whether a live customer of the same owner shares the phone or e-mail
+ * (whetherMerge), each an index seek per row of the page only (the page is a subquery, so rows
+ * skipped by the offset are never looked at). One statement instead of four (issue 7).
+ */
+function withListExtras(db: Kysely<Database>, page: SelectQueryBuilder<Database, 'customers', CustomerRow>) {
+  return db
+    .selectFrom(page.as('c'))
+    .selectAll('c')
+    .select((eb) => {
+      const e = eb as unknown as ExpressionBuilder<Database & { c: CustomersTable }, 'c'>;
+      return [behaviourTotal(e).as('behaviour_total'), twinBy(e, 'phone').as('phone_twin'), twinBy(e, 'email_lower').as('email_twin')];
+    })
+    .orderBy('c.updated_at', 'desc')
+    .orderBy('c.id', 'desc');
+}
+
 /** One list/search statement per shape (owner filter or not), so each is prepared once. */
 const projectCustomers = (db: Kysely<Database>, appId: string) => db.selectFrom('customers').selectAll().where('app_id', '=', appId);
 const listAll = preparedQuery('customerListAll', ({ db }, appId: string, offset: number, limit: number) =>
-  livePage(projectCustomers(db, appId), offset, limit),
+  withListExtras(db, livePage(projectCustomers(db, appId), offset, limit)),
 );
 const listOwned = preparedQuery('customerListOwned', ({ db }, appId: string, ownerId: number, offset: number, limit: number) =>
-  livePage(projectCustomers(db, appId).where('owner_id', '=', ownerId), offset, limit),
+  withListExtras(db, livePage(projectCustomers(db, appId).where('owner_id', '=', ownerId), offset, limit)),
 );
 const listAllAfter = preparedQuery(
   'customerListAllAfter',
   ({ db }, appId: string, updatedAt: number, id: string, offset: number, limit: number) =>
-    livePage(after(projectCustomers(db, appId), updatedAt, id), offset, limit),
+    withListExtras(db, livePage(after(projectCustomers(db, appId), updatedAt, id), offset, limit)),
 );
 const listOwnedAfter = preparedQuery(
   'customerListOwnedAfter',
   ({ db }, appId: string, ownerId: number, updatedAt: number, id: string, offset: number, limit: number) =>
-    livePage(after(projectCustomers(db, appId).where('owner_id', '=', ownerId), updatedAt, id), offset, limit),
+    withListExtras(db, livePage(after(projectCustomers(db, appId).where('owner_id', '=', ownerId), updatedAt, id), offset, limit)),
 );
 
 const searchQueries = (column: 'phone' | 'email_lower') => ({
   all: preparedQuery(`customerSearch_${column}`, ({ db }, appId: string, value: string, offset: number, limit: number) =>
-    livePage(projectCustomers(db, appId).where(column, '=', value), offset, limit),
+    withListExtras(db, livePage(projectCustomers(db, appId).where(column, '=', value), offset, limit)),
   ),
   owned: preparedQuery(
     `customerSearchOwned_${column}`,
     ({ db }, appId: string, value: string, ownerId: number, offset: number, limit: number) =>
-      livePage(projectCustomers(db, appId).where(column, '=', value).where('owner_id', '=', ownerId), offset, limit),
+      withListExtras(db, livePage(projectCustomers(db, appId).where(column, '=', value).where('owner_id', '=', ownerId), offset, limit)),
   ),
 });
 const searches = { phone: searchQueries('phone'), email_lower: searchQueries('email_lower') };
@@ -74,36 +113,6 @@ const twinsByEmail = preparedQuery('customerTwinsByEmail', ({ db, inList }, appI
     .where(inList('email_lower', emails, 'text')),
 );
 
-/** A customer's behaviour records: the sum of its action totals (each record adds one to one action). */
-const behaviourTotal = (eb: ExpressionBuilder<Database & { c: CustomersTable }, 'c'>) =>
-  eb
-    .selectFrom('behaviour_totals as t')
-    .select((e) => e.fn.coalesce(e.fn.sum<number>('t.count'), e.lit(0)).as('n'))
-    .whereRef('t.customer_id', '=', 'c.id')
-    .where('t.kind', '=', 'action');
-
-/** Per customer: behaviour records the owner has not seen (a range of its totals each). */
-const newCountsOf = preparedQuery('customerNewCounts', ({ db, inList }, ids: string[]) =>
-  db
-    .selectFrom('customers as c')
-    .select(['c.id', 'c.seen_behaviour_count'])
-    .select((eb) => behaviourTotal(eb).as('total'))
-    .where(inList('c.id', ids, 'text')),
-);
-
-/** Another live customer of the same owner with the same value in `column` (an index seek). */
-const twinBy = (eb: ExpressionBuilder<Database & { c: CustomersTable }, 'c'>, column: 'phone' | 'email_lower') =>
-  eb.exists(
-    eb
-      .selectFrom('customers as d')
-      .select('d.id')
-      .whereRef('d.app_id', '=', 'c.app_id')
-      .whereRef(`d.${column}`, '=', `c.${column}`)
-      .whereRef('d.owner_id', '=', 'c.owner_id')
-      .whereRef('d.id', '!=', 'c.id')
-      .where('d.status', '=', 1),
-  );
-
 /**
  * The detail in one statement: the row, its behaviour record count (new since the owner's last look?),
  * and whether a live customer of the same owner shares its phone or e-mail (whetherMerge), each
@@ -120,6 +129,16 @@ const detailOf = preparedQuery('customerDetail', ({ db }, id: string) =>
     ])
     .where('c.id', '=', id),
 );
+
+/** A list or search row: the customer and its extras (withListExtras). */
+export type CustomerListRow = RowOf<typeof listAll>;
+
+/** What a list item adds to the row, from the extras of its statement. */
+export function listExtras(r: CustomerListRow): { whetherMerge: number; newCount: number } {
+  // Empty phone or e-mail never makes a twin (as in duplicates()).
+  const merge = (r.phone && Number(r.phone_twin)) || (r.email_lower && Number(r.email_twin)) ? 1 : 0;
+  return { whetherMerge: merge, newCount: Math.max(0, Number(r.behaviour_total ?? 0) - Number(r.seen_behaviour_count)) };
+}
 
 export const customersRepository = {
   /** A customer as committed with what its detail needs besides the row (see detailOf). */
@@ -159,7 +178,7 @@ export const customersRepository = {
   },
 
   /** A page of live customers, newest change first; the id breaks ties so pages never overlap. */
-  list(reader: PreparedReader, scope: CustomerScope, offset: number, limit: number): Promise<CustomerRow[]> {
+  list(reader: PreparedReader, scope: CustomerScope, offset: number, limit: number): Promise<CustomerListRow[]> {
     return scope.ownerId === null
       ? reader.all(listAll, scope.appId, offset, limit)
       : reader.all(listOwned, scope.appId, scope.ownerId, offset, limit);
@@ -172,14 +191,14 @@ export const customersRepository = {
     after: { updatedAt: number; id: string },
     offset: number,
     limit: number,
-  ): Promise<CustomerRow[]> {
+  ): Promise<CustomerListRow[]> {
     return scope.ownerId === null
       ? reader.all(listAllAfter, scope.appId, after.updatedAt, after.id, offset, limit)
       : reader.all(listOwnedAfter, scope.appId, scope.ownerId, after.updatedAt, after.id, offset, limit);
   },
 
   /** Exact phone, or e-mail case-insensitively, among live customers in scope. */
-  search(reader: PreparedReader, scope: CustomerScope, condition: string, offset: number, limit: number): Promise<CustomerRow[]> {
+  search(reader: PreparedReader, scope: CustomerScope, condition: string, offset: number, limit: number): Promise<CustomerListRow[]> {
     const byEmail = condition.includes('@');
     const shapes = searches[byEmail ? 'email_lower' : 'phone'];
     const value = byEmail ? condition.toLowerCase() : condition;
@@ -247,16 +266,6 @@ export const customersRepository = {
       out.push(...(await db.selectFrom('customers').select(cols).where('app_id', '=', appId).where('email_lower', 'in', part).execute()));
     }
     return out.filter((o) => o.status === 1);
-  },
-
-  /** Behaviour records newer than the owner's last look at each customer. */
-  async newCounts(reader: PreparedReader, rows: CustomerRow[]): Promise<Map<string, number>> {
-    if (rows.length === 0) return new Map();
-    const counts = await reader.all(
-      newCountsOf,
-      rows.map((r) => r.id),
-    );
-    return new Map(counts.map((c) => [c.id, Math.max(0, Number(c.total ?? 0) - Number(c.seen_behaviour_count))]));
   },
 
   /** The owner opened the detail: not new any more, and every record so far is seen. */
