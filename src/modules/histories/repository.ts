@@ -60,13 +60,6 @@ const customersIn = preparedQuery('historyCustomersIn', ({ db, inList }, ids: st
     .select(customerColumns)
     .where(inList('id', ids, 'text')),
 );
-const linkById = preparedQuery('linkById', ({ db }, id: string) => db.selectFrom('links').selectAll().where('id', '=', id));
-const linkLastSeq = preparedQuery('linkLastSeq', ({ db }, linkId: string) =>
-  db
-    .selectFrom('link_view_logs')
-    .select((eb) => eb.fn.max('seq').as('seq'))
-    .where('link_id', '=', linkId),
-);
 const linksIn = preparedQuery('linksIn', ({ db, inList }, ids: string[]) =>
   db
     .selectFrom('links')
@@ -94,15 +87,62 @@ const linkNewViews = preparedQuery('linkNewViews', ({ db }, linkId: string, read
     .where('link_id', '=', linkId)
     .where('seq', '>', readSeq),
 );
-const viewLogPage = preparedQuery('viewLogPage', ({ db }, linkId: string, offset: number, limit: number) =>
+/**
+ * A page of a link's view logs and, per row, whether the viewer is already a live customer of the
+ * project, by id or dealUserId (two index seeks per shown row: the page is a subquery).
+ */
+const viewLogPage = preparedQuery('viewLogPage', ({ db }, linkId: string, appId: string, offset: number, limit: number) =>
   db
-    .selectFrom('link_view_logs')
-    .selectAll()
-    .where('link_id', '=', linkId)
-    .orderBy('view_time', 'desc')
-    .orderBy('id', 'desc')
-    .offset(offset)
-    .limit(limit),
+    .selectFrom(
+      db
+        .selectFrom('link_view_logs')
+        .selectAll()
+        .where('link_id', '=', linkId)
+        .orderBy('view_time', 'desc')
+        .orderBy('id', 'desc')
+        .offset(offset)
+        .limit(limit)
+        .as('v'),
+    )
+    .selectAll('v')
+    .select((eb) =>
+      eb
+        .or([
+          eb.exists(
+            eb
+              .selectFrom('customers as c')
+              .select('c.id')
+              .whereRef('c.id', '=', 'v.viewer_id')
+              .where('c.app_id', '=', appId)
+              .where('c.status', '=', 1),
+          ),
+          eb.exists(
+            eb
+              .selectFrom('customers as c')
+              .select('c.id')
+              .where('c.app_id', '=', appId)
+              .whereRef('c.deal_user_id', '=', 'v.viewer_id')
+              .where('c.status', '=', 1),
+          ),
+        ])
+        .as('viewer_is_customer'),
+    )
+    .orderBy('v.view_time', 'desc')
+    .orderBy('v.id', 'desc'),
+);
+/** The link a view log page belongs to, with its last view's sequence number (markLinkRead). */
+const linkWithLastSeq = preparedQuery('linkWithLastSeq', ({ db }, id: string) =>
+  db
+    .selectFrom('links as l')
+    .selectAll('l')
+    .select((eb) =>
+      eb
+        .selectFrom('link_view_logs as v')
+        .select((e) => e.fn.max('v.seq').as('seq'))
+        .whereRef('v.link_id', '=', 'l.id')
+        .as('last_seq'),
+    )
+    .where('l.id', '=', id),
 );
 const viewLogsIn = preparedQuery('viewLogsIn', ({ db, inList }, ids: string[]) =>
   db
@@ -182,10 +222,6 @@ export const historiesRepository = {
     return q.orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
   },
 
-  findLink(r: PreparedReader, id: string) {
-    return r.first(linkById, id);
-  },
-
   linksByIds(r: PreparedReader, ids: string[]) {
     if (ids.length === 0) return Promise.resolve([]);
     return r.all(linksIn, ids);
@@ -210,8 +246,14 @@ export const historiesRepository = {
     return out;
   },
 
-  listViewLogs(r: PreparedReader, linkId: string, offset: number, limit: number) {
-    return r.all(viewLogPage, linkId, offset, limit);
+  /** A page of the link's view logs, each with whether its viewer is a live customer of `appId`. */
+  listViewLogs(r: PreparedReader, linkId: string, appId: string, offset: number, limit: number) {
+    return r.all(viewLogPage, linkId, appId, offset, limit);
+  },
+
+  /** A link with the sequence number of its last view (null without views). */
+  findLinkWithLastSeq(r: PreparedReader, id: string) {
+    return r.first(linkWithLastSeq, id);
   },
 
   viewLogsByIds(r: PreparedReader, ids: string[]) {
@@ -241,18 +283,13 @@ export const historiesRepository = {
 
   /** Marks every view log of the link as read by its creator. */
   /**
-   * The creator has seen every view so far. Read first (prepared, on the reader): the update, a
-   * write transaction, runs only when views arrived since the last look, not on every page read.
+   * The creator has seen every view up to `lastSeq` (read with the link): the update, a write
+   * transaction, runs only when views arrived since the last look, not on every page read.
    */
-  async markLinkRead(db: Db, r: PreparedReader, link: { id: string; read_seq: number }): Promise<void> {
-    const max = (await r.first(linkLastSeq, link.id))?.seq;
-    if (max === null || max === undefined || Number(max) <= Number(link.read_seq)) return;
-    await db
-      .updateTable('links')
-      .set({ read_seq: Number(max) })
-      .where('id', '=', link.id)
-      .where('read_seq', '<', Number(max))
-      .execute();
+  async markLinkRead(db: Db, link: { id: string; read_seq: number; last_seq: number | string | null }): Promise<void> {
+    const max = link.last_seq === null ? null : Number(link.last_seq);
+    if (max === null || max <= Number(link.read_seq)) return;
+    await db.updateTable('links').set({ read_seq: max }).where('id', '=', link.id).where('read_seq', '<', max).execute();
   },
 
   listPosts(db: Db, appId: string, ownerId: number | null, offset: number, limit: number) {

@@ -66,7 +66,7 @@ export function createHistoriesService(ctx: AppContext, access: AccessService) {
      * The creator reading them marks them seen (newViewCount/newViewerCount restart from zero).
      */
     async listViewLogs(linkId: string, callerId: number, p: Page) {
-      const link = await repo.findLink(reader, linkId);
+      const link = await repo.findLinkWithLastSeq(reader, linkId);
       if (!link) throw linkNotFound();
       try {
         const m = await access.membership(link.app_id, callerId, 'history');
@@ -75,21 +75,18 @@ export function createHistoriesService(ctx: AppContext, access: AccessService) {
         if (err instanceof AppError && (err.code === 'NEED_AUTH' || err.code === 'app_not_found')) throw linkNotFound();
         throw err;
       }
-      const rows = await repo.listViewLogs(reader, linkId, p.offset, p.limit);
-      const [durations, customerViewers] = await Promise.all([
-        repo.durationsOf(
-          reader,
-          rows.map((r) => r.id),
-        ),
-        repo.customerViewerIds(reader, link.app_id, [...new Set(rows.map((r) => r.viewer_id).filter((v): v is string => v !== null))]),
-      ]);
-      if (link.creator_id === callerId) await repo.markLinkRead(db, reader, link);
+      const rows = await repo.listViewLogs(reader, linkId, link.app_id, p.offset, p.limit);
+      const durations = await repo.durationsOf(
+        reader,
+        rows.map((r) => r.id),
+      );
+      if (link.creator_id === callerId) await repo.markLinkRead(db, link);
       return rows.map((r) =>
         toViewLog(
           r,
           link.name,
           durations.filter((d) => d.link_view_log_id === r.id),
-          r.viewer_id === null || !customerViewers.has(r.viewer_id),
+          r.viewer_id === null || !Number(r.viewer_is_customer),
           clock,
         ),
       );
