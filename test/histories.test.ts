@@ -190,7 +190,14 @@ describe('GET /calls', () => {
   it('lists the project by callTime desc for Master and Admin, with every field and the customer object', async () => {
     expect(await ids(p.master.token)).toEqual(['C1', 'C3', 'C2', 'C4']);
     expect(await ids(p.admin.token)).toEqual(['C1', 'C3', 'C2', 'C4']);
-    const [c1] = (await calls(p.master.token)).json().data;
+    const all = (await calls(p.master.token)).json().data as { id: string; customer: { id: string } | null }[];
+    expect(all.map((c) => [c.id, c.customer?.id ?? null])).toEqual([
+      ['C1', 'cust-a'],
+      ['C3', 'cust-a'],
+      ['C2', 'cust-b'],
+      ['C4', 'cust-b'],
+    ]);
+    const [c1] = all;
     expect(c1).toEqual({
       id: 'C1',
       appId: p.appId,

@@ -1,7 +1,7 @@
-import { type Kysely, type Selectable, sql } from 'kysely';
+import { type Kysely, type SelectQueryBuilder, type Selectable, sql } from 'kysely';
 import type { Database } from '../../db/index.ts';
 import { type PreparedReader, preparedQuery } from '../../db/prepared.ts';
-import type { CustomersTable } from '../../db/schema.ts';
+import type { CallsTable, CustomersTable } from '../../db/schema.ts';
 
 type Db = Kysely<Database>;
 
@@ -44,15 +44,37 @@ export interface CallFilter {
   bucket: [number, number | null] | undefined;
 }
 
+type CallRow = Selectable<CallsTable>;
+
+/** A customer column as it rides along a call row. */
+type Prefixed<R> = { [K in keyof R as `cu_${K & string}`]: R[K] | null };
+export type CallWithCustomer = CallRow & Prefixed<CustomerRow>;
+
+/**
+ * A page of calls with the columns its customer shows (same project), in one statement: the
+ * page is a subquery, so rows skipped by the offset are never joined.
+ */
+function withCallCustomer(db: Db, page: SelectQueryBuilder<Database, 'calls', CallRow>) {
+  return db
+    .selectFrom(page.as('k'))
+    .leftJoin('customers as c', (j) => j.onRef('c.id', '=', 'k.customer_id').onRef('c.app_id', '=', 'k.app_id'))
+    .selectAll('k')
+    .select(customerColumns.map((c) => sql.ref(`c.${c}`).as(`cu_${c}`)))
+    .orderBy('k.call_time', 'desc')
+    .orderBy('k.id', 'desc') as unknown as SelectQueryBuilder<Database, 'calls', CallWithCustomer>;
+}
+
+/** The customer of a call row from withCallCustomer, if it has one in the project. */
+export function callCustomer(r: CallWithCustomer): CustomerRow | undefined {
+  if (r.cu_id === null) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const c of customerColumns) out[c] = r[`cu_${c}`];
+  return out as CustomerRow;
+}
+
+const callsPage = (db: Db, appId: string) => db.selectFrom('calls').selectAll().where('app_id', '=', appId);
 const callsAll = preparedQuery('callsAll', ({ db }, appId: string, offset: number, limit: number) =>
-  db
-    .selectFrom('calls')
-    .selectAll()
-    .where('app_id', '=', appId)
-    .orderBy('call_time', 'desc')
-    .orderBy('id', 'desc')
-    .offset(offset)
-    .limit(limit),
+  withCallCustomer(db, callsPage(db, appId).orderBy('call_time', 'desc').orderBy('id', 'desc').offset(offset).limit(limit)),
 );
 const customersIn = preparedQuery('historyCustomersIn', ({ db, inList }, ids: string[]) =>
   db
@@ -187,10 +209,10 @@ const callsIn = preparedQuery('callsIn', ({ db, inList }, ids: string[]) =>
 
 export const historiesRepository = {
   /** Calls by callTime desc, id desc; a user filter is two index range scans (caller side, receiver side). */
-  listCalls(db: Db, r: PreparedReader, f: CallFilter, offset: number, limit: number) {
+  listCalls(db: Db, r: PreparedReader, f: CallFilter, offset: number, limit: number): Promise<CallWithCustomer[]> {
     // The unfiltered page (a manager's default view) is prepared; filtered shapes are built.
     if (f.userId === null && f.callStatus === undefined && !f.bucket) return r.all(callsAll, f.appId, offset, limit);
-    let q = db.selectFrom('calls').selectAll().where('app_id', '=', f.appId);
+    let q = callsPage(db, f.appId);
     if (f.userId !== null) {
       const id = String(f.userId);
       q = q.where((eb) =>
@@ -205,7 +227,7 @@ export const historiesRepository = {
       q = q.where('duration', '>=', f.bucket[0]);
       if (f.bucket[1] !== null) q = q.where('duration', '<', f.bucket[1]);
     }
-    return q.orderBy('call_time', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
+    return withCallCustomer(db, q.orderBy('call_time', 'desc').orderBy('id', 'desc').offset(offset).limit(limit)).execute();
   },
 
   async customersByIds(r: PreparedReader, appId: string, ids: string[]): Promise<Map<string, CustomerRow>> {

@@ -3,7 +3,7 @@ import { AppError, failure } from '../../http/errors.ts';
 import type { Page } from '../../http/paging.ts';
 import type { AccessService } from '../access/service.ts';
 import { linkUrl, toCall, toLink, toPost, toViewLog } from './mapper.ts';
-import { DURATION_BUCKETS, historiesRepository as repo } from './repository.ts';
+import { DURATION_BUCKETS, callCustomer, historiesRepository as repo } from './repository.ts';
 
 export interface CallsInput {
   app_id: string;
@@ -35,10 +35,7 @@ export function createHistoriesService(ctx: AppContext, access: AccessService) {
         p.offset,
         p.limit,
       );
-      const customers = await repo.customersByIds(reader, input.app_id, [
-        ...new Set(rows.map((r) => r.customer_id).filter((id): id is string => id !== null)),
-      ]);
-      return rows.map((r) => toCall(r, r.customer_id ? customers.get(r.customer_id) : undefined, clock));
+      return rows.map((r) => toCall(r, callCustomer(r), clock));
     },
 
     async listLinks(appId: string, callerId: number, input: { svc_user_id?: number | undefined; with_url?: number | undefined }, p: Page) {
