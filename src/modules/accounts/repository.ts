@@ -1,12 +1,23 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Database } from '../../db/index.ts';
-import { preparedQuery } from '../../db/prepared.ts';
+import { type PreparedReader, preparedQuery } from '../../db/prepared.ts';
 import type { UsersTable } from '../../db/schema.ts';
 
 export type UserRow = Selectable<UsersTable>;
 type Db = Kysely<Database>;
 
 /** SQL for platform users, their tokens, verification codes and failed log-ins. */
+const salesCountOf = preparedQuery('salesCountOf', ({ db }, userId: number) =>
+  db
+    .selectFrom('members')
+    .innerJoin('apps', 'apps.id', 'members.app_id')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('apps.creator_id', '=', userId)
+    .where('apps.status', '=', 0)
+    .where('members.status', '=', 0)
+    .where('members.role', '=', 'Sales'),
+);
+
 export const accountsRepository = {
   async insertUser(db: Db, user: Insertable<UsersTable>): Promise<UserRow> {
     return db.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow();
@@ -39,16 +50,9 @@ export const accountsRepository = {
   },
 
   /** The number of Sales members across the projects the user created. */
-  async salesCount(db: Db, userId: number): Promise<number> {
-    const row = await db
-      .selectFrom('members')
-      .innerJoin('apps', 'apps.id', 'members.app_id')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('apps.creator_id', '=', userId)
-      .where('apps.status', '=', 0)
-      .where('members.status', '=', 0)
-      .where('members.role', '=', 'Sales')
-      .executeTakeFirst();
+  /** Sales members across the live projects the user created (prepared: every user info answer has it). */
+  async salesCount(reader: PreparedReader, userId: number): Promise<number> {
+    const row = await reader.first(salesCountOf, userId);
     return Number(row?.n ?? 0);
   },
 

@@ -317,7 +317,7 @@ export function createAccountsService(ctx: AppContext, clients: ClientsService) 
     },
 
     async toResponse(user: UserRow): Promise<PlatformUser> {
-      return toPlatformUser(user, await repo.salesCount(db, user.id), clock);
+      return toPlatformUser(user, await repo.salesCount(ctx.database.reader, user.id), clock);
     },
 
     async updateUser(caller: UserRow, input: UpdateUserInput): Promise<PlatformUser> {
