@@ -286,15 +286,16 @@ export function createAccountsService(ctx: AppContext, clients: ClientsService) 
     /** Resolves a bearer token to its user, or throws 403 access_denied. */
     async authenticate(token: string | undefined): Promise<UserRow> {
       if (token === undefined || token === '') throw accessDenied('Bearer token not found');
-      const hash = sha256(token);
       const epoch = tokens.epoch();
-      let entry = tokens.get(hash, epoch);
+      // Keyed by the token itself (it is in memory with every request anyway): hashing it is
+      // needed only to look it up in the database, which stores no token in the clear.
+      let entry = tokens.get(token, epoch);
       if (entry === undefined) {
-        const row = await ctx.database.reader.first(repo.userByAccessToken, hash);
+        const row = await ctx.database.reader.first(repo.userByAccessToken, sha256(token));
         if (row !== undefined) {
           const { token_expires_at, ...user } = row;
           entry = { user, expiresAt: token_expires_at };
-          tokens.set(hash, entry, epoch);
+          tokens.set(token, entry, epoch);
         }
       }
       const now = clock.now();
