@@ -1,13 +1,14 @@
 import { readFileSync } from 'node:fs';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { sql } from 'kysely';
+import type { Logger } from 'pino';
 import type { AppContext } from './context.ts';
 import { registerAuth } from './http/auth.ts';
 import { registerDocs } from './http/docs.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
 import { registerNotFound } from './http/not-found.ts';
 import { registerParameterParsing } from './http/params.ts';
-import { redactUrl } from './logger.ts';
+import { LazyChildLogger, redactUrl } from './logger.ts';
 import { accountsRoutes } from './modules/accounts/routes.ts';
 import { behaviourRoutes } from './modules/behaviour/routes.ts';
 import { historiesRoutes } from './modules/histories/routes.ts';
@@ -34,6 +35,8 @@ export async function buildApp(ctx: AppContext, services: Services): Promise<Fas
     return503OnClosing: true,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: true, allErrors: false } },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    childLoggerFactory: (logger, bindings, options) =>
+      new LazyChildLogger(logger as Logger, bindings, options) as unknown as FastifyBaseLogger,
   });
 
   // One line per request, with the URL redacted (access_token may ride in the query). Not even
