@@ -1,6 +1,17 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestServer } from './helpers/harness.ts';
-import { DAY, HOUR, MINUTE, type HistoryProject, addCustomers, ago, event, historyProject, ingest } from './helpers/histories.ts';
+import {
+  DAY,
+  HOUR,
+  MINUTE,
+  type HistoryProject,
+  NO_CLIENT_FIELDS,
+  addCustomers,
+  ago,
+  event,
+  historyProject,
+  ingest,
+} from './helpers/histories.ts';
 
 const t = useTestServer();
 let p: HistoryProject;
@@ -296,15 +307,7 @@ describe('GET /app/{app-id}/member/customer/{customer-id}/behaviour', () => {
       description: null,
       when: w.h1,
       content: JSON.stringify({ web_access_log_id: 'wa1', title: 'Home', site: 'example.com', url: '/' }),
-      clientName: null,
-      clientVersion: null,
-      os: null,
-      osVersion: null,
-      net: null,
-      ip: null,
-      location: null,
-      province: null,
-      city: null,
+      ...NO_CLIENT_FIELDS,
       type: 0,
       createdTime: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
       webAccessLog: { web_access_log_id: 'wa1', title: 'Home', site: 'example.com', url: '/' },

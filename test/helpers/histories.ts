@@ -112,3 +112,16 @@ export async function feedEvents(server: TestServer, appId: string, token: strin
     after = data.next;
   }
 }
+
+/** A behaviour record's client and location fields when the event gave none (all null). */
+export const NO_CLIENT_FIELDS = {
+  clientName: null,
+  clientVersion: null,
+  os: null,
+  osVersion: null,
+  net: null,
+  ip: null,
+  location: null,
+  province: null,
+  city: null,
+};
