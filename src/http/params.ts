@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import { coerceToSchema } from './coerce.ts';
+import { mayHoldUnstorableText, storableText } from './text.ts';
 
 /** Form and query values given more than once arrive joined by commas, as the original platform read them. */
 function joinRepeated(source: unknown): Record<string, unknown> {
@@ -19,6 +20,20 @@ function joinRepeated(source: unknown): Record<string, unknown> {
  * A JSON body that is not an object (e.g. an array) is left as it is for routes that take one.
  */
 export async function registerParameterParsing(app: FastifyInstance): Promise<void> {
+  // JSON as Fastify parses it (prototype poisoning refused), then checked for text no database
+  // stores as given (text.ts) when an escape in the raw text says it may hold some.
+  const parseJson = app.getDefaultJsonParser('error', 'ignore');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, text, done) => {
+    void parseJson(request, text as string, (err, value) => {
+      if (err) return done(err);
+      try {
+        done(null, mayHoldUnstorableText(text as string) ? storableText(value) : value);
+      } catch (e) {
+        done(e as Error);
+      }
+    });
+  });
   await app.register(formbody);
   await app.register(multipart, {
     attachFieldsToBody: 'keyValues',
@@ -27,15 +42,18 @@ export async function registerParameterParsing(app: FastifyInstance): Promise<vo
 
   app.addHook('preValidation', async (request) => {
     const schema = request.routeOptions.schema;
-    const query = joinRepeated(request.query);
+    const query = storableText(joinRepeated(request.query));
     coerceToSchema(query, schema?.querystring);
     request.query = query;
+    storableText(request.params);
     coerceToSchema(request.params, schema?.params);
     if (request.method !== 'POST' && request.method !== 'PUT' && request.method !== 'PATCH') return;
     const body = request.body;
     if (Array.isArray(body)) return;
     const isJson = (request.headers['content-type'] ?? '').includes('json');
-    const fields = isJson && body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : joinRepeated(body);
+    // JSON was checked as it was parsed; form fields are checked here.
+    const fields =
+      isJson && body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : storableText(joinRepeated(body));
     const merged = { ...query, ...fields };
     coerceToSchema(merged, schema?.body);
     request.body = merged;
