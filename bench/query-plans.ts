@@ -1,4 +1,4 @@
-/** Prints the query plans of the customer hot paths on the configured database: `node --import tsx bench/query-plans.ts`. */
+/** Prints the query plans of the customer and event-feed hot paths on the configured database: `node --import tsx bench/query-plans.ts`. */
 import { sql } from 'kysely';
 import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
@@ -15,6 +15,12 @@ const queries: Record<string, string> = {
   list_owner: `select * from customers where app_id = 'a' and owner_id = 1 and status = 1 order by updated_at desc, id desc limit 20 offset 0`,
   list_all: `select * from customers where app_id = 'a' and status = 1 order by updated_at desc, id desc limit 20 offset 0`,
   new_count: `select sum(count) from behaviour_totals where customer_id = 'c' and kind = 'action'`,
+  // Events out (migration 010: the position indexes hold sequenced rows only, the pending index pending rows only).
+  outbox_pending: `select id, created_at from outbox where seq is null order by created_at, id limit 1000`,
+  outbox_last_position: `select max(seq) from outbox where seq is not null`,
+  feed_all: `select * from outbox where seq > 10 order by seq limit 500`,
+  feed_project: `select * from outbox where seq > 10 and app_id = 'a' order by seq limit 500`,
+  outbox_prune: `select id from outbox where seq is not null and seq <= 100 and created_at < 5 order by seq limit 500`,
 };
 // Realistic statistics: 20,000 customers over 20 owners, 5 behaviour records each for 100 of them.
 const now = Date.now();
@@ -45,7 +51,24 @@ for (let i = 0; i < 20_000; i += 500) {
   });
   await db.insertInto('customers').values(rows).execute();
 }
-await sql.raw(pg ? 'ANALYZE' : 'ANALYZE').execute(db);
+// 20,000 events, the last 1,000 not yet sequenced.
+for (let i = 0; i < 20_000; i += 500) {
+  const rows = Array.from({ length: 500 }, (_, j) => {
+    const n = i + j;
+    return {
+      id: `e${String(n).padStart(6, '0')}`,
+      app_id: n % 3 === 0 ? 'a' : 'b',
+      event_type: 'create',
+      domain_type: 'BehaviourLog',
+      domain_id: `b${n}`,
+      body: '{}',
+      created_at: now + n,
+      seq: n < 19_000 ? n + 1 : null,
+    };
+  });
+  await db.insertInto('outbox').values(rows).execute();
+}
+await sql.raw('ANALYZE').execute(db);
 for (const [name, q] of Object.entries(queries)) {
   const r = await sql.raw(`${explain} ${q}`).execute(db);
   console.log(`-- ${name}`);

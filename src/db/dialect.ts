@@ -39,6 +39,12 @@ export interface DialectFeatures {
    * lists of any length (SQLite: a JSON array through json_each; PostgreSQL: an array through unnest).
    */
   listParameter(column: string, list: unknown, type: 'text' | 'int8'): RawBuilder<SqlBool>;
+  /**
+   * Leaves free space in a table's pages for rows that are updated often, so an update can put the
+   * new row version on the same page (PostgreSQL: `fillfactor`, which makes heap-only updates that
+   * write no index entry possible; SQLite updates in place: a no-op).
+   */
+  leaveRoomForUpdates(db: Kysely<unknown>, table: string, fillPercent: number): Promise<void>;
 }
 
 export interface DatabaseHandle {

@@ -8,6 +8,7 @@ import * as m006 from './migrations/006_behaviour_totals.ts';
 import * as m007 from './migrations/007_change_notifications.ts';
 import * as m008 from './migrations/008_behaviour_seen_counts.ts';
 import * as m009 from './migrations/009_user_presence.ts';
+import * as m010 from './migrations/010_ingest_write_costs.ts';
 import type { Database } from './schema.ts';
 
 interface PortableMigration {
@@ -24,6 +25,7 @@ const MIGRATIONS: Record<string, PortableMigration> = {
   '007_change_notifications': m007,
   '008_behaviour_seen_counts': m008,
   '009_user_presence': m009,
+  '010_ingest_write_costs': m010,
 };
 
 class StaticProvider implements MigrationProvider {

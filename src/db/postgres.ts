@@ -22,6 +22,11 @@ export const postgresFeatures: DialectFeatures = {
   },
   // Sub-select of unnest rather than `= any($1)`: see bulk.ts anyOf (planned as index probes).
   listParameter: (column, list, type) => sql<SqlBool>`${sql.ref(column)} in (select unnest(${list}::${sql.raw(type)}[]))`,
+  async leaveRoomForUpdates(db, table, fillPercent) {
+    if (!Number.isInteger(fillPercent) || fillPercent < 10 || fillPercent > 100)
+      throw new Error(`fillfactor ${fillPercent} is out of range`);
+    await sql`alter table ${sql.id(table)} set (fillfactor = ${sql.raw(String(fillPercent))})`.execute(db);
+  },
   async createChangeNotifications(db, topics) {
     await sql`create or replace function rapport_notify_change() returns trigger language plpgsql as $$
       begin perform pg_notify(${sql.lit(CHANGE_CHANNEL)}, tg_argv[0]); return null; end $$`.execute(db);

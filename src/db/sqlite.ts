@@ -36,6 +36,7 @@ export const sqliteFeatures: DialectFeatures = {
   autoIncrementType: 'integer',
   autoIncrementPrimaryKey: (col) => col.primaryKey().autoIncrement(),
   transactionLock: async () => {},
+  leaveRoomForUpdates: async () => {},
   // A counter per topic that the triggers bump inside the writing transaction; the reader reads
   // them only when data_version says some commit happened (openReader).
   async createChangeNotifications(db, topics) {

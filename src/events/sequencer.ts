@@ -8,6 +8,17 @@ import { RECORD_BODY_TEXT } from './outbox.ts';
 const SEQUENCER_LOCK = 727_001;
 const BATCH = 1000;
 
+/** The last feed position given so far (0 for none). */
+export async function lastPosition(db: Kysely<Database>): Promise<number> {
+  // `seq is not null` lets the partial position index answer (migration 010).
+  const top = await db
+    .selectFrom('outbox')
+    .select((eb) => eb.fn.max('seq').as('m'))
+    .where('seq', 'is not', null)
+    .executeTakeFirst();
+  return Number(top?.m ?? 0);
+}
+
 /**
  * Gives committed outbox rows their feed position. Rows get a position only once committed and
  * visible, under a lock that serialises sequencers, and each run's positions commit together, so a
@@ -17,11 +28,7 @@ const BATCH = 1000;
 export async function sequenceOutbox(db: Kysely<Database>, features: DialectFeatures, limit = BATCH): Promise<number> {
   return db.transaction().execute(async (trx) => {
     await features.transactionLock(trx, SEQUENCER_LOCK);
-    const top = await trx
-      .selectFrom('outbox')
-      .select((eb) => eb.fn.max('seq').as('m'))
-      .executeTakeFirst();
-    const base = Number(top?.m ?? 0);
+    const base = await lastPosition(trx);
     // One statement for the whole run (UPDATE … FROM, SQLite ≥ 3.33 and PostgreSQL): the pending
     // rows in commit-visible order, numbered on from the last position. Row by row it was one
     // statement per event, the relay's ceiling (~3,000 events/s on PostgreSQL, issue 6 figures).

@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/index.ts';
 import type { WebhookDeliveriesTable, WebhooksTable } from '../../db/schema.ts';
-import { readFeed, sequenceOutbox, toMessage } from '../../events/sequencer.ts';
+import { lastPosition, readFeed, sequenceOutbox, toMessage } from '../../events/sequencer.ts';
 import { checkWebhookUrl } from '../../events/ssrf.ts';
 import { badRequest, failure } from '../../http/errors.ts';
 import type { Page } from '../../http/paging.ts';
@@ -82,10 +82,7 @@ export function createWebhooksService(ctx: AppContext, access: AccessService) {
         throw failure('too_many_webhooks', `at most ${MAX_HOOKS_PER_PROJECT} webhooks per project`);
       // A new webhook receives the events written from now on.
       await sequenceOutbox(db, ctx.database.features);
-      const top = await db
-        .selectFrom('outbox')
-        .select((eb) => eb.fn.max('seq').as('m'))
-        .executeTakeFirst();
+      const top = await lastPosition(db);
       const row = {
         id: timeOrderedUuid(),
         app_id: appId,
@@ -94,7 +91,7 @@ export function createWebhooksService(ctx: AppContext, access: AccessService) {
         domain_types: types ? types.join(',') : null,
         status: 'active',
         disabled_reason: null,
-        cursor: Number(top?.m ?? 0),
+        cursor: top,
         created_by: callerId,
         created_at: ctx.clock.now(),
       };
