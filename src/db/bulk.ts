@@ -8,9 +8,9 @@ type Value = string | number | boolean | null;
 
 /**
  * Bulk writes and id-list lookups, written once per capability (issue 5: ingestion batches of
- * 1000 records). Where a whole array binds as one parameter (PostgreSQL), rows go in through
- * `unnest` of one array per column and lookups use `= any($1)`: a statement with 25 parameters
- * instead of 25,000 parses, plans and binds several times faster. Elsewhere (SQLite) rows go in
+ * 1000 records). Where a whole array binds as one parameter (PostgreSQL), rows go in as one JSON
+ * parameter (json_populate_recordset) and lookups through `unnest` of one array: a statement with
+ * one parameter instead of 25,000 parses, plans and binds several times faster. Elsewhere (SQLite) rows go in
  * as multi-row VALUES chunked under the parameter limit, whose statements the SQLite connection
  * reuses from its cache.
  *
@@ -117,50 +117,25 @@ function valuesBulkOps(maxParameters: number): BulkOps {
 }
 
 function arrayBulkOps(): BulkOps {
-  // Element types of each table's columns, read once from the catalogue, for the unnest casts.
-  const types = new Map<string, Promise<Map<string, string>>>();
-  const typesOf = (db: Db, table: string) => {
-    let t = types.get(table);
-    if (!t) {
-      t = sql<{ column_name: string; udt_name: string }>`select column_name, udt_name from information_schema.columns
-          where table_schema = current_schema() and table_name = ${table}`
-        .execute(db)
-        .then((r) => new Map(r.rows.map((c) => [c.column_name, c.udt_name])));
-      // A failed read is not kept: the next call asks again.
-      t.catch(() => types.delete(table));
-      types.set(table, t);
-    }
-    return t;
-  };
   const texts = new TextCache();
 
-  async function statement(db: Db, table: string, columns: string[], suffix: string): Promise<string> {
-    const key = `${table}\u0000${columns.join(',')}\u0000${suffix}`;
-    const udt = await typesOf(db, table);
-    return texts.get(key, () => {
-      const arrays = columns.map((c, i) => {
-        const type = udt.get(c);
-        if (type === undefined) throw new Error(`bulk insert: ${table}.${c} is not a column`);
-        return `$${i + 1}::${type}[]`;
-      });
-      return `insert into ${quote(table)} (${columns.map(quote).join(', ')}) select * from unnest(${arrays.join(', ')})${suffix}`;
+  // The rows go in as ONE JSON parameter that PostgreSQL turns into rows of the table's own type
+  // (json_populate_recordset: each column converted by its type's input function). Against one
+  // array per column through unnest, the batch costs a single native JSON.stringify instead of
+  // node-postgres escaping every value into array literals: Node CPU of a 1000-record ingestion
+  // batch 33 → 29 ms, PostgreSQL's share no higher (issue 7).
+  function statement(table: string, columns: string[], suffix: string): string {
+    return texts.get(`${table}\u0000${columns.join(',')}\u0000${suffix}`, () => {
+      const list = columns.map(quote).join(', ');
+      return `insert into ${quote(table)} (${list}) select ${list} from json_populate_recordset(null::${quote(table)}, $1)${suffix}`;
     });
   }
 
   async function write(db: Db, table: string, rows: object[], suffix: string): Promise<void> {
     if (rows.length === 0) return;
-    const columns = columnsOf(rows);
-    const text = await statement(db, table, columns, suffix);
-    // Arrays are one parameter each, but a huge statement still costs memory: stay at 5,000 rows.
-    for (const part of chunk(rows, 5000)) {
-      const params = columns.map((c) =>
-        (part as Record<string, unknown>[]).map((r) => {
-          const v = r[c];
-          return v === undefined ? null : v;
-        }),
-      );
-      await db.executeQuery(CompiledQuery.raw(text, params));
-    }
+    const text = statement(table, columnsOf(rows), suffix);
+    // One parameter, but a huge statement still costs memory: stay at 5,000 rows.
+    for (const part of chunk(rows, 5000)) await db.executeQuery(CompiledQuery.raw(text, [JSON.stringify(part)]));
   }
 
   return {
