@@ -217,12 +217,12 @@ function openReader(file: string, db: Kysely<Database>) {
   return { raw, reader, epoch: changeEpoch, localWrite };
 }
 
-/** `(values) => ({ col0: values[0], ... })` for one statement's columns. */
 /** Prepared reads with at least this many columns transfer each row as JSON text (openReader). */
 const JSON_ROW_COLUMNS = 8;
 
 const quoteIdentifier = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
+/** `(values) => ({ col0: values[0], ... })` for one statement's columns. */
 function rowBuilder(columns: string[]): (values: unknown[]) => unknown {
   if (new Set(columns).size !== columns.length) throw new Error(`duplicate result column in ${columns.join(', ')}`);
   // The names come from our own compiled SQL, and are quoted as JSON strings.
