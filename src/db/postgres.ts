@@ -3,7 +3,16 @@ import { type Driver, Kysely, PostgresDialect, type PostgresDialectConfig, Postg
 import pg from 'pg';
 import { ChangeTrackingDriver, type ChangeTopic, TOPICS } from './change-epoch.ts';
 import type { DatabaseHandle, DialectFeatures } from './dialect.ts';
-import { type PreparedQuery, type PreparedReader, type QueryTemplate, bindTemplate, executorReader, templateFor } from './prepared.ts';
+import {
+  type PreparedQuery,
+  type PreparedReader,
+  type QueryTemplate,
+  bindTemplate,
+  executorReader,
+  quoteIdentifier,
+  rowBuilder,
+  templateFor,
+} from './prepared.ts';
 import type { Database } from './schema.ts';
 
 // BIGINT (epoch milliseconds, counters) arrives as a JS number: every value we store fits in 2^53.
@@ -113,27 +122,49 @@ class TrackingPostgresDialect extends PostgresDialect {
   }
 }
 
+/** json_build_array takes at most this many arguments (PostgreSQL's FUNC_MAX_ARGS). */
+const MAX_JSON_ARRAY_COLUMNS = 100;
+
+interface PgTemplate extends QueryTemplate {
+  name: string;
+  /** The row object from the statement's one json column; null while the columns are unknown. */
+  row: ((values: unknown[]) => unknown) | null;
+}
+
+const statementName = (text: string) => `rp_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+
 /**
  * Named (server-side prepared) statements: PostgreSQL parses and plans each once per connection.
- * Each row comes back as ONE json value (`row_to_json`), which node-postgres hands to V8's
- * JSON.parse whole: otherwise it decodes every value of every row on its own, through a type
- * parser per column rebuilt from each execution's row description (a 20-customer page is ~1,000
- * values). The sub-select keeps the statement's order; every column type we store (text, integer,
- * bigint, numeric sums) reads back the same either way.
+ * After the first execution (which tells the result's columns) each row comes back as ONE json
+ * array (`json_build_array` of the columns over the statement), which node-postgres hands to V8's
+ * JSON.parse whole: otherwise it decodes every value of every row on its own, through a type parser
+ * per column rebuilt from each execution's row description (a 20-customer page is ~1,000 values).
+ * The sub-select keeps the statement's order; every column type we store (text, integer, bigint,
+ * numeric sums) reads back the same either way.
  */
 function poolReader(pool: pg.Pool, db: Kysely<Database>): PreparedReader {
-  const templates = new Map<PreparedQuery<never, unknown>, QueryTemplate & { name: string }>();
-  const run = async (q: PreparedQuery<never, unknown>, args: readonly unknown[]) => {
+  const templates = new Map<PreparedQuery<never, unknown>, PgTemplate>();
+  const run = async (q: PreparedQuery<never, unknown>, args: readonly unknown[]): Promise<never[]> => {
     let t = templates.get(q);
     if (t === undefined) {
       const compiled = templateFor(db, postgresFeatures, q);
-      const text = `select row_to_json(r) as r from (${compiled.sql}) as r`;
-      t = { ...compiled, sql: text, name: `rp_${createHash('sha1').update(text).digest('hex').slice(0, 20)}` };
+      t = { ...compiled, name: statementName(compiled.sql), row: null };
       templates.set(q, t);
     }
-    const rows = (await pool.query<{ r: never }>({ name: t.name, text: t.sql, values: bindTemplate(t, args) })).rows;
+    const values = bindTemplate(t, args);
+    if (t.row === null) {
+      const plain = await pool.query({ name: t.name, text: t.sql, values });
+      const columns = plain.fields.map((f) => f.name);
+      if (columns.length <= MAX_JSON_ARRAY_COLUMNS && new Set(columns).size === columns.length) {
+        const text = `select json_build_array(${columns.map(quoteIdentifier).join(', ')}) as r from (${t.sql}) as r`;
+        templates.set(q, { ...t, sql: text, name: statementName(text), row: rowBuilder(columns) });
+      }
+      return plain.rows as never[];
+    }
+    const rows = (await pool.query<{ r: unknown[] }>({ name: t.name, text: t.sql, values })).rows;
+    const build = t.row;
     const out = new Array<never>(rows.length);
-    for (let i = 0; i < rows.length; i += 1) out[i] = (rows[i] as { r: never }).r;
+    for (let i = 0; i < rows.length; i += 1) out[i] = build((rows[i] as { r: unknown[] }).r) as never;
     return out;
   };
   return {

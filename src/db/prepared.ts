@@ -126,3 +126,15 @@ export function executorReader(
     first: async (q, ...args) => (await run(q as PreparedQuery<never, unknown>, args))[0],
   };
 }
+
+/** A quoted identifier for SQL text built around a compiled statement (names come from our own SQL). */
+export const quoteIdentifier = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/** `(values) => ({ col0: values[0], ... })` for one statement's columns. */
+export function rowBuilder(columns: string[]): (values: unknown[]) => unknown {
+  if (new Set(columns).size !== columns.length) throw new Error(`duplicate result column in ${columns.join(', ')}`);
+  // The names come from our own compiled SQL, and are quoted as JSON strings.
+  return new Function('v', `return {${columns.map((c, i) => `${JSON.stringify(c)}: v[${i}]`).join(', ')}};`) as (
+    values: unknown[],
+  ) => unknown;
+}

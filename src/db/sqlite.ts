@@ -25,7 +25,16 @@ import {
 } from 'kysely';
 import { ChangeTrackingDriver, type ChangeTopic } from './change-epoch.ts';
 import type { DatabaseHandle, DialectFeatures } from './dialect.ts';
-import { type PreparedQuery, type PreparedReader, type QueryTemplate, bindTemplate, executorReader, templateFor } from './prepared.ts';
+import {
+  type PreparedQuery,
+  type PreparedReader,
+  type QueryTemplate,
+  bindTemplate,
+  executorReader,
+  quoteIdentifier,
+  rowBuilder,
+  templateFor,
+} from './prepared.ts';
 import type { Database } from './schema.ts';
 
 export const sqliteFeatures: DialectFeatures = {
@@ -219,17 +228,6 @@ function openReader(file: string, db: Kysely<Database>) {
 
 /** Prepared reads with at least this many columns transfer each row as JSON text (openReader). */
 const JSON_ROW_COLUMNS = 8;
-
-const quoteIdentifier = (name: string) => `"${name.replaceAll('"', '""')}"`;
-
-/** `(values) => ({ col0: values[0], ... })` for one statement's columns. */
-function rowBuilder(columns: string[]): (values: unknown[]) => unknown {
-  if (new Set(columns).size !== columns.length) throw new Error(`duplicate result column in ${columns.join(', ')}`);
-  // The names come from our own compiled SQL, and are quoted as JSON strings.
-  return new Function('v', `return {${columns.map((c, i) => `${JSON.stringify(c)}: v[${i}]`).join(', ')}};`) as (
-    values: unknown[],
-  ) => unknown;
-}
 
 /** Opens (creating if needed) the embedded database file, tuned for a single-writer server. */
 export function openSqlite(file: string): DatabaseHandle {
