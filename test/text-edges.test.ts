@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from './helpers/fixtures.ts';
 import { useTestServer } from './helpers/harness.ts';
 import { DAY, type HistoryProject, addCustomers, ago, event, historyProject, ingest } from './helpers/histories.ts';
 
@@ -80,5 +81,19 @@ describe('text a database cannot store as given', () => {
     const res = await t.server.api.post(`/api/v1.7/app/${p.appId}/events`, deep, { headers: { 'x-app-secret': p.secret } });
     expect(res.statusCode).toBeLessThan(500);
     expect(res.json()).toMatchObject({ status: 0 });
+  });
+
+  it('answers a NUL on the token endpoint in its OAuth shape', async () => {
+    const client = await createClient(t.server);
+    const res = await t.server.api.post(
+      '/svcuser/oauth2/access_token',
+      { grant_type: 'password', username: '1390000\u00000000', password: 'x' },
+      { form: true, headers: { authorization: client.basic } },
+    );
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      error: 'invalid_request',
+      error_description: 'Text may not contain the NUL character (U+0000): username',
+    });
   });
 });

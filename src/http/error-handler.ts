@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from './errors.ts';
+import { UnstorableTextError } from './text.ts';
 
 /** How a route reports malformed input: token endpoints speak OAuth, everything else the envelope. */
 export type ErrorStyle = 'envelope' | 'oauth';
@@ -66,6 +67,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | AppError | Error, request, reply) => {
     if (err instanceof AppError) return sendAppError(reply, err);
     const fe = err as FastifyError;
+    if (err instanceof UnstorableTextError) return inputError(request, reply, 200, 'Bad Request', err.message);
     if (fe.validation) {
       return inputError(request, reply, 200, 'Bad Request', describeValidation(fe.validation as ValidationIssue[]));
     }

@@ -1,12 +1,16 @@
-import { badRequest } from './errors.ts';
-
 /**
  * Text that every database stores as given. PostgreSQL cannot hold U+0000 in text (the statement
  * failed: a 500), and a UTF-16 surrogate without its pair has no UTF-8 form (PostgreSQL refused it
  * in JSON, SQLite stored three replacement characters). Requests are checked once, at the edge:
- * a NUL character is refused with a Bad Request naming where it is; a lone surrogate becomes
- * U+FFFD, as the JSON and URL decoders already do for malformed UTF-8 bytes.
+ * a NUL character is refused as malformed input naming where it is (the route's error style: the
+ * envelope's Bad Request, or OAuth's invalid_request); a lone surrogate becomes U+FFFD, as the JSON
+ * and URL decoders already do for malformed UTF-8 bytes.
  */
+
+/** Malformed input: the error handler answers it in the route's style, like malformed JSON. */
+export class UnstorableTextError extends Error {
+  readonly statusCode = 400;
+}
 
 // String has isWellFormed/toWellFormed from Node 20 (ES2024); the project's lib is ES2023.
 type WellFormed = { isWellFormed(): boolean; toWellFormed(): string };
@@ -23,7 +27,7 @@ export function mayHoldUnstorableText(json: string): boolean {
 }
 
 function clean(s: string, path: string): string {
-  if (s.includes('\u0000')) throw badRequest(`Text may not contain the NUL character (U+0000): ${path || 'the value'}`);
+  if (s.includes('\u0000')) throw new UnstorableTextError(`Text may not contain the NUL character (U+0000): ${path || 'the value'}`);
   return (s as unknown as WellFormed).isWellFormed() ? s : (s as unknown as WellFormed).toWellFormed();
 }
 
