@@ -90,7 +90,7 @@ export function createBehaviourService(ctx: AppContext, access: AccessService) {
       const to = input.end_time === undefined || input.end_time === '' ? null : clock.parse(input.end_time);
       if (to === null && input.end_time) throw badRequest("Invalid parameter 'end_time': expected yyyy-MM-dd HH:mm:ss");
       if (from !== null && to !== null && from > to) throw badRequest("Invalid parameter 'start_time': after end_time");
-      const rows = await repo.list(reader, customer.id, from, to, p.offset, p.limit);
+      const { page: rows, pageViews } = await repo.list(reader, customer.id, from, to, p.offset, p.limit);
 
       // Collect what the page joins, then fetch each kind once.
       const parsed = rows.map((r) => ({ row: r, content: contentOf(r.content) }));
@@ -105,12 +105,10 @@ export function createBehaviourService(ctx: AppContext, access: AccessService) {
       const viewLogIds = ids('linkViewLogId');
       const clueIds = ids('clueId');
       const callIds = ids('record_id', (a) => CALL_ACTIONS.has(a));
-      const visitIds = ids('web_access_log_id', (a) => a === 'access_site');
-      const [viewLogs, clues, calls, pageViews] = await Promise.all([
+      const [viewLogs, clues, calls] = await Promise.all([
         histories.viewLogsByIds(reader, viewLogIds),
         histories.cluesByIds(reader, clueIds),
         histories.callsByIds(reader, callIds),
-        repo.pageViews(reader, customer.id, visitIds),
       ]);
       const linkIds = [...new Set([...ids('linkId'), ...viewLogs.map((v) => v.link_id)])];
       const links = (await histories.linksByIds(reader, linkIds)).filter((l) => l.app_id === appId);
