@@ -3,16 +3,8 @@ import { type Driver, Kysely, PostgresDialect, type PostgresDialectConfig, Postg
 import pg from 'pg';
 import { ChangeTrackingDriver, type ChangeTopic, TOPICS } from './change-epoch.ts';
 import type { DatabaseHandle, DialectFeatures } from './dialect.ts';
-import {
-  type PreparedQuery,
-  type PreparedReader,
-  type QueryTemplate,
-  bindTemplate,
-  executorReader,
-  quoteIdentifier,
-  rowBuilder,
-  templateFor,
-} from './prepared.ts';
+import type { PreparedQuery, PreparedReader, QueryTemplate } from './prepared.ts';
+import { bindTemplate, executorReader, jsonArrayRows, rowBuilder, templateFor } from './prepared.ts';
 import type { Database } from './schema.ts';
 
 // BIGINT (epoch milliseconds, counters) arrives as a JS number: every value we store fits in 2^53.
@@ -156,7 +148,7 @@ function poolReader(pool: pg.Pool, db: Kysely<Database>): PreparedReader {
       const plain = await pool.query({ name: t.name, text: t.sql, values });
       const columns = plain.fields.map((f) => f.name);
       if (columns.length <= MAX_JSON_ARRAY_COLUMNS && new Set(columns).size === columns.length) {
-        const text = `select json_build_array(${columns.map(quoteIdentifier).join(', ')}) as r from (${t.sql}) as r`;
+        const text = jsonArrayRows(t.sql, columns, 'json_build_array');
         templates.set(q, { ...t, sql: text, name: statementName(text), row: rowBuilder(columns) });
       }
       return plain.rows as never[];

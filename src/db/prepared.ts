@@ -128,7 +128,16 @@ export function executorReader(
 }
 
 /** A quoted identifier for SQL text built around a compiled statement (names come from our own SQL). */
-export const quoteIdentifier = (name: string) => `"${name.replaceAll('"', '""')}"`;
+const quoteIdentifier = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/**
+ * A statement whose rows come back as ONE JSON array each (column `r`), for a driver that hands
+ * each value to V8 on its own (issue 7): SQLite's `json_array`, PostgreSQL's `json_build_array`.
+ * The sub-select keeps the statement's order; `rowBuilder(columns)` makes the objects again.
+ */
+export function jsonArrayRows(sql: string, columns: readonly string[], arrayFunction: 'json_array' | 'json_build_array'): string {
+  return `select ${arrayFunction}(${columns.map(quoteIdentifier).join(', ')}) as r from (${sql}) as r`;
+}
 
 /** `(values) => ({ col0: values[0], ... })` for one statement's columns. */
 export function rowBuilder(columns: string[]): (values: unknown[]) => unknown {
