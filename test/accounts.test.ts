@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type TestClient, activeUser, createClient, registerUser, uniquePhone } from './helpers/fixtures.ts';
 import { useTestServer } from './helpers/harness.ts';
+import { hashPassword } from '../src/lib/secrets.ts';
 
 const t = useTestServer();
 const TOKEN = '/svcuser/oauth2/access_token';
@@ -143,6 +144,23 @@ describe('password and refresh grants', () => {
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json()).toEqual(unknown.json());
     expect(wrong.json().error).toBe('invalid_grant');
+  });
+
+  it('logs in with a password hashed at another cost (each hash keeps its own parameters)', async () => {
+    const user = await activeUser(t.server, client);
+    // The cost stored before issue 7 lowered it to N=2^14, p=5 (the same work in half the memory).
+    const previous = await hashPassword(user.password, { N: 2 ** 15, r: 8, p: 3 });
+    expect(previous).toMatch(/^scrypt\$32768\$8\$3\$/);
+    await t.server.ctx.database.db.updateTable('users').set({ password_hash: previous }).where('id', '=', user.id).execute();
+    const ok = await t.server.api.post(TOKEN, { grant_type: 'password', username: user.username, password: user.password }, basic());
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().token_type).toBe('bearer');
+    const wrong = await t.server.api.post(
+      TOKEN,
+      { grant_type: 'password', username: user.username, password: 'not the password' },
+      basic(),
+    );
+    expect(wrong.json()).toEqual({ error: 'invalid_grant', error_description: 'Invalid username or password' });
   });
 
   it('refuses a disabled user with the same invalid_grant', async () => {
