@@ -17,6 +17,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { type Dataset, SCENARIOS } from './scenarios.ts';
+import { SERVER_ARGS, SERVER_ENV } from './server.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const argv = process.argv.slice(2);
@@ -58,9 +59,17 @@ function postgresTicks(): number {
 }
 
 const port = 4600 + Math.floor(Math.random() * 300);
-const server: ChildProcess = spawn(process.execPath, ['--max-old-space-size=256', 'bin/rapport.js', 'serve'], {
+const server: ChildProcess = spawn(process.execPath, SERVER_ARGS, {
   cwd: ROOT,
-  env: { ...process.env, ...saved.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RAPPORT_EMBEDDED_RELAY: 'false' },
+  env: {
+    ...process.env,
+    ...SERVER_ENV,
+    ...saved.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    RAPPORT_EMBEDDED_RELAY: 'false',
+  },
   stdio: 'inherit',
 });
 const base = `http://127.0.0.1:${port}`;

@@ -16,6 +16,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { type Dataset, SCENARIOS, type Scenario } from './scenarios.ts';
+import { SERVER_ARGS, SERVER_ENV } from './server.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const argv = process.argv.slice(2);
@@ -341,10 +342,10 @@ async function main() {
   const db = saved ? { env: saved.env, drop: async () => {} } : await freshDatabase();
   const port = await freePort();
   const env = { ...db.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RAPPORT_EMBEDDED_RELAY: 'false' };
-  // As `npm start` runs it (package.json): the heap cap is part of how the server is run.
-  const server: ChildProcess = spawn(process.execPath, ['--max-old-space-size=256', 'bin/rapport.js', 'serve'], {
+  // As `npm start` runs it (package.json): the heap cap and the malloc setting are part of how the server is run.
+  const server: ChildProcess = spawn(process.execPath, SERVER_ARGS, {
     cwd: ROOT,
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...SERVER_ENV, ...env },
     stdio: 'inherit',
   });
   const base = `http://127.0.0.1:${port}`;

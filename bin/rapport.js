@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-old-space-size=256
+#!/usr/bin/env -S GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072 node --max-old-space-size=256
 /**
  * Runs the TypeScript sources with no build step to remember: at every start they are bundled by
  * esbuild (~50 ms) into .build/rapport-<hash>.mjs and that file is imported. Running through tsx
@@ -10,6 +10,14 @@
  * The V8 heap is capped at 256 MB here and in `npm start` (a command-line flag: V8 sizes its heap
  * when it starts). Uncapped, V8 sized it for the machine's 24 GB and collected lazily: under load
  * the server's RSS grew to 300+ MB of garbage (live data stays ~30–60 MB); capped, it peaks ~190 MB.
+ *
+ * GLIBC_TUNABLES (here and in `npm start`; glibc reads it only when a process starts) pins glibc's
+ * mmap threshold at its initial 128 KiB. By default glibc raises the threshold to the size of any
+ * large block once freed, so after one password hash (a 16 MiB scrypt buffer) later hashes are
+ * allocated from the arena of whichever libuv thread runs them, and each of the four threads kept
+ * its last buffer for good: 64 MiB (128 MiB at the earlier scrypt cost) of RSS held after a few
+ * logins, which put the server past its 250 MB budget (issue 7). Pinned, a large block is mapped
+ * and unmapped each time. Elsewhere than glibc the variable means nothing.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
