@@ -16,20 +16,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { option } from './options.ts';
 import { type Dataset, SCENARIOS } from './scenarios.ts';
 import { SERVER_ARGS, SERVER_ENV } from './server.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const argv = process.argv.slice(2);
-const opt = (name: string, fallback: string) => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 ? (argv[i + 1] ?? fallback) : fallback;
-};
-const DB = opt('db', 'sqlite');
-const REQUESTS = Number(opt('requests', '10000'));
-const ONLY = opt('only', '').split(',').filter(Boolean);
-const INGEST = Number(opt('ingest', '0'));
-const BATCHES = Number(opt('batches', '60'));
+const DB = option('db', 'sqlite');
+const REQUESTS = Number(option('requests', '10000'));
+const ONLY = option('only', '').split(',').filter(Boolean);
+const INGEST = Number(option('ingest', '0'));
+const BATCHES = Number(option('batches', '60'));
 
 const savedFile = path.join(ROOT, '.bench', `dataset-${DB}-default.json`);
 if (!fs.existsSync(savedFile)) throw new Error(`no kept ${DB} dataset: run npm run bench -- --db ${DB} --keep first`);

@@ -13,19 +13,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import * as esbuild from 'esbuild';
+import { option } from './options.ts';
 import type { Dataset } from './scenarios.ts';
 import { SERVER_ENV } from './server.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const argv = process.argv.slice(2);
-const opt = (name: string, fallback: string) => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 ? (argv[i + 1] ?? fallback) : fallback;
-};
-const DB = opt('db', 'sqlite');
-const SIZE = opt('size', 'quick');
-const DURATION = Number(opt('duration', '5'));
-const CONNECTIONS = Number(opt('connections', '64'));
+const DB = option('db', 'sqlite');
+const SIZE = option('size', 'quick');
+const DURATION = Number(option('duration', '5'));
+const CONNECTIONS = Number(option('connections', '64'));
 
 const savedFile = path.join(ROOT, '.bench', `dataset-${DB}-${SIZE}.json`);
 if (!fs.existsSync(savedFile))

@@ -15,21 +15,17 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { flag, option } from './options.ts';
 import { type Dataset, SCENARIOS, type Scenario } from './scenarios.ts';
 import { SERVER_ARGS, SERVER_ENV } from './server.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const argv = process.argv.slice(2);
-const opt = (name: string, fallback: string) => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 ? (argv[i + 1] ?? fallback) : fallback;
-};
-const QUICK = argv.includes('--quick');
-const DB = opt('db', 'sqlite') as 'sqlite' | 'postgres';
-const SIZE = QUICK ? 'quick' : opt('size', 'default');
-const DURATION = Number(opt('duration', QUICK ? '3' : '10'));
-const CONNECTIONS = Number(opt('connections', '64'));
-const ONLY = opt('only', '');
+const QUICK = flag('quick');
+const DB = option('db', 'sqlite') as 'sqlite' | 'postgres';
+const SIZE = QUICK ? 'quick' : option('size', 'default');
+const DURATION = Number(option('duration', QUICK ? '3' : '10'));
+const CONNECTIONS = Number(option('connections', '64'));
+const ONLY = option('only', '');
 const PG_ADMIN = process.env.RAPPORT_BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 const PRESETS = {
@@ -73,8 +69,8 @@ function rssOf(pid: number): number {
 
 /** `--keep` saves the generated dataset's description here; `--reuse` measures it again without generating. */
 const SAVED = path.join(ROOT, '.bench', `dataset-${DB}-${SIZE}.json`);
-const KEEP = argv.includes('--keep');
-const REUSE = argv.includes('--reuse');
+const KEEP = flag('keep');
+const REUSE = flag('reuse');
 
 /** --reuse on a database that is gone would measure a fresh empty one: refuse instead. */
 async function assertKept(env: Record<string, string>): Promise<void> {
