@@ -148,7 +148,7 @@ describe('password and refresh grants', () => {
 
   it('logs in with a password hashed at another cost (each hash keeps its own parameters)', async () => {
     const user = await activeUser(t.server, client);
-    // The cost stored before issue 7 lowered it to N=2^14, p=5 (the same work in half the memory).
+    // The cost stored before issue 7 lowered it to N=2^14, p=5 (OWASP's equivalent in half the memory).
     const previous = await hashPassword(user.password, { N: 2 ** 15, r: 8, p: 3 });
     expect(previous).toMatch(/^scrypt\$32768\$8\$3\$/);
     await t.server.ctx.database.db.updateTable('users').set({ password_hash: previous }).where('id', '=', user.id).execute();
