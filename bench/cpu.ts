@@ -2,8 +2,9 @@
  * CPU per request, split between the server process and PostgreSQL, on a dataset kept by
  * `npm run bench -- --keep` (a figure that drifts much less than req/s on a shared machine):
  *
- *   node --import tsx bench/cpu.ts [--db sqlite|postgres] [--only "detail,list"] [--requests 10000]
+ *   node --import tsx bench/cpu.ts [--db sqlite|postgres] [--size default|quick] [--only "detail,list"] [--requests 10000]
  *   node --import tsx bench/cpu.ts --db postgres --ingest 2 [--batches 60]
+ *   node --import tsx bench/cpu.ts --size quick --only overview --profile .bench/prof   # and a CPU profile of the server
  *
  * Reads: each scenario of bench/scenarios.ts gets 2,000 warm-up requests, then `--requests` more at 32
  * connections; the server's and every PostgreSQL process's utime+stime (/proc) before and after give
@@ -26,9 +27,12 @@ const REQUESTS = Number(option('requests', '10000'));
 const ONLY = option('only', '').split(',').filter(Boolean);
 const INGEST = Number(option('ingest', '0'));
 const BATCHES = Number(option('batches', '60'));
+const SIZE = option('size', 'default');
+// --profile DIR: the server runs with --cpu-prof and writes its profile into DIR when it stops.
+const PROFILE = option('profile', '');
 
-const savedFile = path.join(ROOT, '.bench', `dataset-${DB}-default.json`);
-if (!fs.existsSync(savedFile)) throw new Error(`no kept ${DB} dataset: run npm run bench -- --db ${DB} --keep first`);
+const savedFile = path.join(ROOT, '.bench', `dataset-${DB}-${SIZE}.json`);
+if (!fs.existsSync(savedFile)) throw new Error(`no kept ${DB} dataset: run npm run bench -- --db ${DB} --size ${SIZE} --keep first`);
 const saved = JSON.parse(fs.readFileSync(savedFile, 'utf8')) as { env: Record<string, string>; dataset: Dataset };
 
 /** utime + stime of a process, in clock ticks (10 ms). */
@@ -55,19 +59,23 @@ function postgresTicks(): number {
 }
 
 const port = 4600 + Math.floor(Math.random() * 300);
-const server: ChildProcess = spawn(process.execPath, SERVER_ARGS, {
-  cwd: ROOT,
-  env: {
-    ...process.env,
-    ...SERVER_ENV,
-    ...saved.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    RAPPORT_EMBEDDED_RELAY: 'false',
+const server: ChildProcess = spawn(
+  process.execPath,
+  [...(PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(PROFILE)}`] : []), ...SERVER_ARGS],
+  {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      ...SERVER_ENV,
+      ...saved.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      RAPPORT_EMBEDDED_RELAY: 'false',
+    },
+    stdio: 'inherit',
   },
-  stdio: 'inherit',
-});
+);
 const base = `http://127.0.0.1:${port}`;
 for (let i = 0; ; i += 1) {
   try {

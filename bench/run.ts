@@ -424,10 +424,12 @@ async function main() {
     fs.mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
     const workers = Number(process.env.WORKERS ?? '1');
     const tag = `${DB}-${SIZE}${workers > 1 ? `-workers${workers}` : ''}${ONLY ? '-partial' : ''}`;
-    fs.writeFileSync(
-      path.join(ROOT, `bench/results/${tag}-${new Date().toISOString().slice(0, 10)}.json`),
-      `${JSON.stringify(summary, null, 2)}\n`,
-    );
+    // A second run on the same day gets its own file (-2, -3, …) instead of replacing the first.
+    const stem = `bench/results/${tag}-${new Date().toISOString().slice(0, 10)}`;
+    let file = path.join(ROOT, `${stem}.json`);
+    for (let n = 2; fs.existsSync(file); n += 1) file = path.join(ROOT, `${stem}-${n}.json`);
+    fs.writeFileSync(file, `${JSON.stringify(summary, null, 2)}\n`);
+    console.error(`wrote ${path.relative(ROOT, file)}`);
   } finally {
     clearInterval(sampler);
     server.kill('SIGTERM');
