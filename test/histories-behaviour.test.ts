@@ -222,6 +222,14 @@ describe('GET /customer/{id}/overview', () => {
     expect(data.webAccessData[9]).toEqual({ site: 'Page 02', num: 3 });
   });
 
+  it('answers zeros and empty lists for a customer without records, in every window', async () => {
+    await addCustomers(t.server, p, [{ id: 'cust-quiet', owner: p.sales.id }]);
+    for (const type of [undefined, 1, 2, 3, 4]) {
+      const data = { ...zero, webAccessData: [], customerTag: [], appViewPageList: [] };
+      expect(await overview('cust-quiet', p.master.token, type)).toEqual({ status: 1, data });
+    }
+  });
+
   it("answers Bad Request for an unknown window, customer_not_found for others' customers and outsiders", async () => {
     expect((await overview('cust-a', p.master.token, 5)).code).toBe('Bad Request');
     expect((await get('/api/v1.7/customer/cust-a/overview', p.master.token, { time_range_type: 'all' })).json().code).toBe('Bad Request');

@@ -1,4 +1,4 @@
-import type { ColumnDefinitionBuilder, Kysely, RawBuilder, SqlBool } from 'kysely';
+import type { ColumnDefinitionBuilder, Expression, Kysely, RawBuilder, SqlBool } from 'kysely';
 import type { ChangeTopic } from './change-epoch.ts';
 import type { ChangeEpoch, PreparedReader } from './prepared.ts';
 import type { Database } from './schema.ts';
@@ -39,6 +39,13 @@ export interface DialectFeatures {
    * lists of any length (SQLite: a JSON array through json_each; PostgreSQL: an array through unnest).
    */
   listParameter(column: string, list: unknown, type: 'text' | 'int8'): RawBuilder<SqlBool>;
+  /**
+   * A subquery's rows as ONE value of the outer row: a JSON array holding each row as an array of
+   * `columns`, `[]` for none, in no particular order (SQLite: json_group_array; PostgreSQL: json_agg).
+   * Read it with `jsonRowsOf` (prepared.ts). A parent row and its few children then travel in one
+   * statement instead of two.
+   */
+  rowsAsJson(subquery: Expression<unknown>, columns: readonly string[]): RawBuilder<unknown>;
   /**
    * Leaves free space in a table's pages for rows that are updated often, so an update can put the
    * new row version on the same page (PostgreSQL: `fillfactor`, which makes heap-only updates that

@@ -23,6 +23,8 @@ export const postgresFeatures: DialectFeatures = {
   },
   // Sub-select of unnest rather than `= any($1)`: see bulk.ts anyOf (planned as index probes).
   listParameter: (column, list, type) => sql<SqlBool>`${sql.ref(column)} in (select unnest(${list}::${sql.raw(type)}[]))`,
+  rowsAsJson: (subquery, columns) =>
+    sql`(select coalesce(json_agg(json_build_array(${sql.join(columns.map((c) => sql.ref(`j.${c}`)))})), '[]'::json) from (${subquery}) as j)`,
   async leaveRoomForUpdates(db, table, fillPercent) {
     if (!Number.isInteger(fillPercent) || fillPercent < 10 || fillPercent > 100)
       throw new Error(`fillfactor ${fillPercent} is out of range`);

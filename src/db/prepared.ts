@@ -1,4 +1,4 @@
-import { type Compilable, CompiledQuery, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import { type Compilable, CompiledQuery, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { ChangeTopic } from './change-epoch.ts';
 import type { DialectFeatures } from './dialect.ts';
 import type { Database } from './schema.ts';
@@ -8,6 +8,8 @@ export interface QueryScope {
   db: Kysely<Database>;
   /** `column IN (the list bound as ONE parameter)`: pass an argument that is an array at run time. */
   inList(column: string, list: unknown, type: 'text' | 'int8'): RawBuilder<SqlBool>;
+  /** A subquery's rows as one JSON value (DialectFeatures.rowsAsJson); read it with `jsonRowsOf`. */
+  rowsAsJson(subquery: Expression<unknown>, columns: readonly string[]): RawBuilder<unknown>;
 }
 
 /**
@@ -33,6 +35,16 @@ export function preparedQuery<A extends readonly unknown[], R>(
   return { name, arity: build.length - 1, build };
 }
 
+/**
+ * The rows of a `rowsAsJson` column: SQLite hands its JSON over as text, PostgreSQL's driver (and its
+ * json rows) as the parsed value.
+ */
+export function jsonRowsOf(value: unknown): unknown[][] {
+  const rows: unknown = typeof value === 'string' ? JSON.parse(value) : value;
+  if (!Array.isArray(rows)) throw new Error('rowsAsJson: not a JSON array');
+  return rows as unknown[][];
+}
+
 /** The row type a prepared query yields. */
 export type RowOf<Q> = Q extends PreparedQuery<never, infer R> ? R : never;
 
@@ -52,7 +64,7 @@ export function compileTemplate(
   q: PreparedQuery<readonly unknown[], unknown>,
 ): QueryTemplate {
   const markers = Array.from({ length: q.arity }, (_, i) => marker(i));
-  const compiled = q.build({ db, inList: features.listParameter }, ...markers).compile();
+  const compiled = q.build({ db, inList: features.listParameter, rowsAsJson: features.rowsAsJson }, ...markers).compile();
   const used = new Set<number>();
   const slots: number[] = [];
   const constants: unknown[] = [];

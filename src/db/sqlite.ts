@@ -53,6 +53,8 @@ export const sqliteFeatures: DialectFeatures = {
     }
   },
   listParameter: (column, list) => sql<SqlBool>`${sql.ref(column)} in (select value from json_each(${list}))`,
+  rowsAsJson: (subquery, columns) =>
+    sql`(select json_group_array(json_array(${sql.join(columns.map((c) => sql.ref(`j.${c}`)))})) from (${subquery}) as j)`,
 };
 
 /** Lists bind as JSON text (json_each in listParameter). */

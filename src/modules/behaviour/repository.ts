@@ -1,19 +1,42 @@
 import { sql } from 'kysely';
-import { type PreparedReader, preparedQuery } from '../../db/prepared.ts';
+import { type PreparedReader, jsonRowsOf, preparedQuery } from '../../db/prepared.ts';
 
 const customerById = preparedQuery('behaviourCustomer', ({ db }, id: string) =>
   db.selectFrom('customers').select(['id', 'app_id', 'owner_id', 'status']).where('id', '=', id),
 );
-const totals = preparedQuery('behaviourTotals', ({ db }, customerId: string) =>
-  db.selectFrom('behaviour_totals').select(['kind', 'key', 'count as num']).where('customer_id', '=', customerId),
-);
-const rollupsFrom = preparedQuery('behaviourRollupsFrom', ({ db }, customerId: string, fromDay: string) =>
+/**
+ * The customer's visibility fields and, in the same row, its overview sums per kind and key as one
+ * JSON value (`sums`, read with jsonRowsOf): the all-time totals (a range of their primary key) or,
+ * with `fromDay`, the rollups from that day on. One statement instead of two (issue 7).
+ */
+const overviewAll = preparedQuery('behaviourOverviewAll', ({ db, rowsAsJson }, customerId: string) =>
   db
-    .selectFrom('behaviour_rollups')
-    .select(['kind', 'key', sql<number>`sum(count)`.as('num')])
-    .where('customer_id', '=', customerId)
-    .where('day', '>=', fromDay)
-    .groupBy(['kind', 'key']),
+    .selectFrom('customers as c')
+    .select(['c.id', 'c.app_id', 'c.owner_id', 'c.status'])
+    .select((eb) =>
+      rowsAsJson(
+        eb.selectFrom('behaviour_totals as t').select(['t.kind', 't.key', 't.count as num']).whereRef('t.customer_id', '=', 'c.id'),
+        ['kind', 'key', 'num'],
+      ).as('sums'),
+    )
+    .where('c.id', '=', customerId),
+);
+const overviewFrom = preparedQuery('behaviourOverviewFrom', ({ db, rowsAsJson }, customerId: string, fromDay: string) =>
+  db
+    .selectFrom('customers as c')
+    .select(['c.id', 'c.app_id', 'c.owner_id', 'c.status'])
+    .select((eb) =>
+      rowsAsJson(
+        eb
+          .selectFrom('behaviour_rollups as r')
+          .select(['r.kind', 'r.key', sql<number>`sum(r.count)`.as('num')])
+          .whereRef('r.customer_id', '=', 'c.id')
+          .where('r.day', '>=', fromDay)
+          .groupBy(['r.kind', 'r.key']),
+        ['kind', 'key', 'num'],
+      ).as('sums'),
+    )
+    .where('c.id', '=', customerId),
 );
 // An open end of the time range is the widest range rather than another statement shape.
 const NO_START = Number.MIN_SAFE_INTEGER;
@@ -68,10 +91,15 @@ export const behaviourRepository = {
     return r.first(customerById, id);
   },
 
-  /** Rollup sums per kind and key from `fromDay` on: a range of the rollup primary key. */
-  sumRollups(r: PreparedReader, customerId: string, fromDay: string | null) {
-    // The whole history: the all-time totals, a range of their primary key.
-    return fromDay === null ? r.all(totals, customerId) : r.all(rollupsFrom, customerId, fromDay);
+  /**
+   * The customer (as findCustomer) with its overview sums per kind and key: the all-time totals,
+   * or the rollups from `fromDay` on.
+   */
+  async overview(r: PreparedReader, customerId: string, fromDay: string | null) {
+    const row = fromDay === null ? await r.first(overviewAll, customerId) : await r.first(overviewFrom, customerId, fromDay);
+    if (row === undefined) return undefined;
+    const { sums, ...customer } = row;
+    return { customer, sums: jsonRowsOf(sums).map(([kind, key, num]) => ({ kind: String(kind), key: String(key), num: Number(num) })) };
   },
 
   /**

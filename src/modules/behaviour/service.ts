@@ -51,12 +51,20 @@ export function createBehaviourService(ctx: AppContext, access: AccessService) {
   const reader = ctx.database.reader;
   const clock = ctx.clock;
 
+  /** The customer if the caller may see it (assertVisible). */
+  async function visibleCustomer(customerId: string, callerId: number, appId?: string) {
+    return assertVisible(await repo.findCustomer(reader, customerId), callerId, appId);
+  }
+
   /**
    * The customer if the caller may see it: a member of its project, and its owner unless Master or
-   * Admin. Anything else is customer_not_found, so customer ids cannot be probed.
+   * Admin. Anything else (no customer included) is customer_not_found, so customer ids cannot be probed.
    */
-  async function visibleCustomer(customerId: string, callerId: number, appId?: string) {
-    const customer = await repo.findCustomer(reader, customerId);
+  async function assertVisible<C extends { app_id: string; owner_id: number }>(
+    customer: C | undefined,
+    callerId: number,
+    appId?: string,
+  ): Promise<C> {
     if (!customer || (appId !== undefined && customer.app_id !== appId)) throw customerNotFound();
     try {
       const m = await access.membership(customer.app_id, callerId);
@@ -70,9 +78,11 @@ export function createBehaviourService(ctx: AppContext, access: AccessService) {
 
   return {
     async overview(customerId: string, callerId: number, timeRangeType: number | undefined) {
-      const customer = await visibleCustomer(customerId, callerId);
       const fromDay = windowStartDay(timeRangeType ?? 1, clock.format(clock.now()).slice(0, 10));
-      return toOverview(await repo.sumRollups(reader, customer.id, fromDay));
+      // The customer and its sums in one statement; the sums are shown only once it is visible.
+      const found = await repo.overview(reader, customerId, fromDay);
+      await assertVisible(found?.customer, callerId);
+      return toOverview(found?.sums ?? []);
     },
 
     async list(
