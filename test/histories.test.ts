@@ -92,7 +92,11 @@ beforeAll(async () => {
           duration: '2000',
           sortIndex: 1,
           total: 5000,
+          createdAt: times.v1,
+          endedAt: times.v2,
         },
+        // Listed after D2 although its id sorts first: durations keep the producer's order.
+        { id: 'A0', pageIndex: '3', duration: '0', sortIndex: 2 },
       ],
     }),
     event('LinkViewLog', 'V2', { linkId: 'L1', viewerId: 'anon-1', viewTime: times.v2 }),
@@ -398,7 +402,8 @@ describe('GET /app/{app-id}/links and /link/{link-id}/view-logs', () => {
           endedAt: null,
           total: 5000,
         },
-        expect.objectContaining({ id: 'D2', pageIndex: '2', duration: '2000', sortIndex: 1 }),
+        expect.objectContaining({ id: 'D2', pageIndex: '2', duration: '2000', sortIndex: 1, createdAt: times.v1, endedAt: times.v2 }),
+        expect.objectContaining({ id: 'A0', fileId: null, pageIndex: '3', sortIndex: 2, createdAt: null, total: null }),
       ],
     });
     // A viewer known as a customer's dealUserId cannot be added again either.

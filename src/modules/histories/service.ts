@@ -73,20 +73,8 @@ export function createHistoriesService(ctx: AppContext, access: AccessService) {
         throw err;
       }
       const rows = await repo.listViewLogs(reader, linkId, link.app_id, p.offset, p.limit);
-      const durations = await repo.durationsOf(
-        reader,
-        rows.map((r) => r.id),
-      );
       if (link.creator_id === callerId) await repo.markLinkRead(db, link);
-      return rows.map((r) =>
-        toViewLog(
-          r,
-          link.name,
-          durations.filter((d) => d.link_view_log_id === r.id),
-          r.viewer_id === null || !Number(r.viewer_is_customer),
-          clock,
-        ),
-      );
+      return rows.map((r) => toViewLog(r, link.name, r.durations, r.viewer_id === null || !Number(r.viewer_is_customer), clock));
     },
 
     async listPosts(callerId: number, input: { app_id: string; owner_id?: number | undefined }, p: Page) {
