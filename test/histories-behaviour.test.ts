@@ -250,6 +250,13 @@ describe('GET /app/{app-id}/member/customer/{customer-id}/behaviour', () => {
   const ids = async (query: Record<string, string | number> = {}) =>
     ((await list(p.master.token, { count: 100, ...query })).data as { id: string }[]).map((b) => b.id);
 
+  it('answers an empty list for a customer without records, and for a page past the end', async () => {
+    await addCustomers(t.server, p, [{ id: 'cust-empty', owner: p.sales.id }]);
+    expect(await list(p.master.token, {}, 'cust-empty')).toEqual({ status: 1, data: [] });
+    expect(await list(p.sales.token, { start_index: 1000 })).toEqual({ status: 1, data: [] });
+    expect((await list(p.sales2.token, {}, 'cust-empty')).code).toBe('customer_not_found');
+  });
+
   it('lists by when desc, ties broken by id desc', async () => {
     expect(await ids()).toEqual([
       'b03',

@@ -45,6 +45,21 @@ export function jsonRowsOf(value: unknown): unknown[][] {
   return rows as unknown[][];
 }
 
+/**
+ * Reads `rowsAsJson` values whose rows hold every key of `T`, in the order of `columns`, as objects.
+ * A key of `T` left out of `columns` fails to compile (the second argument then names it), so the
+ * list cannot fall behind its table.
+ */
+export function jsonRowsReader<T>() {
+  return <const C extends readonly (keyof T & string)[]>(
+    columns: C,
+    ..._complete: [Exclude<keyof T & string, C[number]>] extends [never] ? [] : [missing: Exclude<keyof T & string, C[number]>]
+  ) => {
+    const build = rowBuilder([...columns]);
+    return { columns, read: (value: unknown): T[] => jsonRowsOf(value).map((v) => build(v) as T) };
+  };
+}
+
 /** The row type a prepared query yields. */
 export type RowOf<Q> = Q extends PreparedQuery<never, infer R> ? R : never;
 

@@ -1,9 +1,7 @@
-import { sql } from 'kysely';
-import { type PreparedReader, jsonRowsOf, preparedQuery } from '../../db/prepared.ts';
+import { type Selectable, sql } from 'kysely';
+import type { BehaviourLogsTable } from '../../db/schema.ts';
+import { type PreparedReader, jsonRowsOf, jsonRowsReader, preparedQuery } from '../../db/prepared.ts';
 
-const customerById = preparedQuery('behaviourCustomer', ({ db }, id: string) =>
-  db.selectFrom('customers').select(['id', 'app_id', 'owner_id', 'status']).where('id', '=', id),
-);
 /**
  * The customer's visibility fields and, in the same row, its overview sums per kind and key as one
  * JSON value (`sums`, read with jsonRowsOf): the all-time totals (a range of their primary key) or,
@@ -41,58 +39,93 @@ const overviewFrom = preparedQuery('behaviourOverviewFrom', ({ db, rowsAsJson },
 // An open end of the time range is the widest range rather than another statement shape.
 const NO_START = Number.MIN_SAFE_INTEGER;
 const NO_END = Number.MAX_SAFE_INTEGER;
+/** Every column of behaviour_logs and the part (0 page, 1 page view), as a page carries its rows as JSON. */
+const pageRows = jsonRowsReader<Selectable<BehaviourLogsTable> & { part: number }>()([
+  'id',
+  'app_id',
+  'customer_id',
+  'svc_user_id',
+  'deal_user_id',
+  'customer_name',
+  'action',
+  'params',
+  'remote_duration',
+  'description',
+  'when_at',
+  'content',
+  'client_name',
+  'client_version',
+  'os',
+  'os_version',
+  'net',
+  'ip',
+  'location',
+  'province',
+  'city',
+  'user_type',
+  'created_at',
+  'web_access_log_id',
+  'part',
+]);
+
 /**
- * One page of a customer's records by when desc, id desc (a range of (customer_id, when_at, id)),
- * and in the same statement the web_page_view records of the page's site visits (same customer,
- * through the (customer_id, web_access_log_id) index): `part` 0 and 1. One statement instead of two
- * (each costs ~100 µs of Node CPU on PostgreSQL). Rows come in no particular order: see list().
+ * The customer's visibility fields and, in the same row, one page of its records by when desc, id
+ * desc (a range of (customer_id, when_at, id)) with the web_page_view records of the page's site
+ * visits (same customer, through the (customer_id, web_access_log_id) index): `part` 0 and 1, as one
+ * JSON value (`rows`). One statement instead of three (each costs ~100 µs of Node CPU on
+ * PostgreSQL). Rows come in no particular order: see list().
  */
 const pageWithViews = preparedQuery(
   'behaviourPageWithViews',
-  ({ db }, customerId: string, from: number, to: number, offset: number, limit: number, viewsOf: string) =>
+  ({ db, rowsAsJson }, customerId: string, pageOf: string, from: number, to: number, offset: number, limit: number, viewsOf: string) =>
     db
-      .with('page', (w) =>
-        w
-          .selectFrom('behaviour_logs')
-          .selectAll()
-          .where('customer_id', '=', customerId)
-          .where('when_at', '>=', from)
-          .where('when_at', '<=', to)
-          .orderBy('when_at', 'desc')
-          .orderBy('id', 'desc')
-          .offset(offset)
-          .limit(limit),
+      .selectFrom('customers as c')
+      .select(['c.id', 'c.app_id', 'c.owner_id', 'c.status'])
+      .select(
+        rowsAsJson(
+          db
+            .with('page', (w) =>
+              w
+                .selectFrom('behaviour_logs')
+                .selectAll()
+                .where('customer_id', '=', pageOf)
+                .where('when_at', '>=', from)
+                .where('when_at', '<=', to)
+                .orderBy('when_at', 'desc')
+                .orderBy('id', 'desc')
+                .offset(offset)
+                .limit(limit),
+            )
+            .selectFrom('page')
+            .selectAll('page')
+            .select(sql<number>`0`.as('part'))
+            .unionAll((eb) =>
+              eb
+                .selectFrom('behaviour_logs as v')
+                .selectAll('v')
+                .select(sql<number>`1`.as('part'))
+                .where('v.customer_id', '=', viewsOf)
+                .where('v.action', '=', 'web_page_view')
+                .where('v.web_access_log_id', 'in', (inner) =>
+                  inner
+                    .selectFrom('page')
+                    .select('page.web_access_log_id')
+                    .where('page.action', '=', 'access_site')
+                    .where('page.web_access_log_id', 'is not', null),
+                ),
+            ),
+          pageRows.columns,
+        ).as('rows'),
       )
-      .selectFrom('page')
-      .selectAll('page')
-      .select(sql<number>`0`.as('part'))
-      .unionAll((eb) =>
-        eb
-          .selectFrom('behaviour_logs as v')
-          .selectAll('v')
-          .select(sql<number>`1`.as('part'))
-          .where('v.customer_id', '=', viewsOf)
-          .where('v.action', '=', 'web_page_view')
-          .where('v.web_access_log_id', 'in', (inner) =>
-            inner
-              .selectFrom('page')
-              .select('page.web_access_log_id')
-              .where('page.action', '=', 'access_site')
-              .where('page.web_access_log_id', 'is not', null),
-          ),
-      ),
+      .where('c.id', '=', customerId),
 );
 
 const byWhenDesc = <T extends { when_at: number; id: string }>(a: T, b: T) =>
   b.when_at - a.when_at || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 
 export const behaviourRepository = {
-  findCustomer(r: PreparedReader, id: string) {
-    return r.first(customerById, id);
-  },
-
   /**
-   * The customer (as findCustomer) with its overview sums per kind and key: the all-time totals,
+   * The customer's visibility fields with its overview sums per kind and key: the all-time totals,
    * or the rollups from `fromDay` on.
    */
   async overview(r: PreparedReader, customerId: string, fromDay: string | null) {
@@ -103,14 +136,17 @@ export const behaviourRepository = {
   },
 
   /**
-   * One page of a customer's behaviour by when desc, id desc, and the web_page_view records of its
-   * site visits, oldest first (sorted here: an ORDER BY over the union would lead SQLite to walk the
-   * customer's whole history by time instead of seeking the index).
+   * The customer's visibility fields with one page of its behaviour by when desc, id desc, and the
+   * web_page_view records of the page's site visits, oldest first (sorted here: an ORDER BY over
+   * the union would lead SQLite to walk the customer's whole history by time instead of seeking the
+   * index).
    */
   async list(r: PreparedReader, customerId: string, from: number | null, to: number | null, offset: number, limit: number) {
-    const rows = await r.all(pageWithViews, customerId, from ?? NO_START, to ?? NO_END, offset, limit, customerId);
+    const found = await r.first(pageWithViews, customerId, customerId, from ?? NO_START, to ?? NO_END, offset, limit, customerId);
+    if (found === undefined) return undefined;
+    const rows = pageRows.read(found.rows);
     const page = rows.filter((x) => Number(x.part) === 0).sort(byWhenDesc);
     const pageViews = rows.filter((x) => Number(x.part) === 1).sort((a, b) => byWhenDesc(b, a));
-    return { page, pageViews };
+    return { customer: { id: found.id, app_id: found.app_id, owner_id: found.owner_id, status: found.status }, page, pageViews };
   },
 };

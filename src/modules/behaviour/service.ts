@@ -51,11 +51,6 @@ export function createBehaviourService(ctx: AppContext, access: AccessService) {
   const reader = ctx.database.reader;
   const clock = ctx.clock;
 
-  /** The customer if the caller may see it (assertVisible). */
-  async function visibleCustomer(customerId: string, callerId: number, appId?: string) {
-    return assertVisible(await repo.findCustomer(reader, customerId), callerId, appId);
-  }
-
   /**
    * The customer if the caller may see it: a member of its project, and its owner unless Master or
    * Admin. Anything else (no customer included) is customer_not_found, so customer ids cannot be probed.
@@ -94,13 +89,16 @@ export function createBehaviourService(ctx: AppContext, access: AccessService) {
     ): Promise<Static<typeof BehaviourRecord>[]> {
       // Outsiders of the project get 403 forbidden here (the project is in the path).
       await access.membership(appId, callerId);
-      const customer = await visibleCustomer(customerId, callerId, appId);
       const from = input.start_time === undefined || input.start_time === '' ? null : clock.parse(input.start_time);
       if (from === null && input.start_time) throw badRequest("Invalid parameter 'start_time': expected yyyy-MM-dd HH:mm:ss");
       const to = input.end_time === undefined || input.end_time === '' ? null : clock.parse(input.end_time);
       if (to === null && input.end_time) throw badRequest("Invalid parameter 'end_time': expected yyyy-MM-dd HH:mm:ss");
       if (from !== null && to !== null && from > to) throw badRequest("Invalid parameter 'start_time': after end_time");
-      const { page: rows, pageViews } = await repo.list(reader, customer.id, from, to, p.offset, p.limit);
+      // The customer and its page in one statement; the page is shown only once the customer is visible.
+      const found = await repo.list(reader, customerId, from, to, p.offset, p.limit);
+      if (found === undefined) throw customerNotFound();
+      await assertVisible(found.customer, callerId, appId);
+      const { page: rows, pageViews } = found;
 
       // Collect what the page joins, then fetch each kind once.
       const parsed = rows.map((r) => ({ row: r, content: contentOf(r.content) }));

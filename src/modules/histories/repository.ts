@@ -1,6 +1,6 @@
 import { type Kysely, type SelectQueryBuilder, type Selectable, sql } from 'kysely';
 import type { Database } from '../../db/index.ts';
-import { type PreparedReader, jsonRowsOf, preparedQuery, rowBuilder } from '../../db/prepared.ts';
+import { type PreparedReader, jsonRowsReader, preparedQuery } from '../../db/prepared.ts';
 import type { CallsTable, CustomersTable, LinkViewDurationsTable } from '../../db/schema.ts';
 
 type Db = Kysely<Database>;
@@ -110,7 +110,7 @@ const linkNewViews = preparedQuery('linkNewViews', ({ db }, linkId: string, read
     .where('seq', '>', readSeq),
 );
 /** Every column of link_view_durations, in the order a view log page carries them as JSON rows. */
-const DURATION_COLUMNS = [
+const durationRows = jsonRowsReader<Selectable<LinkViewDurationsTable>>()([
   'link_view_log_id',
   'position',
   'id',
@@ -123,11 +123,7 @@ const DURATION_COLUMNS = [
   'created_at',
   'ended_at',
   'total',
-] as const satisfies readonly (keyof LinkViewDurationsTable)[];
-// A column added to the table and not to the list above fails to compile here.
-const everyDurationColumn: Exclude<keyof LinkViewDurationsTable, (typeof DURATION_COLUMNS)[number]> extends never ? true : never = true;
-void everyDurationColumn;
-const durationRow = rowBuilder([...DURATION_COLUMNS]) as (values: unknown[]) => Selectable<LinkViewDurationsTable>;
+]);
 
 /**
  * A page of a link's view logs and, per row, its durations (one JSON value, an index range each) and
@@ -149,9 +145,10 @@ const viewLogPage = preparedQuery('viewLogPage', ({ db, rowsAsJson }, linkId: st
     )
     .selectAll('v')
     .select((eb) =>
-      rowsAsJson(eb.selectFrom('link_view_durations as d').selectAll('d').whereRef('d.link_view_log_id', '=', 'v.id'), DURATION_COLUMNS).as(
-        'durations',
-      ),
+      rowsAsJson(
+        eb.selectFrom('link_view_durations as d').selectAll('d').whereRef('d.link_view_log_id', '=', 'v.id'),
+        durationRows.columns,
+      ).as('durations'),
     )
     .select((eb) =>
       eb
@@ -302,9 +299,7 @@ export const historiesRepository = {
     const rows = await r.all(viewLogPage, linkId, appId, offset, limit);
     // Replaced in place: rest/spread of a wide row makes V8 build slow dictionary objects.
     for (const row of rows as { durations: unknown }[]) {
-      row.durations = jsonRowsOf(row.durations)
-        .map(durationRow)
-        .sort((a, b) => a.position - b.position);
+      row.durations = durationRows.read(row.durations).sort((a, b) => a.position - b.position);
     }
     return rows as (Omit<(typeof rows)[number], 'durations'> & { durations: Selectable<LinkViewDurationsTable>[] })[];
   },
