@@ -423,6 +423,20 @@ describe('GET /app/{app-id}/links and /link/{link-id}/view-logs', () => {
     expect(await l1()).toMatchObject({ newViewCount: 1, newViewerCount: 1, linkViewLogCount: 4, viewerCount: 2 });
   });
 
+  it('orders view logs of the same view time by id desc, pages through them, and answers an empty page for a link without views', async () => {
+    expect(await data('/api/v1.7/link/L3/view-logs', p.master.token)).toEqual([]);
+    await ingest(
+      t.server,
+      p,
+      ['T2', 'T9', 'T5'].map((id) => event('LinkViewLog', id, { linkId: 'L3', viewerId: 'anon-3', viewTime: times.v2 })),
+    );
+    const ids = async (query: Record<string, number> = {}) =>
+      (await data('/api/v1.7/link/L3/view-logs', p.master.token, query)).map((v: { id: string }) => v.id);
+    expect(await ids()).toEqual(['T9', 'T5', 'T2']);
+    expect(await ids({ start_index: 1, count: 1 })).toEqual(['T5']);
+    expect(await ids({ start_index: 3 })).toEqual([]);
+  });
+
   it("answers link_not_found for unknown links, other members' links (Sales) and outsiders", async () => {
     for (const [url, token] of [
       ['/api/v1.7/link/nope/view-logs', p.master.token],

@@ -1,7 +1,7 @@
 import { type Kysely, type SelectQueryBuilder, type Selectable, sql } from 'kysely';
 import type { Database } from '../../db/index.ts';
 import { type PreparedReader, jsonRowsReader, preparedQuery } from '../../db/prepared.ts';
-import type { CallsTable, CustomersTable, LinkViewDurationsTable } from '../../db/schema.ts';
+import type { CallsTable, CustomersTable, LinkViewDurationsTable, LinkViewLogsTable } from '../../db/schema.ts';
 
 type Db = Kysely<Database>;
 
@@ -125,69 +125,100 @@ const durationRows = jsonRowsReader<Selectable<LinkViewDurationsTable>>()([
   'total',
 ]);
 
+/** A view log page's row: every column of link_view_logs, its durations and whether its viewer is a customer. */
+const viewLogRows = jsonRowsReader<Selectable<LinkViewLogsTable> & { durations: unknown; viewer_is_customer: number }>()([
+  'seq',
+  'id',
+  'app_id',
+  'link_id',
+  'viewer_id',
+  'viewer_name',
+  'ip',
+  'location',
+  'system',
+  'client',
+  'clue_id',
+  'leave_time',
+  'spread_id',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'utm_content',
+  'utm_term',
+  'view_time',
+  'total_duration',
+  'total_page',
+  'created_at',
+  'durations',
+  'viewer_is_customer',
+]);
+
 /**
- * A page of a link's view logs and, per row, its durations (one JSON value, an index range each) and
- * whether the viewer is already a live customer of the project, by id or dealUserId (two index seeks
- * per shown row: the page is a subquery). One statement for what took two (issue 7).
+ * The link, with its last view's sequence number (markLinkRead), and in the same row one page of its
+ * view logs as one JSON value (`page`): each with its durations (a JSON value, an index range each)
+ * and whether the viewer is already a live customer of the link's project, by id or dealUserId (two
+ * index seeks per shown row: the page is a subquery). One statement for what took three (issue 7).
  */
-const viewLogPage = preparedQuery('viewLogPage', ({ db, rowsAsJson }, linkId: string, appId: string, offset: number, limit: number) =>
-  db
-    .selectFrom(
-      db
-        .selectFrom('link_view_logs')
-        .selectAll()
-        .where('link_id', '=', linkId)
-        .orderBy('view_time', 'desc')
-        .orderBy('id', 'desc')
-        .offset(offset)
-        .limit(limit)
-        .as('v'),
-    )
-    .selectAll('v')
-    .select((eb) =>
-      rowsAsJson(
-        eb.selectFrom('link_view_durations as d').selectAll('d').whereRef('d.link_view_log_id', '=', 'v.id'),
-        durationRows.columns,
-      ).as('durations'),
-    )
-    .select((eb) =>
-      eb
-        .or([
-          eb.exists(
-            eb
-              .selectFrom('customers as c')
-              .select('c.id')
-              .whereRef('c.id', '=', 'v.viewer_id')
-              .where('c.app_id', '=', appId)
-              .where('c.status', '=', 1),
-          ),
-          eb.exists(
-            eb
-              .selectFrom('customers as c')
-              .select('c.id')
-              .where('c.app_id', '=', appId)
-              .whereRef('c.deal_user_id', '=', 'v.viewer_id')
-              .where('c.status', '=', 1),
-          ),
-        ])
-        .as('viewer_is_customer'),
-    )
-    .orderBy('v.view_time', 'desc')
-    .orderBy('v.id', 'desc'),
-);
-/** The link a view log page belongs to, with its last view's sequence number (markLinkRead). */
-const linkWithLastSeq = preparedQuery('linkWithLastSeq', ({ db }, id: string) =>
-  db
-    .selectFrom('links as l')
-    .selectAll('l')
-    .select((eb) =>
-      eb
-        .selectFrom('link_view_logs as v')
-        .select((e) => e.fn.max('v.seq').as('seq'))
-        .whereRef('v.link_id', '=', 'l.id')
-        .as('last_seq'),
-    )
-    .where('l.id', '=', id),
+const linkWithViewLogPage = preparedQuery(
+  'linkWithViewLogPage',
+  ({ db, rowsAsJson }, id: string, pageOf: string, offset: number, limit: number) =>
+    db
+      .selectFrom('links as l')
+      .selectAll('l')
+      .select((eb) =>
+        eb
+          .selectFrom('link_view_logs as v')
+          .select((e) => e.fn.max('v.seq').as('seq'))
+          .whereRef('v.link_id', '=', 'l.id')
+          .as('last_seq'),
+      )
+      .select(
+        rowsAsJson(
+          db
+            .selectFrom(
+              db
+                .selectFrom('link_view_logs')
+                .selectAll()
+                .where('link_id', '=', pageOf)
+                .orderBy('view_time', 'desc')
+                .orderBy('id', 'desc')
+                .offset(offset)
+                .limit(limit)
+                .as('v'),
+            )
+            .selectAll('v')
+            .select((eb) =>
+              rowsAsJson(
+                eb.selectFrom('link_view_durations as d').selectAll('d').whereRef('d.link_view_log_id', '=', 'v.id'),
+                durationRows.columns,
+              ).as('durations'),
+            )
+            .select((eb) =>
+              eb
+                .or([
+                  eb.exists(
+                    eb
+                      .selectFrom('customers as c')
+                      .select('c.id')
+                      .whereRef('c.id', '=', 'v.viewer_id')
+                      .where('c.app_id', '=', sql.ref<string>('l.app_id'))
+                      .where('c.status', '=', 1),
+                  ),
+                  eb.exists(
+                    eb
+                      .selectFrom('customers as c')
+                      .select('c.id')
+                      .where('c.app_id', '=', sql.ref<string>('l.app_id'))
+                      .whereRef('c.deal_user_id', '=', 'v.viewer_id')
+                      .where('c.status', '=', 1),
+                  ),
+                ])
+                .as('viewer_is_customer'),
+            ),
+          viewLogRows.columns,
+        ).as('page'),
+      )
+      .where('l.id', '=', id),
 );
 const viewLogsIn = preparedQuery('viewLogsIn', ({ db, inList }, ids: string[]) =>
   db
@@ -292,21 +323,18 @@ export const historiesRepository = {
   },
 
   /**
-   * A page of the link's view logs, each with its durations (in the producer's order) and whether
-   * its viewer is a live customer of `appId`.
+   * The link with the sequence number of its last view (null without views), and a page of its view
+   * logs by view time desc, id desc, each with its durations (in the producer's order) and whether
+   * its viewer is a live customer of the link's project.
    */
-  async listViewLogs(r: PreparedReader, linkId: string, appId: string, offset: number, limit: number) {
-    const rows = await r.all(viewLogPage, linkId, appId, offset, limit);
-    // Replaced in place: rest/spread of a wide row makes V8 build slow dictionary objects.
-    for (const row of rows as { durations: unknown }[]) {
-      row.durations = durationRows.read(row.durations).sort((a, b) => a.position - b.position);
-    }
-    return rows as (Omit<(typeof rows)[number], 'durations'> & { durations: Selectable<LinkViewDurationsTable>[] })[];
-  },
-
-  /** A link with the sequence number of its last view (null without views). */
-  findLinkWithLastSeq(r: PreparedReader, id: string) {
-    return r.first(linkWithLastSeq, id);
+  async linkWithViewLogs(r: PreparedReader, linkId: string, offset: number, limit: number) {
+    const found = await r.first(linkWithViewLogPage, linkId, linkId, offset, limit);
+    if (found === undefined) return undefined;
+    const rows = viewLogRows.read(found.page).sort((a, b) => b.view_time - a.view_time || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+    const page = rows.map((row) =>
+      Object.assign(row, { durations: durationRows.read(row.durations).sort((a, b) => a.position - b.position) }),
+    );
+    return { link: found, page };
   },
 
   viewLogsByIds(r: PreparedReader, ids: string[]) {

@@ -63,8 +63,10 @@ export function createHistoriesService(ctx: AppContext, access: AccessService) {
      * The creator reading them marks them seen (newViewCount/newViewerCount restart from zero).
      */
     async listViewLogs(linkId: string, callerId: number, p: Page) {
-      const link = await repo.findLinkWithLastSeq(reader, linkId);
-      if (!link) throw linkNotFound();
+      // The link and the page in one statement; the page is shown only once the link is in reach.
+      const found = await repo.linkWithViewLogs(reader, linkId, p.offset, p.limit);
+      if (!found) throw linkNotFound();
+      const { link, page: rows } = found;
       try {
         const m = await access.membership(link.app_id, callerId, 'history');
         if (!m.isManager && link.creator_id !== callerId) throw linkNotFound();
@@ -72,7 +74,6 @@ export function createHistoriesService(ctx: AppContext, access: AccessService) {
         if (err instanceof AppError && (err.code === 'NEED_AUTH' || err.code === 'app_not_found')) throw linkNotFound();
         throw err;
       }
-      const rows = await repo.listViewLogs(reader, linkId, link.app_id, p.offset, p.limit);
       if (link.creator_id === callerId) await repo.markLinkRead(db, link);
       return rows.map((r) => toViewLog(r, link.name, r.durations, r.viewer_id === null || !Number(r.viewer_is_customer), clock));
     },
