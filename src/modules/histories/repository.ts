@@ -88,27 +88,42 @@ const linksIn = preparedQuery('linksIn', ({ db, inList }, ids: string[]) =>
     .selectAll()
     .where(inList('id', ids, 'text')),
 );
-const linkViewTotals = preparedQuery('linkViewTotals', ({ db, inList }, ids: string[]) =>
+/** A count of views and of distinct viewers, as one JSON value (one pass over the (link_id, viewer_id) or (link_id, seq, viewer_id) index). */
+const viewCounts = jsonRowsReader<{ views: number; viewers: number }>()(['views', 'viewers']);
+/**
+ * Per link: views and distinct viewers, those after the creator last read the view logs (seq >
+ * read_seq: a range of (link_id, seq)), and clues. One statement for any number of links (issue 7:
+ * it was three, plus one per link for the new views).
+ */
+const linkCountersIn = preparedQuery('linkCountersIn', ({ db, inList, rowsAsJson }, ids: string[]) =>
   db
-    .selectFrom('link_view_logs')
-    .select(['link_id', sql<number>`count(*)`.as('views'), sql<number>`count(distinct viewer_id)`.as('viewers')])
-    .where(inList('link_id', ids, 'text'))
-    .groupBy('link_id'),
+    .selectFrom('links as l')
+    .select('l.id')
+    .select((eb) => [
+      rowsAsJson(
+        eb
+          .selectFrom('link_view_logs as v')
+          .select([sql<number>`count(*)`.as('views'), sql<number>`count(distinct v.viewer_id)`.as('viewers')])
+          .whereRef('v.link_id', '=', 'l.id'),
+        viewCounts.columns,
+      ).as('all_views'),
+      rowsAsJson(
+        eb
+          .selectFrom('link_view_logs as v')
+          .select([sql<number>`count(*)`.as('views'), sql<number>`count(distinct v.viewer_id)`.as('viewers')])
+          .whereRef('v.link_id', '=', 'l.id')
+          .whereRef('v.seq', '>', 'l.read_seq'),
+        viewCounts.columns,
+      ).as('new_views'),
+      eb
+        .selectFrom('clues as c')
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .whereRef('c.link_id', '=', 'l.id')
+        .as('clues'),
+    ])
+    .where(inList('l.id', ids, 'text')),
 );
-const linkClueTotals = preparedQuery('linkClueTotals', ({ db, inList }, ids: string[]) =>
-  db
-    .selectFrom('clues')
-    .select(['link_id', sql<number>`count(*)`.as('clues')])
-    .where(inList('link_id', ids, 'text'))
-    .groupBy('link_id'),
-);
-const linkNewViews = preparedQuery('linkNewViews', ({ db }, linkId: string, readSeq: number) =>
-  db
-    .selectFrom('link_view_logs')
-    .select([sql<number>`count(*)`.as('views'), sql<number>`count(distinct viewer_id)`.as('viewers')])
-    .where('link_id', '=', linkId)
-    .where('seq', '>', readSeq),
-);
+
 /** Every column of link_view_durations, in the order a view log page carries them as JSON rows. */
 const durationRows = jsonRowsReader<Selectable<LinkViewDurationsTable>>()([
   'link_view_log_id',
@@ -304,21 +319,23 @@ export const historiesRepository = {
   },
 
   /** Per link: views, distinct viewers, new views and new viewers (after read_seq), and clues. */
-  async linkCounters(r: PreparedReader, links: { id: string; read_seq: number }[]) {
+  async linkCounters(r: PreparedReader, links: { id: string }[]) {
     const out = new Map<string, { views: number; viewers: number; newViews: number; newViewers: number; clues: number }>();
     if (links.length === 0) return out;
-    const ids = links.map((l) => l.id);
-    for (const id of ids) out.set(id, { views: 0, viewers: 0, newViews: 0, newViewers: 0, clues: 0 });
-    const [views, clues] = await Promise.all([r.all(linkViewTotals, ids), r.all(linkClueTotals, ids)]);
-    for (const v of views) Object.assign(out.get(v.link_id) ?? {}, { views: Number(v.views), viewers: Number(v.viewers) });
-    for (const c of clues) if (c.link_id !== null) Object.assign(out.get(c.link_id) ?? {}, { clues: Number(c.clues) });
-    // "New" = arrived after the creator last read the link's view logs: a range of (link_id, seq).
-    await Promise.all(
-      links.map(async (l) => {
-        const n = await r.first(linkNewViews, l.id, l.read_seq);
-        Object.assign(out.get(l.id) ?? {}, { newViews: Number(n?.views ?? 0), newViewers: Number(n?.viewers ?? 0) });
-      }),
-    );
+    for (const c of await r.all(
+      linkCountersIn,
+      links.map((l) => l.id),
+    )) {
+      const all = viewCounts.read(c.all_views)[0];
+      const fresh = viewCounts.read(c.new_views)[0];
+      out.set(c.id, {
+        views: Number(all?.views ?? 0),
+        viewers: Number(all?.viewers ?? 0),
+        newViews: Number(fresh?.views ?? 0),
+        newViewers: Number(fresh?.viewers ?? 0),
+        clues: Number(c.clues ?? 0),
+      });
+    }
     return out;
   },
 
