@@ -114,20 +114,13 @@ export function createBehaviourService(ctx: AppContext, access: AccessService) {
       const clueIds = ids('clueId');
       const callIds = ids('record_id', (a) => CALL_ACTIONS.has(a));
       const [viewLogs, clues, calls] = await Promise.all([
-        histories.viewLogsByIds(reader, viewLogIds),
+        histories.viewLogsByIds(reader, appId, viewLogIds),
         histories.cluesByIds(reader, clueIds),
         histories.callsByIds(reader, callIds),
       ]);
       const linkIds = [...new Set([...ids('linkId'), ...viewLogs.map((v) => v.link_id)])];
       const links = (await histories.linksByIds(reader, linkIds)).filter((l) => l.app_id === appId);
-      const [durations, counters, viewerCustomers] = await Promise.all([
-        histories.durationsOf(
-          reader,
-          viewLogs.map((v) => v.id),
-        ),
-        histories.linkCounters(reader, links),
-        histories.customerViewerIds(reader, appId, [...new Set(viewLogs.map((v) => v.viewer_id).filter((v): v is string => v !== null))]),
-      ]);
+      const counters = await histories.linkCounters(reader, links);
       const linkById = new Map(links.map((l) => [l.id, l]));
       const viewLogById = new Map(viewLogs.filter((v) => v.app_id === appId).map((v) => [v.id, v]));
       const clueById = new Map(clues.filter((c) => c.app_id === appId).map((c) => [c.id, c]));
@@ -139,13 +132,7 @@ export function createBehaviourService(ctx: AppContext, access: AccessService) {
         if (viewLogId !== null) {
           const v = viewLogById.get(viewLogId);
           out.linkViewLog = v
-            ? toViewLog(
-                v,
-                linkById.get(v.link_id)?.name ?? null,
-                durations.filter((d) => d.link_view_log_id === v.id),
-                v.viewer_id === null || !viewerCustomers.has(v.viewer_id),
-                clock,
-              )
+            ? toViewLog(v, linkById.get(v.link_id)?.name ?? null, v.durations, v.viewer_id === null || !Number(v.viewer_is_customer), clock)
             : null;
         }
         const linkId = str(content?.linkId) ?? (viewLogId !== null ? (viewLogById.get(viewLogId)?.link_id ?? null) : null);

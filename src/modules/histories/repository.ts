@@ -1,6 +1,6 @@
-import { type Kysely, type SelectQueryBuilder, type Selectable, sql } from 'kysely';
+import { type Kysely, type RawBuilder, type SelectQueryBuilder, type Selectable, sql } from 'kysely';
 import type { Database } from '../../db/index.ts';
-import { type PreparedReader, jsonRowsReader, preparedQuery } from '../../db/prepared.ts';
+import { type PreparedReader, type QueryScope, jsonRowsReader, preparedQuery } from '../../db/prepared.ts';
 import type { CallsTable, CustomersTable, LinkViewDurationsTable, LinkViewLogsTable } from '../../db/schema.ts';
 
 type Db = Kysely<Database>;
@@ -169,99 +169,101 @@ const viewLogRows = jsonRowsReader<Selectable<LinkViewLogsTable> & { durations: 
 ]);
 
 /**
- * The link, with its last view's sequence number (markLinkRead), and in the same row one page of its
- * view logs as one JSON value (`page`): each with its durations (a JSON value, an index range each)
- * and whether the viewer is already a live customer of the link's project, by id or dealUserId (two
- * index seeks per shown row: the page is a subquery). One statement for what took three (issue 7).
+ * View logs (the rows `logs` selects), each with its durations as one JSON value (an index range each)
+ * and whether its viewer is already a live customer of `project`, by id or dealUserId (two index seeks
+ * per row; `logs` is a subquery, so only its rows are looked at).
  */
-const linkWithViewLogPage = preparedQuery(
-  'linkWithViewLogPage',
-  ({ db, rowsAsJson }, id: string, pageOf: string, offset: number, limit: number) =>
-    db
-      .selectFrom('links as l')
-      .selectAll('l')
-      .select((eb) =>
-        eb
-          .selectFrom('link_view_logs as v')
-          .select((e) => e.fn.max('v.seq').as('seq'))
-          .whereRef('v.link_id', '=', 'l.id')
-          .as('last_seq'),
-      )
-      .select(
-        rowsAsJson(
-          db
-            .selectFrom(
-              db
-                .selectFrom('link_view_logs')
-                .selectAll()
-                .where('link_id', '=', pageOf)
-                .orderBy('view_time', 'desc')
-                .orderBy('id', 'desc')
-                .offset(offset)
-                .limit(limit)
-                .as('v'),
-            )
-            .selectAll('v')
-            .select((eb) =>
-              rowsAsJson(
-                eb.selectFrom('link_view_durations as d').selectAll('d').whereRef('d.link_view_log_id', '=', 'v.id'),
-                durationRows.columns,
-              ).as('durations'),
-            )
-            .select((eb) =>
-              eb
-                .or([
-                  eb.exists(
-                    eb
-                      .selectFrom('customers as c')
-                      .select('c.id')
-                      .whereRef('c.id', '=', 'v.viewer_id')
-                      .where('c.app_id', '=', sql.ref<string>('l.app_id'))
-                      .where('c.status', '=', 1),
-                  ),
-                  eb.exists(
-                    eb
-                      .selectFrom('customers as c')
-                      .select('c.id')
-                      .where('c.app_id', '=', sql.ref<string>('l.app_id'))
-                      .whereRef('c.deal_user_id', '=', 'v.viewer_id')
-                      .where('c.status', '=', 1),
-                  ),
-                ])
-                .as('viewer_is_customer'),
-            ),
+function viewLogsWithExtras(
+  { db, rowsAsJson }: QueryScope,
+  logs: SelectQueryBuilder<Database, 'link_view_logs', Selectable<LinkViewLogsTable>>,
+  project: string | RawBuilder<string>,
+) {
+  return db
+    .selectFrom(logs.as('v'))
+    .selectAll('v')
+    .select((eb) =>
+      rowsAsJson(
+        eb.selectFrom('link_view_durations as d').selectAll('d').whereRef('d.link_view_log_id', '=', 'v.id'),
+        durationRows.columns,
+      ).as('durations'),
+    )
+    .select((eb) =>
+      eb
+        .or([
+          eb.exists(
+            eb
+              .selectFrom('customers as c')
+              .select('c.id')
+              .whereRef('c.id', '=', 'v.viewer_id')
+              .where('c.app_id', '=', project)
+              .where('c.status', '=', 1),
+          ),
+          eb.exists(
+            eb
+              .selectFrom('customers as c')
+              .select('c.id')
+              .where('c.app_id', '=', project)
+              .whereRef('c.deal_user_id', '=', 'v.viewer_id')
+              .where('c.status', '=', 1),
+          ),
+        ])
+        .as('viewer_is_customer'),
+    );
+}
+
+/** Durations of view log rows read as JSON, in the producer's order; updated in place (a spread of a wide row makes V8 build slow dictionary objects). */
+function withDurations<R extends { durations: unknown }>(rows: R[]) {
+  for (const row of rows) row.durations = durationRows.read(row.durations).sort((a, b) => a.position - b.position);
+  return rows as (Omit<R, 'durations'> & { durations: Selectable<LinkViewDurationsTable>[] })[];
+}
+
+/**
+ * The link, with its last view's sequence number (markLinkRead), and in the same row one page of its
+ * view logs as one JSON value (`page`), each with its durations and whether its viewer is already a
+ * live customer of the link's project (viewLogsWithExtras). One statement for what took three (issue 7).
+ */
+const linkWithViewLogPage = preparedQuery('linkWithViewLogPage', (q, id: string, pageOf: string, offset: number, limit: number) =>
+  q.db
+    .selectFrom('links as l')
+    .selectAll('l')
+    .select((eb) =>
+      eb
+        .selectFrom('link_view_logs as v')
+        .select((e) => e.fn.max('v.seq').as('seq'))
+        .whereRef('v.link_id', '=', 'l.id')
+        .as('last_seq'),
+    )
+    .select(
+      q
+        .rowsAsJson(
+          viewLogsWithExtras(
+            q,
+            q.db
+              .selectFrom('link_view_logs')
+              .selectAll()
+              .where('link_id', '=', pageOf)
+              .orderBy('view_time', 'desc')
+              .orderBy('id', 'desc')
+              .offset(offset)
+              .limit(limit),
+            sql.ref<string>('l.app_id'),
+          ),
           viewLogRows.columns,
-        ).as('page'),
-      )
-      .where('l.id', '=', id),
+        )
+        .as('page'),
+    )
+    .where('l.id', '=', id),
 );
-const viewLogsIn = preparedQuery('viewLogsIn', ({ db, inList }, ids: string[]) =>
-  db
-    .selectFrom('link_view_logs')
-    .selectAll()
-    .where(inList('id', ids, 'text')),
-);
-const durationsIn = preparedQuery('durationsIn', ({ db, inList }, ids: string[]) =>
-  db
-    .selectFrom('link_view_durations')
-    .selectAll()
-    .where(inList('link_view_log_id', ids, 'text'))
-    .orderBy('link_view_log_id')
-    .orderBy('position'),
-);
-const viewerColumns = ['id', 'deal_user_id', 'app_id', 'status'] as const;
-const viewersById = preparedQuery('viewersById', ({ db, inList }, ids: string[]) =>
-  db
-    .selectFrom('customers')
-    .select(viewerColumns)
-    .where(inList('id', ids, 'text')),
-);
-const viewersByDealUser = preparedQuery('viewersByDealUser', ({ db, inList }, appId: string, ids: string[]) =>
-  db
-    .selectFrom('customers')
-    .select(viewerColumns)
-    .where('app_id', '=', appId)
-    .where(inList('deal_user_id', ids, 'text')),
+/** View logs by id, each with its durations and whether its viewer is a live customer of the project (viewLogsWithExtras). */
+const viewLogsIn = preparedQuery('viewLogsIn', (q, appId: string, ids: string[]) =>
+  viewLogsWithExtras(
+    q,
+    q.db
+      .selectFrom('link_view_logs')
+      .selectAll()
+      .where(q.inList('id', ids, 'text')),
+    appId,
+  ),
 );
 const cluesIn = preparedQuery('cluesIn', ({ db, inList }, ids: string[]) =>
   db
@@ -348,35 +350,17 @@ export const historiesRepository = {
     const found = await r.first(linkWithViewLogPage, linkId, linkId, offset, limit);
     if (found === undefined) return undefined;
     const rows = viewLogRows.read(found.page).sort((a, b) => b.view_time - a.view_time || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
-    const page = rows.map((row) =>
-      Object.assign(row, { durations: durationRows.read(row.durations).sort((a, b) => a.position - b.position) }),
-    );
+    const page = withDurations(rows);
     return { link: found, page };
   },
 
-  viewLogsByIds(r: PreparedReader, ids: string[]) {
-    if (ids.length === 0) return Promise.resolve([]);
-    return r.all(viewLogsIn, ids);
-  },
-
-  durationsOf(r: PreparedReader, viewLogIds: string[]) {
-    if (viewLogIds.length === 0) return Promise.resolve([]);
-    return r.all(durationsIn, viewLogIds);
-  },
-
-  /** Viewer ids that are a live customer of the project (by id or dealUserId). */
-  async customerViewerIds(r: PreparedReader, appId: string, viewerIds: string[]): Promise<Set<string>> {
-    if (viewerIds.length === 0) return new Set();
-    // Two index seeks (primary key; app_id + deal_user_id) rather than an OR that SQLite may answer
-    // by walking every customer of the project.
-    const [byId, byDealUser] = await Promise.all([r.all(viewersById, viewerIds), r.all(viewersByDealUser, appId, viewerIds)]);
-    const out = new Set<string>();
-    for (const c of [...byId, ...byDealUser]) {
-      if (c.app_id !== appId || c.status !== 1) continue;
-      out.add(c.id);
-      if (c.deal_user_id !== null) out.add(c.deal_user_id);
-    }
-    return out;
+  /**
+   * View logs by id (any project's: the caller checks), each with its durations (in the producer's
+   * order) and whether its viewer is a live customer of `appId`.
+   */
+  async viewLogsByIds(r: PreparedReader, appId: string, ids: string[]) {
+    if (ids.length === 0) return [];
+    return withDurations(await r.all(viewLogsIn, appId, ids));
   },
 
   /** Marks every view log of the link as read by its creator. */
