@@ -12,16 +12,14 @@
  * customers, C in flight (these records stay in the kept dataset), with CPU per batch and, on
  * PostgreSQL, the WAL written per batch.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { option } from './options.ts';
-import { type Dataset, SCENARIOS } from './scenarios.ts';
-import { SERVER_ARGS, SERVER_ENV } from './server.ts';
+import { SCENARIOS } from './scenarios.ts';
+import { keptDataset, startServer } from './server.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
 const DB = option('db', 'sqlite');
 const REQUESTS = Number(option('requests', '10000'));
 const ONLY = option('only', '').split(',').filter(Boolean);
@@ -31,9 +29,7 @@ const SIZE = option('size', 'default');
 // --profile DIR: the server runs with --cpu-prof and writes its profile into DIR when it stops.
 const PROFILE = option('profile', '');
 
-const savedFile = path.join(ROOT, '.bench', `dataset-${DB}-${SIZE}.json`);
-if (!fs.existsSync(savedFile)) throw new Error(`no kept ${DB} dataset: run npm run bench -- --db ${DB} --size ${SIZE} --keep first`);
-const saved = JSON.parse(fs.readFileSync(savedFile, 'utf8')) as { env: Record<string, string>; dataset: Dataset };
+const saved = keptDataset(DB, SIZE);
 
 /** utime + stime of a process, in clock ticks (10 ms). */
 function ticks(pid: number): number {
@@ -58,33 +54,7 @@ function postgresTicks(): number {
   return t;
 }
 
-const port = 4600 + Math.floor(Math.random() * 300);
-const server: ChildProcess = spawn(
-  process.execPath,
-  [...(PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(PROFILE)}`] : []), ...SERVER_ARGS],
-  {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      ...SERVER_ENV,
-      ...saved.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      RAPPORT_EMBEDDED_RELAY: 'false',
-    },
-    stdio: 'inherit',
-  },
-);
-const base = `http://127.0.0.1:${port}`;
-for (let i = 0; ; i += 1) {
-  try {
-    if ((await fetch(`${base}/healthz`)).ok) break;
-  } catch {
-    if (i > 150) throw new Error('the server never answered');
-  }
-  await new Promise((r) => setTimeout(r, 200));
-}
+const { server, base } = await startServer(saved.env, PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(PROFILE)}`] : []);
 const serverPid = server.pid as number;
 const d = saved.dataset;
 

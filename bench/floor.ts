@@ -14,8 +14,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import * as esbuild from 'esbuild';
 import { option } from './options.ts';
-import type { Dataset } from './scenarios.ts';
-import { SERVER_ENV } from './server.ts';
+import { SERVER_ENV, keptDataset } from './server.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const DB = option('db', 'sqlite');
@@ -23,10 +22,7 @@ const SIZE = option('size', 'quick');
 const DURATION = Number(option('duration', '5'));
 const CONNECTIONS = Number(option('connections', '64'));
 
-const savedFile = path.join(ROOT, '.bench', `dataset-${DB}-${SIZE}.json`);
-if (!fs.existsSync(savedFile))
-  throw new Error(`no kept ${DB} ${SIZE} dataset: run npm run bench -- --db ${DB} --size ${SIZE} --keep first`);
-const saved = JSON.parse(fs.readFileSync(savedFile, 'utf8')) as { env: Record<string, string>; dataset: Dataset };
+const saved = keptDataset(DB, SIZE);
 const d = saved.dataset;
 
 /** utime + stime of a process, in clock ticks (10 ms). */

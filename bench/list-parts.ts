@@ -11,7 +11,6 @@
  * (newCount's behaviour total, whetherMerge's phone and e-mail twins) as the server's statement has
  * them. Loop figures: inside a loaded server the same work costs more (docs/performance.md, item 26).
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { Type } from '@sinclair/typebox';
 import SqliteDatabase from 'better-sqlite3';
@@ -23,14 +22,11 @@ import { CustomerListItem } from '../src/modules/customers/schemas.ts';
 import { openContext } from '../src/runtime.ts';
 import { createServices } from '../src/services.ts';
 import { option } from './options.ts';
-import type { Dataset } from './scenarios.ts';
+import { keptDataset } from './server.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
 const SIZE = option('size', 'quick');
 const LOOPS = Number(option('loops', '20000'));
-const savedFile = path.join(ROOT, '.bench', `dataset-sqlite-${SIZE}.json`);
-if (!fs.existsSync(savedFile)) throw new Error(`no kept sqlite ${SIZE} dataset: run npm run bench -- --size ${SIZE} --keep first`);
-const saved = JSON.parse(fs.readFileSync(savedFile, 'utf8')) as { env: { DATA_DIR: string }; dataset: Dataset };
+const saved = keptDataset('sqlite', SIZE);
 const d = saved.dataset;
 
 async function time(name: string, fn: () => unknown): Promise<void> {
@@ -47,7 +43,7 @@ const page = { offset: 0, limit: 20 } as Parameters<typeof services.customers.li
 const answer = { status: 1, data: await services.customers.list(d.appId, user.id, 'all', page) };
 const serialise = fastJson(Envelope(Type.Array(CustomerListItem)) as Parameters<typeof fastJson>[0]);
 
-const raw = new SqliteDatabase(path.join(saved.env.DATA_DIR, 'rapport.sqlite'), { readonly: true });
+const raw = new SqliteDatabase(path.join(saved.env.DATA_DIR ?? '', 'rapport.sqlite'), { readonly: true });
 raw.pragma('cache_size = -32768');
 const columns = raw
   .prepare('select * from customers limit 1')

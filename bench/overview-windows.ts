@@ -7,46 +7,16 @@
  *
  * Window 1 reads the all-time totals; the others sum the daily rollups from the window's first day.
  */
-import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
 import { option } from './options.ts';
-import type { Dataset } from './scenarios.ts';
-import { SERVER_ARGS, SERVER_ENV } from './server.ts';
+import { keptDataset, startServer } from './server.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
 const DB = option('db', 'sqlite');
 const SIZE = option('size', 'default');
 const REQUESTS = Number(option('requests', '300'));
-const savedFile = path.join(ROOT, '.bench', `dataset-${DB}-${SIZE}.json`);
-if (!fs.existsSync(savedFile))
-  throw new Error(`no kept ${DB} ${SIZE} dataset: run npm run bench -- --db ${DB} --size ${SIZE} --keep first`);
-const saved = JSON.parse(fs.readFileSync(savedFile, 'utf8')) as { env: Record<string, string>; dataset: Dataset };
+const saved = keptDataset(DB, SIZE);
 const d = saved.dataset;
 
-const port = 4600 + Math.floor(Math.random() * 300);
-const server = spawn(process.execPath, SERVER_ARGS, {
-  cwd: ROOT,
-  env: {
-    ...process.env,
-    ...SERVER_ENV,
-    ...saved.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    RAPPORT_EMBEDDED_RELAY: 'false',
-  },
-  stdio: 'inherit',
-});
-const base = `http://127.0.0.1:${port}`;
-for (let i = 0; ; i += 1) {
-  try {
-    if ((await fetch(`${base}/healthz`)).ok) break;
-  } catch {
-    if (i > 150) throw new Error('the server never answered');
-  }
-  await new Promise((r) => setTimeout(r, 200));
-}
+const { server, base } = await startServer(saved.env);
 
 const at = (sorted: number[], q: number) => (sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0).toFixed(2);
 console.log(`| customer | window | median ms | p99 ms | records in the window |\n| --- | --- | --- | --- | --- |`);
