@@ -1,10 +1,9 @@
-import { createHash } from 'node:crypto';
 import { type Driver, Kysely, PostgresDialect, type PostgresDialectConfig, PostgresDriver, type SqlBool, sql } from 'kysely';
 import pg from 'pg';
 import { ChangeTrackingDriver, type ChangeTopic, TOPICS } from './change-epoch.ts';
 import type { DatabaseHandle, DialectFeatures } from './dialect.ts';
-import type { PreparedQuery, PreparedReader, QueryTemplate } from './prepared.ts';
-import { bindTemplate, executorReader, jsonArrayRows, rowBuilder, templateFor } from './prepared.ts';
+import { poolReader } from './pg-reader.ts';
+import { executorReader } from './prepared.ts';
 import type { Database } from './schema.ts';
 
 // BIGINT (epoch milliseconds, counters) arrives as a JS number: every value we store fits in 2^53.
@@ -116,57 +115,6 @@ class TrackingPostgresDialect extends PostgresDialect {
   }
 }
 
-/** json_build_array takes at most this many arguments (PostgreSQL's FUNC_MAX_ARGS). */
-const MAX_JSON_ARRAY_COLUMNS = 100;
-
-interface PgTemplate extends QueryTemplate {
-  name: string;
-  /** The row object from the statement's one json column; null while the columns are unknown. */
-  row: ((values: unknown[]) => unknown) | null;
-}
-
-const statementName = (text: string) => `rp_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
-
-/**
- * Named (server-side prepared) statements: PostgreSQL parses and plans each once per connection.
- * After the first execution (which tells the result's columns) each row comes back as ONE json
- * array (`json_build_array` of the columns over the statement), which node-postgres hands to V8's
- * JSON.parse whole: otherwise it decodes every value of every row on its own, through a type parser
- * per column rebuilt from each execution's row description (a 20-customer page is ~1,000 values).
- * The sub-select keeps the statement's order; every column type we store (text, integer, bigint,
- * numeric sums) reads back the same either way.
- */
-function poolReader(pool: pg.Pool, db: Kysely<Database>): PreparedReader {
-  const templates = new Map<PreparedQuery<never, unknown>, PgTemplate>();
-  const run = async (q: PreparedQuery<never, unknown>, args: readonly unknown[]): Promise<never[]> => {
-    let t = templates.get(q);
-    if (t === undefined) {
-      const compiled = templateFor(db, postgresFeatures, q);
-      t = { ...compiled, name: statementName(compiled.sql), row: null };
-      templates.set(q, t);
-    }
-    const values = bindTemplate(t, args);
-    if (t.row === null) {
-      const plain = await pool.query({ name: t.name, text: t.sql, values });
-      const columns = plain.fields.map((f) => f.name);
-      if (columns.length <= MAX_JSON_ARRAY_COLUMNS && new Set(columns).size === columns.length) {
-        const text = jsonArrayRows(t.sql, columns, 'json_build_array');
-        templates.set(q, { ...t, sql: text, name: statementName(text), row: rowBuilder(columns) });
-      }
-      return plain.rows as never[];
-    }
-    const rows = (await pool.query<{ r: unknown[] }>({ name: t.name, text: t.sql, values })).rows;
-    const build = t.row;
-    const out = new Array<never>(rows.length);
-    for (let i = 0; i < rows.length; i += 1) out[i] = build((rows[i] as { r: unknown[] }).r) as never;
-    return out;
-  };
-  return {
-    all: (q, ...args) => run(q as PreparedQuery<never, unknown>, args),
-    first: async (q, ...args) => (await run(q as PreparedQuery<never, unknown>, args))[0],
-  };
-}
-
 export function redactUrl(url: string): string {
   try {
     const u = new URL(url);
@@ -188,7 +136,7 @@ export function openPostgres(url: string, poolSize = 10): DatabaseHandle {
     db,
     features: postgresFeatures,
     description: `postgres ${redactUrl(url)}`,
-    reader: poolReader(pool, db),
+    reader: poolReader(pool, db, postgresFeatures),
     readerFor: (executor) => executorReader(executor, postgresFeatures),
     changeEpoch: watch.current,
     async close() {
