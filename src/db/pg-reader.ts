@@ -28,7 +28,8 @@ const MAX_JSON_ARRAY_COLUMNS = 100;
  * but not for a page: with `limit`/`offset` unknown PostgreSQL assumes a tenth of the rows and may
  * pick a join that reads a whole table. So page sizes and offsets are written into the coalesced
  * statement as numbers: reads go together only when those are equal, and only small ones
- * (≤ MAX_INLINED_PAGE_VALUE, a bounded number of statements per connection); a deep page runs alone.
+ * (≤ MAX_INLINED_PAGE_VALUE, and at most MAX_STATEMENTS_PER_KIND texts per statement, so a bounded
+ * number of prepared statements per connection); a deep page runs alone.
  * The statement's own constants (not arguments) are written in as literals of their type.
  */
 const MAX_BATCHES_IN_FLIGHT = 2;
@@ -36,6 +37,8 @@ const MAX_BATCHES_IN_FLIGHT = 2;
 const MAX_BATCH = 128;
 /** Largest `limit`/`offset` written into a coalesced statement. */
 const MAX_INLINED_PAGE_VALUE = 1000;
+/** Coalesced statements per statement at most (each prepared on every connection that runs it). */
+const MAX_STATEMENTS_PER_KIND = 32;
 
 const statementName = (text: string) => `rp_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
 
@@ -258,7 +261,7 @@ export function poolReader(pool: pg.Pool, db: Kysely<Database>, features: Dialec
       if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0 || v > MAX_INLINED_PAGE_VALUE) return null;
       key += `${v},`;
     }
-    return key;
+    return b.statements.has(key) || b.statements.size < MAX_STATEMENTS_PER_KIND ? key : null;
   };
 
   const run = (q: PreparedQuery<never, unknown>, args: readonly unknown[]): Promise<never[]> => {
