@@ -247,10 +247,14 @@ export function poolReader(pool: pg.Pool, db: Kysely<Database>, features: Dialec
       }
       b.waiting = rest;
       b.inFlight += 1;
-      void together(t, b, group).finally(() => {
-        b.inFlight -= 1;
-        if (b.waiting.length > 0 && !b.scheduled) flush(t, b);
-      });
+      void together(t, b, group)
+        .catch((error: unknown) => {
+          for (const w of group) w.reject(error); // not expected: together() answers every read itself
+        })
+        .finally(() => {
+          b.inFlight -= 1;
+          if (b.waiting.length > 0 && !b.scheduled) flush(t, b);
+        });
     }
   };
 
