@@ -29,8 +29,10 @@ const MAX_JSON_ARRAY_COLUMNS = 100;
  * pick a join that reads a whole table. So page sizes and offsets are written into the coalesced
  * statement as numbers: reads go together only when those are equal, and only small ones
  * (≤ MAX_INLINED_PAGE_VALUE, and at most MAX_STATEMENTS_PER_KIND texts per statement, so a bounded
- * number of prepared statements per connection); a deep page runs alone.
- * The statement's own constants (not arguments) are written in as literals of their type.
+ * number of prepared statements per connection). A read that cannot go with others (a deep page, an
+ * argument that is an array) runs at once on its own. The statement's own numeric and text constants
+ * are written in too, as literals of their type. A batch PostgreSQL refuses (one bad argument fails
+ * it whole) runs again in halves, down to the reads alone, so each read gets its own answer or error.
  */
 const MAX_BATCHES_IN_FLIGHT = 2;
 /** Reads per coalesced statement at most (its answer carries every one's rows). */
@@ -61,6 +63,9 @@ export function pageParameters(text: string): Set<number> {
   return found;
 }
 
+const NUMERIC_TYPES = new Set(['smallint', 'integer', 'bigint', 'numeric']);
+const TEXT_TYPES = new Set(['text', 'character varying']);
+
 /** How a statement is coalesced: which parameters travel as arrays, which are written in. */
 export interface CoalescedForm {
   /** 0-based parameters written into the text (limits and offsets). */
@@ -88,8 +93,11 @@ export function coalescedForm(
   // The statement's own constants (a status, a kind) are written in too, as literals of their type.
   const literal = (p: number): string | null => {
     const v = constants.get(p);
-    if (typeof v === 'number' && Number.isFinite(v)) return `'${v}'::${types[p] as string}`;
-    if (typeof v === 'string' && !v.includes('\\')) return `'${v.replaceAll("'", "''")}'::${types[p] as string}`;
+    const type = types[p] as string;
+    // Numbers and text only: a literal of another type may mean something else once planned (a
+    // 'now'::timestamptz would be frozen in the prepared statement).
+    if (typeof v === 'number' && Number.isSafeInteger(v) && NUMERIC_TYPES.has(type)) return `${v}::${type}`;
+    if (typeof v === 'string' && TEXT_TYPES.has(type) && !v.includes('\\')) return `'${v.replaceAll("'", "''")}'::${type}`;
     return null;
   };
   const literals = new Map<number, string>();
@@ -117,8 +125,8 @@ export function coalescedForm(
 
 interface Waiting {
   values: unknown[];
-  /** The inlined parameters' values, as a key (reads go together only with equal keys); null: alone. */
-  key: string | null;
+  /** The inlined parameters' values, as a key: reads go together only with equal keys. */
+  key: string;
   resolve: (rows: never[]) => void;
   reject: (error: unknown) => void;
 }
@@ -127,6 +135,8 @@ interface Batches {
   form: CoalescedForm;
   /** Coalesced statement text and name per inlined values. */
   statements: Map<string, { name: string; text: string }>;
+  /** The keys handed out (at most MAX_STATEMENTS_PER_KIND): each becomes one statement. */
+  keys: Set<string>;
   waiting: Waiting[];
   inFlight: number;
   scheduled: boolean;
@@ -178,7 +188,7 @@ export function poolReader(pool: pg.Pool, db: Kysely<Database>, features: Dialec
       const constants = new Map<number, unknown>();
       t.slots.forEach((slot, p) => slot < 0 && constants.set(p, t.constants[p]));
       const form = types ? coalescedForm(text, types, constants) : null;
-      const batches = form ? { form, statements: new Map(), waiting: [], inFlight: 0, scheduled: false } : null;
+      const batches = form ? { form, statements: new Map(), keys: new Set<string>(), waiting: [], inFlight: 0, scheduled: false } : null;
       templates.set(q, { ...t, sql: text, name: statementName(text), row: rowBuilder(columns), batches });
     } else {
       templates.set(q, { ...t, plain: true });
@@ -203,18 +213,20 @@ export function poolReader(pool: pg.Pool, db: Kysely<Database>, features: Dialec
   const together = async (t: PgTemplate, b: Batches, group: Waiting[]): Promise<void> => {
     const head = group[0] as Waiting;
     if (group.length === 1) return alone(t, head.values).then(head.resolve, head.reject);
-    let statement = b.statements.get(head.key as string);
+    let statement = b.statements.get(head.key);
     if (statement === undefined) {
       const text = b.form.text(b.form.inlined.map((p) => head.values[p] as number));
-      b.statements.set(head.key as string, (statement = { name: statementName(text), text }));
+      b.statements.set(head.key, (statement = { name: statementName(text), text }));
     }
     const arrays = b.form.arrays.map((p) => group.map((w) => w.values[p]));
     let result: BatchRow[];
     try {
       result = (await pool.query<BatchRow>({ name: statement.name, text: statement.text, values: arrays })).rows;
     } catch {
-      // One read the statement refuses fails them all: each runs alone, to get its own answer or error.
-      await Promise.all(group.map((w) => alone(t, w.values).then(w.resolve, w.reject)));
+      // One read the statement refuses fails them all: the halves run again (a lone read as the plain
+      // statement), so each read gets its own answer or error in ~2·log2(n) more statements, not n.
+      const half = Math.ceil(group.length / 2);
+      await Promise.all([together(t, b, group.slice(0, half)), together(t, b, group.slice(half))]);
       return;
     }
     const build = t.row as (values: unknown[]) => unknown;
@@ -237,14 +249,10 @@ export function poolReader(pool: pg.Pool, db: Kysely<Database>, features: Dialec
   const flush = (t: PgTemplate, b: Batches) => {
     b.scheduled = false;
     while (b.waiting.length > 0 && b.inFlight < MAX_BATCHES_IN_FLIGHT) {
-      const head = b.waiting[0] as Waiting;
-      let group: Waiting[] = [head];
-      let rest = b.waiting.slice(1);
-      if (head.key !== null) {
-        group = [];
-        rest = [];
-        for (const w of b.waiting) (w.key === head.key && group.length < MAX_BATCH ? group : rest).push(w);
-      }
+      const { key } = b.waiting[0] as Waiting;
+      const group: Waiting[] = [];
+      const rest: Waiting[] = [];
+      for (const w of b.waiting) (w.key === key && group.length < MAX_BATCH ? group : rest).push(w);
       b.waiting = rest;
       b.inFlight += 1;
       void together(t, b, group)
@@ -258,14 +266,26 @@ export function poolReader(pool: pg.Pool, db: Kysely<Database>, features: Dialec
     }
   };
 
+  /**
+   * The key of the reads a read may go with, or null when it must run alone: a page past what is
+   * written in, a new key once MAX_STATEMENTS_PER_KIND are taken, or an argument that is an object
+   * (an array or a Buffer would not travel inside an array parameter as it does alone).
+   */
   const keyOf = (b: Batches, values: readonly unknown[]): string | null => {
+    for (const p of b.form.arrays) {
+      const v = values[p];
+      if (typeof v === 'object' && v !== null) return null;
+    }
     let key = '';
     for (const p of b.form.inlined) {
       const v = values[p];
       if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0 || v > MAX_INLINED_PAGE_VALUE) return null;
       key += `${v},`;
     }
-    return b.statements.has(key) || b.statements.size < MAX_STATEMENTS_PER_KIND ? key : null;
+    if (b.keys.has(key)) return key;
+    if (b.keys.size >= MAX_STATEMENTS_PER_KIND) return null;
+    b.keys.add(key);
+    return key;
   };
 
   const run = (q: PreparedQuery<never, unknown>, args: readonly unknown[]): Promise<never[]> => {
@@ -280,9 +300,12 @@ export function poolReader(pool: pg.Pool, db: Kysely<Database>, features: Dialec
     if (t.row === null) return first(q, t, values);
     const b = t.batches;
     if (b === null) return alone(t, values);
+    const key = keyOf(b, values);
+    // A read that cannot go with others runs at once, without waiting for a batch's turn.
+    if (key === null) return alone(t, values);
     const template = t;
     return new Promise<never[]>((resolve, reject) => {
-      b.waiting.push({ values, key: keyOf(b, values), resolve, reject });
+      b.waiting.push({ values, key, resolve, reject });
       if (!b.scheduled && b.inFlight < MAX_BATCHES_IN_FLIGHT) {
         // The reads that arrive in this turn of the event loop go out together.
         b.scheduled = true;
