@@ -10,7 +10,9 @@ export { isTransientConflict, isUniqueViolation, uniqueViolationTarget } from '.
 export { containsInsensitive, containsPattern } from './sql.ts';
 
 /** The database the config selects: PostgreSQL when DATABASE_URL is set, else SQLite in DATA_DIR. */
-export function createDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): DatabaseHandle {
+export function createDatabase(
+  config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'sqliteReadThread'>>,
+): DatabaseHandle {
   if (config.databaseUrl) return openPostgres(config.databaseUrl);
-  return openSqlite(path.join(config.dataDir, 'rapport.sqlite'));
+  return openSqlite(path.join(config.dataDir, 'rapport.sqlite'), { readThread: config.sqliteReadThread ?? false });
 }

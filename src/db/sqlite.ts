@@ -28,6 +28,7 @@ import type { DatabaseHandle, DialectFeatures } from './dialect.ts';
 import type { PreparedQuery, PreparedReader, QueryTemplate } from './prepared.ts';
 import { bindTemplate, executorReader, jsonArrayRows, rowBuilder, templateFor } from './prepared.ts';
 import type { Database } from './schema.ts';
+import { SqliteReadWorker } from './sqlite-worker.ts';
 
 export const sqliteFeatures: DialectFeatures = {
   name: 'sqlite',
@@ -146,12 +147,15 @@ class ImmediateSqliteDialect extends SqliteDialect {
  * `PRAGMA data_version` on it changes whenever any other connection, in this process or another,
  * commits: the change epoch of in-process caches.
  */
-function openReader(file: string, db: Kysely<Database>) {
+function openReader(file: string, db: Kysely<Database>, worker: SqliteReadWorker | null) {
   const raw = new SqliteDatabase(file, { fileMustExist: true });
   raw.pragma('busy_timeout = 5000');
   raw.pragma('query_only = ON');
-  raw.pragma('cache_size = -32768');
-  type Entry = { template: QueryTemplate; stmt: SqliteDatabase.Statement; row: (values: unknown[]) => unknown };
+  // With a read worker this connection only prepares statements (to learn their columns) and
+  // watches data_version: the worker's connection has the page cache.
+  raw.pragma(`cache_size = ${worker ? -2048 : READ_CACHE_SIZE}`);
+  /** `pluck`: the statement's one column is the row as JSON text. */
+  type Entry = { template: QueryTemplate; stmt: SqliteDatabase.Statement; row: (values: unknown[]) => unknown; pluck: boolean };
   const statements = new Map<PreparedQuery<never, unknown>, Entry>();
   const prepared = (q: PreparedQuery<never, unknown>) => {
     let entry = statements.get(q);
@@ -162,7 +166,9 @@ function openReader(file: string, db: Kysely<Database>) {
       let stmt = raw.prepare(template.sql).raw(true);
       const columns = stmt.columns().map((c) => c.name);
       let row = rowBuilder(columns);
+      let pluck = false;
       if (columns.length >= JSON_ROW_COLUMNS) {
+        pluck = true;
         // A wide row comes back as one JSON text: better-sqlite3 spends ~0.1 µs handing each
         // value to V8, SQLite's json_array and V8's JSON.parse together less than half of that
         // (a 20-row customer page: 143 → 63 µs). The subquery keeps the statement's order.
@@ -171,7 +177,7 @@ function openReader(file: string, db: Kysely<Database>) {
         const build = row;
         row = (text) => build(JSON.parse(text as unknown as string) as unknown[]);
       }
-      entry = { template, stmt, row };
+      entry = { template, stmt, row, pluck };
       statements.set(q, entry);
     }
     return entry;
@@ -206,25 +212,42 @@ function openReader(file: string, db: Kysely<Database>) {
   const localWrite = () => {
     checkedAt = -Infinity;
   };
-  const reader: PreparedReader = {
-    all(q, ...args) {
-      const { template, stmt, row } = prepared(q as PreparedQuery<never, unknown>);
-      return Promise.resolve((stmt.all(sqliteParameters(bindTemplate(template, args))) as unknown[][]).map(row) as never[]);
-    },
-    first(q, ...args) {
-      const { template, stmt, row } = prepared(q as PreparedQuery<never, unknown>);
-      const values = stmt.get(sqliteParameters(bindTemplate(template, args))) as unknown[] | undefined;
-      return Promise.resolve((values === undefined ? undefined : row(values)) as never);
-    },
-  };
-  return { raw, reader, epoch: changeEpoch, localWrite };
+  const reader: PreparedReader = worker
+    ? {
+        async all(q, ...args) {
+          const { template, stmt, row, pluck } = prepared(q as PreparedQuery<never, unknown>);
+          const rows = (await worker.read(stmt.source, sqliteParameters(bindTemplate(template, args)), false, pluck)) as unknown[][];
+          return rows.map(row) as never[];
+        },
+        async first(q, ...args) {
+          const { template, stmt, row, pluck } = prepared(q as PreparedQuery<never, unknown>);
+          const values = (await worker.read(stmt.source, sqliteParameters(bindTemplate(template, args)), true, pluck)) as
+            unknown[] | undefined;
+          return (values === undefined ? undefined : row(values)) as never;
+        },
+      }
+    : {
+        all(q, ...args) {
+          const { template, stmt, row } = prepared(q as PreparedQuery<never, unknown>);
+          return Promise.resolve((stmt.all(sqliteParameters(bindTemplate(template, args))) as unknown[][]).map(row) as never[]);
+        },
+        first(q, ...args) {
+          const { template, stmt, row } = prepared(q as PreparedQuery<never, unknown>);
+          const values = stmt.get(sqliteParameters(bindTemplate(template, args))) as unknown[] | undefined;
+          return Promise.resolve((values === undefined ? undefined : row(values)) as never);
+        },
+      };
+  return { raw, reader, epoch: changeEpoch, localWrite, worker };
 }
+
+/** The read connection's page cache (KiB when negative, as SQLite's cache_size). */
+const READ_CACHE_SIZE = -32768;
 
 /** Prepared reads with at least this many columns transfer each row as JSON text (openReader). */
 const JSON_ROW_COLUMNS = 8;
 
 /** Opens (creating if needed) the embedded database file, tuned for a single-writer server. */
-export function openSqlite(file: string): DatabaseHandle {
+export function openSqlite(file: string, options: { readThread?: boolean } = {}): DatabaseHandle {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const raw = new SqliteDatabase(file);
   raw.pragma('journal_mode = WAL');
@@ -241,7 +264,9 @@ export function openSqlite(file: string): DatabaseHandle {
     dialect: new ImmediateSqliteDialect({ database: withStatementCache(raw) }, () => second?.localWrite()),
     plugins: [new LimitAsExpression()],
   });
-  second = file === ':memory:' ? null : openReader(file, db);
+  // SQLITE_READ_THREAD: prepared reads on a worker thread (src/db/sqlite-worker.ts).
+  const worker = file !== ':memory:' && options.readThread ? new SqliteReadWorker(file, READ_CACHE_SIZE) : null;
+  second = file === ':memory:' ? null : openReader(file, db, worker);
   return {
     db,
     features: sqliteFeatures,
@@ -250,6 +275,7 @@ export function openSqlite(file: string): DatabaseHandle {
     readerFor: (executor) => executorReader(executor, sqliteFeatures, sqliteParameters),
     changeEpoch: second ? second.epoch : () => null,
     async close() {
+      await second?.worker?.close();
       second?.raw.close();
       await db.destroy();
     },

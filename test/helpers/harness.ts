@@ -81,7 +81,9 @@ function makeApi(app: FastifyInstance): Api {
 /** Builds the real app on a fresh database of the suite's dialect. */
 export async function startTestServer(extraEnv: Record<string, string> = {}): Promise<TestServer> {
   const db: FreshDatabase = await freshDatabase();
-  const config = loadConfig({ RAPPORT_INSECURE_FAST_HASH: '1', LOG_LEVEL: 'info', ...db.env, ...extraEnv });
+  // SQLITE_READ_THREAD=true runs the whole suite with SQLite's reads on a worker thread (.ci/run does).
+  const readThread = process.env.SQLITE_READ_THREAD ? { SQLITE_READ_THREAD: process.env.SQLITE_READ_THREAD } : {};
+  const config = loadConfig({ RAPPORT_INSECURE_FAST_HASH: '1', LOG_LEVEL: 'info', ...readThread, ...db.env, ...extraEnv });
   let raw = '';
   const logs: Record<string, unknown>[] = [];
   const sink = new Writable({
