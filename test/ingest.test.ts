@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { statementSizes } from '../src/db/bulk.ts';
 import { useTestServer } from './helpers/harness.ts';
 import {
   DAY,
@@ -362,6 +363,43 @@ describe('Customer items', () => {
     expect(list.json().data[0]).toMatchObject({ newCount: 1 });
     const events = await feedEvents(t.server, q.appId, q.master.token);
     expect(events).toHaveLength(2000);
+  });
+});
+
+describe('batches that split into several statements', () => {
+  it('writes any row count as full statements and powers of two, so a table has few statement shapes', () => {
+    const shapes = new Set<number>();
+    for (let total = 0; total <= 3000; total += 1) {
+      const sizes = statementSizes(total, 136);
+      expect(sizes.reduce((a, b) => a + b, 0)).toBe(total);
+      for (const s of sizes) shapes.add(s);
+    }
+    expect([...shapes].sort((a, b) => b - a)).toEqual([136, 128, 64, 32, 16, 8, 4, 2, 1]);
+    expect(statementSizes(1000, 1000)).toEqual([1000]);
+  });
+
+  it('stores every record of a batch whose tables get odd row counts, and knows them all on the way back', async () => {
+    const q = await historyProject(t.server);
+    // 301 customers: on SQLite the rows go in as statements of fixed sizes (db/bulk.ts statementSizes).
+    const customers = Array.from({ length: 301 }, (_, i) => customerEvent(`s-${i}`, { svcUserId: q.sales.id }));
+    expect((await ingest(t.server, q, customers)).json()).toEqual({ status: 1, data: { accepted: 301, duplicates: 0 } });
+    // 999 records over the 301: rollups and totals get row counts that are not a statement's size.
+    const records = Array.from({ length: 999 }, (_, i) =>
+      i % 2
+        ? behaviour(`sb-${i}`, `s-${i % 301}`, 'send_message', {})
+        : behaviour(`sb-${i}`, `s-${i % 301}`, 'call', { record_id: `r${i}` }),
+    );
+    expect((await ingest(t.server, q, records)).json()).toEqual({ status: 1, data: { accepted: 999, duplicates: 0 } });
+    expect((await ingest(t.server, q, records)).json()).toEqual({ status: 1, data: { accepted: 0, duplicates: 999 } });
+    for (const i of [0, 150, 300]) {
+      const mine = records.filter((_, j) => j % 301 === i);
+      const overview = await t.server.api.get(`/api/v1.7/customer/s-${i}/overview`, { token: q.master.token });
+      expect(overview.json().data).toMatchObject({
+        total: mine.length + 1, // and the record of the customer's creation
+        smsCount: mine.filter((r) => r.body.action === 'send_message').length,
+        callCount: mine.filter((r) => r.body.action === 'call').length,
+      });
+    }
   });
 });
 

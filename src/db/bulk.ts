@@ -11,8 +11,8 @@ type Value = string | number | boolean | null;
  * 1000 records). Where a whole array binds as one parameter (PostgreSQL), rows go in as one JSON
  * parameter (json_populate_recordset) and lookups through `unnest` of one array: a statement with
  * one parameter instead of 25,000 parses, plans and binds several times faster. Elsewhere (SQLite) rows go in
- * as multi-row VALUES chunked under the parameter limit, whose statements the SQLite connection
- * reuses from its cache.
+ * as multi-row VALUES of a few fixed row counts (statementSizes), whose statements the SQLite
+ * connection reuses from its cache, and lookups through json_each of one JSON parameter.
  *
  * Writes are sent as compiled SQL (issue 7): the statement text is built once per table, columns
  * and row count and kept, so a batch costs no query building, no per-value parsing and no
@@ -68,11 +68,42 @@ function upsertClause(table: string, key: string[], counter: string): string {
 
 export function bulkOps(features: DialectFeatures): BulkOps {
   if (features.arrayParameters) return arrayBulkOps();
-  return valuesBulkOps(features.maxParameters);
+  return valuesBulkOps(features);
 }
 
-function valuesBulkOps(maxParameters: number): BulkOps {
-  const rowsPerStatement = (columns: number) => Math.max(1, Math.min(1000, Math.floor(maxParameters / columns)));
+/**
+ * Parameters in one multi-row statement at most. The connection keeps its prepared statements, and a
+ * prepared statement costs ~80 bytes per parameter: at 1000 rows × 30 columns one took 2.5 MB,
+ * and with a new row count every batch (rollups, totals) the statement cache held ~100 MB of them
+ * on the bench's dataset (issue 7, peak RSS). Statements of at most 4,096 parameters (~0.3 MB)
+ * cost the same to run per row.
+ */
+const MAX_STATEMENT_PARAMETERS = 4096;
+
+/**
+ * Row counts of the statements that write `total` rows: full statements of `most` rows, then the
+ * rest as powers of two (so a table has at most ~log2(most) statement shapes, whatever the batch).
+ */
+export function statementSizes(total: number, most: number): number[] {
+  const sizes: number[] = [];
+  let left = total;
+  while (left >= most) {
+    sizes.push(most);
+    left -= most;
+  }
+  for (let p = 2 ** Math.floor(Math.log2(Math.max(1, most))); left > 0; p /= 2) {
+    if (p <= left) {
+      sizes.push(p);
+      left -= p;
+    }
+  }
+  return sizes;
+}
+
+function valuesBulkOps(features: DialectFeatures): BulkOps {
+  const { maxParameters } = features;
+  const rowsPerStatement = (columns: number) =>
+    Math.max(1, Math.min(1000, Math.floor(Math.min(maxParameters, MAX_STATEMENT_PARAMETERS) / columns)));
   const texts = new TextCache();
 
   function statement(table: string, columns: string[], count: number, suffix: string): string {
@@ -86,16 +117,19 @@ function valuesBulkOps(maxParameters: number): BulkOps {
     if (rows.length === 0) return;
     const columns = columnsOf(rows);
     const width = columns.length;
-    for (const part of chunk(rows, rowsPerStatement(width))) {
-      const params: unknown[] = new Array(part.length * width);
+    let at = 0;
+    for (const size of statementSizes(rows.length, rowsPerStatement(width))) {
+      const params: unknown[] = new Array(size * width);
       let i = 0;
-      for (const row of part as Record<string, unknown>[]) {
+      for (let r = at; r < at + size; r += 1) {
+        const row = rows[r] as Record<string, unknown>;
         for (let c = 0; c < width; c += 1) {
           const v = row[columns[c] as string];
           params[i++] = v === undefined ? null : v;
         }
       }
-      await db.executeQuery(CompiledQuery.raw(statement(table, columns, part.length, suffix), params));
+      at += size;
+      await db.executeQuery(CompiledQuery.raw(statement(table, columns, size, suffix), params));
     }
   }
 
@@ -108,10 +142,13 @@ function valuesBulkOps(maxParameters: number): BulkOps {
     },
     anyOf(column, values) {
       if (values.length === 0) return sql<SqlBool>`1 = 0`;
-      return sql<SqlBool>`${sql.ref(column)} in (${sql.join(values.map((v) => sql.val(v)))})`;
+      // The list as one JSON parameter: one statement whatever its length (a `?` per value made a
+      // new prepared statement for every list length, each kept by the connection).
+      const type = values.every((v) => typeof v === 'number') ? 'int8' : 'text';
+      return features.listParameter(column, sql.val(JSON.stringify(values)), type);
     },
     lookupChunks(values) {
-      return chunk(values, Math.max(1, maxParameters - 100));
+      return chunk(values, 50_000);
     },
   };
 }
