@@ -243,6 +243,14 @@ function openReader(file: string, db: Kysely<Database>, worker: SqliteReadWorker
 /** The read connection's page cache (KiB when negative, as SQLite's cache_size). */
 const READ_CACHE_SIZE = -32768;
 
+/**
+ * The read worker's page cache: half the main-thread reader's. The worker's thread and heap cost
+ * ~10–25 MB of RSS of their own; with a 32 MB cache the server's peak passed the 250 MB budget on
+ * the bench's dataset (issue 7). A page missing from it is read from the OS's cache on the worker's
+ * thread, off the main one.
+ */
+const WORKER_CACHE_SIZE = -16384;
+
 /** Prepared reads with at least this many columns transfer each row as JSON text (openReader). */
 const JSON_ROW_COLUMNS = 8;
 
@@ -265,7 +273,7 @@ export function openSqlite(file: string, options: { readThread?: boolean } = {})
     plugins: [new LimitAsExpression()],
   });
   // SQLITE_READ_THREAD: prepared reads on a worker thread (src/db/sqlite-worker.ts).
-  const worker = file !== ':memory:' && options.readThread ? new SqliteReadWorker(file, READ_CACHE_SIZE) : null;
+  const worker = file !== ':memory:' && options.readThread ? new SqliteReadWorker(file, WORKER_CACHE_SIZE) : null;
   second = file === ':memory:' ? null : openReader(file, db, worker);
   return {
     db,
