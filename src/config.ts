@@ -19,7 +19,7 @@ export interface Config {
   readonly smtpFrom: string;
   /** Number of HTTP worker processes. */
   readonly workers: number;
-  /** SQLite: run each process's reads on a worker thread (SQLITE_READ_THREAD). */
+  /** SQLite: run each process's reads on a worker thread (SQLITE_READ_THREAD, default true). */
   readonly sqliteReadThread: boolean;
   /** Trust X-Forwarded-For (behind a reverse proxy). */
   readonly trustProxy: boolean;
@@ -107,7 +107,7 @@ export function loadConfig(env: Env = process.env): Config {
     smtpUrl: env.SMTP_URL || undefined,
     smtpFrom: env.SMTP_FROM || 'Rapport <no-reply@localhost>',
     workers: intSetting(env, 'WORKERS', 1, 1, 64),
-    sqliteReadThread: boolSetting(env, 'SQLITE_READ_THREAD', false),
+    sqliteReadThread: boolSetting(env, 'SQLITE_READ_THREAD', true),
     trustProxy: boolSetting(env, 'TRUST_PROXY', false),
     insecureFastHash: boolSetting(env, 'RAPPORT_INSECURE_FAST_HASH', false),
     embeddedRelay: boolSetting(env, 'RAPPORT_EMBEDDED_RELAY', true),

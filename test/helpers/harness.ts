@@ -81,7 +81,7 @@ function makeApi(app: FastifyInstance): Api {
 /** Builds the real app on a fresh database of the suite's dialect. */
 export async function startTestServer(extraEnv: Record<string, string> = {}): Promise<TestServer> {
   const db: FreshDatabase = await freshDatabase();
-  // SQLITE_READ_THREAD=true runs the whole suite with SQLite's reads on a worker thread (.ci/run does).
+  // SQLITE_READ_THREAD=false runs the whole suite with SQLite's reads on the main thread (.ci/run does).
   const readThread = process.env.SQLITE_READ_THREAD ? { SQLITE_READ_THREAD: process.env.SQLITE_READ_THREAD } : {};
   const config = loadConfig({ RAPPORT_INSECURE_FAST_HASH: '1', LOG_LEVEL: 'info', ...readThread, ...db.env, ...extraEnv });
   let raw = '';
