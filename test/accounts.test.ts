@@ -146,21 +146,31 @@ describe('password and refresh grants', () => {
     expect(wrong.json().error).toBe('invalid_grant');
   });
 
-  it('logs in with a password hashed at another cost (each hash keeps its own parameters)', async () => {
+  it('logs in with a password hashed at another cost, and hashes it again at the current cost', async () => {
     const user = await activeUser(t.server, client);
-    // The cost stored before issue 7 lowered it to N=2^14, p=5 (OWASP's equivalent in half the memory).
+    // The cost stored before issue 7 lowered it to N=2^14, p=5 and then N=2^13, p=10 (OWASP's equivalents).
     const previous = await hashPassword(user.password, { N: 2 ** 15, r: 8, p: 3 });
     expect(previous).toMatch(/^scrypt\$32768\$8\$3\$/);
-    await t.server.ctx.database.db.updateTable('users').set({ password_hash: previous }).where('id', '=', user.id).execute();
-    const ok = await t.server.api.post(TOKEN, { grant_type: 'password', username: user.username, password: user.password }, basic());
-    expect(ok.statusCode).toBe(200);
-    expect(ok.json().token_type).toBe('bearer');
+    const db = t.server.ctx.database.db;
+    const stored = async () =>
+      (await db.selectFrom('users').select('password_hash').where('id', '=', user.id).executeTakeFirstOrThrow()).password_hash;
+    await db.updateTable('users').set({ password_hash: previous }).where('id', '=', user.id).execute();
     const wrong = await t.server.api.post(
       TOKEN,
       { grant_type: 'password', username: user.username, password: 'not the password' },
       basic(),
     );
     expect(wrong.json()).toEqual({ error: 'invalid_grant', error_description: 'Invalid username or password' });
+    expect(await stored()).toBe(previous);
+    const ok = await t.server.api.post(TOKEN, { grant_type: 'password', username: user.username, password: user.password }, basic());
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().token_type).toBe('bearer');
+    // The suite's server hashes at its cheap test cost (RAPPORT_INSECURE_FAST_HASH): N=2^10, r=8, p=1.
+    const rehashed = await stored();
+    expect(rehashed).toMatch(/^scrypt\$1024\$8\$1\$/);
+    const again = await t.server.api.post(TOKEN, { grant_type: 'password', username: user.username, password: user.password }, basic());
+    expect(again.statusCode).toBe(200);
+    expect(await stored()).toBe(rehashed);
   });
 
   it('refuses a disabled user with the same invalid_grant', async () => {

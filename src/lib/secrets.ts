@@ -79,6 +79,12 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return timingSafeEqual(actual, expected);
 }
 
+/** Whether a stored hash was made at this cost (a hash at another cost is made again at the next log-in). */
+export function hashedAt(stored: string, cost: PasswordCost): boolean {
+  const parts = stored.split('$');
+  return parts[0] === 'scrypt' && Number(parts[1]) === cost.N && Number(parts[2]) === cost.r && Number(parts[3]) === cost.p;
+}
+
 /** A hash to verify against when the account does not exist, so timing does not reveal that. */
 const dummyHashes = new Map<PasswordCost, Promise<string>>();
 export function dummyPasswordHash(cost: PasswordCost): Promise<string> {

@@ -13,6 +13,7 @@ import {
   safeEqual,
   sha256,
   verifyPassword,
+  hashedAt,
 } from '../../lib/secrets.ts';
 import type { ClientsService } from '../clients/service.ts';
 import { type PlatformUser, toPlatformUser } from './mapper.ts';
@@ -268,10 +269,13 @@ export function createAccountsService(ctx: AppContext, clients: ClientsService) 
         await repo.recordFailures(db, keys, now, now - THROTTLE_WINDOW_MS);
         throw oauthError('invalid_grant', 'Invalid username or password');
       }
-      if (user.status === 0) {
-        // Logging in stands in for activation on the original's own site (decisions §2).
-        await repo.updateUser(db, user.id, { status: 1, updated_at: now });
-      }
+      const patch: { status?: number; password_hash?: string } = {};
+      // Logging in stands in for activation on the original's own site (decisions §2).
+      if (user.status === 0) patch.status = 1;
+      // A hash made at an earlier cost (N=2^14, p=5 used 16 MiB a log-in) is made again at today's.
+      if (!hashedAt(user.password_hash, cost)) patch.password_hash = await hashPassword(password, cost);
+      if (patch.status !== undefined || patch.password_hash !== undefined)
+        await repo.updateUser(db, user.id, { ...patch, updated_at: now });
       return issueTokens(user.id, clientId, true);
     },
 
