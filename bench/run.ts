@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- [--db sqlite|postgres] [--size quick|small|default] [--duration 10] [--connections 64]
- *                   [--only "<scenario>"] [--quick]`
+ *                   [--only "<scenario>"] [--quick] [--node-flags "<flags for the server's node>"]`
  *
  * Makes a fresh database, starts the real server (`node bin/rapport.js serve`) as a child process,
  * generates the dataset through the ingestion API, then drives every scenario and a bare node:http
@@ -13,7 +13,6 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
 import pg from 'pg';
 import { flag, option } from './options.ts';
 import { type Dataset, SCENARIOS, type Scenario } from './scenarios.ts';
@@ -26,6 +25,8 @@ const SIZE = QUICK ? 'quick' : option('size', 'default');
 const DURATION = Number(option('duration', QUICK ? '3' : '10'));
 const CONNECTIONS = Number(option('connections', '64'));
 const ONLY = option('only', '');
+// --node-flags "--max-semi-space-size=4 …": extra node flags for the server, before SERVER_ARGS (A/B of V8 settings).
+const NODE_FLAGS = option('node-flags', '').split(' ').filter(Boolean);
 const PG_ADMIN = process.env.RAPPORT_BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 const PRESETS = {
@@ -281,23 +282,32 @@ interface Measured {
   bytes: number;
 }
 
+/** One measurement by autocannon in a fresh child process (bench/drive.ts says why). */
 async function drive(url: string, s: Scenario | null, d: Dataset | null, duration: number): Promise<Measured> {
-  const result = await autocannon({
-    url,
-    connections: CONNECTIONS,
-    duration,
-    method: s?.method ?? 'GET',
-    headers: s && d ? s.headers(d) : {},
-    ...(s?.body && d ? { body: s.body(d) } : {}),
-  });
-  return {
-    reqPerSec: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.timeouts,
-    non2xx: result.non2xx,
-    bytes: result.requests.average > 0 ? result.throughput.average / result.requests.average : 0,
-  };
+  const child = fork(path.join(ROOT, 'bench/drive.ts'), [], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      child.once('message', () => resolve());
+      child.once('exit', (code) => reject(new Error(`the load generator exited (${code})`)));
+    });
+    const options = {
+      url,
+      connections: CONNECTIONS,
+      duration,
+      method: s?.method ?? 'GET',
+      headers: s && d ? s.headers(d) : {},
+      ...(s?.body && d ? { body: s.body(d) } : {}),
+    };
+    const reply = await new Promise<Measured | { error: string }>((resolve, reject) => {
+      child.once('message', (m) => resolve(m as Measured | { error: string }));
+      child.once('exit', (code) => reject(new Error(`the load generator exited (${code})`)));
+      child.send(options);
+    });
+    if ('error' in reply) throw new Error(`autocannon: ${reply.error}`);
+    return reply;
+  } finally {
+    child.kill('SIGTERM');
+  }
 }
 
 /**
@@ -339,7 +349,7 @@ async function main() {
   const port = await freePort();
   const env = { ...db.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RAPPORT_EMBEDDED_RELAY: 'false' };
   // As `npm start` runs it (package.json): the heap cap and the malloc setting are part of how the server is run.
-  const server: ChildProcess = spawn(process.execPath, SERVER_ARGS, {
+  const server: ChildProcess = spawn(process.execPath, [...NODE_FLAGS, ...SERVER_ARGS], {
     cwd: ROOT,
     env: { ...process.env, ...SERVER_ENV, ...env },
     stdio: 'inherit',
