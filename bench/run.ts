@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- [--db sqlite|postgres] [--size quick|small|default] [--duration 10] [--connections 64]
- *                   [--only "<scenario>"] [--quick] [--node-flags "<flags for the server's node>"]`
+ *                   [--only "<scenario>[,<scenario>…]"] [--quick] [--node-flags "<flags for the server's node>"]`
  *
  * Makes a fresh database, starts the real server (`node bin/rapport.js serve`) as a child process,
  * generates the dataset through the ingestion API, then drives every scenario and a bare node:http
@@ -16,7 +16,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { flag, option } from './options.ts';
 import { type Dataset, SCENARIOS, type Scenario } from './scenarios.ts';
-import { SERVER_ARGS, SERVER_ENV } from './server.ts';
+import { SERVER_ARGS, SERVER_ENV, SERVER_FLAGS } from './server.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const QUICK = flag('quick');
@@ -24,8 +24,12 @@ const DB = option('db', 'sqlite') as 'sqlite' | 'postgres';
 const SIZE = QUICK ? 'quick' : option('size', 'default');
 const DURATION = Number(option('duration', QUICK ? '3' : '10'));
 const CONNECTIONS = Number(option('connections', '64'));
+// --only "customer list,password": the scenarios whose names contain any of these substrings.
 const ONLY = option('only', '');
-// --node-flags "--max-semi-space-size=4 …": extra node flags for the server, before SERVER_ARGS (A/B of V8 settings).
+const ONLY_PARTS = ONLY.split(',').filter(Boolean);
+const selected = (name: string): boolean => ONLY_PARTS.length === 0 || ONLY_PARTS.some((p) => name.includes(p));
+// --node-flags "--max-semi-space-size=4 …": extra node flags for the server, after SERVER_FLAGS so that
+// they override them (A/B of V8 settings, e.g. --max-old-space-size=160).
 const NODE_FLAGS = option('node-flags', '').split(' ').filter(Boolean);
 const PG_ADMIN = process.env.RAPPORT_BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -349,7 +353,7 @@ async function main() {
   const port = await freePort();
   const env = { ...db.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RAPPORT_EMBEDDED_RELAY: 'false' };
   // As `npm start` runs it (package.json): the heap cap and the malloc setting are part of how the server is run.
-  const server: ChildProcess = spawn(process.execPath, [...NODE_FLAGS, ...SERVER_ARGS], {
+  const server: ChildProcess = spawn(process.execPath, [...SERVER_FLAGS, ...NODE_FLAGS, ...SERVER_ARGS], {
     cwd: ROOT,
     env: { ...process.env, ...SERVER_ENV, ...env },
     stdio: 'inherit',
@@ -375,7 +379,7 @@ async function main() {
     if (db.env.DATABASE_URL !== undefined) await analyze(db.env.DATABASE_URL);
     const rows: Record<string, unknown>[] = [];
     for (const s of SCENARIOS) {
-      if (ONLY && !s.name.includes(ONLY)) continue;
+      if (!selected(s.name)) continue;
       const probe = await call(base, s.method, s.path(dataset), s.headers(dataset), s.body?.(dataset));
       if (probe.status === 404) {
         rows.push({ scenario: s.name, note: 'endpoint not present: skipped' });
@@ -411,7 +415,7 @@ async function main() {
         peakRssMB: Math.round(scenarioRss / 1e6),
       });
     }
-    if (!ONLY || 'webhook delivery'.includes(ONLY)) rows.push(await webhookDelivery());
+    if (selected('webhook delivery')) rows.push(await webhookDelivery());
     const big = rows.find((r) => r.scenario === 'overview, big customer')?.reqPerSec as number | undefined;
     const small = rows.find((r) => r.scenario === 'overview, small customer')?.reqPerSec as number | undefined;
     const summary = {

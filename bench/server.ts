@@ -7,7 +7,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Dataset } from './scenarios.ts';
 
-export const SERVER_ARGS = ['--max-old-space-size=256', 'bin/rapport.js', 'serve'];
+/** The server's node flags as `npm start` has them; extra flags go after these, so a later one overrides. */
+export const SERVER_FLAGS = ['--max-old-space-size=256'];
+export const SERVER_ARGS = ['bin/rapport.js', 'serve'];
 export const SERVER_ENV = { GLIBC_TUNABLES: 'glibc.malloc.mmap_threshold=131072' };
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -31,7 +33,7 @@ export function keptDataset(db: string, size: string): KeptDataset {
  */
 export async function startServer(env: Record<string, string>, nodeFlags: string[] = []): Promise<{ server: ChildProcess; base: string }> {
   const port = 4600 + Math.floor(Math.random() * 300);
-  const server = spawn(process.execPath, [...nodeFlags, ...SERVER_ARGS], {
+  const server = spawn(process.execPath, [...SERVER_FLAGS, ...nodeFlags, ...SERVER_ARGS], {
     cwd: ROOT,
     env: {
       ...process.env,
