@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
-import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { AppContext } from './context.ts';
 import { registerAuth } from './http/auth.ts';
@@ -58,7 +57,7 @@ export async function buildApp(ctx: AppContext, services: Services): Promise<Fas
 
   app.get('/healthz', { schema: { tags: ['Operations'], summary: 'Liveness: 200 when the database answers' } }, async (_request, reply) => {
     try {
-      await sql`select 1`.execute(ctx.database.db);
+      await ctx.database.ping();
       return { status: 'ok' };
     } catch {
       return reply.code(503).send({ status: 'unavailable' });

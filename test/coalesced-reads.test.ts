@@ -5,36 +5,61 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { coalescedForm, pageParameters, poolReader, replacePlaceholders } from '../src/db/pg-reader.ts';
-import { preparedQuery } from '../src/db/prepared.ts';
+import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
+import { type CoalescedForm, coalescedForm, coalescedStatement, poolReader } from '../src/db/pg-reader.ts';
+import { postgresFeatures } from '../src/db/postgres.ts';
+import { compileTemplate, preparedQuery } from '../src/db/prepared.ts';
+import type { Database } from '../src/db/schema.ts';
 import { TEST_DIALECT } from './helpers/database.ts';
 import { useTestServer } from './helpers/harness.ts';
 import { type HistoryProject, DAY, ago, customerEvent, event, historyProject, ingest } from './helpers/histories.ts';
 
-describe('the coalesced statement text', () => {
-  it('replaces placeholders outside quoted strings and identifiers only', () => {
-    const text = `select '$1 it''s', "col$2" from t where a = $1 and b = $12 and c = '$3'`;
-    expect(replacePlaceholders(text, (n) => `<${n}>`)).toBe(`select '$1 it''s', "col$2" from t where a = <1> and b = <12> and c = '$3'`);
+/** A PostgreSQL query builder with no connection: statements are only compiled. */
+const compileOnly = new Kysely<Database>({
+  dialect: {
+    createAdapter: () => new PostgresAdapter(),
+    createDriver: () => new DummyDriver(),
+    createIntrospector: (db) => new PostgresIntrospector(db),
+    createQueryCompiler: () => new PostgresQueryCompiler(),
+  },
+});
+
+const pageOfCustomers = preparedQuery('testForm', ({ db }, appId: string, status: number, limit: number, offset: number) =>
+  db
+    .selectFrom('customers')
+    .select(['id', 'name'])
+    .where('app_id', '=', appId)
+    .where('status', '=', status)
+    .where('name', '!=', "it's")
+    .orderBy('id')
+    .limit(limit)
+    .offset(offset),
+);
+
+describe('the coalesced statement', () => {
+  it('knows the arguments a limit or an offset takes', () => {
+    expect(compileTemplate(compileOnly, postgresFeatures, pageOfCustomers).pageArguments).toEqual([2, 3]);
   });
 
-  it('finds the parameters a limit or an offset takes', () => {
-    expect([...pageParameters('select * from (select * from t limit $2 offset $3) x where a = $1 LIMIT $4')]).toEqual([2, 3, 4]);
-    expect([...pageParameters(`select 'limit $1' from t where a = $1`)]).toEqual([]);
-  });
-
-  it('binds arguments as arrays, writes pages and constants in, and refuses array parameters', () => {
-    const sql =
-      'select json_build_array(a) as r from (select a from t where k = $1 and s = $2 and n = $3 order by a limit $4 offset $5) as r';
-    const form = coalescedForm(sql, ['text', 'integer', 'text', 'bigint', 'bigint'], new Map<number, unknown>([[2, "it's"]]));
-    expect(form?.arrays).toEqual([0, 1]);
-    expect(form?.inlined).toEqual([3, 4]);
-    expect(form?.text([20, 0])).toBe(
-      'select rapport_args.i, (select json_agg(s.r) from (select json_build_array(a) as r from (select a from t where ' +
-        "k = rapport_args.a1 and s = rapport_args.a2 and n = 'it''s'::text order by a limit 20 offset 0) as r) as s) as rs " +
-        'from unnest($1::text[], $2::integer[]) with ordinality as rapport_args(a1, a2, i)',
+  it('binds arguments as arrays, writes pages in, keeps constants bound, and refuses array parameters', () => {
+    const t = compileTemplate(compileOnly, postgresFeatures, pageOfCustomers);
+    const form = coalescedForm(t, ['text', 'integer', 'text', 'bigint', 'bigint']);
+    expect(form).toEqual({
+      inlined: [2, 3],
+      arrays: [
+        { argument: 0, type: 'text' },
+        { argument: 1, type: 'integer' },
+      ],
+    });
+    const statement = coalescedStatement(compileOnly, postgresFeatures, pageOfCustomers, form as CoalescedForm, ['id', 'name'], [20, 0]);
+    expect(statement.text).toBe(
+      'select rapport_args.i, (select json_agg(s.r) from (select json_build_array("r"."id", "r"."name") as r from (' +
+        'select "id", "name" from "customers" where "app_id" = "rapport_args"."a0" and "status" = "rapport_args"."a1" and "name" != $1 ' +
+        'order by "id" limit 20 offset 0) as r) as s) as rs from unnest($2::text[], $3::integer[]) with ordinality as rapport_args("a0", "a1", i)',
     );
-    expect(coalescedForm(sql, ['text[]', 'integer', 'text', 'bigint', 'bigint'])).toBeNull();
-    expect(coalescedForm('select 1 as r', [])).toBeNull();
+    expect(statement.slots).toEqual([-1, 0, 1]);
+    expect(statement.constants).toEqual(["it's", undefined, undefined]);
+    expect(coalescedForm(t, ['text[]', 'integer', 'text', 'bigint', 'bigint'])).toBeNull();
   });
 });
 

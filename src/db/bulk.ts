@@ -1,4 +1,14 @@
-import { CompiledQuery, type Insertable, type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
+import {
+  type CompiledQuery,
+  type Insertable,
+  InsertQueryNode,
+  type Kysely,
+  type RawBuilder,
+  type SqlBool,
+  TableNode,
+  createQueryId,
+  sql,
+} from 'kysely';
 import type { DialectFeatures } from './dialect.ts';
 import type { Database } from './schema.ts';
 
@@ -60,6 +70,14 @@ class TextCache {
     }
     return text;
   }
+}
+
+/**
+ * An insert written as text, with a query node that names its table: the change tracking
+ * (change-epoch.ts) reads which table a statement writes from its node, never from its text.
+ */
+function insertStatement(table: string, text: string, parameters: readonly unknown[]): CompiledQuery {
+  return { query: InsertQueryNode.create(TableNode.create(table)), queryId: createQueryId(), sql: text, parameters };
 }
 
 function upsertClause(table: string, key: string[], counter: string): string {
@@ -129,7 +147,7 @@ function valuesBulkOps(features: DialectFeatures): BulkOps {
         }
       }
       at += size;
-      await db.executeQuery(CompiledQuery.raw(statement(table, columns, size, suffix), params));
+      await db.executeQuery(insertStatement(table, statement(table, columns, size, suffix), params));
     }
   }
 
@@ -172,7 +190,7 @@ function arrayBulkOps(): BulkOps {
     if (rows.length === 0) return;
     const text = statement(table, columnsOf(rows), suffix);
     // One parameter, but a huge statement still costs memory: stay at 5,000 rows.
-    for (const part of chunk(rows, 5000)) await db.executeQuery(CompiledQuery.raw(text, [JSON.stringify(part)]));
+    for (const part of chunk(rows, 5000)) await db.executeQuery(insertStatement(table, text, [JSON.stringify(part)]));
   }
 
   return {

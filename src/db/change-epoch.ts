@@ -1,15 +1,33 @@
-import type { CompiledQuery, DatabaseConnection, Driver, OperationNode, QueryCompiler, QueryResult, TransactionSettings } from 'kysely';
+import {
+  AliasNode,
+  type CompiledQuery,
+  type DatabaseConnection,
+  DeleteQueryNode,
+  type Driver,
+  InsertQueryNode,
+  MergeQueryNode,
+  type OperationNode,
+  type QueryCompiler,
+  type QueryResult,
+  SelectQueryNode,
+  TableNode,
+  type TransactionSettings,
+  UpdateQueryNode,
+} from 'kysely';
 
 /**
- * In-process caches (issue 7) are told when the data behind them may have changed through a
- * change epoch per topic: a number that moves whenever a commit touched one of the topic's tables,
- * in this process or another. Each dialect keeps the epochs its own way (sqlite.ts, postgres.ts);
- * the topics and their tables are defined here once.
+ * In-process caches (cache.ts) learn that the data behind them may have changed through a change
+ * epoch per topic: a number that moves whenever a commit touched one of the topic's tables, in
+ * this process or another. The database reports other processes' commits (triggers made by a
+ * migration: counters on SQLite, NOTIFY on PostgreSQL); this process's own commits are reported at
+ * once by ChangeTrackingDriver, so a request always reads what the previous one wrote.
+ *
+ * The tables of each topic; the triggers' migration spells the same lists out in its own text.
  */
 export const CHANGE_TOPICS = {
-  /** The token → user and membership caches. */
+  /** Tokens and memberships, read by every authenticated request. */
   access: ['users', 'access_tokens', 'apps', 'members'],
-  /** The customer list's page anchors (positions shift whenever a customer is written). */
+  /** Customer-list page anchors: positions shift whenever a customer is written. */
   customers: ['customers'],
 } as const;
 
@@ -20,61 +38,30 @@ const TOPIC_OF_TABLE = new Map<string, ChangeTopic>(
   TOPICS.flatMap((topic) => CHANGE_TOPICS[topic].map((table) => [table, topic] as [string, ChangeTopic])),
 );
 
-/** The topic a table belongs to, if any. */
-export function topicOfTable(table: string): ChangeTopic | undefined {
-  return TOPIC_OF_TABLE.get(table);
-}
+const NONE: readonly ChangeTopic[] = [];
 
-const RAW_WRITE = /^\s*(?:insert\s+into|update|delete\s+from)\s+"?([A-Za-z_][A-Za-z0-9_]*)"?/i;
-const RAW_READ = /^\s*(?:select|with\s+[^;]*\bselect\b(?![^;]*\b(?:insert|update|delete)\b))/i;
+/** The topic of the table a write names, when the node names one table. */
+function topicsOfTarget(target: OperationNode | undefined): readonly ChangeTopic[] {
+  const table = target !== undefined && AliasNode.is(target) ? target.node : target;
+  if (table === undefined || !TableNode.is(table)) return TOPICS;
+  const topic = TOPIC_OF_TABLE.get(table.table.identifier.name);
+  return topic === undefined ? NONE : [topic];
+}
 
 /**
- * The topics a statement may change: none for a select, the written table's topic for an insert,
- * update or delete (also when written as SQL text, as the bulk writes are), every topic for
- * anything else (DDL, other raw SQL), to be safe.
+ * The topics a statement may change, read from its query node: none for a select, the written
+ * table's topic for an insert, update, delete or merge, every topic for anything else (DDL, raw
+ * SQL text), to be safe. Statements the seam writes as text carry a node that names their table
+ * (bulk.ts); reads it runs as text carry their select's node (prepared.ts).
  */
 export function topicsWrittenBy(query: CompiledQuery): readonly ChangeTopic[] {
-  const node: OperationNode = query.query;
-  switch (node.kind) {
-    case 'SelectQueryNode':
-      return [];
-    case 'InsertQueryNode':
-    case 'UpdateQueryNode':
-    case 'DeleteQueryNode':
-    case 'MergeQueryNode': {
-      const table = tableName(node);
-      if (table === undefined) return TOPICS;
-      const topic = topicOfTable(table);
-      return topic ? [topic] : [];
-    }
-    case 'RawNode': {
-      if (RAW_READ.test(query.sql)) return [];
-      const m = RAW_WRITE.exec(query.sql);
-      if (!m) return TOPICS;
-      const topic = topicOfTable(m[1] as string);
-      return topic ? [topic] : [];
-    }
-    default:
-      return TOPICS;
-  }
-}
-
-function tableName(node: OperationNode): string | undefined {
-  const n = node as unknown as {
-    into?: OperationNode;
-    table?: OperationNode;
-    from?: { froms?: OperationNode[] };
-  };
-  const target = n.into ?? n.table ?? n.from?.froms?.[0];
-  return target === undefined ? undefined : identifierOf(target);
-}
-
-function identifierOf(node: OperationNode): string | undefined {
-  const n = node as unknown as { kind: string; table?: OperationNode; node?: OperationNode; identifier?: { name?: string } };
-  if (n.kind === 'TableNode' && n.table) return identifierOf(n.table);
-  if (n.kind === 'AliasNode' && n.node) return identifierOf(n.node);
-  if (n.kind === 'SchemableIdentifierNode') return n.identifier?.name;
-  return undefined;
+  const node = query.query;
+  if (SelectQueryNode.is(node)) return NONE;
+  if (InsertQueryNode.is(node)) return topicsOfTarget(node.into);
+  if (UpdateQueryNode.is(node)) return topicsOfTarget(node.table);
+  if (DeleteQueryNode.is(node)) return node.from.froms.length === 1 ? topicsOfTarget(node.from.froms[0]) : TOPICS;
+  if (MergeQueryNode.is(node)) return topicsOfTarget(node.into);
+  return TOPICS;
 }
 
 /**
@@ -82,7 +69,7 @@ function identifierOf(node: OperationNode): string | undefined {
  * after an autocommitted statement returns, or after COMMIT for the topics written inside the
  * transaction (rolled-back writes report nothing).
  */
-export class ChangeTrackingConnection implements DatabaseConnection {
+class ChangeTrackingConnection implements DatabaseConnection {
   private inTransaction = false;
   private readonly pending = new Set<ChangeTopic>();
 
@@ -119,7 +106,7 @@ export class ChangeTrackingConnection implements DatabaseConnection {
 
 type Compile = QueryCompiler['compileQuery'];
 
-/** A driver whose connections report their durable writes (ChangeTrackingConnection). */
+/** A driver whose connections report their durable writes by topic. */
 export class ChangeTrackingDriver implements Driver {
   private readonly wrappers = new WeakMap<DatabaseConnection, ChangeTrackingConnection>();
 
@@ -127,6 +114,12 @@ export class ChangeTrackingDriver implements Driver {
     private readonly inner: Driver,
     private readonly committed: (topics: Iterable<ChangeTopic>) => void,
   ) {}
+
+  /** The wrapper Kysely was handed for a connection (the driver only ever hands out wrappers). */
+  private wrapper(connection: DatabaseConnection): ChangeTrackingConnection {
+    if (!(connection instanceof ChangeTrackingConnection)) throw new Error('ChangeTrackingDriver: a connection it did not hand out');
+    return connection;
+  }
 
   init(): Promise<void> {
     return this.inner.init();
@@ -141,19 +134,19 @@ export class ChangeTrackingDriver implements Driver {
 
   // BEGIN, COMMIT and savepoints go to the driver's own connection: they write nothing by themselves.
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    const w = connection as ChangeTrackingConnection;
+    const w = this.wrapper(connection);
     await this.inner.beginTransaction(w.inner, settings);
     w.begin();
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    const w = connection as ChangeTrackingConnection;
+    const w = this.wrapper(connection);
     await this.inner.commitTransaction(w.inner);
     w.end(true);
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    const w = connection as ChangeTrackingConnection;
+    const w = this.wrapper(connection);
     try {
       await this.inner.rollbackTransaction(w.inner);
     } finally {
@@ -162,19 +155,19 @@ export class ChangeTrackingDriver implements Driver {
   }
 
   async savepoint(connection: DatabaseConnection, name: string, compile: Compile): Promise<void> {
-    await this.inner.savepoint?.((connection as ChangeTrackingConnection).inner, name, compile);
+    await this.inner.savepoint?.(this.wrapper(connection).inner, name, compile);
   }
 
   async rollbackToSavepoint(connection: DatabaseConnection, name: string, compile: Compile): Promise<void> {
-    await this.inner.rollbackToSavepoint?.((connection as ChangeTrackingConnection).inner, name, compile);
+    await this.inner.rollbackToSavepoint?.(this.wrapper(connection).inner, name, compile);
   }
 
   async releaseSavepoint(connection: DatabaseConnection, name: string, compile: Compile): Promise<void> {
-    await this.inner.releaseSavepoint?.((connection as ChangeTrackingConnection).inner, name, compile);
+    await this.inner.releaseSavepoint?.(this.wrapper(connection).inner, name, compile);
   }
 
   releaseConnection(connection: DatabaseConnection): Promise<void> {
-    return this.inner.releaseConnection((connection as ChangeTrackingConnection).inner);
+    return this.inner.releaseConnection(this.wrapper(connection).inner);
   }
 
   destroy(): Promise<void> {

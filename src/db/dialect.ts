@@ -1,6 +1,5 @@
 import type { ColumnDefinitionBuilder, Expression, Kysely, RawBuilder, SqlBool } from 'kysely';
 import type { ChangeTopic } from './change-epoch.ts';
-import type { ChangeEpoch, PreparedReader } from './prepared.ts';
 import type { Database } from './schema.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -52,18 +51,4 @@ export interface DialectFeatures {
    * write no index entry possible; SQLite updates in place: a no-op).
    */
   leaveRoomForUpdates(db: Kysely<unknown>, table: string, fillPercent: number): Promise<void>;
-}
-
-export interface DatabaseHandle {
-  readonly db: Kysely<Database>;
-  readonly features: DialectFeatures;
-  /** Short description for logs, never containing credentials. */
-  readonly description: string;
-  /** Prepared reads of committed data, outside any transaction (hot paths; see prepared.ts). */
-  readonly reader: PreparedReader;
-  /** The same prepared reads through another executor: a transaction, for reads that belong to a write. */
-  readerFor(executor: Kysely<Database>): PreparedReader;
-  /** Changes whenever cached data may have changed; null: do not cache (see lib/epoch-cache.ts). */
-  readonly changeEpoch: ChangeEpoch;
-  close(): Promise<void>;
 }

@@ -1,10 +1,12 @@
 import path from 'node:path';
 import type { Config } from '../config.ts';
-import type { DatabaseHandle } from './dialect.ts';
+import type { DatabaseHandle } from './handle.ts';
 import { openPostgres } from './postgres.ts';
 import { openSqlite } from './sqlite.ts';
 
-export type { DatabaseHandle, DialectFeatures, DialectName } from './dialect.ts';
+export type { DialectFeatures, DialectName } from './dialect.ts';
+export type { DatabaseHandle } from './handle.ts';
+export type { ReadCache } from './cache.ts';
 export type { Database } from './schema.ts';
 export { isTransientConflict, isUniqueViolation, uniqueViolationTarget } from './errors.ts';
 export { containsInsensitive, containsPattern } from './sql.ts';

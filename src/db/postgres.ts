@@ -1,7 +1,10 @@
 import { type Driver, Kysely, PostgresDialect, type PostgresDialectConfig, PostgresDriver, type SqlBool, sql } from 'kysely';
 import pg from 'pg';
 import { ChangeTrackingDriver, type ChangeTopic, TOPICS } from './change-epoch.ts';
-import type { DatabaseHandle, DialectFeatures } from './dialect.ts';
+import { cacheRegistry } from './cache.ts';
+import { ping } from './sql.ts';
+import type { DialectFeatures } from './dialect.ts';
+import type { DatabaseHandle } from './handle.ts';
 import { poolReader } from './pg-reader.ts';
 import { executorReader } from './prepared.ts';
 import type { Database } from './schema.ts';
@@ -17,8 +20,9 @@ export const postgresFeatures: DialectFeatures = {
   arrayParameters: true,
   autoIncrementType: 'serial',
   autoIncrementPrimaryKey: (col) => col.primaryKey(),
+  // A select, so that the change tracking does not take it for a write.
   transactionLock: async (trx, key) => {
-    await sql`select pg_advisory_xact_lock(${key})`.execute(trx);
+    await trx.selectNoFrom(sql`pg_advisory_xact_lock(${key})`.as('locked')).execute();
   },
   // Sub-select of unnest rather than `= any($1)`: see bulk.ts anyOf (planned as index probes).
   listParameter: (column, list, type) => sql<SqlBool>`${sql.ref(column)} in (select unnest(${list}::${sql.raw(type)}[]))`,
@@ -138,7 +142,8 @@ export function openPostgres(url: string, poolSize = 10): DatabaseHandle {
     description: `postgres ${redactUrl(url)}`,
     reader: poolReader(pool, db, postgresFeatures),
     readerFor: (executor) => executorReader(executor, postgresFeatures),
-    changeEpoch: watch.current,
+    cache: cacheRegistry(watch.current),
+    ping: () => ping(db),
     async close() {
       await watch.stop();
       await db.destroy();

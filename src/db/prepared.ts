@@ -1,5 +1,23 @@
-import { type Compilable, CompiledQuery, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
-import type { ChangeTopic } from './change-epoch.ts';
+import {
+  type Compilable,
+  type CompiledQuery,
+  type Expression,
+  type Kysely,
+  type KyselyPlugin,
+  type LimitNode,
+  type OffsetNode,
+  OperationNodeTransformer,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type QueryId,
+  type QueryResult,
+  type RawBuilder,
+  type RootOperationNode,
+  type SqlBool,
+  type UnknownRow,
+  type ValueNode,
+  createQueryId,
+} from 'kysely';
 import type { DialectFeatures } from './dialect.ts';
 import type { Database } from './schema.ts';
 
@@ -14,7 +32,7 @@ export interface QueryScope {
 
 /**
  * A read query written once with Kysely and compiled once, then executed many times with new
- * arguments (issue 7). Building and compiling a Kysely query costs more than executing a
+ * arguments. Building and compiling a Kysely query costs more than executing a
  * primary-key lookup; hot paths (token → user, membership, customer detail, list pages) describe
  * their statement here and hand only the arguments to `DatabaseHandle.reader`.
  *
@@ -66,20 +84,75 @@ export type RowOf<Q> = Q extends PreparedQuery<never, infer R> ? R : never;
 /** The compiled form: the SQL text and, per bound parameter, which argument (or constant) fills it. */
 export interface QueryTemplate {
   readonly sql: string;
+  /** The compiled select's node: run as text, the statement still says it only reads (change-epoch.ts). */
+  readonly node: RootOperationNode;
   /** For each parameter: the argument index, or -1 with the constant in `constants`. */
   readonly slots: readonly number[];
   readonly constants: readonly unknown[];
+  /** The arguments a `limit` or an `offset` takes (pg-reader.ts writes those into coalesced statements). */
+  readonly pageArguments: readonly number[];
 }
 
-const marker = (i: number) => `\u0001rapport-arg-${i}\u0001`;
+/** A value that stands for argument `i` while a prepared query is compiled. */
+export const argumentMarker = (i: number) => `\u0001rapport-arg-${i}\u0001`;
 
-export function compileTemplate(
-  db: Kysely<Database>,
-  features: DialectFeatures,
-  q: PreparedQuery<readonly unknown[], unknown>,
-): QueryTemplate {
-  const markers = Array.from({ length: q.arity }, (_, i) => marker(i));
-  const compiled = q.build({ db, inList: features.listParameter, rowsAsJson: features.rowsAsJson }, ...markers).compile();
+/** Collects the values bound inside `limit` and `offset` clauses while a query compiles. */
+class PageValueFinder extends OperationNodeTransformer implements KyselyPlugin {
+  readonly found = new Set<unknown>();
+  private depth = 0;
+
+  protected override transformLimit(node: LimitNode, queryId?: QueryId): LimitNode {
+    this.depth += 1;
+    try {
+      return super.transformLimit(node, queryId);
+    } finally {
+      this.depth -= 1;
+    }
+  }
+
+  protected override transformOffset(node: OffsetNode, queryId?: QueryId): OffsetNode {
+    this.depth += 1;
+    try {
+      return super.transformOffset(node, queryId);
+    } finally {
+      this.depth -= 1;
+    }
+  }
+
+  protected override transformValue(node: ValueNode, queryId?: QueryId): ValueNode {
+    if (this.depth > 0) this.found.add(node.value);
+    return super.transformValue(node, queryId);
+  }
+
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    return this.transformNode(args.node, args.queryId);
+  }
+
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return args.result;
+  }
+}
+
+/** The query scope a prepared query's builder gets for a database. */
+export function queryScope(db: Kysely<Database>, features: DialectFeatures): QueryScope {
+  return { db, inList: features.listParameter, rowsAsJson: features.rowsAsJson };
+}
+
+/** Any prepared query, whatever its arguments and rows. */
+export type AnyPreparedQuery = PreparedQuery<never, unknown>;
+
+/**
+ * The query a prepared query's builder makes for these stand-ins of its arguments (markers,
+ * column references, literals): the seam's code calls builders with values of its own.
+ */
+export function buildWith(q: AnyPreparedQuery, scope: QueryScope, args: readonly unknown[]): Compilable<unknown> {
+  return (q.build as (scope: QueryScope, ...args: readonly unknown[]) => Compilable<unknown>)(scope, ...args);
+}
+
+export function compileTemplate(db: Kysely<Database>, features: DialectFeatures, q: AnyPreparedQuery): QueryTemplate {
+  const markers = Array.from({ length: q.arity }, (_, i) => argumentMarker(i));
+  const pages = new PageValueFinder();
+  const compiled = buildWith(q, queryScope(db.withPlugin(pages), features), markers).compile();
   const used = new Set<number>();
   const slots: number[] = [];
   const constants: unknown[] = [];
@@ -94,7 +167,13 @@ export function compileTemplate(
   if (compiled.sql.includes('\u0001') || used.size !== q.arity) {
     throw new Error(`prepared query ${q.name}: every argument must bind as exactly one parameter`);
   }
-  return { sql: compiled.sql, slots, constants };
+  const pageArguments = markers.flatMap((m, i) => (pages.found.has(m) ? [i] : []));
+  return { sql: compiled.sql, node: compiled.query, slots, constants, pageArguments };
+}
+
+/** One execution of a template, as a compiled query whose node still says what it does. */
+export function templateQuery(t: QueryTemplate, parameters: readonly unknown[]): CompiledQuery {
+  return { query: t.node, queryId: createQueryId(), sql: t.sql, parameters };
 }
 
 /** The parameter list of one execution. */
@@ -116,13 +195,6 @@ export interface PreparedReader {
   first<A extends readonly unknown[], R>(q: PreparedQuery<A, R>, ...args: A): Promise<R | undefined>;
 }
 
-/**
- * A number per topic that changes whenever data of the topic's tables that an in-process cache
- * may hold could have changed, or null while that cannot be known (then nothing may be cached).
- * Read it before the query whose result is cached; see EpochCache and change-epoch.ts.
- */
-export type ChangeEpoch = (topic: ChangeTopic) => number | null;
-
 const templates = new WeakMap<DialectFeatures, Map<PreparedQuery<never, unknown>, QueryTemplate>>();
 
 /** The query's compiled template for a dialect, compiled on first use. */
@@ -130,7 +202,7 @@ export function templateFor(db: Kysely<Database>, features: DialectFeatures, q: 
   let byQuery = templates.get(features);
   if (byQuery === undefined) templates.set(features, (byQuery = new Map()));
   let t = byQuery.get(q);
-  if (t === undefined) byQuery.set(q, (t = compileTemplate(db, features, q as PreparedQuery<readonly unknown[], unknown>)));
+  if (t === undefined) byQuery.set(q, (t = compileTemplate(db, features, q)));
   return t;
 }
 
@@ -146,7 +218,7 @@ export function executorReader(
 ): PreparedReader {
   const run = async (q: PreparedQuery<never, unknown>, args: readonly unknown[]) => {
     const t = templateFor(executor, features, q);
-    return (await executor.executeQuery(CompiledQuery.raw(t.sql, encode(bindTemplate(t, args))))).rows as never[];
+    return (await executor.executeQuery(templateQuery(t, encode(bindTemplate(t, args))))).rows as never[];
   };
   return {
     all: (q, ...args) => run(q as PreparedQuery<never, unknown>, args),
@@ -159,7 +231,7 @@ const quoteIdentifier = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 /**
  * A statement whose rows come back as ONE JSON array each (column `r`), for a driver that hands
- * each value to V8 on its own (issue 7): SQLite's `json_array`, PostgreSQL's `json_build_array`.
+ * each value to V8 on its own: SQLite's `json_array`, PostgreSQL's `json_build_array`.
  * The sub-select keeps the statement's order; `rowBuilder(columns)` makes the objects again.
  */
 export function jsonArrayRows(sql: string, columns: readonly string[], arrayFunction: 'json_array' | 'json_build_array'): string {

@@ -24,7 +24,10 @@ import {
   sql,
 } from 'kysely';
 import { ChangeTrackingDriver, type ChangeTopic } from './change-epoch.ts';
-import type { DatabaseHandle, DialectFeatures } from './dialect.ts';
+import { cacheRegistry } from './cache.ts';
+import { ping } from './sql.ts';
+import type { DialectFeatures } from './dialect.ts';
+import type { DatabaseHandle } from './handle.ts';
 import type { PreparedQuery, PreparedReader, QueryTemplate } from './prepared.ts';
 import { bindTemplate, executorReader, jsonArrayRows, rowBuilder, templateFor } from './prepared.ts';
 import type { Database } from './schema.ts';
@@ -281,7 +284,8 @@ export function openSqlite(file: string, options: { readThread?: boolean } = {})
     description: `sqlite ${file}`,
     reader: second?.reader ?? executorReader(db, sqliteFeatures, sqliteParameters),
     readerFor: (executor) => executorReader(executor, sqliteFeatures, sqliteParameters),
-    changeEpoch: second ? second.epoch : () => null,
+    cache: cacheRegistry(second ? second.epoch : () => null),
+    ping: () => ping(db),
     async close() {
       await second?.worker?.close();
       second?.raw.close();

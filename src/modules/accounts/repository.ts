@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
-import type { Database } from '../../db/index.ts';
+import type { Database, DatabaseHandle } from '../../db/index.ts';
+import { sha256 } from '../../lib/secrets.ts';
 import { type PreparedReader, preparedQuery } from '../../db/prepared.ts';
 import type { UsersTable } from '../../db/schema.ts';
 
@@ -17,6 +18,21 @@ const salesCountOf = preparedQuery('salesCountOf', ({ db }, userId: number) =>
     .where('members.status', '=', 0)
     .where('members.role', '=', 'Sales'),
 );
+
+const userByAccessToken = preparedQuery('userByAccessToken', ({ db }, tokenHash: string) =>
+  db
+    .selectFrom('access_tokens')
+    .innerJoin('users', 'users.id', 'access_tokens.user_id')
+    .selectAll('users')
+    .select('access_tokens.expires_at as token_expires_at')
+    .where('access_tokens.token_hash', '=', tokenHash),
+);
+
+/** An access token's user, and when the token expires (epoch ms). */
+export interface TokenOwner {
+  user: UserRow;
+  expiresAt: number;
+}
 
 export const accountsRepository = {
   async insertUser(db: Db, user: Insertable<UsersTable>): Promise<UserRow> {
@@ -66,14 +82,21 @@ export const accountsRepository = {
 
   /** The user behind a live access token, in one round trip. */
   /** The user an access token belongs to, with the token's expiry (checked by the caller, so the row can be cached). */
-  userByAccessToken: preparedQuery('userByAccessToken', ({ db }, tokenHash: string) =>
-    db
-      .selectFrom('access_tokens')
-      .innerJoin('users', 'users.id', 'access_tokens.user_id')
-      .selectAll('users')
-      .select('access_tokens.expires_at as token_expires_at')
-      .where('access_tokens.token_hash', '=', tokenHash),
-  ),
+  /**
+   * The user an access token belongs to, and when the token expires; undefined for an unknown
+   * token. Every authenticated request asks, so the answer is kept in memory until a commit changes
+   * users, tokens, projects or members. Keyed by the token itself (it is in memory with every
+   * request anyway): hashing it is needed only to look it up, as the database stores no token in
+   * the clear.
+   */
+  tokenOwner(database: DatabaseHandle, token: string): Promise<TokenOwner | undefined> {
+    return database.cache<string, TokenOwner | undefined>('access-tokens', 'access').get(token, async () => {
+      const row = await database.reader.first(userByAccessToken, sha256(token));
+      if (row === undefined) return undefined;
+      const { token_expires_at, ...user } = row;
+      return { user, expiresAt: token_expires_at };
+    });
+  },
 
   findRefreshToken(db: Db, tokenHash: string, now: number) {
     return db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', tokenHash).where('expires_at', '>', now).executeTakeFirst();

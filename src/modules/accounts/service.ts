@@ -1,7 +1,6 @@
 import type { AppContext } from '../../context.ts';
 import { isUniqueViolation, uniqueViolationTarget } from '../../db/index.ts';
 import { accessDenied, failure, forbidden, oauthError, tooManyRequests } from '../../http/errors.ts';
-import { EpochCache } from '../../lib/epoch-cache.ts';
 import { isEmail, isPhone } from '../../lib/formats.ts';
 import {
   INSECURE_FAST_SCRYPT,
@@ -80,8 +79,6 @@ export function createAccountsService(ctx: AppContext, clients: ClientsService) 
   const db = ctx.database.db;
   const clock = ctx.clock;
   const cost = ctx.config.insecureFastHash ? INSECURE_FAST_SCRYPT : OWASP_SCRYPT;
-  // token hash → user and token expiry; emptied by every commit that may change them (EpochCache).
-  const tokens = new EpochCache<string, { user: UserRow; expiresAt: number }>(ctx.database.changeEpoch, 'access');
   // user id → when this process last wrote the user's presence.
   const touched = new Map<number, number>();
 
@@ -290,18 +287,7 @@ export function createAccountsService(ctx: AppContext, clients: ClientsService) 
     /** Resolves a bearer token to its user, or throws 403 access_denied. */
     async authenticate(token: string | undefined): Promise<UserRow> {
       if (token === undefined || token === '') throw accessDenied('Bearer token not found');
-      const epoch = tokens.epoch();
-      // Keyed by the token itself (it is in memory with every request anyway): hashing it is
-      // needed only to look it up in the database, which stores no token in the clear.
-      let entry = tokens.get(token, epoch);
-      if (entry === undefined) {
-        const row = await ctx.database.reader.first(repo.userByAccessToken, sha256(token));
-        if (row !== undefined) {
-          const { token_expires_at, ...user } = row;
-          entry = { user, expiresAt: token_expires_at };
-          tokens.set(token, entry, epoch);
-        }
-      }
+      const entry = await repo.tokenOwner(ctx.database, token);
       const now = clock.now();
       if (entry === undefined || entry.expiresAt <= now) throw accessDenied('The access token is invalid or has expired');
       // A copy per request: handlers may hold it while the cache moves on.

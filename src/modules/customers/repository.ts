@@ -1,5 +1,6 @@
 import { type ExpressionBuilder, type Insertable, type Kysely, type SelectQueryBuilder, type Updateable, sql } from 'kysely';
-import type { Database } from '../../db/index.ts';
+import type { Database, DatabaseHandle } from '../../db/index.ts';
+import { type Anchor, anchoredPage } from '../../db/page-anchors.ts';
 import { type PreparedReader, type RowOf, preparedQuery } from '../../db/prepared.ts';
 import type { CustomersTable } from '../../db/schema.ts';
 import type { CustomerRow } from './mapper.ts';
@@ -140,6 +141,11 @@ export function listExtras(r: CustomerListRow): { whetherMerge: number; newCount
   return { whetherMerge: merge, newCount: Math.max(0, Number(r.behaviour_total ?? 0) - Number(r.seen_behaviour_count)) };
 }
 
+/** A customer list's order key: (updated_at, id), newest first. */
+type ListKey = { updatedAt: number; id: string };
+/** Lists (project × owner) whose page anchors are kept. */
+const MAX_ANCHORED_LISTS = 1000;
+
 export const customersRepository = {
   /** A customer as committed with what its detail needs besides the row (see detailOf). */
   async detail(
@@ -177,24 +183,24 @@ export const customersRepository = {
     return db.updateTable('customers').set(patch).where('id', '=', id).returningAll().executeTakeFirst();
   },
 
-  /** A page of live customers, newest change first; the id breaks ties so pages never overlap. */
-  list(reader: PreparedReader, scope: CustomerScope, offset: number, limit: number): Promise<CustomerListRow[]> {
-    return scope.ownerId === null
-      ? reader.all(listAll, scope.appId, offset, limit)
-      : reader.all(listOwned, scope.appId, scope.ownerId, offset, limit);
-  },
-
-  /** The page `offset` rows past the row whose list key is `after` (updated_at, id). */
-  listAfter(
-    reader: PreparedReader,
-    scope: CustomerScope,
-    after: { updatedAt: number; id: string },
-    offset: number,
-    limit: number,
-  ): Promise<CustomerListRow[]> {
-    return scope.ownerId === null
-      ? reader.all(listAllAfter, scope.appId, after.updatedAt, after.id, offset, limit)
-      : reader.all(listOwnedAfter, scope.appId, scope.ownerId, after.updatedAt, after.id, offset, limit);
+  /**
+   * A page of live customers, newest change first; the id breaks ties so pages never overlap.
+   * Deep pages seek from where earlier pages of the same list ended (src/db/page-anchors.ts).
+   */
+  page(database: DatabaseHandle, scope: CustomerScope, offset: number, limit: number): Promise<CustomerListRow[]> {
+    const reader = database.reader;
+    const anchors = database.cache<string, Anchor<ListKey>[]>('customer-list-anchors', 'customers', MAX_ANCHORED_LISTS);
+    return anchoredPage(anchors, `${scope.appId}:${scope.ownerId ?? '*'}`, offset, limit, {
+      from: (from, count) =>
+        scope.ownerId === null
+          ? reader.all(listAll, scope.appId, from, count)
+          : reader.all(listOwned, scope.appId, scope.ownerId, from, count),
+      after: (key, skip, count) =>
+        scope.ownerId === null
+          ? reader.all(listAllAfter, scope.appId, key.updatedAt, key.id, skip, count)
+          : reader.all(listOwnedAfter, scope.appId, scope.ownerId, key.updatedAt, key.id, skip, count),
+      keyOf: (row) => ({ updatedAt: row.updated_at, id: row.id }),
+    });
   },
 
   /** Exact phone, or e-mail case-insensitively, among live customers in scope. */

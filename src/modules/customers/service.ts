@@ -12,7 +12,6 @@ import { groupsRepository } from '../groups/repository.ts';
 import type { GroupsService } from '../groups/service.ts';
 import type { MetadataService } from '../metadata/service.ts';
 import { type CustomerListItem, type CustomerResponse, type CustomerRow, toCustomer } from './mapper.ts';
-import { PageAnchors } from './page-anchors.ts';
 import { type CustomerListRow, type CustomerScope, customersRepository as repo, listExtras } from './repository.ts';
 import { type ValidatedCustomer, type ValidationEnv, type ValidationMode, validateCustomer } from './validation.ts';
 import { timeOrderedUuid } from '../../lib/ids.ts';
@@ -44,7 +43,6 @@ const customerNotFound = () => failure('customer_not_found', 'Customer not found
 export function createCustomersService(ctx: AppContext, access: AccessService, metadata: MetadataService, groups: GroupsService) {
   const db: Kysely<Database> = ctx.database.db;
   const reader = ctx.database.reader;
-  const anchors = new PageAnchors(ctx.database.changeEpoch);
   const clock = ctx.clock;
   const bulk = bulkOps(ctx.database.features);
 
@@ -353,20 +351,7 @@ export function createCustomersService(ctx: AppContext, access: AccessService, m
         requested = Number(pathUserId);
       }
       const scope: CustomerScope = { appId, ownerId: access.visibleOwner(m, requested) };
-      const list = `${appId}:${scope.ownerId ?? '*'}`;
-      const epoch = anchors.epoch();
-      const from = anchors.nearest(list, p.offset, epoch);
-      // A page after the start is read with the row before it, whose key anchors the page's own
-      // start (the same page asked again seeks straight to it); its last row anchors the next page.
-      const before = p.offset > 0 && from?.offset !== p.offset ? 1 : 0;
-      const read = from
-        ? await repo.listAfter(reader, scope, from, p.offset - from.offset - before, p.limit + before)
-        : await repo.list(reader, scope, p.offset - before, p.limit + before);
-      const rows = read.slice(before);
-      const first = before === 1 ? read[0] : undefined;
-      if (first && rows.length > 0) anchors.record(list, { offset: p.offset, updatedAt: first.updated_at, id: first.id }, epoch);
-      const last = rows[rows.length - 1];
-      if (last) anchors.record(list, { offset: p.offset + rows.length, updatedAt: last.updated_at, id: last.id }, epoch);
+      const rows = await repo.page(ctx.database, scope, p.offset, p.limit);
       return withExtras(rows);
     },
 
