@@ -1,8 +1,8 @@
 /**
  * The load generator of `npm run bench`, run as a fresh child process for every measurement: the bench
  * process that generated the dataset carries its heap (and its collections) into whatever runs in it
- * afterwards, which made a generating run's load generator slower than a `--reuse` run's (docs/performance.md
- * item 40). The parent sends autocannon's options as one message and gets its summary back.
+ * afterwards, which made a generating run's load generator slower than a `--reuse` run's. The parent
+ * sends autocannon's options as one message and gets its summary back.
  */
 import autocannon from 'autocannon';
 

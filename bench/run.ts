@@ -1,11 +1,10 @@
 /**
- * `npm run bench -- [--db sqlite|postgres] [--size quick|small|default] [--duration 10] [--connections 64]
- *                   [--only "<scenario>[,<scenario>…]"] [--quick] [--node-flags "<flags for the server's node>"]`
- *
  * Makes a fresh database, starts the real server (`node bin/rapport.js serve`) as a child process,
  * generates the dataset through the ingestion API, then drives every scenario and a bare node:http
  * baseline of the same response size with autocannon, one after the other, and prints a table and a
- * JSON summary (bench/results/). Every figure is also given as a ratio to the baseline of the same run.
+ * JSON summary. Every figure is also given as a ratio to the baseline of the same run. The summary
+ * goes to bench/results/<db>[-<size>][-workersN][-partial].json (no size for the default dataset),
+ * replacing the previous result of the same kind. See docs/performance.md.
  */
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -17,6 +16,27 @@ import pg from 'pg';
 import { flag, option } from './options.ts';
 import { type Dataset, SCENARIOS, type Scenario } from './scenarios.ts';
 import { SERVER_ARGS, SERVER_ENV, SERVER_FLAGS } from './server.ts';
+
+const USAGE = `Usage: npm run bench -- [options]
+
+  --db sqlite|postgres         database (default sqlite; postgres at RAPPORT_BENCH_PG_URL or 127.0.0.1:5432)
+  --size quick|small|default   dataset (default: 1,000,000 customers, 10,000,000 behaviour records)
+  --quick                      the quick dataset, 3 s per scenario: checks the harness in about a minute
+  --duration S                 seconds per scenario (default 10, 3 with --quick)
+  --connections N              autocannon connections (default 64)
+  --only "a,b"                 only the scenarios whose names contain one of these
+  --keep                       keep the database and its description in .bench/
+  --reuse                      measure the kept dataset again without generating it
+  --node-flags "..."           extra node flags for the server (after the default heap flag)
+  --help                       this text
+
+WORKERS=N in the environment runs the server with N HTTP workers.
+The summary is written to bench/results/<db>[-<size>][-workersN][-partial].json.`;
+
+if (flag('help')) {
+  console.log(USAGE);
+  process.exit(0);
+}
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const QUICK = flag('quick');
@@ -255,7 +275,7 @@ async function generate(base: string, env: Record<string, string>) {
   };
   figures.behaviourPerSecondBig = await ingest(base, appId, secret, preset.big, behaviour('c0'));
   await ingest(base, appId, secret, preset.small, behaviour('c1'));
-  // The rest spread over 1,000 customers, as the issue's ingestion target says.
+  // The rest spread over 1,000 customers, as the ingestion target says.
   figures.behaviourPerSecond = await ingest(base, appId, secret, preset.spread, (i) =>
     behaviour(`c${2 + (i % Math.min(1000, preset.customers - 2))}`)(i),
   );
@@ -419,6 +439,7 @@ async function main() {
     const big = rows.find((r) => r.scenario === 'overview, big customer')?.reqPerSec as number | undefined;
     const small = rows.find((r) => r.scenario === 'overview, small customer')?.reqPerSec as number | undefined;
     const summary = {
+      measuredAt: new Date().toISOString(),
       database: DB,
       size: SIZE,
       dataset: preset,
@@ -437,11 +458,10 @@ async function main() {
     console.log(JSON.stringify(summary, null, 2));
     fs.mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
     const workers = Number(process.env.WORKERS ?? '1');
-    const tag = `${DB}-${SIZE}${workers > 1 ? `-workers${workers}` : ''}${ONLY ? '-partial' : ''}`;
-    // A second run on the same day gets its own file (-2, -3, …) instead of replacing the first.
-    const stem = `bench/results/${tag}-${new Date().toISOString().slice(0, 10)}`;
-    let file = path.join(ROOT, `${stem}.json`);
-    for (let n = 2; fs.existsSync(file); n += 1) file = path.join(ROOT, `${stem}-${n}.json`);
+    // One file per kind of run, replaced by the next run of that kind: the latest result (git keeps the
+    // earlier ones). The default dataset's results are bench/results/sqlite.json and postgres.json.
+    const tag = `${DB}${SIZE === 'default' ? '' : `-${SIZE}`}${workers > 1 ? `-workers${workers}` : ''}${ONLY ? '-partial' : ''}`;
+    const file = path.join(ROOT, 'bench/results', `${tag}.json`);
     fs.writeFileSync(file, `${JSON.stringify(summary, null, 2)}\n`);
     console.error(`wrote ${path.relative(ROOT, file)}`);
   } finally {

@@ -1,4 +1,4 @@
-/** The measured scenarios and their targets (issue 7), as ratios to the same-run bare baseline. */
+/** The measured scenarios and their targets, as ratios to the same-run bare baseline. */
 export interface Dataset {
   appId: string;
   token: string;
