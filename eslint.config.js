@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', 'docs/', 'coverage/', '.bench/', '.build/', 'bench/tmp/'] },
+  { ignores: ['node_modules/', 'dist/', 'data/', 'docs/', 'coverage/', '.bench/', 'bench/tmp/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

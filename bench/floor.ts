@@ -31,9 +31,9 @@ function ticks(pid: number): number {
   return Number(fields[11]) + Number(fields[12]);
 }
 
-/** The probe server bundled as `rapport serve` is (bin/rapport.js), so no TypeScript loader runs in it. */
+/** The probe server bundled as the server is (scripts/build-server.js), so no TypeScript loader runs in it. */
 async function bundle(): Promise<string> {
-  const file = path.join(ROOT, '.build', 'floor-server.mjs');
+  const file = path.join(ROOT, '.bench', 'floor-server.mjs');
   fs.mkdirSync(path.dirname(file), { recursive: true });
   await esbuild.build({
     entryPoints: [path.join(ROOT, 'bench/floor-server.ts')],

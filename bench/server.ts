@@ -2,7 +2,7 @@
  * How the benches start the real server: as `npm start` does (package.json), so they measure what an
  * operator runs. GLIBC_TUNABLES pins glibc's mmap threshold (see bin/rapport.js).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Dataset } from './scenarios.ts';
@@ -13,6 +13,11 @@ export const SERVER_ARGS = ['bin/rapport.js', 'serve'];
 export const SERVER_ENV = { GLIBC_TUNABLES: 'glibc.malloc.mmap_threshold=131072' };
 
 const ROOT = path.resolve(import.meta.dirname, '..');
+
+/** Brings the server's build (dist/, what bin/rapport.js runs) up to date with the sources, so a bench never measures stale code. */
+export function buildServer(): void {
+  execFileSync(process.execPath, ['scripts/build-server.js'], { cwd: ROOT, stdio: 'inherit' });
+}
 
 /** A dataset kept by `npm run bench -- --keep` (its database settings and what the scenarios ask for). */
 export interface KeptDataset {
@@ -32,6 +37,7 @@ export function keptDataset(db: string, size: string): KeptDataset {
  * flags before the script (e.g. --cpu-prof), and waits until it answers /healthz.
  */
 export async function startServer(env: Record<string, string>, nodeFlags: string[] = []): Promise<{ server: ChildProcess; base: string }> {
+  buildServer();
   const port = 4600 + Math.floor(Math.random() * 300);
   const server = spawn(process.execPath, [...SERVER_FLAGS, ...nodeFlags, ...SERVER_ARGS], {
     cwd: ROOT,
