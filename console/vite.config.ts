@@ -9,6 +9,6 @@ export default defineConfig({
   plugins: [react()],
   build: { outDir: 'dist', sourcemap: true },
   server: {
-    proxy: { '/healthz': server, '/openapi.json': server, '/api': server, '/svcuser': server },
+    proxy: { '/healthz': server, '/openapi.json': server, '/docs': server, '/api': server, '/svcuser': server },
   },
 });
