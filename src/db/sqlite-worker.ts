@@ -1,6 +1,6 @@
 /**
  * SQLite reads on a worker thread (SQLITE_READ_THREAD, on by default: the server's peak RSS with it
- * stays within the 250 MB budget; docs/performance.md items 36–38).
+ * stays within the 250 MB budget; see docs/performance.md).
  * better-sqlite3 runs a statement on the calling thread, so on the main thread every read's SQLite work competed with HTTP for one core while the second
  * core waited; PostgreSQL's work always ran beside Node. The worker holds its own read-only
  * connection; the reads of one turn of the event loop go to it in one message and come back in
