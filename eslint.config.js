@@ -2,11 +2,15 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', 'docs/', 'coverage/', '.bench/', '.build/', 'bench/tmp/'] },
+  {
+    // Build output and the SDK's generated types are not linted.
+    ignores: ['**/node_modules/', '**/dist/', 'data/', 'docs/', 'coverage/', '.bench/', 'bench/tmp/', 'packages/sdk/src/schema.ts'],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    files: ['**/*.ts'],
+    // Each file is checked with the tsconfig.json nearest to it (the server's, packages/sdk's, console's).
+    files: ['**/*.ts', '**/*.tsx'],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',

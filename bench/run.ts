@@ -15,7 +15,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { flag, option } from './options.ts';
 import { type Dataset, SCENARIOS, type Scenario } from './scenarios.ts';
-import { SERVER_ARGS, SERVER_ENV, SERVER_FLAGS } from './server.ts';
+import { SERVER_ARGS, SERVER_ENV, SERVER_FLAGS, buildServer } from './server.ts';
 
 const USAGE = `Usage: npm run bench -- [options]
 
@@ -365,6 +365,7 @@ async function webhookDelivery(): Promise<Record<string, unknown>> {
 }
 
 async function main() {
+  buildServer();
   const saved = REUSE
     ? (JSON.parse(fs.readFileSync(SAVED, 'utf8')) as { env: Record<string, string>; dataset: Dataset; figures: Record<string, number> })
     : null;

@@ -2,8 +2,17 @@
  * How the bench starts the real server: as `npm start` does (package.json), so it measures what an
  * operator runs. GLIBC_TUNABLES pins glibc's mmap threshold (see bin/rapport.js).
  */
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 
 /** The server's node flags as `npm start` has them; extra flags go after these, so a later one overrides. */
 export const SERVER_FLAGS = ['--max-old-space-size=256'];
 export const SERVER_ARGS = ['bin/rapport.js', 'serve'];
 export const SERVER_ENV = { GLIBC_TUNABLES: 'glibc.malloc.mmap_threshold=131072' };
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+
+/** Brings the server's build (dist/, what bin/rapport.js runs) up to date with the sources, so a bench never measures stale code. */
+export function buildServer(): void {
+  execFileSync(process.execPath, ['scripts/build-server.js'], { cwd: ROOT, stdio: 'inherit' });
+}

@@ -1,13 +1,12 @@
 /**
- * SQLite reads on a worker thread (SQLITE_READ_THREAD, on by default since issue 7's seventh pass, when
- * the server's peak RSS with it fit the 250 MB budget; docs/performance.md items 36–38).
+ * SQLite reads on a worker thread (SQLITE_READ_THREAD, on by default: the server's peak RSS with it
+ * stays within the 250 MB budget; see docs/performance.md).
  * better-sqlite3 runs a statement on the calling thread, so on the main thread every read's SQLite work competed with HTTP for one core while the second
  * core waited; PostgreSQL's work always ran beside Node. The worker holds its own read-only
  * connection; the reads of one turn of the event loop go to it in one message and come back in
  * one, so a read costs the main thread ~1–2 µs under load instead of its whole statement
  * (bench/worker-reads.ts).
  */
-import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 
 /** One read: the statement's text, its parameters, and how its rows come back. */
@@ -22,38 +21,8 @@ interface Request {
 
 type Reply = [id: number, ok: true, result: unknown] | [id: number, ok: false, error: { message: string; code?: string }];
 
-// Plain JavaScript: a worker thread does not get the TypeScript loader the tests and tsx use.
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const Database = require(workerData.driver);
-const db = new Database(workerData.file, { fileMustExist: true, readonly: false });
-db.pragma('busy_timeout = 5000');
-db.pragma('query_only = ON');
-db.pragma('cache_size = ' + workerData.cacheSize);
-const statements = new Map();
-const statementOf = (sql, pluck) => {
-  const key = (pluck ? 'p' : 'r') + sql;
-  let s = statements.get(key);
-  if (s === undefined) {
-    s = pluck ? db.prepare(sql).pluck(true) : db.prepare(sql).raw(true);
-    statements.set(key, s);
-  }
-  return s;
-};
-parentPort.on('message', (requests) => {
-  const replies = new Array(requests.length);
-  for (let i = 0; i < requests.length; i += 1) {
-    const r = requests[i];
-    try {
-      const s = statementOf(r.sql, r.pluck);
-      replies[i] = [r.id, true, r.first ? s.get(r.params) : s.all(r.params)];
-    } catch (e) {
-      replies[i] = [r.id, false, { message: String(e && e.message), code: e && e.code }];
-    }
-  }
-  parentPort.postMessage(replies);
-});
-`;
+// Beside this module in src/ (the tests) and beside the server bundle in dist/, which holds this module.
+const WORKER_FILE = new URL('./sqlite-read-worker.js', import.meta.url);
 
 /** A read that failed in the worker: the driver's message and SQLite's code. */
 export class SqliteReadError extends Error {
@@ -103,9 +72,8 @@ export class SqliteReadWorker {
 
   private started(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: { file: this.file, cacheSize: this.cacheSize, driver: createRequire(import.meta.url).resolve('better-sqlite3') },
+    const worker = new Worker(WORKER_FILE, {
+      workerData: { file: this.file, cacheSize: this.cacheSize },
       // A small heap: the worker only holds statements and each batch's rows on their way out.
       resourceLimits: { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 64 },
     });
