@@ -228,7 +228,7 @@ export function openDatabase(fresh: FreshDatabase): DatabaseHandle {
 
 /** Runs the real migrator on an opened database. */
 export async function migrate(handle: DatabaseHandle): Promise<string[]> {
-  return (await migrateToLatest(handle.db, handle.features)).applied;
+  return (await migrateToLatest(handle.db, handle.features.name)).applied;
 }
 
 /** A new, empty database of `dialect` brought to head by the real migrator; `close` drops it. */
