@@ -11,7 +11,7 @@ export async function openContext(config: Config, logger: Logger, options: { mig
   const database = createDatabase(config);
   try {
     if (options.migrate !== false) {
-      const { applied } = await migrateToLatest(database.db, database.features);
+      const { applied } = await migrateToLatest(database.db, database.features.name);
       if (applied.length > 0) logger.info({ applied }, 'database migrated');
     }
   } catch (err) {

@@ -17,7 +17,7 @@ describe('SQLite LIMIT parameters', () => {
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rapport-limit-'));
     database = createDatabase({ dataDir: dir, databaseUrl: undefined });
-    await migrateToLatest(database.db, database.features);
+    await migrateToLatest(database.db, database.features.name);
   });
 
   afterAll(async () => {

@@ -71,7 +71,7 @@ export async function main(argv: string[]): Promise<number> {
       const ctx = await openContext(config, logger, { migrate: false });
       try {
         const { migrateToLatest } = await import('../db/migrate.ts');
-        const { applied } = await migrateToLatest(ctx.database.db, ctx.database.features);
+        const { applied } = await migrateToLatest(ctx.database.db, ctx.database.features.name);
         process.stdout.write(`${JSON.stringify({ applied })}\n`);
       } finally {
         await ctx.database.close();

@@ -1,5 +1,5 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
-import type { DialectFeatures } from './dialect.ts';
+import type { DialectName } from './dialect.ts';
 import * as m001 from './migrations/001_foundation.ts';
 import * as m002 from './migrations/002_customers.ts';
 import * as m004 from './migrations/004_histories.ts';
@@ -11,8 +11,12 @@ import * as m009 from './migrations/009_user_presence.ts';
 import * as m010 from './migrations/010_ingest_write_costs.ts';
 import type { Database } from './schema.ts';
 
+/**
+ * A migration gets the dialect's name and spells out its own DDL for it: what a released migration
+ * does must never change with today's code (docs/migrations.md).
+ */
 interface PortableMigration {
-  up(db: Kysely<unknown>, features: DialectFeatures): Promise<void>;
+  up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
 }
 
 /** Every migration, in order. Names are stable: they are recorded in the database. */
@@ -29,11 +33,11 @@ const MIGRATIONS: Record<string, PortableMigration> = {
 };
 
 class StaticProvider implements MigrationProvider {
-  constructor(private readonly features: DialectFeatures) {}
+  constructor(private readonly dialect: DialectName) {}
   async getMigrations(): Promise<Record<string, Migration>> {
     const out: Record<string, Migration> = {};
     for (const [name, m] of Object.entries(MIGRATIONS)) {
-      out[name] = { up: (db) => m.up(db, this.features) };
+      out[name] = { up: (db) => m.up(db, this.dialect) };
     }
     return out;
   }
@@ -44,10 +48,10 @@ export interface MigrationResult {
 }
 
 /** Brings the schema up to date. Safe to run concurrently: Kysely takes a migration lock. */
-export async function migrateToLatest(db: Kysely<Database>, features: DialectFeatures): Promise<MigrationResult> {
+export async function migrateToLatest(db: Kysely<Database>, dialect: DialectName): Promise<MigrationResult> {
   const migrator = new Migrator({
     db,
-    provider: new StaticProvider(features),
+    provider: new StaticProvider(dialect),
     migrationTableName: 'rapport_migrations',
     migrationLockTableName: 'rapport_migrations_lock',
   });

@@ -20,8 +20,8 @@ export interface FreshDatabase {
 }
 
 /** A new, empty database for one test file; dropped afterwards. Never reuses another run's state. */
-export async function freshDatabase(): Promise<FreshDatabase> {
-  if (TEST_DIALECT === 'sqlite') {
+export async function freshDatabase(dialect: 'sqlite' | 'postgres' = TEST_DIALECT): Promise<FreshDatabase> {
+  if (dialect === 'sqlite') {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rapport-test-'));
     return {
       env: { DATA_DIR: dir },

@@ -1,11 +1,13 @@
-import type { Kysely } from 'kysely';
-import type { DialectFeatures } from '../dialect.ts';
+import type { ColumnDefinitionBuilder, Kysely } from 'kysely';
 
 /** Accounts, OAuth clients and tokens, projects and members, and the event outbox. */
-export async function up(db: Kysely<unknown>, f: DialectFeatures): Promise<void> {
+export async function up(db: Kysely<unknown>, dialect: 'sqlite' | 'postgres'): Promise<void> {
+  // Auto-incrementing integer keys: `integer primary key autoincrement` on SQLite, `serial primary key` on PostgreSQL.
+  const serial = dialect === 'sqlite' ? 'integer' : 'serial';
+  const serialKey = (c: ColumnDefinitionBuilder) => (dialect === 'sqlite' ? c.primaryKey().autoIncrement() : c.primaryKey());
   await db.schema
     .createTable('users')
-    .addColumn('id', f.autoIncrementType, (c) => f.autoIncrementPrimaryKey(c))
+    .addColumn('id', serial, serialKey)
     .addColumn('phone_num', 'text', (c) => c.unique())
     .addColumn('email', 'text')
     .addColumn('email_lower', 'text', (c) => c.unique())
@@ -63,7 +65,7 @@ export async function up(db: Kysely<unknown>, f: DialectFeatures): Promise<void>
 
   await db.schema
     .createTable('login_failures')
-    .addColumn('id', f.autoIncrementType, (c) => f.autoIncrementPrimaryKey(c))
+    .addColumn('id', serial, serialKey)
     .addColumn('key', 'text', (c) => c.notNull())
     .addColumn('at', 'bigint', (c) => c.notNull())
     .execute();

@@ -1,8 +1,7 @@
 import type { Kysely } from 'kysely';
-import type { DialectFeatures } from '../dialect.ts';
 
 /** Customers, their groups, the per-project customer metadata, and behaviour records. */
-export async function up(db: Kysely<unknown>, _f: DialectFeatures): Promise<void> {
+export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('customer_metadata')
     .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id'))

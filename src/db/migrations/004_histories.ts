@@ -1,12 +1,14 @@
-import { type Kysely, sql } from 'kysely';
-import type { DialectFeatures } from '../dialect.ts';
+import { type ColumnDefinitionBuilder, type Kysely, sql } from 'kysely';
 
 /**
  * Histories that producers push through the ingestion endpoint (decisions §6): calls, links and
  * their view logs (with page-turn durations), form submissions (clues), mass e-mail sends, and the
  * per-customer rollups that answer the overview without scanning behaviour records.
  */
-export async function up(db: Kysely<unknown>, f: DialectFeatures): Promise<void> {
+export async function up(db: Kysely<unknown>, dialect: 'sqlite' | 'postgres'): Promise<void> {
+  // Auto-incrementing integer keys: `integer primary key autoincrement` on SQLite, `serial primary key` on PostgreSQL.
+  const serial = dialect === 'sqlite' ? 'integer' : 'serial';
+  const serialKey = (c: ColumnDefinitionBuilder) => (dialect === 'sqlite' ? c.primaryKey().autoIncrement() : c.primaryKey());
   await db.schema
     .createTable('calls')
     .addColumn('id', 'text', (c) => c.primaryKey())
@@ -84,7 +86,7 @@ export async function up(db: Kysely<unknown>, f: DialectFeatures): Promise<void>
   let views = db.schema
     .createTable('link_view_logs')
     // Arrival order; lets "views since the creator last read" be a range of one index.
-    .addColumn('seq', f.autoIncrementType, (c) => f.autoIncrementPrimaryKey(c))
+    .addColumn('seq', serial, serialKey)
     .addColumn('id', 'text', (c) => c.notNull().unique())
     .addColumn('app_id', 'text', (c) => c.notNull())
     .addColumn('link_id', 'text', (c) => c.notNull());

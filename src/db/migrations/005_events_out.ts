@@ -1,8 +1,10 @@
-import type { Kysely } from 'kysely';
-import type { DialectFeatures } from '../dialect.ts';
+import type { ColumnDefinitionBuilder, Kysely } from 'kysely';
 
 /** Event delivery: feed positions on the outbox, named cursors, webhooks and their deliveries. */
-export async function up(db: Kysely<unknown>, f: DialectFeatures): Promise<void> {
+export async function up(db: Kysely<unknown>, dialect: 'sqlite' | 'postgres'): Promise<void> {
+  // Auto-incrementing integer keys: `integer primary key autoincrement` on SQLite, `serial primary key` on PostgreSQL.
+  const serial = dialect === 'sqlite' ? 'integer' : 'serial';
+  const serialKey = (c: ColumnDefinitionBuilder) => (dialect === 'sqlite' ? c.primaryKey().autoIncrement() : c.primaryKey());
   // Position in commit order, assigned by the sequencer once the row is committed (null until then).
   await db.schema.alterTable('outbox').addColumn('seq', 'bigint').execute();
   await db.schema.createIndex('outbox_seq_uq').on('outbox').column('seq').unique().execute();
@@ -34,7 +36,7 @@ export async function up(db: Kysely<unknown>, f: DialectFeatures): Promise<void>
 
   await db.schema
     .createTable('webhook_deliveries')
-    .addColumn('id', f.autoIncrementType, (c) => f.autoIncrementPrimaryKey(c))
+    .addColumn('id', serial, serialKey)
     .addColumn('webhook_id', 'text', (c) => c.notNull().references('webhooks.id'))
     .addColumn('event_ids', 'text', (c) => c.notNull())
     .addColumn('first_seq', 'bigint')

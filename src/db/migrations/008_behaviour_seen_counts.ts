@@ -1,5 +1,4 @@
 import { type Kysely, sql } from 'kysely';
-import type { DialectFeatures } from '../dialect.ts';
 
 /**
  * newCount from counters instead of counting rows (issue 7). A customer's behaviour records are the
@@ -9,7 +8,7 @@ import type { DialectFeatures } from '../dialect.ts';
  * index entry per unseen record on every list page (100,000 for a customer with that many new
  * records), and one more index entry written per ingested record. The index goes.
  */
-export async function up(db: Kysely<unknown>, _f: DialectFeatures): Promise<void> {
+export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .alterTable('customers')
     .addColumn('seen_behaviour_count', 'bigint', (c) => c.notNull().defaultTo(0))

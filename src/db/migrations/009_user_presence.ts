@@ -1,5 +1,4 @@
 import { type Kysely, sql } from 'kysely';
-import type { DialectFeatures } from '../dialect.ts';
 
 /**
  * When a user was last seen (member `onlineStatus`) moves out of `users` into its own table. Every
@@ -7,7 +6,7 @@ import type { DialectFeatures } from '../dialect.ts';
  * of every process (migration 007); the once-a-minute presence touch of each active user did so
  * too, ~(active users ÷ 60) times a second. `user_presence` belongs to no cache topic.
  */
-export async function up(db: Kysely<unknown>, _f: DialectFeatures): Promise<void> {
+export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('user_presence')
     .addColumn('user_id', 'integer', (c) => c.primaryKey())

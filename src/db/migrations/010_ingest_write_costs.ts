@@ -1,5 +1,4 @@
 import { type Kysely, sql } from 'kysely';
-import type { DialectFeatures } from '../dialect.ts';
 
 /**
  * Fewer index writes per ingested record (issue 7, ingestion figures).
@@ -14,7 +13,7 @@ import type { DialectFeatures } from '../dialect.ts';
  * Rollups and totals are counters updated by every batch: on PostgreSQL, free room in their pages
  * lets an update keep the new row version on the same page without a new index entry.
  */
-export async function up(db: Kysely<unknown>, f: DialectFeatures): Promise<void> {
+export async function up(db: Kysely<unknown>, dialect: 'sqlite' | 'postgres'): Promise<void> {
   await db.schema.dropIndex('outbox_unsequenced_idx').execute();
   await db.schema.dropIndex('outbox_seq_uq').execute();
   await db.schema.dropIndex('outbox_app_seq_idx').execute();
@@ -22,6 +21,9 @@ export async function up(db: Kysely<unknown>, f: DialectFeatures): Promise<void>
   await db.schema.createIndex('outbox_seq_uq').on('outbox').column('seq').unique().where(sql.ref('seq'), 'is not', null).execute();
   await db.schema.createIndex('outbox_app_seq_idx').on('outbox').columns(['app_id', 'seq']).where(sql.ref('seq'), 'is not', null).execute();
 
-  await f.leaveRoomForUpdates(db, 'behaviour_totals', 50);
-  await f.leaveRoomForUpdates(db, 'behaviour_rollups', 80);
+  // SQLite updates rows in place and has no such setting.
+  if (dialect === 'postgres') {
+    await sql`alter table "behaviour_totals" set (fillfactor = 50)`.execute(db);
+    await sql`alter table "behaviour_rollups" set (fillfactor = 80)`.execute(db);
+  }
 }
