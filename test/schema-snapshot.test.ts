@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANGE_TOPICS } from '../src/db/change-epoch.ts';
+import { CHANGE_CHANNEL } from '../src/db/postgres.ts';
 import { TEST_DIALECT } from './helpers/database.ts';
 import {
   type MigratedDatabase,
@@ -64,6 +65,10 @@ describe(`migrations on an empty ${TEST_DIALECT} database`, () => {
     );
     const live = Object.entries(CHANGE_TOPICS).flatMap(([topic, tables]) => tables.map((t) => `${topic}: ${t}`));
     expect([...triggered].sort()).toEqual(live.sort());
+  });
+
+  it.runIf(TEST_DIALECT === 'postgres')('notify on the channel the server listens on', () => {
+    expect(schema.functions?.rapport_notify_change).toContain(`pg_notify('${CHANGE_CHANNEL}'`);
   });
 });
 

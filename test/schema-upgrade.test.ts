@@ -16,7 +16,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import type { DatabaseHandle } from '../src/db/dialect.ts';
+import type { DatabaseHandle } from '../src/db/handle.ts';
 import { createLogger } from '../src/logger.ts';
 import { openContext } from '../src/runtime.ts';
 import { createServices } from '../src/services.ts';

@@ -1,5 +1,4 @@
-import type { ColumnDefinitionBuilder, Expression, Kysely, RawBuilder, SqlBool } from 'kysely';
-import type { ChangeTopic } from './change-epoch.ts';
+import type { Expression, Kysely, RawBuilder, SqlBool } from 'kysely';
 import type { Database } from './schema.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -19,20 +18,11 @@ export interface DialectFeatures {
    * and id lookups need not spell out one parameter per value (see bulk.ts).
    */
   readonly arrayParameters: boolean;
-  /** Column type of an auto-incrementing integer primary key. */
-  readonly autoIncrementType: 'integer' | 'serial';
-  /** Makes a column an auto-incrementing primary key. */
-  autoIncrementPrimaryKey(col: ColumnDefinitionBuilder): ColumnDefinitionBuilder;
   /**
    * Serialises a transaction against every other holder of the same key until it ends (PostgreSQL:
    * an advisory transaction lock; SQLite: a no-op, its single writer already serialises).
    */
   transactionLock(trx: Kysely<Database>, key: number): Promise<void>;
-  /**
-   * Makes commits to each topic's tables visible to every process's change epoch of that topic
-   * (SQLite: triggers counting per topic; PostgreSQL: statement triggers that NOTIFY the topic).
-   */
-  createChangeNotifications(db: Kysely<unknown>, topics: Readonly<Record<ChangeTopic, readonly string[]>>): Promise<void>;
   /**
    * `column IN (list)` with the whole list bound as one parameter, so a prepared statement serves
    * lists of any length (SQLite: a JSON array through json_each; PostgreSQL: an array through unnest).
@@ -45,10 +35,4 @@ export interface DialectFeatures {
    * statement instead of two.
    */
   rowsAsJson(subquery: Expression<unknown>, columns: readonly string[]): RawBuilder<unknown>;
-  /**
-   * Leaves free space in a table's pages for rows that are updated often, so an update can put the
-   * new row version on the same page (PostgreSQL: `fillfactor`, which makes heap-only updates that
-   * write no index entry possible; SQLite updates in place: a no-op).
-   */
-  leaveRoomForUpdates(db: Kysely<unknown>, table: string, fillPercent: number): Promise<void>;
 }

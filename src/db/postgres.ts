@@ -18,8 +18,6 @@ export const postgresFeatures: DialectFeatures = {
   skipLocked: true,
   maxParameters: 65535,
   arrayParameters: true,
-  autoIncrementType: 'serial',
-  autoIncrementPrimaryKey: (col) => col.primaryKey(),
   // A select, so that the change tracking does not take it for a write.
   transactionLock: async (trx, key) => {
     await trx.selectNoFrom(sql`pg_advisory_xact_lock(${key})`.as('locked')).execute();
@@ -28,25 +26,10 @@ export const postgresFeatures: DialectFeatures = {
   listParameter: (column, list, type) => sql<SqlBool>`${sql.ref(column)} in (select unnest(${list}::${sql.raw(type)}[]))`,
   rowsAsJson: (subquery, columns) =>
     sql`(select coalesce(json_agg(json_build_array(${sql.join(columns.map((c) => sql.ref(`j.${c}`)))})), '[]'::json) from (${subquery}) as j)`,
-  async leaveRoomForUpdates(db, table, fillPercent) {
-    if (!Number.isInteger(fillPercent) || fillPercent < 10 || fillPercent > 100)
-      throw new Error(`fillfactor ${fillPercent} is out of range`);
-    await sql`alter table ${sql.id(table)} set (fillfactor = ${sql.raw(String(fillPercent))})`.execute(db);
-  },
-  async createChangeNotifications(db, topics) {
-    await sql`create or replace function rapport_notify_change() returns trigger language plpgsql as $$
-      begin perform pg_notify(${sql.lit(CHANGE_CHANNEL)}, tg_argv[0]); return null; end $$`.execute(db);
-    for (const [topic, tables] of Object.entries(topics)) {
-      for (const table of tables) {
-        await sql`create trigger ${sql.id(`${table}_notify_change`)} after insert or update or delete or truncate on ${sql.id(table)}
-          for each statement execute function rapport_notify_change(${sql.lit(topic)})`.execute(db);
-      }
-    }
-  },
 };
 
-/** The channel the change-notification triggers (migration 007) notify on commit, the topic as payload. */
-const CHANGE_CHANNEL = 'rapport_changes';
+/** The channel the change-notification triggers (migration 007, which spells it out) notify on commit, the topic as payload. */
+export const CHANGE_CHANNEL = 'rapport_changes';
 
 /**
  * The change epochs on PostgreSQL. This process bumps a topic itself once its own write to one of

@@ -38,24 +38,7 @@ export const sqliteFeatures: DialectFeatures = {
   skipLocked: false,
   maxParameters: 32766,
   arrayParameters: false,
-  autoIncrementType: 'integer',
-  autoIncrementPrimaryKey: (col) => col.primaryKey().autoIncrement(),
   transactionLock: async () => {},
-  leaveRoomForUpdates: async () => {},
-  // A counter per topic that the triggers bump inside the writing transaction; the reader reads
-  // them only when data_version says some commit happened (openReader).
-  async createChangeNotifications(db, topics) {
-    await sql`create table change_epoch (topic text primary key, n integer not null)`.execute(db);
-    for (const [topic, tables] of Object.entries(topics)) {
-      await sql`insert into change_epoch (topic, n) values (${topic}, 0)`.execute(db);
-      for (const table of tables) {
-        for (const op of ['insert', 'update', 'delete']) {
-          await sql`create trigger ${sql.id(`${table}_${op}_change`)} after ${sql.raw(op)} on ${sql.id(table)}
-            begin update change_epoch set n = n + 1 where topic = ${sql.lit(topic)}; end`.execute(db);
-        }
-      }
-    }
-  },
   listParameter: (column, list) => sql<SqlBool>`${sql.ref(column)} in (select value from json_each(${list}))`,
   rowsAsJson: (subquery, columns) =>
     sql`(select json_group_array(json_array(${sql.join(columns.map((c) => sql.ref(`j.${c}`)))})) from (${subquery}) as j)`,
