@@ -1,13 +1,11 @@
-import type { Selectable } from 'kysely';
 import type { DatabaseHandle } from '../../db/index.ts';
-import { type RowOf, preparedQuery } from '../../db/prepared.ts';
 import { EpochCache } from '../../lib/epoch-cache.ts';
-import type { AppsTable, MembersTable } from '../../db/schema.ts';
 import { failure, forbidden, needAuth } from '../../http/errors.ts';
+import type { MemberRow } from '../members/mapper.ts';
+import type { AppRow } from '../projects/mapper.ts';
+import { type MembershipRow, membershipRow } from './repository.ts';
 
 export type Role = 'Master' | 'Admin' | 'Sales';
-export type AppRow = Selectable<AppsTable>;
-export type MemberRow = Selectable<MembersTable>;
 
 /** The caller's standing in one project, as every project-scoped endpoint learns it. */
 export interface Membership {
@@ -37,28 +35,9 @@ export function parseRole(input: string): Role | null {
 }
 
 /**
- * The one authorization module (issue 3): every project-scoped endpoint asks it who the caller is
- * in the project, and it alone decides between app_not_found, 403 forbidden and NEED_AUTH.
+ * The one authorization module: every project-scoped endpoint asks it who the caller is in the
+ * project, and it alone decides between app_not_found, 403 forbidden and NEED_AUTH.
  */
-/** The project and the caller's member record in it (null columns when not a member). */
-const membershipRow = preparedQuery('membership', ({ db }, appId: string, userId: number) =>
-  db
-    .selectFrom('apps')
-    .leftJoin('members', (j) => j.onRef('members.app_id', '=', 'apps.id').on('members.user_id', '=', userId))
-    .selectAll('apps')
-    .select([
-      'members.id as m_id',
-      'members.status as m_status',
-      'members.role as m_role',
-      'members.conference_id as m_conference_id',
-      'members.post_roles as m_post_roles',
-      'members.create_time as m_create_time',
-      'members.edit_time as m_edit_time',
-    ])
-    .where('apps.id', '=', appId),
-);
-type MembershipRow = RowOf<typeof membershipRow>;
-
 export function createAccessService(database: DatabaseHandle) {
   // (project, user) → the stored rows; every request of a project-scoped endpoint asks, and members
   // change rarely. Emptied by every commit that may change them (EpochCache).

@@ -1,7 +1,7 @@
 import type { Kysely, Updateable } from 'kysely';
 import { type Database, containsInsensitive } from '../../db/index.ts';
 import type { MembersTable } from '../../db/schema.ts';
-import type { MemberRow } from '../access/service.ts';
+import type { MemberListRow, MemberRow } from './mapper.ts';
 
 type Db = Kysely<Database>;
 
@@ -26,7 +26,7 @@ export const membersRepository = {
   },
 
   /** Active members by join time, optionally matching a keyword in name, mobile number or e-mail. */
-  list(db: Db, appId: string, keyword: string | undefined, offset: number, limit: number) {
+  list(db: Db, appId: string, keyword: string | undefined, offset: number, limit: number): Promise<MemberListRow[]> {
     let q = db
       .selectFrom('members')
       .innerJoin('users', 'users.id', 'members.user_id')
@@ -56,5 +56,3 @@ export const membersRepository = {
     return q.orderBy('members.create_time').orderBy('members.id').offset(offset).limit(limit).execute();
   },
 };
-
-export type MemberListRow = Awaited<ReturnType<typeof membersRepository.list>>[number];

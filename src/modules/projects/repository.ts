@@ -1,7 +1,7 @@
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { Database } from '../../db/index.ts';
 import type { AppsTable, MembersTable } from '../../db/schema.ts';
-import type { AppRow } from '../access/service.ts';
+import type { AppRow } from './mapper.ts';
 
 type Db = Kysely<Database>;
 

@@ -3,8 +3,8 @@ import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/index.ts';
 import { failure } from '../../http/errors.ts';
 import { randomToken } from '../../lib/secrets.ts';
-import type { AccessService, AppRow } from '../access/service.ts';
-import { type ProjectResponse, toProject } from './mapper.ts';
+import type { AccessService } from '../access/service.ts';
+import { type AppRow, type ProjectResponse, toProject } from './mapper.ts';
 import { projectsRepository as repo } from './repository.ts';
 import { timeOrderedUuid } from '../../lib/ids.ts';
 
