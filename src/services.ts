@@ -19,11 +19,11 @@ export function createServices(ctx: AppContext) {
   const access = createAccessService(ctx.database);
   const projectCreated: ProjectCreatedHook[] = [];
   const projects = createProjectsService(ctx, access, projectCreated);
-  const members = createMembersService(ctx, access);
+  const members = createMembersService(ctx, access, accounts);
   const metadata = createMetadataService(ctx, access);
   projectCreated.push((trx, app) => metadata.seedDefaults(trx, app.id));
-  const groups = createGroupsService(ctx, access);
-  const customers = createCustomersService(ctx, access, metadata, groups);
+  const groups = createGroupsService(ctx, access, members);
+  const customers = createCustomersService(ctx, access, metadata, groups, members);
   const ingest = createIngestService(ctx, access, accounts);
   // Ingested Customer items go through the same validated write path as the create endpoint.
   ingest.setCustomerWriter(async (trx, appId, items, now) => {

@@ -19,6 +19,8 @@ import type { ClientsService } from '../clients/service.ts';
 import { type PlatformUser, toPlatformUser } from './mapper.ts';
 import { type UserRow, accountsRepository as repo } from './repository.ts';
 
+export type { UserRow };
+
 export const ACCESS_TOKEN_TTL = 604800;
 const CODE_TTL_MS = 10 * 60 * 1000;
 const CODE_RESEND_MS = 60 * 1000;
@@ -319,6 +321,16 @@ export function createAccountsService(ctx: AppContext, clients: ClientsService) 
     assertActive(user: AuthUser): void {
       if (user.status === 0) throw forbidden('account not activated: log in with the password grant first');
       if (user.status === 2) throw forbidden('account disabled');
+    },
+
+    /** A platform user by id (members are added by it). */
+    userById(id: number): Promise<UserRow | undefined> {
+      return repo.findUserById(db, id);
+    },
+
+    /** Deletes expired tokens and codes and failed log-ins older than the throttle window; returns how many. */
+    pruneExpired(): Promise<number> {
+      return repo.pruneExpired(db, clock.now());
     },
 
     async toResponse(user: UserRow): Promise<PlatformUser> {

@@ -293,15 +293,4 @@ export const customersRepository = {
     if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
     return (await q.limit(1).executeTakeFirst()) !== undefined;
   },
-
-  async isActiveMember(db: Db, appId: string, userId: number): Promise<boolean> {
-    const row = await db
-      .selectFrom('members')
-      .select('id')
-      .where('app_id', '=', appId)
-      .where('user_id', '=', userId)
-      .where('status', '=', 0)
-      .executeTakeFirst();
-    return row !== undefined;
-  },
 };

@@ -8,8 +8,8 @@ import { type EventMessage, type EventType, RECORD_BODY, eventRows, writeEvents 
 import { AppError, badRequest, failure, forbidden } from '../../http/errors.ts';
 import type { Page } from '../../http/paging.ts';
 import type { AccessService, Membership } from '../access/service.ts';
-import { groupsRepository } from '../groups/repository.ts';
 import type { GroupsService } from '../groups/service.ts';
+import type { MembersService } from '../members/service.ts';
 import type { MetadataService } from '../metadata/service.ts';
 import { type CustomerListItem, type CustomerResponse, type CustomerRow, toCustomer } from './mapper.ts';
 import { PageAnchors } from './page-anchors.ts';
@@ -41,7 +41,13 @@ export interface TransferItem {
 const customerNotFound = () => failure('customer_not_found', 'Customer not found');
 
 /** Customers: metadata-validated create/edit, lists, search, transfers, soft delete (decisions §5). */
-export function createCustomersService(ctx: AppContext, access: AccessService, metadata: MetadataService, groups: GroupsService) {
+export function createCustomersService(
+  ctx: AppContext,
+  access: AccessService,
+  metadata: MetadataService,
+  groups: GroupsService,
+  members: MembersService,
+) {
   const db: Kysely<Database> = ctx.database.db;
   const reader = ctx.database.reader;
   const anchors = new PageAnchors(ctx.database.changeEpoch);
@@ -54,8 +60,8 @@ export function createCustomersService(ctx: AppContext, access: AccessService, m
 
   function envFor(trx: Kysely<Database>, appId: string) {
     return {
-      isActiveMember: (userId: number) => repo.isActiveMember(trx, appId, userId),
-      isGroupOf: async (groupId: string, ownerId: number) => (await groupsRepository.find(trx, appId, groupId))?.owner_id === ownerId,
+      isActiveMember: (userId: number) => members.isActiveMember(trx, appId, userId),
+      isGroupOf: async (groupId: string, ownerId: number) => (await groups.ownerOf(trx, appId, groupId)) === ownerId,
       isTaken: (column: keyof CustomersTable, value: string | number, exceptId: string | undefined) =>
         repo.isTaken(trx, appId, column, value, exceptId),
     };
@@ -74,15 +80,15 @@ export function createCustomersService(ctx: AppContext, access: AccessService, m
     const acting = Number(pathUserId);
     if (acting !== callerId) {
       if (!m.isManager) throw forbidden('Sales members act only as themselves');
-      if (!(await repo.isActiveMember(db, appId, acting)))
+      if (!(await members.isActiveMember(db, appId, acting)))
         throw failure('svc_user_id_invalid', 'svc-user-id is not a member of this project');
     }
     return { m, acting };
   }
 
   async function withExtras(rows: CustomerListRow[]): Promise<CustomerListItem[]> {
-    const groups = [...new Set(rows.map((r) => r.group_id).filter((g): g is string => g !== null))];
-    const names = await groupsRepository.names(reader, groups);
+    const groupIds = [...new Set(rows.map((r) => r.group_id).filter((g): g is string => g !== null))];
+    const names = await groups.names(groupIds);
     return rows.map((r) => {
       const { whetherMerge, newCount } = listExtras(r);
       // Added to the Customer object rather than spread into a new one: a 43-field spread made
@@ -404,7 +410,7 @@ export function createCustomersService(ctx: AppContext, access: AccessService, m
       });
       if (new Set(parsed.map((p) => p.customerId)).size !== parsed.length) throw failure('datas_invalid', 'datas names a customer twice');
       await db.transaction().execute(async (trx) => {
-        if (!(await repo.isActiveMember(trx, appId, target)))
+        if (!(await members.isActiveMember(trx, appId, target)))
           throw failure('target_svc_userid_invalid', 'The target is not a member of this project');
         const rows = new Map(
           (

@@ -17,6 +17,17 @@ export const membersRepository = {
     return this.findByUser(db, appId, Number(ref));
   },
 
+  async isActive(db: Db, appId: string, userId: number): Promise<boolean> {
+    const row = await db
+      .selectFrom('members')
+      .select('id')
+      .where('app_id', '=', appId)
+      .where('user_id', '=', userId)
+      .where('status', '=', 0)
+      .executeTakeFirst();
+    return row !== undefined;
+  },
+
   async insert(db: Db, row: MemberRow): Promise<void> {
     await db.insertInto('members').values(row).execute();
   },

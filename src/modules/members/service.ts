@@ -1,9 +1,10 @@
+import type { Kysely } from 'kysely';
 import type { AppContext } from '../../context.ts';
-import { isUniqueViolation } from '../../db/index.ts';
+import { type Database, isUniqueViolation } from '../../db/index.ts';
 import { failure, forbidden } from '../../http/errors.ts';
 import type { Page } from '../../http/paging.ts';
 import { type AccessService, type Role, parseRole } from '../access/service.ts';
-import { accountsRepository } from '../accounts/repository.ts';
+import type { AccountsService } from '../accounts/service.ts';
 import { type MemberListItem, type MemberResponse, toMember, toMemberListItem } from './mapper.ts';
 import { membersRepository as repo } from './repository.ts';
 import { timeOrderedUuid } from '../../lib/ids.ts';
@@ -14,7 +15,7 @@ export interface AddMemberInput {
 }
 
 /** Project members (sales people): add, list, remove — decisions §3. */
-export function createMembersService(ctx: AppContext, access: AccessService) {
+export function createMembersService(ctx: AppContext, access: AccessService, accounts: AccountsService) {
   const db = ctx.database.db;
   const clock = ctx.clock;
   return {
@@ -29,7 +30,7 @@ export function createMembersService(ctx: AppContext, access: AccessService) {
         role = parsed;
       }
       if (role === 'Admin') access.requireMaster(m, 'make an Admin');
-      const user = await accountsRepository.findUserById(db, input.svc_user_id);
+      const user = await accounts.userById(input.svc_user_id);
       if (!user) throw failure('user_not_found', 'No platform user with that id');
       const existing = await repo.findByUser(db, appId, user.id);
       const now = clock.now();
@@ -72,6 +73,11 @@ export function createMembersService(ctx: AppContext, access: AccessService) {
       if (target.role === 'Admin' && m.role !== 'Master') throw forbidden('Only the project Master may remove an Admin');
       await repo.update(db, target.id, { status: 1, edit_time: clock.now() });
       return true;
+    },
+
+    /** Whether the user is an active member of the project (inside the caller's transaction, if any). */
+    isActiveMember(executor: Kysely<Database>, appId: string, userId: number): Promise<boolean> {
+      return repo.isActive(executor, appId, userId);
     },
 
     async list(appId: string, callerId: number, keyword: string | undefined, p: Page): Promise<MemberListItem[]> {
