@@ -31,7 +31,7 @@ export function createServices(ctx: AppContext) {
     return 'failed' in result ? result.failed : null;
   });
   const histories = createHistoriesService(ctx, access);
-  const behaviour = createBehaviourService(ctx, access);
+  const behaviour = createBehaviourService(ctx, access, histories);
   const webhooks = createWebhooksService(ctx, access);
   return { clients, accounts, access, projects, members, metadata, groups, customers, ingest, histories, behaviour, webhooks };
 }
