@@ -24,9 +24,8 @@ export function createServices(ctx: AppContext) {
   projectCreated.push((trx, app) => metadata.seedDefaults(trx, app.id));
   const groups = createGroupsService(ctx, access, members);
   const customers = createCustomersService(ctx, access, metadata, groups, members);
-  const ingest = createIngestService(ctx, access, accounts);
   // Ingested Customer items go through the same validated write path as the create endpoint.
-  ingest.setCustomerWriter(async (trx, appId, items, now) => {
+  const ingest = createIngestService(ctx, access, accounts, projects, async (trx, appId, items, now) => {
     const result = await customers.createManyInTransaction(trx, appId, items, { now, validate: 'ingest' });
     return 'failed' in result ? result.failed : null;
   });

@@ -10,7 +10,7 @@ import type {
 } from '../../db/schema.ts';
 import type { Clock } from '../../lib/time.ts';
 import { randomToken } from '../../lib/secrets.ts';
-import { ACTION_NAME_RE, actionSpec, checkContent } from '../behaviour/actions.ts';
+import { ACTION_NAME_RE, actionSpec, checkContent } from '../behaviour/service.ts';
 import { BodyReader, ItemError } from './reader.ts';
 
 /**

@@ -15,6 +15,10 @@ export const projectsRepository = {
   async updateApp(db: Db, id: string, patch: Updateable<AppsTable>): Promise<void> {
     await db.updateTable('apps').set(patch).where('id', '=', id).execute();
   },
+  /** What a project secret is checked against: the secret, whether the project is live, its creator. */
+  findSecret(db: Db, id: string) {
+    return db.selectFrom('apps').select(['secret', 'status', 'creator_id']).where('id', '=', id).executeTakeFirst();
+  },
   /** Live projects the user is an active member of, newest first, with the caller's role. */
   listForUser(db: Db, userId: number): Promise<(AppRow & { role: string })[]> {
     return db
