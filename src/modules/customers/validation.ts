@@ -2,7 +2,7 @@ import type { Updateable } from 'kysely';
 import type { CustomersTable } from '../../db/schema.ts';
 import { type AppError, failure, forbidden } from '../../http/errors.ts';
 import { FIXED_PHONE_RE, isEmail, isPhone } from '../../lib/formats.ts';
-import type { MetadataRow } from '../metadata/repository.ts';
+import type { MetadataRow } from '../metadata/mapper.ts';
 import { ATTRIBUTE_BY_NAME, type AttributeSpec, PLAIN_FIELDS, readParam } from './attributes.ts';
 
 export type ValidationMode = 'create' | 'edit' | 'ingest';
