@@ -57,7 +57,7 @@ export function createAccessService(database: DatabaseHandle) {
     /** The caller's active membership, or the decided refusal. */
     async membership(appId: string, userId: number, style: RefusalStyle = 'api'): Promise<Membership> {
       const row = await load(appId, userId);
-      if (!row || row.status !== 0) throw failure('app_not_found', 'Project not found');
+      if (!row || row.status !== 0) throw failure('app_not_found');
       if (row.m_id === null || row.m_status !== 0 || row.m_role === null) throw refuse(style, 'You are not a member of this project');
       const { m_id, m_status, m_role, m_conference_id, m_post_roles, m_create_time, m_edit_time, ...app } = row;
       const role = m_role as Role;

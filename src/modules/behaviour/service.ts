@@ -11,7 +11,7 @@ import type { BehaviourRecord } from './schemas.ts';
 // The action catalogue is part of this module's public surface: ingestion validates records against it.
 export { ACTION_NAME_RE, actionSpec, checkContent } from './actions.ts';
 
-const customerNotFound = () => failure('customer_not_found', 'Customer not found');
+const customerNotFound = () => failure('customer_not_found');
 
 const pad = (n: number) => String(n).padStart(2, '0');
 

@@ -50,7 +50,7 @@ export interface TransferItem {
   srouceSvcUserId?: unknown;
 }
 
-const customerNotFound = () => failure('customer_not_found', 'Customer not found');
+const customerNotFound = () => failure('customer_not_found');
 
 /** Customers: metadata-validated create/edit, lists, search, transfers, soft delete (decisions §5). */
 export function createCustomersService(
@@ -462,8 +462,7 @@ export function createCustomersService(
       });
       if (new Set(parsed.map((p) => p.customerId)).size !== parsed.length) throw failure('datas_invalid', 'datas names a customer twice');
       await db.transaction().execute(async (trx) => {
-        if (!(await members.isActiveMember(trx, appId, target)))
-          throw failure('target_svc_userid_invalid', 'The target is not a member of this project');
+        if (!(await members.isActiveMember(trx, appId, target))) throw failure('target_svc_userid_invalid');
         const rows = new Map(
           (
             await repo.findMany(

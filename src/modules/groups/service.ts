@@ -36,7 +36,7 @@ export function createGroupsService(ctx: AppContext, access: AccessService, memb
       const owner = input.svc_user_id ?? callerId;
       if (owner !== callerId && !m.isManager) throw forbidden('Sales members create groups only for themselves');
       const name = input.name?.trim() ?? '';
-      if (name === '') throw failure('name_required', 'name is required');
+      if (name === '') throw failure('name_required');
       if (name.length > 64) throw failure('name_invalid', 'name must be at most 64 characters');
       if (!(await members.isActiveMember(db, appId, owner)))
         throw failure('svc_user_id_invalid', 'svc_user_id is not a member of this project');
@@ -48,7 +48,7 @@ export function createGroupsService(ctx: AppContext, access: AccessService, memb
     /** A group the caller may use, or group_not_found (the same answer for missing and invisible). */
     async visible(executor: Kysely<Database>, m: Membership, groupId: string): Promise<GroupRow> {
       const g = await repo.find(executor, m.app.id, groupId);
-      if (!g || (!m.isManager && g.owner_id !== m.userId)) throw failure('group_not_found', 'Customer group not found');
+      if (!g || (!m.isManager && g.owner_id !== m.userId)) throw failure('group_not_found');
       return g;
     },
 

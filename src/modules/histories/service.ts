@@ -12,7 +12,7 @@ export interface CallsInput {
   time_range_type?: number | undefined;
 }
 
-const linkNotFound = () => failure('link_not_found', 'Link not found');
+const linkNotFound = () => failure('link_not_found');
 
 /** Ids of history records a page of behaviour records refers to. */
 export interface HistoryRefs {

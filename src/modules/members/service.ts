@@ -26,7 +26,7 @@ export function createMembersService(ctx: AppContext, access: AccessService, acc
       let role: Role = 'Sales';
       if (input.role !== undefined && input.role !== '') {
         const parsed = parseRole(input.role);
-        if (parsed === null || parsed === 'Master') throw failure('role_invalid', 'role must be Admin or Sales');
+        if (parsed === null || parsed === 'Master') throw failure('role_invalid');
         role = parsed;
       }
       if (role === 'Admin') access.requireMaster(m, 'make an Admin');
@@ -38,7 +38,7 @@ export function createMembersService(ctx: AppContext, access: AccessService, acc
       const postRoles = role === 'Admin' ? 'MarketPost,SalesPost' : 'SalesPost';
       if (existing) {
         const revived = await repo.update(db, existing.id, { status: 0, role, post_roles: postRoles, edit_time: now });
-        if (!revived) throw failure('member_not_found', 'Member not found');
+        if (!revived) throw failure('member_not_found');
         return toMember(revived, clock);
       }
       const row = {
@@ -69,7 +69,7 @@ export function createMembersService(ctx: AppContext, access: AccessService, acc
       const m = await access.manager(appId, callerId);
       const target = await repo.findByIdOrUser(db, appId, ref);
       if (!target || target.status !== 0) throw failure('member_not_found', 'No such member in this project');
-      if (target.user_id === m.app.creator_id) throw failure('cannot_remove_owner', 'The project creator cannot be removed');
+      if (target.user_id === m.app.creator_id) throw failure('cannot_remove_owner');
       if (target.role === 'Admin' && m.role !== 'Master') throw forbidden('Only the project Master may remove an Admin');
       await repo.update(db, target.id, { status: 1, edit_time: clock.now() });
       return true;

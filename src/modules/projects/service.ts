@@ -22,7 +22,7 @@ const DESCRIPTION_MAX = 2000;
 
 function validName(name: string | undefined, required: boolean): string | undefined {
   if (name === undefined || name.trim() === '') {
-    if (required) throw failure('name_required', 'name is required');
+    if (required) throw failure('name_required');
     return undefined;
   }
   if (name.trim().length > NAME_MAX) throw failure('name_invalid', `name must be at most ${NAME_MAX} characters`);

@@ -14,7 +14,7 @@ import { webhooksRepository as repo } from './repository.ts';
 export const DOMAIN_TYPES = ['Customer', 'BehaviourLog', 'Call', 'Link', 'LinkViewLog', 'Clue', 'Post'];
 const MAX_HOOKS_PER_PROJECT = 20;
 
-const webhookNotFound = () => failure('webhook_not_found', 'Webhook not found');
+const webhookNotFound = () => failure('webhook_not_found');
 
 /** Webhook subscriptions and the pull feed (decisions §7); Master/Admin only. */
 export function createWebhooksService(ctx: AppContext, access: AccessService) {
@@ -31,7 +31,7 @@ export function createWebhooksService(ctx: AppContext, access: AccessService) {
     async create(appId: string, callerId: number, input: { url?: string | undefined; domain_types?: string | undefined }) {
       await access.manager(appId, callerId);
       const url = input.url?.trim() ?? '';
-      if (url === '') throw failure('url_required', 'url is required');
+      if (url === '') throw failure('url_required');
       if (url.length > 2000) throw failure('url_invalid', 'url must be at most 2000 characters');
       const problem = await checkWebhookUrl(url, ctx.config.webhookAllowPrivate);
       if (problem) throw failure('url_invalid', problem);
