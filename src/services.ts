@@ -12,16 +12,20 @@ import { createMetadataService } from './modules/metadata/service.ts';
 import { type ProjectCreatedHook, createProjectsService } from './modules/projects/service.ts';
 import { createWebhooksService } from './modules/webhooks/service.ts';
 
-/** Every service, built once from the context; shared by the HTTP app, the CLI and workers. */
+/**
+ * The composition root: every service, built once from the context and given, when it is built,
+ * the services (or narrow functions) it needs; shared by the HTTP app, the CLI and workers. A
+ * service is built after those it needs, so nothing is wired afterwards.
+ */
 export function createServices(ctx: AppContext) {
   const clients = createClientsService(ctx);
   const accounts = createAccountsService(ctx, clients);
   const access = createAccessService(ctx.database);
-  const projectCreated: ProjectCreatedHook[] = [];
+  const metadata = createMetadataService(ctx, access);
+  // A new project gets the default customer attributes in the transaction that creates it.
+  const projectCreated: readonly ProjectCreatedHook[] = [(trx, app) => metadata.seedDefaults(trx, app.id)];
   const projects = createProjectsService(ctx, access, projectCreated);
   const members = createMembersService(ctx, access, accounts);
-  const metadata = createMetadataService(ctx, access);
-  projectCreated.push((trx, app) => metadata.seedDefaults(trx, app.id));
   const groups = createGroupsService(ctx, access, members);
   const customers = createCustomersService(ctx, access, metadata, groups, members);
   // Ingested Customer items go through the same validated write path as the create endpoint.

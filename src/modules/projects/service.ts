@@ -42,7 +42,7 @@ function checkActingUser(input: ProjectInput, callerId: number): void {
   }
 }
 
-export function createProjectsService(ctx: AppContext, access: AccessService, hooks: ProjectCreatedHook[]) {
+export function createProjectsService(ctx: AppContext, access: AccessService, hooks: readonly ProjectCreatedHook[]) {
   const db: Kysely<Database> = ctx.database.db;
   const clock = ctx.clock;
   return {
