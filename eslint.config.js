@@ -1,6 +1,19 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+// What dependency-cruiser (.dependency-cruiser.cjs) cannot see in imports: SQL built outside a
+// repository with the executor a service holds, and dependencies set on a service after it is built.
+const sqlOutsideRepositories = {
+  selector: 'CallExpression[callee.property.name=/^(selectFrom|insertInto|replaceInto|updateTable|deleteFrom|mergeInto)$/]',
+  message: "SQL is built in the module's repository.ts (repositories own the SQL and take any executor).",
+};
+const setterInjection = [
+  {
+    selector: 'Property[key.name=/^set[A-Z]/], MethodDefinition[key.name=/^set[A-Z]/]',
+    message: 'No setter injection: a service gets what it needs when it is built, in src/services.ts.',
+  },
+];
+
 export default tseslint.config(
   {
     // Build output and the SDK's generated types are not linted.
@@ -21,7 +34,20 @@ export default tseslint.config(
     },
   },
   {
+    files: ['src/modules/**/*.ts'],
+    ignores: ['src/modules/**/repository.ts'],
+    rules: { 'no-restricted-syntax': ['error', sqlOutsideRepositories] },
+  },
+  {
+    files: ['src/modules/**/service.ts'],
+    rules: { 'no-restricted-syntax': ['error', sqlOutsideRepositories, ...setterInjection] },
+  },
+  {
     files: ['**/*.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
+  },
+  {
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
   },
 );

@@ -1,8 +1,7 @@
+import { migrateToLatest, createDatabase } from './db/index.ts';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
-import { createDatabase } from './db/index.ts';
-import { migrateToLatest } from './db/migrate.ts';
 import { Clock } from './lib/time.ts';
 import { createCodeSender } from './modules/accounts/code-sender.ts';
 

@@ -19,9 +19,10 @@ export interface RunningServer {
 export async function startServer(config: Config): Promise<RunningServer> {
   const logger = createLogger(config.logLevel);
   const ctx = await openContext(config, logger);
-  const app = await buildApp(ctx, createServices(ctx));
+  const services = createServices(ctx);
+  const app = await buildApp(ctx, services);
   await app.listen({ port: config.port, host: config.host });
-  const stopMaintenance = startMaintenance(ctx);
+  const stopMaintenance = startMaintenance(ctx, services.accounts);
   const relay = config.embeddedRelay ? new Relay(ctx) : null;
   relay?.start();
   logger.info({ database: ctx.database.description, timeZone: config.timeZone }, 'rapport is serving');

@@ -12,26 +12,29 @@ import { createMetadataService } from './modules/metadata/service.ts';
 import { type ProjectCreatedHook, createProjectsService } from './modules/projects/service.ts';
 import { createWebhooksService } from './modules/webhooks/service.ts';
 
-/** Every service, built once from the context; shared by the HTTP app, the CLI and workers. */
+/**
+ * The composition root: every service, built once from the context and given, when it is built,
+ * the services (or narrow functions) it needs; shared by the HTTP app, the CLI and workers. A
+ * service is built after those it needs, so nothing is wired afterwards.
+ */
 export function createServices(ctx: AppContext) {
   const clients = createClientsService(ctx);
   const accounts = createAccountsService(ctx, clients);
   const access = createAccessService(ctx.database);
-  const projectCreated: ProjectCreatedHook[] = [];
-  const projects = createProjectsService(ctx, access, projectCreated);
-  const members = createMembersService(ctx, access);
   const metadata = createMetadataService(ctx, access);
-  projectCreated.push((trx, app) => metadata.seedDefaults(trx, app.id));
-  const groups = createGroupsService(ctx, access);
-  const customers = createCustomersService(ctx, access, metadata, groups);
-  const ingest = createIngestService(ctx, access, accounts);
+  // A new project gets the default customer attributes in the transaction that creates it.
+  const projectCreated: readonly ProjectCreatedHook[] = [(trx, app) => metadata.seedDefaults(trx, app.id)];
+  const projects = createProjectsService(ctx, access, projectCreated);
+  const members = createMembersService(ctx, access, accounts);
+  const groups = createGroupsService(ctx, access, members);
+  const customers = createCustomersService(ctx, access, metadata, groups, members);
   // Ingested Customer items go through the same validated write path as the create endpoint.
-  ingest.setCustomerWriter(async (trx, appId, items, now) => {
+  const ingest = createIngestService(ctx, access, accounts, projects, async (trx, appId, items, now) => {
     const result = await customers.createManyInTransaction(trx, appId, items, { now, validate: 'ingest' });
     return 'failed' in result ? result.failed : null;
   });
   const histories = createHistoriesService(ctx, access);
-  const behaviour = createBehaviourService(ctx, access);
+  const behaviour = createBehaviourService(ctx, access, histories);
   const webhooks = createWebhooksService(ctx, access);
   return { clients, accounts, access, projects, members, metadata, groups, customers, ingest, histories, behaviour, webhooks };
 }

@@ -70,7 +70,7 @@ export async function main(argv: string[]): Promise<number> {
       const logger = createLogger(config.logLevel, process.stderr);
       const ctx = await openContext(config, logger, { migrate: false });
       try {
-        const { migrateToLatest } = await import('../db/migrate.ts');
+        const { migrateToLatest } = await import('../db/index.ts');
         const { applied } = await migrateToLatest(ctx.database.db, ctx.database.features.name);
         process.stdout.write(`${JSON.stringify({ applied })}\n`);
       } finally {

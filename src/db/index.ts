@@ -7,7 +7,19 @@ import { openSqlite } from './sqlite.ts';
 export type { DialectFeatures, DialectName } from './dialect.ts';
 export type { DatabaseHandle } from './handle.ts';
 export type { ReadCache } from './cache.ts';
-export type { Database } from './schema.ts';
+export type * from './schema.ts';
+export {
+  type AnyPreparedQuery,
+  type PreparedReader,
+  type QueryScope,
+  type RowOf,
+  jsonRowsOf,
+  jsonRowsReader,
+  preparedQuery,
+} from './prepared.ts';
+export { type BulkOps, bulkOps } from './bulk.ts';
+export { type Anchor, type AnchoredList, anchoredPage } from './page-anchors.ts';
+export { migrateToLatest } from './migrate.ts';
 export { isTransientConflict, isUniqueViolation, uniqueViolationTarget } from './errors.ts';
 export { containsInsensitive, containsPattern } from './sql.ts';
 

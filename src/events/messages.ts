@@ -1,6 +1,5 @@
+import type { BehaviourLogsTable, Database } from '../db/index.ts';
 import type { Insertable, Kysely } from 'kysely';
-import type { Database } from '../db/index.ts';
-import type { BehaviourLogsTable } from '../db/schema.ts';
 import type { Clock } from '../lib/time.ts';
 
 /** The interface's behaviour event body (Events: "Behaviour body fields"). */

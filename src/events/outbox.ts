@@ -1,6 +1,5 @@
+import type { OutboxTable, Database } from '../db/index.ts';
 import type { Insertable, Kysely } from 'kysely';
-import type { Database } from '../db/index.ts';
-import type { OutboxTable } from '../db/schema.ts';
 import { timeOrderedUuid } from '../lib/ids.ts';
 
 export type EventType = 'create' | 'update' | 'merge' | 'delete';

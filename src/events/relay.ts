@@ -1,7 +1,6 @@
+import type { WebhookDeliveriesTable, Database } from '../db/index.ts';
 import type { Kysely, Selectable } from 'kysely';
 import type { AppContext } from '../context.ts';
-import type { Database } from '../db/index.ts';
-import type { WebhookDeliveriesTable } from '../db/schema.ts';
 import { NatsSink } from './nats-sink.ts';
 import { readFeedPositions, sequenceOutbox, toFeedEvents, toMessage } from './sequencer.ts';
 import { sendWebhook } from './webhook-sender.ts';

@@ -1,6 +1,5 @@
+import type { OutboxTable, Database, DialectFeatures } from '../db/index.ts';
 import { type Kysely, type Selectable, sql } from 'kysely';
-import type { OutboxTable } from '../db/schema.ts';
-import type { Database, DialectFeatures } from '../db/index.ts';
 import type { Clock } from '../lib/time.ts';
 import { recordBodies } from './messages.ts';
 import { RECORD_BODY_TEXT } from './outbox.ts';

@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AccountsService } from '../modules/accounts/service.ts';
-import type { UserRow } from '../modules/accounts/repository.ts';
+import type { AccountsService, UserRow } from '../modules/accounts/service.ts';
 
 /**
  * Who may call a route: `none` (token calls, docs, health), `any` (a valid token, even of an

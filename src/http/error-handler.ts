@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ERROR_CODES, type ErrorCode } from './error-codes.ts';
 import { AppError } from './errors.ts';
 import { UnstorableTextError } from './text.ts';
 
@@ -51,9 +52,11 @@ function styleOf(request: FastifyRequest): ErrorStyle {
   return request.routeOptions.config?.errorStyle ?? 'envelope';
 }
 
-function inputError(request: FastifyRequest, reply: FastifyReply, httpStatus: number, code: string, msg: string) {
+/** Malformed input: the envelope's code, or on OAuth routes invalid_request (HTTP 400 where the envelope is 200). */
+function inputError(request: FastifyRequest, reply: FastifyReply, httpStatus: number, code: ErrorCode, msg: string) {
   if (styleOf(request) === 'oauth') {
-    return sendJson(reply, httpStatus === 200 ? 400 : httpStatus, { error: 'invalid_request', error_description: msg });
+    const error: ErrorCode = 'invalid_request';
+    return sendJson(reply, httpStatus === 200 ? 400 : httpStatus, { error, error_description: msg });
   }
   return sendJson(reply, httpStatus, { status: 0, code, msg });
 }
@@ -73,16 +76,17 @@ export function registerErrorHandler(app: FastifyInstance): void {
     }
     const status = fe.statusCode ?? 500;
     if (status === 413 || fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return inputError(request, reply, 413, 'payload_too_large', 'Request body is too large');
+      return inputError(request, reply, 413, 'payload_too_large', ERROR_CODES.payload_too_large.en);
     }
     if (status === 415 || fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-      return inputError(request, reply, 415, 'unsupported_media_type', 'Unsupported Content-Type; send form fields or JSON');
+      return inputError(request, reply, 415, 'unsupported_media_type', ERROR_CODES.unsupported_media_type.en);
     }
     if (status >= 400 && status < 500) {
       // Malformed JSON, bad content length, broken multipart and the like.
       return inputError(request, reply, 200, 'Bad Request', `Malformed request: ${fe.message}`);
     }
     request.log.error({ err }, 'unhandled error');
-    return sendJson(reply, 500, { status: 0, code: 'internal_error', msg: 'Internal server error' });
+    const code: ErrorCode = 'internal_error';
+    return sendJson(reply, 500, { status: 0, code, msg: ERROR_CODES[code].en });
   });
 }

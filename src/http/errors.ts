@@ -1,6 +1,9 @@
+import { type CodeAnswered, ERROR_CODES, type ErrorCode, type FieldErrorCode, type FieldProblem } from './error-codes.ts';
+
 /**
- * Every failure the API can answer with, created in one place (here) and mapped to HTTP in one
- * place (error-handler.ts). Services throw these; they never build response bodies themselves.
+ * Every failure the API can answer with, created here with a code from the table in
+ * error-codes.ts, and mapped to HTTP in one place (error-handler.ts). Services throw these; they
+ * never build response bodies themselves.
  */
 export type ErrorKind =
   /** HTTP 200 `{status:0, code, msg}`: the interface's business failure envelope. */
@@ -14,10 +17,15 @@ export type ErrorKind =
   /** HTTP 429 `{error:"too_many_requests", error_description}` with Retry-After. */
   | 'too_many_requests';
 
+/** Codes of business failures: HTTP 200 `{status:0, code, msg}`. */
+export type BusinessCode = CodeAnswered<200, 'envelope'>;
+/** Codes the token and register endpoints answer with HTTP 400 `{error, error_description}`. */
+export type OAuthCode = CodeAnswered<400, 'error'>;
+
 export class AppError extends Error {
   constructor(
     readonly kind: ErrorKind,
-    readonly code: string,
+    readonly code: ErrorCode | FieldErrorCode,
     message: string,
     /** Extra top-level fields of an envelope failure (e.g. `errors` of an ingestion batch). */
     readonly extra?: Record<string, unknown>,
@@ -29,30 +37,27 @@ export class AppError extends Error {
   }
 }
 
-export const badRequest = (msg: string): AppError => new AppError('envelope', 'Bad Request', msg);
+/**
+ * A business failure with a stable code, e.g. `app_not_found`. `msg` is the detail when given
+ * (which parameter, which customer, which limit), else the table's English text for the code.
+ */
+export const failure = (code: BusinessCode, detail?: string, extra?: Record<string, unknown>): AppError =>
+  new AppError('envelope', code, detail ?? ERROR_CODES[code].en, extra);
 
-/** A business failure with a stable code, e.g. `app_not_found`, `name_required`. */
-export const failure = (code: string, msg: string, extra?: Record<string, unknown>): AppError => new AppError('envelope', code, msg, extra);
+export const badRequest = (detail: string): AppError => failure('Bad Request', detail);
 
-export const oauthError = (
-  error:
-    | 'invalid_request'
-    | 'invalid_client'
-    | 'invalid_grant'
-    | 'unsupported_grant_type'
-    | 'code_not_correct'
-    | 'phone_num_existed'
-    | 'email_existed',
-  description: string,
-): AppError => new AppError('oauth', error, description);
+/** A failure of a parameter known only at run time (a customer attribute): `<field>_<problem>`. */
+export const fieldFailure = (field: string, problem: FieldProblem, detail: string): AppError =>
+  new AppError('envelope', `${field}_${problem}`, detail);
 
-export const accessDenied = (description = 'Bearer token not found'): AppError =>
-  new AppError('access_denied', 'access_denied', description);
+export const oauthError = (code: OAuthCode, detail: string): AppError => new AppError('oauth', code, detail);
 
-export const forbidden = (description: string): AppError => new AppError('forbidden', 'forbidden', description);
+export const accessDenied = (detail = 'Bearer token not found'): AppError => new AppError('access_denied', 'access_denied', detail);
+
+export const forbidden = (detail: string): AppError => new AppError('forbidden', 'forbidden', detail);
 
 /** The history endpoints' permission failure (decisions §3): HTTP 200 `{status:0, code:"NEED_AUTH"}`. */
-export const needAuth = (msg = 'no permission to call this API'): AppError => failure('NEED_AUTH', msg);
+export const needAuth = (detail: string): AppError => failure('NEED_AUTH', detail);
 
-export const tooManyRequests = (retryAfter: number, description: string): AppError =>
-  new AppError('too_many_requests', 'too_many_requests', description, undefined, Math.max(1, Math.ceil(retryAfter)));
+export const tooManyRequests = (retryAfter: number, detail: string): AppError =>
+  new AppError('too_many_requests', 'too_many_requests', detail, undefined, Math.max(1, Math.ceil(retryAfter)));

@@ -1,5 +1,4 @@
-import type { DatabaseHandle } from '../../db/index.ts';
-import { type RowOf, preparedQuery } from '../../db/prepared.ts';
+import { type RowOf, preparedQuery, type DatabaseHandle } from '../../db/index.ts';
 
 /** The project and the caller's member record in it (null columns when not a member). */
 const membershipRow = preparedQuery('membership', ({ db }, appId: string, userId: number) =>
@@ -18,7 +17,7 @@ const membershipRow = preparedQuery('membership', ({ db }, appId: string, userId
     ])
     .where('apps.id', '=', appId),
 );
-type MembershipRow = RowOf<typeof membershipRow>;
+export type MembershipRow = RowOf<typeof membershipRow>;
 
 export const accessRepository = {
   /**

@@ -1,12 +1,10 @@
-import type { Selectable } from 'kysely';
 import type { DatabaseHandle } from '../../db/index.ts';
-import type { AppsTable, MembersTable } from '../../db/schema.ts';
 import { failure, forbidden, needAuth } from '../../http/errors.ts';
+import type { MemberRow } from '../members/mapper.ts';
+import type { AppRow } from '../projects/mapper.ts';
 import { accessRepository } from './repository.ts';
 
 export type Role = 'Master' | 'Admin' | 'Sales';
-export type AppRow = Selectable<AppsTable>;
-export type MemberRow = Selectable<MembersTable>;
 
 /** The caller's standing in one project, as every project-scoped endpoint learns it. */
 export interface Membership {
@@ -36,10 +34,9 @@ export function parseRole(input: string): Role | null {
 }
 
 /**
- * The one authorization module (issue 3): every project-scoped endpoint asks it who the caller is
- * in the project, and it alone decides between app_not_found, 403 forbidden and NEED_AUTH.
+ * The one authorization module: every project-scoped endpoint asks it who the caller is in the
+ * project, and it alone decides between app_not_found, 403 forbidden and NEED_AUTH.
  */
-
 export function createAccessService(database: DatabaseHandle) {
   const load = (appId: string, userId: number) => accessRepository.membership(database, appId, userId);
 
@@ -47,7 +44,7 @@ export function createAccessService(database: DatabaseHandle) {
     /** The caller's active membership, or the decided refusal. */
     async membership(appId: string, userId: number, style: RefusalStyle = 'api'): Promise<Membership> {
       const row = await load(appId, userId);
-      if (!row || row.status !== 0) throw failure('app_not_found', 'Project not found');
+      if (!row || row.status !== 0) throw failure('app_not_found');
       if (row.m_id === null || row.m_status !== 0 || row.m_role === null) throw refuse(style, 'You are not a member of this project');
       const { m_id, m_status, m_role, m_conference_id, m_post_roles, m_create_time, m_edit_time, ...app } = row;
       const role = m_role as Role;

@@ -1,8 +1,6 @@
+import { type PreparedReader, preparedQuery, type UsersTable, type Database, type DatabaseHandle } from '../../db/index.ts';
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
-import type { Database, DatabaseHandle } from '../../db/index.ts';
 import { sha256 } from '../../lib/secrets.ts';
-import { type PreparedReader, preparedQuery } from '../../db/prepared.ts';
-import type { UsersTable } from '../../db/schema.ts';
 
 export type UserRow = Selectable<UsersTable>;
 type Db = Kysely<Database>;

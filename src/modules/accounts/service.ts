@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.ts';
 import { isUniqueViolation, uniqueViolationTarget } from '../../db/index.ts';
-import { accessDenied, failure, forbidden, oauthError, tooManyRequests } from '../../http/errors.ts';
+import { accessDenied, failure, fieldFailure, forbidden, oauthError, tooManyRequests } from '../../http/errors.ts';
 import { isEmail, isPhone } from '../../lib/formats.ts';
 import {
   INSECURE_FAST_SCRYPT,
@@ -17,6 +17,8 @@ import {
 import type { ClientsService } from '../clients/service.ts';
 import { type PlatformUser, toPlatformUser } from './mapper.ts';
 import { type UserRow, accountsRepository as repo } from './repository.ts';
+
+export type { UserRow };
 
 export const ACCESS_TOKEN_TTL = 604800;
 const CODE_TTL_MS = 10 * 60 * 1000;
@@ -307,6 +309,16 @@ export function createAccountsService(ctx: AppContext, clients: ClientsService) 
       if (user.status === 2) throw forbidden('account disabled');
     },
 
+    /** A platform user by id (members are added by it). */
+    userById(id: number): Promise<UserRow | undefined> {
+      return repo.findUserById(db, id);
+    },
+
+    /** Deletes expired tokens and codes and failed log-ins older than the throttle window; returns how many. */
+    pruneExpired(): Promise<number> {
+      return repo.pruneExpired(db, clock.now());
+    },
+
     async toResponse(user: UserRow): Promise<PlatformUser> {
       return toPlatformUser(user, await repo.salesCount(ctx.database.reader, user.id), clock);
     },
@@ -315,7 +327,7 @@ export function createAccountsService(ctx: AppContext, clients: ClientsService) 
       if (input.user_id !== undefined && input.user_id !== caller.id) {
         throw failure('forbidden', 'You can only update your own profile');
       }
-      if (input.sex !== undefined && input.sex !== 1 && input.sex !== 2) throw failure('sex_invalid', 'sex must be 1 (male) or 2 (female)');
+      if (input.sex !== undefined && input.sex !== 1 && input.sex !== 2) throw failure('sex_invalid');
       const texts = {
         name: input.name,
         city: input.city,
@@ -328,7 +340,7 @@ export function createAccountsService(ctx: AppContext, clients: ClientsService) 
       for (const [field, value] of Object.entries(texts)) {
         if (value === undefined) continue;
         const max = field === 'name' ? 64 : 128;
-        if (value.length > max) throw failure(`${field}_invalid`, `${field} must be at most ${max} characters`);
+        if (value.length > max) throw fieldFailure(field, 'invalid', `${field} must be at most ${max} characters`);
         (patch as Record<string, string | null>)[field] = value.trim() === '' ? null : value.trim();
       }
       if (input.sex !== undefined) patch.sex = input.sex;
@@ -339,8 +351,7 @@ export function createAccountsService(ctx: AppContext, clients: ClientsService) 
           Object.assign(patch, { email: null, email_lower: null, email_status: 0 });
         } else {
           if (!isEmail(email)) throw failure('email_invalid', 'email is not a valid e-mail address');
-          if (await repo.emailTakenByOther(db, email.toLowerCase(), caller.id))
-            throw failure('email_existed', 'The e-mail is already registered');
+          if (await repo.emailTakenByOther(db, email.toLowerCase(), caller.id)) throw failure('email_existed');
           if (email.toLowerCase() !== caller.email_lower) {
             Object.assign(patch, { email, email_lower: email.toLowerCase(), email_status: 0 });
           } else {
@@ -352,10 +363,10 @@ export function createAccountsService(ctx: AppContext, clients: ClientsService) 
       try {
         updated = await repo.updateUser(db, caller.id, { ...patch, updated_at: clock.now() });
       } catch (err) {
-        if (isUniqueViolation(err)) throw failure('email_existed', 'The e-mail is already registered');
+        if (isUniqueViolation(err)) throw failure('email_existed');
         throw err;
       }
-      if (!updated) throw failure('user_not_found', 'User not found');
+      if (!updated) throw failure('user_not_found');
       return this.toResponse(updated);
     },
   };

@@ -1,5 +1,5 @@
+import type { BehaviourLogsTable } from '../../db/index.ts';
 import type { Selectable } from 'kysely';
-import type { BehaviourLogsTable } from '../../db/schema.ts';
 import type { Clock } from '../../lib/time.ts';
 import { OVERVIEW_COUNTERS, type OverviewCounter, actionSpec } from './actions.ts';
 

@@ -1,6 +1,5 @@
+import { type BehaviourLogsTable, type PreparedReader, jsonRowsOf, jsonRowsReader, preparedQuery } from '../../db/index.ts';
 import { type Selectable, sql } from 'kysely';
-import type { BehaviourLogsTable } from '../../db/schema.ts';
-import { type PreparedReader, jsonRowsOf, jsonRowsReader, preparedQuery } from '../../db/prepared.ts';
 
 /**
  * The customer's visibility fields and, in the same row, its overview sums per kind and key as one

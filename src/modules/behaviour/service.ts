@@ -3,13 +3,15 @@ import type { AppContext } from '../../context.ts';
 import { AppError, badRequest, failure } from '../../http/errors.ts';
 import type { Page } from '../../http/paging.ts';
 import type { AccessService } from '../access/service.ts';
-import { toClue, toLink, toViewLog } from '../histories/mapper.ts';
-import { historiesRepository as histories } from '../histories/repository.ts';
+import type { HistoriesService } from '../histories/service.ts';
 import { CALL_ACTIONS, toBehaviour, toOverview } from './mapper.ts';
 import { behaviourRepository as repo } from './repository.ts';
 import type { BehaviourRecord } from './schemas.ts';
 
-const customerNotFound = () => failure('customer_not_found', 'Customer not found');
+// The action catalogue is part of this module's public surface: ingestion validates records against it.
+export { ACTION_NAME_RE, actionSpec, checkContent } from './actions.ts';
+
+const customerNotFound = () => failure('customer_not_found');
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
@@ -47,7 +49,7 @@ function contentOf(text: string | null): Record<string, unknown> | null {
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
 /** The customer overview (from rollups) and the behaviour record list with its joins (decisions §6). */
-export function createBehaviourService(ctx: AppContext, access: AccessService) {
+export function createBehaviourService(ctx: AppContext, access: AccessService, histories: HistoriesService) {
   const reader = ctx.database.reader;
   const clock = ctx.clock;
 
@@ -110,43 +112,23 @@ export function createBehaviourService(ctx: AppContext, access: AccessService) {
             .filter((v): v is string => v !== null),
         ),
       ];
-      const viewLogIds = ids('linkViewLogId');
-      const clueIds = ids('clueId');
-      const callIds = ids('record_id', (a) => CALL_ACTIONS.has(a));
-      const [viewLogs, clues, calls] = await Promise.all([
-        histories.viewLogsByIds(reader, appId, viewLogIds),
-        histories.cluesByIds(reader, clueIds),
-        histories.callsByIds(reader, callIds),
-      ]);
-      const linkIds = [...new Set([...ids('linkId'), ...viewLogs.map((v) => v.link_id)])];
-      const links = (await histories.linksByIds(reader, linkIds)).filter((l) => l.app_id === appId);
-      const counters = await histories.linkCounters(reader, links);
-      const linkById = new Map(links.map((l) => [l.id, l]));
-      const viewLogById = new Map(viewLogs.filter((v) => v.app_id === appId).map((v) => [v.id, v]));
-      const clueById = new Map(clues.filter((c) => c.app_id === appId).map((c) => [c.id, c]));
-      const callById = new Map(calls.filter((c) => c.app_id === appId).map((c) => [c.id, c]));
+      const { viewLogs, links, clues, calls } = await histories.referencedRecords(appId, {
+        linkIds: ids('linkId'),
+        viewLogIds: ids('linkViewLogId'),
+        clueIds: ids('clueId'),
+        callIds: ids('record_id', (a) => CALL_ACTIONS.has(a)),
+      });
 
       return parsed.map(({ row, content }) => {
         const out: Static<typeof BehaviourRecord> = toBehaviour(row, clock);
         const viewLogId = str(content?.linkViewLogId);
-        if (viewLogId !== null) {
-          const v = viewLogById.get(viewLogId);
-          out.linkViewLog = v
-            ? toViewLog(v, linkById.get(v.link_id)?.name ?? null, v.durations, v.viewer_id === null || !Number(v.viewer_is_customer), clock)
-            : null;
-        }
-        const linkId = str(content?.linkId) ?? (viewLogId !== null ? (viewLogById.get(viewLogId)?.link_id ?? null) : null);
-        if (linkId !== null) {
-          const l = linkById.get(linkId);
-          out.linkDetail = l ? toLink(l, counters.get(l.id), undefined, clock, undefined) : null;
-        }
+        if (viewLogId !== null) out.linkViewLog = viewLogs.get(viewLogId)?.viewLog ?? null;
+        const linkId = str(content?.linkId) ?? (viewLogId !== null ? (viewLogs.get(viewLogId)?.linkId ?? null) : null);
+        if (linkId !== null) out.linkDetail = links.get(linkId) ?? null;
         const clueId = str(content?.clueId);
-        if (clueId !== null) {
-          const c = clueById.get(clueId);
-          out.clue = c ? toClue(c, clock) : null;
-        }
+        if (clueId !== null) out.clue = clues.get(clueId) ?? null;
         if (CALL_ACTIONS.has(row.action)) {
-          const call = callById.get(str(content?.record_id) ?? '');
+          const call = calls.get(str(content?.record_id) ?? '');
           if (call && call.audio_status === 1) {
             Object.assign(out, {
               handleState: '1',

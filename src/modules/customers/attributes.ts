@@ -1,4 +1,4 @@
-import type { CustomersTable } from '../../db/schema.ts';
+import type { CustomersTable } from '../../db/index.ts';
 
 /**
  * How each built-in customer attribute is stored and named in requests: the metadata name

@@ -1,5 +1,5 @@
+import type { CustomersTable } from '../../db/index.ts';
 import type { Selectable } from 'kysely';
-import type { CustomersTable } from '../../db/schema.ts';
 import type { Clock } from '../../lib/time.ts';
 
 export type CustomerRow = Selectable<CustomersTable>;

@@ -1,8 +1,18 @@
+import {
+  bulkOps,
+  type Anchor,
+  anchoredPage,
+  type PreparedReader,
+  type RowOf,
+  preparedQuery,
+  type BehaviourLogsTable,
+  type CustomersTable,
+  type OutboxTable,
+  type Database,
+  type DatabaseHandle,
+  type DialectFeatures,
+} from '../../db/index.ts';
 import { type ExpressionBuilder, type Insertable, type Kysely, type SelectQueryBuilder, type Updateable, sql } from 'kysely';
-import type { Database, DatabaseHandle } from '../../db/index.ts';
-import { type Anchor, anchoredPage } from '../../db/page-anchors.ts';
-import { type PreparedReader, type RowOf, preparedQuery } from '../../db/prepared.ts';
-import type { CustomersTable } from '../../db/schema.ts';
 import type { CustomerRow } from './mapper.ts';
 
 type Db = Kysely<Database>;
@@ -51,7 +61,7 @@ const twinBy = (eb: ExpressionBuilder<Database & { c: CustomersTable }, 'c'>, co
  * A page with what a list item shows besides the row, in the same statement: the behaviour total
  * (newCount) and whether a live customer of the same owner shares the phone or e-mail
  * (whetherMerge), each an index seek per row of the page only (the page is a subquery, so rows
- * skipped by the offset are never looked at). One statement instead of four (issue 7).
+ * skipped by the offset are never looked at). One statement instead of four.
  */
 function withListExtras(db: Kysely<Database>, page: SelectQueryBuilder<Database, 'customers', CustomerRow>) {
   return db
@@ -299,15 +309,33 @@ export const customersRepository = {
     if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
     return (await q.limit(1).executeTakeFirst()) !== undefined;
   },
-
-  async isActiveMember(db: Db, appId: string, userId: number): Promise<boolean> {
-    const row = await db
-      .selectFrom('members')
-      .select('id')
-      .where('app_id', '=', appId)
-      .where('user_id', '=', userId)
-      .where('status', '=', 0)
-      .executeTakeFirst();
-    return row !== undefined;
-  },
 };
+
+/** Bulk writes of new customers (one statement per table and chunk; see db/bulk.ts). */
+export function createCustomerWrites(features: DialectFeatures) {
+  const bulk = bulkOps(features);
+  return {
+    /**
+     * New customers with their `create` behaviour records and outbox events. The overview counts
+     * every record from daily rollups and totals; a new customer has none yet, so plain inserts.
+     */
+    async insertCreated(
+      trx: Db,
+      batch: { customers: CustomerRow[]; behaviours: Insertable<BehaviourLogsTable>[]; day: string; outbox: Insertable<OutboxTable>[] },
+    ): Promise<void> {
+      await bulk.insert(trx, 'customers', batch.customers);
+      await bulk.insert(trx, 'behaviour_logs', batch.behaviours);
+      await bulk.insert(
+        trx,
+        'behaviour_rollups',
+        batch.customers.map((r) => ({ customer_id: r.id, day: batch.day, kind: 'action', key: 'create', count: 1 })),
+      );
+      await bulk.insert(
+        trx,
+        'behaviour_totals',
+        batch.customers.map((r) => ({ customer_id: r.id, kind: 'action', key: 'create', count: 1 })),
+      );
+      await bulk.insert(trx, 'outbox', batch.outbox);
+    },
+  };
+}

@@ -1,18 +1,15 @@
+import type { PreparedReader, BehaviourLogsTable, CustomersTable, Database } from '../../db/index.ts';
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { AppContext } from '../../context.ts';
-import type { Database } from '../../db/index.ts';
-import type { PreparedReader } from '../../db/prepared.ts';
-import type { BehaviourLogsTable, CustomersTable } from '../../db/schema.ts';
-import { bulkOps } from '../../db/bulk.ts';
 import { type EventMessage, type EventType, RECORD_BODY, eventRows, writeEvents } from '../../events/outbox.ts';
 import { AppError, badRequest, failure, forbidden } from '../../http/errors.ts';
 import type { Page } from '../../http/paging.ts';
 import type { AccessService, Membership } from '../access/service.ts';
-import { groupsRepository } from '../groups/repository.ts';
 import type { GroupsService } from '../groups/service.ts';
+import type { MembersService } from '../members/service.ts';
 import type { MetadataService } from '../metadata/service.ts';
 import { type CustomerListItem, type CustomerResponse, type CustomerRow, toCustomer } from './mapper.ts';
-import { type CustomerListRow, type CustomerScope, customersRepository as repo, listExtras } from './repository.ts';
+import { type CustomerListRow, type CustomerScope, createCustomerWrites, customersRepository as repo, listExtras } from './repository.ts';
 import { type ValidatedCustomer, type ValidationEnv, type ValidationMode, validateCustomer } from './validation.ts';
 import { timeOrderedUuid } from '../../lib/ids.ts';
 
@@ -31,20 +28,39 @@ export interface CreateOptions {
   mayAssignOthers?: boolean;
 }
 
+/** One customer of a list to create: its input, acting member, and (ingestion) the producer's id. */
+export interface NewCustomer {
+  input: Record<string, unknown>;
+  ownerId: number;
+  id?: string | undefined;
+}
+
+/** Options of a list of customers to create: those of one, less what each item names itself. */
+type ListOptions = Omit<CreateOptions, 'ownerId' | 'id'>;
+
+/** Validates one input for an acting member, asking `isTaken` about unique values. */
+type BatchValidate = (input: Record<string, unknown>, ownerId: number, isTaken: ValidationEnv['isTaken']) => Promise<ValidatedCustomer>;
+
 export interface TransferItem {
   customerId?: unknown;
   srouceGroupId?: unknown;
   srouceSvcUserId?: unknown;
 }
 
-const customerNotFound = () => failure('customer_not_found', 'Customer not found');
+const customerNotFound = () => failure('customer_not_found');
 
 /** Customers: metadata-validated create/edit, lists, search, transfers, soft delete (decisions §5). */
-export function createCustomersService(ctx: AppContext, access: AccessService, metadata: MetadataService, groups: GroupsService) {
+export function createCustomersService(
+  ctx: AppContext,
+  access: AccessService,
+  metadata: MetadataService,
+  groups: GroupsService,
+  members: MembersService,
+) {
   const db: Kysely<Database> = ctx.database.db;
   const reader = ctx.database.reader;
   const clock = ctx.clock;
-  const bulk = bulkOps(ctx.database.features);
+  const writes = createCustomerWrites(ctx.database.features);
 
   function customerEvent(type: EventType, row: CustomerRow, whetherMerge = 0): EventMessage {
     return { event_type: type, domainType: 'Customer', domainId: row.id, body: toCustomer(row, clock, whetherMerge) };
@@ -52,8 +68,8 @@ export function createCustomersService(ctx: AppContext, access: AccessService, m
 
   function envFor(trx: Kysely<Database>, appId: string) {
     return {
-      isActiveMember: (userId: number) => repo.isActiveMember(trx, appId, userId),
-      isGroupOf: async (groupId: string, ownerId: number) => (await groupsRepository.find(trx, appId, groupId))?.owner_id === ownerId,
+      isActiveMember: (userId: number) => members.isActiveMember(trx, appId, userId),
+      isGroupOf: async (groupId: string, ownerId: number) => (await groups.ownerOf(trx, appId, groupId)) === ownerId,
       isTaken: (column: keyof CustomersTable, value: string | number, exceptId: string | undefined) =>
         repo.isTaken(trx, appId, column, value, exceptId),
     };
@@ -72,19 +88,19 @@ export function createCustomersService(ctx: AppContext, access: AccessService, m
     const acting = Number(pathUserId);
     if (acting !== callerId) {
       if (!m.isManager) throw forbidden('Sales members act only as themselves');
-      if (!(await repo.isActiveMember(db, appId, acting)))
+      if (!(await members.isActiveMember(db, appId, acting)))
         throw failure('svc_user_id_invalid', 'svc-user-id is not a member of this project');
     }
     return { m, acting };
   }
 
   async function withExtras(rows: CustomerListRow[]): Promise<CustomerListItem[]> {
-    const groups = [...new Set(rows.map((r) => r.group_id).filter((g): g is string => g !== null))];
-    const names = await groupsRepository.names(reader, groups);
+    const groupIds = [...new Set(rows.map((r) => r.group_id).filter((g): g is string => g !== null))];
+    const names = await groups.names(groupIds);
     return rows.map((r) => {
       const { whetherMerge, newCount } = listExtras(r);
       // Added to the Customer object rather than spread into a new one: a 43-field spread made
-      // V8 build a slow dictionary object, ~12 µs a row (issue 7 profile), against ~1.5 µs.
+      // V8 build a slow dictionary object, ~12 µs a row when profiled, against ~1.5 µs.
       const item = toCustomer(r, clock, whetherMerge) as CustomerListItem;
       item.isNew = r.is_new;
       item.groupName = r.group_id ? (names.get(r.group_id) ?? '') : '';
@@ -97,6 +113,174 @@ export function createCustomersService(ctx: AppContext, access: AccessService, m
   async function whetherMerge(from: PreparedReader | Kysely<Database>, row: CustomerRow): Promise<number> {
     const r = 'all' in from ? from : ctx.database.readerFor(from);
     return (await repo.duplicates(r, row.app_id, [row])).has(row.id) ? 1 : 0;
+  }
+
+  /**
+   * Validation of a list's items inside its transaction. Members and groups do not change during
+   * the list: each distinct question about them is asked once.
+   */
+  async function batchValidator(trx: Kysely<Database>, appId: string, opts: ListOptions): Promise<BatchValidate> {
+    const meta = await metadata.rows(trx, appId);
+    const env = envFor(trx, appId);
+    const memberAnswers = new Map<number, Promise<boolean>>();
+    const groupAnswers = new Map<string, Promise<boolean>>();
+    const isActiveMember = (userId: number) => {
+      let answer = memberAnswers.get(userId);
+      if (!answer) memberAnswers.set(userId, (answer = env.isActiveMember(userId)));
+      return answer;
+    };
+    const isGroupOf = (groupId: string, ownerId: number) => {
+      const key = `${groupId}\u0000${ownerId}`;
+      let answer = groupAnswers.get(key);
+      if (!answer) groupAnswers.set(key, (answer = env.isGroupOf(groupId, ownerId)));
+      return answer;
+    };
+    return (input, ownerId, isTaken) =>
+      validateCustomer(input, {
+        mode: opts.validate,
+        metadata: meta,
+        actingUserId: ownerId,
+        mayAssignOthers: opts.mayAssignOthers ?? opts.validate === 'ingest',
+        isActiveMember,
+        isGroupOf,
+        isTaken,
+      });
+  }
+
+  /**
+   * Duplicate checks, stored side: a first pass collects every value an item would check for
+   * uniqueness, and one query per column answers them all. The values live customers already have.
+   */
+  async function takenValues(
+    trx: Kysely<Database>,
+    appId: string,
+    items: NewCustomer[],
+    validate: BatchValidate,
+  ): Promise<Map<keyof CustomersTable, Set<string>>> {
+    const asked = new Map<keyof CustomersTable, Set<string | number>>();
+    for (const it of items) {
+      await validate(it.input, it.ownerId, async (column, value) => {
+        let values = asked.get(column);
+        if (!values) asked.set(column, (values = new Set()));
+        values.add(value);
+        return false;
+      }).catch((err: unknown) => {
+        if (!(err instanceof AppError)) throw err;
+      });
+    }
+    const taken = new Map<keyof CustomersTable, Set<string>>();
+    for (const [column, values] of asked) {
+      taken.set(column, await repo.liveValues(trx, appId, column, [...values]));
+    }
+    return taken;
+  }
+
+  /**
+   * Validation, in order: each item checked against the stored values and those of the items
+   * before it (added to `taken` as it goes), and made a complete row. The first invalid item
+   * stops the list.
+   */
+  async function validatedRows(
+    appId: string,
+    items: NewCustomer[],
+    validate: BatchValidate,
+    taken: Map<keyof CustomersTable, Set<string>>,
+    opts: ListOptions,
+  ): Promise<{ rows: CustomerRow[] } | { failed: { position: number; error: AppError } }> {
+    const rows: CustomerRow[] = [];
+    const now = opts.now;
+    for (let position = 0; position < items.length; position += 1) {
+      const it = items[position] as NewCustomer;
+      let v: ValidatedCustomer;
+      try {
+        v = await validate(it.input, it.ownerId, async (column, value) => taken.get(column)?.has(String(value)) ?? false);
+      } catch (err) {
+        if (err instanceof AppError) return { failed: { position, error: err } };
+        throw err;
+      }
+      const row: CustomerRow = {
+        ...(Object.fromEntries(Object.keys(EMPTY_CUSTOMER).map((k) => [k, null])) as unknown as CustomerRow),
+        ...(v.values as Partial<CustomerRow>),
+        id: it.id ?? timeOrderedUuid(),
+        app_id: appId,
+        owner_id: v.ownerId,
+        create_way: (v.values.create_way as number | null | undefined) ?? opts.createWay ?? DEFAULT_CREATE_WAY,
+        allocation_user_id: v.ownerChanged ? String(v.ownerId) : null,
+        status: 1,
+        is_new: 1,
+        detail_viewed_at: null,
+        seen_behaviour_count: 0,
+        created_at: now,
+        updated_at: now,
+      };
+      rows.push(row);
+      for (const [column, values] of taken) {
+        const value = row[column];
+        if (value !== null && value !== undefined) values.add(String(value));
+      }
+    }
+    return { rows };
+  }
+
+  /**
+   * Duplicate checks, whetherMerge side: each row's flag as it would have seen it alone — live
+   * customers of the same owner stored before, and earlier rows of the list, sharing a phone or
+   * an e-mail.
+   */
+  async function mergeFlags(trx: Kysely<Database>, appId: string, rows: CustomerRow[]): Promise<number[]> {
+    const stored = await repo.liveTwins(trx, appId, rows);
+    const phones = new Set(stored.filter((o) => o.phone).map((o) => `${o.owner_id}\u0000${o.phone}`));
+    const emails = new Set(stored.filter((o) => o.email_lower).map((o) => `${o.owner_id}\u0000${o.email_lower}`));
+    return rows.map((row) => {
+      const phone = row.phone ? `${row.owner_id}\u0000${row.phone}` : null;
+      const email = row.email_lower ? `${row.owner_id}\u0000${row.email_lower}` : null;
+      const merge = (phone !== null && phones.has(phone)) || (email !== null && emails.has(email)) ? 1 : 0;
+      if (phone !== null) phones.add(phone);
+      if (email !== null) emails.add(email);
+      return merge;
+    });
+  }
+
+  /** What new rows bring besides themselves: their responses, `create` behaviour records, and Customer and BehaviourLog events. */
+  function createdRecords(appId: string, rows: CustomerRow[], merges: number[], now: number) {
+    const customers: CustomerResponse[] = [];
+    const behaviours: Insertable<BehaviourLogsTable>[] = [];
+    const events: EventMessage[] = [];
+    rows.forEach((row, i) => {
+      const customer = toCustomer(row, clock, merges[i] ?? 0);
+      customers.push(customer);
+      const behaviour: Insertable<BehaviourLogsTable> = {
+        id: timeOrderedUuid(),
+        app_id: appId,
+        customer_id: row.id,
+        svc_user_id: String(row.owner_id),
+        deal_user_id: row.deal_user_id,
+        customer_name: row.name,
+        action: 'create',
+        params: null,
+        remote_duration: null,
+        description: null,
+        when_at: now,
+        content: JSON.stringify(customer),
+        client_name: null,
+        client_version: null,
+        os: null,
+        os_version: null,
+        net: null,
+        ip: null,
+        location: null,
+        province: null,
+        city: null,
+        user_type: 1,
+        created_at: now,
+      };
+      behaviours.push(behaviour);
+      events.push(
+        { event_type: 'create', domainType: 'Customer', domainId: row.id, body: customer },
+        { event_type: 'create', domainType: 'BehaviourLog', domainId: behaviour.id, body: RECORD_BODY },
+      );
+    });
+    return { customers, behaviours, events };
   }
 
   const service = {
@@ -119,157 +303,29 @@ export function createCustomersService(ctx: AppContext, access: AccessService, m
     /**
      * Validates and stores customers in order inside the caller's transaction, each exactly as if
      * it had been created alone after the ones before it (uniqueness and whetherMerge see the
-     * earlier ones), with one statement per table for the whole list (issue 7: ingestion batches
-     * of Customer items). The first invalid item stops the list: nothing is written and its
+     * earlier ones), with one statement per table for the whole list (ingestion batches of
+     * Customer items). The first invalid item stops the list: nothing is written and its
      * position and error are returned.
      */
     async createManyInTransaction(
       trx: Kysely<Database>,
       appId: string,
-      items: { input: Record<string, unknown>; ownerId: number; id?: string | undefined }[],
-      opts: Omit<CreateOptions, 'ownerId' | 'id'>,
+      items: NewCustomer[],
+      opts: ListOptions,
     ): Promise<{ customers: CustomerResponse[] } | { failed: { position: number; error: AppError } }> {
       if (items.length === 0) return { customers: [] };
-      const meta = await metadata.rows(trx, appId);
-      const env = envFor(trx, appId);
-      // Members and groups do not change during the list: each distinct question is asked once.
-      const members = new Map<number, Promise<boolean>>();
-      const groupsOf = new Map<string, Promise<boolean>>();
-      const isActiveMember = (userId: number) => {
-        let answer = members.get(userId);
-        if (!answer) members.set(userId, (answer = env.isActiveMember(userId)));
-        return answer;
-      };
-      const isGroupOf = (groupId: string, ownerId: number) => {
-        const key = `${groupId}\u0000${ownerId}`;
-        let answer = groupsOf.get(key);
-        if (!answer) groupsOf.set(key, (answer = env.isGroupOf(groupId, ownerId)));
-        return answer;
-      };
-      const validate = (input: Record<string, unknown>, ownerId: number, isTaken: ValidationEnv['isTaken']) =>
-        validateCustomer(input, {
-          mode: opts.validate,
-          metadata: meta,
-          actingUserId: ownerId,
-          mayAssignOthers: opts.mayAssignOthers ?? opts.validate === 'ingest',
-          isActiveMember,
-          isGroupOf,
-          isTaken,
-        });
-
-      // Uniqueness: a first pass collects every value an item would check, one query per column
-      // answers them all, and the real pass adds the values of the items before each item.
-      const asked = new Map<keyof CustomersTable, Set<string | number>>();
-      for (const it of items) {
-        await validate(it.input, it.ownerId, async (column, value) => {
-          let values = asked.get(column);
-          if (!values) asked.set(column, (values = new Set()));
-          values.add(value);
-          return false;
-        }).catch((err: unknown) => {
-          if (!(err instanceof AppError)) throw err;
-        });
-      }
-      const taken = new Map<keyof CustomersTable, Set<string>>();
-      for (const [column, values] of asked) {
-        taken.set(column, await repo.liveValues(trx, appId, column, [...values]));
-      }
-
-      const rows: CustomerRow[] = [];
-      const now = opts.now;
-      for (let position = 0; position < items.length; position += 1) {
-        const it = items[position] as (typeof items)[number];
-        let v: ValidatedCustomer;
-        try {
-          v = await validate(it.input, it.ownerId, async (column, value) => taken.get(column)?.has(String(value)) ?? false);
-        } catch (err) {
-          if (err instanceof AppError) return { failed: { position, error: err } };
-          throw err;
-        }
-        const row: CustomerRow = {
-          ...(Object.fromEntries(Object.keys(EMPTY_CUSTOMER).map((k) => [k, null])) as unknown as CustomerRow),
-          ...(v.values as Partial<CustomerRow>),
-          id: it.id ?? timeOrderedUuid(),
-          app_id: appId,
-          owner_id: v.ownerId,
-          create_way: (v.values.create_way as number | null | undefined) ?? opts.createWay ?? DEFAULT_CREATE_WAY,
-          allocation_user_id: v.ownerChanged ? String(v.ownerId) : null,
-          status: 1,
-          is_new: 1,
-          detail_viewed_at: null,
-          seen_behaviour_count: 0,
-          created_at: now,
-          updated_at: now,
-        };
-        rows.push(row);
-        for (const [column, values] of taken) {
-          const value = row[column];
-          if (value !== null && value !== undefined) values.add(String(value));
-        }
-      }
-
-      // whetherMerge as each would have seen it: live customers stored before, and earlier items.
-      const stored = await repo.liveTwins(trx, appId, rows);
-      const phones = new Set(stored.filter((o) => o.phone).map((o) => `${o.owner_id}\u0000${o.phone}`));
-      const emails = new Set(stored.filter((o) => o.email_lower).map((o) => `${o.owner_id}\u0000${o.email_lower}`));
-      const customers: CustomerResponse[] = [];
-      const behaviours: Insertable<BehaviourLogsTable>[] = [];
-      const events: EventMessage[] = [];
-      const day = clock.format(now).slice(0, 10);
-      for (const row of rows) {
-        const phone = row.phone ? `${row.owner_id}\u0000${row.phone}` : null;
-        const email = row.email_lower ? `${row.owner_id}\u0000${row.email_lower}` : null;
-        const merge = (phone !== null && phones.has(phone)) || (email !== null && emails.has(email)) ? 1 : 0;
-        if (phone !== null) phones.add(phone);
-        if (email !== null) emails.add(email);
-        const customer = toCustomer(row, clock, merge);
-        customers.push(customer);
-        const behaviour: Insertable<BehaviourLogsTable> = {
-          id: timeOrderedUuid(),
-          app_id: appId,
-          customer_id: row.id,
-          svc_user_id: String(row.owner_id),
-          deal_user_id: row.deal_user_id,
-          customer_name: row.name,
-          action: 'create',
-          params: null,
-          remote_duration: null,
-          description: null,
-          when_at: now,
-          content: JSON.stringify(customer),
-          client_name: null,
-          client_version: null,
-          os: null,
-          os_version: null,
-          net: null,
-          ip: null,
-          location: null,
-          province: null,
-          city: null,
-          user_type: 1,
-          created_at: now,
-        };
-        behaviours.push(behaviour);
-        events.push(
-          { event_type: 'create', domainType: 'Customer', domainId: row.id, body: customer },
-          { event_type: 'create', domainType: 'BehaviourLog', domainId: behaviour.id, body: RECORD_BODY },
-        );
-      }
-      await bulk.insert(trx, 'customers', rows);
-      await bulk.insert(trx, 'behaviour_logs', behaviours);
-      // The overview counts every record from daily rollups; a new customer has none yet, so plain inserts.
-      await bulk.insert(
-        trx,
-        'behaviour_rollups',
-        rows.map((r) => ({ customer_id: r.id, day, kind: 'action', key: 'create', count: 1 })),
-      );
-      await bulk.insert(
-        trx,
-        'behaviour_totals',
-        rows.map((r) => ({ customer_id: r.id, kind: 'action', key: 'create', count: 1 })),
-      );
-      await bulk.insert(trx, 'outbox', eventRows(appId, events, now));
-      return { customers };
+      const validate = await batchValidator(trx, appId, opts);
+      const taken = await takenValues(trx, appId, items, validate);
+      const built = await validatedRows(appId, items, validate, taken, opts);
+      if ('failed' in built) return built;
+      const created = createdRecords(appId, built.rows, await mergeFlags(trx, appId, built.rows), opts.now);
+      await writes.insertCreated(trx, {
+        customers: built.rows,
+        behaviours: created.behaviours,
+        day: clock.format(opts.now).slice(0, 10),
+        outbox: eventRows(appId, created.events, opts.now),
+      });
+      return { customers: created.customers };
     },
 
     async create(appId: string, callerId: number, pathUserId: string, input: Record<string, unknown>): Promise<CustomerResponse> {
@@ -389,8 +445,7 @@ export function createCustomersService(ctx: AppContext, access: AccessService, m
       });
       if (new Set(parsed.map((p) => p.customerId)).size !== parsed.length) throw failure('datas_invalid', 'datas names a customer twice');
       await db.transaction().execute(async (trx) => {
-        if (!(await repo.isActiveMember(trx, appId, target)))
-          throw failure('target_svc_userid_invalid', 'The target is not a member of this project');
+        if (!(await members.isActiveMember(trx, appId, target))) throw failure('target_svc_userid_invalid');
         const rows = new Map(
           (
             await repo.findMany(

@@ -1,8 +1,8 @@
+import type { CustomersTable } from '../../db/index.ts';
 import type { Updateable } from 'kysely';
-import type { CustomersTable } from '../../db/schema.ts';
-import { type AppError, failure, forbidden } from '../../http/errors.ts';
+import { type AppError, fieldFailure, forbidden } from '../../http/errors.ts';
 import { FIXED_PHONE_RE, isEmail, isPhone } from '../../lib/formats.ts';
-import type { MetadataRow } from '../metadata/repository.ts';
+import type { MetadataRow } from '../metadata/mapper.ts';
 import { ATTRIBUTE_BY_NAME, type AttributeSpec, PLAIN_FIELDS, readParam } from './attributes.ts';
 
 export type ValidationMode = 'create' | 'edit' | 'ingest';
@@ -49,7 +49,7 @@ function asText(raw: unknown, name: string): string | null | AppError {
   if (typeof raw === 'string') return raw.trim() === '' ? null : raw.trim();
   if (typeof raw === 'number' && Number.isFinite(raw)) return String(raw);
   if (typeof raw === 'boolean') return String(raw);
-  return failure(`${name}_invalid`, `${name} must be a single value`);
+  return fieldFailure(name, 'invalid', `${name} must be a single value`);
 }
 
 const INT_RE = /^-?\d{1,9}$/;
@@ -74,14 +74,14 @@ export async function validateCustomer(input: Record<string, unknown>, env: Vali
     const name = row.name;
     const raw = spec ? readParam(input, spec) : input[name];
     const present = raw !== undefined;
-    if (present && env.mode === 'edit' && row.readonly === 1) throw failure(`${name}_readonly`, `${name} is read-only`);
+    if (present && env.mode === 'edit' && row.readonly === 1) throw fieldFailure(name, 'readonly', `${name} is read-only`);
     const text = present ? asText(raw, name) : undefined;
     if (text instanceof Error) throw text;
 
     if (text === undefined || text === null) {
       const creating = env.mode !== 'edit';
       if (row.required === 1 && (creating ? row.default_value === null : present)) {
-        throw failure(`${name}_required`, `${name} is required`);
+        throw fieldFailure(name, 'required', `${name} is required`);
       }
       if (creating && !present && row.default_value !== null) {
         values[name] = row.default_value;
@@ -92,8 +92,8 @@ export async function validateCustomer(input: Record<string, unknown>, env: Vali
     }
 
     const maxLength = spec?.maxLength ?? 255;
-    if (text.length > maxLength) throw failure(`${name}_invalid`, `${name} must be at most ${maxLength} characters`);
-    const invalid = (why: string) => failure(`${name}_invalid`, `${name} ${why}`);
+    if (text.length > maxLength) throw fieldFailure(name, 'invalid', `${name} must be at most ${maxLength} characters`);
+    const invalid = (why: string) => fieldFailure(name, 'invalid', `${name} ${why}`);
     switch (row.type) {
       case 'phone':
         if (!isPhone(text)) throw invalid('is not a valid mobile number');
@@ -130,7 +130,7 @@ export async function validateCustomer(input: Record<string, unknown>, env: Vali
     if (spec?.int && !INT_RE.test(text)) throw invalid('must be a whole number');
     const stored = spec?.int ? Number(text) : text;
     if (row.is_unique === 1 && spec && (await env.isTaken(spec.column, stored, env.current?.id))) {
-      throw failure(`${name}_unique`, `another customer already has this ${name}`);
+      throw fieldFailure(name, 'unique', `another customer already has this ${name}`);
     }
     if (spec) values[name] = stored;
     else ext[name] = text;
@@ -147,7 +147,7 @@ export async function validateCustomer(input: Record<string, unknown>, env: Vali
     if (raw === undefined) continue;
     const text = asText(raw, spec.name);
     if (text instanceof Error) throw text;
-    if (text !== null && text.length > spec.maxLength) throw failure(`${spec.name}_invalid`, `${spec.name} is too long`);
+    if (text !== null && text.length > spec.maxLength) throw fieldFailure(spec.name, 'invalid', `${spec.name} is too long`);
     out[spec.column] = text;
   }
   if (Object.keys(ext).length > 0) out.ext = JSON.stringify(ext);

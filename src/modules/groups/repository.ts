@@ -1,7 +1,5 @@
-import { type PreparedReader, preparedQuery } from '../../db/prepared.ts';
+import { type PreparedReader, preparedQuery, type CustomerGroupsTable, type Database } from '../../db/index.ts';
 import type { Kysely, Selectable } from 'kysely';
-import type { Database } from '../../db/index.ts';
-import type { CustomerGroupsTable } from '../../db/schema.ts';
 
 export type GroupRow = Selectable<CustomerGroupsTable>;
 type Db = Kysely<Database>;

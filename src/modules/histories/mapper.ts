@@ -1,5 +1,5 @@
+import type { CallsTable, CluesTable, LinkViewDurationsTable, LinkViewLogsTable, LinksTable, PostsTable } from '../../db/index.ts';
 import type { Selectable } from 'kysely';
-import type { CallsTable, CluesTable, LinkViewDurationsTable, LinkViewLogsTable, LinksTable, PostsTable } from '../../db/schema.ts';
 import type { Clock } from '../../lib/time.ts';
 import type { CustomerRow } from './repository.ts';
 

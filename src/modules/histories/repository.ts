@@ -1,7 +1,15 @@
+import {
+  type PreparedReader,
+  type QueryScope,
+  jsonRowsReader,
+  preparedQuery,
+  type CallsTable,
+  type CustomersTable,
+  type LinkViewDurationsTable,
+  type LinkViewLogsTable,
+  type Database,
+} from '../../db/index.ts';
 import { type Kysely, type RawBuilder, type SelectQueryBuilder, type Selectable, sql } from 'kysely';
-import type { Database } from '../../db/index.ts';
-import { type PreparedReader, type QueryScope, jsonRowsReader, preparedQuery } from '../../db/prepared.ts';
-import type { CallsTable, CustomersTable, LinkViewDurationsTable, LinkViewLogsTable } from '../../db/schema.ts';
 
 type Db = Kysely<Database>;
 

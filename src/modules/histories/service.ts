@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError, failure } from '../../http/errors.ts';
 import type { Page } from '../../http/paging.ts';
 import type { AccessService } from '../access/service.ts';
-import { linkUrl, toCall, toLink, toPost, toViewLog } from './mapper.ts';
+import { linkUrl, toCall, toClue, toLink, toPost, toViewLog } from './mapper.ts';
 import { DURATION_BUCKETS, callCustomer, historiesRepository as repo } from './repository.ts';
 
 export interface CallsInput {
@@ -12,7 +12,15 @@ export interface CallsInput {
   time_range_type?: number | undefined;
 }
 
-const linkNotFound = () => failure('link_not_found', 'Link not found');
+const linkNotFound = () => failure('link_not_found');
+
+/** Ids of history records a page of behaviour records refers to. */
+export interface HistoryRefs {
+  linkIds: string[];
+  viewLogIds: string[];
+  clueIds: string[];
+  callIds: string[];
+}
 
 /**
  * Calls, links, link view logs and mass e-mail sends (the interface's history endpoints).
@@ -83,6 +91,45 @@ export function createHistoriesService(ctx: AppContext, access: AccessService) {
       const ownerId = access.visibleOwner(m, input.owner_id, 'history');
       const rows = await repo.listPosts(db, input.app_id, ownerId, p.offset, p.limit);
       return rows.map((r) => toPost(r, clock));
+    },
+
+    /**
+     * The records behaviour records refer to, by id, in their response shapes (calls as stored rows:
+     * the behaviour record shows a few of their fields). Records of other projects are left out; a
+     * view log comes with its link's id, and the links of the view logs are fetched too.
+     */
+    async referencedRecords(appId: string, refs: HistoryRefs) {
+      const [viewLogs, clues, calls] = await Promise.all([
+        repo.viewLogsByIds(reader, appId, refs.viewLogIds),
+        repo.cluesByIds(reader, refs.clueIds),
+        repo.callsByIds(reader, refs.callIds),
+      ]);
+      const linkIds = [...new Set([...refs.linkIds, ...viewLogs.map((v) => v.link_id)])];
+      const links = (await repo.linksByIds(reader, linkIds)).filter((l) => l.app_id === appId);
+      const counters = await repo.linkCounters(reader, links);
+      const linkName = new Map(links.map((l) => [l.id, l.name]));
+      return {
+        viewLogs: new Map(
+          viewLogs
+            .filter((v) => v.app_id === appId)
+            .map((v) => [
+              v.id,
+              {
+                linkId: v.link_id,
+                viewLog: toViewLog(
+                  v,
+                  linkName.get(v.link_id) ?? null,
+                  v.durations,
+                  v.viewer_id === null || !Number(v.viewer_is_customer),
+                  clock,
+                ),
+              },
+            ]),
+        ),
+        links: new Map(links.map((l) => [l.id, toLink(l, counters.get(l.id), undefined, clock, undefined)])),
+        clues: new Map(clues.filter((c) => c.app_id === appId).map((c) => [c.id, toClue(c, clock)])),
+        calls: new Map(calls.filter((c) => c.app_id === appId).map((c) => [c.id, c])),
+      };
     },
   };
 }

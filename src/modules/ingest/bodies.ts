@@ -1,4 +1,3 @@
-import type { Insertable } from 'kysely';
 import type {
   BehaviourLogsTable,
   CallsTable,
@@ -7,10 +6,11 @@ import type {
   LinkViewLogsTable,
   LinksTable,
   PostsTable,
-} from '../../db/schema.ts';
+} from '../../db/index.ts';
+import type { Insertable } from 'kysely';
 import type { Clock } from '../../lib/time.ts';
 import { randomToken } from '../../lib/secrets.ts';
-import { ACTION_NAME_RE, actionSpec, checkContent } from '../behaviour/actions.ts';
+import { ACTION_NAME_RE, actionSpec, checkContent } from '../behaviour/service.ts';
 import { BodyReader, ItemError } from './reader.ts';
 
 /**

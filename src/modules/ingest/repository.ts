@@ -1,7 +1,5 @@
+import { bulkOps, type BehaviourRollupsTable, type Database, type DialectFeatures } from '../../db/index.ts';
 import type { Insertable, Kysely } from 'kysely';
-import type { Database, DialectFeatures } from '../../db/index.ts';
-import { bulkOps } from '../../db/bulk.ts';
-import type { BehaviourRollupsTable } from '../../db/schema.ts';
 
 type Db = Kysely<Database>;
 

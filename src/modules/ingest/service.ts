@@ -1,14 +1,13 @@
+import { type BehaviourRollupsTable, type Database, isTransientConflict, isUniqueViolation } from '../../db/index.ts';
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { AppContext } from '../../context.ts';
-import { type Database, isTransientConflict, isUniqueViolation } from '../../db/index.ts';
-import type { BehaviourRollupsTable } from '../../db/schema.ts';
 import { type EventMessage, RECORD_BODY, eventRows } from '../../events/outbox.ts';
 import type { AppError } from '../../http/errors.ts';
 import { accessDenied, failure } from '../../http/errors.ts';
-import { safeEqual } from '../../lib/secrets.ts';
 import type { AccessService } from '../access/service.ts';
 import type { AccountsService } from '../accounts/service.ts';
-import { actionSpec } from '../behaviour/actions.ts';
+import { actionSpec } from '../behaviour/service.ts';
+import type { ProjectsService } from '../projects/service.ts';
 import {
   type ParseContext,
   type ParsedBehaviour,
@@ -56,8 +55,8 @@ export interface IngestResult {
 
 /**
  * Stores a batch's Customer bodies, in order, inside the batch transaction (the customers module's
- * engine). Returns the position and error of the first invalid one, when one is (nothing is then
- * written).
+ * engine, handed over by the composition root). Returns the position and error of the first
+ * invalid one, when one is (nothing is then written).
  */
 export type CustomerWriter = (
   trx: Transaction<Database>,
@@ -92,19 +91,22 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * records and to earlier items of the batch), skips records already stored, and writes the rest
  * with their outbox events and overview rollups in ONE transaction.
  */
-export function createIngestService(ctx: AppContext, access: AccessService, accounts: AccountsService) {
+export function createIngestService(
+  ctx: AppContext,
+  access: AccessService,
+  accounts: AccountsService,
+  projects: ProjectsService,
+  writeCustomers: CustomerWriter,
+) {
   const db: Kysely<Database> = ctx.database.db;
   const clock = ctx.clock;
   const repo = createIngestRepository(ctx.database.features);
-  let customerWriter: CustomerWriter | null = null;
 
   /** Who may ingest: the project's secret, else a Master/Admin token. Returns the default customer owner. */
   async function authorize(appId: string, creds: IngestCredentials): Promise<number> {
     if (creds.secret !== undefined && creds.secret !== '') {
-      const app = await db.selectFrom('apps').select(['secret', 'status', 'creator_id']).where('id', '=', appId).executeTakeFirst();
-      // The comparison runs even for an unknown project, so timing does not tell which failed.
-      const matches = safeEqual(app?.secret ?? '', creds.secret);
-      if (app && app.status === 0 && matches) return app.creator_id;
+      const creator = await projects.creatorBySecret(appId, creds.secret);
+      if (creator !== null) return creator;
     }
     if (creds.token !== undefined && creds.token !== '') {
       const user = await accounts.authenticate(creds.token);
@@ -324,9 +326,7 @@ export function createIngestService(ctx: AppContext, access: AccessService, acco
       // Customers first (others may reference them), then links, then what hangs off links.
       const customers = toWrite.filter((it): it is Item & { type: 'Customer' } => it.type === 'Customer');
       if (customers.length > 0) {
-        if (!customerWriter)
-          throw invalid([{ index: customers[0]?.index ?? 0, msg: 'Customer ingestion is not available on this server' }]);
-        const failed = await customerWriter(
+        const failed = await writeCustomers(
           trx,
           appId,
           customers.map((it) => ({ input: it.body, ownerId: it.ownerId ?? defaultOwner, id: it.domainId })),
@@ -388,14 +388,7 @@ export function createIngestService(ctx: AppContext, access: AccessService, acco
     return { accepted: toWrite.length, duplicates };
   }
 
-  /** The interface's behaviour event body (Events section). */
-
   return {
-    /** Lets the customers module plug its validating writer in (it is built after this service). */
-    setCustomerWriter(writer: CustomerWriter): void {
-      customerWriter = writer;
-    },
-
     async ingest(appId: string, creds: IngestCredentials, payload: unknown): Promise<IngestResult> {
       const defaultOwner = await authorize(appId, creds);
       if (!Array.isArray(payload)) throw failure('invalid_events', 'The body must be a JSON array of event messages', { errors: [] });

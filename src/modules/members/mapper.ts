@@ -1,6 +1,24 @@
+import type { MembersTable, UsersTable } from '../../db/index.ts';
+import type { Selectable } from 'kysely';
 import type { Clock } from '../../lib/time.ts';
-import type { MemberRow } from '../access/service.ts';
-import type { MemberListRow } from './repository.ts';
+
+/** A stored member record. Other modules (access) name it from here, as a type. */
+export type MemberRow = Selectable<MembersTable>;
+
+type UserRow = Selectable<UsersTable>;
+
+/** A member with what the list shows of its platform user (the members repository's list). */
+export type MemberListRow = MemberRow & {
+  u_name: UserRow['name'];
+  u_photo_uri: UserRow['photo_uri'];
+  u_created_at: UserRow['created_at'];
+  u_updated_at: UserRow['updated_at'];
+  u_phone_num: UserRow['phone_num'];
+  u_phone_num_status: UserRow['phone_num_status'];
+  u_email: UserRow['email'];
+  /** Null when the user never made an authenticated request. */
+  u_last_seen_at: number | null;
+};
 
 export const ONLINE_WINDOW_MS = 5 * 60 * 1000;
 

@@ -1,7 +1,6 @@
+import { type MembersTable, type Database, containsInsensitive } from '../../db/index.ts';
 import type { Kysely, Updateable } from 'kysely';
-import { type Database, containsInsensitive } from '../../db/index.ts';
-import type { MembersTable } from '../../db/schema.ts';
-import type { MemberRow } from '../access/service.ts';
+import type { MemberListRow, MemberRow } from './mapper.ts';
 
 type Db = Kysely<Database>;
 
@@ -17,6 +16,17 @@ export const membersRepository = {
     return this.findByUser(db, appId, Number(ref));
   },
 
+  async isActive(db: Db, appId: string, userId: number): Promise<boolean> {
+    const row = await db
+      .selectFrom('members')
+      .select('id')
+      .where('app_id', '=', appId)
+      .where('user_id', '=', userId)
+      .where('status', '=', 0)
+      .executeTakeFirst();
+    return row !== undefined;
+  },
+
   async insert(db: Db, row: MemberRow): Promise<void> {
     await db.insertInto('members').values(row).execute();
   },
@@ -26,7 +36,7 @@ export const membersRepository = {
   },
 
   /** Active members by join time, optionally matching a keyword in name, mobile number or e-mail. */
-  list(db: Db, appId: string, keyword: string | undefined, offset: number, limit: number) {
+  list(db: Db, appId: string, keyword: string | undefined, offset: number, limit: number): Promise<MemberListRow[]> {
     let q = db
       .selectFrom('members')
       .innerJoin('users', 'users.id', 'members.user_id')
@@ -56,5 +66,3 @@ export const membersRepository = {
     return q.orderBy('members.create_time').orderBy('members.id').offset(offset).limit(limit).execute();
   },
 };
-
-export type MemberListRow = Awaited<ReturnType<typeof membersRepository.list>>[number];

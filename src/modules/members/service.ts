@@ -1,9 +1,10 @@
+import type { Kysely } from 'kysely';
 import type { AppContext } from '../../context.ts';
-import { isUniqueViolation } from '../../db/index.ts';
+import { type Database, isUniqueViolation } from '../../db/index.ts';
 import { failure, forbidden } from '../../http/errors.ts';
 import type { Page } from '../../http/paging.ts';
 import { type AccessService, type Role, parseRole } from '../access/service.ts';
-import { accountsRepository } from '../accounts/repository.ts';
+import type { AccountsService } from '../accounts/service.ts';
 import { type MemberListItem, type MemberResponse, toMember, toMemberListItem } from './mapper.ts';
 import { membersRepository as repo } from './repository.ts';
 import { timeOrderedUuid } from '../../lib/ids.ts';
@@ -14,7 +15,7 @@ export interface AddMemberInput {
 }
 
 /** Project members (sales people): add, list, remove — decisions §3. */
-export function createMembersService(ctx: AppContext, access: AccessService) {
+export function createMembersService(ctx: AppContext, access: AccessService, accounts: AccountsService) {
   const db = ctx.database.db;
   const clock = ctx.clock;
   return {
@@ -25,11 +26,11 @@ export function createMembersService(ctx: AppContext, access: AccessService) {
       let role: Role = 'Sales';
       if (input.role !== undefined && input.role !== '') {
         const parsed = parseRole(input.role);
-        if (parsed === null || parsed === 'Master') throw failure('role_invalid', 'role must be Admin or Sales');
+        if (parsed === null || parsed === 'Master') throw failure('role_invalid');
         role = parsed;
       }
       if (role === 'Admin') access.requireMaster(m, 'make an Admin');
-      const user = await accountsRepository.findUserById(db, input.svc_user_id);
+      const user = await accounts.userById(input.svc_user_id);
       if (!user) throw failure('user_not_found', 'No platform user with that id');
       const existing = await repo.findByUser(db, appId, user.id);
       const now = clock.now();
@@ -37,7 +38,7 @@ export function createMembersService(ctx: AppContext, access: AccessService) {
       const postRoles = role === 'Admin' ? 'MarketPost,SalesPost' : 'SalesPost';
       if (existing) {
         const revived = await repo.update(db, existing.id, { status: 0, role, post_roles: postRoles, edit_time: now });
-        if (!revived) throw failure('member_not_found', 'Member not found');
+        if (!revived) throw failure('member_not_found');
         return toMember(revived, clock);
       }
       const row = {
@@ -68,10 +69,15 @@ export function createMembersService(ctx: AppContext, access: AccessService) {
       const m = await access.manager(appId, callerId);
       const target = await repo.findByIdOrUser(db, appId, ref);
       if (!target || target.status !== 0) throw failure('member_not_found', 'No such member in this project');
-      if (target.user_id === m.app.creator_id) throw failure('cannot_remove_owner', 'The project creator cannot be removed');
+      if (target.user_id === m.app.creator_id) throw failure('cannot_remove_owner');
       if (target.role === 'Admin' && m.role !== 'Master') throw forbidden('Only the project Master may remove an Admin');
       await repo.update(db, target.id, { status: 1, edit_time: clock.now() });
       return true;
+    },
+
+    /** Whether the user is an active member of the project (inside the caller's transaction, if any). */
+    isActiveMember(executor: Kysely<Database>, appId: string, userId: number): Promise<boolean> {
+      return repo.isActive(executor, appId, userId);
     },
 
     async list(appId: string, callerId: number, keyword: string | undefined, p: Page): Promise<MemberListItem[]> {

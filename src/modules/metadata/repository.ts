@@ -1,9 +1,8 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../db/index.ts';
-import type { CustomerMetadataTable } from '../../db/schema.ts';
 import { DEFAULT_METADATA } from './defaults.ts';
+import type { MetadataRow } from './mapper.ts';
 
-export type MetadataRow = Selectable<CustomerMetadataTable>;
 type Db = Kysely<Database>;
 
 export const metadataRepository = {

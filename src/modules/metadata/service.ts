@@ -3,39 +3,8 @@ import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/index.ts';
 import { badRequest } from '../../http/errors.ts';
 import type { AccessService } from '../access/service.ts';
-import { type MetadataRow, metadataRepository as repo } from './repository.ts';
-
-export interface MetadataItem {
-  appId: string;
-  name: string;
-  type: string;
-  title: string;
-  isExt: boolean;
-  unique: boolean;
-  required: boolean;
-  visiable: boolean;
-  index: number;
-  defaultValue: string | null;
-  optionValues: string | null;
-  readonly: number;
-}
-
-export function toMetadataItem(r: MetadataRow): MetadataItem {
-  return {
-    appId: r.app_id,
-    name: r.name,
-    type: r.type,
-    title: r.title,
-    isExt: r.is_ext === 1,
-    unique: r.is_unique === 1,
-    required: r.required === 1,
-    visiable: r.visiable === 1,
-    index: r.sort_index,
-    defaultValue: r.default_value,
-    optionValues: r.option_values,
-    readonly: r.readonly,
-  };
-}
+import { type MetadataItem, type MetadataRow, toMetadataItem } from './mapper.ts';
+import { metadataRepository as repo } from './repository.ts';
 
 /** Per-project customer attribute configuration; stored per project so admins can later edit it. */
 export function createMetadataService(ctx: AppContext, access: AccessService) {

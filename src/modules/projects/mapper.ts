@@ -1,5 +1,9 @@
+import type { AppsTable } from '../../db/index.ts';
+import type { Selectable } from 'kysely';
 import type { Clock } from '../../lib/time.ts';
-import type { AppRow } from '../access/service.ts';
+
+/** A stored project (an `apps` row). Other modules (access) name it from here, as a type. */
+export type AppRow = Selectable<AppsTable>;
 
 export interface ProjectResponse {
   id: string;

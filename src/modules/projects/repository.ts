@@ -1,7 +1,6 @@
+import type { AppsTable, MembersTable, Database } from '../../db/index.ts';
 import type { Insertable, Kysely, Updateable } from 'kysely';
-import type { Database } from '../../db/index.ts';
-import type { AppsTable, MembersTable } from '../../db/schema.ts';
-import type { AppRow } from '../access/service.ts';
+import type { AppRow } from './mapper.ts';
 
 type Db = Kysely<Database>;
 
@@ -14,6 +13,10 @@ export const projectsRepository = {
   },
   async updateApp(db: Db, id: string, patch: Updateable<AppsTable>): Promise<void> {
     await db.updateTable('apps').set(patch).where('id', '=', id).execute();
+  },
+  /** What a project secret is checked against: the secret, whether the project is live, its creator. */
+  findSecret(db: Db, id: string) {
+    return db.selectFrom('apps').select(['secret', 'status', 'creator_id']).where('id', '=', id).executeTakeFirst();
   },
   /** Live projects the user is an active member of, newest first, with the caller's role. */
   listForUser(db: Db, userId: number): Promise<(AppRow & { role: string })[]> {

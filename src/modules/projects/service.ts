@@ -2,9 +2,9 @@ import type { Kysely, Transaction } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/index.ts';
 import { failure } from '../../http/errors.ts';
-import { randomToken } from '../../lib/secrets.ts';
-import type { AccessService, AppRow } from '../access/service.ts';
-import { type ProjectResponse, toProject } from './mapper.ts';
+import { randomToken, safeEqual } from '../../lib/secrets.ts';
+import type { AccessService } from '../access/service.ts';
+import { type AppRow, type ProjectResponse, toProject } from './mapper.ts';
 import { projectsRepository as repo } from './repository.ts';
 import { timeOrderedUuid } from '../../lib/ids.ts';
 
@@ -22,7 +22,7 @@ const DESCRIPTION_MAX = 2000;
 
 function validName(name: string | undefined, required: boolean): string | undefined {
   if (name === undefined || name.trim() === '') {
-    if (required) throw failure('name_required', 'name is required');
+    if (required) throw failure('name_required');
     return undefined;
   }
   if (name.trim().length > NAME_MAX) throw failure('name_invalid', `name must be at most ${NAME_MAX} characters`);
@@ -42,7 +42,7 @@ function checkActingUser(input: ProjectInput, callerId: number): void {
   }
 }
 
-export function createProjectsService(ctx: AppContext, access: AccessService, hooks: ProjectCreatedHook[]) {
+export function createProjectsService(ctx: AppContext, access: AccessService, hooks: readonly ProjectCreatedHook[]) {
   const db: Kysely<Database> = ctx.database.db;
   const clock = ctx.clock;
   return {
@@ -104,6 +104,17 @@ export function createProjectsService(ctx: AppContext, access: AccessService, ho
     async detail(appId: string, callerId: number): Promise<ProjectResponse> {
       const m = await access.membership(appId, callerId);
       return toProject(m.app, clock);
+    },
+
+    /**
+     * The creator of a live project whose secret this is (ingestion's default customer owner), or
+     * null when the project is unknown, deleted, or the secret is wrong.
+     */
+    async creatorBySecret(appId: string, secret: string): Promise<number | null> {
+      const app = await repo.findSecret(db, appId);
+      // The comparison runs even for an unknown project, so timing does not tell which failed.
+      const matches = safeEqual(app?.secret ?? '', secret);
+      return app && app.status === 0 && matches ? app.creator_id : null;
     },
 
     /** The caller's projects; `secret` only where the caller is Master or Admin. */

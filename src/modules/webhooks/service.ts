@@ -1,7 +1,6 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/index.ts';
-import type { WebhookDeliveriesTable, WebhooksTable } from '../../db/schema.ts';
 import { lastPosition, readFeed, sequenceOutbox, toMessage } from '../../events/sequencer.ts';
 import { checkWebhookUrl } from '../../events/ssrf.ts';
 import { badRequest, failure } from '../../http/errors.ts';
@@ -9,45 +8,21 @@ import type { Page } from '../../http/paging.ts';
 import { randomToken } from '../../lib/secrets.ts';
 import type { AccessService } from '../access/service.ts';
 import { timeOrderedUuid } from '../../lib/ids.ts';
+import { type WebhookRow, toDelivery, toWebhook } from './mapper.ts';
+import { webhooksRepository as repo } from './repository.ts';
 
 export const DOMAIN_TYPES = ['Customer', 'BehaviourLog', 'Call', 'Link', 'LinkViewLog', 'Clue', 'Post'];
 const MAX_HOOKS_PER_PROJECT = 20;
 
-const webhookNotFound = () => failure('webhook_not_found', 'Webhook not found');
-
-function toWebhook(w: Selectable<WebhooksTable>, ctx: AppContext) {
-  return {
-    id: w.id,
-    appId: w.app_id,
-    url: w.url,
-    secret: w.secret,
-    domainTypes: w.domain_types ? w.domain_types.split(',') : null,
-    status: w.status,
-    disabledReason: w.disabled_reason,
-    createdAt: ctx.clock.format(w.created_at),
-  };
-}
-
-function toDelivery(d: Selectable<WebhookDeliveriesTable>, ctx: AppContext) {
-  return {
-    id: String(d.id),
-    eventIds: JSON.parse(d.event_ids) as string[],
-    status: d.status,
-    attempts: d.attempts,
-    lastStatusCode: d.last_status_code,
-    lastError: d.last_error,
-    nextAttemptAt: d.status === 'pending' ? ctx.clock.format(d.next_attempt_at) : null,
-    createdAt: ctx.clock.format(d.created_at),
-    deliveredAt: ctx.clock.format(d.delivered_at),
-  };
-}
+const webhookNotFound = () => failure('webhook_not_found');
 
 /** Webhook subscriptions and the pull feed (decisions §7); Master/Admin only. */
 export function createWebhooksService(ctx: AppContext, access: AccessService) {
   const db: Kysely<Database> = ctx.database.db;
+  const clock = ctx.clock;
 
   async function hookOf(appId: string, id: string) {
-    const w = await db.selectFrom('webhooks').selectAll().where('id', '=', id).where('app_id', '=', appId).executeTakeFirst();
+    const w = await repo.find(db, appId, id);
     if (!w) throw webhookNotFound();
     return w;
   }
@@ -56,7 +31,7 @@ export function createWebhooksService(ctx: AppContext, access: AccessService) {
     async create(appId: string, callerId: number, input: { url?: string | undefined; domain_types?: string | undefined }) {
       await access.manager(appId, callerId);
       const url = input.url?.trim() ?? '';
-      if (url === '') throw failure('url_required', 'url is required');
+      if (url === '') throw failure('url_required');
       if (url.length > 2000) throw failure('url_invalid', 'url must be at most 2000 characters');
       const problem = await checkWebhookUrl(url, ctx.config.webhookAllowPrivate);
       if (problem) throw failure('url_invalid', problem);
@@ -73,17 +48,12 @@ export function createWebhooksService(ctx: AppContext, access: AccessService) {
         const bad = types.find((t) => !DOMAIN_TYPES.includes(t));
         if (bad !== undefined) throw failure('domain_types_invalid', `unknown domain type ${bad}; use ${DOMAIN_TYPES.join(', ')}`);
       }
-      const count = await db
-        .selectFrom('webhooks')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('app_id', '=', appId)
-        .executeTakeFirst();
-      if (Number(count?.n ?? 0) >= MAX_HOOKS_PER_PROJECT)
+      if ((await repo.count(db, appId)) >= MAX_HOOKS_PER_PROJECT)
         throw failure('too_many_webhooks', `at most ${MAX_HOOKS_PER_PROJECT} webhooks per project`);
       // A new webhook receives the events written from now on.
       await sequenceOutbox(db, ctx.database.features);
       const top = await lastPosition(db);
-      const row = {
+      const row: WebhookRow = {
         id: timeOrderedUuid(),
         app_id: appId,
         url,
@@ -93,40 +63,30 @@ export function createWebhooksService(ctx: AppContext, access: AccessService) {
         disabled_reason: null,
         cursor: top,
         created_by: callerId,
-        created_at: ctx.clock.now(),
+        created_at: clock.now(),
       };
-      await db.insertInto('webhooks').values(row).execute();
-      return toWebhook(row, ctx);
+      await repo.insert(db, row);
+      return toWebhook(row, clock);
     },
 
     async list(appId: string, callerId: number) {
       await access.manager(appId, callerId);
-      const rows = await db.selectFrom('webhooks').selectAll().where('app_id', '=', appId).orderBy('created_at').orderBy('id').execute();
-      return rows.map((w) => toWebhook(w, ctx));
+      const rows = await repo.list(db, appId);
+      return rows.map((w) => toWebhook(w, clock));
     },
 
     async remove(appId: string, callerId: number, id: string): Promise<true> {
       await access.manager(appId, callerId);
       await hookOf(appId, id);
-      await db.transaction().execute(async (trx) => {
-        await trx.deleteFrom('webhook_deliveries').where('webhook_id', '=', id).execute();
-        await trx.deleteFrom('webhooks').where('id', '=', id).execute();
-      });
+      await db.transaction().execute((trx) => repo.remove(trx, id));
       return true;
     },
 
     async deliveries(appId: string, callerId: number, id: string, p: Page) {
       await access.manager(appId, callerId);
       await hookOf(appId, id);
-      const rows = await db
-        .selectFrom('webhook_deliveries')
-        .selectAll()
-        .where('webhook_id', '=', id)
-        .orderBy('id', 'desc')
-        .offset(p.offset)
-        .limit(p.limit)
-        .execute();
-      return rows.map((d) => toDelivery(d, ctx));
+      const rows = await repo.deliveries(db, id, p.offset, p.limit);
+      return rows.map((d) => toDelivery(d, clock));
     },
 
     /**
@@ -136,10 +96,9 @@ export function createWebhooksService(ctx: AppContext, access: AccessService) {
     async replay(appId: string, callerId: number, id: string, eventIds: string | undefined): Promise<{ deliveries: number }> {
       await access.manager(appId, callerId);
       const hook = await hookOf(appId, id);
-      const now = ctx.clock.now();
+      const now = clock.now();
       return db.transaction().execute(async (trx) => {
-        if (hook.status !== 'active')
-          await trx.updateTable('webhooks').set({ status: 'active', disabled_reason: null }).where('id', '=', id).execute();
+        if (hook.status !== 'active') await repo.reactivate(trx, id);
         if (eventIds !== undefined && eventIds.trim() !== '') {
           const ids = [
             ...new Set(
@@ -150,35 +109,26 @@ export function createWebhooksService(ctx: AppContext, access: AccessService) {
             ),
           ];
           if (ids.length > 1000) throw badRequest("Invalid parameter 'event_ids': at most 1000 ids");
-          const rows = await trx.selectFrom('outbox').select(['id', 'seq']).where('app_id', '=', appId).where('id', 'in', ids).execute();
+          const rows = await repo.outboxEvents(trx, appId, ids);
           const missing = ids.find((e) => !rows.some((r) => r.id === e));
           if (missing !== undefined) throw failure('event_not_found', `event ${missing} is not (or no longer) stored for this project`);
           const sorted = [...rows].sort((a, b) => Number(a.seq ?? 0) - Number(b.seq ?? 0));
-          await trx
-            .insertInto('webhook_deliveries')
-            .values({
-              webhook_id: id,
-              event_ids: JSON.stringify(sorted.map((r) => r.id)),
-              first_seq: sorted[0]?.seq ?? null,
-              last_seq: sorted[sorted.length - 1]?.seq ?? null,
-              status: 'pending',
-              attempts: 0,
-              next_attempt_at: now,
-              last_status_code: null,
-              last_error: null,
-              created_at: now,
-              delivered_at: null,
-            })
-            .execute();
+          await repo.insertDelivery(trx, {
+            webhook_id: id,
+            event_ids: JSON.stringify(sorted.map((r) => r.id)),
+            first_seq: sorted[0]?.seq ?? null,
+            last_seq: sorted[sorted.length - 1]?.seq ?? null,
+            status: 'pending',
+            attempts: 0,
+            next_attempt_at: now,
+            last_status_code: null,
+            last_error: null,
+            created_at: now,
+            delivered_at: null,
+          });
           return { deliveries: 1 };
         }
-        const res = await trx
-          .updateTable('webhook_deliveries')
-          .set({ status: 'pending', attempts: 0, next_attempt_at: now, created_at: now })
-          .where('webhook_id', '=', id)
-          .where('status', '=', 'dead')
-          .executeTakeFirst();
-        return { deliveries: Number(res.numUpdatedRows) };
+        return { deliveries: await repo.requeueDead(trx, id, now) };
       });
     },
 
@@ -188,10 +138,10 @@ export function createWebhooksService(ctx: AppContext, access: AccessService) {
       const cursor = after === undefined || after === '' ? 0 : /^\d{1,15}$/.test(after) ? Number(after) : null;
       if (cursor === null) throw badRequest("Invalid parameter 'after': a cursor returned by this feed");
       await sequenceOutbox(db, ctx.database.features);
-      const events = await readFeed(db, ctx.clock, appId, cursor, p.limit);
+      const events = await readFeed(db, clock, appId, cursor, p.limit);
       const next = events.length ? String(events[events.length - 1]?.seq) : String(cursor);
       return {
-        events: events.map((e) => ({ ...toMessage(e), createdAt: ctx.clock.format(e.createdAt) })),
+        events: events.map((e) => ({ ...toMessage(e), createdAt: clock.format(e.createdAt) })),
         next,
         hasMore: events.length === p.limit,
       };

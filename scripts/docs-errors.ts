@@ -1,0 +1,59 @@
+/**
+ * Writes docs/errors.md from the error table (src/http/error-codes.ts): `npm run docs:errors`.
+ * test/error-codes.test.ts fails when the committed file differs from what this renders.
+ */
+import { writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import prettier from 'prettier';
+import { ERROR_CODES, type ErrorCodeSpec, FIELD_ERROR_CODES } from '../src/http/error-codes.ts';
+
+export const ERRORS_DOC = fileURLToPath(new URL('../docs/errors.md', import.meta.url));
+
+const cell = (text: string) => text.replaceAll('|', '\\|');
+const answers = (spec: ErrorCodeSpec) => spec.http.map((a) => `${a.status} ${a.body}`).join(', ');
+const row = (code: string, spec: ErrorCodeSpec) => `| \`${code}\` | ${answers(spec)} | ${cell(spec.en)} | ${cell(spec.zh)} |`;
+
+/** docs/errors.md as it should be: the table, rendered and formatted as Prettier formats the docs. */
+export async function renderErrorsDoc(): Promise<string> {
+  const lines = [
+    '# Error codes',
+    '',
+    '<!-- Generated from src/http/error-codes.ts by `npm run docs:errors`: edit the table, not this file. -->',
+    '',
+    'Every error code the API answers. Clients match on the code; the texts are for people, in English and',
+    'in Chinese (Simplified). The web console imports the same table (`ERROR_CODES`, `FIELD_ERROR_CODES`).',
+    '',
+    'Bodies:',
+    '',
+    '- `envelope`: `{"status": 0, "code": "…", "msg": "…"}` (`invalid_events` adds `errors: [{index, msg}]`);',
+    '- `error`: `{"error": "…", "error_description": "…"}`, the OAuth 2.0 shape; 403 and 429 answers use it',
+    '  too (429 with `Retry-After`).',
+    '',
+    '`msg` (or `error_description`) is the English detail of what failed when the server has one — which',
+    "parameter, which customer, which limit — and otherwise the code's English text below. It may change",
+    'between versions; the code does not.',
+    '',
+    '## Codes',
+    '',
+    '| Code | HTTP | English | 中文 |',
+    '| --- | --- | --- | --- |',
+    ...Object.entries(ERROR_CODES).map(([code, spec]) => row(code, spec)),
+    '',
+    '## Field codes',
+    '',
+    'For parameters known only at run time (a project’s customer attributes, profile fields), the code is the',
+    'parameter’s name and a suffix: `phone_invalid`, `company_required`. A fixed code of the same spelling',
+    'above takes precedence.',
+    '',
+    '| Code | HTTP | English | 中文 |',
+    '| --- | --- | --- | --- |',
+    ...Object.entries(FIELD_ERROR_CODES).map(([problem, spec]) => row(`<field>_${problem}`, spec)),
+    '',
+  ];
+  const options = await prettier.resolveConfig(ERRORS_DOC);
+  return prettier.format(lines.join('\n'), { ...options, filepath: ERRORS_DOC });
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  await writeFile(ERRORS_DOC, await renderErrorsDoc());
+}

@@ -1,0 +1,313 @@
+/**
+ * Every error code the API answers: how it is sent (HTTP status and body shape) and what it means,
+ * in English and in Chinese (Simplified). Plain data, so the web console can import it and show
+ * the texts in either language; docs/errors.md is generated from it (`npm run docs:errors`).
+ *
+ * The texts and a response's message: `en` and `zh` say what the code means wherever it is
+ * answered. The response's `msg` (`error_description` in the `error` shape) is the English
+ * detail of the place that failed when it has one (which parameter, which customer, which limit),
+ * and the table's `en` otherwise. Clients match on `code`, never on `msg`; a console shows the
+ * table's text for the code in the user's language, and may add `msg` as the detail.
+ *
+ * Call sites name codes through the constructors of errors.ts, typed by this table: a code that
+ * is not here, or one sent in a shape the table does not list for it, does not compile.
+ */
+
+/**
+ * The body of an error answer:
+ * - `envelope`: `{status: 0, code, msg}`, with extra fields where a code says so;
+ * - `error`: `{error: code, error_description}` (the OAuth 2.0 shape, also used for 403 and 429).
+ */
+export type ErrorBody = 'envelope' | 'error';
+
+export interface ErrorAnswer {
+  readonly status: number;
+  readonly body: ErrorBody;
+}
+
+export interface ErrorCodeSpec {
+  /** Every way the code is answered (some codes are answered by both kinds of endpoint). */
+  readonly http: readonly ErrorAnswer[];
+  readonly en: string;
+  readonly zh: string;
+}
+
+/** Business failures: HTTP 200, so clients of the original platform keep working. */
+const BUSINESS = { status: 200, body: 'envelope' } as const;
+/** The token and register endpoints (RFC 6749 §5.2). */
+const OAUTH = { status: 400, body: 'error' } as const;
+
+export const ERROR_CODES = {
+  // Malformed input, on any endpoint (the token and register endpoints answer invalid_request instead).
+  'Bad Request': {
+    http: [BUSINESS],
+    en: 'The request is malformed, or a parameter is missing or invalid',
+    zh: '请求格式错误，或参数缺失、无效',
+  },
+  payload_too_large: {
+    http: [{ status: 413, body: 'envelope' }],
+    en: 'Request body is too large',
+    zh: '请求体过大',
+  },
+  unsupported_media_type: {
+    http: [{ status: 415, body: 'envelope' }],
+    en: 'Unsupported Content-Type; send form fields or JSON',
+    zh: '不支持的 Content-Type，请发送表单字段或 JSON',
+  },
+  internal_error: {
+    http: [{ status: 500, body: 'envelope' }],
+    en: 'Internal server error',
+    zh: '服务器内部错误',
+  },
+
+  // Authentication and permission.
+  access_denied: {
+    http: [{ status: 403, body: 'error' }],
+    en: 'No access token, or an invalid or expired one',
+    zh: '缺少访问令牌，或令牌无效、已过期',
+  },
+  forbidden: {
+    http: [{ status: 403, body: 'error' }, BUSINESS],
+    en: 'Not allowed: the account is not activated or is disabled, or the caller may not do this',
+    zh: '无权操作：账号未激活或已停用，或调用者无此权限',
+  },
+  NEED_AUTH: {
+    http: [BUSINESS],
+    en: 'No permission to call this API',
+    zh: '无权调用此接口',
+  },
+  too_many_requests: {
+    http: [{ status: 429, body: 'error' }],
+    en: 'Too many requests; try again after the seconds given in Retry-After',
+    zh: '请求过于频繁，请在 Retry-After 给出的秒数后重试',
+  },
+
+  // Tokens and registration (OAuth 2.0).
+  invalid_request: {
+    http: [OAUTH, { status: 413, body: 'error' }, { status: 415, body: 'error' }],
+    en: 'The request is malformed, or a parameter is missing or invalid',
+    zh: '请求格式错误，或参数缺失、无效',
+  },
+  invalid_client: {
+    http: [OAUTH],
+    en: 'Unknown client, wrong client secret, or malformed client credentials',
+    zh: '客户端不存在、客户端密钥错误，或客户端凭据格式错误',
+  },
+  invalid_grant: {
+    http: [OAUTH],
+    en: 'Invalid username or password, or an invalid or expired refresh token',
+    zh: '用户名或密码错误，或刷新令牌无效、已过期',
+  },
+  unsupported_grant_type: {
+    http: [OAUTH],
+    en: 'This grant_type is not supported',
+    zh: '不支持此 grant_type',
+  },
+  code_not_correct: {
+    http: [OAUTH],
+    en: 'The verification code is incorrect or has expired',
+    zh: '验证码错误或已过期',
+  },
+  phone_num_existed: {
+    http: [OAUTH],
+    en: 'The mobile number is already registered',
+    zh: '该手机号已被注册',
+  },
+  email_existed: {
+    http: [OAUTH, BUSINESS],
+    en: 'The e-mail is already registered',
+    zh: '该电子邮箱已被注册',
+  },
+
+  // Accounts.
+  user_not_found: {
+    http: [BUSINESS],
+    en: 'User not found',
+    zh: '用户不存在',
+  },
+  sex_invalid: {
+    http: [BUSINESS],
+    en: 'sex must be 1 (male) or 2 (female)',
+    zh: '性别必须为 1（男）或 2（女）',
+  },
+  email_invalid: {
+    http: [BUSINESS],
+    en: 'The e-mail address is not valid',
+    zh: '电子邮箱地址无效',
+  },
+
+  // Projects and members.
+  app_not_found: {
+    http: [BUSINESS],
+    en: 'Project not found',
+    zh: '项目不存在',
+  },
+  name_required: {
+    http: [BUSINESS],
+    en: 'name is required',
+    zh: '名称为必填项',
+  },
+  name_invalid: {
+    http: [BUSINESS],
+    en: 'name is too long',
+    zh: '名称过长',
+  },
+  description_invalid: {
+    http: [BUSINESS],
+    en: 'description is too long',
+    zh: '描述过长',
+  },
+  svc_user_id_invalid: {
+    http: [BUSINESS],
+    en: 'svc_user_id (svc-user-id) must be the caller, or an active member of the project',
+    zh: 'svc_user_id（svc-user-id）必须是调用者本人，或项目的有效成员',
+  },
+  role_invalid: {
+    http: [BUSINESS],
+    en: 'role must be Admin or Sales',
+    zh: '角色必须为 Admin 或 Sales',
+  },
+  member_not_found: {
+    http: [BUSINESS],
+    en: 'Member not found',
+    zh: '成员不存在',
+  },
+  cannot_remove_owner: {
+    http: [BUSINESS],
+    en: 'The project creator cannot be removed',
+    zh: '不能移除项目创建者',
+  },
+
+  // Customers and groups.
+  customer_not_found: {
+    http: [BUSINESS],
+    en: 'Customer not found',
+    zh: '客户不存在',
+  },
+  group_not_found: {
+    http: [BUSINESS],
+    en: 'Customer group not found',
+    zh: '客户分组不存在',
+  },
+  datas_invalid: {
+    http: [BUSINESS],
+    en: 'datas is not valid: every item needs a customerId, and no customer may appear twice',
+    zh: 'datas 无效：每一项都需要 customerId，且同一客户不能出现两次',
+  },
+  target_svc_userid_invalid: {
+    http: [BUSINESS],
+    en: 'The target is not a member of this project',
+    zh: '目标用户不是该项目的成员',
+  },
+  srouceSvcUserId_mismatch: {
+    http: [BUSINESS],
+    en: 'A customer is not owned by the given srouceSvcUserId',
+    zh: '客户的负责人不是所给的 srouceSvcUserId',
+  },
+  srouceGroupId_mismatch: {
+    http: [BUSINESS],
+    en: 'A customer is not in the given srouceGroupId',
+    zh: '客户不在所给的 srouceGroupId 分组中',
+  },
+  customer_not_in_group: {
+    http: [BUSINESS],
+    en: 'A customer is not in the source group',
+    zh: '客户不在源分组中',
+  },
+  group_owner_mismatch: {
+    http: [BUSINESS],
+    en: "The target group belongs to another member than the customer's owner",
+    zh: '目标分组属于客户负责人以外的成员',
+  },
+
+  // Histories and ingestion.
+  link_not_found: {
+    http: [BUSINESS],
+    en: 'Link not found',
+    zh: '链接不存在',
+  },
+  invalid_events: {
+    http: [BUSINESS],
+    en: 'The batch was not stored: `errors` lists the invalid items ({index, msg})',
+    zh: '该批次未保存：`errors` 列出了无效的条目（{index, msg}）',
+  },
+
+  // Webhooks and the feed.
+  webhook_not_found: {
+    http: [BUSINESS],
+    en: 'Webhook not found',
+    zh: 'Webhook 不存在',
+  },
+  url_required: {
+    http: [BUSINESS],
+    en: 'url is required',
+    zh: 'url 为必填项',
+  },
+  url_invalid: {
+    http: [BUSINESS],
+    en: 'url is not valid: too long, not an absolute http(s) URL, or an address the server may not call',
+    zh: 'url 无效：过长、不是绝对的 http(s) 地址，或是服务器不允许访问的地址',
+  },
+  domain_types_invalid: {
+    http: [BUSINESS],
+    en: 'domain_types names an unknown domain type',
+    zh: 'domain_types 中有未知的领域类型',
+  },
+  too_many_webhooks: {
+    http: [BUSINESS],
+    en: 'The project has as many webhooks as it may have',
+    zh: '该项目的 Webhook 数量已达上限',
+  },
+  event_not_found: {
+    http: [BUSINESS],
+    en: 'Event not found, or no longer stored, for this project',
+    zh: '该项目没有此事件，或事件已不再保存',
+  },
+} as const satisfies Record<string, ErrorCodeSpec>;
+
+/**
+ * Codes made of a parameter's name and a suffix, for parameters known only at run time (a
+ * project's customer attributes, profile fields): `phone_invalid`, `name_required`. A fixed code
+ * of the same spelling in ERROR_CODES takes precedence when looking one up.
+ */
+export const FIELD_ERROR_CODES = {
+  invalid: {
+    http: [BUSINESS],
+    en: 'The parameter is not valid: wrong type or format, too long, not an allowed value, or not a member',
+    zh: '参数无效：类型或格式错误、过长、不是允许的取值，或不是项目成员',
+  },
+  required: {
+    http: [BUSINESS],
+    en: 'The parameter is required',
+    zh: '该参数为必填项',
+  },
+  readonly: {
+    http: [BUSINESS],
+    en: 'The attribute is read-only and cannot be edited',
+    zh: '该属性为只读，不能修改',
+  },
+  unique: {
+    http: [BUSINESS],
+    en: 'Another customer already has this value',
+    zh: '已有其他客户使用该值',
+  },
+} as const satisfies Record<string, ErrorCodeSpec>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+export type FieldProblem = keyof typeof FIELD_ERROR_CODES;
+/** `<parameter>_<problem>`, e.g. `phone_invalid`. */
+export type FieldErrorCode = `${string}_${FieldProblem}`;
+
+/** The codes the table lists with this status and body shape. */
+export type CodeAnswered<Status extends number, Body extends ErrorBody> = {
+  [C in ErrorCode]: Extract<(typeof ERROR_CODES)[C]['http'][number], { status: Status; body: Body }> extends never ? never : C;
+}[ErrorCode];
+
+const FIELD_CODE = /_(invalid|required|readonly|unique)$/;
+
+/** The table's entry for any code the API answers (a fixed code, else a field code), or undefined. */
+export function errorCodeSpec(code: string): ErrorCodeSpec | undefined {
+  if (Object.hasOwn(ERROR_CODES, code)) return ERROR_CODES[code as ErrorCode];
+  const problem = FIELD_CODE.exec(code)?.[1] as FieldProblem | undefined;
+  return problem === undefined || code.length === problem.length + 1 ? undefined : FIELD_ERROR_CODES[problem];
+}

@@ -1,0 +1,37 @@
+import type { CustomerMetadataTable } from '../../db/index.ts';
+import type { Selectable } from 'kysely';
+
+/** One customer attribute of a project. The customers module validates against these, as a type. */
+export type MetadataRow = Selectable<CustomerMetadataTable>;
+
+export interface MetadataItem {
+  appId: string;
+  name: string;
+  type: string;
+  title: string;
+  isExt: boolean;
+  unique: boolean;
+  required: boolean;
+  visiable: boolean;
+  index: number;
+  defaultValue: string | null;
+  optionValues: string | null;
+  readonly: number;
+}
+
+export function toMetadataItem(r: MetadataRow): MetadataItem {
+  return {
+    appId: r.app_id,
+    name: r.name,
+    type: r.type,
+    title: r.title,
+    isExt: r.is_ext === 1,
+    unique: r.is_unique === 1,
+    required: r.required === 1,
+    visiable: r.visiable === 1,
+    index: r.sort_index,
+    defaultValue: r.default_value,
+    optionValues: r.option_values,
+    readonly: r.readonly,
+  };
+}

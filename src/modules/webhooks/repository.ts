@@ -1,0 +1,71 @@
+import type { WebhookDeliveriesTable, Database } from '../../db/index.ts';
+import type { Insertable, Kysely } from 'kysely';
+import type { WebhookRow } from './mapper.ts';
+
+type Db = Kysely<Database>;
+
+/** SQL of webhook subscriptions and their deliveries. */
+export const webhooksRepository = {
+  find(db: Db, appId: string, id: string): Promise<WebhookRow | undefined> {
+    return db.selectFrom('webhooks').selectAll().where('id', '=', id).where('app_id', '=', appId).executeTakeFirst();
+  },
+
+  async count(db: Db, appId: string): Promise<number> {
+    const row = await db
+      .selectFrom('webhooks')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('app_id', '=', appId)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  },
+
+  async insert(db: Db, row: WebhookRow): Promise<void> {
+    await db.insertInto('webhooks').values(row).execute();
+  },
+
+  list(db: Db, appId: string): Promise<WebhookRow[]> {
+    return db.selectFrom('webhooks').selectAll().where('app_id', '=', appId).orderBy('created_at').orderBy('id').execute();
+  },
+
+  /** Deletes a webhook and its deliveries (run it in a transaction). */
+  async remove(db: Db, id: string): Promise<void> {
+    await db.deleteFrom('webhook_deliveries').where('webhook_id', '=', id).execute();
+    await db.deleteFrom('webhooks').where('id', '=', id).execute();
+  },
+
+  /** A page of a webhook's deliveries, newest first. */
+  deliveries(db: Db, webhookId: string, offset: number, limit: number) {
+    return db
+      .selectFrom('webhook_deliveries')
+      .selectAll()
+      .where('webhook_id', '=', webhookId)
+      .orderBy('id', 'desc')
+      .offset(offset)
+      .limit(limit)
+      .execute();
+  },
+
+  async reactivate(db: Db, id: string): Promise<void> {
+    await db.updateTable('webhooks').set({ status: 'active', disabled_reason: null }).where('id', '=', id).execute();
+  },
+
+  /** The project's stored events among these ids, with their feed positions. */
+  outboxEvents(db: Db, appId: string, ids: string[]) {
+    return db.selectFrom('outbox').select(['id', 'seq']).where('app_id', '=', appId).where('id', 'in', ids).execute();
+  },
+
+  async insertDelivery(db: Db, row: Insertable<WebhookDeliveriesTable>): Promise<void> {
+    await db.insertInto('webhook_deliveries').values(row).execute();
+  },
+
+  /** Sends a webhook's dead-lettered deliveries again from now; returns how many. */
+  async requeueDead(db: Db, webhookId: string, now: number): Promise<number> {
+    const res = await db
+      .updateTable('webhook_deliveries')
+      .set({ status: 'pending', attempts: 0, next_attempt_at: now, created_at: now })
+      .where('webhook_id', '=', webhookId)
+      .where('status', '=', 'dead')
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows);
+  },
+};
