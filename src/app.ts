@@ -39,7 +39,7 @@ export async function buildApp(ctx: AppContext, services: Services): Promise<Fas
   });
 
   // One line per request, with the URL redacted (access_token may ride in the query). Not even
-  // registered when info lines are off: the hook and the redaction cost every request (issue 7).
+  // registered when info lines are off: the hook and the redaction cost every request.
   if (ctx.logger.isLevelEnabled('info')) {
     app.addHook('onResponse', async (request, reply) => {
       request.log.info(

@@ -1,6 +1,6 @@
 import path from 'node:path';
 
-/** Typed, validated, frozen configuration read from the environment (decisions §8). */
+/** Typed, validated, frozen configuration read from the environment (docs/interface.md §17). */
 export interface Config {
   readonly port: number;
   readonly host: string;

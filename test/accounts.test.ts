@@ -148,7 +148,7 @@ describe('password and refresh grants', () => {
 
   it('logs in with a password hashed at another cost, and hashes it again at the current cost', async () => {
     const user = await activeUser(t.server, client);
-    // The cost stored before issue 7 lowered it to N=2^14, p=5 and then N=2^13, p=10 (OWASP's equivalents).
+    // The cost stored before it was lowered to N=2^14, p=5 and then N=2^13, p=10 (OWASP's equivalents).
     const previous = await hashPassword(user.password, { N: 2 ** 15, r: 8, p: 3 });
     expect(previous).toMatch(/^scrypt\$32768\$8\$3\$/);
     const db = t.server.ctx.database.db;

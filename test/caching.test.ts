@@ -1,5 +1,5 @@
 /**
- * The in-process token and membership caches (issue 7) never outlive a committed change, whoever
+ * The in-process token and membership caches (ADR 0005) never outlive a committed change, whoever
  * made it: this server, or another process writing the same database (a second worker, the CLI),
  * here played by a second connection. On SQLite another process's commit is seen within a
  * millisecond (data_version + the change counters); on PostgreSQL it arrives by NOTIFY.

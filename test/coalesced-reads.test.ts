@@ -1,5 +1,5 @@
 /**
- * Concurrent reads (issue 7): on PostgreSQL the reads of one prepared statement that wait together
+ * Concurrent reads (ADR 0004): on PostgreSQL the reads of one prepared statement that wait together
  * go out as one statement (src/db/pg-reader.ts). Whatever goes together, each request must get
  * exactly the answer it gets alone: its own rows, in its own order, its own error.
  */

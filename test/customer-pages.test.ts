@@ -1,5 +1,5 @@
 /**
- * Customer list pages served from page anchors (issue 7) are exactly the pages a fresh walk would
+ * Customer list pages served from page anchors (ADR 0006) are exactly the pages a fresh walk would
  * give: in any order of requests, after edits through this server, and after writes by another
  * process (a second connection), for the whole project's list and for one owner's.
  */

@@ -118,7 +118,7 @@ describe('webhooks', () => {
     try {
       const h = await hook(receiver.url);
       const customerId = await createCustomer('Behaving');
-      // An event whose body is a copy (every event written before issue 7, and Customer events).
+      // An event whose body is a copy (every event written before bodies became references, and Customer events).
       await t.server.ctx.database.db
         .transaction()
         .execute((trx) =>

@@ -1,7 +1,7 @@
 /**
- * isNew and newCount (decisions §5) as the owner sees them in lists and search, through ingestion,
+ * isNew and newCount (docs/interface.md §9) as the owner sees them in lists and search, through ingestion,
  * the owner's detail view and a transfer. newCount is the customer's behaviour record count (its
- * action totals) less what it was at the owner's last detail view (issue 7).
+ * action totals) less what it was at the owner's last detail view (ADR 0012).
  */
 import { describe, expect, it } from 'vitest';
 import { useTestServer } from './helpers/harness.ts';

@@ -1,6 +1,6 @@
 /**
  * SQLite re-prepares a statement whose plan looked at a bound LIMIT value every time that value is
- * bound again (issue 7: 30–100 µs a page). The SQLite database writes LIMIT as `? + 0`, which keeps
+ * bound again (30–100 µs a page). The SQLite database writes LIMIT as `? + 0`, which keeps
  * the prepared plan; paging must answer exactly as before.
  */
 import fs from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * SQLITE_READ_THREAD=true (issue 7): SQLite's prepared reads run on a worker thread, the reads of one
+ * SQLITE_READ_THREAD=true (ADR 0003): SQLite's prepared reads run on a worker thread, the reads of one
  * event-loop turn in one message. The whole suite runs that way once in .ci/run; here, on SQLite,
  * the answers through HTTP must be those of the server without it, the reads must have gone in
  * batches, and a failing read must fail alone.

@@ -3,7 +3,7 @@ import { useTestServer } from './helpers/harness.ts';
 import { type HistoryProject, ago, customerEvent, event, historyProject, ingest } from './helpers/histories.ts';
 
 /**
- * The hot reads of the bench (issue 7) cost one statement each once the caches are warm: on
+ * The hot reads of the bench cost one statement each once the caches are warm: on
  * PostgreSQL every statement is a round trip that costs more server CPU than the rest of the
  * request. A second statement creeping back into one of them (an N+1, a separate existence check)
  * fails here, on both databases, without timing anything.

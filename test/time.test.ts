@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Clock } from '../src/lib/time.ts';
 
-// Clock.format builds the text by arithmetic from an offset remembered per hour (issue 7); Intl's
+// Clock.format builds the text by arithmetic from an offset remembered per hour; Intl's
 // formatToParts (formatSlowly) is the reference it must agree with, to the second, in every zone.
 const ZONES = [
   'UTC',

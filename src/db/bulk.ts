@@ -17,14 +17,14 @@ type Table = keyof Database & string;
 type Value = string | number | boolean | null;
 
 /**
- * Bulk writes and id-list lookups, written once per capability (issue 5: ingestion batches of
+ * Bulk writes and id-list lookups, written once per capability (ADR 0007: ingestion batches of
  * 1000 records). Where a whole array binds as one parameter (PostgreSQL), rows go in as one JSON
  * parameter (json_populate_recordset) and lookups through `unnest` of one array: a statement with
  * one parameter instead of 25,000 parses, plans and binds several times faster. Elsewhere (SQLite) rows go in
  * as multi-row VALUES of a few fixed row counts (statementSizes), whose statements the SQLite
  * connection reuses from its cache, and lookups through json_each of one JSON parameter.
  *
- * Writes are sent as compiled SQL (issue 7): the statement text is built once per table, columns
+ * Writes are sent as compiled SQL: the statement text is built once per table, columns
  * and row count and kept, so a batch costs no query building, no per-value parsing and no
  * compiling — Kysely's builders cost as much CPU as SQLite's own work on a 1000-row insert.
  * Every row of one call must have the same keys (the first row's); an absent value is null.
@@ -93,7 +93,7 @@ export function bulkOps(features: DialectFeatures): BulkOps {
  * Parameters in one multi-row statement at most. The connection keeps its prepared statements, and a
  * prepared statement costs ~80 bytes per parameter: at 1000 rows × 30 columns one took 2.5 MB,
  * and with a new row count every batch (rollups, totals) the statement cache held ~100 MB of them
- * on the bench's dataset (issue 7, peak RSS). Statements of at most 4,096 parameters (~0.3 MB)
+ * on the bench's dataset (peak RSS). Statements of at most 4,096 parameters (~0.3 MB)
  * cost the same to run per row.
  */
 const MAX_STATEMENT_PARAMETERS = 4096;
@@ -178,7 +178,7 @@ function arrayBulkOps(): BulkOps {
   // (json_populate_recordset: each column converted by its type's input function). Against one
   // array per column through unnest, the batch costs a single native JSON.stringify instead of
   // node-postgres escaping every value into array literals: Node CPU of a 1000-record ingestion
-  // batch 33 → 29 ms, PostgreSQL's share no higher (issue 7).
+  // batch 33 → 29 ms, PostgreSQL's share no higher.
   function statement(table: string, columns: string[], suffix: string): string {
     return texts.get(`${table}\u0000${columns.join(',')}\u0000${suffix}`, () => {
       const list = columns.map(quote).join(', ');

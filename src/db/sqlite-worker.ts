@@ -1,11 +1,9 @@
 /**
- * SQLite reads on a worker thread (SQLITE_READ_THREAD, on by default: the server's peak RSS with it
- * stays within the 250 MB budget; see docs/performance.md).
- * better-sqlite3 runs a statement on the calling thread, so on the main thread every read's SQLite work competed with HTTP for one core while the second
- * core waited; PostgreSQL's work always ran beside Node. The worker holds its own read-only
- * connection; the reads of one turn of the event loop go to it in one message and come back in
- * one, so a read costs the main thread ~1–2 µs under load instead of its whole statement
- * (bench/worker-reads.ts).
+ * SQLite reads on a worker thread (SQLITE_READ_THREAD, on by default; ADR 0003). better-sqlite3 runs
+ * a statement on the calling thread, so on the main thread every read's SQLite work competes with
+ * HTTP for one core while the second core waits. The worker holds its own read-only connection; the
+ * reads of one turn of the event loop go to it in one message and come back in one, so a read costs
+ * the main thread ~1–2 µs under load instead of its whole statement.
  */
 import { Worker } from 'node:worker_threads';
 

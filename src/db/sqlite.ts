@@ -50,7 +50,7 @@ const sqliteParameters = (params: unknown[]) => params.map((p) => (Array.isArray
 const STATEMENT_CACHE_SIZE = 256;
 
 /**
- * Kysely prepares every query anew; preparing is a large share of a bulk insert's cost (issue 5
+ * Kysely prepares every query anew; preparing is a large share of a bulk insert's cost (ADR 0007:
  * profile), so prepared statements are reused by SQL text. Kysely runs one query at a time on
  * the single connection, so a cached statement is never used by two queries at once.
  */
@@ -83,7 +83,7 @@ function withStatementCache(raw: SqliteDatabase.Database): SqliteDatabase.Databa
  * `LIMIT ?` becomes `LIMIT ? + 0`. SQLite's planner reads a bare LIMIT parameter's value when it
  * plans (to cost an ordered index walk against a sort), which marks the statement as depending on
  * that binding: every execution with the parameter bound again is re-prepared from its SQL text,
- * 30–100 µs for a page query (issue 7: a one-row phone search cost 112 µs, 14 µs with this).
+ * 30–100 µs for a page query (a one-row phone search cost 112 µs, 14 µs with this).
  * Behind an expression the value is not looked at and the prepared plan is kept; the plans are the
  * same (EXPLAIN QUERY PLAN of the list and search pages). OFFSET parameters do not have the problem.
  */
@@ -148,7 +148,7 @@ function openReader(file: string, db: Kysely<Database>, worker: SqliteReadWorker
     if (entry === undefined) {
       const template = templateFor(db, sqliteFeatures, q);
       // Rows as arrays, made into objects by a function of fixed shape: better-sqlite3 builds an
-      // object row property by property through the V8 API, about twice the cost (issue 7 profile).
+      // object row property by property through the V8 API, about twice the cost (ADR 0002).
       let stmt = raw.prepare(template.sql).raw(true);
       const columns = stmt.columns().map((c) => c.name);
       let row = rowBuilder(columns);
@@ -232,7 +232,7 @@ const READ_CACHE_SIZE = -32768;
 /**
  * The read worker's page cache: half the main-thread reader's. The worker's thread and heap cost
  * ~10–25 MB of RSS of their own; with a 32 MB cache the server's peak passed the 250 MB budget on
- * the bench's dataset (issue 7). A page missing from it is read from the OS's cache on the worker's
+ * the bench's dataset (ADR 0003). A page missing from it is read from the OS's cache on the worker's
  * thread, off the main one.
  */
 const WORKER_CACHE_SIZE = -16384;
@@ -251,7 +251,7 @@ export function openSqlite(file: string, options: { readThread?: boolean } = {})
   raw.pragma('cache_size = -32768');
   raw.pragma('temp_store = MEMORY');
   // Checkpoint every ~40 MB of WAL instead of ~4 MB: an ingestion batch writes ~4 MB, and a
-  // checkpoint (with its fsync) after every batch doubled the batch's commit time (issue 5 bench).
+  // checkpoint (with its fsync) after every batch doubled the batch's commit time (ADR 0001).
   raw.pragma('wal_autocheckpoint = 10000');
   let second: ReturnType<typeof openReader> | null = null;
   const db = new Kysely<Database>({

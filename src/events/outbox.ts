@@ -5,7 +5,7 @@ import { timeOrderedUuid } from '../lib/ids.ts';
 export type EventType = 'create' | 'update' | 'merge' | 'delete';
 
 /**
- * The body of an event whose body is the stored record itself (issue 7): the outbox row then
+ * The body of an event whose body is the stored record itself (ADR 0010): the outbox row then
  * holds no copy of it, and the relay, NATS and the feed build the documented body from the record
  * when they read the event (see `recordBodies` in messages.ts). Only for records that are never
  * changed after they are written (behaviour records).
@@ -42,7 +42,7 @@ export function eventRows(appId: string, events: EventMessage[], now: number): I
 
 /**
  * Writes event messages to the outbox. Call it with the transaction that makes the change, so
- * the change and its events commit together or not at all (architecture habit 3).
+ * the change and its events commit together or not at all (docs/architecture.md).
  */
 export async function writeEvents(trx: Kysely<Database>, appId: string, events: EventMessage[], now: number): Promise<string[]> {
   if (events.length === 0) return [];

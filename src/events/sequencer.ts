@@ -30,7 +30,7 @@ export async function sequenceOutbox(db: Kysely<Database>, features: DialectFeat
     const base = await lastPosition(trx);
     // One statement for the whole run (UPDATE … FROM, SQLite ≥ 3.33 and PostgreSQL): the pending
     // rows in commit-visible order, numbered on from the last position. Row by row it was one
-    // statement per event, the relay's ceiling (~3,000 events/s on PostgreSQL, issue 6 figures).
+    // statement per event, the relay's ceiling (~3,000 events/s on PostgreSQL).
     const result = await trx
       .updateTable('outbox')
       .from(

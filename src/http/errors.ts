@@ -56,7 +56,7 @@ export const accessDenied = (detail = 'Bearer token not found'): AppError => new
 
 export const forbidden = (detail: string): AppError => new AppError('forbidden', 'forbidden', detail);
 
-/** The history endpoints' permission failure (decisions §3): HTTP 200 `{status:0, code:"NEED_AUTH"}`. */
+/** The history endpoints' permission failure (docs/interface.md §6): HTTP 200 `{status:0, code:"NEED_AUTH"}`. */
 export const needAuth = (detail: string): AppError => failure('NEED_AUTH', detail);
 
 export const tooManyRequests = (retryAfter: number, detail: string): AppError =>

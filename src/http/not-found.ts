@@ -10,7 +10,7 @@ const PAGE = `<!DOCTYPE html>
 </html>
 `;
 
-/** Unknown URIs and known paths with the wrong method: HTTP 404 with an HTML page (decisions §1). */
+/** Unknown URIs and known paths with the wrong method: HTTP 404 with an HTML page (docs/interface.md §2). */
 export function registerNotFound(app: FastifyInstance): void {
   app.setNotFoundHandler((_request, reply) => {
     return reply.code(404).type('text/html; charset=utf-8').send(PAGE);

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 
-/** `start_index` ≥ 0 (default 0) and `count` ≥ 1 (default 20, larger values cut to 100) — decisions §4. */
+/** `start_index` ≥ 0 (default 0) and `count` ≥ 1 (default 20, larger values cut to 100) — docs/interface.md §7. */
 export const PagingQuery = {
   start_index: Type.Optional(Type.Integer({ minimum: 0, description: 'zero-based start index (default 0)' })),
   count: Type.Optional(Type.Integer({ minimum: 1, description: 'page size (default 20, at most 100)' })),

@@ -16,7 +16,7 @@ function joinRepeated(source: unknown): Record<string, unknown> {
 
 /**
  * Parameters of POST/PUT requests may come as x-www-form-urlencoded, multipart/form-data, a JSON
- * object or the query string; they are merged before validation, the body winning (decisions §1).
+ * object or the query string; they are merged before validation, the body winning (docs/interface.md §2).
  * A JSON body that is not an object (e.g. an array) is left as it is for routes that take one.
  */
 export async function registerParameterParsing(app: FastifyInstance): Promise<void> {

@@ -24,7 +24,7 @@ export function randomDigits(length: number): string {
 /**
  * Password hashing with scrypt at an OWASP-recommended cost (N=2^13, r=8, p=10: 8 MiB, one of the
  * documented equivalents of N=2^17, p=1; the same work as N=2^14, p=5 in half its memory, which keeps
- * the server within its 250 MB while two logins hash, issue 7). The parameters are stored with each
+ * the server within its 250 MB while two logins hash; ADR 0008). The parameters are stored with each
  * hash, so hashes made at another cost (N=2^15, p=3 and N=2^14, p=5 before) still verify, and the
  * cost can change again.
  */
@@ -41,7 +41,7 @@ const KEYLEN = 32;
 /**
  * Hashes at once, at most: each needs 128·N·r bytes (8 MiB at the OWASP cost) and a whole core
  * for ~100 ms, so more than one per core only adds memory (libuv would run four: 32 MiB of the
- * 250 MB budget, issue 7) and latency, never throughput. Others wait in line.
+ * 250 MB budget; ADR 0008) and latency, never throughput. Others wait in line.
  */
 const HASH_SLOTS = 2;
 let hashesRunning = 0;

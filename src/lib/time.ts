@@ -1,6 +1,6 @@
 /**
  * Timestamps: stored as epoch milliseconds, shown as `yyyy-MM-dd HH:mm:ss` in the configured zone
- * (decisions §1). Inputs in that format are read in the zone; ISO 8601 with an offset is accepted.
+ * (docs/interface.md §2). Inputs in that format are read in the zone; ISO 8601 with an offset is accepted.
  */
 const SECOND = 1000;
 const HOUR = 3_600_000;
@@ -40,7 +40,7 @@ export class Clock {
 
   /**
    * Every timestamp of every response goes through here (a customer page has 40), and Intl's
-   * formatToParts costs ~5 µs a call (issue 7 profile). The zone's offset is looked up once per
+   * formatToParts costs ~5 µs a call. The zone's offset is looked up once per
    * hour of time and remembered; the text is built by arithmetic, the date part once per day.
    */
   format(ms: number): string;

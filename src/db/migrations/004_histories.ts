@@ -1,7 +1,7 @@
 import { type ColumnDefinitionBuilder, type Kysely, sql } from 'kysely';
 
 /**
- * Histories that producers push through the ingestion endpoint (decisions §6): calls, links and
+ * Histories that producers push through the ingestion endpoint (docs/interface.md §12): calls, links and
  * their view logs (with page-turn durations), form submissions (clues), mass e-mail sends, and the
  * per-customer rollups that answer the overview without scanning behaviour records.
  */

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Commits to the tables behind the in-process caches (issue 7: tokens and memberships, customer
+ * Commits to the tables behind the in-process caches (ADR 0005: tokens and memberships, customer
  * list anchors) advance every process's change epoch of their topic: on SQLite through triggers
  * that count per topic, on PostgreSQL through statement triggers that NOTIFY the topic.
  */

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * newCount from counters instead of counting rows (issue 7). A customer's behaviour records are the
+ * newCount from counters instead of counting rows (ADR 0012). A customer's behaviour records are the
  * sum of its `action` totals (every record adds one to exactly one action); the owner's detail view
  * stamps that sum as `seen_behaviour_count`, and newCount is the difference. Before, newCount
  * counted the records created after the view through an index on (customer_id, created_at): one

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Fewer index writes per ingested record (issue 7, ingestion figures).
+ * Fewer index writes per ingested record (ADR 0010).
  *
  * Outbox: a row is written without a feed position and gets one from the sequencer moments later.
  * The three indexes that held `seq` took an entry for the null at insert and another for the

@@ -18,7 +18,7 @@ export interface Membership {
 
 /**
  * How a refusal is reported: `api` endpoints answer 403 forbidden; the history endpoints (calls,
- * links, view logs, posts) answer HTTP 200 `{status:0, code:"NEED_AUTH"}` (decisions §3).
+ * links, view logs, posts) answer HTTP 200 `{status:0, code:"NEED_AUTH"}` (docs/interface.md §6).
  */
 export type RefusalStyle = 'api' | 'history';
 

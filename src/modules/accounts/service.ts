@@ -76,7 +76,7 @@ function blank(v: string | undefined): v is undefined {
   return v === undefined || v.trim() === '';
 }
 
-/** Accounts, OAuth tokens and verification codes (decisions §2). */
+/** Accounts, OAuth tokens and verification codes (docs/interface.md §5). */
 export function createAccountsService(ctx: AppContext, clients: ClientsService) {
   const db = ctx.database.db;
   const clock = ctx.clock;
@@ -269,7 +269,7 @@ export function createAccountsService(ctx: AppContext, clients: ClientsService) 
         throw oauthError('invalid_grant', 'Invalid username or password');
       }
       const patch: { status?: number; password_hash?: string } = {};
-      // Logging in stands in for activation on the original's own site (decisions §2).
+      // Logging in stands in for activation on the original's own site (docs/interface.md §5).
       if (user.status === 0) patch.status = 1;
       // A hash made at an earlier cost (N=2^14, p=5 used 16 MiB a log-in) is made again at today's.
       if (!hashedAt(user.password_hash, cost)) patch.password_hash = await hashPassword(password, cost);
@@ -303,7 +303,7 @@ export function createAccountsService(ctx: AppContext, clients: ClientsService) 
       return user;
     },
 
-    /** Business endpoints need an activated, enabled account (decisions §2). */
+    /** Business endpoints need an activated, enabled account (docs/interface.md §5). */
     assertActive(user: AuthUser): void {
       if (user.status === 0) throw forbidden('account not activated: log in with the password grant first');
       if (user.status === 2) throw forbidden('account disabled');

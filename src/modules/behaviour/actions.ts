@@ -1,5 +1,5 @@
 /**
- * The behaviour action vocabulary (decisions §6), one typed table: each known action's content
+ * The behaviour action vocabulary (docs/interface.md §12), one typed table: each known action's content
  * shape, which overview counter it feeds, and which overview list it adds to. docs/actions.md is
  * the prose form of this table; keep the two in step.
  */

@@ -4,7 +4,7 @@ import { type Selectable, sql } from 'kysely';
 /**
  * The customer's visibility fields and, in the same row, its overview sums per kind and key as one
  * JSON value (`sums`, read with jsonRowsOf): the all-time totals (a range of their primary key) or,
- * with `fromDay`, the rollups from that day on. One statement instead of two (issue 7).
+ * with `fromDay`, the rollups from that day on. One statement instead of two (ADR 0011).
  */
 const overviewAll = preparedQuery('behaviourOverviewAll', ({ db, rowsAsJson }, customerId: string) =>
   db

@@ -48,7 +48,7 @@ function contentOf(text: string | null): Record<string, unknown> | null {
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
-/** The customer overview (from rollups) and the behaviour record list with its joins (decisions §6). */
+/** The customer overview (from rollups) and the behaviour record list with its joins (docs/interface.md §11). */
 export function createBehaviourService(ctx: AppContext, access: AccessService, histories: HistoriesService) {
   const reader = ctx.database.reader;
   const clock = ctx.clock;

@@ -49,7 +49,7 @@ export interface TransferItem {
 
 const customerNotFound = () => failure('customer_not_found');
 
-/** Customers: metadata-validated create/edit, lists, search, transfers, soft delete (decisions §5). */
+/** Customers: metadata-validated create/edit, lists, search, transfers, soft delete (docs/interface.md §9). */
 export function createCustomersService(
   ctx: AppContext,
   access: AccessService,
@@ -286,7 +286,7 @@ export function createCustomersService(
   const service = {
     /**
      * Validates and stores one customer inside the caller's transaction, with its `create` behaviour
-     * record and the Customer and BehaviourLog create events (decisions §5). Used by the create
+     * record and the Customer and BehaviourLog create events (docs/interface.md §9). Used by the create
      * endpoint; ingestion stores a batch's customers with createManyInTransaction.
      */
     async createInTransaction(

@@ -55,7 +55,7 @@ function asText(raw: unknown, name: string): string | null | AppError {
 const INT_RE = /^-?\d{1,9}$/;
 
 /**
- * The metadata-driven validation engine (decisions §5): required (create), option values, formats,
+ * The metadata-driven validation engine (docs/interface.md §9): required (create), option values, formats,
  * readonly (edit), unique. Checks run in metadata order and the first failing attribute answers
  * `<attribute>_required | _invalid | _readonly | _unique`.
  */

@@ -14,7 +14,7 @@ export interface GroupResponse {
   createdAt: string;
 }
 
-/** Customer groups: each belongs to one member of one project (decisions §5). */
+/** Customer groups: each belongs to one member of one project (docs/interface.md §9). */
 export function createGroupsService(ctx: AppContext, access: AccessService, members: MembersService) {
   const db: Kysely<Database> = ctx.database.db;
   const reader = ctx.database.reader;

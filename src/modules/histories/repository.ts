@@ -100,7 +100,7 @@ const linksIn = preparedQuery('linksIn', ({ db, inList }, ids: string[]) =>
 const viewCounts = jsonRowsReader<{ views: number; viewers: number }>()(['views', 'viewers']);
 /**
  * Per link: views and distinct viewers, those after the creator last read the view logs (seq >
- * read_seq: a range of (link_id, seq)), and clues. One statement for any number of links (issue 7:
+ * read_seq: a range of (link_id, seq)), and clues. One statement for any number of links (ADR 0011:
  * it was three, plus one per link for the new views).
  */
 const linkCountersIn = preparedQuery('linkCountersIn', ({ db, inList, rowsAsJson }, ids: string[]) =>
@@ -228,7 +228,7 @@ function withDurations<R extends { durations: unknown }>(rows: R[]) {
 /**
  * The link, with its last view's sequence number (markLinkRead), and in the same row one page of its
  * view logs as one JSON value (`page`), each with its durations and whether its viewer is already a
- * live customer of the link's project (viewLogsWithExtras). One statement for what took three (issue 7).
+ * live customer of the link's project (viewLogsWithExtras). One statement for what took three (ADR 0011).
  */
 const linkWithViewLogPage = preparedQuery('linkWithViewLogPage', (q, id: string, pageOf: string, offset: number, limit: number) =>
   q.db

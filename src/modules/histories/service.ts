@@ -24,7 +24,7 @@ export interface HistoryRefs {
 
 /**
  * Calls, links, link view logs and mass e-mail sends (the interface's history endpoints).
- * Permission failures are NEED_AUTH envelopes (decisions §3); Sales see only their own records.
+ * Permission failures are NEED_AUTH envelopes (docs/interface.md §6); Sales see only their own records.
  */
 export function createHistoriesService(ctx: AppContext, access: AccessService) {
   const db = ctx.database.db;

@@ -3,7 +3,7 @@ import type { Clock } from '../../lib/time.ts';
 /** A problem with one item of an ingestion batch; becomes `{index, msg}` in the answer. */
 export class ItemError extends Error {}
 
-/** Ids producers give their records (decisions §1): 1–64 chars of [A-Za-z0-9_.:-]. */
+/** Ids producers give their records (docs/interface.md §2): 1–64 chars of [A-Za-z0-9_.:-]. */
 export const RECORD_ID_RE = /^[A-Za-z0-9_.:-]{1,64}$/;
 
 const DEFAULT_MAX = 255;

@@ -27,7 +27,7 @@ import { ItemError, RECORD_ID_RE } from './reader.ts';
 import { type RecordTable, createIngestRepository } from './repository.ts';
 
 export const MAX_EVENTS = 1000;
-/** Route body limit (decisions §6: ≤ 5 MB). */
+/** Route body limit (docs/interface.md §12: ≤ 5 MB). */
 export const MAX_BATCH_BYTES = 5 * 1024 * 1024;
 
 export const DOMAIN_TABLES = {
@@ -42,7 +42,7 @@ export const DOMAIN_TABLES = {
 
 export type DomainType = keyof typeof DOMAIN_TABLES;
 
-/** How a batch proves it may write to the project (decisions §6). */
+/** How a batch proves it may write to the project (docs/interface.md §12). */
 export interface IngestCredentials {
   secret?: string | undefined;
   token?: string | undefined;

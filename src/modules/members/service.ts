@@ -14,7 +14,7 @@ export interface AddMemberInput {
   role?: string | undefined;
 }
 
-/** Project members (sales people): add, list, remove — decisions §3. */
+/** Project members (sales people): add, list, remove — docs/interface.md §6. */
 export function createMembersService(ctx: AppContext, access: AccessService, accounts: AccountsService) {
   const db = ctx.database.db;
   const clock = ctx.clock;

@@ -1,5 +1,5 @@
 /**
- * The default customer metadata every new project gets (decisions §5), in display order. Titles and
+ * The default customer metadata every new project gets (docs/interface.md §9), in display order. Titles and
  * option labels follow the original platform's default configuration.
  */
 export interface MetadataDefinition {

@@ -16,7 +16,7 @@ const MAX_HOOKS_PER_PROJECT = 20;
 
 const webhookNotFound = () => failure('webhook_not_found');
 
-/** Webhook subscriptions and the pull feed (decisions §7); Master/Admin only. */
+/** Webhook subscriptions and the pull feed (docs/interface.md §14); Master/Admin only. */
 export function createWebhooksService(ctx: AppContext, access: AccessService) {
   const db: Kysely<Database> = ctx.database.db;
   const clock = ctx.clock;
