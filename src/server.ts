@@ -43,9 +43,17 @@ export async function startServer(config: Config): Promise<RunningServer> {
   };
 }
 
+/** A worker that dies sooner than this after it started is crashing, not serving. */
+const QUICK_DEATH_MS = 10_000;
+/** Quick deaths in a row after which the primary gives up (a supervisor restarts or alerts). */
+const MAX_QUICK_DEATHS = 5;
+
 /**
  * WORKERS > 1: the primary migrates the database once, then forks that many HTTP workers sharing
- * the port (node:cluster); only the first runs the event relay. A worker that dies is replaced;
+ * the port (node:cluster); only the first runs the event relay. A worker that dies is replaced: at
+ * once after a life of its own, after a growing pause (1 s, 2 s, 4 s, …) when it died right after
+ * starting, and after MAX_QUICK_DEATHS such deaths in a row the primary stops every worker and exits
+ * 1 instead of forking a crashing worker forever (the database gone, a bad setting).
  * SIGTERM/SIGINT stop every worker gracefully.
  */
 async function runPrimary(config: Config): Promise<void> {
@@ -57,32 +65,44 @@ async function runPrimary(config: Config): Promise<void> {
     RAPPORT_WORKER_INDEX: String(index),
     RAPPORT_EMBEDDED_RELAY: index === 0 && config.embeddedRelay ? 'true' : 'false',
   });
+  const quickDeaths = new Map<number, number>();
   const fork = (index: number) => {
+    const started = Date.now();
     const worker = cluster.fork(envFor(index));
     worker.on('exit', (code, signal) => {
       if (stopping) return;
-      logger.error({ worker: index, code, signal }, 'worker died; starting another');
-      fork(index);
+      const quick = Date.now() - started < QUICK_DEATH_MS ? (quickDeaths.get(index) ?? 0) + 1 : 0;
+      quickDeaths.set(index, quick);
+      if (quick >= MAX_QUICK_DEATHS) {
+        logger.fatal({ worker: index, code, signal, deaths: quick }, 'worker keeps dying right after it starts; stopping');
+        stop('worker crash loop', 1);
+        return;
+      }
+      const pause = quick === 0 ? 0 : 1000 * 2 ** (quick - 1);
+      logger.error({ worker: index, code, signal, restartInMs: pause }, 'worker died; starting another');
+      setTimeout(() => {
+        if (!stopping) fork(index);
+      }, pause);
     });
   };
   for (let i = 0; i < config.workers; i++) fork(i);
   logger.info({ workers: config.workers }, 'rapport primary started');
-  const stop = (signal: string) => {
+  function stop(signal: string, exitCode = 0): void {
     if (stopping) process.exit(1);
     stopping = true;
     logger.info({ signal }, 'shutting down workers');
     const workers = Object.values(cluster.workers ?? {}).filter((w) => w !== undefined);
     let left = workers.length;
-    if (left === 0) process.exit(0);
+    if (left === 0) process.exit(exitCode);
     for (const w of workers) {
       w.once('exit', () => {
         left -= 1;
-        if (left === 0) process.exit(0);
+        if (left === 0) process.exit(exitCode);
       });
       w.process.kill('SIGTERM');
     }
     setTimeout(() => process.exit(1), 30_000).unref();
-  };
+  }
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
 }

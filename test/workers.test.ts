@@ -1,22 +1,28 @@
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FreshDatabase, freshDatabase } from './helpers/database.ts';
-import { freePort, runCli, waitForOk } from './helpers/process.ts';
+import { type Spawned, freePort, runCli, waitForOk } from './helpers/process.ts';
 
 let db: FreshDatabase;
+/** Servers a test started: stopped before the database is dropped, even when a test timed out. */
+const servers: Spawned[] = [];
 beforeAll(async () => {
   db = await freshDatabase();
 });
 afterAll(async () => {
+  for (const s of servers) s.child.kill('SIGKILL');
+  await Promise.all(servers.map((s) => s.exited));
   await db.drop();
 });
 
 describe('WORKERS=2', () => {
-  it('serves from two worker processes sharing the database and stops cleanly on SIGTERM', async () => {
+  it('serves from two worker processes sharing the database and stops cleanly on SIGTERM', { timeout: 60_000 }, async () => {
     const created = runCli(['client', 'create', '--name', 'workers'], db.env);
     await created.exited;
     const client = JSON.parse(created.output().trim()) as { client_id: string; client_secret: string };
     const port = await freePort();
     const server = runCli(['serve'], { ...db.env, PORT: String(port), HOST: '127.0.0.1', WORKERS: '2' });
+    servers.push(server);
     const base = `http://127.0.0.1:${port}`;
     try {
       await waitForOk(`${base}/healthz`);
@@ -56,5 +62,22 @@ describe('WORKERS=2', () => {
       server.child.kill('SIGTERM');
     }
     expect(await server.exited).toBe(0);
+  });
+
+  it('stops, exit code 1, when workers keep dying right after they start', { timeout: 60_000 }, async () => {
+    // The port is taken, so every worker fails to listen and exits at once.
+    const port = await freePort();
+    const squatter = net.createServer();
+    await new Promise<void>((resolve) => squatter.listen(port, '127.0.0.1', resolve));
+    try {
+      const server = runCli(['serve'], { ...db.env, PORT: String(port), HOST: '127.0.0.1', WORKERS: '2' });
+      servers.push(server);
+      expect(await server.exited).toBe(1);
+      expect(server.output()).toContain('worker keeps dying right after it starts; stopping');
+      // Restarted after growing pauses, not at once.
+      expect(server.output()).toContain('"restartInMs":4000');
+    } finally {
+      squatter.close();
+    }
   });
 });
