@@ -21,7 +21,14 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const ctx = await openContext(config, logger);
   const services = createServices(ctx);
   const app = await buildApp(ctx, services);
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    // Nothing may keep a server that cannot listen alive (the read worker, the PostgreSQL pool).
+    await app.close();
+    await ctx.database.close();
+    throw err;
+  }
   const stopMaintenance = startMaintenance(ctx, services.accounts);
   const relay = config.embeddedRelay ? new Relay(ctx) : null;
   relay?.start();

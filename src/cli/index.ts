@@ -143,5 +143,8 @@ main(process.argv.slice(2)).then(
       process.stderr.write(`rapport: ${err instanceof Error ? err.message : String(err)}\n`);
       process.exitCode = 1;
     }
+    // A failed command ends here: nothing left open (a cluster worker's channel to its primary, a
+    // pool) may keep it alive. stderr is synchronous on files, pipes and terminals.
+    process.exit();
   },
 );
