@@ -14,7 +14,8 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { flag, option } from './options.ts';
-import { type Dataset, SCENARIOS, type Scenario } from './scenarios.ts';
+import type { LoadResult, LoadSpec } from './load.ts';
+import { type Dataset, LOADS, SCENARIOS, type Scenario } from './scenarios.ts';
 import { SERVER_ARGS, SERVER_ENV, SERVER_FLAGS, buildServer } from './server.ts';
 
 const USAGE = `Usage: npm run bench -- [options]
@@ -28,6 +29,8 @@ const USAGE = `Usage: npm run bench -- [options]
   --keep                       keep the database and its description in .bench/
   --reuse                      measure the kept dataset again without generating it
   --node-flags "..."           extra node flags for the server (after the default heap flag)
+  --load-duration S            seconds of each write-load scenario after its warm-up (default 60, 5 with --quick)
+  --relay                      run the embedded event relay in the server during the run
   --help                       this text
 
 WORKERS=N in the environment runs the server with N HTTP workers.
@@ -51,6 +54,10 @@ const selected = (name: string): boolean => ONLY_PARTS.length === 0 || ONLY_PART
 // --node-flags "--max-semi-space-size=4 …": extra node flags for the server, after SERVER_FLAGS so that
 // they override them (A/B of V8 settings, e.g. --max-old-space-size=160).
 const NODE_FLAGS = option('node-flags', '').split(' ').filter(Boolean);
+const LOAD_DURATION = Number(option('load-duration', QUICK ? '5' : '60'));
+const LOAD_WARMUP = QUICK ? 2 : 10;
+const LOAD_CONNECTIONS = 32;
+const RELAY = flag('relay');
 const PG_ADMIN = process.env.RAPPORT_BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 const PRESETS = {
@@ -334,6 +341,26 @@ async function drive(url: string, s: Scenario | null, d: Dataset | null, duratio
   }
 }
 
+/** One write-load measurement by bench/load.ts in a fresh child process. */
+async function driveLoad(spec: LoadSpec): Promise<LoadResult> {
+  const child = fork(path.join(ROOT, 'bench/load.ts'), [], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      child.once('message', () => resolve());
+      child.once('exit', (code) => reject(new Error(`the load generator exited (${code})`)));
+    });
+    const reply = await new Promise<LoadResult | { error: string }>((resolve, reject) => {
+      child.once('message', (m) => resolve(m as LoadResult | { error: string }));
+      child.once('exit', (code) => reject(new Error(`the load generator exited (${code})`)));
+      child.send(spec);
+    });
+    if ('error' in reply) throw new Error(`autocannon: ${reply.error}`);
+    return reply;
+  } finally {
+    child.kill('SIGTERM');
+  }
+}
+
 /**
  * Webhook delivery throughput: bench/events.ts on its own fresh database of the same dialect (one
  * relay draining committed events to a local receiver in signed batches), run after the HTTP
@@ -372,7 +399,7 @@ async function main() {
   if (saved) await assertKept(saved.env);
   const db = saved ? { env: saved.env, drop: async () => {} } : await freshDatabase();
   const port = await freePort();
-  const env = { ...db.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RAPPORT_EMBEDDED_RELAY: 'false' };
+  const env = { ...db.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RAPPORT_EMBEDDED_RELAY: RELAY ? 'true' : 'false' };
   // As `npm start` runs it (package.json): the heap cap and the malloc setting are part of how the server is run.
   const server: ChildProcess = spawn(process.execPath, [...SERVER_FLAGS, ...NODE_FLAGS, ...SERVER_ARGS], {
     cwd: ROOT,
@@ -436,6 +463,48 @@ async function main() {
         peakRssMB: Math.round(scenarioRss / 1e6),
       });
     }
+    // The write loads come last: they add records (and run on a server that has served the reads).
+    const loads = LOADS.filter((l) => selected(l.name));
+    if (loads.length > 0) {
+      const apps = await call(base, 'GET', '/api/v1.7/my-apps', { authorization: `Bearer ${dataset.token}` });
+      const secret = String((apps.json.data as { id: string; secret: string }[]).find((a) => a.id === dataset.appId)?.secret);
+      const target = (t: [number, number]) => t[DB === 'sqlite' ? 0 : 1];
+      for (const l of loads) {
+        const spec = (duration: number, tag: string): LoadSpec => ({
+          base,
+          appId: dataset.appId,
+          secret,
+          token: dataset.token,
+          customers: Math.min(1000, dataset.customers - 2),
+          cycle: l.cycle(dataset),
+          connections: LOAD_CONNECTIONS,
+          duration,
+          runTag: `${tag}${Date.now().toString(36)}`,
+        });
+        await driveLoad(spec(LOAD_WARMUP, 'warm'));
+        peakRss = rssOf(server.pid ?? 0);
+        const m = await driveLoad(spec(LOAD_DURATION, 'load'));
+        const perSecond = m.all.requests / m.seconds;
+        const writesPerSecond = m.write.requests / m.seconds;
+        const rate = l.name.startsWith('single') ? writesPerSecond : perSecond;
+        const met =
+          rate >= target(l.rate) && m.all.p99 <= target(l.p99All) && (l.p99Reads === undefined || m.read.p99 <= target(l.p99Reads));
+        rows.push({
+          scenario: l.name,
+          reqPerSec: Math.round(perSecond),
+          recordsPerSec: Math.round(writesPerSecond),
+          p50ms: m.all.p50,
+          p99ms: m.all.p99,
+          readP99ms: m.read.requests > 0 ? m.read.p99 : undefined,
+          writeP99ms: m.write.p99,
+          target: `≥ ${target(l.rate)}/s, p99 ≤ ${target(l.p99All)} ms${l.p99Reads ? `, reads ≤ ${target(l.p99Reads)} ms` : ''}`,
+          met: met ? 'yes' : 'NO',
+          failures: m.all.failures,
+          seconds: Math.round(m.seconds),
+          peakRssMB: Math.round(peakRss / 1e6),
+        });
+      }
+    }
     if (selected('webhook delivery')) rows.push(await webhookDelivery());
     const big = rows.find((r) => r.scenario === 'overview, big customer')?.reqPerSec as number | undefined;
     const small = rows.find((r) => r.scenario === 'overview, small customer')?.reqPerSec as number | undefined;
@@ -447,7 +516,9 @@ async function main() {
       connections: CONNECTIONS,
       durationSeconds: DURATION,
       workers: Number(process.env.WORKERS ?? '1'),
-      relay: 'off during the run (RAPPORT_EMBEDDED_RELAY=false); measured apart by bench/events.ts',
+      relay: RELAY ? 'on (the embedded relay)' : 'off during the run (RAPPORT_EMBEDDED_RELAY=false); measured apart by bench/events.ts',
+      loadConnections: LOAD_CONNECTIONS,
+      loadSeconds: LOAD_DURATION,
       machine: { cpus: os.cpus().length, memoryGB: Math.round(os.totalmem() / 1e9), node: process.version },
       generation: Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, Math.round(v * 10) / 10])),
       ingestionTarget: DB === 'sqlite' ? '≥ 50,000 records/s' : '≥ 20,000 records/s',

@@ -94,3 +94,32 @@ export const SCENARIOS: Scenario[] = [
     reportOnly: true,
   },
 ];
+
+/**
+ * Write loads: 32 connections cycling through `cycle` (a one-record ingestion request, 'write', and
+ * read paths), measured after a warm-up. Targets are absolute: [sqlite, postgres].
+ */
+export interface Load {
+  name: string;
+  cycle(d: Dataset): string[];
+  /** Records/s for the ingestion-only load, requests/s for the mixed one. */
+  rate: [number, number];
+  p99All: [number, number];
+  p99Reads?: [number, number];
+}
+
+export const LOADS: Load[] = [
+  { name: 'single-record ingestion', cycle: () => ['write'], rate: [10_000, 5_000], p99All: [100, 100] },
+  {
+    name: 'mixed load (¼ single-record ingestion, ¾ reads)',
+    cycle: (d) => [
+      'write',
+      `/api/v1.7/app/${d.appId}/member/all/customers?start_index=0&count=20`,
+      `/api/v1.7/app/${d.appId}/members`,
+      '/svcuser/oauth2/getUserInfoByAccessToken',
+    ],
+    rate: [11_000, 3_400],
+    p99All: [100, 100],
+    p99Reads: [25, 50],
+  },
+];

@@ -19,6 +19,8 @@ export interface Config {
   readonly smtpFrom: string;
   /** Number of HTTP worker processes. */
   readonly workers: number;
+  /** Records of small writes that may wait for their group commit before new ones get 503 (WRITE_QUEUE_RECORDS). */
+  readonly writeQueueRecords: number;
   /** SQLite: run each process's reads on a worker thread (SQLITE_READ_THREAD, default true). */
   readonly sqliteReadThread: boolean;
   /** Trust X-Forwarded-For (behind a reverse proxy). */
@@ -108,6 +110,7 @@ export function loadConfig(env: Env = process.env): Config {
     smtpFrom: env.SMTP_FROM || 'Rapport <no-reply@localhost>',
     workers: intSetting(env, 'WORKERS', 1, 1, 64),
     sqliteReadThread: boolSetting(env, 'SQLITE_READ_THREAD', true),
+    writeQueueRecords: intSetting(env, 'WRITE_QUEUE_RECORDS', 16_384, 1, 1_000_000),
     trustProxy: boolSetting(env, 'TRUST_PROXY', false),
     insecureFastHash: boolSetting(env, 'RAPPORT_INSECURE_FAST_HASH', false),
     embeddedRelay: boolSetting(env, 'RAPPORT_EMBEDDED_RELAY', true),

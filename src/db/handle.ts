@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { ReadCache } from './cache.ts';
 import type { ChangeTopic } from './change-epoch.ts';
 import type { DialectFeatures } from './dialect.ts';
+import type { CommitGroup, CommitGroupOptions, GroupWriter } from './group-commit.ts';
 import type { PreparedReader } from './prepared.ts';
 import type { Database } from './schema.ts';
 
@@ -24,6 +25,11 @@ export interface DatabaseHandle {
    * tables of `topic` in any process (cache.ts, change-epoch.ts).
    */
   cache<K, V>(name: string, topic: ChangeTopic, maxEntries?: number): ReadCache<K, V>;
+  /**
+   * A group commit for small writes (group-commit.ts): jobs submitted at about the same time are
+   * written by `write` in one transaction. Options default to the dialect's (`GROUP_COMMIT`).
+   */
+  commitGroup<J>(write: GroupWriter<J>, options?: Partial<CommitGroupOptions>): CommitGroup<J>;
   /** Resolves when the database answers a trivial read (health checks). */
   ping(): Promise<void>;
   close(): Promise<void>;

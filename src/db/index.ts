@@ -3,6 +3,7 @@ import type { Config } from '../config.ts';
 import type { DatabaseHandle } from './handle.ts';
 import { openPostgres } from './postgres.ts';
 import { openSqlite } from './sqlite.ts';
+import { GROUP_COMMIT } from './group-commit.ts';
 
 export type { DialectFeatures, DialectName } from './dialect.ts';
 export type { DatabaseHandle } from './handle.ts';
@@ -19,14 +20,16 @@ export {
 } from './prepared.ts';
 export { type BulkOps, bulkOps } from './bulk.ts';
 export { type Anchor, type AnchoredList, anchoredPage } from './page-anchors.ts';
+export { type CommitGroup, CommitQueueFull } from './group-commit.ts';
 export { migrateToLatest } from './migrate.ts';
 export { isTransientConflict, isUniqueViolation, uniqueViolationTarget } from './errors.ts';
 export { containsInsensitive, containsPattern } from './sql.ts';
 
 /** The database the config selects: PostgreSQL when DATABASE_URL is set, else SQLite in DATA_DIR. */
 export function createDatabase(
-  config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'sqliteReadThread'>>,
+  config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'sqliteReadThread' | 'writeQueueRecords'>>,
 ): DatabaseHandle {
-  if (config.databaseUrl) return openPostgres(config.databaseUrl);
-  return openSqlite(path.join(config.dataDir, 'rapport.sqlite'), { readThread: config.sqliteReadThread ?? false });
+  const groups = { maxQueued: config.writeQueueRecords ?? GROUP_COMMIT.maxQueued };
+  if (config.databaseUrl) return openPostgres(config.databaseUrl, { groups });
+  return openSqlite(path.join(config.dataDir, 'rapport.sqlite'), { readThread: config.sqliteReadThread ?? false, groups });
 }

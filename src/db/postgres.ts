@@ -2,6 +2,7 @@ import { type Driver, Kysely, PostgresDialect, type PostgresDialectConfig, Postg
 import pg from 'pg';
 import { ChangeTrackingDriver, type ChangeTopic, TOPICS } from './change-epoch.ts';
 import { cacheRegistry } from './cache.ts';
+import { type CommitGroupOptions, GROUP_COMMIT, createCommitGroup } from './group-commit.ts';
 import { ping } from './sql.ts';
 import type { DialectFeatures } from './dialect.ts';
 import type { DatabaseHandle } from './handle.ts';
@@ -112,7 +113,8 @@ export function redactUrl(url: string): string {
   }
 }
 
-export function openPostgres(url: string, poolSize = 10): DatabaseHandle {
+export function openPostgres(url: string, options: { poolSize?: number; groups?: Partial<CommitGroupOptions> } = {}): DatabaseHandle {
+  const poolSize = options.poolSize ?? 10;
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
@@ -126,6 +128,7 @@ export function openPostgres(url: string, poolSize = 10): DatabaseHandle {
     reader: poolReader(pool, db, postgresFeatures),
     readerFor: (executor) => executorReader(executor, postgresFeatures),
     cache: cacheRegistry(watch.current),
+    commitGroup: (write, group) => createCommitGroup(db, write, { ...GROUP_COMMIT, ...options.groups, ...group }),
     ping: () => ping(db),
     async close() {
       await watch.stop();

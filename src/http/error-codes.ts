@@ -60,6 +60,12 @@ export const ERROR_CODES = {
     zh: '服务器内部错误',
   },
 
+  overloaded: {
+    http: [{ status: 503, body: 'envelope' }],
+    en: 'The server has too many writes waiting; nothing was stored: try again after the seconds given in Retry-After',
+    zh: '服务器待写入的请求过多，本次未保存任何数据：请在 Retry-After 给出的秒数后重试',
+  },
+
   // Authentication and permission.
   access_denied: {
     http: [{ status: 403, body: 'error' }],

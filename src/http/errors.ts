@@ -15,7 +15,9 @@ export type ErrorKind =
   /** HTTP 403 `{error:"forbidden", error_description}`: authenticated but not allowed. */
   | 'forbidden'
   /** HTTP 429 `{error:"too_many_requests", error_description}` with Retry-After. */
-  | 'too_many_requests';
+  | 'too_many_requests'
+  /** HTTP 503 `{status:0, code:"overloaded", msg}` with Retry-After: the server is full, nothing was written. */
+  | 'overloaded';
 
 /** Codes of business failures: HTTP 200 `{status:0, code, msg}`. */
 export type BusinessCode = CodeAnswered<200, 'envelope'>;
@@ -61,3 +63,7 @@ export const needAuth = (detail: string): AppError => failure('NEED_AUTH', detai
 
 export const tooManyRequests = (retryAfter: number, detail: string): AppError =>
   new AppError('too_many_requests', 'too_many_requests', detail, undefined, Math.max(1, Math.ceil(retryAfter)));
+
+/** The server cannot take the write now (its queue is full); nothing was written. */
+export const overloaded = (retryAfter: number, detail: string): AppError =>
+  new AppError('overloaded', 'overloaded', detail, undefined, Math.max(1, Math.ceil(retryAfter)));

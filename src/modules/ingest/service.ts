@@ -1,9 +1,9 @@
-import { type BehaviourRollupsTable, type Database, isTransientConflict, isUniqueViolation } from '../../db/index.ts';
+import { type BehaviourRollupsTable, CommitQueueFull, type Database, isTransientConflict, isUniqueViolation } from '../../db/index.ts';
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import { type EventMessage, RECORD_BODY, eventRows } from '../../events/outbox.ts';
 import type { AppError } from '../../http/errors.ts';
-import { accessDenied, failure } from '../../http/errors.ts';
+import { accessDenied, failure, overloaded } from '../../http/errors.ts';
 import type { AccessService } from '../access/service.ts';
 import type { AccountsService } from '../accounts/service.ts';
 import { actionSpec } from '../behaviour/service.ts';
@@ -78,6 +78,27 @@ type Item =
   | (ItemBase & { type: 'LinkViewLog'; parsed: ParsedViewLog })
   | (ItemBase & { type: 'Clue'; parsed: ParsedClue })
   | (ItemBase & { type: 'Post'; parsed: ReturnType<typeof parsePost> });
+
+/** Tables written straight from parsed rows, in this order. */
+const PLAN_TABLES = ['links', 'link_view_logs', 'link_view_durations', 'clues', 'calls', 'posts'] as const;
+type PlanTable = (typeof PLAN_TABLES)[number];
+type PlanRows = { [T in PlanTable]: Insertable<Database[T]>[] };
+
+/** Batches of more records than this have a transaction of their own instead of joining a group. */
+const GROUPED_MAX_RECORDS = 64;
+
+/** What one validated batch writes, computed before any transaction opens. */
+interface WritePlan {
+  appId: string;
+  now: number;
+  customers: { index: number; input: Record<string, unknown>; ownerId: number; id: string }[];
+  rows: PlanRows;
+  behaviourRows: Insertable<Database['behaviour_logs']>[];
+  /** Outbox rows are made when written: their ids order the events after the customers' own. */
+  events: EventMessage[];
+  rollups: Insertable<BehaviourRollupsTable>[];
+  records: number;
+}
 
 interface ItemProblem {
   index: number;
@@ -181,8 +202,8 @@ export function createIngestService(
     return failure('invalid_events', msg, { errors: problems.slice(0, 100) });
   }
 
-  /** Validates and writes one batch; throws invalid_events when any item is wrong. */
-  async function runBatch(appId: string, payload: unknown[], defaultOwner: number): Promise<IngestResult> {
+  /** Validates one batch and computes its rows; throws invalid_events when any item is wrong. */
+  async function runBatch(appId: string, payload: unknown[], defaultOwner: number): Promise<{ result: IngestResult; plan: WritePlan }> {
     const now = clock.now();
     const problems: ItemProblem[] = [];
     const items: Item[] = [];
@@ -322,70 +343,84 @@ export function createIngestService(
       return row;
     });
 
-    await db.transaction().execute(async (trx) => {
-      // Customers first (others may reference them), then links, then what hangs off links.
-      const customers = toWrite.filter((it): it is Item & { type: 'Customer' } => it.type === 'Customer');
-      if (customers.length > 0) {
-        const failed = await writeCustomers(
-          trx,
-          appId,
-          customers.map((it) => ({ input: it.body, ownerId: it.ownerId ?? defaultOwner, id: it.domainId })),
-          now,
-        );
-        if (failed) {
-          const index = customers[failed.position]?.index ?? 0;
-          if (failed.error.kind === 'envelope') throw invalid([{ index, msg: `${failed.error.code}: ${failed.error.message}` }]);
-          throw failed.error;
-        }
+    const customers = toWrite.filter((it): it is Item & { type: 'Customer' } => it.type === 'Customer');
+    const rows: PlanRows = { links: [], link_view_logs: [], link_view_durations: [], clues: [], calls: [], posts: [] };
+    for (const it of toWrite) {
+      if (it.type === 'Link') rows.links.push(it.parsed.row);
+      else if (it.type === 'LinkViewLog') {
+        rows.link_view_logs.push(it.parsed.row);
+        rows.link_view_durations.push(...it.parsed.durations);
+      } else if (it.type === 'Clue') rows.clues.push(it.parsed.row);
+      else if (it.type === 'Call') rows.calls.push(it.parsed.row);
+      else if (it.type === 'Post') rows.posts.push(it.parsed.row);
+    }
+    return {
+      result: { accepted: toWrite.length, duplicates },
+      plan: {
+        appId,
+        now,
+        customers: customers.map((it) => ({ index: it.index, input: it.body, ownerId: it.ownerId ?? defaultOwner, id: it.domainId })),
+        rows,
+        behaviourRows,
+        events,
+        rollups: [...rollups.values()],
+        records: toWrite.length,
+      },
+    };
+  }
+
+  /** Writes plans in order inside one transaction: customers first (others may reference them), then links, then what hangs off links. */
+  async function writePlans(trx: Transaction<Database>, plans: WritePlan[]): Promise<void> {
+    for (const plan of plans) {
+      if (plan.customers.length === 0) continue;
+      const failed = await writeCustomers(trx, plan.appId, plan.customers, plan.now);
+      if (failed) {
+        const index = plan.customers[failed.position]?.index ?? 0;
+        if (failed.error.kind === 'envelope') throw invalid([{ index, msg: `${failed.error.code}: ${failed.error.message}` }]);
+        throw failed.error;
       }
-      const links: ParsedLink[] = [];
-      const views: ParsedViewLog[] = [];
-      const clues: ParsedClue[] = [];
-      const calls: ParsedCall[] = [];
-      const posts: ReturnType<typeof parsePost>[] = [];
-      for (const it of toWrite) {
-        if (it.type === 'Link') links.push(it.parsed);
-        else if (it.type === 'LinkViewLog') views.push(it.parsed);
-        else if (it.type === 'Clue') clues.push(it.parsed);
-        else if (it.type === 'Call') calls.push(it.parsed);
-        else if (it.type === 'Post') posts.push(it.parsed);
-      }
+    }
+    const all = <T>(pick: (p: WritePlan) => T[]): T[] => (plans.length === 1 ? pick(plans[0] as WritePlan) : plans.flatMap(pick));
+    for (const table of PLAN_TABLES)
       await repo.insertMany(
         trx,
-        'links',
-        links.map((p) => p.row),
+        table,
+        all((p) => p.rows[table] as Insertable<Database[typeof table]>[]),
       );
-      await repo.insertMany(
-        trx,
-        'link_view_logs',
-        views.map((p) => p.row),
-      );
-      await repo.insertMany(
-        trx,
-        'link_view_durations',
-        views.flatMap((p) => p.durations),
-      );
-      await repo.insertMany(
-        trx,
-        'clues',
-        clues.map((p) => p.row),
-      );
-      await repo.insertMany(
-        trx,
-        'calls',
-        calls.map((p) => p.row),
-      );
-      await repo.insertMany(
-        trx,
-        'posts',
-        posts.map((p) => p.row),
-      );
-      await repo.insertMany(trx, 'behaviour_logs', behaviourRows);
-      await repo.insertMany(trx, 'outbox', eventRows(appId, events, now));
-      await repo.addRollups(trx, [...rollups.values()]);
-      await repo.addTotals(trx, [...rollups.values()]);
-    });
-    return { accepted: toWrite.length, duplicates };
+    await repo.insertMany(
+      trx,
+      'behaviour_logs',
+      all((p) => p.behaviourRows),
+    );
+    await repo.insertMany(
+      trx,
+      'outbox',
+      all((p) => eventRows(p.appId, p.events, p.now)),
+    );
+    const rollups = all((p) => p.rollups);
+    await repo.addRollups(trx, rollups);
+    await repo.addTotals(trx, rollups);
+  }
+
+  /**
+   * Small batches without customers are written by the group commit (many requests, one
+   * transaction); customers, whose writer validates inside the transaction, and big batches,
+   * which are a group on their own, get a transaction of their own.
+   */
+  const group = ctx.database.commitGroup<WritePlan>(writePlans);
+
+  async function write(plan: WritePlan): Promise<void> {
+    if (plan.records === 0) return;
+    if (plan.customers.length > 0 || plan.records > GROUPED_MAX_RECORDS) {
+      await db.transaction().execute((trx) => writePlans(trx, [plan]));
+      return;
+    }
+    try {
+      await group.submit(plan, plan.records);
+    } catch (err) {
+      if (err instanceof CommitQueueFull) throw overloaded(err.retryAfterSeconds, err.message);
+      throw err;
+    }
   }
 
   return {
@@ -400,7 +435,9 @@ export function createIngestService(
       // with a concurrent batch rolled this one back whole, so running it again is safe too.
       for (let attempt = 1; ; attempt += 1) {
         try {
-          return await runBatch(appId, payload, defaultOwner);
+          const { result, plan } = await runBatch(appId, payload, defaultOwner);
+          await write(plan);
+          return result;
         } catch (err) {
           if (attempt >= 3 || !(isUniqueViolation(err) || isTransientConflict(err))) throw err;
         }

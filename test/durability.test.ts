@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FreshDatabase, freshDatabase } from './helpers/database.ts';
+import { type Spawned, freePort, runCli, waitForOk } from './helpers/process.ts';
+
+let db: FreshDatabase;
+const servers: Spawned[] = [];
+beforeAll(async () => {
+  db = await freshDatabase();
+});
+afterAll(async () => {
+  for (const s of servers) s.child.kill('SIGKILL');
+  await Promise.all(servers.map((s) => s.exited));
+  await db.drop();
+});
+
+async function serve(port: number): Promise<Spawned> {
+  const server = runCli(['serve'], { ...db.env, PORT: String(port), HOST: '127.0.0.1', RAPPORT_INSECURE_FAST_HASH: '1' });
+  servers.push(server);
+  await waitForOk(`http://127.0.0.1:${port}/healthz`);
+  return server;
+}
+
+const json = { 'content-type': 'application/json' };
+
+describe('kill -9 under many small writes', () => {
+  it('loses no acknowledged record', { timeout: 90_000 }, async () => {
+    const created = runCli(['client', 'create', '--name', 'durability'], db.env);
+    await created.exited;
+    const client = JSON.parse(created.output().trim()) as { client_id: string; client_secret: string };
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const first = await serve(port);
+    const basic = `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`;
+    const form = { 'content-type': 'application/x-www-form-urlencoded', authorization: basic };
+    const body = 'phoneNum=13855556666&password=long+enough+pw';
+    await fetch(`${base}/svcuser/oauth2/register`, { method: 'POST', headers: form, body });
+    const login = await fetch(`${base}/svcuser/oauth2/access_token`, {
+      method: 'POST',
+      headers: form,
+      body: 'grant_type=password&username=13855556666&password=long+enough+pw',
+    });
+    const token = ((await login.json()) as { access_token: string }).access_token;
+    const auth = { authorization: `Bearer ${token}` };
+    const app = await fetch(`${base}/api/v1.7/apps`, { method: 'POST', headers: { ...auth, ...json }, body: '{"name":"Durable"}' });
+    const appId = ((await app.json()) as { data: { appId: string } }).data.appId;
+    const apps = (await (await fetch(`${base}/api/v1.7/my-apps`, { headers: auth })).json()) as { data: { id: string; secret: string }[] };
+    const secret = apps.data.find((a) => a.id === appId)?.secret as string;
+    const events = `${base}/api/v1.7/app/${appId}/events`;
+    const post = (batch: unknown) =>
+      fetch(events, { method: 'POST', headers: { ...json, 'x-app-secret': secret }, body: JSON.stringify(batch) });
+    const customer = await post([{ event_type: 'create', domainType: 'Customer', domainId: 'kept', body: { name: 'Kept' } }]);
+    expect(await customer.json()).toMatchObject({ status: 1 });
+
+    // 32 producers send one record per request until the server dies under them.
+    const acknowledged: string[] = [];
+    let stop = false;
+    const producer = async (n: number) => {
+      for (let i = 0; !stop; i++) {
+        const id = `k-${n}-${i}`;
+        try {
+          const res = await post([
+            {
+              event_type: 'create',
+              domainType: 'BehaviourLog',
+              domainId: id,
+              body: { customerId: 'kept', action: 'send_message', when: '2026-11-01 10:00:00' },
+            },
+          ]);
+          const answer = (await res.json()) as { status: number; data?: { accepted: number } };
+          if (answer.status === 1 && answer.data?.accepted === 1) acknowledged.push(id);
+        } catch {
+          return; // the connection died with the server
+        }
+      }
+    };
+    const producing = Array.from({ length: 32 }, (_, n) => producer(n));
+    while (acknowledged.length < 500) await new Promise((r) => setTimeout(r, 20));
+    first.child.kill('SIGKILL');
+    await first.exited;
+    stop = true;
+    await Promise.all(producing);
+    expect(acknowledged.length).toBeGreaterThanOrEqual(500);
+
+    // Started again on the same database, it has every record it acknowledged.
+    const second = await serve(port);
+    const stored = new Set<string>();
+    for (let start = 0; ; start += 100) {
+      const page = (await (
+        await fetch(`${base}/api/v1.7/app/${appId}/member/customer/kept/behaviour?count=100&start_index=${start}`, { headers: auth })
+      ).json()) as { status: number; data: { id: string }[] };
+      expect(page.status).toBe(1);
+      for (const r of page.data) stored.add(r.id);
+      if (page.data.length < 100) break;
+    }
+    const lost = acknowledged.filter((id) => !stored.has(id));
+    expect(lost).toEqual([]);
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+  });
+});
