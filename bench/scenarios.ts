@@ -111,7 +111,7 @@ export interface Load {
 export const LOADS: Load[] = [
   { name: 'single-record ingestion', cycle: () => ['write'], rate: [10_000, 5_000], p99All: [100, 100] },
   {
-    name: 'mixed load (¼ single-record ingestion, ¾ reads)',
+    name: 'mixed load (¼ one-record writes, ¾ reads)',
     cycle: (d) => [
       'write',
       `/api/v1.7/app/${d.appId}/member/all/customers?start_index=0&count=20`,

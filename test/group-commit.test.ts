@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CommitQueueFull, createCommitGroup } from '../src/db/group-commit.ts';
+import { CommitQueueFull, createCommitGroup, durableCommits } from '../src/db/group-commit.ts';
 import { type TestServer, startTestServer, useTestServer } from './helpers/harness.ts';
 import { DAY, type HistoryProject, addCustomers, ago, event, historyProject, ingest } from './helpers/histories.ts';
 
@@ -75,7 +75,7 @@ describe('small writes at once (group commit)', () => {
   it('splits a group whose commit fails, so that only the job that cannot be written fails', async () => {
     const sizes: number[] = [];
     const group = createCommitGroup<string>(
-      t.server.ctx.database.db,
+      durableCommits(t.server.ctx.database.db),
       async (trx, jobs) => {
         sizes.push(jobs.length);
         await sql`select 1`.execute(trx);
@@ -107,7 +107,7 @@ describe('small writes at once (group commit)', () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     const group = createCommitGroup<number>(
-      t.server.ctx.database.db,
+      durableCommits(t.server.ctx.database.db),
       async (_trx, jobs) => {
         sizes.push(jobs.length);
         await gate;

@@ -41,6 +41,19 @@ export interface CommitGroup<J> {
 /** Writes a group's jobs inside one transaction; throws when any of them cannot be written. */
 export type GroupWriter<J> = (trx: Transaction<Database>, jobs: J[]) => Promise<void>;
 
+/** How a dialect commits a group: its transaction, and the wait until what it committed is durable. */
+export interface GroupTransactions {
+  transaction(write: (trx: Transaction<Database>) => Promise<void>): Promise<void>;
+  /** Resolves once every transaction committed so far is on disk (PostgreSQL's commit already is). */
+  durable(): Promise<void>;
+}
+
+/** Plain transactions whose commit is durable when it returns (PostgreSQL, synchronous_commit on). */
+export const durableCommits = (db: Kysely<Database>): GroupTransactions => ({
+  transaction: (write) => db.transaction().execute(write),
+  durable: () => Promise.resolve(),
+});
+
 interface Waiting<J> {
   job: J;
   records: number;
@@ -54,30 +67,44 @@ interface Waiting<J> {
  * A group that fails is split in halves and each half is written again, down to the job that fails
  * alone, which gets the error; the others commit. A job is never acknowledged before its commit.
  */
-export function createCommitGroup<J>(db: Kysely<Database>, write: GroupWriter<J>, options: CommitGroupOptions): CommitGroup<J> {
+export function createCommitGroup<J>(transactions: GroupTransactions, write: GroupWriter<J>, options: CommitGroupOptions): CommitGroup<J> {
   let waiting: Waiting<J>[] = [];
   let queuedRecords = 0;
   let running = 0;
-  let timer: NodeJS.Timeout | null = null;
+  /** The pending start of the gathering group, when one is scheduled. */
+  let timer: { cancel(): void } | null = null;
 
-  const commit = async (group: Waiting<J>[]): Promise<void> => {
+  /** Writes a group; returns the jobs that committed (a job that fails alone is rejected here). */
+  const commit = async (group: Waiting<J>[]): Promise<Waiting<J>[]> => {
     try {
-      await db.transaction().execute((trx) =>
+      await transactions.transaction((trx) =>
         write(
           trx,
           group.map((w) => w.job),
         ),
       );
-      for (const w of group) w.resolve();
+      return group;
     } catch (err) {
       if (group.length === 1) {
         group[0]?.reject(err);
-        return;
+        return [];
       }
       const half = Math.ceil(group.length / 2);
-      await commit(group.slice(0, half));
-      await commit(group.slice(half));
+      return [...(await commit(group.slice(0, half))), ...(await commit(group.slice(half)))];
     }
+  };
+
+  /** Acknowledges committed jobs once their commit is on disk. */
+  const acknowledge = async (committed: Waiting<J>[]): Promise<void> => {
+    if (committed.length === 0) return;
+    try {
+      await transactions.durable();
+    } catch (err) {
+      // Committed but not known to be on disk: not acknowledged (the client retries; ids deduplicate).
+      for (const w of committed) w.reject(err);
+      return;
+    }
+    for (const w of committed) w.resolve();
   };
 
   /** Takes the next group off the queue, up to maxRecords (always at least one job). */
@@ -97,25 +124,31 @@ export function createCommitGroup<J>(db: Kysely<Database>, write: GroupWriter<J>
   };
 
   const flush = (): void => {
-    if (timer) {
-      clearTimeout(timer);
-      timer = null;
-    }
+    timer?.cancel();
+    timer = null;
     while (running < options.concurrency && waiting.length > 0) {
       const group = take();
       running += 1;
-      void commit(group).finally(() => {
+      void commit(group).then((committed) => {
         running -= 1;
-        // What gathered meanwhile goes at once when it makes a full group or its wait ran out
-        // while every slot was busy (no timer left); otherwise its timer is still running.
-        if (queuedRecords >= options.maxRecords || timer === null) flush();
+        // What gathered while every slot was busy goes at once; the wait for the disk does not
+        // hold the slot, so the next group commits while this one's flush is under way.
+        flush();
+        return acknowledge(committed);
       });
     }
   };
 
+  /** A group with a free slot waits maxWaitMs for company (0: the rest of this event-loop turn). */
   const schedule = (): void => {
-    if (timer || waiting.length === 0) return;
-    timer = setTimeout(flush, options.maxWaitMs);
+    if (timer || waiting.length === 0 || running >= options.concurrency) return;
+    if (options.maxWaitMs > 0) {
+      const t = setTimeout(flush, options.maxWaitMs);
+      timer = { cancel: () => clearTimeout(t) };
+    } else {
+      const t = setImmediate(flush);
+      timer = { cancel: () => clearImmediate(t) };
+    }
   };
 
   return {

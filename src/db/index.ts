@@ -11,6 +11,7 @@ export type { ReadCache } from './cache.ts';
 export type * from './schema.ts';
 export {
   type AnyPreparedQuery,
+  type PreparedQuery,
   type PreparedReader,
   type QueryScope,
   type RowOf,

@@ -2,7 +2,7 @@ import { type Driver, Kysely, PostgresDialect, type PostgresDialectConfig, Postg
 import pg from 'pg';
 import { ChangeTrackingDriver, type ChangeTopic, TOPICS } from './change-epoch.ts';
 import { cacheRegistry } from './cache.ts';
-import { type CommitGroupOptions, GROUP_COMMIT, createCommitGroup } from './group-commit.ts';
+import { type CommitGroupOptions, GROUP_COMMIT, createCommitGroup, durableCommits } from './group-commit.ts';
 import { ping } from './sql.ts';
 import type { DialectFeatures } from './dialect.ts';
 import type { DatabaseHandle } from './handle.ts';
@@ -128,7 +128,7 @@ export function openPostgres(url: string, options: { poolSize?: number; groups?:
     reader: poolReader(pool, db, postgresFeatures),
     readerFor: (executor) => executorReader(executor, postgresFeatures),
     cache: cacheRegistry(watch.current),
-    commitGroup: (write, group) => createCommitGroup(db, write, { ...GROUP_COMMIT, ...options.groups, ...group }),
+    commitGroup: (write, group) => createCommitGroup(durableCommits(db), write, { ...GROUP_COMMIT, ...options.groups, ...group }),
     ping: () => ping(db),
     async close() {
       await watch.stop();

@@ -24,7 +24,7 @@ import {
   sql,
 } from 'kysely';
 import { ChangeTrackingDriver, type ChangeTopic } from './change-epoch.ts';
-import { type CommitGroupOptions, GROUP_COMMIT, createCommitGroup } from './group-commit.ts';
+import { type CommitGroupOptions, GROUP_COMMIT, type GroupTransactions, createCommitGroup, durableCommits } from './group-commit.ts';
 import { cacheRegistry } from './cache.ts';
 import { ping } from './sql.ts';
 import type { DialectFeatures } from './dialect.ts';
@@ -241,13 +241,75 @@ const WORKER_CACHE_SIZE = -16384;
 /** Prepared reads with at least this many columns transfer each row as JSON text (openReader). */
 const JSON_ROW_COLUMNS = 8;
 
+/**
+ * Group commits on SQLite. better-sqlite3 runs on the main thread, so a commit under
+ * `synchronous = FULL` blocks the whole server for its fsync of the WAL. A group's transaction
+ * commits under `synchronous = NORMAL` instead (the WAL is written, not fsynced; the pragma is set
+ * and reset on the one write connection while the group holds it), and the group is acknowledged
+ * only after the WAL file has been fsynced on libuv's thread pool: as durable as FULL, while the
+ * event loop parses the next group's requests. Every other transaction keeps FULL.
+ */
+function walSyncedCommits(
+  db: Kysely<Database>,
+  raw: SqliteDatabase.Database,
+  file: string,
+): GroupTransactions & { close(): Promise<void> } {
+  let wal: Promise<fs.promises.FileHandle> | null = null;
+  let flushing: Promise<void> | null = null;
+  let next: Promise<void> | null = null;
+  const flushWal = async () => {
+    // The WAL exists once the first transaction has committed; it is never removed while the database is open.
+    wal ??= fs.promises.open(`${file}-wal`, 'r');
+    try {
+      await (await wal).sync();
+    } catch (err) {
+      wal = null;
+      throw err;
+    }
+  };
+  // A flush that started before this commit does not cover it: wait for it, then flush once more
+  // for everyone who arrived meanwhile.
+  const durable = (): Promise<void> => {
+    if (flushing === null) {
+      flushing = flushWal().finally(() => {
+        flushing = null;
+      });
+      return flushing;
+    }
+    next ??= flushing
+      .catch(() => {})
+      .then(() => {
+        next = null;
+        return durable();
+      });
+    return next;
+  };
+  return {
+    transaction: (write) =>
+      db.connection().execute(async (connection) => {
+        raw.pragma('synchronous = NORMAL');
+        try {
+          await connection.transaction().execute(write);
+        } finally {
+          raw.pragma('synchronous = FULL');
+        }
+      }),
+    durable,
+    async close() {
+      const handle = await wal?.catch(() => null);
+      await handle?.close();
+    },
+  };
+}
+
 /** Opens (creating if needed) the embedded database file, tuned for a single-writer server. */
 export function openSqlite(file: string, options: { readThread?: boolean; groups?: Partial<CommitGroupOptions> } = {}): DatabaseHandle {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const raw = new SqliteDatabase(file);
   raw.pragma('journal_mode = WAL');
   // FULL: a commit is on disk (the WAL fsynced) before it returns, so an acknowledged write survives
-  // power loss, not only a crash of the process. Group commit pays that fsync once per group.
+  // power loss, not only a crash of the process. Group commits get the same guarantee with their
+  // fsync off the main thread (walSyncedCommits).
   raw.pragma('synchronous = FULL');
   raw.pragma('foreign_keys = ON');
   raw.pragma('busy_timeout = 5000');
@@ -264,6 +326,8 @@ export function openSqlite(file: string, options: { readThread?: boolean; groups
   // SQLITE_READ_THREAD: prepared reads on a worker thread (src/db/sqlite-worker.ts).
   const worker = file !== ':memory:' && options.readThread ? new SqliteReadWorker(file, WORKER_CACHE_SIZE) : null;
   second = file === ':memory:' ? null : openReader(file, db, worker);
+  const synced = file === ':memory:' ? null : walSyncedCommits(db, raw, file);
+  const groupTransactions = synced ?? durableCommits(db);
   return {
     db,
     features: sqliteFeatures,
@@ -272,11 +336,19 @@ export function openSqlite(file: string, options: { readThread?: boolean; groups
     readerFor: (executor) => executorReader(executor, sqliteFeatures, sqliteParameters),
     cache: cacheRegistry(second ? second.epoch : () => null),
     // One writer: groups commit one after the other.
-    commitGroup: (write, group) => createCommitGroup(db, write, { ...GROUP_COMMIT, ...options.groups, concurrency: 1, ...group }),
+    commitGroup: (write, group) =>
+      createCommitGroup(groupTransactions, write, {
+        ...GROUP_COMMIT,
+        ...options.groups,
+        concurrency: 1,
+        maxWaitMs: 0,
+        ...group,
+      }),
     ping: () => ping(db),
     async close() {
       await second?.worker?.close();
       second?.raw.close();
+      await synced?.close();
       await db.destroy();
     },
   };

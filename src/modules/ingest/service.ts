@@ -237,7 +237,7 @@ export function createIngestService(
     const stored = new Map<RecordTable, Map<string, string>>();
     await Promise.all(
       [...idsByTable].map(async ([table, ids]) => {
-        stored.set(table, await repo.existing(db, table, ids));
+        stored.set(table, await repo.existing(ctx.database, table, ids));
       }),
     );
     const toWrite: Item[] = [];
@@ -268,7 +268,7 @@ export function createIngestService(
       for (const id of it.refs.linkIds) linkRefs.add(id);
     }
     const [storedCustomers, storedLinks] = await Promise.all([
-      repo.customers(db, appId, [...customerRefs]),
+      repo.customers(ctx.database, appId, [...customerRefs]),
       repo.links(db, appId, [...linkRefs]),
     ]);
     const ownerIds = new Set<number>();

@@ -1,8 +1,12 @@
-import type { AppsTable, MembersTable, Database } from '../../db/index.ts';
+import { type AppsTable, type MembersTable, type Database, type DatabaseHandle, preparedQuery } from '../../db/index.ts';
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { AppRow } from './mapper.ts';
 
 type Db = Kysely<Database>;
+
+const appSecret = preparedQuery('appSecret', ({ db }, id: string) =>
+  db.selectFrom('apps').select(['secret', 'status', 'creator_id']).where('id', '=', id),
+);
 
 export const projectsRepository = {
   async insertApp(db: Db, row: Insertable<AppsTable>): Promise<void> {
@@ -15,8 +19,11 @@ export const projectsRepository = {
     await db.updateTable('apps').set(patch).where('id', '=', id).execute();
   },
   /** What a project secret is checked against: the secret, whether the project is live, its creator. */
-  findSecret(db: Db, id: string) {
-    return db.selectFrom('apps').select(['secret', 'status', 'creator_id']).where('id', '=', id).executeTakeFirst();
+  findSecret(database: DatabaseHandle, id: string) {
+    // Every ingestion request and collect call checks it: cached until the project's row changes.
+    return database
+      .cache<string, { secret: string; status: number; creator_id: number } | undefined>('app-secrets', 'access')
+      .get(id, () => database.reader.first(appSecret, id));
   },
   /** Live projects the user is an active member of, newest first, with the caller's role. */
   listForUser(db: Db, userId: number): Promise<(AppRow & { role: string })[]> {

@@ -111,7 +111,7 @@ export function createProjectsService(ctx: AppContext, access: AccessService, ho
      * null when the project is unknown, deleted, or the secret is wrong.
      */
     async creatorBySecret(appId: string, secret: string): Promise<number | null> {
-      const app = await repo.findSecret(db, appId);
+      const app = await repo.findSecret(ctx.database, appId);
       // The comparison runs even for an unknown project, so timing does not tell which failed.
       const matches = safeEqual(app?.secret ?? '', secret);
       return app && app.status === 0 && matches ? app.creator_id : null;
