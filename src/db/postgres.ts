@@ -113,11 +113,18 @@ export function redactUrl(url: string): string {
   }
 }
 
-export function openPostgres(url: string, options: { poolSize?: number; groups?: Partial<CommitGroupOptions> } = {}): DatabaseHandle {
+export function openPostgres(
+  url: string,
+  options: { poolSize?: number; readPoolSize?: number; groups?: Partial<CommitGroupOptions> } = {},
+): DatabaseHandle {
   const poolSize = options.poolSize ?? 10;
+  // Two pools: prepared reads (the hot reads of every page) never wait for a connection behind
+  // transactions, whose connections are held across round trips and commits.
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  const readPool = new pg.Pool({ connectionString: url, max: options.readPoolSize ?? 6 });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
+  readPool.on('error', () => {});
   const watch = new ChangeWatch(url);
   watch.start();
   const db = new Kysely<Database>({ dialect: new TrackingPostgresDialect({ pool }, watch) });
@@ -125,7 +132,7 @@ export function openPostgres(url: string, options: { poolSize?: number; groups?:
     db,
     features: postgresFeatures,
     description: `postgres ${redactUrl(url)}`,
-    reader: poolReader(pool, db, postgresFeatures),
+    reader: poolReader(readPool, db, postgresFeatures),
     readerFor: (executor) => executorReader(executor, postgresFeatures),
     cache: cacheRegistry(watch.current),
     commitGroup: (write, group) => createCommitGroup(durableCommits(db), write, { ...GROUP_COMMIT, ...options.groups, ...group }),
@@ -133,6 +140,7 @@ export function openPostgres(url: string, options: { poolSize?: number; groups?:
     async close() {
       await watch.stop();
       await db.destroy();
+      await readPool.end();
     },
   };
 }
