@@ -3,7 +3,6 @@ import {
   type BehaviourRollupsTable,
   type Database,
   type DatabaseHandle,
-  type DialectFeatures,
   bulkOps,
   preparedQuery,
 } from '../../db/index.ts';
@@ -13,6 +12,20 @@ type Db = Kysely<Database>;
 
 /** Tables that hold ingested records, keyed by their id column. */
 export type RecordTable = 'customers' | 'behaviour_logs' | 'calls' | 'links' | 'link_view_logs' | 'clues' | 'posts';
+
+/** Tables written straight from parsed rows, in this order. */
+const PLAN_TABLES = ['links', 'link_view_logs', 'link_view_durations', 'clues', 'calls', 'posts'] as const;
+type PlanTable = (typeof PLAN_TABLES)[number];
+export type PlanRows = { [T in PlanTable]: Insertable<Database[T]>[] };
+
+/** The rows one validated batch writes (customers apart). */
+export interface RowsPlan {
+  rows: PlanRows;
+  behaviourRows: Insertable<Database['behaviour_logs']>[];
+  outbox: Insertable<Database['outbox']>[];
+  rollups: Insertable<BehaviourRollupsTable>[];
+  records: number;
+}
 
 const RECORD_TABLES: readonly RecordTable[] = ['customers', 'behaviour_logs', 'calls', 'links', 'link_view_logs', 'clues', 'posts'];
 
@@ -79,9 +92,70 @@ function byKey<T>(rows: T[], key: (r: T) => string[]): T[] {
 }
 
 /** SQL of the ingestion endpoint: batch lookups and bulk writes (one statement per table and chunk). */
-export function createIngestRepository(features: DialectFeatures) {
-  const bulk = bulkOps(features);
+export function createIngestRepository(database: DatabaseHandle) {
+  const bulk = bulkOps(database.features);
+
+  /** Rows of many batches, table by table in dependency order: links, then what hangs off links. */
+  async function writeRows(trx: Db, plans: RowsPlan[]): Promise<void> {
+    const all = <T>(pick: (p: RowsPlan) => T[]): T[] => (plans.length === 1 ? pick(plans[0] as RowsPlan) : plans.flatMap(pick));
+    for (const table of PLAN_TABLES)
+      await bulk.insert(
+        trx,
+        table,
+        all((p) => p.rows[table] as Insertable<Database[typeof table]>[]),
+      );
+    await bulk.insert(
+      trx,
+      'behaviour_logs',
+      all((p) => p.behaviourRows),
+    );
+    await bulk.insert(
+      trx,
+      'outbox',
+      all((p) => p.outbox),
+    );
+    const rollups = all((p) => p.rollups);
+    await addRollups(trx, rollups);
+    await addTotals(trx, rollups);
+  }
+
+  /**
+   * Adds counts to the rollups, already aggregated per key. Rows go in key order: concurrent
+   * batches then lock shared rows in the same order (PostgreSQL: waits, never a deadlock), and
+   * the index is walked forwards.
+   */
+  function addRollups(db: Db, rows: Insertable<BehaviourRollupsTable>[]): Promise<void> {
+    const sorted = byKey(rows, (r) => [r.customer_id, r.day, r.kind, r.key]);
+    return bulk.insertOrAdd(db, 'behaviour_rollups', sorted, ['customer_id', 'day', 'kind', 'key'], 'count');
+  }
+
+  /** Adds the same counts to the all-time totals (one row per customer × kind × key). */
+  async function addTotals(db: Db, rows: Insertable<BehaviourRollupsTable>[]): Promise<void> {
+    const totals = new Map<string, { customer_id: string; kind: string; key: string; count: number }>();
+    for (const r of rows) {
+      const k = `${r.customer_id}\u0000${r.kind}\u0000${r.key}`;
+      const t = totals.get(k);
+      if (t) t.count += Number(r.count);
+      else totals.set(k, { customer_id: r.customer_id, kind: r.kind, key: r.key, count: Number(r.count) });
+    }
+    const sorted = byKey([...totals.values()], (r) => [r.customer_id, r.kind, r.key]);
+    await bulk.insertOrAdd(db, 'behaviour_totals', sorted, ['customer_id', 'kind', 'key'], 'count');
+  }
+
+  const group = database.commitGroup<RowsPlan>(writeRows);
+
   return {
+    writeRows,
+
+    /**
+     * Writes one request's rows together with other requests' arriving at the same time, in one
+     * transaction; resolves once they are committed and on disk. Throws CommitQueueFull when too
+     * many records wait.
+     */
+    writeGrouped(plan: RowsPlan): Promise<void> {
+      return group.submit(plan, plan.records);
+    },
+
     /** The project each of these ids already belongs to, in one table. */
     async existing(database: DatabaseHandle, table: RecordTable, ids: string[]): Promise<Map<string, string>> {
       const rows = await readByIds(database, STORED[table].one, STORED[table].list, ids, (l) => bulk.lookupChunks(l));
@@ -129,33 +203,6 @@ export function createIngestRepository(features: DialectFeatures) {
         for (const r of rows) taken.push(tokens.get(r.share_token) as number);
       }
       return taken;
-    },
-
-    insertMany<T extends keyof Database & string>(db: Db, table: T, rows: Insertable<Database[T]>[]): Promise<void> {
-      return bulk.insert(db, table, rows);
-    },
-
-    /**
-     * Adds counts to the rollups, already aggregated per key. Rows go in key order: concurrent
-     * batches then lock shared rows in the same order (PostgreSQL: waits, never a deadlock), and
-     * the index is walked forwards.
-     */
-    addRollups(db: Db, rows: Insertable<BehaviourRollupsTable>[]): Promise<void> {
-      const sorted = byKey(rows, (r) => [r.customer_id, r.day, r.kind, r.key]);
-      return bulk.insertOrAdd(db, 'behaviour_rollups', sorted, ['customer_id', 'day', 'kind', 'key'], 'count');
-    },
-
-    /** Adds the same counts to the all-time totals (one row per customer × kind × key). */
-    async addTotals(db: Db, rows: Insertable<BehaviourRollupsTable>[]): Promise<void> {
-      const totals = new Map<string, { customer_id: string; kind: string; key: string; count: number }>();
-      for (const r of rows) {
-        const k = `${r.customer_id}\u0000${r.kind}\u0000${r.key}`;
-        const t = totals.get(k);
-        if (t) t.count += Number(r.count);
-        else totals.set(k, { customer_id: r.customer_id, kind: r.kind, key: r.key, count: Number(r.count) });
-      }
-      const sorted = byKey([...totals.values()], (r) => [r.customer_id, r.kind, r.key]);
-      await bulk.insertOrAdd(db, 'behaviour_totals', sorted, ['customer_id', 'kind', 'key'], 'count');
     },
   };
 }

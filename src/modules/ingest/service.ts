@@ -24,7 +24,7 @@ import {
   parseViewLog,
 } from './bodies.ts';
 import { ItemError, RECORD_ID_RE } from './reader.ts';
-import { type RecordTable, createIngestRepository } from './repository.ts';
+import { type PlanRows, type RecordTable, type RowsPlan, createIngestRepository } from './repository.ts';
 
 export const MAX_EVENTS = 1000;
 /** Route body limit (docs/interface.md §12: ≤ 5 MB). */
@@ -79,25 +79,16 @@ type Item =
   | (ItemBase & { type: 'Clue'; parsed: ParsedClue })
   | (ItemBase & { type: 'Post'; parsed: ReturnType<typeof parsePost> });
 
-/** Tables written straight from parsed rows, in this order. */
-const PLAN_TABLES = ['links', 'link_view_logs', 'link_view_durations', 'clues', 'calls', 'posts'] as const;
-type PlanTable = (typeof PLAN_TABLES)[number];
-type PlanRows = { [T in PlanTable]: Insertable<Database[T]>[] };
-
 /** Batches of more records than this have a transaction of their own instead of joining a group. */
 const GROUPED_MAX_RECORDS = 64;
 
 /** What one validated batch writes, computed before any transaction opens. */
-interface WritePlan {
+interface WritePlan extends Omit<RowsPlan, 'outbox'> {
   appId: string;
   now: number;
   customers: { index: number; input: Record<string, unknown>; ownerId: number; id: string }[];
-  rows: PlanRows;
-  behaviourRows: Insertable<Database['behaviour_logs']>[];
   /** Outbox rows are made when written: their ids order the events after the customers' own. */
   events: EventMessage[];
-  rollups: Insertable<BehaviourRollupsTable>[];
-  records: number;
 }
 
 interface ItemProblem {
@@ -121,7 +112,7 @@ export function createIngestService(
 ) {
   const db: Kysely<Database> = ctx.database.db;
   const clock = ctx.clock;
-  const repo = createIngestRepository(ctx.database.features);
+  const repo = createIngestRepository(ctx.database);
 
   /** Who may ingest: the project's secret, else a Master/Admin token. Returns the default customer owner. */
   async function authorize(appId: string, creds: IngestCredentials): Promise<number> {
@@ -369,10 +360,11 @@ export function createIngestService(
     };
   }
 
-  /** Writes plans in order inside one transaction: customers first (others may reference them), then links, then what hangs off links. */
-  async function writePlans(trx: Transaction<Database>, plans: WritePlan[]): Promise<void> {
-    for (const plan of plans) {
-      if (plan.customers.length === 0) continue;
+  const rowsOf = (plan: WritePlan): RowsPlan => ({ ...plan, outbox: eventRows(plan.appId, plan.events, plan.now) });
+
+  /** Writes a batch in a transaction of its own: customers first (others may reference them), then the rest. */
+  async function writeAlone(trx: Transaction<Database>, plan: WritePlan): Promise<void> {
+    if (plan.customers.length > 0) {
       const failed = await writeCustomers(trx, plan.appId, plan.customers, plan.now);
       if (failed) {
         const index = plan.customers[failed.position]?.index ?? 0;
@@ -380,43 +372,22 @@ export function createIngestService(
         throw failed.error;
       }
     }
-    const all = <T>(pick: (p: WritePlan) => T[]): T[] => (plans.length === 1 ? pick(plans[0] as WritePlan) : plans.flatMap(pick));
-    for (const table of PLAN_TABLES)
-      await repo.insertMany(
-        trx,
-        table,
-        all((p) => p.rows[table] as Insertable<Database[typeof table]>[]),
-      );
-    await repo.insertMany(
-      trx,
-      'behaviour_logs',
-      all((p) => p.behaviourRows),
-    );
-    await repo.insertMany(
-      trx,
-      'outbox',
-      all((p) => eventRows(p.appId, p.events, p.now)),
-    );
-    const rollups = all((p) => p.rollups);
-    await repo.addRollups(trx, rollups);
-    await repo.addTotals(trx, rollups);
+    await repo.writeRows(trx, [rowsOf(plan)]);
   }
 
   /**
-   * Small batches without customers are written by the group commit (many requests, one
-   * transaction); customers, whose writer validates inside the transaction, and big batches,
+   * Small batches without customers join other requests' in one transaction (the repository's
+   * group commit); customers, whose writer validates inside the transaction, and big batches,
    * which are a group on their own, get a transaction of their own.
    */
-  const group = ctx.database.commitGroup<WritePlan>(writePlans);
-
   async function write(plan: WritePlan): Promise<void> {
     if (plan.records === 0) return;
     if (plan.customers.length > 0 || plan.records > GROUPED_MAX_RECORDS) {
-      await db.transaction().execute((trx) => writePlans(trx, [plan]));
+      await db.transaction().execute((trx) => writeAlone(trx, plan));
       return;
     }
     try {
-      await group.submit(plan, plan.records);
+      await repo.writeGrouped(rowsOf(plan));
     } catch (err) {
       if (err instanceof CommitQueueFull) throw overloaded(err.retryAfterSeconds, err.message);
       throw err;
