@@ -13,8 +13,8 @@ afterAll(async () => {
   await db.drop();
 });
 
-async function serve(port: number): Promise<Spawned> {
-  const server = runCli(['serve'], { ...db.env, PORT: String(port), HOST: '127.0.0.1', RAPPORT_INSECURE_FAST_HASH: '1' });
+async function serve(port: number, workers = '1'): Promise<Spawned> {
+  const server = runCli(['serve'], { ...db.env, PORT: String(port), HOST: '127.0.0.1', RAPPORT_INSECURE_FAST_HASH: '1', WORKERS: workers });
   servers.push(server);
   await waitForOk(`http://127.0.0.1:${port}/healthz`);
   return server;
@@ -23,21 +23,23 @@ async function serve(port: number): Promise<Spawned> {
 const json = { 'content-type': 'application/json' };
 
 describe('kill -9 under many small writes', () => {
-  it('loses no acknowledged record', { timeout: 90_000 }, async () => {
-    const created = runCli(['client', 'create', '--name', 'durability'], db.env);
+  // The embedded relay runs in both (the default); with WORKERS=2 the primary is killed, and its workers end with it.
+  it.each(['1', '2'])('loses no acknowledged record (WORKERS=%s)', { timeout: 90_000 }, async (workers) => {
+    const created = runCli(['client', 'create', '--name', `durability-${workers}`], db.env);
     await created.exited;
     const client = JSON.parse(created.output().trim()) as { client_id: string; client_secret: string };
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    const first = await serve(port);
+    const first = await serve(port, workers);
     const basic = `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`;
     const form = { 'content-type': 'application/x-www-form-urlencoded', authorization: basic };
-    const body = 'phoneNum=13855556666&password=long+enough+pw';
+    const phone = `1385555${workers.padStart(4, '0')}`;
+    const body = `phoneNum=${phone}&password=long+enough+pw`;
     await fetch(`${base}/svcuser/oauth2/register`, { method: 'POST', headers: form, body });
     const login = await fetch(`${base}/svcuser/oauth2/access_token`, {
       method: 'POST',
       headers: form,
-      body: 'grant_type=password&username=13855556666&password=long+enough+pw',
+      body: `grant_type=password&username=${phone}&password=long+enough+pw`,
     });
     const token = ((await login.json()) as { access_token: string }).access_token;
     const auth = { authorization: `Bearer ${token}` };
@@ -48,7 +50,7 @@ describe('kill -9 under many small writes', () => {
     const events = `${base}/api/v1.7/app/${appId}/events`;
     const post = (batch: unknown) =>
       fetch(events, { method: 'POST', headers: { ...json, 'x-app-secret': secret }, body: JSON.stringify(batch) });
-    const customer = await post([{ event_type: 'create', domainType: 'Customer', domainId: 'kept', body: { name: 'Kept' } }]);
+    const customer = await post([{ event_type: 'create', domainType: 'Customer', domainId: `kept-${workers}`, body: { name: 'Kept' } }]);
     expect(await customer.json()).toMatchObject({ status: 1 });
 
     // 32 producers send one record per request until the server dies under them.
@@ -56,14 +58,14 @@ describe('kill -9 under many small writes', () => {
     let stop = false;
     const producer = async (n: number) => {
       for (let i = 0; !stop; i++) {
-        const id = `k-${n}-${i}`;
+        const id = `k${workers}-${n}-${i}`;
         try {
           const res = await post([
             {
               event_type: 'create',
               domainType: 'BehaviourLog',
               domainId: id,
-              body: { customerId: 'kept', action: 'send_message', when: '2026-11-01 10:00:00' },
+              body: { customerId: `kept-${workers}`, action: 'send_message', when: '2026-11-01 10:00:00' },
             },
           ]);
           const answer = (await res.json()) as { status: number; data?: { accepted: number } };
@@ -86,7 +88,9 @@ describe('kill -9 under many small writes', () => {
     const stored = new Set<string>();
     for (let start = 0; ; start += 100) {
       const page = (await (
-        await fetch(`${base}/api/v1.7/app/${appId}/member/customer/kept/behaviour?count=100&start_index=${start}`, { headers: auth })
+        await fetch(`${base}/api/v1.7/app/${appId}/member/customer/kept-${workers}/behaviour?count=100&start_index=${start}`, {
+          headers: auth,
+        })
       ).json()) as { status: number; data: { id: string }[] };
       expect(page.status).toBe(1);
       for (const r of page.data) stored.add(r.id);
