@@ -80,8 +80,21 @@ const probes: Record<string, Probe> = {
     w.server.api.get(`/api/v1.7/app/${w.appId}/member/${(await w.customerOf()).owner.id}/customers`, { token: u.token }),
   'GET /api/v1.7/app/{app-id}/customer/appSearch': (w, u) =>
     w.server.api.get(`/api/v1.7/app/${w.appId}/customer/appSearch`, { token: u.token, query: { condition: '13800000000' } }),
-  "POST /api/v1.7/app/{app-id}/customer/batch-app-member-transfers (another member's customer)": async (w, u) => {
+  "POST /api/v1.7/app/{app-id}/customer/batch-app-member-transfers (another member's customer)": async (w, u, role) => {
     const c = await w.customerOf();
+    // A Sales member tries to take it for themselves (giving it to someone else is refused before that).
+    const target = role === 'Sales' ? u : await w.newMember('Sales');
+    return w.server.api.post(
+      `/api/v1.7/app/${w.appId}/customer/batch-app-member-transfers`,
+      {
+        datas: JSON.stringify([{ customerId: c.id, srouceGroupId: '', srouceSvcUserId: String(c.owner.id) }]),
+        target_svc_userid: target.id,
+      },
+      { token: u.token, form: true },
+    );
+  },
+  'POST /api/v1.7/app/{app-id}/customer/batch-app-member-transfers (their own customer, to another member)': async (w, u, role) => {
+    const c = await w.customerOf(role === 'Non-member' ? undefined : u);
     const target = await w.newMember('Sales');
     return w.server.api.post(
       `/api/v1.7/app/${w.appId}/customer/batch-app-member-transfers`,

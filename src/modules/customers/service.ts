@@ -423,6 +423,9 @@ export function createCustomersService(
     async transferOwners(appId: string, callerId: number, datas: unknown, target: number | undefined): Promise<true> {
       const m = await access.membership(appId, callerId);
       if (target === undefined) throw badRequest("Missing required parameter 'target_svc_userid'");
+      // As on create and edit: a Sales member may not give customers to someone else.
+      if (!m.isManager && target !== m.userId)
+        throw forbidden('Only the project Master or an Admin may assign a customer to another member');
       let items: unknown = datas;
       if (typeof datas === 'string') {
         try {
