@@ -500,3 +500,74 @@ describe('GET /posts', () => {
     expect(noToken.json().error).toBe('access_denied');
   });
 });
+
+describe('customers embedded in calls and links', () => {
+  it('are shown to whoever may read the customer, and are null for a Sales member who may not', async () => {
+    const q = await historyProject(t.server);
+    await addCustomers(t.server, q, [
+      { id: 'emb-own', owner: q.sales.id, name: 'Own' },
+      { id: 'emb-other', owner: q.sales2.id, name: 'Other' },
+    ]);
+    const sales = String(q.sales.id);
+    const stored = await ingest(t.server, q, [
+      event('Call', 'emb-call-own', {
+        fromUserType: 2,
+        fromUserId: sales,
+        toUserType: 1,
+        toUserId: 'emb-own',
+        callStatus: 1,
+        callTime: ago(HOUR),
+      }),
+      event('Call', 'emb-call-other', {
+        fromUserType: 2,
+        fromUserId: sales,
+        toUserType: 1,
+        toUserId: 'emb-other',
+        callStatus: 1,
+        callTime: ago(2 * HOUR),
+      }),
+      event('Link', 'emb-link-own', {
+        name: 'Deck',
+        type: 2,
+        website: 'https://example.com',
+        creatorId: sales,
+        isDirectional: 1,
+        customerId: 'emb-own',
+      }),
+      event('Link', 'emb-link-other', {
+        name: 'Deck',
+        type: 2,
+        website: 'https://example.com',
+        creatorId: sales,
+        isDirectional: 1,
+        customerId: 'emb-other',
+      }),
+    ]);
+    expect(stored.json()).toEqual({ status: 1, data: { accepted: 4, duplicates: 0 } });
+    const customerOf = async (path: string, token: string, query: Record<string, string | number>) =>
+      Object.fromEntries(
+        ((await data(path, token, query)) as { id: string; customer: { id: string } | null }[]).map((r) => [r.id, r.customer?.id ?? null]),
+      );
+    // The detail's rule: a Sales member reads only their own customers.
+    expect((await get(`/api/v1.7/customer/emb-other/detail`, q.sales.token)).json()).toMatchObject({
+      status: 0,
+      code: 'customer_not_found',
+    });
+    expect(await customerOf('/api/v1.7/calls', q.sales.token, { app_id: q.appId })).toEqual({
+      'emb-call-own': 'emb-own',
+      'emb-call-other': null,
+    });
+    expect(await customerOf(`/api/v1.7/app/${q.appId}/links`, q.sales.token, {})).toEqual({
+      'emb-link-own': 'emb-own',
+      'emb-link-other': null,
+    });
+    expect(await customerOf('/api/v1.7/calls', q.master.token, { app_id: q.appId })).toEqual({
+      'emb-call-own': 'emb-own',
+      'emb-call-other': 'emb-other',
+    });
+    expect(await customerOf(`/api/v1.7/app/${q.appId}/links`, q.admin.token, {})).toEqual({
+      'emb-link-own': 'emb-own',
+      'emb-link-other': 'emb-other',
+    });
+  });
+});

@@ -17,6 +17,7 @@ type Db = Kysely<Database>;
 const customerColumns = [
   'id',
   'app_id',
+  'owner_id',
   'name',
   'title',
   'email',
@@ -79,6 +80,7 @@ export function callCustomer(r: CallWithCustomer): CustomerRow | undefined {
   return {
     id: r.cu_id,
     app_id: r.cu_app_id,
+    owner_id: r.cu_owner_id,
     name: r.cu_name,
     title: r.cu_title,
     email: r.cu_email,

@@ -1,9 +1,9 @@
 import type { AppContext } from '../../context.ts';
 import { AppError, failure } from '../../http/errors.ts';
 import type { Page } from '../../http/paging.ts';
-import type { AccessService } from '../access/service.ts';
+import type { AccessService, Membership } from '../access/service.ts';
 import { linkUrl, toCall, toClue, toLink, toPost, toViewLog } from './mapper.ts';
-import { DURATION_BUCKETS, callCustomer, historiesRepository as repo } from './repository.ts';
+import { type CustomerRow, DURATION_BUCKETS, callCustomer, historiesRepository as repo } from './repository.ts';
 
 export interface CallsInput {
   app_id: string;
@@ -26,6 +26,14 @@ export interface HistoryRefs {
  * Calls, links, link view logs and mass e-mail sends (the interface's history endpoints).
  * Permission failures are NEED_AUTH envelopes (docs/interface.md §6); Sales see only their own records.
  */
+/**
+ * The customer a call or link names, as far as the caller may see it: the detail's rule (Master and
+ * Admin see every customer of the project, a Sales member only their own), else no customer.
+ */
+function inReach(m: Membership, customer: CustomerRow | undefined): CustomerRow | undefined {
+  return customer !== undefined && (m.isManager || customer.owner_id === m.userId) ? customer : undefined;
+}
+
 export function createHistoriesService(ctx: AppContext, access: AccessService) {
   const db = ctx.database.db;
   const reader = ctx.database.reader;
@@ -43,7 +51,7 @@ export function createHistoriesService(ctx: AppContext, access: AccessService) {
         p.offset,
         p.limit,
       );
-      return rows.map((r) => toCall(r, callCustomer(r), clock));
+      return rows.map((r) => toCall(r, inReach(m, callCustomer(r)), clock));
     },
 
     async listLinks(appId: string, callerId: number, input: { svc_user_id?: number | undefined; with_url?: number | undefined }, p: Page) {
@@ -58,7 +66,7 @@ export function createHistoriesService(ctx: AppContext, access: AccessService) {
         toLink(
           r,
           counters.get(r.id),
-          r.customer_id ? customers.get(r.customer_id) : undefined,
+          inReach(m, r.customer_id ? customers.get(r.customer_id) : undefined),
           clock,
           input.with_url === 1 ? linkUrl(ctx.config.publicBaseUrl, r.share_token) : undefined,
         ),
