@@ -113,6 +113,18 @@ describe('projects', () => {
     expect(bad.json()).toMatchObject({ status: 0, code: 'name_invalid' });
   });
 
+  it("edit takes svc_user_id as the interface documents it (the creator's id), and refuses a blank name", async () => {
+    const edit = (body: Record<string, unknown>, token = admin.token) =>
+      t.server.api.post(`/api/v1.7/app/${appId}`, body, { token, form: true }).then((r) => r.json());
+    expect(await edit({ svc_user_id: master.id, name: 'By the creator id' })).toEqual({ status: 1, data: true });
+    expect(await edit({ svc_user_id: admin.id, description: 'By my own id' })).toEqual({ status: 1, data: true });
+    expect(await edit({ svc_user_id: sales.id, name: 'Someone else' })).toMatchObject({ status: 0, code: 'svc_user_id_invalid' });
+    expect(await edit({ name: '   ', description: 'Blank name' })).toMatchObject({ status: 0, code: 'name_invalid' });
+    const detail = await t.server.api.get(`/api/v1.7/app/${appId}`, { token: master.token });
+    // The refused edits changed nothing.
+    expect(detail.json().data).toMatchObject({ name: 'By the creator id', description: 'By my own id' });
+  });
+
   it('salesCount counts Sales members across the projects a user created', async () => {
     const res = await t.server.api.get('/svcuser/oauth2/getUserInfoByAccessToken', { token: master.token });
     expect(res.json().salesCount).toBe(1);

@@ -89,8 +89,13 @@ export function createProjectsService(ctx: AppContext, access: AccessService, ho
     },
 
     async edit(appId: string, callerId: number, input: ProjectInput): Promise<true> {
-      await access.manager(appId, callerId);
-      checkActingUser(input, callerId);
+      const m = await access.manager(appId, callerId);
+      // The interface names the creator's id here; the caller's own id is accepted as well.
+      if (input.svc_user_id !== undefined && input.svc_user_id !== m.app.creator_id && input.svc_user_id !== callerId) {
+        throw failure('svc_user_id_invalid', "svc_user_id must be the project creator's id (or the caller's)");
+      }
+      // A name that is sent must be a name: blank is refused, not ignored.
+      if (input.name !== undefined && input.name.trim() === '') throw failure('name_invalid', 'name must not be blank');
       const name = validName(input.name, false);
       const description = validDescription(input.description);
       await repo.updateApp(db, appId, {
