@@ -294,6 +294,18 @@ describe('GET /app/{app-id}/member/customer/{customer-id}/behaviour', () => {
     expect(await ids({ end_time: ago(50 * DAY) })).toEqual(['b10']);
   });
 
+  it('takes end_time to the end of its second: a record at 10:00:00.500 is within start_time = end_time = 10:00:00', async () => {
+    await addCustomers(t.server, p, [{ id: 'cust-ms', owner: p.sales.id }]);
+    const res = await ingest(t.server, p, [
+      event('BehaviourLog', 'ms-1', { customerId: 'cust-ms', action: 'send_message', when: '2026-05-01T10:00:00.500Z' }),
+      event('BehaviourLog', 'ms-2', { customerId: 'cust-ms', action: 'send_message', when: '2026-05-01T10:00:01.000Z' }),
+    ]);
+    expect(res.json()).toEqual({ status: 1, data: { accepted: 2, duplicates: 0 } });
+    const second = { start_time: '2026-05-01 10:00:00', end_time: '2026-05-01 10:00:00', count: 100 };
+    const answer = (await list(p.master.token, second, 'cust-ms')) as { data: { id: string }[] };
+    expect(answer.data.map((b) => b.id)).toEqual(['ms-1']);
+  });
+
   it('answers Bad Request for bad paging and bad timestamps', async () => {
     const bad: Record<string, string | number>[] = [
       { count: 0 },

@@ -97,7 +97,9 @@ export function createBehaviourService(ctx: AppContext, access: AccessService, h
       if (to === null && input.end_time) throw badRequest("Invalid parameter 'end_time': expected yyyy-MM-dd HH:mm:ss");
       if (from !== null && to !== null && from > to) throw badRequest("Invalid parameter 'start_time': after end_time");
       // The customer and its page in one statement; the page is shown only once the customer is visible.
-      const found = await repo.list(reader, customerId, from, to, p.offset, p.limit);
+      // end_time is inclusive to the second: a record at 10:00:00.500 is within end_time 10:00:00.
+      const through = to === null ? null : to + 999;
+      const found = await repo.list(reader, customerId, from, through, p.offset, p.limit);
       if (found === undefined) throw customerNotFound();
       await assertVisible(found.customer, callerId, appId);
       const { page: rows, pageViews } = found;
