@@ -97,6 +97,30 @@ describe('members', () => {
     expect(adminItem).toMatchObject({ role: 'Admin', isOwner: false });
   });
 
+  it('gives new members SalesPost, Admins included, unless post_roles sets their posts', async () => {
+    const postsOf = async (userId: number) =>
+      (
+        (await t.server.api.get(members(), { token: master.token, query: { count: 100 } })).json().data as {
+          svcUserId: number;
+          postRoles: string[];
+        }[]
+      ).find((m) => m.svcUserId === userId)?.postRoles;
+    const add = async (body: Record<string, unknown>) => {
+      const u = await activeUser(t.server, client);
+      const res = await t.server.api.post(members(), { svc_user_id: u.id, ...body }, { token: master.token, form: true });
+      return { u, answer: res.json() as { status: number; code?: string } };
+    };
+    expect(await postsOf(admin.id)).toEqual(['SalesPost']);
+    const both = await add({ role: 'Admin', post_roles: 'SalesPost,MarketPost' });
+    expect(await postsOf(both.u.id)).toEqual(['MarketPost', 'SalesPost']);
+    const market = await add({ post_roles: '["marketpost"]' });
+    expect(await postsOf(market.u.id)).toEqual(['MarketPost']);
+    const bad = await add({ post_roles: 'BossPost' });
+    expect(bad.answer).toMatchObject({ status: 0, code: 'post_roles_invalid' });
+    // Refused before anything was written.
+    expect(await postsOf(bad.u.id)).toBeUndefined();
+  });
+
   it('onlineStatus is 0 for a user not seen in the last 5 minutes', async () => {
     const idle = await activeUser(t.server, client, { nickname: 'Idle Ida' });
     await t.server.api.post(members(), { svc_user_id: idle.id }, { token: master.token });

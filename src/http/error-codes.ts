@@ -173,6 +173,11 @@ export const ERROR_CODES = {
     en: 'role must be Admin or Sales',
     zh: '角色必须为 Admin 或 Sales',
   },
+  post_roles_invalid: {
+    http: [BUSINESS],
+    en: 'post_roles must name MarketPost and/or SalesPost',
+    zh: 'post_roles 只能为 MarketPost 和/或 SalesPost',
+  },
   member_not_found: {
     http: [BUSINESS],
     en: 'Member not found',

@@ -7,6 +7,12 @@ export const MemberPathParams = Type.Object({ appId: Type.String({ maxLength: 64
 export const AddMemberBody = Type.Object({
   svc_user_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
   role: Type.Optional(Type.String({ maxLength: 32, description: 'Admin or Sales (case-insensitive; member = Sales). Default Sales.' })),
+  post_roles: Type.Optional(
+    Type.String({
+      maxLength: 64,
+      description: 'the posts, comma-separated: MarketPost, SalesPost (a JSON array is accepted too). Default SalesPost.',
+    }),
+  ),
 });
 
 export const ListMembersQuery = Type.Object({

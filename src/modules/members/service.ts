@@ -12,6 +12,28 @@ import { timeOrderedUuid } from '../../lib/ids.ts';
 export interface AddMemberInput {
   svc_user_id?: number | undefined;
   role?: string | undefined;
+  post_roles?: string | undefined;
+}
+
+const POSTS = ['MarketPost', 'SalesPost'] as const;
+
+/** `post_roles` as stored (comma-separated, in a fixed order), from "A,B" or a JSON array; SalesPost when absent. */
+function parsePostRoles(raw: string | undefined): string {
+  if (raw === undefined || raw.trim() === '') return 'SalesPost';
+  let values: unknown;
+  try {
+    values = raw.trim().startsWith('[') ? JSON.parse(raw) : raw.split(',');
+  } catch {
+    values = null;
+  }
+  if (!Array.isArray(values) || values.length === 0) throw failure('post_roles_invalid');
+  const posts = new Set<string>();
+  for (const v of values) {
+    const post = POSTS.find((p) => typeof v === 'string' && p.toLowerCase() === v.trim().toLowerCase());
+    if (post === undefined) throw failure('post_roles_invalid');
+    posts.add(post);
+  }
+  return POSTS.filter((p) => posts.has(p)).join(',');
 }
 
 /** Project members (sales people): add, list, remove — docs/interface.md §6. */
@@ -30,12 +52,12 @@ export function createMembersService(ctx: AppContext, access: AccessService, acc
         role = parsed;
       }
       if (role === 'Admin') access.requireMaster(m, 'make an Admin');
+      const postRoles = parsePostRoles(input.post_roles);
       const user = await accounts.userById(input.svc_user_id);
       if (!user) throw failure('user_not_found', 'No platform user with that id');
       const existing = await repo.findByUser(db, appId, user.id);
       const now = clock.now();
       if (existing && existing.status === 0) return toMember(existing, clock);
-      const postRoles = role === 'Admin' ? 'MarketPost,SalesPost' : 'SalesPost';
       if (existing) {
         const revived = await repo.update(db, existing.id, { status: 0, role, post_roles: postRoles, edit_time: now });
         if (!revived) throw failure('member_not_found');
