@@ -193,6 +193,45 @@ describe('GET /customer/{id}/overview', () => {
     });
   });
 
+  it('takes the last 7 days on `when` to the minute, not whole calendar days', async () => {
+    await addCustomers(t.server, p, [{ id: 'cust-week', owner: p.sales.id }]);
+    const res = await ingest(t.server, p, [
+      event('Link', 'L-week', { name: 'Deck', type: 1, creatorId: p.sales.id, tags: ['edge'], shareToken: 'tok-week' }),
+      // Just inside the week (on the day a week ago, which whole days would leave out) and just outside it.
+      event('BehaviourLog', 'wk-in', {
+        customerId: 'cust-week',
+        action: 'access_site',
+        when: ago(7 * DAY - 2 * MINUTE),
+        content: JSON.stringify({ web_access_log_id: 'wk1', title: 'Inside' }),
+      }),
+      event('BehaviourLog', 'wk-tag', {
+        customerId: 'cust-week',
+        action: 'link_view_log',
+        when: ago(7 * DAY - 2 * MINUTE),
+        content: JSON.stringify({ linkId: 'L-week', linkType: 1 }),
+      }),
+      event('BehaviourLog', 'wk-out', {
+        customerId: 'cust-week',
+        action: 'access_site',
+        when: ago(7 * DAY + 2 * MINUTE),
+        content: JSON.stringify({ web_access_log_id: 'wk2', title: 'Outside' }),
+      }),
+      event('BehaviourLog', 'wk-out-tag', {
+        customerId: 'cust-week',
+        action: 'link_view_log',
+        when: ago(7 * DAY + 2 * MINUTE),
+        content: JSON.stringify({ linkId: 'L-week', linkType: 1 }),
+      }),
+    ]);
+    expect(res.json()).toEqual({ status: 1, data: { accepted: 5, duplicates: 0 } });
+    const week = (await overview('cust-week', p.master.token, 4)).data;
+    expect(week).toMatchObject({ total: 2, accessSiteCount: 1, linkCount: 1, webAccessData: [{ site: 'Inside', num: 1 }] });
+    expect(week.customerTag).toEqual([tag('edge', 1)]);
+    const all = (await overview('cust-week', p.master.token, 1)).data;
+    expect(all).toMatchObject({ total: 4, accessSiteCount: 2, linkCount: 2 });
+    expect(all.customerTag).toEqual([tag('edge', 2)]);
+  });
+
   it('gives a colour that stays the same for a tag', async () => {
     const again = (await overview('cust-a', p.admin.token)).data.customerTag;
     const first = (await overview('cust-a', p.master.token)).data.customerTag;

@@ -273,6 +273,30 @@ export function actionSpec(action: string): ActionSpec | undefined {
   return Object.hasOwn(ACTIONS, action) ? (ACTIONS as Record<string, ActionSpec>)[action] : undefined;
 }
 
+/** The link whose tags a record counts (actions listed by tag, `content.linkId`), if any. */
+export function taggedLinkOf(action: string, content: Record<string, unknown> | null): string | null {
+  return actionSpec(action)?.list === 'tag' && typeof content?.linkId === 'string' ? content.linkId : null;
+}
+
+/**
+ * What one behaviour record adds to the overview's counters, as [kind, key] pairs: its action, and
+ * the site, app page or link tags its action is listed by. `tags` are those of taggedLinkOf's link.
+ */
+export function overviewKeys(action: string, content: Record<string, unknown> | null, tags: readonly string[] | undefined): [string, string][] {
+  const keys: [string, string][] = [['action', action]];
+  const spec = actionSpec(action);
+  if (spec?.list === 'site') {
+    const title = content?.title || content?.site;
+    if (typeof title === 'string' && title !== '') keys.push(['site', title.slice(0, 255)]);
+  } else if (spec?.list === 'app_page') {
+    const title = content?.title;
+    if (typeof title === 'string' && title !== '') keys.push(['app_page', title.slice(0, 255)]);
+  } else if (spec?.list === 'tag') {
+    for (const tag of tags ?? []) keys.push(['tag', tag]);
+  }
+  return keys;
+}
+
 function typeMatches(type: FieldType, value: unknown): boolean {
   switch (type) {
     case 's':

@@ -35,6 +35,15 @@ const overviewFrom = preparedQuery('behaviourOverviewFrom', ({ db, rowsAsJson },
     )
     .where('c.id', '=', customerId),
 );
+/** What a customer's records between two times add to the overview (a range of (customer_id, when_at)). */
+const recordsBetween = preparedQuery('behaviourRecordsBetween', ({ db }, customerId: string, from: number, to: number) =>
+  db
+    .selectFrom('behaviour_logs')
+    .select(['action', 'content'])
+    .where('customer_id', '=', customerId)
+    .where('when_at', '>=', from)
+    .where('when_at', '<', to),
+);
 // An open end of the time range is the widest range rather than another statement shape.
 const NO_START = Number.MIN_SAFE_INTEGER;
 const NO_END = Number.MAX_SAFE_INTEGER;
@@ -127,6 +136,11 @@ export const behaviourRepository = {
    * The customer's visibility fields with its overview sums per kind and key: the all-time totals,
    * or the rollups from `fromDay` on.
    */
+  /** The action and content of the customer's records with `from` ≤ when < `to`. */
+  recordsBetween(r: PreparedReader, customerId: string, from: number, to: number) {
+    return r.all(recordsBetween, customerId, from, to);
+  },
+
   async overview(r: PreparedReader, customerId: string, fromDay: string | null) {
     const row = fromDay === null ? await r.first(overviewAll, customerId) : await r.first(overviewFrom, customerId, fromDay);
     if (row === undefined) return undefined;

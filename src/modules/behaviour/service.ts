@@ -4,25 +4,26 @@ import { AppError, badRequest, failure } from '../../http/errors.ts';
 import type { Page } from '../../http/paging.ts';
 import type { AccessService } from '../access/service.ts';
 import type { HistoriesService } from '../histories/service.ts';
+import { overviewKeys, taggedLinkOf } from './actions.ts';
 import { CALL_ACTIONS, toBehaviour, toOverview } from './mapper.ts';
 import { behaviourRepository as repo } from './repository.ts';
 import type { BehaviourRecord } from './schemas.ts';
 
 // The action catalogue is part of this module's public surface: ingestion validates records against it.
-export { ACTION_NAME_RE, actionSpec, checkContent } from './actions.ts';
+export { ACTION_NAME_RE, actionSpec, checkContent, overviewKeys, taggedLinkOf } from './actions.ts';
 
 const customerNotFound = () => failure('customer_not_found');
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /**
- * First day (yyyy-MM-dd, server zone) of an overview window: the window is the whole calendar
- * days after the day one period ago, up to today — 7 days, or the months back to the same
- * day-of-month (clamped to the month's length). Null for "all".
+ * Where an overview window starts, as a local `yyyy-MM-dd HH:mm:ss` of the server's zone: the same
+ * time 7 days ago (4), or 1 or 3 months ago (3, 2) on the same day of the month, clamped to the
+ * month's length. Null for "all" (1).
  */
-export function windowStartDay(type: number, today: string): string | null {
+export function windowStart(type: number, now: string): string | null {
   if (type === 1) return null;
-  const [y, m, d] = today.split('-').map(Number) as [number, number, number];
+  const [y, m, d] = now.slice(0, 10).split('-').map(Number) as [number, number, number];
   let start: Date;
   if (type === 4) {
     start = new Date(Date.UTC(y, m - 1, d - 7));
@@ -32,8 +33,7 @@ export function windowStartDay(type: number, today: string): string | null {
     const lastDay = new Date(Date.UTC(monthStart.getUTCFullYear(), monthStart.getUTCMonth() + 1, 0)).getUTCDate();
     start = new Date(Date.UTC(monthStart.getUTCFullYear(), monthStart.getUTCMonth(), Math.min(d, lastDay)));
   }
-  start.setUTCDate(start.getUTCDate() + 1);
-  return `${start.getUTCFullYear()}-${pad(start.getUTCMonth() + 1)}-${pad(start.getUTCDate())}`;
+  return `${start.getUTCFullYear()}-${pad(start.getUTCMonth() + 1)}-${pad(start.getUTCDate())}${now.slice(10)}`;
 }
 
 function contentOf(text: string | null): Record<string, unknown> | null {
@@ -74,12 +74,35 @@ export function createBehaviourService(ctx: AppContext, access: AccessService, h
   }
 
   return {
+    /**
+     * The overview over a window of `when`: daily rollups from the window's first day on, less what
+     * that day's records before the window's start added to them (read from the records).
+     */
     async overview(customerId: string, callerId: number, timeRangeType: number | undefined) {
-      const fromDay = windowStartDay(timeRangeType ?? 1, clock.format(clock.now()).slice(0, 10));
+      const start = windowStart(timeRangeType ?? 1, clock.format(clock.now()));
+      const fromDay = start === null ? null : start.slice(0, 10);
       // The customer and its sums in one statement; the sums are shown only once it is visible.
       const found = await repo.overview(reader, customerId, fromDay);
-      await assertVisible(found?.customer, callerId);
-      return toOverview(found?.sums ?? []);
+      const customer = await assertVisible(found?.customer, callerId);
+      const sums = found?.sums ?? [];
+      if (start === null || fromDay === null) return toOverview(sums);
+      const dayStart = clock.parse(`${fromDay} 00:00:00`);
+      const from = clock.parse(start);
+      if (dayStart === null || from === null || from <= dayStart) return toOverview(sums);
+      const before = await repo.recordsBetween(reader, customerId, dayStart, from);
+      if (before.length === 0) return toOverview(sums);
+      const parsed = before.map((r) => ({ action: r.action, content: contentOf(r.content) }));
+      const linkIds = [...new Set(parsed.map((r) => taggedLinkOf(r.action, r.content)).filter((id): id is string => id !== null))];
+      const tags = await histories.linkTags(customer.app_id, linkIds);
+      const counts = new Map(sums.map((s) => [`${s.kind}\u0000${s.key}`, s]));
+      for (const r of parsed) {
+        const link = taggedLinkOf(r.action, r.content);
+        for (const [kind, key] of overviewKeys(r.action, r.content, link === null ? undefined : tags.get(link))) {
+          const sum = counts.get(`${kind}\u0000${key}`);
+          if (sum) sum.num -= 1;
+        }
+      }
+      return toOverview(sums.filter((s) => s.num > 0));
     },
 
     async list(

@@ -106,6 +106,12 @@ export function createHistoriesService(ctx: AppContext, access: AccessService) {
      * the behaviour record shows a few of their fields). Records of other projects are left out; a
      * view log comes with its link's id, and the links of the view logs are fetched too.
      */
+    /** The tags of the project's links among these ids. */
+    async linkTags(appId: string, ids: string[]): Promise<Map<string, string[]>> {
+      const rows = await repo.linksByIds(reader, ids);
+      return new Map(rows.filter((l) => l.app_id === appId).map((l) => [l.id, l.tags ? (JSON.parse(l.tags) as string[]) : []]));
+    },
+
     async referencedRecords(appId: string, refs: HistoryRefs) {
       const [viewLogs, clues, calls] = await Promise.all([
         repo.viewLogsByIds(reader, appId, refs.viewLogIds),

@@ -10,7 +10,7 @@ import type {
 import type { Insertable } from 'kysely';
 import type { Clock } from '../../lib/time.ts';
 import { randomToken } from '../../lib/secrets.ts';
-import { ACTION_NAME_RE, actionSpec, checkContent } from '../behaviour/service.ts';
+import { ACTION_NAME_RE, actionSpec, checkContent, taggedLinkOf } from '../behaviour/service.ts';
 import { BodyReader, ItemError } from './reader.ts';
 
 /**
@@ -78,7 +78,7 @@ export function parseBehaviour(body: Record<string, unknown>, c: ParseContext): 
   const svcUser = r.str('svcUserId', { max: 64 });
   const when = r.time('when', { required: true }) as number;
   const createdTime = r.time('createdTime') ?? c.now;
-  const linkId = spec?.list === 'tag' && typeof content?.linkId === 'string' ? content.linkId : null;
+  const linkId = taggedLinkOf(action, content);
   const webAccessLogId =
     (action === 'access_site' || action === 'web_page_view') && typeof content?.web_access_log_id === 'string'
       ? content.web_access_log_id.slice(0, 128)

@@ -6,7 +6,7 @@ import type { AppError } from '../../http/errors.ts';
 import { accessDenied, failure, overloaded } from '../../http/errors.ts';
 import type { AccessService } from '../access/service.ts';
 import type { AccountsService } from '../accounts/service.ts';
-import { actionSpec } from '../behaviour/service.ts';
+import { overviewKeys } from '../behaviour/service.ts';
 import type { ProjectsService } from '../projects/service.ts';
 import {
   type ParseContext,
@@ -318,17 +318,8 @@ export function createIngestService(
       const row = p.row;
       if (p.ownerFromCustomer) row.svc_user_id = String(customerOwner(row.customer_id, it.index));
       const day = clock.format(row.when_at).slice(0, 10);
-      bump(row.customer_id, day, 'action', row.action);
-      const spec = actionSpec(row.action);
-      if (spec?.list === 'site') {
-        const title = p.content?.title || p.content?.site;
-        if (typeof title === 'string' && title !== '') bump(row.customer_id, day, 'site', title.slice(0, 255));
-      } else if (spec?.list === 'app_page') {
-        const title = p.content?.title;
-        if (typeof title === 'string' && title !== '') bump(row.customer_id, day, 'app_page', title.slice(0, 255));
-      } else if (spec?.list === 'tag' && p.linkId !== null) {
-        for (const tag of linkTags(p.linkId, it.index) ?? []) bump(row.customer_id, day, 'tag', tag);
-      }
+      const tags = p.linkId === null ? undefined : linkTags(p.linkId, it.index);
+      for (const [kind, key] of overviewKeys(row.action, p.content, tags)) bump(row.customer_id, day, kind, key);
       // The event's body is the stored record's: the outbox row references it instead of copying it.
       events.push({ event_type: 'create', domainType: 'BehaviourLog', domainId: row.id, body: RECORD_BODY });
       return row;
