@@ -282,7 +282,11 @@ export function taggedLinkOf(action: string, content: Record<string, unknown> | 
  * What one behaviour record adds to the overview's counters, as [kind, key] pairs: its action, and
  * the site, app page or link tags its action is listed by. `tags` are those of taggedLinkOf's link.
  */
-export function overviewKeys(action: string, content: Record<string, unknown> | null, tags: readonly string[] | undefined): [string, string][] {
+export function overviewKeys(
+  action: string,
+  content: Record<string, unknown> | null,
+  tags: readonly string[] | undefined,
+): [string, string][] {
   const keys: [string, string][] = [['action', action]];
   const spec = actionSpec(action);
   if (spec?.list === 'site') {
