@@ -18,31 +18,38 @@ const overviewAll = preparedQuery('behaviourOverviewAll', ({ db, rowsAsJson }, c
     )
     .where('c.id', '=', customerId),
 );
-const overviewFrom = preparedQuery('behaviourOverviewFrom', ({ db, rowsAsJson }, customerId: string, fromDay: string) =>
-  db
-    .selectFrom('customers as c')
-    .select(['c.id', 'c.app_id', 'c.owner_id', 'c.status'])
-    .select((eb) =>
-      rowsAsJson(
-        eb
-          .selectFrom('behaviour_rollups as r')
-          .select(['r.kind', 'r.key', sql<number>`sum(r.count)`.as('num')])
-          .whereRef('r.customer_id', '=', 'c.id')
-          .where('r.day', '>=', fromDay)
-          .groupBy(['r.kind', 'r.key']),
-        ['kind', 'key', 'num'],
-      ).as('sums'),
-    )
-    .where('c.id', '=', customerId),
-);
-/** What a customer's records between two times add to the overview (a range of (customer_id, when_at)). */
-const recordsBetween = preparedQuery('behaviourRecordsBetween', ({ db }, customerId: string, from: number, to: number) =>
-  db
-    .selectFrom('behaviour_logs')
-    .select(['action', 'content'])
-    .where('customer_id', '=', customerId)
-    .where('when_at', '>=', from)
-    .where('when_at', '<', to),
+/**
+ * With `fromDay`: the rollups from that day on, and (`before`) the action and content of that day's
+ * records before the window's start (`dayStart` ≤ when < `from`), whose part of the rollups is taken
+ * back out. One statement still.
+ */
+const overviewFrom = preparedQuery(
+  'behaviourOverviewFrom',
+  ({ db, rowsAsJson }, customerId: string, fromDay: string, dayStart: number, from: number) =>
+    db
+      .selectFrom('customers as c')
+      .select(['c.id', 'c.app_id', 'c.owner_id', 'c.status'])
+      .select((eb) => [
+        rowsAsJson(
+          eb
+            .selectFrom('behaviour_rollups as r')
+            .select(['r.kind', 'r.key', sql<number>`sum(r.count)`.as('num')])
+            .whereRef('r.customer_id', '=', 'c.id')
+            .where('r.day', '>=', fromDay)
+            .groupBy(['r.kind', 'r.key']),
+          ['kind', 'key', 'num'],
+        ).as('sums'),
+        rowsAsJson(
+          eb
+            .selectFrom('behaviour_logs as b')
+            .select(['b.action', 'b.content'])
+            .whereRef('b.customer_id', '=', 'c.id')
+            .where('b.when_at', '>=', dayStart)
+            .where('b.when_at', '<', from),
+          ['action', 'content'],
+        ).as('before'),
+      ])
+      .where('c.id', '=', customerId),
 );
 // An open end of the time range is the widest range rather than another statement shape.
 const NO_START = Number.MIN_SAFE_INTEGER;
@@ -136,16 +143,29 @@ export const behaviourRepository = {
    * The customer's visibility fields with its overview sums per kind and key: the all-time totals,
    * or the rollups from `fromDay` on.
    */
-  /** The action and content of the customer's records with `from` ≤ when < `to`. */
-  recordsBetween(r: PreparedReader, customerId: string, from: number, to: number) {
-    return r.all(recordsBetween, customerId, from, to);
-  },
-
-  async overview(r: PreparedReader, customerId: string, fromDay: string | null) {
-    const row = fromDay === null ? await r.first(overviewAll, customerId) : await r.first(overviewFrom, customerId, fromDay);
+  /**
+   * The customer's visibility fields and its overview sums: all-time (no window), or from the
+   * window's first day with that day's records before the window's start (`before`).
+   */
+  async overview(r: PreparedReader, customerId: string, window: { fromDay: string; dayStart: number; from: number } | null) {
+    const sumsOf = (v: unknown) => jsonRowsOf(v).map(([kind, key, num]) => ({ kind: String(kind), key: String(key), num: Number(num) }));
+    if (window === null) {
+      const row = await r.first(overviewAll, customerId);
+      if (row === undefined) return undefined;
+      const { sums, ...customer } = row;
+      return { customer, sums: sumsOf(sums), before: [] };
+    }
+    const row = await r.first(overviewFrom, customerId, window.fromDay, window.dayStart, window.from);
     if (row === undefined) return undefined;
-    const { sums, ...customer } = row;
-    return { customer, sums: jsonRowsOf(sums).map(([kind, key, num]) => ({ kind: String(kind), key: String(key), num: Number(num) })) };
+    const { sums, before, ...customer } = row;
+    return {
+      customer,
+      sums: sumsOf(sums),
+      before: jsonRowsOf(before).map(([action, content]) => ({
+        action: String(action),
+        content: content === null ? null : String(content),
+      })),
+    };
   },
 
   /**

@@ -80,20 +80,23 @@ export function createBehaviourService(ctx: AppContext, access: AccessService, h
      */
     async overview(customerId: string, callerId: number, timeRangeType: number | undefined) {
       const start = windowStart(timeRangeType ?? 1, clock.format(clock.now()));
-      const fromDay = start === null ? null : start.slice(0, 10);
+      let window: { fromDay: string; dayStart: number; from: number } | null = null;
+      if (start !== null) {
+        const fromDay = start.slice(0, 10);
+        // A local time a daylight-saving change skips does not parse: the window then starts with its day.
+        const dayStart = clock.parse(`${fromDay} 00:00:00`) ?? clock.now();
+        window = { fromDay, dayStart, from: clock.parse(start) ?? dayStart };
+      }
       // The customer and its sums in one statement; the sums are shown only once it is visible.
-      const found = await repo.overview(reader, customerId, fromDay);
+      const found = await repo.overview(reader, customerId, window);
       const customer = await assertVisible(found?.customer, callerId);
       const sums = found?.sums ?? [];
-      if (start === null || fromDay === null) return toOverview(sums);
-      const dayStart = clock.parse(`${fromDay} 00:00:00`);
-      const from = clock.parse(start);
-      if (dayStart === null || from === null || from <= dayStart) return toOverview(sums);
-      const before = await repo.recordsBetween(reader, customerId, dayStart, from);
+      const before = found?.before ?? [];
       if (before.length === 0) return toOverview(sums);
+      // What the first day's records before the window's start added to its rollups comes back out.
       const parsed = before.map((r) => ({ action: r.action, content: contentOf(r.content) }));
       const linkIds = [...new Set(parsed.map((r) => taggedLinkOf(r.action, r.content)).filter((id): id is string => id !== null))];
-      const tags = await histories.linkTags(customer.app_id, linkIds);
+      const tags = linkIds.length === 0 ? new Map<string, string[]>() : await histories.linkTags(customer.app_id, linkIds);
       const counts = new Map(sums.map((s) => [`${s.kind}\u0000${s.key}`, s]));
       for (const r of parsed) {
         const link = taggedLinkOf(r.action, r.content);
