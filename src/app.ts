@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import http from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from 'pino';
 import type { AppContext } from './context.ts';
@@ -26,7 +27,25 @@ export const BODY_LIMIT = 1024 * 1024;
 
 /** Builds the HTTP app: plugins → conventions → modules → 404 and error handlers. */
 export async function buildApp(ctx: AppContext, services: Services): Promise<FastifyInstance> {
+  const { headersTimeout, idleTimeout } = ctx.config;
   const app = Fastify({
+    // Slow or silent clients cannot hold connections: headers within HEADERS_TIMEOUT, and no
+    // connection silent (between requests or inside one) for longer than IDLE_TIMEOUT. Node checks
+    // the headers deadline every connectionsCheckingInterval (30 s by default), hence the server is
+    // made here. A slow upload that keeps sending is not cut off.
+    serverFactory: (handler) => {
+      const server = http.createServer(
+        {
+          headersTimeout: headersTimeout * 1000,
+          requestTimeout: 0,
+          connectionsCheckingInterval: Math.min(1000, headersTimeout * 500),
+          keepAliveTimeout: idleTimeout * 1000,
+        },
+        handler,
+      );
+      server.timeout = idleTimeout * 1000;
+      return server;
+    },
     loggerInstance: ctx.logger as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,

@@ -19,6 +19,10 @@ export interface Config {
   readonly smtpFrom: string;
   /** Number of HTTP worker processes. */
   readonly workers: number;
+  /** Seconds a client has to send a request's headers (HEADERS_TIMEOUT). */
+  readonly headersTimeout: number;
+  /** Seconds a connection may stay silent, between requests or within one, before it is closed (IDLE_TIMEOUT). */
+  readonly idleTimeout: number;
   /** Records of small writes that may wait for their group commit before new ones get 503 (WRITE_QUEUE_RECORDS). */
   readonly writeQueueRecords: number;
   /** SQLite: run each process's reads on a worker thread (SQLITE_READ_THREAD, default true). */
@@ -109,6 +113,8 @@ export function loadConfig(env: Env = process.env): Config {
     smtpUrl: env.SMTP_URL || undefined,
     smtpFrom: env.SMTP_FROM || 'Rapport <no-reply@localhost>',
     workers: intSetting(env, 'WORKERS', 1, 1, 64),
+    headersTimeout: intSetting(env, 'HEADERS_TIMEOUT', 10, 1, 300),
+    idleTimeout: intSetting(env, 'IDLE_TIMEOUT', 30, 1, 3600),
     sqliteReadThread: boolSetting(env, 'SQLITE_READ_THREAD', true),
     writeQueueRecords: intSetting(env, 'WRITE_QUEUE_RECORDS', 16_384, 1, 1_000_000),
     trustProxy: boolSetting(env, 'TRUST_PROXY', false),

@@ -12,6 +12,17 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * A request answered before its body was read (too large, wrong type, refused by authentication,
+ * unknown route) still has that body on the wire: the connection is closed after the answer
+ * (`Connection: close`), or the next request on it would be read from the middle of the body.
+ */
+export function closeIfBodyUnread(request: FastifyRequest, reply: FastifyReply): void {
+  if (request.body !== undefined) return;
+  const length = request.headers['content-length'];
+  if ((length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined) reply.header('connection', 'close');
+}
+
 function sendJson(reply: FastifyReply, status: number, body: unknown): FastifyReply {
   // A string payload is sent as is: failures never go through a route's success schema.
   return reply.code(status).type('application/json; charset=utf-8').send(JSON.stringify(body));
@@ -71,6 +82,7 @@ function inputError(request: FastifyRequest, reply: FastifyReply, httpStatus: nu
  */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | AppError | Error, request, reply) => {
+    closeIfBodyUnread(request, reply);
     if (err instanceof AppError) return sendAppError(reply, err);
     const fe = err as FastifyError;
     if (err instanceof UnstorableTextError) return inputError(request, reply, 200, 'Bad Request', err.message);

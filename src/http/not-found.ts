@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { closeIfBodyUnread } from './error-handler.ts';
 
 const PAGE = `<!DOCTYPE html>
 <html lang="en">
@@ -12,7 +13,8 @@ const PAGE = `<!DOCTYPE html>
 
 /** Unknown URIs and known paths with the wrong method: HTTP 404 with an HTML page (docs/interface.md §2). */
 export function registerNotFound(app: FastifyInstance): void {
-  app.setNotFoundHandler((_request, reply) => {
+  app.setNotFoundHandler((request, reply) => {
+    closeIfBodyUnread(request, reply);
     return reply.code(404).type('text/html; charset=utf-8').send(PAGE);
   });
 }

@@ -1,0 +1,90 @@
+import http from 'node:http';
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestServer, startTestServer } from './helpers/harness.ts';
+
+let server: TestServer;
+let port: number;
+
+beforeAll(async () => {
+  server = await startTestServer({ HEADERS_TIMEOUT: '1', IDLE_TIMEOUT: '2' });
+  await server.app.listen({ port: 0, host: '127.0.0.1' });
+  port = (server.app.server.address() as net.AddressInfo).port;
+});
+afterAll(async () => {
+  await server.close();
+});
+
+/** Opens a connection, writes `text`, and resolves with what came back once the server closed it. */
+function closedAfter(text: string, limitMs: number): Promise<{ answer: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.write(text));
+    let answer = '';
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`still open after ${limitMs} ms`));
+    }, limitMs);
+    socket.on('data', (d) => (answer += d.toString()));
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve({ answer });
+    });
+  });
+}
+
+function request(
+  agent: http.Agent,
+  method: string,
+  path: string,
+  body?: Buffer,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders }> {
+  return new Promise((resolve, reject) => {
+    const headers = body ? { 'content-type': 'application/json', 'content-length': body.length } : {};
+    const req = http.request({ host: '127.0.0.1', port, method, path, agent, headers }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('slow and silent clients', () => {
+  it('closes a connection whose headers do not arrive within HEADERS_TIMEOUT', async () => {
+    const { answer } = await closedAfter('GET /healthz HTTP/1.1\r\nHost: x\r\n', 6_000);
+    // Node answers 408 before closing, when it can.
+    if (answer !== '') expect(answer).toMatch(/^HTTP\/1\.1 408/);
+  });
+
+  it('closes a connection that stays silent, and serves one that talks', async () => {
+    await closedAfter('', 8_000);
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      expect((await request(agent, 'GET', '/healthz')).status).toBe(200);
+    } finally {
+      agent.destroy();
+    }
+  });
+});
+
+describe('a request refused before its body is read', () => {
+  it('answers with Connection: close, so the next request on that client does not fail', async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      // Over the ingestion endpoint's 5 MB limit: refused on its Content-Length.
+      const tooLarge = await request(agent, 'POST', '/api/v1.7/app/some-app/events', Buffer.alloc(6_000_000, 'a'));
+      expect(tooLarge.status).toBe(413);
+      expect(tooLarge.headers.connection).toBe('close');
+      // The same client's next request goes out on a fresh connection and is answered.
+      expect((await request(agent, 'GET', '/healthz')).status).toBe(200);
+      // Refused by authentication before its 300 KB body is read.
+      const denied = await request(agent, 'POST', '/api/v1.7/apps', Buffer.from(JSON.stringify({ name: 'x'.repeat(300_000) })));
+      expect(denied.status).toBe(403);
+      expect(denied.headers.connection).toBe('close');
+      expect((await request(agent, 'GET', '/healthz')).status).toBe(200);
+    } finally {
+      agent.destroy();
+    }
+  });
+});
