@@ -5,7 +5,9 @@ import type { Logger } from 'pino';
 import type { AppContext } from './context.ts';
 import { registerAuth } from './http/auth.ts';
 import { registerDocs } from './http/docs.ts';
-import { registerErrorHandler } from './http/error-handler.ts';
+import { registerErrorHandler, sendAppError } from './http/error-handler.ts';
+import { overloaded } from './http/errors.ts';
+import underPressure from '@fastify/under-pressure';
 import { registerNotFound } from './http/not-found.ts';
 import { registerParameterParsing } from './http/params.ts';
 import { LazyChildLogger, redactUrl } from './logger.ts';
@@ -24,6 +26,8 @@ const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url),
 
 /** Default request body limit; the ingestion route raises its own. */
 export const BODY_LIMIT = 1024 * 1024;
+/** Retry-After of a request refused under pressure. */
+const OVERLOADED_RETRY_SECONDS = 5;
 
 /** Builds the HTTP app: plugins → conventions → modules → 404 and error handlers. */
 export async function buildApp(ctx: AppContext, services: Services): Promise<FastifyInstance> {
@@ -56,6 +60,18 @@ export async function buildApp(ctx: AppContext, services: Services): Promise<Fas
     childLoggerFactory: (logger, bindings, options) =>
       new LazyChildLogger(logger as Logger, bindings, options) as unknown as FastifyBaseLogger,
   });
+
+  // Before the event loop drowns: past MAX_EVENT_LOOP_DELAY, requests are refused at once (503
+  // overloaded, Retry-After) instead of waiting in a queue they would time out in.
+  if (ctx.config.maxEventLoopDelay > 0) {
+    await app.register(underPressure, {
+      maxEventLoopDelay: ctx.config.maxEventLoopDelay,
+      pressureHandler: (request, reply, type, value) => {
+        request.log.warn({ type, value }, 'under pressure: refusing requests');
+        sendAppError(reply, overloaded(OVERLOADED_RETRY_SECONDS, 'The server is overloaded; try again shortly'));
+      },
+    });
+  }
 
   // One line per request, with the URL redacted (access_token may ride in the query). Not even
   // registered when info lines are off: the hook and the redaction cost every request.

@@ -19,6 +19,8 @@ export interface Config {
   readonly smtpFrom: string;
   /** Number of HTTP worker processes. */
   readonly workers: number;
+  /** Event-loop delay (ms) past which requests get 503 overloaded instead of queuing (MAX_EVENT_LOOP_DELAY; 0: never). */
+  readonly maxEventLoopDelay: number;
   /** Seconds a client has to send a request's headers (HEADERS_TIMEOUT). */
   readonly headersTimeout: number;
   /** Seconds a connection may stay silent, between requests or within one, before it is closed (IDLE_TIMEOUT). */
@@ -114,6 +116,7 @@ export function loadConfig(env: Env = process.env): Config {
     smtpFrom: env.SMTP_FROM || 'Rapport <no-reply@localhost>',
     workers: intSetting(env, 'WORKERS', 1, 1, 64),
     headersTimeout: intSetting(env, 'HEADERS_TIMEOUT', 10, 1, 300),
+    maxEventLoopDelay: intSetting(env, 'MAX_EVENT_LOOP_DELAY', 1000, 0, 60_000),
     idleTimeout: intSetting(env, 'IDLE_TIMEOUT', 30, 1, 3600),
     sqliteReadThread: boolSetting(env, 'SQLITE_READ_THREAD', true),
     writeQueueRecords: intSetting(env, 'WRITE_QUEUE_RECORDS', 16_384, 1, 1_000_000),

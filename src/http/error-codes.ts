@@ -62,8 +62,8 @@ export const ERROR_CODES = {
 
   overloaded: {
     http: [{ status: 503, body: 'envelope' }],
-    en: 'The server has too many writes waiting; nothing was stored: try again after the seconds given in Retry-After',
-    zh: '服务器待写入的请求过多，本次未保存任何数据：请在 Retry-After 给出的秒数后重试',
+    en: 'The server is overloaded and did nothing with the request: try again after the seconds given in Retry-After',
+    zh: '服务器过载，未处理本次请求：请在 Retry-After 给出的秒数后重试',
   },
 
   // Authentication and permission.
