@@ -28,6 +28,8 @@ const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url),
 export const BODY_LIMIT = 1024 * 1024;
 /** Retry-After of a request refused under pressure. */
 const OVERLOADED_RETRY_SECONDS = 5;
+/** How often the event-loop lag is sampled. */
+const PRESSURE_SAMPLE_MS = 1000;
 
 /** Builds the HTTP app: plugins → conventions → modules → 404 and error handlers. */
 export async function buildApp(ctx: AppContext, services: Services): Promise<FastifyInstance> {
@@ -63,10 +65,18 @@ export async function buildApp(ctx: AppContext, services: Services): Promise<Fas
 
   // Before the event loop drowns: past MAX_EVENT_LOOP_DELAY, requests are refused at once (503
   // overloaded, Retry-After) instead of waiting in a queue they would time out in.
+  // Starting (loading and compiling) blocks the loop too: lag measured before the app has been
+  // ready for two samples is not load, and refuses nothing.
   if (ctx.config.maxEventLoopDelay > 0) {
+    let readyAt = Infinity;
+    app.addHook('onReady', async () => {
+      readyAt = performance.now();
+    });
     await app.register(underPressure, {
       maxEventLoopDelay: ctx.config.maxEventLoopDelay,
+      sampleInterval: PRESSURE_SAMPLE_MS,
       pressureHandler: (request, reply, type, value) => {
+        if (performance.now() - readyAt < 2 * PRESSURE_SAMPLE_MS) return;
         request.log.warn({ type, value }, 'under pressure: refusing requests');
         sendAppError(reply, overloaded(OVERLOADED_RETRY_SECONDS, 'The server is overloaded; try again shortly'));
       },
