@@ -313,52 +313,44 @@ interface Measured {
   bytes: number;
 }
 
-/** One measurement by autocannon in a fresh child process (bench/drive.ts says why). */
-async function drive(url: string, s: Scenario | null, d: Dataset | null, duration: number): Promise<Measured> {
-  const child = fork(path.join(ROOT, 'bench/drive.ts'), [], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
+/**
+ * Runs a load generator (bench/drive.ts, bench/load.ts) as a fresh child process (drive.ts says
+ * why): waits for it to be ready, sends it `message`, and returns its one reply.
+ */
+async function generator<T>(script: string, message: unknown): Promise<T> {
+  const child = fork(path.join(ROOT, script), [], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
   try {
-    await new Promise<void>((resolve, reject) => {
-      child.once('message', () => resolve());
-      child.once('exit', (code) => reject(new Error(`the load generator exited (${code})`)));
-    });
-    const options = {
-      url,
-      connections: CONNECTIONS,
-      duration,
-      method: s?.method ?? 'GET',
-      headers: s && d ? s.headers(d) : {},
-      ...(s?.body && d ? { body: s.body(d) } : {}),
-    };
-    const reply = await new Promise<Measured | { error: string }>((resolve, reject) => {
-      child.once('message', (m) => resolve(m as Measured | { error: string }));
-      child.once('exit', (code) => reject(new Error(`the load generator exited (${code})`)));
-      child.send(options);
-    });
-    if ('error' in reply) throw new Error(`autocannon: ${reply.error}`);
-    return reply;
+    const next = () =>
+      new Promise<unknown>((resolve, reject) => {
+        child.once('message', resolve);
+        child.once('exit', (code) => reject(new Error(`the load generator exited (${code})`)));
+      });
+    await next();
+    const replied = next();
+    child.send(message as object);
+    const reply = (await replied) as T | { error: string };
+    if (typeof reply === 'object' && reply !== null && 'error' in reply) throw new Error(`autocannon: ${reply.error}`);
+    return reply as T;
   } finally {
     child.kill('SIGTERM');
   }
 }
 
-/** One write-load measurement by bench/load.ts in a fresh child process. */
-async function driveLoad(spec: LoadSpec): Promise<LoadResult> {
-  const child = fork(path.join(ROOT, 'bench/load.ts'), [], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
-  try {
-    await new Promise<void>((resolve, reject) => {
-      child.once('message', () => resolve());
-      child.once('exit', (code) => reject(new Error(`the load generator exited (${code})`)));
-    });
-    const reply = await new Promise<LoadResult | { error: string }>((resolve, reject) => {
-      child.once('message', (m) => resolve(m as LoadResult | { error: string }));
-      child.once('exit', (code) => reject(new Error(`the load generator exited (${code})`)));
-      child.send(spec);
-    });
-    if ('error' in reply) throw new Error(`autocannon: ${reply.error}`);
-    return reply;
-  } finally {
-    child.kill('SIGTERM');
-  }
+/** One measurement by autocannon. */
+function drive(url: string, s: Scenario | null, d: Dataset | null, duration: number): Promise<Measured> {
+  return generator<Measured>('bench/drive.ts', {
+    url,
+    connections: CONNECTIONS,
+    duration,
+    method: s?.method ?? 'GET',
+    headers: s && d ? s.headers(d) : {},
+    ...(s?.body && d ? { body: s.body(d) } : {}),
+  });
+}
+
+/** One write-load measurement by bench/load.ts. */
+function driveLoad(spec: LoadSpec): Promise<LoadResult> {
+  return generator<LoadResult>('bench/load.ts', spec);
 }
 
 /**
