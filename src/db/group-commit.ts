@@ -3,9 +3,12 @@ import type { Database } from './schema.ts';
 
 /** How a commit group gathers its jobs. */
 export interface CommitGroupOptions {
-  /** A group closes when it holds this many records (the sum of the jobs' sizes)… */
+  /** A group holds at most this many records (the sum of the jobs' sizes). */
   maxRecords: number;
-  /** …or this long after its first job arrived, whichever comes first. */
+  /**
+   * How long a group waits for company when a transaction slot is free (0: the rest of the current
+   * event-loop turn). Jobs that arrive while every slot is busy gather until one frees.
+   */
   maxWaitMs: number;
   /** Records waiting (not yet in a running transaction) past which `submit` refuses with CommitQueueFull. */
   maxQueued: number;
@@ -14,8 +17,8 @@ export interface CommitGroupOptions {
 }
 
 /**
- * The defaults: a group closes at 256 records or 2 ms; up to 16,384 records wait; on PostgreSQL
- * four groups commit at once (each holds one connection of the write pool).
+ * The defaults: at most 256 records a group, 2 ms of waiting for company (SQLite: 0); up to 16,384
+ * records wait; on PostgreSQL four groups commit at once (each holds one connection of the pool).
  */
 export const GROUP_COMMIT: CommitGroupOptions = { maxRecords: 256, maxWaitMs: 2, maxQueued: 16_384, concurrency: 4 };
 
@@ -154,7 +157,7 @@ export function createCommitGroup<J>(transactions: GroupTransactions, write: Gro
   return {
     submit(job, records) {
       if (queuedRecords > 0 && queuedRecords + records > options.maxQueued) {
-        // Roughly the time the queue takes to drain, at least a second.
+        // A full queue drains in well under a second at the rates measured (docs/performance.md).
         return Promise.reject(new CommitQueueFull(1));
       }
       return new Promise<void>((resolve, reject) => {
