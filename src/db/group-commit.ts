@@ -77,15 +77,23 @@ export function createCommitGroup<J>(transactions: GroupTransactions, write: Gro
   /** The pending start of the gathering group, when one is scheduled. */
   let timer: { cancel(): void } | null = null;
 
+  /** Records committed per millisecond of transaction, smoothed over recent groups (0: none yet). */
+  let recordsPerMs = 0;
+
   /** Writes a group; returns the jobs that committed (a job that fails alone is rejected here). */
   const commit = async (group: Waiting<J>[]): Promise<Waiting<J>[]> => {
     try {
+      const started = performance.now();
       await transactions.transaction((trx) =>
         write(
           trx,
           group.map((w) => w.job),
         ),
       );
+      let records = 0;
+      for (const w of group) records += w.records;
+      const rate = (records * options.concurrency) / Math.max(0.05, performance.now() - started);
+      recordsPerMs = recordsPerMs === 0 ? rate : 0.8 * recordsPerMs + 0.2 * rate;
       return group;
     } catch (err) {
       if (group.length === 1) {
@@ -157,8 +165,9 @@ export function createCommitGroup<J>(transactions: GroupTransactions, write: Gro
   return {
     submit(job, records) {
       if (queuedRecords > 0 && queuedRecords + records > options.maxQueued) {
-        // A full queue drains in well under a second at the rates measured (docs/performance.md).
-        return Promise.reject(new CommitQueueFull(1));
+        // Retry-After: how long the queue takes to drain at the rate groups have been committing.
+        const seconds = recordsPerMs > 0 ? queuedRecords / recordsPerMs / 1000 : 1;
+        return Promise.reject(new CommitQueueFull(Math.min(60, Math.max(1, Math.ceil(seconds)))));
       }
       return new Promise<void>((resolve, reject) => {
         waiting.push({ job, records, resolve, reject });
