@@ -1,21 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FreshDatabase, freshDatabase } from './helpers/database.ts';
-import { type Spawned, freePort, runCli, waitForOk } from './helpers/process.ts';
+import { describe, expect, it } from 'vitest';
+import { type Spawned, freePort, runCli, useProcessDatabase, waitForOk } from './helpers/process.ts';
 
-let db: FreshDatabase;
-const servers: Spawned[] = [];
-beforeAll(async () => {
-  db = await freshDatabase();
-});
-afterAll(async () => {
-  for (const s of servers) s.child.kill('SIGKILL');
-  await Promise.all(servers.map((s) => s.exited));
-  await db.drop();
-});
+const processes = useProcessDatabase();
 
 async function serve(port: number, workers = '1'): Promise<Spawned> {
-  const server = runCli(['serve'], { ...db.env, PORT: String(port), HOST: '127.0.0.1', RAPPORT_INSECURE_FAST_HASH: '1', WORKERS: workers });
-  servers.push(server);
+  const server = runCli(['serve'], {
+    ...processes.db.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    RAPPORT_INSECURE_FAST_HASH: '1',
+    WORKERS: workers,
+  });
+  processes.started(server);
   await waitForOk(`http://127.0.0.1:${port}/healthz`);
   return server;
 }
@@ -25,7 +21,7 @@ const json = { 'content-type': 'application/json' };
 describe('kill -9 under many small writes', () => {
   // The embedded relay runs in both (the default); with WORKERS=2 the primary is killed, and its workers end with it.
   it.each(['1', '2'])('loses no acknowledged record (WORKERS=%s)', { timeout: 90_000 }, async (workers) => {
-    const created = runCli(['client', 'create', '--name', `durability-${workers}`], db.env);
+    const created = runCli(['client', 'create', '--name', `durability-${workers}`], processes.db.env);
     await created.exited;
     const client = JSON.parse(created.output().trim()) as { client_id: string; client_secret: string };
     const port = await freePort();

@@ -1,28 +1,17 @@
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FreshDatabase, freshDatabase } from './helpers/database.ts';
-import { type Spawned, freePort, runCli, waitForOk } from './helpers/process.ts';
+import { describe, expect, it } from 'vitest';
+import { freePort, runCli, useProcessDatabase, waitForOk } from './helpers/process.ts';
 
-let db: FreshDatabase;
-/** Servers a test started: stopped before the database is dropped, even when a test timed out. */
-const servers: Spawned[] = [];
-beforeAll(async () => {
-  db = await freshDatabase();
-});
-afterAll(async () => {
-  for (const s of servers) s.child.kill('SIGKILL');
-  await Promise.all(servers.map((s) => s.exited));
-  await db.drop();
-});
+const processes = useProcessDatabase();
 
 describe('WORKERS=2', () => {
   it('serves from two worker processes sharing the database and stops cleanly on SIGTERM', { timeout: 60_000 }, async () => {
-    const created = runCli(['client', 'create', '--name', 'workers'], db.env);
+    const created = runCli(['client', 'create', '--name', 'workers'], processes.db.env);
     await created.exited;
     const client = JSON.parse(created.output().trim()) as { client_id: string; client_secret: string };
     const port = await freePort();
-    const server = runCli(['serve'], { ...db.env, PORT: String(port), HOST: '127.0.0.1', WORKERS: '2' });
-    servers.push(server);
+    const server = runCli(['serve'], { ...processes.db.env, PORT: String(port), HOST: '127.0.0.1', WORKERS: '2' });
+    processes.started(server);
     const base = `http://127.0.0.1:${port}`;
     try {
       await waitForOk(`${base}/healthz`);
@@ -70,8 +59,8 @@ describe('WORKERS=2', () => {
     const squatter = net.createServer();
     await new Promise<void>((resolve) => squatter.listen(port, '127.0.0.1', resolve));
     try {
-      const server = runCli(['serve'], { ...db.env, PORT: String(port), HOST: '127.0.0.1', WORKERS: '2' });
-      servers.push(server);
+      const server = runCli(['serve'], { ...processes.db.env, PORT: String(port), HOST: '127.0.0.1', WORKERS: '2' });
+      processes.started(server);
       expect(await server.exited).toBe(1);
       expect(server.output()).toContain('worker keeps dying right after it starts; stopping');
       // Restarted after growing pauses, not at once.

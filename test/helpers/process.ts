@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import net from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
+import { type FreshDatabase, freshDatabase } from './database.ts';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 
@@ -47,4 +49,32 @@ export async function waitForOk(url: string, ms = 20_000): Promise<void> {
     if (Date.now() > until) throw new Error(`${url} did not answer within ${ms} ms`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/**
+ * A fresh database for a file of tests that run the real process, and the servers they start:
+ * `started(server)` records one, and every recorded server is killed before the database is
+ * dropped, even when a test timed out.
+ */
+export function useProcessDatabase(): { readonly db: FreshDatabase; started(server: Spawned): Spawned } {
+  let db: FreshDatabase | undefined;
+  const servers: Spawned[] = [];
+  beforeAll(async () => {
+    db = await freshDatabase();
+  });
+  afterAll(async () => {
+    for (const s of servers) s.child.kill('SIGKILL');
+    await Promise.all(servers.map((s) => s.exited));
+    await db?.drop();
+  });
+  return {
+    get db() {
+      if (!db) throw new Error('useProcessDatabase: the database exists once beforeAll has run');
+      return db;
+    },
+    started(server) {
+      servers.push(server);
+      return server;
+    },
+  };
 }
