@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Spawned, freePort, runCli, useProcessDatabase, waitForOk } from './helpers/process.ts';
+import { type Spawned, behaviourRecords, freePort, provisionProject, runCli, useProcessDatabase, waitForOk } from './helpers/process.ts';
 
 const processes = useProcessDatabase();
 
@@ -16,36 +16,14 @@ async function serve(port: number, workers = '1'): Promise<Spawned> {
   return server;
 }
 
-const json = { 'content-type': 'application/json' };
-
 describe('kill -9 under many small writes', () => {
   // The embedded relay runs in both (the default); with WORKERS=2 the primary is killed, and its workers end with it.
   it.each(['1', '2'])('loses no acknowledged record (WORKERS=%s)', { timeout: 90_000 }, async (workers) => {
-    const created = runCli(['client', 'create', '--name', `durability-${workers}`], processes.db.env);
-    await created.exited;
-    const client = JSON.parse(created.output().trim()) as { client_id: string; client_secret: string };
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const first = await serve(port, workers);
-    const basic = `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`;
-    const form = { 'content-type': 'application/x-www-form-urlencoded', authorization: basic };
-    const phone = `1385555${workers.padStart(4, '0')}`;
-    const body = `phoneNum=${phone}&password=long+enough+pw`;
-    await fetch(`${base}/svcuser/oauth2/register`, { method: 'POST', headers: form, body });
-    const login = await fetch(`${base}/svcuser/oauth2/access_token`, {
-      method: 'POST',
-      headers: form,
-      body: `grant_type=password&username=${phone}&password=long+enough+pw`,
-    });
-    const token = ((await login.json()) as { access_token: string }).access_token;
-    const auth = { authorization: `Bearer ${token}` };
-    const app = await fetch(`${base}/api/v1.7/apps`, { method: 'POST', headers: { ...auth, ...json }, body: '{"name":"Durable"}' });
-    const appId = ((await app.json()) as { data: { appId: string } }).data.appId;
-    const apps = (await (await fetch(`${base}/api/v1.7/my-apps`, { headers: auth })).json()) as { data: { id: string; secret: string }[] };
-    const secret = apps.data.find((a) => a.id === appId)?.secret as string;
-    const events = `${base}/api/v1.7/app/${appId}/events`;
-    const post = (batch: unknown) =>
-      fetch(events, { method: 'POST', headers: { ...json, 'x-app-secret': secret }, body: JSON.stringify(batch) });
+    const project = await provisionProject(base, processes.db.env, `1385555${workers.padStart(4, '0')}`);
+    const post = project.ingest;
     const customer = await post([{ event_type: 'create', domainType: 'Customer', domainId: `kept-${workers}`, body: { name: 'Kept' } }]);
     expect(await customer.json()).toMatchObject({ status: 1 });
 
@@ -81,17 +59,7 @@ describe('kill -9 under many small writes', () => {
 
     // Started again on the same database, it has every record it acknowledged.
     const second = await serve(port);
-    const stored = new Set<string>();
-    for (let start = 0; ; start += 100) {
-      const page = (await (
-        await fetch(`${base}/api/v1.7/app/${appId}/member/customer/kept-${workers}/behaviour?count=100&start_index=${start}`, {
-          headers: auth,
-        })
-      ).json()) as { status: number; data: { id: string }[] };
-      expect(page.status).toBe(1);
-      for (const r of page.data) stored.add(r.id);
-      if (page.data.length < 100) break;
-    }
+    const stored = await behaviourRecords(base, project, `kept-${workers}`);
     const lost = acknowledged.filter((id) => !stored.has(id));
     expect(lost).toEqual([]);
     second.child.kill('SIGTERM');

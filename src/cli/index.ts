@@ -15,6 +15,9 @@ Commands:
   client list               list OAuth clients
   client revoke ID          revoke a client and every token issued through it
   openapi                   print the OpenAPI document
+  backup FILE               write a consistent backup of the database and DATA_DIR's files to FILE (mode 0600)
+                            while the server runs
+  restore FILE              load a backup into an empty database and an empty DATA_DIR
 
 Configuration comes from the environment: PORT, HOST, DATA_DIR, DATABASE_URL, PUBLIC_BASE_URL,
 TIME_ZONE, LOG_LEVEL (see README.md).`;
@@ -104,6 +107,23 @@ export async function main(argv: string[]): Promise<number> {
         return 0;
       }
       throw new UsageError(`unknown client command: ${sub ?? '(none)'}`);
+    }
+    case 'backup':
+    case 'restore': {
+      const file = args[0];
+      if (!file) throw new UsageError(`${command} needs a FILE`);
+      const config = loadConfig();
+      const { backup, restore } = await import('../backup.ts');
+      const { BackupError } = await import('../db/index.ts');
+      try {
+        const result = command === 'backup' ? await backup(config, file) : await restore(config, file);
+        process.stdout.write(`${JSON.stringify(result)}\n`);
+        return 0;
+      } catch (err) {
+        if (!(err instanceof BackupError)) throw err;
+        process.stderr.write(`rapport ${command}: ${err.message}\n`);
+        return 1;
+      }
     }
     case 'openapi': {
       const { buildApp } = await import('../app.ts');

@@ -23,6 +23,7 @@ export { type BulkOps, bulkOps } from './bulk.ts';
 export { type Anchor, type AnchoredList, anchoredPage } from './page-anchors.ts';
 export { type CommitGroup, CommitQueueFull } from './group-commit.ts';
 export { migrateToLatest } from './migrate.ts';
+export { BackupError, SQLITE_FILE_NAMES, databaseIsEmpty, dialectOf, restoreDatabase, snapshotDatabase, snapshotName } from './backup.ts';
 export { isTransientConflict, isUniqueViolation, uniqueViolationTarget } from './errors.ts';
 export { containsInsensitive, containsPattern } from './sql.ts';
 

@@ -78,3 +78,61 @@ export function useProcessDatabase(): { readonly db: FreshDatabase; started(serv
     },
   };
 }
+
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+export interface ProvisionedProject {
+  appId: string;
+  /** `authorization: Bearer …` of the project's creator. */
+  auth: { authorization: string };
+  /** Posts one ingestion batch with the project secret. */
+  ingest(batch: unknown): Promise<Response>;
+}
+
+/**
+ * Through a running real server: an OAuth client (by the CLI, on `env`'s database), a registered user
+ * with `phone`, and a project of theirs, with what it takes to ingest into it.
+ */
+export async function provisionProject(base: string, env: Record<string, string>, phone: string): Promise<ProvisionedProject> {
+  const created = runCli(['client', 'create', '--name', `client-${phone}`], env);
+  await created.exited;
+  const client = JSON.parse(created.output().trim()) as { client_id: string; client_secret: string };
+  const basic = `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`;
+  const form = { 'content-type': 'application/x-www-form-urlencoded', authorization: basic };
+  await fetch(`${base}/svcuser/oauth2/register`, { method: 'POST', headers: form, body: `phoneNum=${phone}&password=long+enough+pw` });
+  const login = await fetch(`${base}/svcuser/oauth2/access_token`, {
+    method: 'POST',
+    headers: form,
+    body: `grant_type=password&username=${phone}&password=long+enough+pw`,
+  });
+  const token = ((await login.json()) as { access_token: string }).access_token;
+  const auth = { authorization: `Bearer ${token}` };
+  const app = await fetch(`${base}/api/v1.7/apps`, {
+    method: 'POST',
+    headers: { ...auth, ...JSON_HEADERS },
+    body: '{"name":"Provisioned"}',
+  });
+  const appId = ((await app.json()) as { data: { appId: string } }).data.appId;
+  const apps = (await (await fetch(`${base}/api/v1.7/my-apps`, { headers: auth })).json()) as { data: { id: string; secret: string }[] };
+  const secret = apps.data.find((a) => a.id === appId)?.secret as string;
+  const events = `${base}/api/v1.7/app/${appId}/events`;
+  return {
+    appId,
+    auth,
+    ingest: (batch) => fetch(events, { method: 'POST', headers: { ...JSON_HEADERS, 'x-app-secret': secret }, body: JSON.stringify(batch) }),
+  };
+}
+
+/** Every behaviour record of a customer, by id, read page by page through the behaviour list. */
+export async function behaviourRecords(base: string, p: ProvisionedProject, customerId: string): Promise<Map<string, unknown>> {
+  const stored = new Map<string, unknown>();
+  for (let start = 0; ; start += 100) {
+    const res = await fetch(`${base}/api/v1.7/app/${p.appId}/member/customer/${customerId}/behaviour?count=100&start_index=${start}`, {
+      headers: p.auth,
+    });
+    const page = (await res.json()) as { status: number; data: { id: string }[] };
+    if (page.status !== 1) throw new Error(`behaviour list answered ${JSON.stringify(page)}`);
+    for (const r of page.data) stored.set(r.id, r);
+    if (page.data.length < 100) return stored;
+  }
+}
