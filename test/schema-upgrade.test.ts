@@ -84,6 +84,12 @@ describe(`upgrading a ${TEST_DIALECT} database of the previous release`, () => {
     expect((after.rapport_migrations ?? []).map((r) => r.name)).toEqual([...had, ...applied].sort());
   });
 
+  it('counts memberships made before acceptance existed as accepted when they were made', () => {
+    const members = after.members ?? [];
+    expect(members.length).toBeGreaterThan(0);
+    for (const m of members) expect(String(m.accepted_at)).toBe(String(m.create_time));
+  });
+
   it('keeps every row', () => {
     for (const [table, rows] of Object.entries(before)) {
       if (table.startsWith('rapport_migrations')) continue;
