@@ -20,7 +20,14 @@ beforeAll(async () => {
     event('Link', 'q-link', { name: 'Theirs', type: 2, creatorId: q.sales.id }),
     event('LinkViewLog', 'q-view', { linkId: 'q-link', viewTime: ago(DAY) }),
     event('Clue', 'q-clue', { linkId: 'q-link', linkViewLogId: 'q-view', name: 'Lead' }),
-    event('Call', 'q-call', { fromUserType: 2, fromUserId: String(q.sales.id), toUserType: 1, toUserId: 'q-cust', callStatus: 1, callTime: ago(DAY) }),
+    event('Call', 'q-call', {
+      fromUserType: 2,
+      fromUserId: String(q.sales.id),
+      toUserType: 1,
+      toUserId: 'q-cust',
+      callStatus: 1,
+      callTime: ago(DAY),
+    }),
   ]);
   expect(stored.json()).toMatchObject({ status: 1, data: { accepted: 4 } });
   const group = await t.server.api.post(`/api/v1.7/app/${q.appId}/customer-groups`, { name: 'Q group' }, { token: q.sales.token });
@@ -31,7 +38,12 @@ describe("ingested ids of another project's records", () => {
   it('are refused, each item by index, and nothing of the batch is stored', async () => {
     const bad = [
       event('BehaviourLog', 'x-0', { customerId: 'q-cust', action: 'send_message', when: ago(DAY) }),
-      event('BehaviourLog', 'x-1', { customerId: 'p-cust', action: 'call', when: ago(DAY), content: JSON.stringify({ record_id: 'q-call' }) }),
+      event('BehaviourLog', 'x-1', {
+        customerId: 'p-cust',
+        action: 'call',
+        when: ago(DAY),
+        content: JSON.stringify({ record_id: 'q-call' }),
+      }),
       event('BehaviourLog', 'x-2', {
         customerId: 'p-cust',
         action: 'link_spread',
@@ -52,8 +64,22 @@ describe("ingested ids of another project's records", () => {
       event('Link', 'x-8', { name: 'Directed', type: 2, creatorId: p.sales.id, isDirectional: 1, customerId: 'q-cust' }),
       event('Link', 'x-9', { name: 'Clued', type: 2, creatorId: p.sales.id, clueId: 'q-clue' }),
       event('Post', 'x-10', { ownerId: q.master.id, sendTime: ago(DAY) }),
-      event('Call', 'x-11', { fromUserType: 2, fromUserId: String(q.sales.id), toUserType: 1, toUserId: 'p-cust', callStatus: 1, callTime: ago(DAY) }),
-      event('Call', 'x-12', { fromUserType: 1, fromUserId: 'q-cust', toUserType: 2, toUserId: String(p.sales.id), callStatus: 0, callTime: ago(DAY) }),
+      event('Call', 'x-11', {
+        fromUserType: 2,
+        fromUserId: String(q.sales.id),
+        toUserType: 1,
+        toUserId: 'p-cust',
+        callStatus: 1,
+        callTime: ago(DAY),
+      }),
+      event('Call', 'x-12', {
+        fromUserType: 1,
+        fromUserId: 'q-cust',
+        toUserType: 2,
+        toUserId: String(p.sales.id),
+        callStatus: 0,
+        callTime: ago(DAY),
+      }),
       customerEvent('x-13', { svcUserId: q.sales.id }),
     ];
     const res = await ingest(t.server, p, bad);
@@ -84,7 +110,11 @@ describe("ingested ids of another project's records", () => {
 
   it("refuses a customer in another project's group", async () => {
     const res = await ingest(t.server, p, [customerEvent('x-group', { svcUserId: p.sales.id, groupId: qGroup })]);
-    expect(res.json()).toMatchObject({ status: 0, code: 'invalid_events', errors: [{ index: 0, msg: expect.stringContaining('groupId') }] });
+    expect(res.json()).toMatchObject({
+      status: 0,
+      code: 'invalid_events',
+      errors: [{ index: 0, msg: expect.stringContaining('groupId') }],
+    });
   });
 
   it('keeps ids no project has, and people who were members before', async () => {
@@ -93,7 +123,12 @@ describe("ingested ids of another project's records", () => {
     expect(removed.json().status).toBe(1);
     const res = await ingest(t.server, p, [
       event('Clue', 'ok-clue', { linkViewLogId: 'not-yet-arrived', name: 'Lead' }),
-      event('BehaviourLog', 'ok-call', { customerId: 'p-cust', action: 'call', when: ago(DAY), content: JSON.stringify({ record_id: 'later' }) }),
+      event('BehaviourLog', 'ok-call', {
+        customerId: 'p-cust',
+        action: 'call',
+        when: ago(DAY),
+        content: JSON.stringify({ record_id: 'later' }),
+      }),
       event('Post', 'ok-post', { ownerId: former.id, sendTime: ago(DAY) }),
       event('Link', 'ok-link', { name: 'Own', type: 2, creatorId: p.sales.id }),
       event('LinkViewLog', 'ok-view', { linkId: 'ok-link', viewTime: ago(DAY) }),

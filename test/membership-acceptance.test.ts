@@ -101,7 +101,12 @@ describe('membership acceptance', () => {
     const acceptedBefore = await t.server.api.get('/api/v1.7/user/memberships', { token: ann.token, query: { state: 'accepted' } });
     expect(acceptedBefore.json().data.map((m: { appId: string }) => m.appId)).toEqual([own]);
     const all = await t.server.api.get('/api/v1.7/user/memberships', { token: ann.token });
-    expect(all.json().data.map((m: { appId: string }) => m.appId).sort()).toEqual([appId, own].sort());
+    expect(
+      all
+        .json()
+        .data.map((m: { appId: string }) => m.appId)
+        .sort(),
+    ).toEqual([appId, own].sort());
 
     const res = await accept(ann, appId);
     expect(res.json()).toMatchObject({ status: 1, data: { appId, svcUserId: ann.id, role: 'Admin', accepted: true } });
