@@ -100,7 +100,6 @@ function fieldValue(name: string, v: Variant): unknown {
   if (name === 'app_secret') return b.secret;
   // Searches for A's contact data must find nothing outside A.
   if (name === 'condition') return markers[2];
-  if (name === 'keyword') return a.sales.username;
   if (name === 'name') return 'Probe';
   if (name === 'url') return 'http://127.0.0.1:9/probe';
   return undefined;
@@ -183,6 +182,11 @@ beforeAll(async () => {
   const hook = await api.post(`/api/v1.7/app/${a.appId}/webhooks`, { url: 'http://127.0.0.1:9/victim-hook' }, { token: a.master.token });
   ids.webhook = hook.json().data.id as string;
   markers.push(hook.json().data.secret as string, 'victim-hook');
+  // B adds A's sales person by platform user id, as the interface allows: B's member list then
+  // shows them, pending, without their phone number and e-mail.
+  expect((await api.post(`/api/v1.7/app/${b.appId}/members`, { svc_user_id: a.sales.id }, { token: b.master.token })).json().status).toBe(
+    1,
+  );
   const feed = await api.get(`/api/v1.7/app/${a.appId}/events`, { token: a.master.token });
   ids.event = feed.json().data.events[0].id as string;
 });
