@@ -90,10 +90,7 @@ export const membersRepository = {
           containsInsensitive(eb, eb.ref('users.name'), keyword),
           eb.and([
             eb('members.accepted_at', 'is not', null),
-            eb.or([
-              containsInsensitive(eb, eb.ref('users.phone_num'), keyword),
-              containsInsensitive(eb, eb.ref('users.email'), keyword),
-            ]),
+            eb.or([containsInsensitive(eb, eb.ref('users.phone_num'), keyword), containsInsensitive(eb, eb.ref('users.email'), keyword)]),
           ]),
         ]),
       );

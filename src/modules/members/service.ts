@@ -5,14 +5,7 @@ import { failure, forbidden } from '../../http/errors.ts';
 import type { Page } from '../../http/paging.ts';
 import { type AccessService, type Role, parseRole } from '../access/service.ts';
 import type { AccountsService } from '../accounts/service.ts';
-import {
-  type MemberListItem,
-  type MemberResponse,
-  type UserMembership,
-  toMember,
-  toMemberListItem,
-  toUserMembership,
-} from './mapper.ts';
+import { type MemberListItem, type MemberResponse, type UserMembership, toMember, toMemberListItem, toUserMembership } from './mapper.ts';
 import { membersRepository as repo } from './repository.ts';
 import { timeOrderedUuid } from '../../lib/ids.ts';
 
