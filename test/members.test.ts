@@ -31,6 +31,7 @@ describe('members', () => {
       role: 'Sales',
       createTime: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
       editTime: expect.any(String),
+      accepted: false,
     });
   });
 
@@ -140,6 +141,8 @@ describe('members', () => {
     for (let i = 0; i < 5; i++) {
       const u = await activeUser(t.server, client, { nickname: `Pager ${i}`, ...(i === 3 ? { email: `Pager.Three@Example.com` } : {}) });
       await t.server.api.post(`/api/v1.7/app/${project}/members`, { svc_user_id: u.id }, { token: master.token });
+      // Phone numbers and e-mails are searched only once the member has accepted.
+      expect((await t.server.api.post(`/api/v1.7/user/membership/${project}/accept`, {}, { token: u.token })).json().status).toBe(1);
       added.push(u);
     }
     const url = `/api/v1.7/app/${project}/members`;

@@ -27,8 +27,12 @@ import { introspectSchema, migrate, openDatabase, readSnapshot, schemaDifference
 
 type Row = Record<string, unknown>;
 
-/** table → how a migration since the fixture's release rewrites each of its rows (none yet). */
-const EXPECTED_REWRITES: Record<string, (row: Row) => Row> = {};
+/** table → how a migration since the fixture's release rewrites each of its rows, given every row before. */
+const EXPECTED_REWRITES: Record<string, (row: Row, before: Record<string, Row[]>) => Row> = {
+  // 011 marks every existing membership accepted: on SQLite each updated member row advances the
+  // `access` change epoch by one (migration 007's row triggers).
+  change_epoch: (row, before) => (row.topic === 'access' ? { ...row, n: Number(row.n) + (before.members?.length ?? 0) } : row),
+};
 
 async function tableNames(handle: DatabaseHandle): Promise<string[]> {
   const q =
@@ -84,13 +88,19 @@ describe(`upgrading a ${TEST_DIALECT} database of the previous release`, () => {
     expect((after.rapport_migrations ?? []).map((r) => r.name)).toEqual([...had, ...applied].sort());
   });
 
+  it('counts memberships made before acceptance existed as accepted when they were made', () => {
+    const members = after.members ?? [];
+    expect(members.length).toBeGreaterThan(0);
+    for (const m of members) expect(String(m.accepted_at)).toBe(String(m.create_time));
+  });
+
   it('keeps every row', () => {
     for (const [table, rows] of Object.entries(before)) {
       if (table.startsWith('rapport_migrations')) continue;
       const now = after[table];
       expect(now, `table ${table} is gone`).toBeDefined();
       const rewrite = EXPECTED_REWRITES[table] ?? ((r: Row) => r);
-      const expected = rows.map(rewrite);
+      const expected = rows.map((r) => rewrite(r, before));
       // Columns a later migration dropped are left out, and columns it added are not compared.
       const had = new Set(Object.keys(expected[0] ?? {}));
       const has = new Set(Object.keys(now?.[0] ?? expected[0] ?? {}));

@@ -9,6 +9,7 @@ import * as m007 from './migrations/007_change_notifications.ts';
 import * as m008 from './migrations/008_behaviour_seen_counts.ts';
 import * as m009 from './migrations/009_user_presence.ts';
 import * as m010 from './migrations/010_ingest_write_costs.ts';
+import * as m011 from './migrations/011_member_acceptance.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -30,6 +31,7 @@ const MIGRATIONS: Record<string, PortableMigration> = {
   '008_behaviour_seen_counts': m008,
   '009_user_presence': m009,
   '010_ingest_write_costs': m010,
+  '011_member_acceptance': m011,
 };
 
 class StaticProvider implements MigrationProvider {

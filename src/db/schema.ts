@@ -103,6 +103,8 @@ export interface MembersTable {
   post_roles: string;
   create_time: number;
   edit_time: number;
+  /** When the user accepted the membership; null while it is pending (docs/projects.md). */
+  accepted_at: number | null;
 }
 
 /** Transactional outbox: one row per event message, written in the same transaction as its change. */

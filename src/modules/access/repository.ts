@@ -14,6 +14,7 @@ const membershipRow = preparedQuery('membership', ({ db }, appId: string, userId
       'members.post_roles as m_post_roles',
       'members.create_time as m_create_time',
       'members.edit_time as m_edit_time',
+      'members.accepted_at as m_accepted_at',
     ])
     .where('apps.id', '=', appId),
 );

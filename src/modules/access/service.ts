@@ -46,7 +46,7 @@ export function createAccessService(database: DatabaseHandle) {
       const row = await load(appId, userId);
       if (!row || row.status !== 0) throw failure('app_not_found');
       if (row.m_id === null || row.m_status !== 0 || row.m_role === null) throw refuse(style, 'You are not a member of this project');
-      const { m_id, m_status, m_role, m_conference_id, m_post_roles, m_create_time, m_edit_time, ...app } = row;
+      const { m_id, m_status, m_role, m_conference_id, m_post_roles, m_create_time, m_edit_time, m_accepted_at, ...app } = row;
       const role = m_role as Role;
       return {
         app: app as AppRow,
@@ -60,10 +60,34 @@ export function createAccessService(database: DatabaseHandle) {
           post_roles: m_post_roles ?? '',
           create_time: m_create_time ?? 0,
           edit_time: m_edit_time ?? 0,
+          accepted_at: m_accepted_at,
         },
         role,
         userId,
         isManager: role === 'Master' || role === 'Admin',
+      };
+    },
+
+    /**
+     * The user's member record in the live project, active or removed, or null when there is none;
+     * `app_not_found` when there is no such live project. The user's own membership endpoints and
+     * ingestion (the platform user ids a record names) ask it. Cached like `membership`.
+     */
+    async memberRecord(appId: string, userId: number): Promise<MemberRow | null> {
+      const row = await load(appId, userId);
+      if (!row || row.status !== 0) throw failure('app_not_found');
+      if (row.m_id === null || row.m_status === null || row.m_role === null) return null;
+      return {
+        id: row.m_id,
+        app_id: appId,
+        user_id: userId,
+        status: row.m_status,
+        role: row.m_role,
+        conference_id: row.m_conference_id,
+        post_roles: row.m_post_roles ?? '',
+        create_time: row.m_create_time ?? 0,
+        edit_time: row.m_edit_time ?? 0,
+        accepted_at: row.m_accepted_at,
       };
     },
 

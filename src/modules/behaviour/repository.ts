@@ -44,6 +44,7 @@ const overviewFrom = preparedQuery(
             .selectFrom('behaviour_logs as b')
             .select(['b.action', 'b.content'])
             .whereRef('b.customer_id', '=', 'c.id')
+            .whereRef('b.app_id', '=', 'c.app_id')
             .where('b.when_at', '>=', dayStart)
             .where('b.when_at', '<', from),
           ['action', 'content'],

@@ -24,7 +24,7 @@ export const groupsRepository = {
   list(db: Db, appId: string, ownerId: number | null) {
     let q = db
       .selectFrom('customer_groups as g')
-      .leftJoin('customers as c', (j) => j.onRef('c.group_id', '=', 'g.id').on('c.status', '=', 1))
+      .leftJoin('customers as c', (j) => j.onRef('c.group_id', '=', 'g.id').onRef('c.app_id', '=', 'g.app_id').on('c.status', '=', 1))
       .select(['g.id', 'g.name', 'g.owner_id', 'g.created_at'])
       .select((eb) => eb.fn.count<number>('c.id').as('customer_count'))
       .where('g.app_id', '=', appId);

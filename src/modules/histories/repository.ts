@@ -146,6 +146,7 @@ const linkCountersIn = preparedQuery('linkCountersIn', ({ db, inList, rowsAsJson
         .selectFrom('clues as c')
         .select((e) => e.fn.countAll<number>().as('n'))
         .whereRef('c.link_id', '=', 'l.id')
+        .whereRef('c.app_id', '=', 'l.app_id')
         .as('clues'),
     ])
     .where(inList('l.id', ids, 'text')),

@@ -113,32 +113,32 @@ export function createHistoriesService(ctx: AppContext, access: AccessService) {
     },
 
     async referencedRecords(appId: string, refs: HistoryRefs) {
-      const [viewLogs, clues, calls] = await Promise.all([
+      // Rows are read by primary key and kept only when they are the project's (ADR 0016).
+      const [allViewLogs, clues, calls] = await Promise.all([
         repo.viewLogsByIds(reader, appId, refs.viewLogIds),
         repo.cluesByIds(reader, refs.clueIds),
         repo.callsByIds(reader, refs.callIds),
       ]);
+      const viewLogs = allViewLogs.filter((v) => v.app_id === appId);
       const linkIds = [...new Set([...refs.linkIds, ...viewLogs.map((v) => v.link_id)])];
       const links = (await repo.linksByIds(reader, linkIds)).filter((l) => l.app_id === appId);
       const counters = await repo.linkCounters(reader, links);
       const linkName = new Map(links.map((l) => [l.id, l.name]));
       return {
         viewLogs: new Map(
-          viewLogs
-            .filter((v) => v.app_id === appId)
-            .map((v) => [
-              v.id,
-              {
-                linkId: v.link_id,
-                viewLog: toViewLog(
-                  v,
-                  linkName.get(v.link_id) ?? null,
-                  v.durations,
-                  v.viewer_id === null || !Number(v.viewer_is_customer),
-                  clock,
-                ),
-              },
-            ]),
+          viewLogs.map((v) => [
+            v.id,
+            {
+              linkId: v.link_id,
+              viewLog: toViewLog(
+                v,
+                linkName.get(v.link_id) ?? null,
+                v.durations,
+                v.viewer_id === null || !Number(v.viewer_is_customer),
+                clock,
+              ),
+            },
+          ]),
         ),
         links: new Map(links.map((l) => [l.id, toLink(l, counters.get(l.id), undefined, clock, undefined)])),
         clues: new Map(clues.filter((c) => c.app_id === appId).map((c) => [c.id, toClue(c, clock)])),

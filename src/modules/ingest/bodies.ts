@@ -25,10 +25,49 @@ export interface ParseContext {
   now: number;
 }
 
+/** Tables of records a body may name by id (the ingestion repository's record tables). */
+export type ScopedTable = 'customers' | 'behaviour_logs' | 'calls' | 'links' | 'link_view_logs' | 'clues' | 'posts';
+
 /** References an item makes; resolved against the database and earlier items of the batch. */
 export interface References {
+  /** Must be a customer of the project, stored or earlier in the batch. */
   customerIds: string[];
+  /** Must be a link of the project, stored or earlier in the batch. */
   linkIds: string[];
+  /**
+   * Other records the body names (a view log's clue, a behaviour content's call or view log): an
+   * id no project has is kept as given (its record may arrive later), but an id of another
+   * project's record is refused.
+   */
+  scoped: { table: ScopedTable; id: string; field: string }[];
+  /** Platform user ids the body names as the project's people: each must be (or have been) a member. */
+  memberIds: { id: number; field: string }[];
+}
+
+/** Ids a behaviour content may carry, and the records they name. */
+const CONTENT_REFERENCES: readonly (readonly [key: string, table: ScopedTable])[] = [
+  ['linkId', 'links'],
+  ['linkViewLogId', 'link_view_logs'],
+  ['clueId', 'clues'],
+  ['record_id', 'calls'],
+  ['customer_id', 'customers'],
+];
+
+function contentReferences(content: Record<string, unknown> | null): References['scoped'] {
+  if (content === null) return [];
+  const refs: References['scoped'] = [];
+  for (const [key, table] of CONTENT_REFERENCES) {
+    const v = content[key];
+    if (typeof v === 'string' && v !== '') refs.push({ table, id: v, field: `content.${key}` });
+  }
+  return refs;
+}
+
+/** A platform user id given as text (behaviour `svcUserId`), as a member reference. */
+function memberText(value: string | null, field: string): References['memberIds'] {
+  if (value === null || value === '') return [];
+  if (!/^\d{1,10}$/.test(value) || !Number.isSafeInteger(Number(value))) throw new ItemError(`${field} must be a platform user id`);
+  return [{ id: Number(value), field }];
 }
 
 const CONTENT_MAX = 64 * 1024;
@@ -112,7 +151,12 @@ export function parseBehaviour(body: Record<string, unknown>, c: ParseContext): 
     },
     content,
     linkId,
-    refs: { customerIds: [customerId], linkIds: linkId ? [linkId] : [] },
+    refs: {
+      customerIds: [customerId],
+      linkIds: linkId ? [linkId] : [],
+      scoped: contentReferences(content),
+      memberIds: memberText(svcUser, 'svcUserId'),
+    },
     ownerFromCustomer: svcUser === null || svcUser === '',
   };
 }
@@ -130,8 +174,9 @@ export function parseCall(body: Record<string, unknown>, c: ParseContext): Parse
   const fromId = r.id('fromUserId', { required: true }) as string;
   const toType = r.int('toUserType', { required: true, oneOf: [1, 2] }) as number;
   const toId = r.id('toUserId', { required: true }) as string;
-  if (fromType === 2) r.userId('fromUserId');
-  if (toType === 2) r.userId('toUserId');
+  const memberIds: References['memberIds'] = [];
+  if (fromType === 2) memberIds.push({ id: r.userId('fromUserId') as number, field: 'fromUserId' });
+  if (toType === 2) memberIds.push({ id: r.userId('toUserId') as number, field: 'toUserId' });
   const customerId = fromType === 1 ? fromId : toType === 1 ? toId : null;
   const callTime = r.time('callTime', { required: true }) as number;
   const endTime = r.time('endTime');
@@ -158,7 +203,7 @@ export function parseCall(body: Record<string, unknown>, c: ParseContext): Parse
       customer_id: customerId,
       created_at: c.now,
     },
-    refs: { customerIds: customerId ? [customerId] : [], linkIds: [] },
+    refs: { customerIds: customerId ? [customerId] : [], linkIds: [], scoped: [], memberIds },
   };
 }
 
@@ -179,11 +224,13 @@ export function parseLink(body: Record<string, unknown>, c: ParseContext): Parse
     throw new ItemError('shareToken must be URL-safe (A-Z a-z 0-9 _ -)');
   const tags = r.strings('tags', { maxItems: 50, max: 64 });
   const createdAt = r.time('createdAt') ?? c.now;
+  const creatorId = r.userId('creatorId', { required: true }) as number;
+  const clueId = r.str('clueId', { max: 64 });
   return {
     row: {
       id: c.domainId,
       app_id: c.appId,
-      creator_id: r.userId('creatorId', { required: true }),
+      creator_id: creatorId,
       name: r.str('name', { required: true }),
       short_name: r.str('shortName'),
       creator_name: r.str('creatorName'),
@@ -197,7 +244,7 @@ export function parseLink(body: Record<string, unknown>, c: ParseContext): Parse
       form_position: r.int('formPosition'),
       type: r.int('type', { required: true, oneOf: [1, 2, 3] }) as number,
       website: r.str('website', { max: URL_MAX }),
-      clue_id: r.str('clueId', { max: 64 }),
+      clue_id: clueId,
       src: r.str('src', { max: 64 }) ?? 'link_view',
       form_pop_time: r.time('formPopTime'),
       is_directional: isDirectional,
@@ -215,7 +262,12 @@ export function parseLink(body: Record<string, unknown>, c: ParseContext): Parse
       created_at: createdAt,
       updated_at: r.time('updatedAt') ?? createdAt,
     },
-    refs: { customerIds: isDirectional === 1 && customerId ? [customerId] : [], linkIds: [] },
+    refs: {
+      customerIds: isDirectional === 1 && customerId ? [customerId] : [],
+      linkIds: [],
+      scoped: clueId ? [{ table: 'clues', id: clueId, field: 'clueId' }] : [],
+      memberIds: [{ id: creatorId, field: 'creatorId' }],
+    },
   };
 }
 
@@ -264,6 +316,7 @@ export function parseViewLog(body: Record<string, unknown>, c: ParseContext): Pa
     }
   });
   const leave = r.time('leaveTime');
+  const clueId = r.str('clueId', { max: 64 });
   return {
     row: {
       id: c.domainId,
@@ -275,7 +328,7 @@ export function parseViewLog(body: Record<string, unknown>, c: ParseContext): Pa
       location: r.str('location'),
       system: r.str('system'),
       client: r.str('client'),
-      clue_id: r.str('clueId', { max: 64 }),
+      clue_id: clueId,
       view_time: r.time('viewTime', { required: true }) as number,
       leave_time: leave === null ? null : c.clock.format(leave),
       spread_id: r.str('spreadId', { max: 64 }),
@@ -289,7 +342,7 @@ export function parseViewLog(body: Record<string, unknown>, c: ParseContext): Pa
       created_at: c.now,
     },
     durations,
-    refs: { customerIds: [], linkIds: [linkId] },
+    refs: { customerIds: [], linkIds: [linkId], scoped: clueId ? [{ table: 'clues', id: clueId, field: 'clueId' }] : [], memberIds: [] },
   };
 }
 
@@ -312,13 +365,14 @@ export function parseClue(body: Record<string, unknown>, c: ParseContext): Parse
   const extraText = Object.keys(extra).length > 0 ? JSON.stringify(extra) : null;
   if (extraText !== null && extraText.length > CONTENT_MAX) throw new ItemError('the form has too many fields');
   const interested = body.interested;
+  const viewLogId = r.id('linkViewLogId');
   return {
     row: {
       id: c.domainId,
       app_id: c.appId,
       link_id: linkId,
       link_name: r.str('linkName'),
-      link_view_log_id: r.id('linkViewLogId'),
+      link_view_log_id: viewLogId,
       form_type: typeof body.formType === 'number' ? String(body.formType) : r.str('formType', { max: 16 }),
       name: r.str('name'),
       title: r.str('title'),
@@ -332,7 +386,12 @@ export function parseClue(body: Record<string, unknown>, c: ParseContext): Parse
       submit_at: r.time('submitAt') ?? c.now,
       created_at: c.now,
     },
-    refs: { customerIds: [], linkIds: linkId ? [linkId] : [] },
+    refs: {
+      customerIds: [],
+      linkIds: linkId ? [linkId] : [],
+      scoped: viewLogId ? [{ table: 'link_view_logs', id: viewLogId, field: 'linkViewLogId' }] : [],
+      memberIds: [],
+    },
   };
 }
 
@@ -343,11 +402,12 @@ export function parsePost(body: Record<string, unknown>, c: ParseContext): { row
   const sendWay = r.str('sendWay', { max: 16 }) ?? 'email';
   if (sendWay !== 'email') throw new ItemError("sendWay must be 'email'");
   const count = (name: string) => r.int(name, { min: 0, max: 2147483647 }) ?? 0;
+  const ownerId = r.userId('ownerId', { required: true }) as number;
   return {
     row: {
       id: c.domainId,
       app_id: c.appId,
-      owner_id: r.userId('ownerId', { required: true }),
+      owner_id: ownerId,
       owner_name: r.str('ownerName'),
       title: r.str('title', { max: 1000 }),
       send_way: sendWay,
@@ -362,6 +422,6 @@ export function parsePost(body: Record<string, unknown>, c: ParseContext): { row
       return_log_user_count: count('returnLogUserCount'),
       created_at: c.now,
     },
-    refs: { customerIds: [], linkIds: [] },
+    refs: { customerIds: [], linkIds: [], scoped: [], memberIds: [{ id: ownerId, field: 'ownerId' }] },
   };
 }

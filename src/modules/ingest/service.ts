@@ -157,7 +157,8 @@ export function createIngestService(
           if (!/^\d{1,10}$/.test(String(owner)) || !Number.isSafeInteger(ownerId))
             throw new ItemError('svcUserId must be a platform user id');
         }
-        return { ...base, type: 'Customer', body, ownerId, refs: { customerIds: [], linkIds: [] } };
+        // Owner, promoter and group are checked against the project by the customers module's validation.
+        return { ...base, type: 'Customer', body, ownerId, refs: { customerIds: [], linkIds: [], scoped: [], memberIds: [] } };
       }
       case 'BehaviourLog': {
         const parsed = parseBehaviour(body, c);
@@ -225,10 +226,21 @@ export function createIngestService(
       list.push(it.domainId);
       idsByTable.set(table, list);
     }
+    // Other records the items name are looked up with the same statements (one per table): an id
+    // another project's record has is refused below.
+    const lookups = new Map<RecordTable, Set<string>>();
+    for (const [table, ids] of idsByTable) lookups.set(table, new Set(ids));
+    for (const it of fresh) {
+      for (const ref of it.refs.scoped) {
+        const set = lookups.get(ref.table) ?? new Set<string>();
+        set.add(ref.id);
+        lookups.set(ref.table, set);
+      }
+    }
     const stored = new Map<RecordTable, Map<string, string>>();
     await Promise.all(
-      [...idsByTable].map(async ([table, ids]) => {
-        stored.set(table, await repo.existing(ctx.database, table, ids));
+      [...lookups].map(async ([table, ids]) => {
+        stored.set(table, await repo.existing(ctx.database, table, [...ids]));
       }),
     );
     const toWrite: Item[] = [];
@@ -258,10 +270,17 @@ export function createIngestService(
       for (const id of it.refs.customerIds) customerRefs.add(id);
       for (const id of it.refs.linkIds) linkRefs.add(id);
     }
-    const [storedCustomers, storedLinks] = await Promise.all([
+    // Platform user ids named as the project's people: each must have a member record in the
+    // project (active or removed: records of former members stay valid). The access module's
+    // cached lookup answers most without a statement.
+    const memberRefs = new Set<number>();
+    for (const it of toWrite) for (const ref of it.refs.memberIds) memberRefs.add(ref.id);
+    const [storedCustomers, storedLinks, knownMembers] = await Promise.all([
       repo.customers(ctx.database, appId, [...customerRefs]),
       repo.links(db, appId, [...linkRefs]),
+      Promise.all([...memberRefs].map(async (id) => [id, (await access.memberRecord(appId, id)) !== null] as const)),
     ]);
+    const isMember = new Map(knownMembers);
     const ownerIds = new Set<number>();
     for (const it of toWrite) if (it.type === 'Customer' && it.ownerId !== null) ownerIds.add(it.ownerId);
     const members = await repo.activeMembers(db, appId, [...ownerIds]);
@@ -292,6 +311,19 @@ export function createIngestService(
       return b && b.index < index ? b.tags : undefined;
     };
     for (const it of toWrite) {
+      const foreign = it.refs.scoped.find((ref) => {
+        const project = stored.get(ref.table)?.get(ref.id);
+        return project !== undefined && project !== appId;
+      });
+      if (foreign !== undefined) {
+        problems.push({ index: it.index, msg: `${foreign.field} ${foreign.id} is a record of another project` });
+        continue;
+      }
+      const outsider = it.refs.memberIds.find((ref) => isMember.get(ref.id) !== true);
+      if (outsider !== undefined) {
+        problems.push({ index: it.index, msg: `${outsider.field} ${outsider.id} is not a member of this project` });
+        continue;
+      }
       const missingCustomer = it.refs.customerIds.find((id) => customerOwner(id, it.index) === undefined);
       if (missingCustomer !== undefined) {
         problems.push({ index: it.index, msg: `customer ${missingCustomer} not found in this project (nor earlier in the batch)` });

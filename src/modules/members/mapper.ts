@@ -20,9 +20,29 @@ export type MemberListRow = MemberRow & {
   u_last_seen_at: number | null;
 };
 
+/** One of a user's own memberships, with what they see of its project. */
+export type UserMembershipRow = MemberRow & {
+  a_name: string;
+  a_description: string | null;
+  a_creator_id: number;
+};
+
+export interface UserMembership extends MemberResponse {
+  app: { id: string; name: string; description: string | null; creatorId: number };
+}
+
+export function toUserMembership(r: UserMembershipRow, clock: Clock): UserMembership {
+  return {
+    ...toMember(r, clock),
+    app: { id: r.app_id, name: r.a_name, description: r.a_description, creatorId: r.a_creator_id },
+  };
+}
+
 export const ONLINE_WINDOW_MS = 5 * 60 * 1000;
 
 export interface MemberResponse {
+  /** Beyond the interface: false while the user has not accepted the membership. */
+  accepted: boolean;
   id: string;
   appId: string;
   svcUserId: number;
@@ -51,8 +71,28 @@ export interface MemberListItem extends MemberResponse {
   };
 }
 
+/**
+ * A pending member's mobile number as the member list shows it: the first three and last four
+ * characters around `****` (`138****5678`); numbers of eight characters or fewer keep only the
+ * first and last character (`1****8`).
+ */
+export function maskPhone(phone: string | null): string | null {
+  if (phone === null || phone === '') return phone;
+  if (phone.length <= 8) return `${phone.slice(0, 1)}****${phone.slice(-1)}`;
+  return `${phone.slice(0, 3)}****${phone.slice(-4)}`;
+}
+
+/** A pending member's e-mail as the member list shows it: the first character, `***`, then the domain (`a***@example.com`). */
+export function maskEmail(email: string | null): string | null {
+  if (email === null || email === '') return email;
+  const at = email.lastIndexOf('@');
+  if (at < 1) return '***';
+  return `${email.slice(0, 1)}***${email.slice(at)}`;
+}
+
 export function toMember(m: MemberRow, clock: Clock): MemberResponse {
   return {
+    accepted: m.accepted_at !== null,
     id: m.id,
     appId: m.app_id,
     svcUserId: m.user_id,
@@ -66,6 +106,8 @@ export function toMember(m: MemberRow, clock: Clock): MemberResponse {
 
 export function toMemberListItem(r: MemberListRow, creatorId: number, clock: Clock): MemberListItem {
   const now = clock.now();
+  // Until the user accepts, the project learns neither their number nor their address.
+  const accepted = r.accepted_at !== null;
   return {
     ...toMember(r, clock),
     postRoles: r.post_roles === '' ? [] : r.post_roles.split(','),
@@ -78,9 +120,9 @@ export function toMemberListItem(r: MemberListRow, creatorId: number, clock: Clo
       userPhotoURL: r.u_photo_uri,
       createdAt: clock.format(r.u_created_at),
       updatedAt: clock.format(r.u_updated_at),
-      phoneNum: r.u_phone_num,
+      phoneNum: accepted ? r.u_phone_num : maskPhone(r.u_phone_num),
       phoneStatus: r.u_phone_num_status,
-      email: r.u_email,
+      email: accepted ? r.u_email : maskEmail(r.u_email),
       onlineStatus: r.u_last_seen_at !== null && now - r.u_last_seen_at <= ONLINE_WINDOW_MS ? 1 : 0,
     },
   };

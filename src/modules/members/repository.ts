@@ -1,6 +1,6 @@
 import { type MembersTable, type Database, containsInsensitive } from '../../db/index.ts';
 import type { Kysely, Updateable } from 'kysely';
-import type { MemberListRow, MemberRow } from './mapper.ts';
+import type { MemberListRow, MemberRow, UserMembershipRow } from './mapper.ts';
 
 type Db = Kysely<Database>;
 
@@ -35,7 +35,37 @@ export const membersRepository = {
     return db.updateTable('members').set(patch).where('id', '=', id).returningAll().executeTakeFirst();
   },
 
-  /** Active members by join time, optionally matching a keyword in name, mobile number or e-mail. */
+  /** The user's active memberships in live projects, newest first, with each project's name and creator; `pending` narrows them. */
+  listForUser(db: Db, userId: number, pending: boolean | undefined): Promise<UserMembershipRow[]> {
+    let q = db
+      .selectFrom('members')
+      .innerJoin('apps', 'apps.id', 'members.app_id')
+      .selectAll('members')
+      .select(['apps.name as a_name', 'apps.description as a_description', 'apps.creator_id as a_creator_id'])
+      .where('members.user_id', '=', userId)
+      .where('members.status', '=', 0)
+      .where('apps.status', '=', 0);
+    if (pending !== undefined) q = q.where('members.accepted_at', pending ? 'is' : 'is not', null);
+    return q.orderBy('members.create_time', 'desc').orderBy('members.id', 'desc').execute();
+  },
+
+  /** Marks a pending active member accepted; undefined when it was not pending (or no longer active). */
+  acceptIfPending(db: Db, id: string, now: number): Promise<MemberRow | undefined> {
+    return db
+      .updateTable('members')
+      .set({ accepted_at: now, edit_time: now })
+      .where('id', '=', id)
+      .where('status', '=', 0)
+      .where('accepted_at', 'is', null)
+      .returningAll()
+      .executeTakeFirst();
+  },
+
+  /**
+   * Active members by join time, optionally matching a keyword in the name, or in the mobile number
+   * or e-mail of members who accepted (a pending member's are masked, and a substring search would
+   * reveal them character by character).
+   */
   list(db: Db, appId: string, keyword: string | undefined, offset: number, limit: number): Promise<MemberListRow[]> {
     let q = db
       .selectFrom('members')
@@ -58,8 +88,10 @@ export const membersRepository = {
       q = q.where((eb) =>
         eb.or([
           containsInsensitive(eb, eb.ref('users.name'), keyword),
-          containsInsensitive(eb, eb.ref('users.phone_num'), keyword),
-          containsInsensitive(eb, eb.ref('users.email'), keyword),
+          eb.and([
+            eb('members.accepted_at', 'is not', null),
+            eb.or([containsInsensitive(eb, eb.ref('users.phone_num'), keyword), containsInsensitive(eb, eb.ref('users.email'), keyword)]),
+          ]),
         ]),
       );
     }

@@ -4,10 +4,20 @@ import type { FastifyInstance } from 'fastify';
 import { businessResponses, ok } from '../../http/envelope.ts';
 import { page } from '../../http/paging.ts';
 import { AppIdParams } from '../projects/schemas.ts';
-import { AddMemberBody, ListMembersQuery, Member, MemberListItem, MemberPathParams } from './schemas.ts';
+import {
+  AddMemberBody,
+  ListMembersQuery,
+  Member,
+  MemberListItem,
+  MemberPathParams,
+  MembershipStateQuery,
+  OwnMembershipParams,
+  UserMembership,
+} from './schemas.ts';
 import type { MembersService } from './service.ts';
 
 const tags = ['Project members'];
+const ownTags = ['Accounts and tokens'];
 
 export async function membersRoutes(fastify: FastifyInstance, opts: { members: MembersService }): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -52,5 +62,45 @@ export async function membersRoutes(fastify: FastifyInstance, opts: { members: M
       },
     },
     async (request) => ok(await members.list(request.params.appId, request.user.id, request.query.keyword, page(request.query))),
+  );
+
+  // Beyond the interface: the user's own side of memberships (docs/projects.md).
+  app.get(
+    '/api/v1.7/user/memberships',
+    {
+      schema: {
+        tags: ownTags,
+        summary: "The caller's memberships in live projects, newest first; state=pending lists those waiting for acceptance",
+        querystring: MembershipStateQuery,
+        response: businessResponses(Type.Array(UserMembership)),
+      },
+    },
+    async (request) => ok(await members.memberships(request.user.id, request.query.state)),
+  );
+
+  app.post(
+    '/api/v1.7/user/membership/:appId/accept',
+    {
+      schema: {
+        tags: ownTags,
+        summary: 'Accept a membership someone else made: the project then sees your phone number and e-mail',
+        params: OwnMembershipParams,
+        response: businessResponses(Member),
+      },
+    },
+    async (request) => ok(await members.accept(request.user.id, request.params.appId)),
+  );
+
+  app.post(
+    '/api/v1.7/user/membership/:appId/leave',
+    {
+      schema: {
+        tags: ownTags,
+        summary: 'Leave a project, or decline a pending membership (not the creator)',
+        params: OwnMembershipParams,
+        response: businessResponses(Type.Literal(true)),
+      },
+    },
+    async (request) => ok(await members.leave(request.user.id, request.params.appId)),
   );
 }

@@ -29,7 +29,28 @@ export const Member = Type.Object({
   role: Type.String(),
   createTime: Type.String(),
   editTime: Type.String(),
+  accepted: Type.Boolean({
+    description:
+      'Beyond the interface: false while the user has not accepted the membership (their phone number and e-mail are masked in the member list until then)',
+  }),
 });
+
+export const MembershipStateQuery = Type.Object({
+  state: Type.Optional(
+    Type.Union([Type.Literal('pending'), Type.Literal('accepted')], {
+      description: 'pending: memberships waiting for your acceptance; accepted: the others; absent: all',
+    }),
+  ),
+});
+
+export const OwnMembershipParams = Type.Object({ appId: Type.String({ maxLength: 64 }) });
+
+export const UserMembership = Type.Composite([
+  Member,
+  Type.Object({
+    app: Type.Object({ id: Type.String(), name: Type.String(), description: NullableString, creatorId: Type.Integer() }),
+  }),
+]);
 
 export const MemberListItem = Type.Composite([
   Member,

@@ -5,7 +5,7 @@ import { failure, forbidden } from '../../http/errors.ts';
 import type { Page } from '../../http/paging.ts';
 import { type AccessService, type Role, parseRole } from '../access/service.ts';
 import type { AccountsService } from '../accounts/service.ts';
-import { type MemberListItem, type MemberResponse, toMember, toMemberListItem } from './mapper.ts';
+import { type MemberListItem, type MemberResponse, type UserMembership, toMember, toMemberListItem, toUserMembership } from './mapper.ts';
 import { membersRepository as repo } from './repository.ts';
 import { timeOrderedUuid } from '../../lib/ids.ts';
 
@@ -59,7 +59,8 @@ export function createMembersService(ctx: AppContext, access: AccessService, acc
       const now = clock.now();
       if (existing && existing.status === 0) return toMember(existing, clock);
       if (existing) {
-        const revived = await repo.update(db, existing.id, { status: 0, role, post_roles: postRoles, edit_time: now });
+        // Added again by someone else: pending again until the user accepts.
+        const revived = await repo.update(db, existing.id, { status: 0, role, post_roles: postRoles, edit_time: now, accepted_at: null });
         if (!revived) throw failure('member_not_found');
         return toMember(revived, clock);
       }
@@ -73,6 +74,8 @@ export function createMembersService(ctx: AppContext, access: AccessService, acc
         post_roles: postRoles,
         create_time: now,
         edit_time: now,
+        // Added by someone else: pending until the user accepts (docs/projects.md).
+        accepted_at: null,
       };
       try {
         await repo.insert(db, row);
@@ -94,6 +97,33 @@ export function createMembersService(ctx: AppContext, access: AccessService, acc
       if (target.user_id === m.app.creator_id) throw failure('cannot_remove_owner');
       if (target.role === 'Admin' && m.role !== 'Master') throw forbidden('Only the project Master may remove an Admin');
       await repo.update(db, target.id, { status: 1, edit_time: clock.now() });
+      return true;
+    },
+
+    /** The caller's own active memberships in live projects: all, only pending, or only accepted ones. */
+    async memberships(userId: number, state: 'pending' | 'accepted' | undefined): Promise<UserMembership[]> {
+      const rows = await repo.listForUser(db, userId, state === undefined ? undefined : state === 'pending');
+      return rows.map((r) => toUserMembership(r, clock));
+    },
+
+    /** The caller accepts a membership someone else made; accepting twice changes nothing. */
+    async accept(userId: number, appId: string): Promise<MemberResponse> {
+      const own = await access.memberRecord(appId, userId);
+      if (!own || own.status !== 0) throw failure('member_not_found', 'You are not a member of this project');
+      if (own.accepted_at !== null) return toMember(own, clock);
+      const now = clock.now();
+      const accepted = await repo.acceptIfPending(db, own.id, now);
+      const row = accepted ?? (await repo.findByUser(db, appId, userId));
+      if (!row || row.status !== 0) throw failure('member_not_found', 'You are not a member of this project');
+      return toMember(row, clock);
+    },
+
+    /** The caller leaves a project (a pending membership is declined the same way). The creator cannot leave. */
+    async leave(userId: number, appId: string): Promise<true> {
+      const own = await access.memberRecord(appId, userId);
+      if (!own || own.status !== 0) throw failure('member_not_found', 'You are not a member of this project');
+      if (own.role === 'Master') throw failure('cannot_remove_owner', 'The project creator cannot leave the project');
+      await repo.update(db, own.id, { status: 1, edit_time: clock.now() });
       return true;
     },
 

@@ -82,6 +82,8 @@ export function createProjectsService(ctx: AppContext, access: AccessService, ho
           post_roles: 'MarketPost,SalesPost',
           create_time: now,
           edit_time: now,
+          // The creator made the project: their membership needs no acceptance.
+          accepted_at: now,
         });
         for (const hook of hooks) await hook(trx, app);
       });
