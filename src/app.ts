@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { AppContext } from './context.ts';
 import { registerAuth } from './http/auth.ts';
 import { registerDocs } from './http/docs.ts';
-import { registerErrorHandler, sendAppError } from './http/error-handler.ts';
+import { frameworkError, registerErrorHandler, sendAppError } from './http/error-handler.ts';
 import { overloaded } from './http/errors.ts';
 import underPressure from '@fastify/under-pressure';
 import { registerNotFound } from './http/not-found.ts';
@@ -59,6 +59,7 @@ export async function buildApp(ctx: AppContext, services: Services): Promise<Fas
     return503OnClosing: true,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: true, allErrors: false } },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    frameworkErrors: frameworkError,
     childLoggerFactory: (logger, bindings, options) =>
       new LazyChildLogger(logger as Logger, bindings, options) as unknown as FastifyBaseLogger,
   });

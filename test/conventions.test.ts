@@ -41,6 +41,14 @@ describe('HTTP conventions', () => {
     expect(huge.json().code).toBe('Bad Request');
   });
 
+  it('answers a path parameter too long for the router, or a URL that does not decode, with the Bad Request envelope', async () => {
+    for (const url of [`/api/v1.7/customer/${'x'.repeat(300)}/detail`, '/api/v1.7/customer/%E0%A4%A/detail']) {
+      const res = await t.server.api.get(url);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.json()).toMatchObject({ status: 0, code: 'Bad Request', msg: expect.stringMatching(/^Malformed request/) });
+    }
+  });
+
   it('never answers malformed bodies with a 5xx', async () => {
     const client = await createClient(t.server);
     const user = await activeUser(t.server, client);

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { errorCodeSpec } from '../src/http/error-codes.ts';
 import { useTestServer } from './helpers/harness.ts';
+import { operations, succeeded, undocumented } from './helpers/openapi.ts';
 import { DAY, type HistoryProject, ago, event, historyProject, ingest } from './helpers/histories.ts';
 
 /**
@@ -20,41 +20,6 @@ const ids = { customer: '', group: '', link: 'victim-link', viewLog: 'victim-vie
 /** Texts only project A's data contains: none may appear in an answer to project B's Master. */
 const markers: string[] = [];
 const unique = (label: string) => `${label}${Math.random().toString(36).slice(2, 8)}`;
-
-interface Operation {
-  method: string;
-  path: string;
-  query: string[];
-  body: string[];
-}
-
-async function operations(): Promise<Operation[]> {
-  const doc = (await t.server.api.get('/openapi.json')).json() as {
-    paths: Record<
-      string,
-      Record<
-        string,
-        {
-          parameters?: { in: string; name: string }[];
-          requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> };
-        }
-      >
-    >;
-  };
-  const ops: Operation[] = [];
-  for (const [path, methods] of Object.entries(doc.paths)) {
-    for (const [method, op] of Object.entries(methods)) {
-      const content = Object.values(op.requestBody?.content ?? {})[0];
-      ops.push({
-        method: method.toUpperCase(),
-        path,
-        query: (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name),
-        body: Object.keys(content?.schema.properties ?? {}),
-      });
-    }
-  }
-  return ops;
-}
 
 /** Which request a variant makes: the project in path and `app_id`, and the acting member in the path. */
 interface Variant {
@@ -194,7 +159,7 @@ beforeAll(async () => {
 describe("another project's Master, with the first project's ids", () => {
   it('gets nothing of the first project from any route, changes nothing of it, and only documented answers', async () => {
     const before = await stateOfA();
-    const ops = await operations();
+    const ops = await operations(t.server);
     expect(ops.length).toBeGreaterThan(30);
     const problems: string[] = [];
     const seen = new Set<string>();
@@ -234,20 +199,9 @@ describe("another project's Master, with the first project's ids", () => {
         const leaked = markers.filter((m) => res.body.includes(m));
         if (leaked.length > 0) problems.push(`${where}: answer contains project A's ${leaked.join(', ')}`);
 
-        let json: unknown;
-        try {
-          json = JSON.parse(res.body);
-        } catch {
-          problems.push(`${where}: not JSON (HTTP ${res.statusCode})`);
-          continue;
-        }
-        const o = json as { status?: number; code?: string; error?: string };
-        const success = Array.isArray(json) || (res.statusCode < 300 && o.status !== 0 && o.error === undefined);
-        if (!success) {
-          const code = o.code ?? o.error;
-          if (code === undefined || errorCodeSpec(code) === undefined)
-            problems.push(`${where}: undocumented answer ${res.body.slice(0, 200)}`);
-        }
+        const wrong = undocumented(res);
+        if (wrong !== undefined) problems.push(`${where}: ${wrong}`);
+        const success = succeeded(res);
         // Naming project A (in the path or app_id) or one of its objects in the path never succeeds.
         const namesA = url.includes(a.appId) || query.app_id === a.appId || /\{(customerId|linkId|id)\}/.test(op.path);
         if (success && namesA && !op.path.startsWith('/svcuser/')) problems.push(`${where}: succeeded: ${res.body.slice(0, 200)}`);

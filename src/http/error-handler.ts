@@ -76,6 +76,22 @@ function inputError(request: FastifyRequest, reply: FastifyReply, httpStatus: nu
 }
 
 /**
+ * What the router refuses before any route is chosen: a URL it cannot decode, or a path parameter
+ * longer than the router takes. Malformed input like any other: the envelope's `Bad Request`, or
+ * `invalid_request` under /svcuser (Fastify's `frameworkErrors`).
+ */
+export function frameworkError(err: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  closeIfBodyUnread(request, reply);
+  const msg =
+    err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? 'Malformed request: a path parameter is too long'
+      : 'Malformed request: the URL cannot be decoded';
+  if (request.url.startsWith('/svcuser/'))
+    return sendJson(reply, 400, { error: 'invalid_request' satisfies ErrorCode, error_description: msg });
+  return sendJson(reply, 200, { status: 0, code: 'Bad Request' satisfies ErrorCode, msg });
+}
+
+/**
  * The single mapping from errors to HTTP. Malformed input of any kind (bad JSON, wrong types,
  * absurd numbers, bad encodings) becomes a documented 4xx/envelope answer; anything unexpected
  * is logged and answered with a 500 body that reveals nothing internal.

@@ -1,0 +1,75 @@
+import { errorCodeSpec } from '../../src/http/error-codes.ts';
+import type { TestServer } from './harness.ts';
+
+/** One operation of the served OpenAPI document: its method, path template and the fields it documents. */
+export interface Operation {
+  method: string;
+  path: string;
+  /** Path parameter names, in order. */
+  params: string[];
+  query: string[];
+  body: string[];
+}
+
+/** Every operation of the app's own `/openapi.json`, so that a route added later is covered without changing a test. */
+export async function operations(server: TestServer): Promise<Operation[]> {
+  const doc = (await server.api.get('/openapi.json')).json() as {
+    paths: Record<
+      string,
+      Record<
+        string,
+        {
+          parameters?: { in: string; name: string }[];
+          requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> };
+        }
+      >
+    >;
+  };
+  const ops: Operation[] = [];
+  for (const [path, methods] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(methods)) {
+      const content = Object.values(op.requestBody?.content ?? {})[0];
+      ops.push({
+        method: method.toUpperCase(),
+        path,
+        params: [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string),
+        query: (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name),
+        body: Object.keys(content?.schema.properties ?? {}),
+      });
+    }
+  }
+  return ops;
+}
+
+/**
+ * Whether an answer is one the interface documents: the HTML 404 page of an unknown URI, or JSON and either a success or a failure whose
+ * code (`code` of `{status:0, code, msg}`, or `error` of the OAuth shape) is in the error table.
+ * Returns what is wrong, or undefined.
+ */
+export function undocumented(res: { statusCode: number; body: string; headers: Record<string, unknown> }): string | undefined {
+  // An unknown URI (an empty or odd path parameter can make one) gets the documented HTML 404 page.
+  if (res.statusCode === 404 && String(res.headers['content-type']).startsWith('text/html')) return undefined;
+  let json: unknown;
+  try {
+    json = JSON.parse(res.body);
+  } catch {
+    return `not JSON (HTTP ${res.statusCode}): ${res.body.slice(0, 120)}`;
+  }
+  const o = json as { status?: number; code?: string; error?: string; msg?: unknown; error_description?: unknown };
+  const success = Array.isArray(json) || (res.statusCode < 300 && o.status !== 0 && o.error === undefined);
+  if (success) return undefined;
+  const code = o.code ?? o.error;
+  if (code === undefined || errorCodeSpec(code) === undefined) return `undocumented answer ${res.body.slice(0, 200)}`;
+  if (typeof (o.msg ?? o.error_description) !== 'string') return `failure without its text: ${res.body.slice(0, 200)}`;
+  return undefined;
+}
+
+/** Whether an answer (parsed) is a success. */
+export function succeeded(res: { statusCode: number; body: string }): boolean {
+  try {
+    const o = JSON.parse(res.body) as { status?: number; error?: string };
+    return Array.isArray(o) || (res.statusCode < 300 && o.status !== 0 && o.error === undefined);
+  } catch {
+    return false;
+  }
+}
