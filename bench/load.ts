@@ -19,6 +19,8 @@ export interface LoadSpec {
   cycle: ('write' | string)[];
   connections: number;
   duration: number;
+  /** Requests per second over all connections (autocannon's overallRate); as fast as it goes when absent. */
+  rate?: number;
   /** Distinguishes runs on the same dataset: record ids are `<runTag>-<connection>-<n>`. */
   runTag: string;
 }
@@ -94,19 +96,22 @@ process.once('message', (spec: LoadSpec) => {
     };
   });
   const started = performance.now();
-  autocannon({ url: spec.base, connections: spec.connections, duration: spec.duration, requests }, (error) => {
-    if (error) {
-      process.send?.({ error: String(error) }, () => process.exit(1));
-      return;
-    }
-    const seconds = (performance.now() - started) / 1000;
-    const of = (k: 'all' | 'write' | 'read'): KindResult => ({
-      requests: hist[k].totalCount,
-      p50: hist[k].getValueAtPercentile(50) / 1000,
-      p99: hist[k].getValueAtPercentile(99) / 1000,
-      failures: failures[k],
-    });
-    process.send?.({ seconds, all: of('all'), write: of('write'), read: of('read') } satisfies LoadResult, () => process.exit(0));
-  });
+  autocannon(
+    { url: spec.base, connections: spec.connections, duration: spec.duration, requests, ...(spec.rate ? { overallRate: spec.rate } : {}) },
+    (error) => {
+      if (error) {
+        process.send?.({ error: String(error) }, () => process.exit(1));
+        return;
+      }
+      const seconds = (performance.now() - started) / 1000;
+      const of = (k: 'all' | 'write' | 'read'): KindResult => ({
+        requests: hist[k].totalCount,
+        p50: hist[k].getValueAtPercentile(50) / 1000,
+        p99: hist[k].getValueAtPercentile(99) / 1000,
+        failures: failures[k],
+      });
+      process.send?.({ seconds, all: of('all'), write: of('write'), read: of('read') } satisfies LoadResult, () => process.exit(0));
+    },
+  );
 });
 process.send?.('ready');

@@ -31,6 +31,9 @@ const USAGE = `Usage: npm run bench -- [options]
   --node-flags "..."           extra node flags for the server (after the default heap flag)
   --load-duration S            seconds of each write-load scenario after its warm-up (default 60, 5 with --quick)
   --relay                      run the embedded event relay in the server during the run
+  --soak MINUTES               instead of the scenarios: the mixed load at half the server's capacity for
+                               MINUTES, reporting throughput and RSS every 30 s (npm run soak; quick dataset
+                               unless --size is given)
   --help                       this text
 
 WORKERS=N in the environment runs the server with N HTTP workers.
@@ -44,7 +47,8 @@ if (flag('help')) {
 const ROOT = path.resolve(import.meta.dirname, '..');
 const QUICK = flag('quick');
 const DB = option('db', 'sqlite') as 'sqlite' | 'postgres';
-const SIZE = QUICK ? 'quick' : option('size', 'default');
+const SOAK_MINUTES = Number(option('soak', '0'));
+const SIZE = QUICK ? 'quick' : option('size', SOAK_MINUTES > 0 ? 'quick' : 'default');
 const DURATION = Number(option('duration', QUICK ? '3' : '10'));
 const CONNECTIONS = Number(option('connections', '64'));
 // --only "customer list,password": the scenarios whose names contain any of these substrings.
@@ -383,6 +387,64 @@ async function webhookDelivery(): Promise<Record<string, unknown>> {
   };
 }
 
+/**
+ * `--soak MINUTES`: the mixed load's capacity is measured for 10 s at full speed, then the same load
+ * runs at half that rate for MINUTES in 30 s slices; each slice reports its throughput, p99 and the
+ * server's RSS (at the end of the slice and its peak). Flat RSS is the target.
+ */
+async function soak(base: string, dataset: Dataset, serverPid: number, peak: { reset(): number }): Promise<Record<string, unknown>> {
+  const mixed = LOADS.find((l) => l.name.startsWith('mixed')) as (typeof LOADS)[number];
+  const apps = await call(base, 'GET', '/api/v1.7/my-apps', { authorization: `Bearer ${dataset.token}` });
+  const secret = String((apps.json.data as { id: string; secret: string }[]).find((a) => a.id === dataset.appId)?.secret);
+  const spec = (duration: number, tag: string, rate?: number): LoadSpec => ({
+    base,
+    appId: dataset.appId,
+    secret,
+    token: dataset.token,
+    customers: Math.min(1000, dataset.customers - 2),
+    cycle: mixed.cycle(dataset),
+    connections: LOAD_CONNECTIONS,
+    duration,
+    runTag: `${tag}${Date.now().toString(36)}`,
+    ...(rate ? { rate } : {}),
+  });
+  const capacity = await driveLoad(spec(10, 'cap'));
+  const rate = Math.max(1, Math.round(capacity.all.requests / capacity.seconds / 2));
+  console.error(`capacity ${Math.round(capacity.all.requests / capacity.seconds)} req/s; soaking at ${rate} req/s for ${SOAK_MINUTES} min`);
+  const slices: Record<string, unknown>[] = [];
+  const started = performance.now();
+  peak.reset();
+  while ((performance.now() - started) / 60_000 < SOAK_MINUTES) {
+    const m = await driveLoad(spec(30, 'soak', rate));
+    const row = {
+      minute: Number(((performance.now() - started) / 60_000).toFixed(1)),
+      reqPerSec: Math.round(m.all.requests / m.seconds),
+      p99ms: m.all.p99,
+      readP99ms: m.read.p99,
+      failures: m.all.failures,
+      rssMB: Math.round(rssOf(serverPid) / 1e6),
+      peakRssMB: Math.round(peak.reset() / 1e6),
+    };
+    console.error(JSON.stringify(row));
+    slices.push(row);
+  }
+  const rss = slices.map((r) => r.rssMB as number);
+  const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+  return {
+    measuredAt: new Date().toISOString(),
+    database: DB,
+    size: SIZE,
+    workers: Number(process.env.WORKERS ?? '1'),
+    minutes: SOAK_MINUTES,
+    capacityReqPerSec: Math.round(capacity.all.requests / capacity.seconds),
+    rateReqPerSec: rate,
+    // RSS of the last three slices against the first three (after the first slice's warm-up).
+    rssGrowthMB: Math.round(avg(rss.slice(-3)) - avg(rss.slice(1, 4))),
+    failures: slices.reduce((a, r) => a + (r.failures as number), 0),
+    slices,
+  };
+}
+
 async function main() {
   buildServer();
   const saved = REUSE
@@ -417,6 +479,21 @@ async function main() {
     }
     console.error(`generated in ${figures.generationSeconds?.toFixed(1)} s`);
     if (db.env.DATABASE_URL !== undefined) await analyze(db.env.DATABASE_URL);
+    if (SOAK_MINUTES > 0) {
+      const result = await soak(base, dataset, server.pid ?? 0, {
+        reset: () => {
+          const p = peakRss;
+          peakRss = 0;
+          return p;
+        },
+      });
+      console.table(result.slices as Record<string, unknown>[]);
+      const file = path.join(ROOT, 'bench/results', `soak-${DB}${SIZE === 'default' ? '' : `-${SIZE}`}.json`);
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+      console.error(`RSS growth ${String(result.rssGrowthMB)} MB; wrote ${path.relative(ROOT, file)}`);
+      return;
+    }
     const rows: Record<string, unknown>[] = [];
     for (const s of SCENARIOS) {
       if (!selected(s.name)) continue;

@@ -20,6 +20,7 @@ import { membersRoutes } from './modules/members/routes.ts';
 import { metadataRoutes } from './modules/metadata/routes.ts';
 import { projectsRoutes } from './modules/projects/routes.ts';
 import { webhooksRoutes } from './modules/webhooks/routes.ts';
+import { auditRoutes } from './modules/audit/routes.ts';
 import type { Services } from './services.ts';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -119,5 +120,6 @@ export async function buildApp(ctx: AppContext, services: Services): Promise<Fas
   await app.register(historiesRoutes, { histories: services.histories });
   await app.register(behaviourRoutes, { behaviour: services.behaviour });
   await app.register(webhooksRoutes, { webhooks: services.webhooks });
+  await app.register(auditRoutes, { audit: services.audit });
   return app;
 }

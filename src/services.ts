@@ -1,6 +1,7 @@
 import type { AppContext } from './context.ts';
 import { createAccessService } from './modules/access/service.ts';
 import { createAccountsService } from './modules/accounts/service.ts';
+import { createAuditService } from './modules/audit/service.ts';
 import { createBehaviourService } from './modules/behaviour/service.ts';
 import { createClientsService } from './modules/clients/service.ts';
 import { createCustomersService } from './modules/customers/service.ts';
@@ -21,13 +22,14 @@ export function createServices(ctx: AppContext) {
   const clients = createClientsService(ctx);
   const accounts = createAccountsService(ctx, clients);
   const access = createAccessService(ctx.database);
+  const audit = createAuditService(ctx, access);
   const metadata = createMetadataService(ctx, access);
   // A new project gets the default customer attributes in the transaction that creates it.
   const projectCreated: readonly ProjectCreatedHook[] = [(trx, app) => metadata.seedDefaults(trx, app.id)];
-  const projects = createProjectsService(ctx, access, projectCreated);
-  const members = createMembersService(ctx, access, accounts);
+  const projects = createProjectsService(ctx, access, projectCreated, audit.record);
+  const members = createMembersService(ctx, access, accounts, audit.record);
   const groups = createGroupsService(ctx, access, members);
-  const customers = createCustomersService(ctx, access, metadata, groups, members);
+  const customers = createCustomersService(ctx, access, metadata, groups, members, audit.record);
   // Ingested Customer items go through the same validated write path as the create endpoint.
   const ingest = createIngestService(ctx, access, accounts, projects, async (trx, appId, items, now) => {
     const result = await customers.createManyInTransaction(trx, appId, items, { now, validate: 'ingest' });
@@ -35,8 +37,8 @@ export function createServices(ctx: AppContext) {
   });
   const histories = createHistoriesService(ctx, access);
   const behaviour = createBehaviourService(ctx, access, histories);
-  const webhooks = createWebhooksService(ctx, access);
-  return { clients, accounts, access, projects, members, metadata, groups, customers, ingest, histories, behaviour, webhooks };
+  const webhooks = createWebhooksService(ctx, access, audit.record);
+  return { clients, accounts, access, audit, projects, members, metadata, groups, customers, ingest, histories, behaviour, webhooks };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -10,6 +10,7 @@ import * as m008 from './migrations/008_behaviour_seen_counts.ts';
 import * as m009 from './migrations/009_user_presence.ts';
 import * as m010 from './migrations/010_ingest_write_costs.ts';
 import * as m011 from './migrations/011_member_acceptance.ts';
+import * as m012 from './migrations/012_audit_log.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -32,6 +33,7 @@ const MIGRATIONS: Record<string, PortableMigration> = {
   '009_user_presence': m009,
   '010_ingest_write_costs': m010,
   '011_member_acceptance': m011,
+  '012_audit_log': m012,
 };
 
 class StaticProvider implements MigrationProvider {

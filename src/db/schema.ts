@@ -437,6 +437,21 @@ export interface UserPresenceTable {
   last_seen_at: number;
 }
 
+/** One change in a project and who made it (docs/operations.md, "Audit log"). */
+export interface AuditLogTable {
+  id: string;
+  app_id: string;
+  /** The platform user who made the change; null when no user did (the CLI). */
+  actor_id: number | null;
+  /** What was done, e.g. member.add (docs/projects.md lists them). */
+  action: string;
+  target_type: string;
+  target_id: string;
+  /** JSON: what changed. */
+  detail: string | null;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   user_presence: UserPresenceTable;
@@ -463,4 +478,5 @@ export interface Database {
   clues: CluesTable;
   posts: PostsTable;
   behaviour_rollups: BehaviourRollupsTable;
+  audit_log: AuditLogTable;
 }

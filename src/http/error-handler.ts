@@ -80,15 +80,14 @@ function inputError(request: FastifyRequest, reply: FastifyReply, httpStatus: nu
  * longer than the router takes. Malformed input like any other: the envelope's `Bad Request`, or
  * `invalid_request` under /svcuser (Fastify's `frameworkErrors`).
  */
-export function frameworkError(err: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+export function frameworkError(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   closeIfBodyUnread(request, reply);
   const msg =
     err.code === 'FST_ERR_MAX_PARAM_LENGTH'
       ? 'Malformed request: a path parameter is too long'
       : 'Malformed request: the URL cannot be decoded';
-  if (request.url.startsWith('/svcuser/'))
-    return sendJson(reply, 400, { error: 'invalid_request' satisfies ErrorCode, error_description: msg });
-  return sendJson(reply, 200, { status: 0, code: 'Bad Request' satisfies ErrorCode, msg });
+  if (request.url.startsWith('/svcuser/')) sendJson(reply, 400, { error: 'invalid_request' satisfies ErrorCode, error_description: msg });
+  else sendJson(reply, 200, { status: 0, code: 'Bad Request' satisfies ErrorCode, msg });
 }
 
 /**

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { type EventMessage, type EventType, RECORD_BODY, eventRows, writeEvents } from '../../events/outbox.ts';
 import { AppError, badRequest, failure, forbidden } from '../../http/errors.ts';
 import type { Page } from '../../http/paging.ts';
+import type { AuditRecorder } from '../audit/service.ts';
 import type { AccessService, Membership } from '../access/service.ts';
 import type { GroupsService } from '../groups/service.ts';
 import type { MembersService } from '../members/service.ts';
@@ -56,6 +57,7 @@ export function createCustomersService(
   metadata: MetadataService,
   groups: GroupsService,
   members: MembersService,
+  audit: AuditRecorder,
 ) {
   const db: Kysely<Database> = ctx.database.db;
   const reader = ctx.database.reader;
@@ -483,6 +485,17 @@ export function createCustomersService(
           if (updated) events.push(customerEvent('update', updated));
         }
         await writeEvents(trx, appId, events, now);
+        for (const p of parsed) {
+          const from = rows.get(p.customerId)?.owner_id;
+          await audit(trx, {
+            appId,
+            actorId: callerId,
+            action: 'customer.transfer_owner',
+            targetType: 'customer',
+            targetId: p.customerId,
+            detail: { from: String(from), to: String(target) },
+          });
+        }
       });
       return true;
     },
@@ -524,6 +537,14 @@ export function createCustomersService(
         for (const id of ids) {
           const updated = await repo.update(trx, id, { group_id: target.id, updated_at: now });
           if (updated) events.push(customerEvent('update', updated));
+          await audit(trx, {
+            appId,
+            actorId: callerId,
+            action: 'customer.transfer_group',
+            targetType: 'customer',
+            targetId: id,
+            detail: { from: source?.id ?? null, to: target.id },
+          });
         }
         await writeEvents(trx, appId, events, now);
       });

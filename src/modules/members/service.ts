@@ -5,6 +5,7 @@ import { failure, forbidden } from '../../http/errors.ts';
 import type { Page } from '../../http/paging.ts';
 import { type AccessService, type Role, parseRole } from '../access/service.ts';
 import type { AccountsService } from '../accounts/service.ts';
+import type { AuditAction, AuditRecorder } from '../audit/service.ts';
 import { type MemberListItem, type MemberResponse, type UserMembership, toMember, toMemberListItem, toUserMembership } from './mapper.ts';
 import { membersRepository as repo } from './repository.ts';
 import { timeOrderedUuid } from '../../lib/ids.ts';
@@ -37,9 +38,26 @@ function parsePostRoles(raw: string | undefined): string {
 }
 
 /** Project members (sales people): add, list, remove — docs/interface.md §6. */
-export function createMembersService(ctx: AppContext, access: AccessService, accounts: AccountsService) {
+export function createMembersService(ctx: AppContext, access: AccessService, accounts: AccountsService, audit: AuditRecorder) {
   const db = ctx.database.db;
   const clock = ctx.clock;
+
+  /** A change of a membership and its audit entry, in one transaction. */
+  function memberChange<T>(
+    appId: string,
+    actorId: number,
+    action: AuditAction,
+    userId: number,
+    detail: Record<string, unknown> | undefined,
+    write: (trx: Kysely<Database>) => Promise<T>,
+  ): Promise<T> {
+    return db.transaction().execute(async (trx) => {
+      const result = await write(trx);
+      await audit(trx, { appId, actorId, action, targetType: 'member', targetId: String(userId), ...(detail ? { detail } : {}) });
+      return result;
+    });
+  }
+
   return {
     /** Adds a platform user; adding an existing active member changes nothing. */
     async add(appId: string, callerId: number, input: AddMemberInput): Promise<MemberResponse> {
@@ -60,8 +78,11 @@ export function createMembersService(ctx: AppContext, access: AccessService, acc
       if (existing && existing.status === 0) return toMember(existing, clock);
       if (existing) {
         // Added again by someone else: pending again until the user accepts.
-        const revived = await repo.update(db, existing.id, { status: 0, role, post_roles: postRoles, edit_time: now, accepted_at: null });
-        if (!revived) throw failure('member_not_found');
+        const revived = await memberChange(appId, callerId, 'member.readd', user.id, { role, postRoles }, async (trx) => {
+          const r = await repo.update(trx, existing.id, { status: 0, role, post_roles: postRoles, edit_time: now, accepted_at: null });
+          if (!r) throw failure('member_not_found');
+          return r;
+        });
         return toMember(revived, clock);
       }
       const row = {
@@ -78,7 +99,7 @@ export function createMembersService(ctx: AppContext, access: AccessService, acc
         accepted_at: null,
       };
       try {
-        await repo.insert(db, row);
+        await memberChange(appId, callerId, 'member.add', user.id, { role, postRoles }, (trx) => repo.insert(trx, row));
       } catch (err) {
         // A concurrent add of the same user: the first one wins and this is a no-op.
         if (!isUniqueViolation(err)) throw err;
@@ -96,7 +117,9 @@ export function createMembersService(ctx: AppContext, access: AccessService, acc
       if (!target || target.status !== 0) throw failure('member_not_found', 'No such member in this project');
       if (target.user_id === m.app.creator_id) throw failure('cannot_remove_owner');
       if (target.role === 'Admin' && m.role !== 'Master') throw forbidden('Only the project Master may remove an Admin');
-      await repo.update(db, target.id, { status: 1, edit_time: clock.now() });
+      await memberChange(appId, callerId, 'member.remove', target.user_id, { role: target.role }, (trx) =>
+        repo.update(trx, target.id, { status: 1, edit_time: clock.now() }),
+      );
       return true;
     },
 
@@ -112,7 +135,11 @@ export function createMembersService(ctx: AppContext, access: AccessService, acc
       if (!own || own.status !== 0) throw failure('member_not_found', 'You are not a member of this project');
       if (own.accepted_at !== null) return toMember(own, clock);
       const now = clock.now();
-      const accepted = await repo.acceptIfPending(db, own.id, now);
+      const accepted = await db.transaction().execute(async (trx) => {
+        const a = await repo.acceptIfPending(trx, own.id, now);
+        if (a) await audit(trx, { appId, actorId: userId, action: 'member.accept', targetType: 'member', targetId: String(userId) });
+        return a;
+      });
       const row = accepted ?? (await repo.findByUser(db, appId, userId));
       if (!row || row.status !== 0) throw failure('member_not_found', 'You are not a member of this project');
       return toMember(row, clock);
@@ -123,7 +150,9 @@ export function createMembersService(ctx: AppContext, access: AccessService, acc
       const own = await access.memberRecord(appId, userId);
       if (!own || own.status !== 0) throw failure('member_not_found', 'You are not a member of this project');
       if (own.role === 'Master') throw failure('cannot_remove_owner', 'The project creator cannot leave the project');
-      await repo.update(db, own.id, { status: 1, edit_time: clock.now() });
+      await memberChange(appId, userId, 'member.leave', userId, { role: own.role }, (trx) =>
+        repo.update(trx, own.id, { status: 1, edit_time: clock.now() }),
+      );
       return true;
     },
 

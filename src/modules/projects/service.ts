@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/index.ts';
 import { failure } from '../../http/errors.ts';
 import { randomToken, safeEqual } from '../../lib/secrets.ts';
+import type { AuditRecorder } from '../audit/service.ts';
 import type { AccessService } from '../access/service.ts';
 import { type AppRow, type ProjectResponse, toProject } from './mapper.ts';
 import { projectsRepository as repo } from './repository.ts';
@@ -42,7 +43,7 @@ function checkActingUser(input: ProjectInput, callerId: number): void {
   }
 }
 
-export function createProjectsService(ctx: AppContext, access: AccessService, hooks: readonly ProjectCreatedHook[]) {
+export function createProjectsService(ctx: AppContext, access: AccessService, hooks: readonly ProjectCreatedHook[], audit: AuditRecorder) {
   const db: Kysely<Database> = ctx.database.db;
   const clock = ctx.clock;
   return {
@@ -100,10 +101,14 @@ export function createProjectsService(ctx: AppContext, access: AccessService, ho
       if (input.name !== undefined && input.name.trim() === '') throw failure('name_invalid', 'name must not be blank');
       const name = validName(input.name, false);
       const description = validDescription(input.description);
-      await repo.updateApp(db, appId, {
-        ...(name !== undefined ? { name } : {}),
-        ...(description !== undefined ? { description } : {}),
-        edit_time: clock.now(),
+      await db.transaction().execute(async (trx) => {
+        await repo.updateApp(trx, appId, {
+          ...(name !== undefined ? { name } : {}),
+          ...(description !== undefined ? { description } : {}),
+          edit_time: clock.now(),
+        });
+        const detail = { ...(name !== undefined ? { name } : {}), ...(description !== undefined ? { description } : {}) };
+        await audit(trx, { appId, actorId: callerId, action: 'project.edit', targetType: 'project', targetId: appId, detail });
       });
       return true;
     },

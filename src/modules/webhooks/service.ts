@@ -6,6 +6,7 @@ import { checkWebhookUrl } from '../../events/ssrf.ts';
 import { badRequest, failure } from '../../http/errors.ts';
 import type { Page } from '../../http/paging.ts';
 import { randomToken } from '../../lib/secrets.ts';
+import type { AuditRecorder } from '../audit/service.ts';
 import type { AccessService } from '../access/service.ts';
 import { timeOrderedUuid } from '../../lib/ids.ts';
 import { type WebhookRow, toDelivery, toWebhook } from './mapper.ts';
@@ -17,7 +18,7 @@ const MAX_HOOKS_PER_PROJECT = 20;
 const webhookNotFound = () => failure('webhook_not_found');
 
 /** Webhook subscriptions and the pull feed (docs/interface.md §14); Master/Admin only. */
-export function createWebhooksService(ctx: AppContext, access: AccessService) {
+export function createWebhooksService(ctx: AppContext, access: AccessService, audit: AuditRecorder) {
   const db: Kysely<Database> = ctx.database.db;
   const clock = ctx.clock;
 
@@ -65,7 +66,10 @@ export function createWebhooksService(ctx: AppContext, access: AccessService) {
         created_by: callerId,
         created_at: clock.now(),
       };
-      await repo.insert(db, row);
+      await db.transaction().execute(async (trx) => {
+        await repo.insert(trx, row);
+        await audit(trx, { appId, actorId: callerId, action: 'webhook.create', targetType: 'webhook', targetId: row.id, detail: { url } });
+      });
       return toWebhook(row, clock);
     },
 
@@ -77,8 +81,18 @@ export function createWebhooksService(ctx: AppContext, access: AccessService) {
 
     async remove(appId: string, callerId: number, id: string): Promise<true> {
       await access.manager(appId, callerId);
-      await hookOf(appId, id);
-      await db.transaction().execute((trx) => repo.remove(trx, id));
+      const hook = await hookOf(appId, id);
+      await db.transaction().execute(async (trx) => {
+        await repo.remove(trx, id);
+        await audit(trx, {
+          appId,
+          actorId: callerId,
+          action: 'webhook.remove',
+          targetType: 'webhook',
+          targetId: id,
+          detail: { url: hook.url },
+        });
+      });
       return true;
     },
 
@@ -99,6 +113,14 @@ export function createWebhooksService(ctx: AppContext, access: AccessService) {
       const now = clock.now();
       return db.transaction().execute(async (trx) => {
         if (hook.status !== 'active') await repo.reactivate(trx, id);
+        await audit(trx, {
+          appId,
+          actorId: callerId,
+          action: 'webhook.replay',
+          targetType: 'webhook',
+          targetId: id,
+          detail: { eventIds: eventIds?.trim() ? eventIds.trim().slice(0, 2000) : 'dead-lettered' },
+        });
         if (eventIds !== undefined && eventIds.trim() !== '') {
           const ids = [
             ...new Set(

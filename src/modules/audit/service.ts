@@ -1,0 +1,68 @@
+import type { Kysely } from 'kysely';
+import type { AppContext } from '../../context.ts';
+import type { Database } from '../../db/index.ts';
+import type { Page } from '../../http/paging.ts';
+import { timeOrderedUuid } from '../../lib/ids.ts';
+import type { AccessService } from '../access/service.ts';
+import { type AuditRow, auditRepository as repo } from './repository.ts';
+
+/** The changes the audit log records (docs/projects.md, "Audit log"). */
+export type AuditAction =
+  | 'member.add'
+  | 'member.readd'
+  | 'member.remove'
+  | 'member.accept'
+  | 'member.leave'
+  | 'customer.transfer_owner'
+  | 'customer.transfer_group'
+  | 'project.edit'
+  | 'webhook.create'
+  | 'webhook.remove'
+  | 'webhook.replay';
+
+export interface AuditEntry {
+  appId: string;
+  actorId: number | null;
+  action: AuditAction;
+  targetType: 'member' | 'customer' | 'project' | 'webhook';
+  targetId: string;
+  detail?: Record<string, unknown>;
+}
+
+/** Writes one entry with the change it records: pass the change's transaction. */
+export type AuditRecorder = (executor: Kysely<Database>, entry: AuditEntry) => Promise<void>;
+
+export function createAuditService(ctx: AppContext, access: AccessService) {
+  const clock = ctx.clock;
+  const record: AuditRecorder = (executor, e) =>
+    repo.insert(executor, {
+      id: timeOrderedUuid(),
+      app_id: e.appId,
+      actor_id: e.actorId,
+      action: e.action,
+      target_type: e.targetType,
+      target_id: e.targetId,
+      detail: e.detail === undefined ? null : JSON.stringify(e.detail),
+      created_at: clock.now(),
+    });
+  const toEntry = (r: AuditRow) => ({
+    id: r.id,
+    appId: r.app_id,
+    svcUserId: r.actor_id === null ? null : String(r.actor_id),
+    action: r.action,
+    targetType: r.target_type,
+    targetId: r.target_id,
+    detail: r.detail === null ? null : (JSON.parse(r.detail) as Record<string, unknown>),
+    createdAt: clock.format(r.created_at),
+  });
+  return {
+    record,
+    /** Newest first; Master and Admin only. */
+    async list(appId: string, callerId: number, p: Page) {
+      await access.manager(appId, callerId);
+      return (await repo.page(ctx.database.db, appId, p.offset, p.limit)).map(toEntry);
+    },
+  };
+}
+
+export type AuditService = ReturnType<typeof createAuditService>;
