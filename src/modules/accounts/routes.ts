@@ -1,5 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { BODY_LIMITS } from '../../http/body-limits.ts';
 import { Envelope, OAuthErrorBody, ok } from '../../http/envelope.ts';
 import { oauthError } from '../../http/errors.ts';
 import type { AccountsService } from './service.ts';
@@ -19,12 +20,23 @@ const TAG = ['Accounts and tokens'];
 export async function accountsRoutes(fastify: FastifyInstance, opts: { accounts: AccountsService }): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { accounts } = opts;
-  const oauthConfig = { auth: 'none' as const, errorStyle: 'oauth' as const };
+  // The token and register calls count against their OAuth client's rate limit once it is
+  // authenticated (against the client address when it is not), and take small bodies.
+  const oauthConfig = { auth: 'none' as const, errorStyle: 'oauth' as const, limitBy: 'caller' as const };
+  const bodyLimit = BODY_LIMITS.oauth;
+  const client = (request: FastifyRequest, reply: FastifyReply, params: { client_id?: string; client_secret?: string }) =>
+    app.limits.countAs(
+      request,
+      reply,
+      () => accounts.authenticateClient(request.headers.authorization, { clientId: params.client_id, clientSecret: params.client_secret }),
+      (id) => ({ client: id }),
+    );
 
   app.post(
     '/svcuser/oauth2/register',
     {
       config: oauthConfig,
+      bodyLimit,
       schema: {
         tags: TAG,
         summary: 'Register a platform user (phone number or e-mail); returns tokens. The account starts unactivated.',
@@ -32,12 +44,9 @@ export async function accountsRoutes(fastify: FastifyInstance, opts: { accounts:
         response: { 200: TokenResponse, 400: OAuthError },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const b = request.body;
-      const clientId = await accounts.authenticateClient(request.headers.authorization, {
-        clientId: b.client_id,
-        clientSecret: b.client_secret,
-      });
+      const clientId = await client(request, reply, b);
       return accounts.register(b, clientId);
     },
   );
@@ -46,6 +55,7 @@ export async function accountsRoutes(fastify: FastifyInstance, opts: { accounts:
     '/svcuser/oauth2/verification-code',
     {
       config: oauthConfig,
+      bodyLimit,
       schema: {
         tags: TAG,
         summary: 'Send a 6-digit verification code (valid 10 minutes) to a phone number or e-mail, for register.',
@@ -53,9 +63,9 @@ export async function accountsRoutes(fastify: FastifyInstance, opts: { accounts:
         response: { 200: { type: 'object', properties: { expires_in: { type: 'integer' } } }, 400: OAuthError },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const b = request.body;
-      await accounts.authenticateClient(request.headers.authorization, { clientId: b.client_id, clientSecret: b.client_secret });
+      await client(request, reply, b);
       return accounts.issueVerificationCode(b);
     },
   );
@@ -64,6 +74,7 @@ export async function accountsRoutes(fastify: FastifyInstance, opts: { accounts:
     '/svcuser/oauth2/access_token',
     {
       config: oauthConfig,
+      bodyLimit,
       schema: {
         tags: TAG,
         summary: 'Password grant (grant_type=password, username, password) or refresh grant (grant_type=refresh_token, refresh_token).',
@@ -71,12 +82,9 @@ export async function accountsRoutes(fastify: FastifyInstance, opts: { accounts:
         response: { 200: TokenResponse, 400: OAuthError },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const b = request.body;
-      const clientId = await accounts.authenticateClient(request.headers.authorization, {
-        clientId: b.client_id,
-        clientSecret: b.client_secret,
-      });
+      const clientId = await client(request, reply, b);
       if (b.grant_type === undefined || b.grant_type === '') throw oauthError('invalid_request', 'Missing parameter: grant_type');
       if (b.grant_type === 'password') {
         const missing = (['username', 'password'] as const).filter((k) => b[k] === undefined || b[k] === '');
