@@ -43,7 +43,7 @@ export interface Config {
   readonly natsSubjectPrefix: string;
   /** Days a delivered event stays readable in the pull feed. */
   readonly eventRetentionDays: number;
-  /** Requests per minute per budget (RATE_LIMITS, RATE_LIMIT_TOKEN, RATE_LIMIT_CLIENT, RATE_LIMIT_IP); docs/operations.md. */
+  /** Requests per minute per budget (RATE_LIMITS, RATE_LIMIT_TOKEN, RATE_LIMIT_PROJECT, RATE_LIMIT_CLIENT, RATE_LIMIT_IP); docs/operations.md. */
   readonly rateLimits: RateLimitConfig;
   /** Redis shared by the processes for their rate limits (REDIS_URL); unset: each process counts alone. */
   readonly redisUrl: string | undefined;
@@ -58,8 +58,10 @@ export interface Config {
 export interface RateLimitConfig {
   /** false with RATE_LIMITS=off (benchmarks); log-in throttling stays. */
   readonly enabled: boolean;
-  /** Requests per minute of one access token (or project secret). */
+  /** Requests per minute of one access token. */
   readonly perToken: number;
+  /** Ingestion requests per minute of one project, by its secret. */
+  readonly perProject: number;
   /** Requests per minute of one OAuth client on the token and register calls. */
   readonly perClient: number;
   /** Requests per minute of one client address without (valid) credentials. */
@@ -166,6 +168,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimits: Object.freeze({
       enabled: boolSetting(env, 'RATE_LIMITS', true),
       perToken: intSetting(env, 'RATE_LIMIT_TOKEN', 600, 1, 1_000_000),
+      perProject: intSetting(env, 'RATE_LIMIT_PROJECT', 6000, 1, 1_000_000),
       perClient: intSetting(env, 'RATE_LIMIT_CLIENT', 300, 1, 1_000_000),
       perIp: intSetting(env, 'RATE_LIMIT_IP', 120, 1, 1_000_000),
     }),

@@ -5,7 +5,7 @@ import { activeUser, createClient } from './helpers/fixtures.ts';
 import { type TestServer, startTestServer, useTestServer } from './helpers/harness.ts';
 
 /** Small budgets, so that a test spends one in a few calls. */
-const LIMITS = { RATE_LIMITS: 'on', RATE_LIMIT_TOKEN: '5', RATE_LIMIT_CLIENT: '4', RATE_LIMIT_IP: '3' };
+const LIMITS = { RATE_LIMITS: 'on', RATE_LIMIT_TOKEN: '5', RATE_LIMIT_PROJECT: '2', RATE_LIMIT_CLIENT: '4', RATE_LIMIT_IP: '3' };
 
 const t = useTestServer(LIMITS);
 
@@ -82,6 +82,33 @@ describe('rate limits under /api', () => {
       expect((await t.server.api.get('/openapi.json', { ip })).statusCode).toBe(200);
       expect((await t.server.api.get('/docs', { ip })).statusCode).toBe(200);
     }
+  });
+});
+
+describe('rate limits on ingestion', () => {
+  it('count batches sent with the project secret per project, and wrong secrets per address', async () => {
+    const master = await activeUser(t.server, await createClient(t.server));
+    const created = await t.server.api.post('/api/v1.7/apps', { name: 'Limited' }, { token: master.token });
+    const appId = (created.json() as { data: { appId: string } }).data.appId;
+    const apps = await t.server.api.get('/api/v1.7/my-apps', { token: master.token });
+    const secret = (apps.json() as { data: { id: string; secret: string }[] }).data.find((a) => a.id === appId)?.secret as string;
+    const send = (key: string, ip?: string) =>
+      t.server.api.post(`/api/v1.7/app/${appId}/events`, [], { headers: { 'x-app-secret': key }, ...(ip ? { ip } : {}) });
+
+    // Each call comes from another address: the budget is the project's.
+    for (let i = 0; i < 2; i += 1) {
+      const res = await send(secret);
+      expect(res.json()).toMatchObject({ status: 1, data: { accepted: 0 } });
+      expect(budget(res)).toMatchObject({ limit: 2, remaining: 1 - i });
+    }
+    const refused = await send(secret);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toEqual({ status: 0, code: 'rate_limited', msg: expect.stringContaining('project') });
+    expect(refused.headers['retry-after']).toBeDefined();
+
+    const ip = '192.0.2.90';
+    for (let i = 0; i < 3; i += 1) expect((await send('wrong secret', ip)).statusCode).toBe(403);
+    expect((await send('wrong secret', ip)).statusCode).toBe(429);
   });
 });
 

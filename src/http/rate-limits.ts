@@ -9,8 +9,8 @@ import { rateLimited, tooManyRequests } from './errors.ts';
  * Rate limits (docs/operations.md, Limits; docs/adr/0015-rate-limits.md). Every request counts
  * against one budget of requests per minute, chosen after its credentials were checked, so that
  * sending made-up credentials cannot open a fresh budget:
- * - a verified access token: its own budget (`perToken`); a project secret counts as a token of
- *   its project;
+ * - a verified access token: its own budget (`perToken`);
+ * - ingestion with a project secret: the project's (`perProject`);
  * - the token and register calls of an authenticated OAuth client: the client's (`perClient`);
  * - anything else, and every request whose credentials are refused: the client address's (`perIp`).
  * One window of a minute per budget, counted by @fastify/rate-limit in the process, or in Redis
@@ -46,6 +46,7 @@ export interface RequestLimits {
 export interface RateLimitSettings {
   enabled: boolean;
   perToken: number;
+  perProject: number;
   perClient: number;
   perIp: number;
   redisUrl: string | undefined;
@@ -115,13 +116,21 @@ export async function registerRateLimits(app: FastifyInstance, settings: RateLim
     });
   }
 
+  const maxOf = (key: string) =>
+    key.startsWith('ip:')
+      ? settings.perIp
+      : key.startsWith('client:')
+        ? settings.perClient
+        : key.startsWith('project:')
+          ? settings.perProject
+          : settings.perToken;
   await app.register(rateLimit, {
     global: false,
     timeWindow: WINDOW_MS,
     cache: LOCAL_BUDGETS,
     skipOnError: true,
     keyGenerator: (request) => (request as Keyed)[KEY] ?? 'ip:unknown',
-    max: (_request, key) => (key.startsWith('ip:') ? settings.perIp : key.startsWith('client:') ? settings.perClient : settings.perToken),
+    max: (_request, key) => maxOf(key),
     ...(redis ? { redis, nameSpace: `${settings.redisPrefix}:` } : {}),
   });
   const check = app.createRateLimit();
