@@ -8,11 +8,11 @@ import { BODY_LIMITS, registerBodyGuards } from './http/body-limits.ts';
 import { registerDocs } from './http/docs.ts';
 import { registerErrorHandler, sendAppError } from './http/error-handler.ts';
 import { overloaded } from './http/errors.ts';
-import helmet from '@fastify/helmet';
 import underPressure from '@fastify/under-pressure';
 import { registerNotFound } from './http/not-found.ts';
 import { registerParameterParsing } from './http/params.ts';
 import { registerRateLimits } from './http/rate-limits.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
 import { LazyChildLogger, redactUrl } from './logger.ts';
 import { accountsRoutes } from './modules/accounts/routes.ts';
 import { behaviourRoutes } from './modules/behaviour/routes.ts';
@@ -64,30 +64,7 @@ export async function buildApp(ctx: AppContext, services: Services): Promise<Fas
       new LazyChildLogger(logger as Logger, bindings, options) as unknown as FastifyBaseLogger,
   });
 
-  // Security headers on every answer (nosniff, frame and referrer policies, …) and one content
-  // security policy, which is what matters on the HTML pages (the API reference, the 404 page): only
-  // this server's own scripts, styles inline or own, images own or data:. Without
-  // upgrade-insecure-requests, which breaks pages served over http:// on a LAN address, and without
-  // Strict-Transport-Security, which belongs to whatever terminates TLS in front.
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"],
-        baseUri: ["'self'"],
-        connectSrc: ["'self'"],
-        fontSrc: ["'self'", 'data:'],
-        formAction: ["'self'"],
-        frameAncestors: ["'self'"],
-        imgSrc: ["'self'", 'data:'],
-        objectSrc: ["'none'"],
-        scriptSrc: ["'self'"],
-        scriptSrcAttr: ["'none'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-      },
-    },
-    strictTransportSecurity: false,
-  });
+  registerSecurityHeaders(app);
 
   // Before the event loop drowns: past MAX_EVENT_LOOP_DELAY, requests are refused at once (503
   // overloaded, Retry-After) instead of waiting in a queue they would time out in.
