@@ -94,9 +94,32 @@ describe('a request refused before its body is read', () => {
   });
 });
 
+/** Sends `head`, then `body` in pieces of `piece` bytes every `everyMs`; resolves with the answer once the server closed. */
+function sendInPieces(head: string, body: string, piece: number, everyMs: number): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1');
+    let text = '';
+    socket.on('data', (d) => (text += d.toString()));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(text));
+    socket.write(head);
+    let sent = 0;
+    const timer = setInterval(() => {
+      socket.write(body.slice(sent, sent + piece));
+      sent += piece;
+      if (sent >= body.length) {
+        clearInterval(timer);
+        setTimeout(() => socket.end(), 200);
+      }
+    }, everyMs);
+  });
+}
+
 describe('a body that trickles in', () => {
-  const head = (length: number) =>
-    `POST /svcuser/oauth2/access_token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${length}\r\n\r\n`;
+  const head = (length: number, type = 'application/x-www-form-urlencoded') =>
+    `POST /svcuser/oauth2/access_token HTTP/1.1\r\nHost: x\r\nContent-Type: ${type}\r\nContent-Length: ${length}\r\n\r\n`;
+  const boundary = 'rapportboundary';
+  const multipart = `--${boundary}\r\nContent-Disposition: form-data; name="grant_type"\r\n\r\npassword\r\n--${boundary}\r\nContent-Disposition: form-data; name="password"\r\n\r\n${'p'.repeat(1100)}\r\n--${boundary}--\r\n`;
 
   it('is cut off with 408 body_too_slow once a window brings less than BODY_MIN_RATE', async () => {
     // 10 bytes of 5000, then nothing: under 100 bytes in the first second, before IDLE_TIMEOUT.
@@ -108,25 +131,27 @@ describe('a body that trickles in', () => {
 
   it('is read to the end while it keeps up the rate, however long it takes', async () => {
     const body = `grant_type=password&username=u&password=${'p'.repeat(1100)}`;
-    const answer = await new Promise<string>((resolve, reject) => {
-      const socket = net.connect(port, '127.0.0.1');
-      let text = '';
-      socket.on('data', (d) => (text += d.toString()));
-      socket.on('error', reject);
-      socket.on('close', () => resolve(text));
-      socket.write(head(body.length));
-      // 150 bytes every 300 ms (500 bytes a second), longer than a window and than IDLE_TIMEOUT.
-      let sent = 0;
-      const timer = setInterval(() => {
-        socket.write(body.slice(sent, sent + 150));
-        sent += 150;
-        if (sent >= body.length) {
-          clearInterval(timer);
-          setTimeout(() => socket.end(), 200);
-        }
-      }, 300);
-    });
+    // 150 bytes every 300 ms (500 bytes a second), longer than a window and than IDLE_TIMEOUT.
+    const answer = await sendInPieces(head(body.length), body, 150, 300);
     expect(answer).toMatch(/^HTTP\/1\.1 400/);
     expect(answer).toContain('invalid_request');
+  });
+
+  it('holds multipart bodies to the same rate, and reads one that keeps up', async () => {
+    const type = `multipart/form-data; boundary=${boundary}`;
+    const { answer } = await closedAfter(`${head(multipart.length, type)}${multipart.slice(0, 20)}`, 6_000);
+    expect(answer).toMatch(/^HTTP\/1\.1 408/);
+    expect(answer).toContain('"code":"body_too_slow"');
+    const read = await sendInPieces(head(multipart.length, type), multipart, 150, 300);
+    expect(read).toMatch(/^HTTP\/1\.1 400/);
+    expect(read).toContain('invalid_request');
+  });
+
+  it('refuses a multipart body without Content-Length with 411', async () => {
+    const chunked = `POST /svcuser/oauth2/access_token HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\nTransfer-Encoding: chunked\r\n\r\n10\r\n${multipart.slice(0, 16)}\r\n`;
+    const { answer } = await closedAfter(chunked, 6_000);
+    expect(answer).toMatch(/^HTTP\/1\.1 411/);
+    expect(answer).toMatch(/connection: close/i);
+    expect(answer).toContain('"code":"length_required"');
   });
 });

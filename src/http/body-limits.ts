@@ -1,6 +1,6 @@
 import { Transform } from 'node:stream';
-import { type FastifyInstance, errorCodes } from 'fastify';
-import { bodyTooSlow } from './errors.ts';
+import { type FastifyInstance, type FastifyReply, type FastifyRequest, errorCodes } from 'fastify';
+import { bodyTooSlow, lengthRequired } from './errors.ts';
 
 /**
  * Request body limits (docs/conventions.md): larger bodies are answered 413 `payload_too_large`
@@ -25,9 +25,10 @@ export interface BodyRate {
 /**
  * Two guards on every request body, in one preParsing hook:
  *
- * - The route's `bodyLimit` for multipart bodies too (Fastify enforces it for the bodies it reads
- *   itself, JSON and forms; the multipart parser reads its own): over it, 413 `payload_too_large`,
- *   from `Content-Length` before anything is read, or as soon as the count passes it.
+ * - The route's `bodyLimit` for multipart bodies too. Fastify enforces it on the bodies it reads
+ *   itself (JSON, forms); the multipart parser reads the request on its own, so a multipart body is
+ *   held to it by its `Content-Length` (413 before anything is read), and one without (chunked) is
+ *   refused with 411 `length_required`.
  * - A minimum body rate instead of a whole-request timeout: a large upload on a slow link may
  *   take as long as it needs while it keeps arriving, but a body that trickles in (a few bytes now
  *   and then, each just within IDLE_TIMEOUT) is cut off. Every window of `windowSeconds` must
@@ -40,43 +41,71 @@ export interface BodyRate {
 export function registerBodyGuards(app: FastifyInstance, rate: BodyRate): void {
   const windowMs = rate.windowSeconds * 1000;
   const needed = rate.minBytesPerSecond * rate.windowSeconds;
-  app.addHook('preParsing', async (request, reply, payload) => {
-    const limit = request.routeOptions.bodyLimit ?? BODY_LIMITS.default;
-    const multipart = /^multipart\//i.test(request.headers['content-type'] ?? '');
-    if (multipart && Number(request.headers['content-length']) > limit) throw new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE();
-    if (request.raw.complete || (!multipart && rate.minBytesPerSecond <= 0)) return payload;
+  const tooSlow = () => bodyTooSlow(`The body arrived at under ${rate.minBytesPerSecond} bytes a second over ${rate.windowSeconds} s`);
 
-    let total = 0;
+  /** Calls `fail` at the end of the first window in which `bytes()` grew by less than the minimum. */
+  function watch(request: FastifyRequest, reply: FastifyReply, bytes: () => number, fail: () => void): () => void {
+    let mark = bytes();
+    const timer = setInterval(() => {
+      const now = bytes();
+      if (now - mark >= needed) {
+        mark = now;
+        return;
+      }
+      clearInterval(timer);
+      fail();
+    }, windowMs);
+    timer.unref();
+    const stop = () => clearInterval(timer);
+    request.raw.once('close', stop);
+    reply.raw.once('finish', stop);
+    return stop;
+  }
+
+  app.addHook('preParsing', async (request, reply, payload) => {
+    if (/^multipart\//i.test(request.headers['content-type'] ?? '')) {
+      const length = request.headers['content-length'];
+      if (length === undefined && request.headers['transfer-encoding'] !== undefined) throw lengthRequired();
+      if (Number(length) > (request.routeOptions.bodyLimit ?? BODY_LIMITS.default)) throw new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE();
+      if (request.raw.complete || rate.minBytesPerSecond <= 0) return payload;
+      // The multipart parser reads the request itself and hears its errors: watch the connection's
+      // byte count, and fail the request through it.
+      const socket = request.raw.socket;
+      watch(
+        request,
+        reply,
+        () => socket.bytesRead,
+        () => {
+          if (request.raw.listenerCount('error') > 0) request.raw.emit('error', tooSlow());
+          else request.raw.destroy();
+        },
+      );
+      return payload;
+    }
+    if (request.raw.complete || rate.minBytesPerSecond <= 0) return payload;
+
     let received = 0;
     const counted = new Transform({
       transform(chunk: Buffer, _encoding, callback) {
-        total += chunk.length;
         received += chunk.length;
-        if (multipart && total > limit) callback(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
-        else callback(null, chunk);
+        callback(null, chunk);
       },
     });
     // Whoever reads the body hears its errors; when nobody does (the answer went out first), they are moot.
     counted.on('error', () => {});
     payload.once('error', (err) => counted.destroy(err));
     payload.pipe(counted);
-    if (rate.minBytesPerSecond <= 0) return counted;
-
-    const timer = setInterval(() => {
-      if (received >= needed) {
-        received = 0;
-        return;
-      }
-      clearInterval(timer);
-      payload.unpipe(counted);
-      counted.destroy(bodyTooSlow(`The body arrived at under ${rate.minBytesPerSecond} bytes a second over ${rate.windowSeconds} s`));
-    }, windowMs);
-    timer.unref();
-    const stop = () => clearInterval(timer);
+    const stop = watch(
+      request,
+      reply,
+      () => received,
+      () => {
+        payload.unpipe(counted);
+        counted.destroy(tooSlow());
+      },
+    );
     counted.once('end', stop);
     counted.once('close', stop);
-    request.raw.once('close', stop);
-    reply.raw.once('finish', stop);
     return counted;
   });
 }

@@ -70,6 +70,11 @@ export const ERROR_CODES = {
     en: 'The request body arrived too slowly and was cut off; send it again faster or in smaller parts',
     zh: '请求体传输过慢，已被中断：请更快地重新发送，或分成更小的部分发送',
   },
+  length_required: {
+    http: [{ status: 411, body: 'envelope' }],
+    en: 'A multipart body must be sent with its Content-Length',
+    zh: 'multipart 请求体必须带有 Content-Length',
+  },
   overloaded: {
     http: [{ status: 503, body: 'envelope' }],
     en: 'The server is overloaded and did nothing with the request: try again after the seconds given in Retry-After',

@@ -20,6 +20,8 @@ export type ErrorKind =
   | 'rate_limited'
   /** HTTP 408 `{status:0, code:"body_too_slow", msg}`: the body came in below the minimum rate; nothing was done. */
   | 'body_too_slow'
+  /** HTTP 411 `{status:0, code:"length_required", msg}`: a multipart body without Content-Length. */
+  | 'length_required'
   /** HTTP 503 `{status:0, code:"overloaded", msg}` with Retry-After: the server is full, nothing was written. */
   | 'overloaded';
 
@@ -78,3 +80,6 @@ export const rateLimited = (retryAfter: number, detail: string): AppError =>
 
 /** The request body arrived below the minimum rate; the connection is closed. */
 export const bodyTooSlow = (detail: string): AppError => new AppError('body_too_slow', 'body_too_slow', detail);
+
+/** A multipart body sent without its Content-Length (chunked), which its route's size limit needs. */
+export const lengthRequired = (): AppError => new AppError('length_required', 'length_required', ERROR_CODES.length_required.en);
