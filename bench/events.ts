@@ -49,7 +49,13 @@ async function main() {
     env = { DATA_DIR: dir };
     drop = async () => fs.rmSync(dir, { recursive: true, force: true });
   }
-  const config = loadConfig({ ...env, LOG_LEVEL: 'warn', WEBHOOK_ALLOW_PRIVATE: 'true', RAPPORT_INSECURE_FAST_HASH: '1' });
+  const config = loadConfig({
+    ...env,
+    LOG_LEVEL: 'warn',
+    WEBHOOK_ALLOW_PRIVATE: 'true',
+    RAPPORT_INSECURE_FAST_HASH: '1',
+    RATE_LIMITS: 'off',
+  });
   const ctx = await openContext(config, createLogger('warn'));
   const services = createServices(ctx);
   const app = await buildApp(ctx, services);

@@ -8,7 +8,8 @@ import path from 'node:path';
 /** The server's node flags as `npm start` has them; extra flags go after these, so a later one overrides. */
 export const SERVER_FLAGS = ['--max-old-space-size=256'];
 export const SERVER_ARGS = ['bin/rapport.js', 'serve'];
-export const SERVER_ENV = { GLIBC_TUNABLES: 'glibc.malloc.mmap_threshold=131072' };
+/** As `npm start` has it, but without rate limits: the bench loads the server from one address with a few tokens. */
+export const SERVER_ENV = { GLIBC_TUNABLES: 'glibc.malloc.mmap_threshold=131072', RATE_LIMITS: 'off' };
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 

@@ -4,12 +4,15 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import type { Logger } from 'pino';
 import type { AppContext } from './context.ts';
 import { registerAuth } from './http/auth.ts';
+import { BODY_LIMITS, registerBodyGuards } from './http/body-limits.ts';
 import { registerDocs } from './http/docs.ts';
 import { frameworkError, registerErrorHandler, sendAppError } from './http/error-handler.ts';
 import { overloaded } from './http/errors.ts';
 import underPressure from '@fastify/under-pressure';
 import { registerNotFound } from './http/not-found.ts';
 import { registerParameterParsing } from './http/params.ts';
+import { registerRateLimits } from './http/rate-limits.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
 import { LazyChildLogger, redactUrl } from './logger.ts';
 import { accountsRoutes } from './modules/accounts/routes.ts';
 import { behaviourRoutes } from './modules/behaviour/routes.ts';
@@ -25,8 +28,6 @@ import type { Services } from './services.ts';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
-/** Default request body limit; the ingestion route raises its own. */
-export const BODY_LIMIT = 1024 * 1024;
 /** Retry-After of a request refused under pressure. */
 const OVERLOADED_RETRY_SECONDS = 5;
 /** How often the event-loop lag is sampled. */
@@ -55,7 +56,7 @@ export async function buildApp(ctx: AppContext, services: Services): Promise<Fas
     },
     loggerInstance: ctx.logger as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
-    bodyLimit: BODY_LIMIT,
+    bodyLimit: BODY_LIMITS.default,
     trustProxy: ctx.config.trustProxy,
     return503OnClosing: true,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: true, allErrors: false } },
@@ -64,6 +65,8 @@ export async function buildApp(ctx: AppContext, services: Services): Promise<Fas
     childLoggerFactory: (logger, bindings, options) =>
       new LazyChildLogger(logger as Logger, bindings, options) as unknown as FastifyBaseLogger,
   });
+
+  registerSecurityHeaders(app);
 
   // Before the event loop drowns: past MAX_EVENT_LOOP_DELAY, requests are refused at once (503
   // overloaded, Retry-After) instead of waiting in a queue they would time out in.
@@ -99,17 +102,27 @@ export async function buildApp(ctx: AppContext, services: Services): Promise<Fas
   registerErrorHandler(app);
   registerNotFound(app);
   await registerParameterParsing(app);
+  await registerRateLimits(
+    app,
+    { ...ctx.config.rateLimits, redisUrl: ctx.config.redisUrl, redisPrefix: ctx.config.redisPrefix },
+    ctx.logger as FastifyBaseLogger,
+  );
   registerAuth(app, services.accounts);
+  registerBodyGuards(app, { minBytesPerSecond: ctx.config.bodyMinRate, windowSeconds: ctx.config.bodyRateWindow });
   await registerDocs(app, pkg.version);
 
-  app.get('/healthz', { schema: { tags: ['Operations'], summary: 'Liveness: 200 when the database answers' } }, async (_request, reply) => {
-    try {
-      await ctx.database.ping();
-      return { status: 'ok' };
-    } catch {
-      return reply.code(503).send({ status: 'unavailable' });
-    }
-  });
+  app.get(
+    '/healthz',
+    { config: { limitBy: 'none' }, schema: { tags: ['Operations'], summary: 'Liveness: 200 when the database answers' } },
+    async (_request, reply) => {
+      try {
+        await ctx.database.ping();
+        return { status: 'ok' };
+      } catch {
+        return reply.code(503).send({ status: 'unavailable' });
+      }
+    },
+  );
 
   await app.register(accountsRoutes, { accounts: services.accounts });
   await app.register(projectsRoutes, { projects: services.projects });

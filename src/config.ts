@@ -43,6 +43,29 @@ export interface Config {
   readonly natsSubjectPrefix: string;
   /** Days a delivered event stays readable in the pull feed. */
   readonly eventRetentionDays: number;
+  /** Requests per minute per budget (RATE_LIMITS, RATE_LIMIT_TOKEN, RATE_LIMIT_PROJECT, RATE_LIMIT_CLIENT, RATE_LIMIT_IP); docs/operations.md. */
+  readonly rateLimits: RateLimitConfig;
+  /** Redis shared by the processes for their rate limits (REDIS_URL); unset: each process counts alone. */
+  readonly redisUrl: string | undefined;
+  /** Prefix of the rate-limit keys in Redis (RATE_LIMIT_REDIS_PREFIX). */
+  readonly redisPrefix: string;
+  /** Bytes per second below which a large request body is cut off (BODY_MIN_RATE; 0: never). */
+  readonly bodyMinRate: number;
+  /** Seconds over which BODY_MIN_RATE is measured (BODY_RATE_WINDOW). */
+  readonly bodyRateWindow: number;
+}
+
+export interface RateLimitConfig {
+  /** false with RATE_LIMITS=off (benchmarks); log-in throttling stays. */
+  readonly enabled: boolean;
+  /** Requests per minute of one access token. */
+  readonly perToken: number;
+  /** Ingestion requests per minute of one project, by its secret. */
+  readonly perProject: number;
+  /** Requests per minute of one OAuth client on the token and register calls. */
+  readonly perClient: number;
+  /** Requests per minute of one client address without (valid) credentials. */
+  readonly perIp: number;
 }
 
 export class ConfigError extends Error {}
@@ -79,6 +102,20 @@ function timeZoneSetting(env: Env): string {
 function natsName(env: Env, name: string, fallback: string, re: RegExp): string {
   const value = env[name] || fallback;
   if (!re.test(value)) throw new ConfigError(`${name} must be letters, digits, _ or -, got "${value}"`);
+  return value;
+}
+
+function redisUrlSetting(env: Env): string | undefined {
+  const url = env.REDIS_URL || undefined;
+  if (url !== undefined && !/^rediss?:\/\//.test(url)) throw new ConfigError(`REDIS_URL must be a redis:// or rediss:// URL, got "${url}"`);
+  return url;
+}
+
+function redisPrefixSetting(env: Env): string {
+  const value = env.RATE_LIMIT_REDIS_PREFIX || 'rapport-rl';
+  if (!/^[A-Za-z0-9_:.-]{1,64}$/.test(value)) {
+    throw new ConfigError(`RATE_LIMIT_REDIS_PREFIX must be letters, digits, _ : . or -, got "${value}"`);
+  }
   return value;
 }
 
@@ -128,5 +165,16 @@ export function loadConfig(env: Env = process.env): Config {
     natsStream: natsName(env, 'NATS_STREAM', 'RAPPORT', /^[A-Za-z0-9_-]{1,64}$/),
     natsSubjectPrefix: natsName(env, 'NATS_SUBJECT_PREFIX', 'rapport', /^[A-Za-z0-9_-]{1,64}$/),
     eventRetentionDays: intSetting(env, 'EVENT_RETENTION_DAYS', 7, 1, 3650),
+    rateLimits: Object.freeze({
+      enabled: boolSetting(env, 'RATE_LIMITS', true),
+      perToken: intSetting(env, 'RATE_LIMIT_TOKEN', 600, 1, 1_000_000),
+      perProject: intSetting(env, 'RATE_LIMIT_PROJECT', 6000, 1, 1_000_000),
+      perClient: intSetting(env, 'RATE_LIMIT_CLIENT', 300, 1, 1_000_000),
+      perIp: intSetting(env, 'RATE_LIMIT_IP', 120, 1, 1_000_000),
+    }),
+    redisUrl: redisUrlSetting(env),
+    redisPrefix: redisPrefixSetting(env),
+    bodyMinRate: intSetting(env, 'BODY_MIN_RATE', 1024, 0, 1_000_000_000),
+    bodyRateWindow: intSetting(env, 'BODY_RATE_WINDOW', 10, 1, 3600),
   });
 }

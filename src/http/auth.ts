@@ -25,14 +25,28 @@ export function bearerToken(request: FastifyRequest): string | undefined {
   return typeof q === 'string' ? q : Array.isArray(q) ? String(q[0]) : undefined;
 }
 
-/** The one place a request's token is checked. Runs before the body is read. */
+/** A route's auth mode. Business paths default to the strictest, so a route that forgets to say is not left open. */
+export function authModeOf(request: FastifyRequest): AuthMode {
+  return request.routeOptions.config?.auth ?? (request.routeOptions.url?.startsWith('/api/') ? 'active' : 'none');
+}
+
+/**
+ * The one place a request's token is checked. Runs before the body is read. A valid token's
+ * request counts against the token's rate limit; a refused one against its client address's
+ * (rate-limits.ts), so made-up tokens buy no fresh budget.
+ */
 export function registerAuth(app: FastifyInstance, accounts: AccountsService): void {
   app.decorateRequest('user', null as unknown as UserRow);
-  app.addHook('onRequest', async (request) => {
-    // Business paths default to the strictest mode, so a route that forgets to say is not left open.
-    const mode = request.routeOptions.config?.auth ?? (request.routeOptions.url?.startsWith('/api/') ? 'active' : 'none');
+  app.addHook('onRequest', async (request, reply) => {
+    const mode = authModeOf(request);
     if (mode === 'none') return;
-    const user = await accounts.authenticate(bearerToken(request));
+    const token = bearerToken(request);
+    const user = await app.limits.countAs(
+      request,
+      reply,
+      () => accounts.authenticate(token),
+      () => ({ token: token ?? '' }),
+    );
     if (mode === 'active') accounts.assertActive(user);
     request.user = user;
   });

@@ -22,6 +22,9 @@ export const FailureEnvelope = Type.Object(
 
 export const OAuthErrorBody = Type.Object({ error: Type.String(), error_description: Type.String() });
 
+/** HTTP 429 under /api: `{status:0, code:"rate_limited", msg}` with Retry-After and RateLimit-* headers. */
+export const RateLimited = { ...FailureEnvelope, description: 'Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After' };
+
 /**
  * Responses of an authenticated business route. Failures are written by the error handler as
  * pre-serialised JSON (they bypass the 200 schema), so the 200 schema describes success only and
@@ -31,5 +34,6 @@ export function businessResponses<T extends TSchema>(data: T) {
   return {
     200: { ...Envelope(data), description: 'Success envelope; failures are HTTP 200 {status:0, code, msg}' },
     403: OAuthErrorBody,
+    429: RateLimited,
   };
 }

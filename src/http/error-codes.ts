@@ -60,6 +60,21 @@ export const ERROR_CODES = {
     zh: '服务器内部错误',
   },
 
+  rate_limited: {
+    http: [{ status: 429, body: 'envelope' }],
+    en: 'Too many requests for this token, project or address; try again after the seconds given in Retry-After',
+    zh: '该令牌、项目或地址的请求过于频繁，请在 Retry-After 给出的秒数后重试',
+  },
+  body_too_slow: {
+    http: [{ status: 408, body: 'envelope' }],
+    en: 'The request body arrived too slowly and was cut off; send it again faster or in smaller parts',
+    zh: '请求体传输过慢，已被中断：请更快地重新发送，或分成更小的部分发送',
+  },
+  length_required: {
+    http: [{ status: 411, body: 'envelope' }],
+    en: 'A multipart body must be sent with its Content-Length',
+    zh: 'multipart 请求体必须带有 Content-Length',
+  },
   overloaded: {
     http: [{ status: 503, body: 'envelope' }],
     en: 'The server is overloaded and did nothing with the request: try again after the seconds given in Retry-After',

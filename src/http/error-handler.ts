@@ -40,6 +40,14 @@ export function sendAppError(reply: FastifyReply, err: AppError): FastifyReply {
     case 'too_many_requests':
       reply.header('Retry-After', String(err.retryAfter ?? 60));
       return sendJson(reply, 429, { error: err.code, error_description: err.message });
+    case 'rate_limited':
+      reply.header('Retry-After', String(err.retryAfter ?? 60));
+      return sendJson(reply, 429, { status: 0, code: err.code, msg: err.message });
+    case 'body_too_slow':
+      reply.header('connection', 'close');
+      return sendJson(reply, 408, { status: 0, code: err.code, msg: err.message });
+    case 'length_required':
+      return sendJson(reply, 411, { status: 0, code: err.code, msg: err.message });
     case 'overloaded':
       reply.header('Retry-After', String(err.retryAfter ?? 1));
       return sendJson(reply, 503, { status: 0, code: err.code, msg: err.message });

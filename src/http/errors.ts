@@ -16,6 +16,12 @@ export type ErrorKind =
   | 'forbidden'
   /** HTTP 429 `{error:"too_many_requests", error_description}` with Retry-After. */
   | 'too_many_requests'
+  /** HTTP 429 `{status:0, code:"rate_limited", msg}` with Retry-After: a rate limit under /api. */
+  | 'rate_limited'
+  /** HTTP 408 `{status:0, code:"body_too_slow", msg}`: the body came in below the minimum rate; nothing was done. */
+  | 'body_too_slow'
+  /** HTTP 411 `{status:0, code:"length_required", msg}`: a multipart body without Content-Length. */
+  | 'length_required'
   /** HTTP 503 `{status:0, code:"overloaded", msg}` with Retry-After: the server is full, nothing was written. */
   | 'overloaded';
 
@@ -31,7 +37,7 @@ export class AppError extends Error {
     message: string,
     /** Extra top-level fields of an envelope failure (e.g. `errors` of an ingestion batch). */
     readonly extra?: Record<string, unknown>,
-    /** Seconds, for too_many_requests. */
+    /** Seconds, for too_many_requests, rate_limited and overloaded. */
     readonly retryAfter?: number,
   ) {
     super(message);
@@ -67,3 +73,13 @@ export const tooManyRequests = (retryAfter: number, detail: string): AppError =>
 /** The server cannot take the write now (its queue is full); nothing was written. */
 export const overloaded = (retryAfter: number, detail: string): AppError =>
   new AppError('overloaded', 'overloaded', detail, undefined, Math.max(1, Math.ceil(retryAfter)));
+
+/** A rate limit under /api (the /svcuser calls answer `tooManyRequests`). */
+export const rateLimited = (retryAfter: number, detail: string): AppError =>
+  new AppError('rate_limited', 'rate_limited', detail, undefined, Math.max(1, Math.ceil(retryAfter)));
+
+/** The request body arrived below the minimum rate; the connection is closed. */
+export const bodyTooSlow = (detail: string): AppError => new AppError('body_too_slow', 'body_too_slow', detail);
+
+/** A multipart body sent without its Content-Length (chunked), which its route's size limit needs. */
+export const lengthRequired = (): AppError => new AppError('length_required', 'length_required', ERROR_CODES.length_required.en);

@@ -83,7 +83,15 @@ export async function startTestServer(extraEnv: Record<string, string> = {}): Pr
   const db: FreshDatabase = await freshDatabase();
   // SQLITE_READ_THREAD=false runs the whole suite with SQLite's reads on the main thread (.ci/run does).
   const readThread = process.env.SQLITE_READ_THREAD ? { SQLITE_READ_THREAD: process.env.SQLITE_READ_THREAD } : {};
-  const config = loadConfig({ RAPPORT_INSECURE_FAST_HASH: '1', LOG_LEVEL: 'info', ...readThread, ...db.env, ...extraEnv });
+  // Rate limits off: tests make many calls with one token; the rate-limit tests turn them on.
+  const config = loadConfig({
+    RAPPORT_INSECURE_FAST_HASH: '1',
+    LOG_LEVEL: 'info',
+    RATE_LIMITS: 'off',
+    ...readThread,
+    ...db.env,
+    ...extraEnv,
+  });
   let raw = '';
   const logs: Record<string, unknown>[] = [];
   const sink = new Writable({

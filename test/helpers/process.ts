@@ -26,7 +26,8 @@ export interface Spawned {
 export function runCli(args: string[], env: Record<string, string>): Spawned {
   const child = spawn(process.execPath, ['bin/rapport.js', ...args], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', RAPPORT_INSECURE_FAST_HASH: '1', ...env },
+    // Rate limits off: these tests load the server from one address.
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', RAPPORT_INSECURE_FAST_HASH: '1', RATE_LIMITS: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -1,5 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { BODY_LIMITS } from '../../http/body-limits.ts';
 import { Envelope, OAuthErrorBody, ok } from '../../http/envelope.ts';
 import { oauthError } from '../../http/errors.ts';
 import type { AccountsService } from './service.ts';
@@ -19,12 +20,37 @@ const TAG = ['Accounts and tokens'];
 export async function accountsRoutes(fastify: FastifyInstance, opts: { accounts: AccountsService }): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { accounts } = opts;
-  const oauthConfig = { auth: 'none' as const, errorStyle: 'oauth' as const };
+  // The token and register calls authenticate their OAuth client before validating the rest, so that
+  // every call counts: against the client's rate limit once it is authenticated, against the
+  // address when it is not. They take small bodies.
+  const clients = new WeakMap<FastifyRequest, string>();
+  const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  const oauthConfig = { auth: 'none' as const, errorStyle: 'oauth' as const, limitBy: 'caller' as const };
+  const oauthRoute = {
+    config: oauthConfig,
+    bodyLimit: BODY_LIMITS.oauth,
+    preValidation: async (request: FastifyRequest, reply: FastifyReply) => {
+      const b = (request.body ?? {}) as Record<string, unknown>;
+      const id = await app.limits.countAs(
+        request,
+        reply,
+        () =>
+          accounts.authenticateClient(request.headers.authorization, { clientId: text(b.client_id), clientSecret: text(b.client_secret) }),
+        (clientId) => ({ client: clientId }),
+      );
+      clients.set(request, id);
+    },
+  };
+  const clientOf = (request: FastifyRequest): string => {
+    const id = clients.get(request);
+    if (id === undefined) throw new Error('token call without its client');
+    return id;
+  };
 
   app.post(
     '/svcuser/oauth2/register',
     {
-      config: oauthConfig,
+      ...oauthRoute,
       schema: {
         tags: TAG,
         summary: 'Register a platform user (phone number or e-mail); returns tokens. The account starts unactivated.',
@@ -32,20 +58,13 @@ export async function accountsRoutes(fastify: FastifyInstance, opts: { accounts:
         response: { 200: TokenResponse, 400: OAuthError },
       },
     },
-    async (request) => {
-      const b = request.body;
-      const clientId = await accounts.authenticateClient(request.headers.authorization, {
-        clientId: b.client_id,
-        clientSecret: b.client_secret,
-      });
-      return accounts.register(b, clientId);
-    },
+    async (request) => accounts.register(request.body, clientOf(request)),
   );
 
   app.post(
     '/svcuser/oauth2/verification-code',
     {
-      config: oauthConfig,
+      ...oauthRoute,
       schema: {
         tags: TAG,
         summary: 'Send a 6-digit verification code (valid 10 minutes) to a phone number or e-mail, for register.',
@@ -53,17 +72,13 @@ export async function accountsRoutes(fastify: FastifyInstance, opts: { accounts:
         response: { 200: { type: 'object', properties: { expires_in: { type: 'integer' } } }, 400: OAuthError },
       },
     },
-    async (request) => {
-      const b = request.body;
-      await accounts.authenticateClient(request.headers.authorization, { clientId: b.client_id, clientSecret: b.client_secret });
-      return accounts.issueVerificationCode(b);
-    },
+    async (request) => accounts.issueVerificationCode(request.body),
   );
 
   app.post(
     '/svcuser/oauth2/access_token',
     {
-      config: oauthConfig,
+      ...oauthRoute,
       schema: {
         tags: TAG,
         summary: 'Password grant (grant_type=password, username, password) or refresh grant (grant_type=refresh_token, refresh_token).',
@@ -73,10 +88,7 @@ export async function accountsRoutes(fastify: FastifyInstance, opts: { accounts:
     },
     async (request) => {
       const b = request.body;
-      const clientId = await accounts.authenticateClient(request.headers.authorization, {
-        clientId: b.client_id,
-        clientSecret: b.client_secret,
-      });
+      const clientId = clientOf(request);
       if (b.grant_type === undefined || b.grant_type === '') throw oauthError('invalid_request', 'Missing parameter: grant_type');
       if (b.grant_type === 'password') {
         const missing = (['username', 'password'] as const).filter((k) => b[k] === undefined || b[k] === '');

@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { BODY_LIMITS } from '../../http/body-limits.ts';
 import { businessResponses, ok } from '../../http/envelope.ts';
 import { page } from '../../http/paging.ts';
 import type { GroupsService } from '../groups/service.ts';
@@ -33,13 +34,19 @@ export async function customersRoutes(
 
   app.post(
     '/api/v1.7/app/:appId/member/:svcUserId/customers',
-    { schema: { tags, summary: 'Create a customer', params: CustomerPath, body: CustomerBody, response: businessResponses(Customer) } },
+    {
+      bodyLimit: BODY_LIMITS.records,
+      schema: { tags, summary: 'Create a customer', params: CustomerPath, body: CustomerBody, response: businessResponses(Customer) },
+    },
     async (request) => ok(await customers.create(request.params.appId, request.user.id, request.params.svcUserId, request.body)),
   );
 
   app.put(
     '/api/v1.7/app/:appId/member/:svcUserId/customer/:customerId',
-    { schema: { tags, summary: 'Edit a customer', params: CustomerItemPath, body: CustomerBody, response: businessResponses(Customer) } },
+    {
+      bodyLimit: BODY_LIMITS.records,
+      schema: { tags, summary: 'Edit a customer', params: CustomerItemPath, body: CustomerBody, response: businessResponses(Customer) },
+    },
     async (request) =>
       ok(await customers.edit(request.params.appId, request.user.id, request.params.svcUserId, request.params.customerId, request.body)),
   );
@@ -102,6 +109,7 @@ export async function customersRoutes(
   app.post(
     '/api/v1.7/app/:appId/customer/batch-app-member-transfers',
     {
+      bodyLimit: BODY_LIMITS.records,
       schema: {
         tags,
         summary: 'Transfer customers to another owner (all or nothing)',
@@ -117,6 +125,7 @@ export async function customersRoutes(
   app.post(
     '/api/v1.7/app/:appId/customer/group-transfers',
     {
+      bodyLimit: BODY_LIMITS.records,
       schema: {
         tags,
         summary: 'Move customers between groups of their owner (all or nothing)',

@@ -48,6 +48,15 @@ export interface IngestCredentials {
   token?: string | undefined;
 }
 
+/** A caller `authorize` let in. */
+export interface IngestCaller {
+  readonly appId: string;
+  /** Owner of ingested customers that name none. */
+  readonly defaultOwner: number;
+  /** How the caller proved it may write: the project secret or an access token. */
+  readonly by: 'secret' | 'token';
+}
+
 export interface IngestResult {
   accepted: number;
   duplicates: number;
@@ -114,17 +123,17 @@ export function createIngestService(
   const clock = ctx.clock;
   const repo = createIngestRepository(ctx.database);
 
-  /** Who may ingest: the project's secret, else a Master/Admin token. Returns the default customer owner. */
-  async function authorize(appId: string, creds: IngestCredentials): Promise<number> {
+  /** Who may ingest: the project's secret, else a Master/Admin token. */
+  async function authorize(appId: string, creds: IngestCredentials): Promise<IngestCaller> {
     if (creds.secret !== undefined && creds.secret !== '') {
       const creator = await projects.creatorBySecret(appId, creds.secret);
-      if (creator !== null) return creator;
+      if (creator !== null) return { appId, defaultOwner: creator, by: 'secret' };
     }
     if (creds.token !== undefined && creds.token !== '') {
       const user = await accounts.authenticate(creds.token);
       accounts.assertActive(user);
       const m = await access.manager(appId, user.id);
-      return m.userId;
+      return { appId, defaultOwner: m.userId, by: 'token' };
     }
     throw accessDenied(creds.secret ? 'The project secret is wrong' : 'Send the project secret (X-App-Secret) or a bearer token');
   }
@@ -418,8 +427,14 @@ export function createIngestService(
   }
 
   return {
-    async ingest(appId: string, creds: IngestCredentials, payload: unknown): Promise<IngestResult> {
-      const defaultOwner = await authorize(appId, creds);
+    /**
+     * Who may ingest into the project: the project secret, else a Master/Admin token. Checked
+     * before the body is read; the result is what `ingest` takes.
+     */
+    authorize,
+
+    async ingest(caller: IngestCaller, payload: unknown): Promise<IngestResult> {
+      const { appId, defaultOwner } = caller;
       if (!Array.isArray(payload)) throw failure('invalid_events', 'The body must be a JSON array of event messages', { errors: [] });
       if (payload.length > MAX_EVENTS) {
         throw failure('invalid_events', `A batch holds at most ${MAX_EVENTS} event messages`, { errors: [] });
