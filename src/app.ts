@@ -6,7 +6,7 @@ import type { AppContext } from './context.ts';
 import { registerAuth } from './http/auth.ts';
 import { registerDocs } from './http/docs.ts';
 import { registerErrorHandler, sendAppError } from './http/error-handler.ts';
-import { overloaded } from './http/errors.ts';
+import { accessDenied, overloaded } from './http/errors.ts';
 import underPressure from '@fastify/under-pressure';
 import { registerNotFound } from './http/not-found.ts';
 import { registerParameterParsing } from './http/params.ts';
@@ -21,6 +21,9 @@ import { metadataRoutes } from './modules/metadata/routes.ts';
 import { projectsRoutes } from './modules/projects/routes.ts';
 import { webhooksRoutes } from './modules/webhooks/routes.ts';
 import type { Services } from './services.ts';
+import type { Metrics } from './metrics/metrics.ts';
+import { UNMATCHED_ROUTE } from './metrics/metrics.ts';
+import { bearerMatches } from './metrics/serve.ts';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -31,8 +34,11 @@ const OVERLOADED_RETRY_SECONDS = 5;
 /** How often the event-loop lag is sampled. */
 const PRESSURE_SAMPLE_MS = 1000;
 
-/** Builds the HTTP app: plugins → conventions → modules → 404 and error handlers. */
-export async function buildApp(ctx: AppContext, services: Services): Promise<FastifyInstance> {
+/**
+ * Builds the HTTP app: plugins → conventions → modules → 404 and error handlers. With `ctx.metrics`
+ * (METRICS_TOKEN set) every answer is counted, and `/metrics` is served here unless METRICS_PORT is set.
+ */
+export async function buildApp(ctx: AppContext & { readonly metrics?: Metrics | null }, services: Services): Promise<FastifyInstance> {
   const { headersTimeout, idleTimeout } = ctx.config;
   const app = Fastify({
     // Slow or silent clients cannot hold connections: headers within HEADERS_TIMEOUT, and no
@@ -94,6 +100,14 @@ export async function buildApp(ctx: AppContext, services: Services): Promise<Fas
     });
   }
 
+  const metrics = ctx.metrics ?? null;
+  if (metrics) {
+    // By route template (`/api/v1.7/app/:appId`), never the raw URL: one series per route, whatever the ids.
+    app.addHook('onResponse', async (request, reply) => {
+      metrics.request(request.method, request.routeOptions.url ?? UNMATCHED_ROUTE, reply.statusCode, reply.elapsedTime / 1000);
+    });
+  }
+
   registerErrorHandler(app);
   registerNotFound(app);
   await registerParameterParsing(app);
@@ -108,6 +122,31 @@ export async function buildApp(ctx: AppContext, services: Services): Promise<Fas
       return reply.code(503).send({ status: 'unavailable' });
     }
   });
+
+  app.get(
+    '/readyz',
+    { schema: { tags: ['Operations'], summary: 'Readiness: 200 when the database answers and has every migration of this build' } },
+    async (_request, reply) => {
+      let pending: string[];
+      try {
+        pending = await ctx.database.pendingMigrations();
+      } catch {
+        return reply.code(503).send({ status: 'unavailable', reason: 'database_unreachable' });
+      }
+      if (pending.length > 0) return reply.code(503).send({ status: 'unavailable', reason: 'migrations_pending', pending });
+      return { status: 'ready' };
+    },
+  );
+
+  // The metrics, on this port only with the token, and only when they have no port of their own.
+  const token = ctx.config.metricsToken;
+  if (metrics && token !== undefined && ctx.config.metricsPort === undefined) {
+    app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+      if (!bearerMatches(request.headers.authorization, token)) throw accessDenied('A valid metrics token is required');
+      const text = await metrics.text();
+      return reply.type(metrics.contentType).send(text);
+    });
+  }
 
   await app.register(accountsRoutes, { accounts: services.accounts });
   await app.register(projectsRoutes, { projects: services.projects });

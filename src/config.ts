@@ -43,6 +43,12 @@ export interface Config {
   readonly natsSubjectPrefix: string;
   /** Days a delivered event stays readable in the pull feed. */
   readonly eventRetentionDays: number;
+  /** Bearer token that reads `/metrics` (METRICS_TOKEN); unset: metrics are served nowhere. */
+  readonly metricsToken: string | undefined;
+  /** A port of its own for `/metrics` (METRICS_PORT); then the API port does not serve it. */
+  readonly metricsPort: number | undefined;
+  /** Listen address of METRICS_PORT (METRICS_HOST, default HOST). */
+  readonly metricsHost: string;
 }
 
 export class ConfigError extends Error {}
@@ -98,6 +104,15 @@ export function loadConfig(env: Env = process.env): Config {
   } catch {
     throw new ConfigError(`PUBLIC_BASE_URL must be an http(s) URL, got "${env.PUBLIC_BASE_URL}"`);
   }
+  const metricsToken = env.METRICS_TOKEN || undefined;
+  if (metricsToken !== undefined && !/^[\x21-\x7e]{16,256}$/.test(metricsToken)) {
+    throw new ConfigError('METRICS_TOKEN must be 16 to 256 printable ASCII characters without spaces');
+  }
+  const metricsPort = env.METRICS_PORT ? intSetting(env, 'METRICS_PORT', 0, 1, 65535) : undefined;
+  if (metricsPort !== undefined && metricsToken === undefined) {
+    throw new ConfigError('METRICS_PORT needs METRICS_TOKEN: the metrics port answers only with that token');
+  }
+  if (metricsPort !== undefined && metricsPort === port) throw new ConfigError('METRICS_PORT must differ from PORT');
   const logLevel = (env.LOG_LEVEL || 'info').toLowerCase();
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`);
@@ -128,5 +143,8 @@ export function loadConfig(env: Env = process.env): Config {
     natsStream: natsName(env, 'NATS_STREAM', 'RAPPORT', /^[A-Za-z0-9_-]{1,64}$/),
     natsSubjectPrefix: natsName(env, 'NATS_SUBJECT_PREFIX', 'rapport', /^[A-Za-z0-9_-]{1,64}$/),
     eventRetentionDays: intSetting(env, 'EVENT_RETENTION_DAYS', 7, 1, 3650),
+    metricsToken,
+    metricsPort,
+    metricsHost: env.METRICS_HOST || host,
   });
 }
