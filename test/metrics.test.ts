@@ -90,9 +90,9 @@ describe('what the metrics count', () => {
     const count = 'rapport_http_request_duration_seconds_count';
     expect(sampleValue(samples, count, histogram) - sampleValue(before, count, histogram)).toBe(2);
     const unmatched = { method: 'GET', route: '(unmatched)', status: '404' };
-    expect(sampleValue(samples, 'rapport_http_requests_total', unmatched) - sampleValue(before, 'rapport_http_requests_total', unmatched)).toBe(
-      2,
-    );
+    expect(
+      sampleValue(samples, 'rapport_http_requests_total', unmatched) - sampleValue(before, 'rapport_http_requests_total', unmatched),
+    ).toBe(2);
     expect(text).not.toContain(p.appId);
     expect(text).not.toContain('at-all');
   });
@@ -101,10 +101,14 @@ describe('what the metrics count', () => {
     const before = (await scrape()).samples;
     const one = (id: string) => event('BehaviourLog', id, { customerId: 'metrics-cust', action: 'send_message', when: ago(DAY) });
     expect((await ingest(t.server, p, [one('m-b1'), one('m-b2')])).json()).toMatchObject({ status: 1, data: { accepted: 2 } });
-    expect((await ingest(t.server, p, [one('m-b2'), one('m-b3')])).json()).toMatchObject({ status: 1, data: { accepted: 1, duplicates: 1 } });
+    expect((await ingest(t.server, p, [one('m-b2'), one('m-b3')])).json()).toMatchObject({
+      status: 1,
+      data: { accepted: 1, duplicates: 1 },
+    });
     expect((await ingest(t.server, p, [{ nonsense: true }])).json()).toMatchObject({ status: 0, code: 'invalid_events' });
     const after = (await scrape()).samples;
-    const delta = (name: string, labels: Record<string, string> = {}) => sampleValue(after, name, labels) - sampleValue(before, name, labels);
+    const delta = (name: string, labels: Record<string, string> = {}) =>
+      sampleValue(after, name, labels) - sampleValue(before, name, labels);
     expect(delta('rapport_ingest_batches_total', { result: 'accepted' })).toBe(2);
     expect(delta('rapport_ingest_batches_total', { result: 'invalid_events' })).toBe(1);
     expect(delta('rapport_ingest_records_total', { result: 'accepted' })).toBe(3);
@@ -176,9 +180,10 @@ describe('/readyz', () => {
     expect(ready.json()).toEqual({ status: 'ready' });
 
     const db = off.server.ctx.database.db;
-    const { rows } = await sql<{ name: string; timestamp: string }>`select name, timestamp from rapport_migrations where name = '010_ingest_write_costs'`.execute(
-      db,
-    );
+    const { rows } = await sql<{
+      name: string;
+      timestamp: string;
+    }>`select name, timestamp from rapport_migrations where name = '010_ingest_write_costs'`.execute(db);
     const row = rows[0] as { name: string; timestamp: string };
     await sql`delete from rapport_migrations where name = ${row.name}`.execute(db);
     try {
