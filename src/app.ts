@@ -143,7 +143,14 @@ export async function buildApp(ctx: AppContext & { readonly metrics?: Metrics | 
   if (metrics && token !== undefined && ctx.config.metricsPort === undefined) {
     app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
       if (!bearerMatches(request.headers.authorization, token)) throw accessDenied('A valid metrics token is required');
-      const text = await metrics.text();
+      let text: string;
+      try {
+        text = await metrics.text();
+      } catch (err) {
+        // Under WORKERS, a worker that is still starting has not answered the primary.
+        request.log.warn({ err }, 'metrics could not be collected');
+        return reply.code(503).send({ status: 'unavailable' });
+      }
       return reply.type(metrics.contentType).send(text);
     });
   }

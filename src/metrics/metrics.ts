@@ -122,7 +122,11 @@ export class Metrics implements Observer, DatabaseObserver {
     backlogGauge('rapport_webhook_oldest_pending_delivery_age_seconds', 'Age of the oldest open webhook delivery (0: none)', (b, now) =>
       age(b.oldestDeliveryAt, now),
     );
-    backlogGauge('rapport_webhook_deliveries_dead', 'Webhook deliveries given up on (dead letters, kept for replay)', (b) => b.deadDeliveries);
+    backlogGauge(
+      'rapport_webhook_deliveries_dead',
+      'Webhook deliveries given up on (dead letters, kept for replay)',
+      (b) => b.deadDeliveries,
+    );
     new Gauge({
       name: 'rapport_database_up',
       help: '1 when the database answered the metrics read of this scrape, else 0',
