@@ -16,7 +16,7 @@ export interface ServerContext extends AppContext {
  * METRICS_TOKEN set the process keeps metrics: the database, the services and the relay report to them.
  */
 export async function openContext(config: Config, logger: Logger, options: { migrate?: boolean } = {}): Promise<ServerContext> {
-  const metrics = config.metricsToken !== undefined ? new Metrics({ processMetrics: true }) : null;
+  const metrics = config.metricsToken !== undefined ? await Metrics.load({ processMetrics: true }) : null;
   const database = createDatabase(config, metrics ?? undefined);
   metrics?.collectFrom(database);
   try {

@@ -107,7 +107,7 @@ async function runPrimary(config: Config): Promise<void> {
     });
   };
   // The metrics of every worker, added up here: on METRICS_PORT, and for workers asked on the API port.
-  const metrics = config.metricsToken !== undefined ? clusterMetrics() : null;
+  const metrics = config.metricsToken !== undefined ? await clusterMetrics() : null;
   if (metrics && config.metricsToken !== undefined && config.metricsPort !== undefined) {
     await startMetricsServer({
       port: config.metricsPort,

@@ -1,5 +1,4 @@
 import cluster from 'node:cluster';
-import { AggregatorRegistry } from 'prom-client';
 
 /** A worker asks the primary for every worker's metrics added up; the primary answers with the text. */
 const ASK = 'rapport:metrics';
@@ -56,7 +55,8 @@ export function askPrimary(): Promise<string> {
  * worker over IPC), for the metrics port the primary serves and for workers asking on behalf of a
  * scrape of the API port.
  */
-export function clusterMetrics(): { text(): Promise<string>; contentType: string } {
+export async function clusterMetrics(): Promise<{ text(): Promise<string>; contentType: string }> {
+  const { AggregatorRegistry } = await import('prom-client');
   const aggregator = new AggregatorRegistry();
   cluster.on('message', (worker, message: unknown) => {
     const ask = message as { type?: unknown; id?: unknown } | null;

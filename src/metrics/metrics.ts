@@ -1,5 +1,5 @@
 import cluster from 'node:cluster';
-import { AggregatorRegistry, Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type * as PromClient from 'prom-client';
 import type { DeliveryResult, Observer } from '../context.ts';
 import type { DatabaseHandle, DatabaseObserver } from '../db/index.ts';
 import { type OutboxBacklog, outboxBacklog } from '../events/outbox.ts';
@@ -10,6 +10,9 @@ export const UNMATCHED_ROUTE = '(unmatched)';
 
 /** A database that has not answered the backlog read by then counts as down for this scrape. */
 const BACKLOG_TIMEOUT_MS = 2000;
+
+/** prom-client, loaded by `Metrics.load` only when metrics are on (a process without them never loads it). */
+let prom: typeof PromClient;
 
 const SECONDS_FAST = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 const SECONDS_HTTP = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -24,70 +27,70 @@ const SECONDS_HTTP = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
  * worker's value, gauges of a worker's own pools and queue are summed.
  */
 export class Metrics implements Observer, DatabaseObserver {
-  readonly registry: Registry = new Registry();
+  readonly registry: PromClient.Registry = new prom.Registry();
   private database: DatabaseHandle | null = null;
   private backlog: Promise<OutboxBacklog | null> | null = null;
 
-  private readonly requests = new Counter({
+  private readonly requests = new prom.Counter({
     name: 'rapport_http_requests_total',
     help: 'HTTP requests answered, by method, route template and status code',
     labelNames: ['method', 'route', 'status'] as const,
     registers: [this.registry],
   });
-  private readonly requestSeconds = new Histogram({
+  private readonly requestSeconds = new prom.Histogram({
     name: 'rapport_http_request_duration_seconds',
     help: 'Time from the request arriving to its answer being sent, by method and route template',
     labelNames: ['method', 'route'] as const,
     buckets: SECONDS_HTTP,
     registers: [this.registry],
   });
-  private readonly ingestBatches = new Counter({
+  private readonly ingestBatches = new prom.Counter({
     name: 'rapport_ingest_batches_total',
     help: 'Ingestion batches answered: result "accepted", or the error code they were refused with',
     labelNames: ['result'] as const,
     registers: [this.registry],
   });
-  private readonly ingestRecords = new Counter({
+  private readonly ingestRecords = new prom.Counter({
     name: 'rapport_ingest_records_total',
     help: 'Records of accepted ingestion batches: "accepted" (written) or "duplicate" (already stored, skipped)',
     labelNames: ['result'] as const,
     registers: [this.registry],
   });
-  private readonly groups = new Counter({
+  private readonly groups = new prom.Counter({
     name: 'rapport_write_groups_total',
     help: 'Group commits: transactions that wrote the small writes of several requests together',
     registers: [this.registry],
   });
-  private readonly groupRecords = new Histogram({
+  private readonly groupRecords = new prom.Histogram({
     name: 'rapport_write_group_records',
     help: 'Records written by one group commit',
     buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256],
     registers: [this.registry],
   });
-  private readonly groupSeconds = new Histogram({
+  private readonly groupSeconds = new prom.Histogram({
     name: 'rapport_write_group_duration_seconds',
     help: 'Time of one group commit transaction',
     buckets: SECONDS_FAST,
     registers: [this.registry],
   });
-  private readonly refused = new Counter({
+  private readonly refused = new prom.Counter({
     name: 'rapport_write_queue_refused_total',
     help: 'Requests refused with 503 overloaded because the group commit queue was full (WRITE_QUEUE_RECORDS)',
     registers: [this.registry],
   });
-  private readonly deliveries = new Counter({
+  private readonly deliveries = new prom.Counter({
     name: 'rapport_webhook_deliveries_total',
     help: 'Webhook delivery attempts by result: delivered, failed (retried later), dead (given up), disabled (410 Gone)',
     labelNames: ['result'] as const,
     registers: [this.registry],
   });
-  private readonly deliverySeconds = new Histogram({
+  private readonly deliverySeconds = new prom.Histogram({
     name: 'rapport_webhook_delivery_duration_seconds',
     help: 'Time of one webhook delivery attempt (the receiver answering, or the timeout)',
     buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [this.registry],
   });
-  private readonly statementSeconds = new Histogram({
+  private readonly statementSeconds = new prom.Histogram({
     name: 'rapport_db_statement_duration_seconds',
     help: 'Time of database statements: "query" (through Kysely: writes and transactions), "read" (prepared reads)',
     labelNames: ['kind'] as const,
@@ -97,12 +100,18 @@ export class Metrics implements Observer, DatabaseObserver {
   /** Children with their labels bound once: a statement costs one observe, no label lookup. */
   private readonly statementKinds = { query: this.statementSeconds.labels('query'), read: this.statementSeconds.labels('read') };
 
-  constructor(options: { processMetrics: boolean }) {
+  /** Loads prom-client (once per process) and makes the metrics. */
+  static async load(options: { processMetrics: boolean }): Promise<Metrics> {
+    prom ??= await import('prom-client');
+    return new Metrics(options);
+  }
+
+  private constructor(options: { processMetrics: boolean }) {
     // Inside collect(), `this` is the gauge.
     const backlog = () => this.readBacklog();
     const stats = () => this.database?.stats();
     const backlogGauge = (name: string, help: string, pick: (b: OutboxBacklog, now: number) => number) =>
-      new Gauge({
+      new prom.Gauge({
         name,
         help,
         aggregator: 'max',
@@ -127,7 +136,7 @@ export class Metrics implements Observer, DatabaseObserver {
       'Webhook deliveries given up on (dead letters, kept for replay)',
       (b) => b.deadDeliveries,
     );
-    new Gauge({
+    new prom.Gauge({
       name: 'rapport_database_up',
       help: '1 when the database answered the metrics read of this scrape, else 0',
       aggregator: 'min',
@@ -136,7 +145,7 @@ export class Metrics implements Observer, DatabaseObserver {
         this.set((await backlog()) ? 1 : 0);
       },
     });
-    new Gauge({
+    new prom.Gauge({
       name: 'rapport_write_queue_records',
       help: 'Records waiting for their group commit',
       registers: [this.registry],
@@ -145,7 +154,7 @@ export class Metrics implements Observer, DatabaseObserver {
       },
     });
     const poolGauge = (name: string, help: string, pick: (p: { max: number; total: number; idle: number; waiting: number }) => number) =>
-      new Gauge({
+      new prom.Gauge({
         name,
         help,
         labelNames: ['pool'] as const,
@@ -158,12 +167,12 @@ export class Metrics implements Observer, DatabaseObserver {
     poolGauge('rapport_db_pool_connections', 'PostgreSQL: connections a pool has open', (p) => p.total);
     poolGauge('rapport_db_pool_idle_connections', 'PostgreSQL: open connections of a pool not in use', (p) => p.idle);
     poolGauge('rapport_db_pool_waiting_clients', 'PostgreSQL: callers waiting for a connection of a pool', (p) => p.waiting);
-    if (options.processMetrics) collectDefaultMetrics({ register: this.registry });
+    if (options.processMetrics) prom.collectDefaultMetrics({ register: this.registry });
     if (cluster.isWorker) {
       // The primary asks each worker for its metrics and adds them up (prom-client's IPC messages,
       // answered by the listener the AggregatorRegistry installs in a worker).
-      new AggregatorRegistry();
-      AggregatorRegistry.setRegistries([this.registry]);
+      new prom.AggregatorRegistry();
+      prom.AggregatorRegistry.setRegistries([this.registry]);
     }
   }
 
