@@ -100,6 +100,26 @@ module.exports = {
       to: { path: '^src/(modules|http)/' },
     },
 
+    // Metrics: built by the runtime, reported to through interfaces.
+    {
+      name: 'metrics-observes-from-the-side',
+      severity: 'error',
+      comment:
+        'src/metrics counts what it is told through the Observer interfaces and reads the database index and the ' +
+        'outbox backlog; it knows no module, no HTTP plumbing and no CLI.',
+      from: { path: '^src/metrics/' },
+      to: { path: '^src/(modules|http|cli)/' },
+    },
+    {
+      name: 'nothing-below-the-root-imports-metrics',
+      severity: 'error',
+      comment:
+        'Services, repositories, the relay and the database report through interfaces (ctx.observer, DatabaseObserver): ' +
+        'only the composition root and the runtime know prom-client and src/metrics.',
+      from: { path: '^src/(db|lib|events|http|modules|cli)/' },
+      to: { path: ['^src/metrics/', 'node_modules/prom-client/'] },
+    },
+
     // The composition root.
     {
       name: 'root-wires-services-and-routes',

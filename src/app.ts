@@ -7,7 +7,7 @@ import { registerAuth } from './http/auth.ts';
 import { BODY_LIMITS, registerBodyGuards } from './http/body-limits.ts';
 import { registerDocs } from './http/docs.ts';
 import { frameworkError, registerErrorHandler, sendAppError } from './http/error-handler.ts';
-import { overloaded } from './http/errors.ts';
+import { accessDenied, overloaded } from './http/errors.ts';
 import underPressure from '@fastify/under-pressure';
 import { registerNotFound } from './http/not-found.ts';
 import { registerParameterParsing } from './http/params.ts';
@@ -25,6 +25,9 @@ import { projectsRoutes } from './modules/projects/routes.ts';
 import { webhooksRoutes } from './modules/webhooks/routes.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
 import type { Services } from './services.ts';
+import type { Metrics } from './metrics/metrics.ts';
+import { UNMATCHED_ROUTE } from './metrics/metrics.ts';
+import { bearerMatches } from './metrics/serve.ts';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -33,8 +36,11 @@ const OVERLOADED_RETRY_SECONDS = 5;
 /** How often the event-loop lag is sampled. */
 const PRESSURE_SAMPLE_MS = 1000;
 
-/** Builds the HTTP app: plugins → conventions → modules → 404 and error handlers. */
-export async function buildApp(ctx: AppContext, services: Services): Promise<FastifyInstance> {
+/**
+ * Builds the HTTP app: plugins → conventions → modules → 404 and error handlers. With `ctx.metrics`
+ * (METRICS_TOKEN set) every answer is counted, and `/metrics` is served here unless METRICS_PORT is set.
+ */
+export async function buildApp(ctx: AppContext & { readonly metrics?: Metrics | null }, services: Services): Promise<FastifyInstance> {
   const { headersTimeout, idleTimeout } = ctx.config;
   const app = Fastify({
     // Slow or silent clients cannot hold connections: headers within HEADERS_TIMEOUT, and no
@@ -99,6 +105,14 @@ export async function buildApp(ctx: AppContext, services: Services): Promise<Fas
     });
   }
 
+  const metrics = ctx.metrics ?? null;
+  if (metrics) {
+    // By route template (`/api/v1.7/app/:appId`), never the raw URL: one series per route, whatever the ids.
+    app.addHook('onResponse', async (request, reply) => {
+      metrics.request(request.method, request.routeOptions.url ?? UNMATCHED_ROUTE, reply.statusCode, reply.elapsedTime / 1000);
+    });
+  }
+
   registerErrorHandler(app);
   registerNotFound(app);
   await registerParameterParsing(app);
@@ -123,6 +137,38 @@ export async function buildApp(ctx: AppContext, services: Services): Promise<Fas
       }
     },
   );
+
+  app.get(
+    '/readyz',
+    { schema: { tags: ['Operations'], summary: 'Readiness: 200 when the database answers and has every migration of this build' } },
+    async (_request, reply) => {
+      let pending: string[];
+      try {
+        pending = await ctx.database.pendingMigrations();
+      } catch {
+        return reply.code(503).send({ status: 'unavailable', reason: 'database_unreachable' });
+      }
+      if (pending.length > 0) return reply.code(503).send({ status: 'unavailable', reason: 'migrations_pending', pending });
+      return { status: 'ready' };
+    },
+  );
+
+  // The metrics, on this port only with the token, and only when they have no port of their own.
+  const token = ctx.config.metricsToken;
+  if (metrics && token !== undefined && ctx.config.metricsPort === undefined) {
+    app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+      if (!bearerMatches(request.headers.authorization, token)) throw accessDenied('A valid metrics token is required');
+      let text: string;
+      try {
+        text = await metrics.text();
+      } catch (err) {
+        // Under WORKERS, a worker that is still starting has not answered the primary.
+        request.log.warn({ err }, 'metrics could not be collected');
+        return reply.code(503).send({ status: 'unavailable' });
+      }
+      return reply.type(metrics.contentType).send(text);
+    });
+  }
 
   await app.register(accountsRoutes, { accounts: services.accounts });
   await app.register(projectsRoutes, { projects: services.projects });

@@ -53,6 +53,12 @@ export interface Config {
   readonly bodyMinRate: number;
   /** Seconds over which BODY_MIN_RATE is measured (BODY_RATE_WINDOW). */
   readonly bodyRateWindow: number;
+  /** Bearer token that reads `/metrics` (METRICS_TOKEN); unset: metrics are served nowhere. */
+  readonly metricsToken: string | undefined;
+  /** A port of its own for `/metrics` (METRICS_PORT); then the API port does not serve it. */
+  readonly metricsPort: number | undefined;
+  /** Listen address of METRICS_PORT (METRICS_HOST, default HOST). */
+  readonly metricsHost: string;
 }
 
 export interface RateLimitConfig {
@@ -135,6 +141,15 @@ export function loadConfig(env: Env = process.env): Config {
   } catch {
     throw new ConfigError(`PUBLIC_BASE_URL must be an http(s) URL, got "${env.PUBLIC_BASE_URL}"`);
   }
+  const metricsToken = env.METRICS_TOKEN || undefined;
+  if (metricsToken !== undefined && !/^[\x21-\x7e]{16,256}$/.test(metricsToken)) {
+    throw new ConfigError('METRICS_TOKEN must be 16 to 256 printable ASCII characters without spaces');
+  }
+  const metricsPort = env.METRICS_PORT ? intSetting(env, 'METRICS_PORT', 0, 1, 65535) : undefined;
+  if (metricsPort !== undefined && metricsToken === undefined) {
+    throw new ConfigError('METRICS_PORT needs METRICS_TOKEN: the metrics port answers only with that token');
+  }
+  if (metricsPort !== undefined && metricsPort === port) throw new ConfigError('METRICS_PORT must differ from PORT');
   const logLevel = (env.LOG_LEVEL || 'info').toLowerCase();
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`);
@@ -176,5 +191,8 @@ export function loadConfig(env: Env = process.env): Config {
     redisPrefix: redisPrefixSetting(env),
     bodyMinRate: intSetting(env, 'BODY_MIN_RATE', 1024, 0, 1_000_000_000),
     bodyRateWindow: intSetting(env, 'BODY_RATE_WINDOW', 10, 1, 3600),
+    metricsToken,
+    metricsPort,
+    metricsHost: env.METRICS_HOST || host,
   });
 }

@@ -4,6 +4,22 @@ import type { DatabaseHandle } from './db/index.ts';
 import type { Clock } from './lib/time.ts';
 import type { CodeSender } from './modules/accounts/code-sender.ts';
 
+/** How a webhook delivery attempt ended. */
+export type DeliveryResult = 'delivered' | 'failed' | 'dead' | 'disabled';
+
+/**
+ * What services and the relay report about their work, for metrics (src/metrics implements it;
+ * `NO_OBSERVER` ignores everything). Plain calls: nothing below the composition root knows prom-client.
+ */
+export interface Observer {
+  /** An ingestion batch was answered: records written and duplicates skipped, or the code it was refused with. */
+  ingested(outcome: { accepted: number; duplicates: number } | { refused: string }): void;
+  /** A webhook delivery attempt ended. */
+  webhookDelivery(result: DeliveryResult, seconds: number): void;
+}
+
+export const NO_OBSERVER: Observer = { ingested: () => {}, webhookDelivery: () => {} };
+
 /** What every service is built from. Nothing here knows about HTTP, so the CLI shares it. */
 export interface AppContext {
   readonly config: Config;
@@ -11,4 +27,5 @@ export interface AppContext {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly codeSender: CodeSender;
+  readonly observer: Observer;
 }

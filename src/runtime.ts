@@ -1,13 +1,24 @@
 import { migrateToLatest, createDatabase } from './db/index.ts';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
-import type { AppContext } from './context.ts';
+import { type AppContext, NO_OBSERVER } from './context.ts';
 import { Clock } from './lib/time.ts';
+import { Metrics } from './metrics/metrics.ts';
 import { createCodeSender } from './modules/accounts/code-sender.ts';
 
-/** Opens the configured database, brings its schema up to date and assembles the context. */
-export async function openContext(config: Config, logger: Logger, options: { migrate?: boolean } = {}): Promise<AppContext> {
-  const database = createDatabase(config);
+/** The context of a process that serves: the services' context, and its metrics when METRICS_TOKEN is set. */
+export interface ServerContext extends AppContext {
+  readonly metrics: Metrics | null;
+}
+
+/**
+ * Opens the configured database, brings its schema up to date and assembles the context. With
+ * METRICS_TOKEN set the process keeps metrics: the database, the services and the relay report to them.
+ */
+export async function openContext(config: Config, logger: Logger, options: { migrate?: boolean } = {}): Promise<ServerContext> {
+  const metrics = config.metricsToken !== undefined ? await Metrics.load({ processMetrics: true }) : null;
+  const database = createDatabase(config, metrics ?? undefined);
+  metrics?.collectFrom(database);
   try {
     if (options.migrate !== false) {
       const { applied } = await migrateToLatest(database.db, database.features.name);
@@ -23,5 +34,7 @@ export async function openContext(config: Config, logger: Logger, options: { mig
     clock: new Clock(config.timeZone),
     logger,
     codeSender: createCodeSender(config, logger),
+    observer: metrics ?? NO_OBSERVER,
+    metrics,
   };
 }

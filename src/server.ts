@@ -2,16 +2,17 @@ import cluster from 'node:cluster';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
-import type { AppContext } from './context.ts';
 import { createLogger } from './logger.ts';
 import { Relay } from './events/relay.ts';
 import { startMaintenance } from './maintenance.ts';
-import { openContext } from './runtime.ts';
+import { clusterMetrics } from './metrics/cluster.ts';
+import { startMetricsServer } from './metrics/serve.ts';
+import { openContext, type ServerContext } from './runtime.ts';
 import { createServices } from './services.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
-  ctx: AppContext;
+  ctx: ServerContext;
   close(): Promise<void>;
 }
 
@@ -21,8 +22,19 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const ctx = await openContext(config, logger);
   const services = createServices(ctx);
   const app = await buildApp(ctx, services);
+  let metricsServer: { close(): Promise<void> } | null = null;
   try {
     await app.listen({ port: config.port, host: config.host });
+    // METRICS_PORT: served by this process when it is the only one (under WORKERS > 1, by the primary).
+    if (ctx.metrics && config.metricsToken !== undefined && config.metricsPort !== undefined && cluster.isPrimary) {
+      metricsServer = await startMetricsServer({
+        port: config.metricsPort,
+        host: config.metricsHost,
+        token: config.metricsToken,
+        source: ctx.metrics,
+        onError: (err) => logger.error({ err }, 'metrics could not be collected'),
+      });
+    }
   } catch (err) {
     // Nothing may keep a server that cannot listen alive (the read worker, the PostgreSQL pool).
     await app.close();
@@ -38,11 +50,13 @@ export async function startServer(config: Config): Promise<RunningServer> {
     app,
     ctx,
     close() {
-      // Stop accepting, let in-flight requests finish, then close the database.
+      // Stop accepting, let in-flight requests finish (with the group commits they wait for), stop
+      // the relay after its pass, then close the database once every write queue is empty.
       closing ??= (async () => {
         stopMaintenance();
         await app.close();
         await relay?.stop();
+        await metricsServer?.close();
         await ctx.database.close();
       })();
       return closing;
@@ -92,6 +106,17 @@ async function runPrimary(config: Config): Promise<void> {
       }, pause);
     });
   };
+  // The metrics of every worker, added up here: on METRICS_PORT, and for workers asked on the API port.
+  const metrics = config.metricsToken !== undefined ? await clusterMetrics() : null;
+  if (metrics && config.metricsToken !== undefined && config.metricsPort !== undefined) {
+    await startMetricsServer({
+      port: config.metricsPort,
+      host: config.metricsHost,
+      token: config.metricsToken,
+      source: metrics,
+      onError: (err) => logger.error({ err }, 'metrics could not be collected from the workers'),
+    });
+  }
   for (let i = 0; i < config.workers; i++) fork(i);
   logger.info({ workers: config.workers }, 'rapport primary started');
   function stop(signal: string, exitCode = 0): void {

@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
+import { type DatabaseObserver, NO_DATABASE_OBSERVER } from './observer.ts';
 import type { Database } from './schema.ts';
 
 /** How a commit group gathers its jobs. */
@@ -39,6 +40,8 @@ export interface CommitGroup<J> {
   submit(job: J, records: number): Promise<void>;
   /** Records waiting for a transaction. */
   readonly queued: number;
+  /** Resolves once nothing waits and every group taken is committed and answered (shutdown). */
+  idle(): Promise<void>;
 }
 
 /** Writes a group's jobs inside one transaction; throws when any of them cannot be written. */
@@ -70,10 +73,24 @@ interface Waiting<J> {
  * A group that fails is split in halves and each half is written again, down to the job that fails
  * alone, which gets the error; the others commit. A job is never acknowledged before its commit.
  */
-export function createCommitGroup<J>(transactions: GroupTransactions, write: GroupWriter<J>, options: CommitGroupOptions): CommitGroup<J> {
+export function createCommitGroup<J>(
+  transactions: GroupTransactions,
+  write: GroupWriter<J>,
+  options: CommitGroupOptions,
+  observer: DatabaseObserver = NO_DATABASE_OBSERVER,
+): CommitGroup<J> {
   let waiting: Waiting<J>[] = [];
   let queuedRecords = 0;
   let running = 0;
+  /** Groups taken whose jobs are not yet answered (committing, or waiting for the disk). */
+  let unanswered = 0;
+  let idleWaiters: (() => void)[] = [];
+  const settle = (): void => {
+    if (waiting.length > 0 || unanswered > 0) return;
+    const waiters = idleWaiters;
+    idleWaiters = [];
+    for (const resolve of waiters) resolve();
+  };
   /** The pending start of the gathering group, when one is scheduled. */
   let timer: { cancel(): void } | null = null;
 
@@ -92,7 +109,9 @@ export function createCommitGroup<J>(transactions: GroupTransactions, write: Gro
       );
       let records = 0;
       for (const w of group) records += w.records;
-      const rate = (records * options.concurrency) / Math.max(0.05, performance.now() - started);
+      const ms = performance.now() - started;
+      observer.groupCommitted(group.length, records, ms / 1000);
+      const rate = (records * options.concurrency) / Math.max(0.05, ms);
       recordsPerMs = recordsPerMs === 0 ? rate : 0.8 * recordsPerMs + 0.2 * rate;
       return group;
     } catch (err) {
@@ -140,13 +159,19 @@ export function createCommitGroup<J>(transactions: GroupTransactions, write: Gro
     while (running < options.concurrency && waiting.length > 0) {
       const group = take();
       running += 1;
-      void commit(group).then((committed) => {
-        running -= 1;
-        // What gathered while every slot was busy goes at once; the wait for the disk does not
-        // hold the slot, so the next group commits while this one's flush is under way.
-        flush();
-        return acknowledge(committed);
-      });
+      unanswered += 1;
+      void commit(group)
+        .then((committed) => {
+          running -= 1;
+          // What gathered while every slot was busy goes at once; the wait for the disk does not
+          // hold the slot, so the next group commits while this one's flush is under way.
+          flush();
+          return acknowledge(committed);
+        })
+        .finally(() => {
+          unanswered -= 1;
+          settle();
+        });
     }
   };
 
@@ -167,6 +192,7 @@ export function createCommitGroup<J>(transactions: GroupTransactions, write: Gro
       if (queuedRecords > 0 && queuedRecords + records > options.maxQueued) {
         // Retry-After: how long the queue takes to drain at the rate groups have been committing.
         const seconds = recordsPerMs > 0 ? queuedRecords / recordsPerMs / 1000 : 1;
+        observer.groupRefused();
         return Promise.reject(new CommitQueueFull(Math.min(60, Math.max(1, Math.ceil(seconds)))));
       }
       return new Promise<void>((resolve, reject) => {
@@ -178,6 +204,10 @@ export function createCommitGroup<J>(transactions: GroupTransactions, write: Gro
     },
     get queued() {
       return queuedRecords;
+    },
+    idle() {
+      if (waiting.length === 0 && unanswered === 0) return Promise.resolve();
+      return new Promise<void>((resolve) => idleWaiters.push(resolve));
     },
   };
 }

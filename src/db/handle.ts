@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { ReadCache } from './cache.ts';
 import type { ChangeTopic } from './change-epoch.ts';
 import type { DialectFeatures } from './dialect.ts';
+import type { DatabaseStats } from './observer.ts';
 import type { CommitGroup, CommitGroupOptions, GroupWriter } from './group-commit.ts';
 import type { PreparedReader } from './prepared.ts';
 import type { Database } from './schema.ts';
@@ -32,5 +33,10 @@ export interface DatabaseHandle {
   commitGroup<J>(write: GroupWriter<J>, options?: Partial<CommitGroupOptions>): CommitGroup<J>;
   /** Resolves when the database answers a trivial read (health checks). */
   ping(): Promise<void>;
+  /** Names of this build's migrations that the database has not applied (readiness). */
+  pendingMigrations(): Promise<string[]>;
+  /** Pools and queues, for metrics. */
+  stats(): DatabaseStats;
+  /** Waits for every group commit's queue to be written, then closes. */
   close(): Promise<void>;
 }

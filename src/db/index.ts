@@ -4,9 +4,11 @@ import type { DatabaseHandle } from './handle.ts';
 import { openPostgres } from './postgres.ts';
 import { openSqlite } from './sqlite.ts';
 import { GROUP_COMMIT } from './group-commit.ts';
+import type { DatabaseObserver } from './observer.ts';
 
 export type { DialectFeatures, DialectName } from './dialect.ts';
 export type { DatabaseHandle } from './handle.ts';
+export { type DatabaseObserver, type DatabaseStats, NO_DATABASE_OBSERVER, type PoolStats } from './observer.ts';
 export type { ReadCache } from './cache.ts';
 export type * from './schema.ts';
 export {
@@ -30,8 +32,9 @@ export { containsInsensitive, containsPattern } from './sql.ts';
 /** The database the config selects: PostgreSQL when DATABASE_URL is set, else SQLite in DATA_DIR. */
 export function createDatabase(
   config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'sqliteReadThread' | 'writeQueueRecords'>>,
+  observer?: DatabaseObserver,
 ): DatabaseHandle {
   const groups = { maxQueued: config.writeQueueRecords ?? GROUP_COMMIT.maxQueued };
-  if (config.databaseUrl) return openPostgres(config.databaseUrl, { groups });
-  return openSqlite(path.join(config.dataDir, 'rapport.sqlite'), { readThread: config.sqliteReadThread ?? false, groups });
+  if (config.databaseUrl) return openPostgres(config.databaseUrl, { groups, observer });
+  return openSqlite(path.join(config.dataDir, 'rapport.sqlite'), { readThread: config.sqliteReadThread ?? false, groups, observer });
 }

@@ -1,4 +1,4 @@
-import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import type { DialectName } from './dialect.ts';
 import * as m001 from './migrations/001_foundation.ts';
 import * as m002 from './migrations/002_customers.ts';
@@ -65,4 +65,11 @@ export async function migrateToLatest(db: Kysely<Database>, dialect: DialectName
     throw new Error(`migration ${failed ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`);
   }
   return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName) };
+}
+
+/** Names of this build's migrations the database has not applied (throws when it has no migration table). */
+export async function pendingMigrations(db: Kysely<Database>): Promise<string[]> {
+  const { rows } = await sql<{ name: string }>`select name from rapport_migrations`.execute(db);
+  const applied = new Set(rows.map((r) => r.name));
+  return Object.keys(MIGRATIONS).filter((name) => !applied.has(name));
 }

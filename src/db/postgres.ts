@@ -2,8 +2,10 @@ import { type Driver, Kysely, PostgresDialect, type PostgresDialectConfig, Postg
 import pg from 'pg';
 import { ChangeTrackingDriver, type ChangeTopic, TOPICS } from './change-epoch.ts';
 import { cacheRegistry } from './cache.ts';
-import { type CommitGroupOptions, GROUP_COMMIT, createCommitGroup, durableCommits } from './group-commit.ts';
+import { type CommitGroup, type CommitGroupOptions, GROUP_COMMIT, createCommitGroup, durableCommits } from './group-commit.ts';
 import { ping } from './sql.ts';
+import { pendingMigrations } from './migrate.ts';
+import { type DatabaseObserver, NO_DATABASE_OBSERVER, statementLog, timedReader } from './observer.ts';
 import type { DialectFeatures } from './dialect.ts';
 import type { DatabaseHandle } from './handle.ts';
 import { poolReader } from './pg-reader.ts';
@@ -115,29 +117,49 @@ export function redactUrl(url: string): string {
 
 export function openPostgres(
   url: string,
-  options: { poolSize?: number; readPoolSize?: number; groups?: Partial<CommitGroupOptions> } = {},
+  options: { poolSize?: number; readPoolSize?: number; groups?: Partial<CommitGroupOptions>; observer?: DatabaseObserver } = {},
 ): DatabaseHandle {
   const poolSize = options.poolSize ?? 10;
+  const readPoolSize = options.readPoolSize ?? 6;
+  const observer = options.observer ?? NO_DATABASE_OBSERVER;
   // Two pools: prepared reads (the hot reads of every page) never wait for a connection behind
   // transactions, whose connections are held across round trips and commits.
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
-  const readPool = new pg.Pool({ connectionString: url, max: options.readPoolSize ?? 6 });
+  const readPool = new pg.Pool({ connectionString: url, max: readPoolSize });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   readPool.on('error', () => {});
   const watch = new ChangeWatch(url);
   watch.start();
-  const db = new Kysely<Database>({ dialect: new TrackingPostgresDialect({ pool }, watch) });
+  const db = new Kysely<Database>({ dialect: new TrackingPostgresDialect({ pool }, watch), log: statementLog(observer) });
+  const groups: CommitGroup<never>[] = [];
+  const poolStats = (name: string, p: pg.Pool, max: number) => ({
+    name,
+    max,
+    total: p.totalCount,
+    idle: p.idleCount,
+    waiting: p.waitingCount,
+  });
   return {
     db,
     features: postgresFeatures,
     description: `postgres ${redactUrl(url)}`,
-    reader: poolReader(readPool, db, postgresFeatures),
+    reader: timedReader(poolReader(readPool, db, postgresFeatures), observer),
     readerFor: (executor) => executorReader(executor, postgresFeatures),
     cache: cacheRegistry(watch.current),
-    commitGroup: (write, group) => createCommitGroup(durableCommits(db), write, { ...GROUP_COMMIT, ...options.groups, ...group }),
+    commitGroup: (write, group) => {
+      const created = createCommitGroup(durableCommits(db), write, { ...GROUP_COMMIT, ...options.groups, ...group }, observer);
+      groups.push(created as CommitGroup<never>);
+      return created;
+    },
     ping: () => ping(db),
+    pendingMigrations: () => pendingMigrations(db),
+    stats: () => ({
+      pools: [poolStats('write', pool, poolSize), poolStats('read', readPool, readPoolSize)],
+      queuedRecords: groups.reduce((n, g) => n + g.queued, 0),
+    }),
     async close() {
+      await Promise.all(groups.map((g) => g.idle()));
       await watch.stop();
       await db.destroy();
       await readPool.end();

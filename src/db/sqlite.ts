@@ -24,7 +24,16 @@ import {
   sql,
 } from 'kysely';
 import { ChangeTrackingDriver, type ChangeTopic } from './change-epoch.ts';
-import { type CommitGroupOptions, GROUP_COMMIT, type GroupTransactions, createCommitGroup, durableCommits } from './group-commit.ts';
+import {
+  type CommitGroup,
+  type CommitGroupOptions,
+  GROUP_COMMIT,
+  type GroupTransactions,
+  createCommitGroup,
+  durableCommits,
+} from './group-commit.ts';
+import { pendingMigrations } from './migrate.ts';
+import { type DatabaseObserver, NO_DATABASE_OBSERVER, statementLog, timedReader } from './observer.ts';
 import { cacheRegistry } from './cache.ts';
 import { ping } from './sql.ts';
 import type { DialectFeatures } from './dialect.ts';
@@ -303,7 +312,11 @@ function walSyncedCommits(
 }
 
 /** Opens (creating if needed) the embedded database file, tuned for a single-writer server. */
-export function openSqlite(file: string, options: { readThread?: boolean; groups?: Partial<CommitGroupOptions> } = {}): DatabaseHandle {
+export function openSqlite(
+  file: string,
+  options: { readThread?: boolean; groups?: Partial<CommitGroupOptions>; observer?: DatabaseObserver } = {},
+): DatabaseHandle {
+  const observer = options.observer ?? NO_DATABASE_OBSERVER;
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const raw = new SqliteDatabase(file);
   raw.pragma('journal_mode = WAL');
@@ -322,30 +335,37 @@ export function openSqlite(file: string, options: { readThread?: boolean; groups
   const db = new Kysely<Database>({
     dialect: new ImmediateSqliteDialect({ database: withStatementCache(raw) }, () => second?.localWrite()),
     plugins: [new LimitAsExpression()],
+    log: statementLog(observer),
   });
   // SQLITE_READ_THREAD: prepared reads on a worker thread (src/db/sqlite-worker.ts).
   const worker = file !== ':memory:' && options.readThread ? new SqliteReadWorker(file, WORKER_CACHE_SIZE) : null;
   second = file === ':memory:' ? null : openReader(file, db, worker);
   const synced = file === ':memory:' ? null : walSyncedCommits(db, raw, file);
   const groupTransactions = synced ?? durableCommits(db);
+  const groups: CommitGroup<never>[] = [];
   return {
     db,
     features: sqliteFeatures,
     description: `sqlite ${file}`,
-    reader: second?.reader ?? executorReader(db, sqliteFeatures, sqliteParameters),
+    reader: timedReader(second?.reader ?? executorReader(db, sqliteFeatures, sqliteParameters), observer),
     readerFor: (executor) => executorReader(executor, sqliteFeatures, sqliteParameters),
     cache: cacheRegistry(second ? second.epoch : () => null),
     // One writer: groups commit one after the other.
-    commitGroup: (write, group) =>
-      createCommitGroup(groupTransactions, write, {
-        ...GROUP_COMMIT,
-        ...options.groups,
-        concurrency: 1,
-        maxWaitMs: 0,
-        ...group,
-      }),
+    commitGroup: (write, group) => {
+      const created = createCommitGroup(
+        groupTransactions,
+        write,
+        { ...GROUP_COMMIT, ...options.groups, concurrency: 1, maxWaitMs: 0, ...group },
+        observer,
+      );
+      groups.push(created as CommitGroup<never>);
+      return created;
+    },
     ping: () => ping(db),
+    pendingMigrations: () => pendingMigrations(db),
+    stats: () => ({ pools: [], queuedRecords: groups.reduce((n, g) => n + g.queued, 0) }),
     async close() {
+      await Promise.all(groups.map((g) => g.idle()));
       await second?.worker?.close();
       second?.raw.close();
       await synced?.close();

@@ -56,3 +56,44 @@ export async function writeEvents(trx: Kysely<Database>, appId: string, events: 
   }
   return rows.map((r) => r.id);
 }
+
+/** What waits to be delivered, for metrics: events the relay has not sequenced, and open webhook deliveries. */
+export interface OutboxBacklog {
+  /** Committed events without a feed position yet (the relay has not taken them). */
+  pendingEvents: number;
+  /** created_at of the oldest of them (epoch ms), null when none. */
+  oldestPendingAt: number | null;
+  /** Webhook deliveries waiting to be sent or retried. */
+  pendingDeliveries: number;
+  /** created_at of the oldest of them (epoch ms), null when none. */
+  oldestDeliveryAt: number | null;
+  /** Deliveries given up on (dead letters, kept for replay). */
+  deadDeliveries: number;
+}
+
+/** Reads the backlog: three aggregate reads over partial and status indexes (cheap while the backlog is small). */
+export async function outboxBacklog(db: Kysely<Database>): Promise<OutboxBacklog> {
+  const events = await db
+    .selectFrom('outbox')
+    .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min('created_at').as('oldest')])
+    .where('seq', 'is', null)
+    .executeTakeFirst();
+  const deliveries = await db
+    .selectFrom('webhook_deliveries')
+    .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min('created_at').as('oldest')])
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  const dead = await db
+    .selectFrom('webhook_deliveries')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('status', '=', 'dead')
+    .executeTakeFirst();
+  const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+  return {
+    pendingEvents: Number(events?.n ?? 0),
+    oldestPendingAt: num(events?.oldest),
+    pendingDeliveries: Number(deliveries?.n ?? 0),
+    oldestDeliveryAt: num(deliveries?.oldest),
+    deadDeliveries: Number(dead?.n ?? 0),
+  };
+}

@@ -190,13 +190,16 @@ export class Relay {
       .filter((e) => e !== undefined)
       .map((e) => toMessage(e));
     const body = JSON.stringify(messages);
+    const started = performance.now();
     const result = await sendWebhook(hook.url, hook.secret, body, ids, {
       timeoutMs: this.options.timeoutMs,
       allowPrivate: this.ctx.config.webhookAllowPrivate,
     });
+    const seconds = (performance.now() - started) / 1000;
     const now = this.ctx.clock.now();
     const attempts = d.attempts + 1;
     if (result.ok) {
+      this.ctx.observer.webhookDelivery('delivered', seconds);
       await this.db
         .updateTable('webhook_deliveries')
         .set({ status: 'delivered', attempts, delivered_at: now, last_status_code: result.status, last_error: null })
@@ -217,10 +220,12 @@ export class Relay {
           .where('id', '=', d.id)
           .execute();
       });
+      this.ctx.observer.webhookDelivery('disabled', seconds);
       this.ctx.logger.warn({ webhook: hook.id }, 'webhook disabled: receiver answered 410');
       return;
     }
     const dead = now - d.created_at >= this.options.deadAfterMs;
+    this.ctx.observer.webhookDelivery(dead ? 'dead' : 'failed', seconds);
     await this.db
       .updateTable('webhook_deliveries')
       .set({

@@ -2,8 +2,7 @@ import { type BehaviourRollupsTable, CommitQueueFull, type Database, isTransient
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import { type EventMessage, RECORD_BODY, eventRows } from '../../events/outbox.ts';
-import type { AppError } from '../../http/errors.ts';
-import { accessDenied, failure, overloaded } from '../../http/errors.ts';
+import { AppError, accessDenied, failure, overloaded } from '../../http/errors.ts';
 import type { AccessService } from '../access/service.ts';
 import type { AccountsService } from '../accounts/service.ts';
 import { overviewKeys } from '../behaviour/service.ts';
@@ -426,6 +425,27 @@ export function createIngestService(
     }
   }
 
+  /** One batch of an authorized caller: validated whole, written once (retried when a concurrent batch raced it). */
+  async function ingestBatch(caller: IngestCaller, payload: unknown): Promise<IngestResult> {
+    const { appId, defaultOwner } = caller;
+    if (!Array.isArray(payload)) throw failure('invalid_events', 'The body must be a JSON array of event messages', { errors: [] });
+    if (payload.length > MAX_EVENTS) {
+      throw failure('invalid_events', `A batch holds at most ${MAX_EVENTS} event messages`, { errors: [] });
+    }
+    // A concurrent batch may store the same record between our check and our insert: the
+    // retry sees it as a duplicate, which keeps ingestion idempotent under races. A deadlock
+    // with a concurrent batch rolled this one back whole, so running it again is safe too.
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        const { result, plan } = await runBatch(appId, payload, defaultOwner);
+        await write(plan);
+        return result;
+      } catch (err) {
+        if (attempt >= 3 || !(isUniqueViolation(err) || isTransientConflict(err))) throw err;
+      }
+    }
+  }
+
   return {
     /**
      * Who may ingest into the project: the project secret, else a Master/Admin token. Checked
@@ -434,22 +454,13 @@ export function createIngestService(
     authorize,
 
     async ingest(caller: IngestCaller, payload: unknown): Promise<IngestResult> {
-      const { appId, defaultOwner } = caller;
-      if (!Array.isArray(payload)) throw failure('invalid_events', 'The body must be a JSON array of event messages', { errors: [] });
-      if (payload.length > MAX_EVENTS) {
-        throw failure('invalid_events', `A batch holds at most ${MAX_EVENTS} event messages`, { errors: [] });
-      }
-      // A concurrent batch may store the same record between our check and our insert: the
-      // retry sees it as a duplicate, which keeps ingestion idempotent under races. A deadlock
-      // with a concurrent batch rolled this one back whole, so running it again is safe too.
-      for (let attempt = 1; ; attempt += 1) {
-        try {
-          const { result, plan } = await runBatch(appId, payload, defaultOwner);
-          await write(plan);
-          return result;
-        } catch (err) {
-          if (attempt >= 3 || !(isUniqueViolation(err) || isTransientConflict(err))) throw err;
-        }
+      try {
+        const result = await ingestBatch(caller, payload);
+        ctx.observer.ingested(result);
+        return result;
+      } catch (err) {
+        ctx.observer.ingested({ refused: err instanceof AppError ? err.code : 'internal_error' });
+        throw err;
       }
     },
   };
