@@ -44,6 +44,7 @@ const probes: Record<string, Probe> = {
   'POST /api/v1.7/app/{app-id}/members (role Admin)': async (w, u) =>
     w.server.api.post(`/api/v1.7/app/${w.appId}/members`, { svc_user_id: (await w.newUser()).id, role: 'Admin' }, { token: u.token }),
   'GET /api/v1.7/app/{app-id}/members': (w, u) => w.server.api.get(`/api/v1.7/app/${w.appId}/members`, { token: u.token }),
+  'GET /api/v1.7/app/{app-id}/audit-log': (w, u) => w.server.api.get(`/api/v1.7/app/${w.appId}/audit-log`, { token: u.token }),
   'POST /api/v1.7/app/{app-id}/member/{svc-user-id} (a Sales member)': async (w, u) =>
     w.server.api.post(`/api/v1.7/app/${w.appId}/member/${(await w.newMember('Sales')).id}`, {}, { token: u.token }),
   'POST /api/v1.7/app/{app-id}/member/{svc-user-id} (an Admin)': async (w, u) =>
