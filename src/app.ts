@@ -40,6 +40,12 @@ const PRESSURE_SAMPLE_MS = 1000;
  * Builds the HTTP app: plugins → conventions → modules → 404 and error handlers. With `ctx.metrics`
  * (METRICS_TOKEN set) every answer is counted, and `/metrics` is served here unless METRICS_PORT is set.
  */
+/** TRUST_PROXY for Fastify: a number of hops becomes the function proxy-addr would make of it (Fastify's types take no number). */
+function trustProxyOption(setting: boolean | number | string[]): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof setting !== 'number') return setting;
+  return (_address, hop) => hop < setting;
+}
+
 export async function buildApp(ctx: AppContext & { readonly metrics?: Metrics | null }, services: Services): Promise<FastifyInstance> {
   const { headersTimeout, idleTimeout } = ctx.config;
   const app = Fastify({
@@ -63,7 +69,7 @@ export async function buildApp(ctx: AppContext & { readonly metrics?: Metrics | 
     loggerInstance: ctx.logger as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMITS.default,
-    trustProxy: ctx.config.trustProxy,
+    trustProxy: trustProxyOption(ctx.config.trustProxy),
     return503OnClosing: true,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: true, allErrors: false } },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
@@ -140,7 +146,10 @@ export async function buildApp(ctx: AppContext & { readonly metrics?: Metrics | 
 
   app.get(
     '/readyz',
-    { schema: { tags: ['Operations'], summary: 'Readiness: 200 when the database answers and has every migration of this build' } },
+    {
+      config: { limitBy: 'none' },
+      schema: { tags: ['Operations'], summary: 'Readiness: 200 when the database answers and has every migration of this build' },
+    },
     async (_request, reply) => {
       let pending: string[];
       try {
@@ -156,7 +165,7 @@ export async function buildApp(ctx: AppContext & { readonly metrics?: Metrics | 
   // The metrics, on this port only with the token, and only when they have no port of their own.
   const token = ctx.config.metricsToken;
   if (metrics && token !== undefined && ctx.config.metricsPort === undefined) {
-    app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+    app.get('/metrics', { config: { limitBy: 'none' }, schema: { hide: true } }, async (request, reply) => {
       if (!bearerMatches(request.headers.authorization, token)) throw accessDenied('A valid metrics token is required');
       let text: string;
       try {

@@ -58,10 +58,10 @@ function productFiles(dataDir: string): string[] {
   return out.sort();
 }
 
-/** A working directory beside `near`, removed afterwards: the copy of the database can be large, so not in /tmp. */
-async function withWorkDir<T>(near: string, fn: (dir: string) => Promise<T>): Promise<T> {
-  fs.mkdirSync(path.dirname(near), { recursive: true });
-  const dir = fs.mkdtempSync(`${near}.work-`);
+/** A working directory named `prefix…` (a path), removed afterwards: the copy of the database can be large, so not in /tmp. */
+async function withWorkDir<T>(prefix: string, fn: (dir: string) => Promise<T>): Promise<T> {
+  fs.mkdirSync(path.dirname(prefix), { recursive: true });
+  const dir = fs.mkdtempSync(prefix);
   fs.chmodSync(dir, 0o700);
   try {
     return await fn(dir);
@@ -75,7 +75,7 @@ export async function backup(where: Where, file: string): Promise<BackupResult> 
   if (fs.existsSync(target)) throw new BackupError(`${target} exists: a backup never replaces a file`);
   const dataDir = path.resolve(where.dataDir);
   if (target.startsWith(`${dataDir}${path.sep}`)) throw new BackupError('write the backup outside DATA_DIR');
-  return withWorkDir(target, async (work) => {
+  return withWorkDir(`${target}.work-`, async (work) => {
     fs.mkdirSync(path.join(work, 'database'));
     const database = await snapshotDatabase(where, path.join(work, 'database', snapshotName(dialectOf(where))));
     // After the database: a file written meanwhile is an extra, never a missing one.
@@ -113,7 +113,8 @@ export async function restore(where: Where, file: string): Promise<RestoreResult
   const present = productFiles(dataDir);
   if (present.length > 0) throw new BackupError(`DATA_DIR ${dataDir} holds files: restore only into an empty data directory`);
   if (!(await databaseIsEmpty(where))) throw new BackupError('the target database is not empty: restore only into a new, empty database');
-  return withWorkDir(dataDir, async (work) => {
+  // Inside DATA_DIR (empty but for it), so that the files are renamed into place on the same file system.
+  return withWorkDir(path.join(dataDir, '.restore-'), async (work) => {
     try {
       await tar.extract({ file: source, cwd: work, strict: true });
     } catch (err) {

@@ -29,8 +29,12 @@ export interface Config {
   readonly writeQueueRecords: number;
   /** SQLite: run each process's reads on a worker thread (SQLITE_READ_THREAD, default true). */
   readonly sqliteReadThread: boolean;
-  /** Trust X-Forwarded-For (behind a reverse proxy). */
-  readonly trustProxy: boolean;
+  /**
+   * Which proxies' X-Forwarded-For is believed (TRUST_PROXY): false; a number of proxy hops in
+   * front; a list of proxy addresses or CIDR ranges; or true (every hop: only safe when the proxy
+   * replaces the header rather than appending to it).
+   */
+  readonly trustProxy: boolean | number | string[];
   /** Test suites only: cheap password hashes (RAPPORT_INSECURE_FAST_HASH=1). Never in production. */
   readonly insecureFastHash: boolean;
   /** Run the event relay inside the server process (RAPPORT_EMBEDDED_RELAY, default true). */
@@ -85,6 +89,18 @@ function intSetting(env: Env, name: string, fallback: number, min: number, max: 
   const value = Number(raw);
   if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
   return value;
+}
+
+function trustProxySetting(raw: string | undefined): boolean | number | string[] {
+  const value = (raw ?? '').trim();
+  if (value === '' || value === 'false' || value === '0') return false;
+  if (value === 'true') return true;
+  if (/^\d{1,2}$/.test(value)) return Number(value);
+  const parts = value.split(',').map((p) => p.trim());
+  if (parts.every((p) => /^[0-9A-Fa-f:.]{2,45}(\/\d{1,3})?$/.test(p))) return parts;
+  throw new ConfigError(
+    `TRUST_PROXY must be false, a number of proxy hops (e.g. 1), a comma-separated list of proxy addresses or CIDR ranges, or true; got "${value}"`,
+  );
 }
 
 function boolSetting(env: Env, name: string, fallback: boolean): boolean {
@@ -172,7 +188,7 @@ export function loadConfig(env: Env = process.env): Config {
     idleTimeout: intSetting(env, 'IDLE_TIMEOUT', 30, 1, 3600),
     sqliteReadThread: boolSetting(env, 'SQLITE_READ_THREAD', true),
     writeQueueRecords: intSetting(env, 'WRITE_QUEUE_RECORDS', 16_384, 1, 1_000_000),
-    trustProxy: boolSetting(env, 'TRUST_PROXY', false),
+    trustProxy: trustProxySetting(env.TRUST_PROXY),
     insecureFastHash: boolSetting(env, 'RAPPORT_INSECURE_FAST_HASH', false),
     embeddedRelay: boolSetting(env, 'RAPPORT_EMBEDDED_RELAY', true),
     webhookAllowPrivate: boolSetting(env, 'WEBHOOK_ALLOW_PRIVATE', false),

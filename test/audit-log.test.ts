@@ -59,6 +59,8 @@ describe('audit log', () => {
       ['member.add', String(p.master.id), String(p.outsider.id)],
     ]);
     expect(entries[3]?.detail).toEqual({ from: String(p.sales.id), to: String(p.sales2.id) });
+    // Of a webhook's URL only the origin is kept (a receiver's path can be its credential).
+    expect(entries[1]?.detail).toEqual({ url: 'http://127.0.0.1:9' });
     expect(entries[2]?.detail).toEqual({ name: 'Renamed' });
     // The members historyProject added are there too, with their roles.
     expect(entries.filter((e) => e.action === 'member.add').map((e) => e.detail?.role)).toEqual(
@@ -72,6 +74,27 @@ describe('audit log', () => {
     const outsider = await api.get(`/api/v1.7/app/${p.appId}/audit-log`, { token: p.outsider.token });
     expect(outsider.statusCode).toBeGreaterThanOrEqual(200);
     expect(JSON.stringify(outsider.json())).not.toContain('member.add');
+  });
+
+  it('records an owner changed by an edit, a customer created for someone else, and a deletion', async () => {
+    const api = t.server.api;
+    const created = await api.post(`/api/v1.7/app/${p.appId}/member/${p.sales.id}/customers`, { name: 'Given' }, { token: p.master.token });
+    const id = created.json().data.id as string;
+    const edited = await api.put(
+      `/api/v1.7/app/${p.appId}/member/${p.sales.id}/customer/${id}`,
+      { svc_user_id: p.sales2.id },
+      { token: p.master.token },
+    );
+    expect(edited.json()).toMatchObject({ status: 1, data: { svcUserId: String(p.sales2.id) } });
+    expect(
+      (await api.delete(`/api/v1.7/app/${p.appId}/member/${p.sales2.id}/customer/${id}`, { token: p.master.token })).json().status,
+    ).toBe(1);
+    const entries = (await auditLog(p.master.token)).slice(0, 3);
+    expect(entries.map((e) => [e.action, e.targetId, e.detail])).toEqual([
+      ['customer.delete', id, null],
+      ['customer.transfer_owner', id, { from: String(p.sales.id), to: String(p.sales2.id) }],
+      ['customer.transfer_owner', id, { from: null, to: String(p.sales.id) }],
+    ]);
   });
 
   it('writes nothing when the change is refused', async () => {

@@ -19,9 +19,10 @@ function budget(res: { headers: Record<string, unknown> }) {
 }
 
 describe('rate limits under /api', () => {
-  it('count per access token, answer 429 rate_limited with Retry-After when spent, and keep two tokens apart', async () => {
+  it("count per user, whichever of the user's tokens, answer 429 rate_limited with Retry-After when spent, and keep two users apart", async () => {
     // One client per user: the log-in calls count against the client, not the tokens.
-    const ann = await activeUser(t.server, await createClient(t.server));
+    const annClient = await createClient(t.server);
+    const ann = await activeUser(t.server, annClient);
     const bob = await activeUser(t.server, await createClient(t.server));
     // activeUser read the user info once with each token: 4 of 5 left.
     const seen: number[] = [];
@@ -37,12 +38,22 @@ describe('rate limits under /api', () => {
 
     const refused = await t.server.api.get('/api/v1.7/my-apps', { token: ann.token });
     expect(refused.statusCode).toBe(429);
-    expect(refused.json()).toEqual({ status: 0, code: 'rate_limited', msg: expect.stringContaining('access token') });
+    expect(refused.json()).toEqual({ status: 0, code: 'rate_limited', msg: expect.stringContaining('this account') });
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
     expect(budget(refused)).toMatchObject({ limit: 5, remaining: 0 });
 
-    // Every address is refused for that token; the other token has its own budget.
+    // A new token of the same user buys no new budget.
+    const again = await t.server.api.post(
+      '/svcuser/oauth2/access_token',
+      { grant_type: 'password', username: ann.username, password: ann.password },
+      { form: true, headers: { authorization: annClient.basic } },
+    );
+    const second = again.json().access_token as string;
+    expect(second).not.toBe(ann.token);
+    expect((await t.server.api.get('/api/v1.7/my-apps', { token: second })).statusCode).toBe(429);
+
+    // Every address is refused for that user; another user has a budget of their own.
     const other = await t.server.api.get('/api/v1.7/my-apps', { token: bob.token });
     expect(other.json()).toMatchObject({ status: 1 });
     expect(budget(other)).toMatchObject({ limit: 5, remaining: 3 });
@@ -113,13 +124,13 @@ describe('rate limits on ingestion', () => {
 });
 
 describe('rate limits under /svcuser', () => {
-  it('count the token calls per OAuth client and answer 429 too_many_requests', async () => {
+  it('count the token calls per OAuth client and address, and answer 429 too_many_requests', async () => {
     const client = await createClient(t.server, 'busy client');
-    const refresh = () =>
+    const refresh = (ip = '192.0.2.30') =>
       t.server.api.post(
         '/svcuser/oauth2/access_token',
         { grant_type: 'refresh_token', refresh_token: 'not-a-refresh-token' },
-        { form: true, headers: { authorization: client.basic } },
+        { form: true, headers: { authorization: client.basic }, ip },
       );
     for (let i = 0; i < 4; i += 1) {
       const res = await refresh();
@@ -131,6 +142,11 @@ describe('rate limits under /svcuser', () => {
     expect(refused.json()).toEqual({ error: 'too_many_requests', error_description: expect.stringContaining('client') });
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect(budget(refused)).toMatchObject({ limit: 4, remaining: 0 });
+    // The same client from another address (its other users) is not held back: a leaked client
+    // secret used from elsewhere cannot lock the client's users out.
+    const elsewhere = await refresh('192.0.2.31');
+    expect(elsewhere.statusCode).toBe(400);
+    expect(budget(elsewhere)).toMatchObject({ limit: 4, remaining: 3 });
     // Another client is not held back.
     const fresh = await createClient(t.server, 'quiet client');
     const ok = await t.server.api.post(
@@ -183,6 +199,34 @@ describe('rate limits under /svcuser', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  it('with a number of hops, believes only what the proxy saw: a client cannot pick its address', async () => {
+    const server = await startTestServer({ ...LIMITS, TRUST_PROXY: '1' });
+    try {
+      // Through one proxy at 10.0.0.1: the client wrote the left entries, the proxy appended the address it saw.
+      const via = (spoofed: string) =>
+        server.api.get('/no/such/page', { ip: '10.0.0.1', headers: { 'x-forwarded-for': `${spoofed}, 203.0.113.9` } });
+      const remaining: number[] = [];
+      for (const spoofed of ['1.1.1.1', '2.2.2.2', 'not-an-ip']) remaining.push(budget(await via(spoofed)).remaining);
+      expect(remaining).toEqual([2, 1, 0]);
+      expect((await via('3.3.3.3')).statusCode).toBe(429);
+      // Another client behind the same proxy has its own budget.
+      const other = await server.api.get('/no/such/page', { ip: '10.0.0.1', headers: { 'x-forwarded-for': '203.0.113.10' } });
+      expect(budget(other)).toMatchObject({ remaining: 2 });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('refuses a value it cannot read, at start', async () => {
+    const { loadConfig, ConfigError } = await import('../src/config.ts');
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).trustProxy).toEqual(['10.0.0.0/8', '127.0.0.1']);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(() => loadConfig({ TRUST_PROXY: 'yes please' })).toThrow(ConfigError);
   });
 });
 

@@ -14,7 +14,7 @@ let appId: string;
 interface ListedMember {
   svcUserId: number;
   accepted: boolean;
-  user: { userName: string | null; phoneNum: string | null; email: string | null };
+  user: { userName: string | null; phoneNum: string | null; email: string | null; onlineStatus: number };
 }
 
 const membersUrl = (app: string) => `/api/v1.7/app/${app}/members`;
@@ -65,6 +65,8 @@ describe('membership acceptance', () => {
     expect(item?.user.userName).toBe('Pat Pending');
     expect(item?.user.phoneNum).toBe(`${pat.username.slice(0, 3)}****${pat.username.slice(-4)}`);
     expect(item?.user.email).toBe('p***@example.com');
+    // Pat was just online (userWithEmail used the token), but a project Pat has not accepted does not see it.
+    expect(item?.user.onlineStatus).toBe(0);
     // Nothing of the real values anywhere in the answer.
     const raw = (await t.server.api.get(membersUrl(appId), { token: master.token })).body;
     expect(raw).not.toContain(pat.username);

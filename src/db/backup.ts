@@ -41,7 +41,7 @@ export function snapshotName(dialect: DialectName): string {
 /** Writes a consistent copy of the configured database to `dest` (a new file). */
 export async function snapshotDatabase(where: Where, dest: string): Promise<DialectName> {
   if (where.databaseUrl) {
-    await run('pg_dump', ['--format=custom', '--no-owner', '--no-privileges', `--file=${dest}`, `--dbname=${where.databaseUrl}`]);
+    await run('pg_dump', ['--format=custom', '--no-owner', '--no-privileges', `--file=${dest}`], libpqEnv(where.databaseUrl));
     return 'postgres';
   }
   const file = sqliteFile(where.dataDir);
@@ -94,14 +94,16 @@ export async function restoreDatabase(where: Where, dialect: DialectName, source
   }
   if (!(await databaseIsEmpty(where))) throw new BackupError('the target database is not empty: restore only into a new, empty database');
   if (where.databaseUrl) {
-    await run('pg_restore', [
+    const connection = libpqEnv(where.databaseUrl);
+    // --dbname names the database only (pg_restore without it writes a script); the rest is in the environment.
+    const args = [
       '--no-owner',
       '--no-privileges',
       '--exit-on-error',
       '--single-transaction',
-      `--dbname=${where.databaseUrl}`,
-      source,
-    ]);
+      `--dbname=${connection.PGDATABASE ?? 'postgres'}`,
+    ];
+    await run('pg_restore', [...args, source], connection);
     return;
   }
   const target = sqliteFile(where.dataDir);
@@ -112,10 +114,29 @@ export async function restoreDatabase(where: Where, dialect: DialectName, source
   fs.renameSync(partial, target);
 }
 
+/**
+ * The connection for pg_dump and pg_restore in libpq's environment variables, never on their command
+ * line (where `ps` would show the password). node-postgres' own URL parameters are left out; `sslmode`
+ * (or `ssl=true`, as `require`) goes through.
+ */
+export function libpqEnv(databaseUrl: string): Record<string, string> {
+  const url = new URL(databaseUrl);
+  const env: Record<string, string> = {};
+  if (url.hostname) env.PGHOST = decodeURIComponent(url.hostname.replace(/^\[|\]$/g, ''));
+  if (url.port) env.PGPORT = url.port;
+  if (url.username) env.PGUSER = decodeURIComponent(url.username);
+  if (url.password) env.PGPASSWORD = decodeURIComponent(url.password);
+  const database = decodeURIComponent(url.pathname.replace(/^\//, ''));
+  if (database) env.PGDATABASE = database;
+  const sslmode = url.searchParams.get('sslmode') ?? (url.searchParams.get('ssl') === 'true' ? 'require' : null);
+  if (sslmode) env.PGSSLMODE = sslmode === 'no-verify' ? 'require' : sslmode;
+  return env;
+}
+
 /** Runs a PostgreSQL client tool; its stderr becomes the error when it fails or is missing. */
-function run(command: string, args: string[]): Promise<void> {
+function run(command: string, args: string[], connection: Record<string, string>): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...connection } });
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     child.on('error', (e: NodeJS.ErrnoException) =>

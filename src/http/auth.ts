@@ -45,7 +45,7 @@ export function registerAuth(app: FastifyInstance, accounts: AccountsService): v
       request,
       reply,
       () => accounts.authenticate(token),
-      () => ({ token: token ?? '' }),
+      (u) => ({ user: u.id }),
     );
     if (mode === 'active') accounts.assertActive(user);
     request.user = user;

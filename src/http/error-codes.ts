@@ -105,7 +105,13 @@ export const ERROR_CODES = {
 
   // Tokens and registration (OAuth 2.0).
   invalid_request: {
-    http: [OAUTH, { status: 413, body: 'error' }, { status: 415, body: 'error' }],
+    http: [
+      OAUTH,
+      { status: 408, body: 'error' },
+      { status: 411, body: 'error' },
+      { status: 413, body: 'error' },
+      { status: 415, body: 'error' },
+    ],
     en: 'The request is malformed, or a parameter is missing or invalid',
     zh: '请求格式错误，或参数缺失、无效',
   },

@@ -28,6 +28,15 @@ function sendJson(reply: FastifyReply, status: number, body: unknown): FastifyRe
   return reply.code(status).type('application/json; charset=utf-8').send(JSON.stringify(body));
 }
 
+/** A body refused on the wire: the envelope, or on OAuth routes `invalid_request` (as for 413 and 415). */
+function sendBodyRefusal(reply: FastifyReply, status: number, err: AppError): FastifyReply {
+  if (reply.request.routeOptions.config?.errorStyle === 'oauth') {
+    const error: ErrorCode = 'invalid_request';
+    return sendJson(reply, status, { error, error_description: err.message });
+  }
+  return sendJson(reply, status, { status: 0, code: err.code, msg: err.message });
+}
+
 export function sendAppError(reply: FastifyReply, err: AppError): FastifyReply {
   switch (err.kind) {
     case 'envelope':
@@ -45,9 +54,9 @@ export function sendAppError(reply: FastifyReply, err: AppError): FastifyReply {
       return sendJson(reply, 429, { status: 0, code: err.code, msg: err.message });
     case 'body_too_slow':
       reply.header('connection', 'close');
-      return sendJson(reply, 408, { status: 0, code: err.code, msg: err.message });
+      return sendBodyRefusal(reply, 408, err);
     case 'length_required':
-      return sendJson(reply, 411, { status: 0, code: err.code, msg: err.message });
+      return sendBodyRefusal(reply, 411, err);
     case 'overloaded':
       reply.header('Retry-After', String(err.retryAfter ?? 1));
       return sendJson(reply, 503, { status: 0, code: err.code, msg: err.message });

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
@@ -9,9 +8,9 @@ import { rateLimited, tooManyRequests } from './errors.ts';
  * Rate limits (docs/operations.md, Limits; docs/adr/0015-rate-limits.md). Every request counts
  * against one budget of requests per minute, chosen after its credentials were checked, so that
  * sending made-up credentials cannot open a fresh budget:
- * - a verified access token: its own budget (`perToken`);
+ * - a verified access token: its user's budget (`perToken`), shared by all the user's tokens;
  * - ingestion with a project secret: the project's (`perProject`);
- * - the token and register calls of an authenticated OAuth client: the client's (`perClient`);
+ * - the token and register calls of an authenticated OAuth client: the client's from that address (`perClient`);
  * - anything else, and every request whose credentials are refused: the client address's (`perIp`).
  * One window of a minute per budget, counted by @fastify/rate-limit in the process, or in Redis
  * when REDIS_URL is set. Answers carry `RateLimit-Limit`, `RateLimit-Remaining` and
@@ -26,11 +25,16 @@ export type LimitBy =
   | 'ip'
   /** the route checks its caller itself and counts through `limits.countAs` */
   | 'caller'
-  /** not limited: health, the API reference */
+  /** not limited: health and readiness, the API reference, metrics (which has its own token) */
   | 'none';
 
 /** What a request is counted as. */
-export type Budget = { token: string } | { project: string } | { client: string } | 'ip';
+/**
+ * Whose budget a request spends: a user's (whatever token of theirs it carries: a new token buys no new
+ * budget), a project's (ingestion by its secret), an OAuth client's from one address (a leaked client
+ * secret used elsewhere cannot spend the budget of the client's own users), or the address's.
+ */
+export type Budget = { user: number } | { project: string } | { client: string; ip: string } | 'ip';
 
 export interface RequestLimits {
   /** Counts the request against a budget; throws rate_limited (too_many_requests under /svcuser) when it is spent. */
@@ -73,9 +77,6 @@ const KEY = Symbol('rapport.rateLimitKey');
 type Keyed = FastifyRequest & { [KEY]?: string };
 
 /** A credential as a budget key: hashed (and salted apart from the stored token hashes), never the credential itself. */
-function digest(kind: string, secret: string): string {
-  return `${kind}:${createHash('sha256').update(`rapport-rate-limit:${secret}`).digest('base64url').slice(0, 27)}`;
-}
 
 function limitByOf(request: FastifyRequest): LimitBy {
   return request.routeOptions.config?.limitBy ?? (authModeOf(request) === 'none' ? 'ip' : 'token');
@@ -141,11 +142,11 @@ export async function registerRateLimits(app: FastifyInstance, settings: RateLim
       const key =
         budget === 'ip'
           ? `ip:${normalizeIP(request.ip)}`
-          : 'token' in budget
-            ? digest('token', budget.token)
+          : 'user' in budget
+            ? `user:${budget.user}`
             : 'project' in budget
               ? `project:${budget.project}`
-              : `client:${budget.client}`;
+              : `client:${budget.client}:${normalizeIP(budget.ip)}`;
       (request as Keyed)[KEY] = key;
       const result = await check(request);
       if (result.isAllowed) return;
@@ -159,7 +160,13 @@ export async function registerRateLimits(app: FastifyInstance, settings: RateLim
       reply.header('RateLimit-Reset', result.ttlInSeconds);
       if (!result.isExceeded) return;
       const who =
-        budget === 'ip' ? 'this address' : 'token' in budget ? 'this access token' : 'project' in budget ? 'this project' : 'this client';
+        budget === 'ip'
+          ? 'this address'
+          : 'user' in budget
+            ? 'this account'
+            : 'project' in budget
+              ? 'this project'
+              : 'this client from this address';
       const detail = `Rate limit of ${result.max} requests a minute for ${who} reached; try again in ${result.ttlInSeconds} s`;
       throw request.url.startsWith('/svcuser/') ? tooManyRequests(result.ttlInSeconds, detail) : rateLimited(result.ttlInSeconds, detail);
     },

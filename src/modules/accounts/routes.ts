@@ -36,7 +36,7 @@ export async function accountsRoutes(fastify: FastifyInstance, opts: { accounts:
         reply,
         () =>
           accounts.authenticateClient(request.headers.authorization, { clientId: text(b.client_id), clientSecret: text(b.client_secret) }),
-        (clientId) => ({ client: clientId }),
+        (clientId) => ({ client: clientId, ip: request.ip }),
       );
       clients.set(request, id);
     },

@@ -15,6 +15,7 @@ export type AuditAction =
   | 'member.leave'
   | 'customer.transfer_owner'
   | 'customer.transfer_group'
+  | 'customer.delete'
   | 'project.edit'
   | 'webhook.create'
   | 'webhook.remove'

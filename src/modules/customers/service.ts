@@ -332,14 +332,26 @@ export function createCustomersService(
 
     async create(appId: string, callerId: number, pathUserId: string, input: Record<string, unknown>): Promise<CustomerResponse> {
       const { m, acting } = await actingMember(appId, callerId, pathUserId);
-      return db.transaction().execute((trx) =>
-        service.createInTransaction(trx, appId, input, {
+      return db.transaction().execute(async (trx) => {
+        const created = await service.createInTransaction(trx, appId, input, {
           ownerId: acting,
           now: clock.now(),
           validate: 'create',
           mayAssignOthers: m.isManager,
-        }),
-      );
+        });
+        // Created for someone else: an assignment, as a transfer is.
+        if (created.svcUserId !== String(callerId)) {
+          await audit(trx, {
+            appId,
+            actorId: callerId,
+            action: 'customer.transfer_owner',
+            targetType: 'customer',
+            targetId: created.id,
+            detail: { from: null, to: created.svcUserId },
+          });
+        }
+        return created;
+      });
     },
 
     async edit(
@@ -375,6 +387,16 @@ export function createCustomersService(
         }
         const updated = await repo.update(trx, customerId, patch);
         if (!updated) throw customerNotFound();
+        if (v.ownerChanged) {
+          await audit(trx, {
+            appId,
+            actorId: callerId,
+            action: 'customer.transfer_owner',
+            targetType: 'customer',
+            targetId: customerId,
+            detail: { from: String(current.owner_id), to: String(v.ownerId) },
+          });
+        }
         const merge = await whetherMerge(trx, updated);
         await writeEvents(trx, appId, [customerEvent('update', updated, merge)], now);
         return toCustomer(updated, clock, merge);
@@ -560,6 +582,7 @@ export function createCustomersService(
         const now = clock.now();
         const updated = await repo.update(trx, customerId, { status: 0, updated_at: now });
         if (updated) await writeEvents(trx, appId, [customerEvent('delete', updated)], now);
+        await audit(trx, { appId, actorId: callerId, action: 'customer.delete', targetType: 'customer', targetId: customerId });
       });
       return true;
     },

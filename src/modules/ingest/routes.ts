@@ -34,7 +34,7 @@ export async function ingestRoutes(fastify: FastifyInstance, opts: { ingest: Ing
           request,
           reply,
           () => opts.ingest.authorize(appId, { secret, token: bearerToken(request) }),
-          (c) => (c.by === 'secret' ? { project: c.appId } : { token: bearerToken(request) ?? '' }),
+          (c) => (c.by === 'secret' ? { project: c.appId } : { user: c.defaultOwner }),
         );
         callers.set(request, caller);
       },

@@ -123,7 +123,8 @@ export function toMemberListItem(r: MemberListRow, creatorId: number, clock: Clo
       phoneNum: accepted ? r.u_phone_num : maskPhone(r.u_phone_num),
       phoneStatus: r.u_phone_num_status,
       email: accepted ? r.u_email : maskEmail(r.u_email),
-      onlineStatus: r.u_last_seen_at !== null && now - r.u_last_seen_at <= ONLINE_WINDOW_MS ? 1 : 0,
+      // Nor when they are online: adding an arbitrary user must not let a project watch their presence.
+      onlineStatus: accepted && r.u_last_seen_at !== null && now - r.u_last_seen_at <= ONLINE_WINDOW_MS ? 1 : 0,
     },
   };
 }

@@ -18,6 +18,15 @@ const MAX_HOOKS_PER_PROJECT = 20;
 const webhookNotFound = () => failure('webhook_not_found');
 
 /** Webhook subscriptions and the pull feed (docs/interface.md §14); Master/Admin only. */
+/** What the audit log keeps of a webhook's URL: its origin (the path and query of some receivers are their credential). */
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return '';
+  }
+}
+
 export function createWebhooksService(ctx: AppContext, access: AccessService, audit: AuditRecorder) {
   const db: Kysely<Database> = ctx.database.db;
   const clock = ctx.clock;
@@ -68,7 +77,14 @@ export function createWebhooksService(ctx: AppContext, access: AccessService, au
       };
       await db.transaction().execute(async (trx) => {
         await repo.insert(trx, row);
-        await audit(trx, { appId, actorId: callerId, action: 'webhook.create', targetType: 'webhook', targetId: row.id, detail: { url } });
+        await audit(trx, {
+          appId,
+          actorId: callerId,
+          action: 'webhook.create',
+          targetType: 'webhook',
+          targetId: row.id,
+          detail: { url: originOf(url) },
+        });
       });
       return toWebhook(row, clock);
     },
@@ -90,7 +106,7 @@ export function createWebhooksService(ctx: AppContext, access: AccessService, au
           action: 'webhook.remove',
           targetType: 'webhook',
           targetId: id,
-          detail: { url: hook.url },
+          detail: { url: originOf(hook.url) },
         });
       });
       return true;
