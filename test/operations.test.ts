@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { type Spawned, freePort, runCli, useProcessDatabase, waitForOk } from './helpers/process.ts';
+import { type Spawned, freePort, provisionProject, runCli, useProcessDatabase, waitForOk } from './helpers/process.ts';
 import { parseSamples, sampleValue } from './helpers/prometheus.ts';
 
 /** The real process, as an operator runs it: the metrics port, metrics across workers, SIGTERM. */
@@ -35,31 +35,6 @@ function getAlone(url: string, headers: Record<string, string> = {}): Promise<{ 
 }
 
 const bearer = { authorization: `Bearer ${TOKEN}` };
-
-/** A project to ingest into, made over HTTP: returns its id and secret. */
-async function project(base: string, phone: string): Promise<{ appId: string; secret: string }> {
-  const created = runCli(['client', 'create', '--name', `operations-${phone}`], processes.db.env);
-  await created.exited;
-  const client = JSON.parse(created.output().trim()) as { client_id: string; client_secret: string };
-  const basic = `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`;
-  const form = { 'content-type': 'application/x-www-form-urlencoded', authorization: basic };
-  await fetch(`${base}/svcuser/oauth2/register`, { method: 'POST', headers: form, body: `phoneNum=${phone}&password=long+enough+pw` });
-  const login = await fetch(`${base}/svcuser/oauth2/access_token`, {
-    method: 'POST',
-    headers: form,
-    body: `grant_type=password&username=${phone}&password=long+enough+pw`,
-  });
-  const token = ((await login.json()) as { access_token: string }).access_token;
-  const auth = { authorization: `Bearer ${token}` };
-  const app = await fetch(`${base}/api/v1.7/apps`, {
-    method: 'POST',
-    headers: { ...auth, 'content-type': 'application/json' },
-    body: '{"name":"Operations"}',
-  });
-  const appId = ((await app.json()) as { data: { appId: string } }).data.appId;
-  const apps = (await (await fetch(`${base}/api/v1.7/my-apps`, { headers: auth })).json()) as { data: { id: string; secret: string }[] };
-  return { appId, secret: apps.data.find((a) => a.id === appId)?.secret as string };
-}
 
 describe('METRICS_PORT', () => {
   it('serves /metrics on its own port with the token, and not on the API port', { timeout: 60_000 }, async () => {
@@ -135,7 +110,7 @@ describe('metrics under WORKERS=2', () => {
 describe('SIGTERM', () => {
   it('answers the request in flight, writes it, then exits 0; new connections are refused', { timeout: 60_000 }, async () => {
     const { server, base } = await serve({});
-    const { appId, secret } = await project(base, '13866660001');
+    const { appId, secret } = await provisionProject(base, processes.db.env, '13866660001');
     const post = (batch: unknown) =>
       fetch(`${base}/api/v1.7/app/${appId}/events`, {
         method: 'POST',

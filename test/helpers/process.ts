@@ -84,6 +84,8 @@ const JSON_HEADERS = { 'content-type': 'application/json' };
 
 export interface ProvisionedProject {
   appId: string;
+  /** The project secret (X-App-Secret). */
+  secret: string;
   /** `authorization: Bearer …` of the project's creator. */
   auth: { authorization: string };
   /** Posts one ingestion batch with the project secret. */
@@ -119,6 +121,7 @@ export async function provisionProject(base: string, env: Record<string, string>
   const events = `${base}/api/v1.7/app/${appId}/events`;
   return {
     appId,
+    secret,
     auth,
     ingest: (batch) => fetch(events, { method: 'POST', headers: { ...JSON_HEADERS, 'x-app-secret': secret }, body: JSON.stringify(batch) }),
   };
