@@ -25,6 +25,8 @@ export interface Config {
   readonly headersTimeout: number;
   /** Seconds a connection may stay silent, between requests or within one, before it is closed (IDLE_TIMEOUT). */
   readonly idleTimeout: number;
+  /** Milliseconds between a server's looks at the feed for its open live streams (LIVE_POLL_MS). */
+  readonly livePollMs: number;
   /** Records of small writes that may wait for their group commit before new ones get 503 (WRITE_QUEUE_RECORDS). */
   readonly writeQueueRecords: number;
   /** SQLite: run each process's reads on a worker thread (SQLITE_READ_THREAD, default true). */
@@ -186,6 +188,7 @@ export function loadConfig(env: Env = process.env): Config {
     headersTimeout: intSetting(env, 'HEADERS_TIMEOUT', 10, 1, 300),
     maxEventLoopDelay: intSetting(env, 'MAX_EVENT_LOOP_DELAY', 1000, 0, 60_000),
     idleTimeout: intSetting(env, 'IDLE_TIMEOUT', 30, 1, 3600),
+    livePollMs: intSetting(env, 'LIVE_POLL_MS', 250, 20, 10_000),
     sqliteReadThread: boolSetting(env, 'SQLITE_READ_THREAD', true),
     writeQueueRecords: intSetting(env, 'WRITE_QUEUE_RECORDS', 16_384, 1, 1_000_000),
     trustProxy: trustProxySetting(env.TRUST_PROXY),

@@ -106,6 +106,14 @@ export function createHistoriesService(ctx: AppContext, access: AccessService) {
      * the behaviour record shows a few of their fields). Records of other projects are left out; a
      * view log comes with its link's id, and the links of the view logs are fetched too.
      */
+    /** The creators of the project's links among these ids (link id → platform user id). */
+    async linkCreators(appId: string, ids: string[]): Promise<Map<string, number>> {
+      const rows = await repo.linksByIds(reader, ids);
+      const out = new Map<string, number>();
+      for (const l of rows) if (l.app_id === appId && l.creator_id !== null) out.set(l.id, l.creator_id);
+      return out;
+    },
+
     /** The tags of the project's links among these ids. */
     async linkTags(appId: string, ids: string[]): Promise<Map<string, string[]>> {
       const rows = await repo.linksByIds(reader, ids);
