@@ -51,7 +51,7 @@ export async function main(argv: string[]): Promise<number> {
       return -1; // keeps running
     case 'relay': {
       const config = loadConfig();
-      const logger = createLogger(config.logLevel);
+      const logger = createLogger(config.logLevel, undefined, { truncateIps: config.ipTruncate });
       const ctx = await openContext(config, logger);
       const { Relay } = await import('../events/relay.ts');
       const relay = new Relay(ctx);
@@ -70,7 +70,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     case 'migrate': {
       const config = loadConfig();
-      const logger = createLogger(config.logLevel, process.stderr);
+      const logger = createLogger(config.logLevel, process.stderr, { truncateIps: config.ipTruncate });
       const ctx = await openContext(config, logger, { migrate: false });
       try {
         const { migrateToLatest } = await import('../db/index.ts');
