@@ -18,7 +18,7 @@ export interface RunningServer {
 
 /** Starts the HTTP server: migrate, build, listen. */
 export async function startServer(config: Config): Promise<RunningServer> {
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, undefined, { truncateIps: config.ipTruncate });
   const ctx = await openContext(config, logger);
   const services = createServices(ctx);
   const app = await buildApp(ctx, services);
@@ -71,7 +71,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
  * stop it after the pass under way.
  */
 export async function relayForever(config: Config): Promise<void> {
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, undefined, { truncateIps: config.ipTruncate });
   const ctx = await openContext(config, logger);
   let metricsServer: { close(): Promise<void> } | null = null;
   try {
@@ -119,7 +119,7 @@ const MAX_QUICK_DEATHS = 5;
  * SIGTERM/SIGINT stop every worker gracefully.
  */
 async function runPrimary(config: Config): Promise<void> {
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, undefined, { truncateIps: config.ipTruncate });
   const ctx = await openContext(config, logger);
   await ctx.database.close();
   let stopping = false;

@@ -55,7 +55,7 @@ export async function main(argv: string[]): Promise<number> {
       return -1; // keeps running
     case 'migrate': {
       const config = loadConfig();
-      const logger = createLogger(config.logLevel, process.stderr);
+      const logger = createLogger(config.logLevel, process.stderr, { truncateIps: config.ipTruncate });
       const ctx = await openContext(config, logger, { migrate: false });
       try {
         const { migrateToLatest } = await import('../db/index.ts');
