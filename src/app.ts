@@ -24,6 +24,7 @@ import { metadataRoutes } from './modules/metadata/routes.ts';
 import { projectsRoutes } from './modules/projects/routes.ts';
 import { webhooksRoutes } from './modules/webhooks/routes.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
+import { filesRoutes } from './modules/files/routes.ts';
 import type { Services } from './services.ts';
 import type { Metrics } from './metrics/metrics.ts';
 import { UNMATCHED_ROUTE } from './metrics/metrics.ts';
@@ -189,5 +190,6 @@ export async function buildApp(ctx: AppContext & { readonly metrics?: Metrics | 
   await app.register(behaviourRoutes, { behaviour: services.behaviour });
   await app.register(webhooksRoutes, { webhooks: services.webhooks });
   await app.register(auditRoutes, { audit: services.audit });
+  await app.register(filesRoutes, { files: services.files });
   return app;
 }
