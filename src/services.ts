@@ -43,7 +43,22 @@ export function createServices(ctx: AppContext) {
   const webhooks = createWebhooksService(ctx, access, audit.record);
   // Uploaded files and their pages under DATA_DIR/files, whichever database runs.
   const files = createFilesService(ctx, access, new LocalFileStorage(path.join(ctx.config.dataDir, 'files')), audit.record);
-  return { clients, accounts, access, audit, projects, members, metadata, groups, customers, ingest, histories, behaviour, webhooks, files };
+  return {
+    clients,
+    accounts,
+    access,
+    audit,
+    projects,
+    members,
+    metadata,
+    groups,
+    customers,
+    ingest,
+    histories,
+    behaviour,
+    webhooks,
+    files,
+  };
 }
 
 export type Services = ReturnType<typeof createServices>;

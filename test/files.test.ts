@@ -1,6 +1,5 @@
 import { PDFDocument } from 'pdf-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createServices } from '../src/services.ts';
 import {
   FIXTURE_FONTS,
   type FileData,
@@ -88,7 +87,10 @@ describe('uploading a PDF', () => {
 
     expect((await pageImage(t.server, p.appId, p.sales.token, file.id, 4)).json()).toMatchObject({ status: 0, code: 'page_not_found' });
     expect((await pageImage(t.server, p.appId, p.sales.token, file.id, 0)).json()).toMatchObject({ status: 0, code: 'Bad Request' });
-    const tablet = await t.server.api.get(`/api/v1.7/app/${p.appId}/file/${file.id}/page/1`, { token: p.sales.token, query: { width: 'tablet' } });
+    const tablet = await t.server.api.get(`/api/v1.7/app/${p.appId}/file/${file.id}/page/1`, {
+      token: p.sales.token,
+      query: { width: 'tablet' },
+    });
     expect(tablet.json()).toMatchObject({ status: 0, code: 'Bad Request' });
   });
 
@@ -132,7 +134,11 @@ describe('images', () => {
   });
 
   it('the type comes from the bytes, not the name or the Content-Type sent', async () => {
-    const res = await upload(t.server, p.appId, p.sales.token, { filename: 'photo.png', bytes: fixture('deck.pdf'), contentType: 'image/png' });
+    const res = await upload(t.server, p.appId, p.sales.token, {
+      filename: 'photo.png',
+      bytes: fixture('deck.pdf'),
+      contentType: 'image/png',
+    });
     expect(res.json()).toMatchObject({ status: 1, data: { name: 'photo.png', mimeType: 'application/pdf', pageCount: 3 } });
     await settled(t.server, p.appId, p.sales.token, data(res).id);
   });
@@ -166,7 +172,10 @@ describe('refused uploads', () => {
         res: put('bigger.pdf', Buffer.concat([fixture('deck.pdf'), Buffer.alloc(MAX_BYTES * 3, 0x20)])),
       },
       { what: 'no file part', res: () => upload(t.server, q.appId, q.sales.token, null, { fields: { name: 'nothing' } }) },
-      { what: 'the file in another field', res: () => upload(t.server, q.appId, q.sales.token, { field: 'upload', filename: 'd.pdf', bytes: fixture('deck.pdf') }) },
+      {
+        what: 'the file in another field',
+        res: () => upload(t.server, q.appId, q.sales.token, { field: 'upload', filename: 'd.pdf', bytes: fixture('deck.pdf') }),
+      },
       { what: 'a JSON body', res: () => t.server.api.post(`/api/v1.7/app/${q.appId}/files`, { name: 'x' }, { token: q.sales.token }) },
     );
   });
@@ -222,8 +231,17 @@ describe('a new version', () => {
     expect(before.filter((f) => f.endsWith('original.pdf'))).toHaveLength(1);
     expect(before.filter((f) => f.endsWith('.webp'))).toHaveLength(6);
 
-    const res = await upload(t.server, p.appId, p.sales.token, { filename: 'photo.png', bytes: fixture('photo.png') }, { fileId: original.id });
-    expect(res.json()).toMatchObject({ status: 1, data: { id: original.id, version: 2, mimeType: 'image/png', pageCount: 1, name: 'photo.png' } });
+    const res = await upload(
+      t.server,
+      p.appId,
+      p.sales.token,
+      { filename: 'photo.png', bytes: fixture('photo.png') },
+      { fileId: original.id },
+    );
+    expect(res.json()).toMatchObject({
+      status: 1,
+      data: { id: original.id, version: 2, mimeType: 'image/png', pageCount: 1, name: 'photo.png' },
+    });
     const replaced = await settled(t.server, p.appId, p.sales.token, original.id);
     expect(replaced).toMatchObject({ id: original.id, status: 'ready', version: 2, renderedPages: 1, createdAt: original.createdAt });
     const page = await decode((await pageImage(t.server, p.appId, p.sales.token, original.id, 1)).rawPayload);
@@ -250,7 +268,13 @@ describe('a new version', () => {
 
     const byAdmin = await upload(t.server, p.appId, p.admin.token, { filename: 'x.jpg', bytes: fixture('photo.jpg') }, { fileId: file.id });
     expect(byAdmin.json()).toMatchObject({ status: 1, data: { version: 2 } });
-    const byMaster = await upload(t.server, p.appId, p.master.token, { filename: 'y.pdf', bytes: fixture('deck.pdf') }, { fileId: file.id });
+    const byMaster = await upload(
+      t.server,
+      p.appId,
+      p.master.token,
+      { filename: 'y.pdf', bytes: fixture('deck.pdf') },
+      { fileId: file.id },
+    );
     expect(byMaster.json()).toMatchObject({ status: 1, data: { version: 3, name: 'y.pdf' } });
     expect(await settled(t.server, p.appId, p.sales.token, file.id)).toMatchObject({ status: 'ready', version: 3, renderedPages: 3 });
     const missing = await upload(t.server, p.appId, p.master.token, { filename: 'y.pdf', bytes: fixture('deck.pdf') }, { fileId: 'nope' });

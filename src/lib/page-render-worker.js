@@ -10,6 +10,7 @@
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { Buffer } from 'node:buffer';
 import { parentPort, workerData } from 'node:worker_threads';
 import { GlobalFonts, createCanvas, loadImage } from '@napi-rs/canvas';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';

@@ -74,7 +74,8 @@ interface Job {
   reject(error: RenderError): void;
 }
 
-type Reply = { ready: true } | { id: number; ok: true; result: unknown } | { id: number; ok: false; error: { name: string; message: string } };
+type Reply =
+  { ready: true } | { id: number; ok: true; result: unknown } | { id: number; ok: false; error: { name: string; message: string } };
 
 const STARTUP_TIMEOUT_MS = 60_000;
 
@@ -170,7 +171,10 @@ export class PageRenderer {
   private send(worker: Worker): void {
     const job = this.running;
     if (!job) return;
-    const what = job.request.op === 'render' ? `drawing page ${job.request.page}` : `${job.request.op === 'open' ? 'opening' : 'closing'} the document`;
+    const what =
+      job.request.op === 'render'
+        ? `drawing page ${job.request.page}`
+        : `${job.request.op === 'open' ? 'opening' : 'closing'} the document`;
     this.timer = setTimeout(() => {
       this.restart(new RenderError('timeout', `${what} took longer than ${this.options.timeoutMs} ms`));
     }, this.options.timeoutMs);

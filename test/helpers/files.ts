@@ -86,7 +86,15 @@ export async function settled(server: TestServer, appId: string, token: string, 
 }
 
 /** A page image as served. */
-export function pageImage(server: TestServer, appId: string, token: string, id: string, n: number, width?: 'phone' | 'desktop', headers = {}) {
+export function pageImage(
+  server: TestServer,
+  appId: string,
+  token: string,
+  id: string,
+  n: number,
+  width?: 'phone' | 'desktop',
+  headers = {},
+) {
   return server.api.get(`/api/v1.7/app/${appId}/file/${id}/page/${n}`, { token, headers, ...(width ? { query: { width } } : {}) });
 }
 

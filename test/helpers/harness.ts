@@ -85,7 +85,8 @@ function makeApi(app: FastifyInstance): Api {
 export async function startTestServer(extraEnv: Record<string, string> = {}): Promise<TestServer> {
   const db: FreshDatabase = await freshDatabase();
   // Uploaded files go under DATA_DIR on PostgreSQL too: a directory of the test's own, removed with it.
-  const dataDir = db.env.DATA_DIR === undefined && extraEnv.DATA_DIR === undefined ? fs.mkdtempSync(path.join(os.tmpdir(), 'rapport-files-')) : null;
+  const dataDir =
+    db.env.DATA_DIR === undefined && extraEnv.DATA_DIR === undefined ? fs.mkdtempSync(path.join(os.tmpdir(), 'rapport-files-')) : null;
   // SQLITE_READ_THREAD=false runs the whole suite with SQLite's reads on the main thread (.ci/run does).
   const readThread = process.env.SQLITE_READ_THREAD ? { SQLITE_READ_THREAD: process.env.SQLITE_READ_THREAD } : {};
   // Rate limits off: tests make many calls with one token; the rate-limit tests turn them on.

@@ -145,7 +145,13 @@ async function chineseDeck(): Promise<PDFDocument> {
     }),
   );
   const font = ctx.register(
-    ctx.obj({ Type: 'Font', Subtype: 'Type0', BaseFont: 'STSong-Light-UniGB-UCS2-H', Encoding: 'UniGB-UCS2-H', DescendantFonts: [cidFont] }),
+    ctx.obj({
+      Type: 'Font',
+      Subtype: 'Type0',
+      BaseFont: 'STSong-Light-UniGB-UCS2-H',
+      Encoding: 'UniGB-UCS2-H',
+      DescendantFonts: [cidFont],
+    }),
   );
   const ucs2 = (s: string) => [...s].map((c) => c.charCodeAt(0).toString(16).padStart(4, '0')).join('');
   for (const text of ['销售演示', '市场分析']) {
@@ -166,7 +172,9 @@ async function slowDeck(): Promise<PDFDocument> {
   let form: PDFRef = ctx.register(ctx.stream('0 0 1 1 re f', { Type: 'XObject', Subtype: 'Form', BBox: [0, 0, 1, 1] }));
   const quarters = ['0 0', '0.5 0', '0 0.5', '0.5 0.5'].map((at) => `q 0.5 0 0 0.5 ${at} cm /X Do Q`).join('\n');
   for (let depth = 1; depth <= 10; depth++) {
-    form = ctx.register(ctx.stream(quarters, { Type: 'XObject', Subtype: 'Form', BBox: [0, 0, 1, 1], Resources: { XObject: { X: form } } }));
+    form = ctx.register(
+      ctx.stream(quarters, { Type: 'XObject', Subtype: 'Form', BBox: [0, 0, 1, 1], Resources: { XObject: { X: form } } }),
+    );
   }
   const page = doc.addPage([600, 800]);
   page.node.set(PDFName.of('Resources'), ctx.obj({ XObject: { X: form } }));

@@ -53,7 +53,7 @@ export async function filesRoutes(fastify: FastifyInstance, opts: { files: Files
       onRequest: checkUpload,
       schema: {
         tags,
-        summary: "Upload a new version of a file (its uploader, Master, Admin): same id, so links showing it keep showing it",
+        summary: 'Upload a new version of a file (its uploader, Master, Admin): same id, so links showing it keep showing it',
         description: `${UPLOAD_DESCRIPTION} The previous version's pages are replaced by the new version's as they are rendered.`,
         consumes: ['multipart/form-data'],
         params: FileParams,

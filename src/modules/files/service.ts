@@ -39,8 +39,7 @@ export interface IncomingFile {
 
 /** A page image to send, or that the client's copy (its ETag) is current. */
 export type PageImage =
-  | { notModified: false; etag: string; contentType: string; size: number; body: Readable }
-  | { notModified: true; etag: string };
+  { notModified: false; etag: string; contentType: string; size: number; body: Readable } | { notModified: true; etag: string };
 
 const invalidFile = (detail: string) => failure('invalid_file', detail);
 const fileNotFound = () => failure('file_not_found');
@@ -57,7 +56,10 @@ interface Accepted {
 function displayName(given: string | undefined, filename: string, kind: FileKind): string {
   const raw = given?.trim() || filename.split(/[\\/]/).pop() || '';
   // eslint-disable-next-line no-control-regex
-  const clean = raw.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 255);
+  const clean = raw
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .trim()
+    .slice(0, 255);
   return clean === '' ? `Untitled.${EXTENSIONS[kind]}` : clean;
 }
 
