@@ -163,20 +163,22 @@ async function render(req) {
     context.imageSmoothingQuality = 'high';
     context.drawImage(doc.image, 0, 0, size.width, size.height);
   }
-  const images = [];
-  for (const width of widths) {
-    let target = canvas;
-    if (width !== largest) {
-      const size = fit(canvas.width, canvas.height, width);
-      target = createCanvas(size.width, size.height);
-      const context = target.getContext('2d');
-      context.imageSmoothingQuality = 'high';
-      context.drawImage(canvas, 0, 0, size.width, size.height);
-    }
-    const bytes = await target.encode('webp', settings.quality);
-    images.push({ width: target.width, height: target.height, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) });
-  }
-  return images;
+  const targets = widths.map((width) => {
+    if (width === largest) return canvas;
+    const size = fit(canvas.width, canvas.height, width);
+    const target = createCanvas(size.width, size.height);
+    const context = target.getContext('2d');
+    context.imageSmoothingQuality = 'high';
+    context.drawImage(canvas, 0, 0, size.width, size.height);
+    return target;
+  });
+  // The encodings run on libuv's threads, side by side.
+  return Promise.all(
+    targets.map(async (target) => {
+      const bytes = await target.encode('webp', settings.quality);
+      return { width: target.width, height: target.height, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
+    }),
+  );
 }
 
 /** @param {Extract<Request, { op: 'release' }>} req */

@@ -183,16 +183,23 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
       if (data === null) throw new RenderError('failed', 'the stored file is missing');
       const open = () => renderer.open(data, kind === 'pdf' ? 'pdf' : 'image');
       doc = await open();
-      for (let n = file.rendered_pages + 1; n <= file.page_count; n += 1) {
-        let images;
+      const draw = async (n: number) => {
         try {
-          images = await renderer.render(doc, n, widths);
+          return await renderer.render(doc as OpenDocument, n, widths);
         } catch (err) {
           // Another file's check stopped the thread this document was open on: open it again.
           if (!(err instanceof RenderError) || err.kind !== 'lost') throw err;
           doc = await open();
-          images = await renderer.render(doc, n, widths);
+          return renderer.render(doc, n, widths);
         }
+      };
+      // The thread draws the next page while this one's images are stored.
+      let next = file.rendered_pages < file.page_count ? draw(file.rendered_pages + 1) : null;
+      for (let n = file.rendered_pages + 1; n <= file.page_count && next !== null; n += 1) {
+        const images = await next;
+        next = n < file.page_count ? draw(n + 1) : null;
+        // Not waited for when this file stops early; its failure is this loop's to report, not an unhandled one.
+        next?.catch(() => {});
         const [desktop, phone] = images;
         if (!desktop || !phone) throw new RenderError('failed', 'the renderer returned no image');
         await storage.put(pageKey(appId, id, contentId, n, 'desktop'), desktop.bytes);
