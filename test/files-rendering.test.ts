@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createServices } from '../src/services.ts';
 import { type FileData, fixture, pageImage, settled, storedFiles, upload } from './helpers/files.ts';
@@ -40,6 +42,29 @@ describe('the per-page watchdog', () => {
     expect(await settled(t.server, p.appId, p.sales.token, data(next).id)).toMatchObject({ status: 'ready', renderedPages: 3 });
     const after = await upload(t.server, p.appId, p.sales.token, { filename: 'photo.png', bytes: fixture('photo.png') });
     expect(await settled(t.server, p.appId, p.sales.token, data(after).id)).toMatchObject({ status: 'ready', renderedPages: 1 });
+  });
+});
+
+describe('a server that starts', () => {
+  it('removes uploads a crashed process left half-received an hour ago, and no others', async () => {
+    const incoming = path.join(t.server.ctx.config.dataDir, 'files', '.incoming');
+    fs.mkdirSync(incoming, { recursive: true });
+    const stale = path.join(incoming, 'stale.part');
+    const fresh = path.join(incoming, 'fresh.part');
+    fs.writeFileSync(stale, 'half an upload');
+    fs.writeFileSync(fresh, 'an upload arriving now');
+    const twoHoursAgo = new Date(Date.now() - 2 * 3600_000);
+    fs.utimesSync(stale, twoHoursAgo, twoHoursAgo);
+    const next = createServices(t.server.ctx);
+    try {
+      next.files.start();
+      for (let i = 0; i < 100 && fs.existsSync(stale); i++) await new Promise((r) => setTimeout(r, 20));
+      expect(fs.existsSync(stale)).toBe(false);
+      expect(fs.existsSync(fresh)).toBe(true);
+    } finally {
+      await next.files.close();
+      fs.rmSync(fresh);
+    }
   });
 });
 

@@ -1,4 +1,5 @@
 import fsp from 'node:fs/promises';
+import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../../context.ts';
@@ -9,7 +10,7 @@ import { type FileKind, MIME_TYPES, imageSizeOfFile, sniffFileKind } from '../..
 import type { FileStorage } from '../../lib/file-storage.ts';
 import { timeOrderedUuid } from '../../lib/ids.ts';
 import { type OpenDocument, PageRenderer, RenderError } from '../../lib/page-renderer.ts';
-import type { AccessService } from '../access/service.ts';
+import type { AccessService, Membership } from '../access/service.ts';
 import type { AuditRecorder } from '../audit/service.ts';
 import { type FilePageRow, type FileResponse, type FileRow, toFile } from './mapper.ts';
 import { filesRepository as repo } from './repository.ts';
@@ -27,6 +28,8 @@ export const FILE_FIELD = 'file';
 const WEBP_QUALITY = 0.8;
 /** How often an idle renderer looks for files no process holds (another process's, or one left by a crash). */
 const POLL_MS = 5000;
+/** An incoming upload this old was left by a process that stopped while receiving it. */
+const INCOMING_MAX_AGE_MS = 3600_000;
 const EXTENSIONS: Record<FileKind, string> = { pdf: 'pdf', png: 'png', jpeg: 'jpg' };
 
 /** A file an upload brought (src/http/upload.ts gives this shape): on local disk, or cut off for being too large. */
@@ -106,10 +109,9 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
         throw invalidFile(`The image has ${size.width} × ${size.height} pixels; at most ${MAX_IMAGE_PIXELS / 1_000_000} megapixels`);
       }
     }
-    const data = await fsp.readFile(file.path);
     let doc: OpenDocument;
     try {
-      doc = await renderer.open(data, kind === 'pdf' ? 'pdf' : 'image', true);
+      doc = await renderer.open({ path: file.path }, kind === 'pdf' ? 'pdf' : 'image', true);
     } catch (err) {
       if (!(err instanceof RenderError) || err.kind === 'closed') throw err;
       if (err.kind === 'password') throw invalidFile('The PDF is encrypted: it needs a password to open');
@@ -181,7 +183,7 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
       const kind = kindOfMime(file.mime_type);
       const data = await storage.read(originalKey(appId, id, contentId, kind));
       if (data === null) throw new RenderError('failed', 'the stored file is missing');
-      const open = () => renderer.open(data, kind === 'pdf' ? 'pdf' : 'image');
+      const open = () => renderer.open({ data }, kind === 'pdf' ? 'pdf' : 'image');
       doc = await open();
       const draw = async (n: number) => {
         try {
@@ -258,6 +260,25 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
     }
   }
 
+  async function sweepIncoming(): Promise<void> {
+    try {
+      const old = Date.now() - INCOMING_MAX_AGE_MS;
+      for (const name of await fsp.readdir(storage.incomingDir).catch(() => [] as string[])) {
+        const file = path.join(storage.incomingDir, name);
+        const stat = await fsp.stat(file).catch(() => null);
+        if (stat !== null && stat.isFile() && stat.mtimeMs < old) await fsp.rm(file, { force: true });
+      }
+    } catch (err) {
+      logger.warn({ err }, 'files: could not clear old incoming uploads');
+    }
+  }
+
+  /** A new version is the uploader's, a Master's or an Admin's to give. */
+  function mayReplace(m: Membership, file: FileRow): void {
+    if (!m.isManager && file.created_by !== m.userId)
+      throw forbidden('Only the uploader of a file, a Master or an Admin may upload a new version');
+  }
+
   /** The caller's file of the project, or file_not_found. */
   async function fileOf(appId: string, id: string): Promise<FileRow> {
     const row = await repo.find(db, appId, id);
@@ -270,12 +291,13 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
     upload: { field: FILE_FIELD, dir: storage.incomingDir, maxBytes: limits.maxBytes },
 
     /**
-     * What can be refused before an upload's body is read: the caller's membership, and a body
-     * larger than any file it may carry (`contentLength` from its header; `overhead` for the
-     * multipart framing).
+     * What can be refused before an upload's body is read: the caller's membership (and for a new
+     * version, the file and the caller's right to replace it), and a body larger than any file it
+     * may carry (`contentLength` from its header; `overhead` for the multipart framing).
      */
-    async checkUpload(appId: string, callerId: number, contentLength: number | undefined, overhead: number): Promise<void> {
-      await access.membership(appId, callerId);
+    async checkUpload(appId: string, callerId: number, fileId: string | undefined, contentLength: number | undefined, overhead: number) {
+      const m = await access.membership(appId, callerId);
+      if (fileId !== undefined) mayReplace(m, await fileOf(appId, fileId));
       if (contentLength !== undefined && contentLength > limits.maxBytes + overhead) throw tooLarge();
     },
 
@@ -334,9 +356,7 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
       try {
         const m = await access.membership(appId, callerId);
         const before = await fileOf(appId, id);
-        if (!m.isManager && before.created_by !== callerId) {
-          throw forbidden('Only the uploader of a file, a Master or an Admin may upload a new version');
-        }
+        mayReplace(m, before);
         const accepted = await accept(incoming, name ?? (incoming?.filename ? undefined : before.name));
         const contentId = timeOrderedUuid();
         const now = clock.now();
@@ -414,9 +434,14 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
       return { notModified: false, etag, contentType: 'image/webp', size: opened.size, body: opened.stream };
     },
 
-    /** Starts rendering: files left processing (by a stopped or crashed process) are taken up again. */
+    /**
+     * Starts rendering: files left processing (by a stopped or crashed process) are taken up again.
+     * Uploads a crashed process left half-received are removed (an hour old: another process may
+     * be receiving one now).
+     */
     start(): void {
       poke();
+      void sweepIncoming();
     },
 
     /** Stops rendering; a file being rendered is given up, for the next process to take up where it stopped. */
