@@ -111,6 +111,7 @@ describe('a server that stops while rendering', () => {
       .selectAll()
       .where('app_id', '=', p.appId)
       .where('status', '=', 'ready')
+      .where('page_count', '=', 3)
       .orderBy('created_at', 'desc')
       .executeTakeFirstOrThrow();
     expect(file.page_count).toBe(3);

@@ -131,8 +131,6 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
   let stopped = false;
   let loop: Promise<void> | null = null;
   let wake: (() => void) | null = null;
-  /** The file being rendered, to give it up when the server stops. */
-  let current: { appId: string; id: string; contentId: string } | null = null;
 
   /** Starts the rendering loop if it is not running, and has it look for work now. */
   function poke(): void {
@@ -153,6 +151,7 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
         await renderFile(claimed);
         continue;
       }
+      if (stopped) break;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, POLL_MS);
         timer.unref();
@@ -176,7 +175,6 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
 
   async function renderFile(file: FileRow): Promise<void> {
     const { app_id: appId, id, content_id: contentId } = file;
-    current = { appId, id, contentId };
     const started = Date.now();
     let doc: OpenDocument | null = null;
     try {
@@ -229,7 +227,11 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
       await repo.finish(db, appId, id, contentId, { status: 'ready', failure: null }, clock.now());
       logger.info({ appId, fileId: id, pages: file.page_count, ms: Date.now() - started }, 'files: rendered');
     } catch (err) {
-      if (err instanceof RenderError && err.kind === 'closed') return; // the server is stopping; close() gives the file up
+      if (err instanceof RenderError && err.kind === 'closed') {
+        // The server is stopping: give the file up, for the next server to take up at once.
+        await repo.release(db, appId, id, contentId).catch((e: unknown) => logger.warn({ err: e }, 'files: could not give a file up'));
+        return;
+      }
       const reason =
         err instanceof RenderError
           ? err.kind === 'timeout'
@@ -241,7 +243,6 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
       logger.warn({ err, appId, fileId: id }, 'files: rendering failed');
       await failRendering(appId, id, contentId, reason);
     } finally {
-      current = null;
       if (doc !== null) await renderer.release(doc);
     }
   }
@@ -448,16 +449,8 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
     async close(): Promise<void> {
       stopped = true;
       wake?.();
-      const giveUp = current;
       await renderer.close();
       await loop;
-      if (giveUp) {
-        try {
-          await repo.release(db, giveUp.appId, giveUp.id, giveUp.contentId);
-        } catch (err) {
-          logger.warn({ err }, 'files: could not give up the file being rendered');
-        }
-      }
     },
   };
 }
