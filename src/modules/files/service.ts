@@ -168,7 +168,10 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
   async function claimNext(): Promise<FileRow | null> {
     const now = clock.now();
     for (const c of await repo.waiting(db, now, 5)) {
-      if (await repo.claim(db, c.app_id, c.id, c.content_id, now, now + leaseMs)) return (await repo.find(db, c.app_id, c.id)) ?? null;
+      if (!(await repo.claim(db, c.app_id, c.id, c.content_id, now, now + leaseMs))) continue;
+      const file = await repo.find(db, c.app_id, c.id);
+      // A new version in between: it is waiting (with no lease) for the next look.
+      if (file?.content_id === c.content_id) return file;
     }
     return null;
   }
@@ -220,7 +223,9 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
         const kept = await db.transaction().execute((trx) => repo.pageRendered(trx, page, clock.now() + leaseMs));
         if (!kept) {
           // A new version replaced this one while it was being rendered: its pages are not wanted.
-          await storage.removePrefix(contentPrefix(appId, id, contentId));
+          // (Else another process holds the file now, having found this one's lease run out: it goes on.)
+          const now = await repo.find(db, appId, id);
+          if (now?.content_id !== contentId) await storage.removePrefix(contentPrefix(appId, id, contentId));
           return;
         }
       }
