@@ -11,6 +11,7 @@ import * as m009 from './migrations/009_user_presence.ts';
 import * as m010 from './migrations/010_ingest_write_costs.ts';
 import * as m011 from './migrations/011_member_acceptance.ts';
 import * as m012 from './migrations/012_audit_log.ts';
+import * as m014 from './migrations/014_files.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -34,6 +35,7 @@ const MIGRATIONS: Record<string, PortableMigration> = {
   '010_ingest_write_costs': m010,
   '011_member_acceptance': m011,
   '012_audit_log': m012,
+  '014_files': m014,
 };
 
 class StaticProvider implements MigrationProvider {
