@@ -65,6 +65,10 @@ export interface Config {
   readonly metricsPort: number | undefined;
   /** Listen address of METRICS_PORT (METRICS_HOST, default HOST). */
   readonly metricsHost: string;
+  /** Anyone may sign up from the web console (ALLOW_SIGNUP); without it only the first user, on an empty server. */
+  readonly allowSignup: boolean;
+  /** The web console's built files (CONSOLE_DIR, default console/dist of the checkout). */
+  readonly consoleDir: string;
 }
 
 export interface RateLimitConfig {
@@ -213,5 +217,8 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken,
     metricsPort,
     metricsHost: env.METRICS_HOST || host,
+    allowSignup: boolSetting(env, 'ALLOW_SIGNUP', false),
+    // src/config.ts and the bundle dist/rapport.js both sit one folder below the checkout.
+    consoleDir: path.resolve(env.CONSOLE_DIR || new URL('../console/dist', import.meta.url).pathname),
   });
 }
