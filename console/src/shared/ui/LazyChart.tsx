@@ -11,7 +11,9 @@ export interface BarChartData {
  * A horizontal bar chart drawn by Apache ECharts, which is loaded only when a chart is first shown
  * (echarts/core and the pieces used, in a chunk of their own), and disposed with the component.
  */
-export function LazyChart({ data, label, height = 220 }: { data: BarChartData; label: string; height?: number }) {
+export function LazyChart({ data, label }: { data: BarChartData; label: string }) {
+  // A bar per row at a readable thickness: one item is a short chart, not a block.
+  const height = 48 + 36 * Math.max(1, data.categories.length);
   const ref = useRef<HTMLDivElement>(null);
   const [ready, setReady] = useState(false);
   useEffect(() => {

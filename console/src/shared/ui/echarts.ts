@@ -11,11 +11,11 @@ export function drawBarChart(element: HTMLElement, data: BarChartData): () => vo
   const chart = echarts.init(element);
   chart.setOption({
     animation: false,
-    grid: { left: 8, right: 24, top: 8, bottom: 8, containLabel: true },
+    grid: { left: 8, right: 24, top: 8, bottom: 24, containLabel: true },
     tooltip: { trigger: 'axis' },
     xAxis: { type: 'value', minInterval: 1 },
     yAxis: { type: 'category', data: data.categories, inverse: true, axisLabel: { width: 120, overflow: 'truncate' } },
-    series: [{ type: 'bar', data: data.values, itemStyle: { color: '#1677ff' } }],
+    series: [{ type: 'bar', data: data.values, barMaxWidth: 20, itemStyle: { color: '#1565c0' } }],
   });
   const resize = () => chart.resize();
   window.addEventListener('resize', resize);
