@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'console/src/**/*.test.ts'],
     globalSetup: ['test/helpers/build.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -72,6 +72,10 @@ export interface Config {
   readonly metricsPort: number | undefined;
   /** Listen address of METRICS_PORT (METRICS_HOST, default HOST). */
   readonly metricsHost: string;
+  /** Anyone may sign up from the web console (ALLOW_SIGNUP); without it only the first user, on an empty server. */
+  readonly allowSignup: boolean;
+  /** The web console's built files (CONSOLE_DIR, default console/dist of the checkout). */
+  readonly consoleDir: string;
   /** Uploaded files and their rendering (docs/files.md). */
   readonly files: FilesConfig;
 }
@@ -261,5 +265,8 @@ export function loadConfig(env: Env = process.env): Config {
       pageTimeoutMs: intSetting(env, 'FILE_RENDER_PAGE_TIMEOUT_MS', 10_000, 100, 600_000),
       fontDir: fontDirSetting(env),
     }),
+    allowSignup: boolSetting(env, 'ALLOW_SIGNUP', false),
+    // src/config.ts and the bundle dist/rapport.js both sit one folder below the checkout.
+    consoleDir: path.resolve(env.CONSOLE_DIR || new URL('../console/dist', import.meta.url).pathname),
   });
 }

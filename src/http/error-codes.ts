@@ -145,6 +145,11 @@ export const ERROR_CODES = {
     en: 'The e-mail is already registered',
     zh: '该电子邮箱已被注册',
   },
+  signup_closed: {
+    http: [OAUTH],
+    en: 'Sign-up is closed on this server: ask a project administrator to add you',
+    zh: '本服务器未开放注册：请联系项目管理员添加您',
+  },
 
   // Accounts.
   user_not_found: {
