@@ -94,6 +94,9 @@ export async function startTestServer(extraEnv: Record<string, string> = {}): Pr
     RAPPORT_INSECURE_FAST_HASH: '1',
     LOG_LEVEL: 'info',
     RATE_LIMITS: 'off',
+    // No load shedding: on a shared machine another test file's work can stall this process past a
+    // second, and a request must not then be answered 503. test/pressure.test.ts sets its own.
+    MAX_EVENT_LOOP_DELAY: '0',
     ...readThread,
     ...db.env,
     ...(dataDir !== null ? { DATA_DIR: dataDir } : {}),

@@ -27,7 +27,14 @@ export function runCli(args: string[], env: Record<string, string>): Spawned {
   const child = spawn(process.execPath, ['bin/rapport.js', ...args], {
     cwd: ROOT,
     // Rate limits off: these tests load the server from one address.
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', RAPPORT_INSECURE_FAST_HASH: '1', RATE_LIMITS: 'off', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      RAPPORT_INSECURE_FAST_HASH: '1',
+      RATE_LIMITS: 'off',
+      MAX_EVENT_LOOP_DELAY: '0',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
