@@ -25,6 +25,7 @@ import { projectsRoutes } from './modules/projects/routes.ts';
 import { webhooksRoutes } from './modules/webhooks/routes.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
 import { filesRoutes } from './modules/files/routes.ts';
+import { liveRoutes } from './modules/live/routes.ts';
 import type { Services } from './services.ts';
 import type { Metrics } from './metrics/metrics.ts';
 import { UNMATCHED_ROUTE } from './metrics/metrics.ts';
@@ -191,5 +192,7 @@ export async function buildApp(ctx: AppContext & { readonly metrics?: Metrics | 
   await app.register(webhooksRoutes, { webhooks: services.webhooks });
   await app.register(auditRoutes, { audit: services.audit });
   await app.register(filesRoutes, { files: services.files });
+  // A heartbeat well inside IDLE_TIMEOUT, so a quiet stream's connection is never taken for idle.
+  await app.register(liveRoutes, { live: services.live, heartbeatMs: Math.min(15_000, (ctx.config.idleTimeout * 1000) / 2) });
   return app;
 }

@@ -10,6 +10,7 @@ import { createCustomersService } from './modules/customers/service.ts';
 import { createFilesService } from './modules/files/service.ts';
 import { createGroupsService } from './modules/groups/service.ts';
 import { createHistoriesService } from './modules/histories/service.ts';
+import { createLiveService } from './modules/live/service.ts';
 import { createIngestService } from './modules/ingest/service.ts';
 import { createMembersService } from './modules/members/service.ts';
 import { createMetadataService } from './modules/metadata/service.ts';
@@ -43,6 +44,7 @@ export function createServices(ctx: AppContext) {
   const webhooks = createWebhooksService(ctx, access, audit.record);
   // Uploaded files and their pages under DATA_DIR/files, whichever database runs.
   const files = createFilesService(ctx, access, new LocalFileStorage(path.join(ctx.config.dataDir, 'files')), audit.record);
+  const live = createLiveService(ctx, access, histories);
   return {
     clients,
     accounts,
@@ -58,6 +60,7 @@ export function createServices(ctx: AppContext) {
     behaviour,
     webhooks,
     files,
+    live,
   };
 }
 

@@ -101,18 +101,28 @@ export function createHistoriesService(ctx: AppContext, access: AccessService) {
       return rows.map((r) => toPost(r, clock));
     },
 
-    /**
-     * The records behaviour records refer to, by id, in their response shapes (calls as stored rows:
-     * the behaviour record shows a few of their fields). Records of other projects are left out; a
-     * view log comes with its link's id, and the links of the view logs are fetched too.
-     */
+    /** The creators of the project's links among these ids (link id → platform user id). */
+    async linkCreators(appId: string, ids: string[]): Promise<Map<string, number>> {
+      const rows = await repo.linksByIds(reader, ids);
+      const out = new Map<string, number>();
+      for (const l of rows) if (l.app_id === appId && l.creator_id !== null) out.set(l.id, l.creator_id);
+      return out;
+    },
+
     /** The tags of the project's links among these ids. */
     async linkTags(appId: string, ids: string[]): Promise<Map<string, string[]>> {
       const rows = await repo.linksByIds(reader, ids);
       return new Map(rows.filter((l) => l.app_id === appId).map((l) => [l.id, l.tags ? (JSON.parse(l.tags) as string[]) : []]));
     },
 
-    async referencedRecords(appId: string, refs: HistoryRefs) {
+    /**
+     * The records behaviour records refer to, by id, in their response shapes (calls as stored rows:
+     * the behaviour record shows a few of their fields). Records of other projects are left out; a
+     * view log comes with its link's id, and the links of the view logs are fetched too. A directed
+     * link carries its customer as `/links` does: when in `viewer`'s reach, else null.
+     */
+    async referencedRecords(viewer: Membership, refs: HistoryRefs) {
+      const appId = viewer.app.id;
       // Rows are read by primary key and kept only when they are the project's (ADR 0016).
       const [allViewLogs, clues, calls] = await Promise.all([
         repo.viewLogsByIds(reader, appId, refs.viewLogIds),
@@ -122,7 +132,10 @@ export function createHistoriesService(ctx: AppContext, access: AccessService) {
       const viewLogs = allViewLogs.filter((v) => v.app_id === appId);
       const linkIds = [...new Set([...refs.linkIds, ...viewLogs.map((v) => v.link_id)])];
       const links = (await repo.linksByIds(reader, linkIds)).filter((l) => l.app_id === appId);
-      const counters = await repo.linkCounters(reader, links);
+      const directedTo = [
+        ...new Set(links.map((l) => (l.is_directional === 1 ? l.customer_id : null)).filter((id): id is string => id !== null)),
+      ];
+      const [counters, customers] = await Promise.all([repo.linkCounters(reader, links), repo.customersByIds(reader, appId, directedTo)]);
       const linkName = new Map(links.map((l) => [l.id, l.name]));
       return {
         viewLogs: new Map(
@@ -140,7 +153,12 @@ export function createHistoriesService(ctx: AppContext, access: AccessService) {
             },
           ]),
         ),
-        links: new Map(links.map((l) => [l.id, toLink(l, counters.get(l.id), undefined, clock, undefined)])),
+        links: new Map(
+          links.map((l) => [
+            l.id,
+            toLink(l, counters.get(l.id), inReach(viewer, l.customer_id ? customers.get(l.customer_id) : undefined), clock, undefined),
+          ]),
+        ),
         clues: new Map(clues.filter((c) => c.app_id === appId).map((c) => [c.id, toClue(c, clock)])),
         calls: new Map(calls.filter((c) => c.app_id === appId).map((c) => [c.id, c])),
       };
