@@ -55,9 +55,9 @@ interface Accepted {
 /** The name a file is shown by: the one given, else the uploaded file's own, without any path or control characters. */
 function displayName(given: string | undefined, filename: string, kind: FileKind): string {
   const raw = given?.trim() || filename.split(/[\\/]/).pop() || '';
-  // eslint-disable-next-line no-control-regex
-  const clean = raw
-    .replace(/[\u0000-\u001f\u007f]/g, '')
+  const clean = [...raw]
+    .filter((c) => c >= ' ' && c !== '\u007f')
+    .join('')
     .trim()
     .slice(0, 255);
   return clean === '' ? `Untitled.${EXTENSIONS[kind]}` : clean;
