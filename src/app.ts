@@ -26,6 +26,8 @@ import { webhooksRoutes } from './modules/webhooks/routes.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
 import { filesRoutes } from './modules/files/routes.ts';
 import { liveRoutes } from './modules/live/routes.ts';
+import { linksRoutes } from './modules/links/routes.ts';
+import { loadViewerScript } from './lib/viewer-script.ts';
 import type { Services } from './services.ts';
 import type { Metrics } from './metrics/metrics.ts';
 import { UNMATCHED_ROUTE } from './metrics/metrics.ts';
@@ -192,6 +194,12 @@ export async function buildApp(ctx: AppContext & { readonly metrics?: Metrics | 
   await app.register(webhooksRoutes, { webhooks: services.webhooks });
   await app.register(auditRoutes, { audit: services.audit });
   await app.register(filesRoutes, { files: services.files });
+  await app.register(linksRoutes, {
+    links: services.links,
+    accounts: services.accounts,
+    script: loadViewerScript(),
+    secureCookies: ctx.config.publicBaseUrl.startsWith('https:'),
+  });
   // A heartbeat well inside IDLE_TIMEOUT, so a quiet stream's connection is never taken for idle.
   await app.register(liveRoutes, { live: services.live, heartbeatMs: Math.min(15_000, (ctx.config.idleTimeout * 1000) / 2) });
   return app;
