@@ -196,20 +196,27 @@ const TURN_REPORT_MS = 1000;
   }
 
   // ---- Visibility and leaving: only visible time counts; the last beacons outlive the page. ----
+  // Set once the page is being left: the hidden state that follows is part of leaving, not a hide.
+  let left = false;
   document.addEventListener('visibilitychange', () => {
     account();
     visible = document.visibilityState === 'visible';
-    if (!visible) send('hide', true);
-    else {
+    if (!visible) {
+      if (!left) send('hide', true);
+    } else {
       lastMark = now();
       lastInput = now();
       void open();
     }
   });
-  window.addEventListener('pagehide', () => send('leave', true));
+  window.addEventListener('pagehide', () => {
+    if (!left) send('leave', true);
+    left = true;
+  });
   window.addEventListener('pageshow', (e) => {
     // Back from the back-forward cache: the view goes on (its next beacon reopens it).
     if ((e as PageTransitionEvent).persisted) {
+      left = false;
       lastMark = now();
       lastInput = now();
     }

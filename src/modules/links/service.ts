@@ -617,6 +617,8 @@ export function createLinksService(
           : ((await customers.viewerCustomers(link.app_id, [view.customer_id])).get(view.customer_id) ?? null);
       const env = customer === null ? null : ctx.visitors.describe(visitor.userAgent, visitor.ip);
       const leave = beacon.type === 'leave';
+      // A closed view stays closed through a hide (the tail of leaving); reading again reopens it.
+      const closedAt = leave ? now : beacon.type === 'hide' ? view.closed_at : null;
       const behaviours: NonNullable<ViewerWrite['behaviours']> = [];
       if (customer !== null) {
         for (const n of change.firstRead) {
@@ -644,11 +646,15 @@ export function createLinksService(
         progress: {
           viewLogId: view.id,
           fromSeq: view.beacon_seq,
-          totals: { totalDuration: change.totalMs, totalPage: change.pages.size, leaveTime: leave ? now : null },
+          totals: {
+            totalDuration: change.totalMs,
+            totalPage: change.pages.size,
+            leaveTime: leave ? now : closedAt !== null ? view.left_at : null,
+          },
           state: {
             beacon_seq: beacon.seq,
             beacon_at: now,
-            closed_at: leave ? now : null,
+            closed_at: closedAt,
             left_at: leave ? now : view.left_at,
           },
           durations: durationBodies(link, file, change.changed, now),
