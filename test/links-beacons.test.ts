@@ -282,3 +282,53 @@ describe('per-view budget', () => {
     }
   });
 });
+
+describe('the public routes under random input', () => {
+  it('never answer 5xx or an undocumented failure', async () => {
+    const { default: fc } = await import('fast-check');
+    const { undocumented } = await import('./helpers/openapi.ts');
+    const b = new Browser(t.server);
+    const view = (await b.open(other.shareToken)).viewToken as string;
+    const beaconish = fc.record(
+      {
+        type: fc.oneof(fc.constantFrom('open', 'page', 'hb', 'hide', 'leave'), fc.string()),
+        seq: fc.oneof(fc.integer(), fc.double(), fc.string()),
+        token: fc.oneof(fc.constant(view), fc.string()),
+        page: fc.oneof(fc.integer({ min: -5, max: 10 }), fc.string()),
+        dwell: fc.oneof(fc.dictionary(fc.string(), fc.oneof(fc.integer(), fc.string())), fc.anything()),
+      },
+      { requiredKeys: [] },
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          beaconish.map((v) => JSON.stringify(v)),
+          fc.string(),
+          fc.json(),
+        ),
+        async (body) => {
+          const res = await b.beacon(other.shareToken, body);
+          expect(res.statusCode).toBeLessThan(500);
+          expect(undocumented(res), res.body).toBeUndefined();
+        },
+      ),
+      { numRuns: 150 },
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.string(), fc.string(), async (token, n) => {
+        for (const url of [
+          `/l/${encodeURIComponent(token)}`,
+          `/l/${encodeURIComponent(token)}/page/${encodeURIComponent(n)}`,
+          `/l/${other.shareToken}/page/${encodeURIComponent(n)}`,
+        ]) {
+          const res = await b.get(url);
+          expect([200, 404, 410]).toContain(res.statusCode);
+        }
+        const form = await b.post(`/l/${encodeURIComponent(token)}/form`, JSON.stringify({ name: n }), 'application/json');
+        expect(form.statusCode).toBeLessThan(500);
+        expect(undocumented(form), form.body).toBeUndefined();
+      }),
+      { numRuns: 60 },
+    );
+  });
+});

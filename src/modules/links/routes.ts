@@ -156,7 +156,7 @@ export async function linksRoutes(fastify: FastifyInstance, opts: LinksRoutesOpt
 
   const countViewer = (request: FastifyRequest, reply: FastifyReply) => fastify.limits.count(request, reply, { viewer: request.ip });
   const countForm = (request: FastifyRequest, reply: FastifyReply) => fastify.limits.count(request, reply, { form: request.ip });
-  const shareParams = Type.Object({ token: Type.String({ maxLength: 200 }) });
+  const shareParams = Type.Object({ token: Type.String() });
   const pageOf = (q: unknown, pages: number) => {
     const raw = (q as { p?: unknown }).p;
     const n = typeof raw === 'string' && /^\d{1,6}$/.test(raw) ? Number(raw) : 1;
@@ -215,7 +215,7 @@ export async function linksRoutes(fastify: FastifyInstance, opts: LinksRoutesOpt
       config: { limitBy: 'caller' },
       schema: {
         ...hidden,
-        params: Type.Object({ token: Type.String({ maxLength: 200 }), n: Type.String({ maxLength: 8 }) }),
+        params: Type.Object({ token: Type.String(), n: Type.String() }),
       },
     },
     async (request, reply) => {
