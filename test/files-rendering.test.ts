@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createServices } from '../src/services.ts';
 import { type FileData, fixture, pageImage, settled, storedFiles, upload } from './helpers/files.ts';
@@ -9,7 +11,7 @@ import { type HistoryProject, historyProject } from './helpers/histories.ts';
  * renderer's thread and fails its file, and the next file renders on a fresh thread; a server that
  * stops while rendering leaves the file for the next one to finish.
  */
-const TIMEOUT_MS = 3000;
+const TIMEOUT_MS = 5000;
 const t = useTestServer({ FILE_RENDER_PAGE_TIMEOUT_MS: String(TIMEOUT_MS) });
 
 let p: HistoryProject;
@@ -22,7 +24,7 @@ const data = (res: { json(): unknown }) => (res.json() as { data: FileData }).da
 
 describe('the per-page watchdog', () => {
   it('fails a file whose page takes too long, and keeps rendering the files after it', async () => {
-    // slow.pdf opens at once; its one page would take pdf.js minutes (about a million nested drawings).
+    // slow.pdf opens at once; its one page would take pdf.js minutes (4,000 page-sized shaded triangles).
     const slow = await upload(t.server, p.appId, p.sales.token, { filename: 'slow.pdf', bytes: fixture('slow.pdf') });
     expect(slow.json()).toMatchObject({ status: 1, data: { pageCount: 1 } });
     // Queued behind it while it runs.
@@ -40,6 +42,29 @@ describe('the per-page watchdog', () => {
     expect(await settled(t.server, p.appId, p.sales.token, data(next).id)).toMatchObject({ status: 'ready', renderedPages: 3 });
     const after = await upload(t.server, p.appId, p.sales.token, { filename: 'photo.png', bytes: fixture('photo.png') });
     expect(await settled(t.server, p.appId, p.sales.token, data(after).id)).toMatchObject({ status: 'ready', renderedPages: 1 });
+  });
+});
+
+describe('a server that starts', () => {
+  it('removes uploads a crashed process left half-received an hour ago, and no others', async () => {
+    const incoming = path.join(t.server.ctx.config.dataDir, 'files', '.incoming');
+    fs.mkdirSync(incoming, { recursive: true });
+    const stale = path.join(incoming, 'stale.part');
+    const fresh = path.join(incoming, 'fresh.part');
+    fs.writeFileSync(stale, 'half an upload');
+    fs.writeFileSync(fresh, 'an upload arriving now');
+    const twoHoursAgo = new Date(Date.now() - 2 * 3600_000);
+    fs.utimesSync(stale, twoHoursAgo, twoHoursAgo);
+    const next = createServices(t.server.ctx);
+    try {
+      next.files.start();
+      for (let i = 0; i < 100 && fs.existsSync(stale); i++) await new Promise((r) => setTimeout(r, 20));
+      expect(fs.existsSync(stale)).toBe(false);
+      expect(fs.existsSync(fresh)).toBe(true);
+    } finally {
+      await next.files.close();
+      fs.rmSync(fresh);
+    }
   });
 });
 
@@ -86,6 +111,7 @@ describe('a server that stops while rendering', () => {
       .selectAll()
       .where('app_id', '=', p.appId)
       .where('status', '=', 'ready')
+      .where('page_count', '=', 3)
       .orderBy('created_at', 'desc')
       .executeTakeFirstOrThrow();
     expect(file.page_count).toBe(3);

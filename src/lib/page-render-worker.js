@@ -8,6 +8,7 @@
  * Plain JavaScript, so the same file runs from src/ under the tests (a worker thread does not get
  * vitest's TypeScript loader) and from dist/ in the build, which copies it beside the server bundle.
  */
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Buffer } from 'node:buffer';
@@ -18,7 +19,7 @@ import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 /**
  * @typedef {{ maxImagePixels: number; maxSide: number; quality: number; fontDir: string | null }} Settings
  * @typedef {{ kind: 'pdf'; pdf: import('pdfjs-dist/legacy/build/pdf.mjs').PDFDocumentProxy } | { kind: 'image'; image: import('@napi-rs/canvas').Image }} Doc
- * @typedef {{ id: number; op: 'open'; handle: number; kind: 'pdf' | 'image'; data: Uint8Array }
+ * @typedef {{ id: number; op: 'open'; handle: number; kind: 'pdf' | 'image'; data?: Uint8Array; path?: string }
  *   | { id: number; op: 'render'; handle: number; page: number; widths: number[] }
  *   | { id: number; op: 'release'; handle: number }} Request
  */
@@ -105,14 +106,16 @@ function fit(w, h, width) {
 
 /** @param {Extract<Request, { op: 'open' }>} req */
 async function open(req) {
+  const data = req.path !== undefined ? new Uint8Array(await fs.promises.readFile(req.path)) : req.data;
+  if (data === undefined) throw new Error('no document given');
   if (req.kind === 'image') {
-    const image = await loadImage(Buffer.from(req.data.buffer, req.data.byteOffset, req.data.byteLength));
+    const image = await loadImage(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
     if (!image.width || !image.height) throw Object.assign(new Error('the image has no pixels'), { name: 'InvalidImage' });
     docs.set(req.handle, { kind: 'image', image });
     return { pageCount: 1, encrypted: false };
   }
   const pdf = await getDocument({
-    data: req.data,
+    data,
     ...pdfjsData,
     // No code generated from the document (PostScript functions, font programs) is run.
     isEvalSupported: false,
@@ -163,20 +166,22 @@ async function render(req) {
     context.imageSmoothingQuality = 'high';
     context.drawImage(doc.image, 0, 0, size.width, size.height);
   }
-  const images = [];
-  for (const width of widths) {
-    let target = canvas;
-    if (width !== largest) {
-      const size = fit(canvas.width, canvas.height, width);
-      target = createCanvas(size.width, size.height);
-      const context = target.getContext('2d');
-      context.imageSmoothingQuality = 'high';
-      context.drawImage(canvas, 0, 0, size.width, size.height);
-    }
-    const bytes = await target.encode('webp', settings.quality);
-    images.push({ width: target.width, height: target.height, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) });
-  }
-  return images;
+  const targets = widths.map((width) => {
+    if (width === largest) return canvas;
+    const size = fit(canvas.width, canvas.height, width);
+    const target = createCanvas(size.width, size.height);
+    const context = target.getContext('2d');
+    context.imageSmoothingQuality = 'high';
+    context.drawImage(canvas, 0, 0, size.width, size.height);
+    return target;
+  });
+  // The encodings run on libuv's threads, side by side.
+  return Promise.all(
+    targets.map(async (target) => {
+      const bytes = await target.encode('webp', settings.quality);
+      return { width: target.width, height: target.height, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
+    }),
+  );
 }
 
 /** @param {Extract<Request, { op: 'release' }>} req */

@@ -61,8 +61,11 @@ export interface RenderedImage {
   bytes: Uint8Array;
 }
 
+/** A document's bytes, or the path of a local file the thread reads them from (they never pass through the event loop). */
+export type DocumentSource = { data: Uint8Array } | { path: string };
+
 type Request =
-  | { op: 'open'; handle: number; kind: 'pdf' | 'image'; data: Uint8Array }
+  | ({ op: 'open'; handle: number; kind: 'pdf' | 'image' } & DocumentSource)
   | { op: 'render'; handle: number; page: number; widths: number[] }
   | { op: 'release'; handle: number };
 
@@ -105,9 +108,9 @@ export class PageRenderer {
   constructor(private readonly options: RendererOptions) {}
 
   /** Opens a PDF (`pdf`) or a PNG or JPEG (`image`); `urgent` puts it before queued page drawings. */
-  async open(data: Uint8Array, kind: 'pdf' | 'image', urgent = false): Promise<OpenDocument> {
+  async open(source: DocumentSource, kind: 'pdf' | 'image', urgent = false): Promise<OpenDocument> {
     const handle = this.nextHandle++;
-    const result = (await this.submit({ op: 'open', handle, kind, data }, null, urgent)) as { pageCount: number; encrypted: boolean };
+    const result = (await this.submit({ op: 'open', handle, kind, ...source }, null, urgent)) as { pageCount: number; encrypted: boolean };
     this.openDocuments += 1;
     return { handle, generation: this.generation, pageCount: result.pageCount, encrypted: result.encrypted };
   }

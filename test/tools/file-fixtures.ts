@@ -12,18 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateSync } from 'node:zlib';
 import { createCanvas } from '@napi-rs/canvas';
-import {
-  type PDFContext,
-  PDFDocument,
-  PDFHexString,
-  PDFName,
-  PDFNumber,
-  PDFRawStream,
-  type PDFRef,
-  PDFString,
-  StandardFonts,
-  rgb,
-} from 'pdf-lib';
+import { type PDFContext, PDFDocument, PDFHexString, PDFName, PDFNumber, PDFRawStream, PDFString, StandardFonts, rgb } from 'pdf-lib';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const testDir = path.join(root, 'test/fixtures/files');
@@ -163,22 +152,38 @@ async function chineseDeck(): Promise<PDFDocument> {
 }
 
 /**
- * A page that takes pdf.js a very long time (and much memory): nested forms, each drawing the one
- * below four times, 4^10 (about a million) squares in a file of a few kilobytes.
+ * A page that takes pdf.js minutes and little memory: a free-form Gouraud-shaded mesh (shading type
+ * 4) of 4,000 triangles, each covering the whole page, which pdf.js fills pixel by pixel. A few
+ * kilobytes.
  */
 async function slowDeck(): Promise<PDFDocument> {
   const doc = await newDocument();
   const ctx = doc.context;
-  let form: PDFRef = ctx.register(ctx.stream('0 0 1 1 re f', { Type: 'XObject', Subtype: 'Form', BBox: [0, 0, 1, 1] }));
-  const quarters = ['0 0', '0.5 0', '0 0.5', '0.5 0.5'].map((at) => `q 0.5 0 0 0.5 ${at} cm /X Do Q`).join('\n');
-  for (let depth = 1; depth <= 10; depth++) {
-    form = ctx.register(
-      ctx.stream(quarters, { Type: 'XObject', Subtype: 'Form', BBox: [0, 0, 1, 1], Resources: { XObject: { X: form } } }),
-    );
+  const vertex = (x: number, y: number, rgb: [number, number, number]) => {
+    const v = Buffer.alloc(8);
+    v.writeUInt16BE(x, 1); // flag 0, then x and y as 16-bit fractions of the Decode ranges
+    v.writeUInt16BE(y, 3);
+    v.set(rgb, 5);
+    return v;
+  };
+  const triangles: Buffer[] = [];
+  for (let i = 0; i < 2000; i++) {
+    triangles.push(vertex(0, 0, [i % 256, 0, 0]), vertex(65535, 0, [0, 255, 0]), vertex(0, 65535, [0, 0, 255]));
+    triangles.push(vertex(65535, 65535, [255, 255, 0]), vertex(65535, 0, [0, 255, 255]), vertex(0, 65535, [255, 0, 255]));
   }
+  const shading = ctx.register(
+    ctx.flateStream(Buffer.concat(triangles), {
+      ShadingType: 4,
+      ColorSpace: 'DeviceRGB',
+      BitsPerCoordinate: 16,
+      BitsPerComponent: 8,
+      BitsPerFlag: 8,
+      Decode: [0, 600, 0, 800, 0, 1, 0, 1, 0, 1],
+    }),
+  );
   const page = doc.addPage([600, 800]);
-  page.node.set(PDFName.of('Resources'), ctx.obj({ XObject: { X: form } }));
-  page.node.set(PDFName.of('Contents'), ctx.register(ctx.stream('q 600 0 0 800 0 0 cm /X Do Q')));
+  page.node.set(PDFName.of('Resources'), ctx.obj({ Shading: { S: shading } }));
+  page.node.set(PDFName.of('Contents'), ctx.register(ctx.stream('/S sh')));
   return doc;
 }
 

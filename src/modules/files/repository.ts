@@ -94,8 +94,9 @@ export const filesRepository = {
   },
 
   /**
-   * Records a rendered page and extends the lease; false when the file has a new version by now (or
-   * is no longer processing), and then nothing is written. Run it in a transaction.
+   * Records a rendered page and extends the lease; false when the file has a new version by now, is
+   * no longer processing, or has this page already (another process rendered it), and then nothing
+   * is written. Run it in a transaction.
    */
   async pageRendered(db: Db, page: FilePageRow, until: number): Promise<boolean> {
     const res = await db
@@ -105,6 +106,7 @@ export const filesRepository = {
       .where('id', '=', page.file_id)
       .where('content_id', '=', page.content_id)
       .where('status', '=', 'processing')
+      .where('rendered_pages', '=', page.page - 1)
       .executeTakeFirst();
     if (Number(res.numUpdatedRows) !== 1) return false;
     await db.insertInto('file_pages').values(page).execute();

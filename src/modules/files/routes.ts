@@ -23,9 +23,11 @@ export async function filesRoutes(fastify: FastifyInstance, opts: { files: Files
 
   /** Refused before the body is read: a caller who may not upload here, a body larger than any file it may bring. */
   const checkUpload = async (request: FastifyRequest) => {
-    const { appId } = request.params as { appId: string };
+    const { appId, fileId } = request.params as { appId: string; fileId?: string };
+    // Ids no project or file can have are left to validation, which refuses them without asking the database.
+    if ([appId, fileId ?? ''].some((id) => id.length > 64 || id.includes('\u0000'))) return;
     const length = request.headers['content-length'];
-    await files.checkUpload(appId, request.user.id, length === undefined ? undefined : Number(length), MULTIPART_OVERHEAD);
+    await files.checkUpload(appId, request.user.id, fileId, length === undefined ? undefined : Number(length), MULTIPART_OVERHEAD);
   };
 
   app.post(

@@ -1,4 +1,5 @@
 import fsp from 'node:fs/promises';
+import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../../context.ts';
@@ -9,7 +10,7 @@ import { type FileKind, MIME_TYPES, imageSizeOfFile, sniffFileKind } from '../..
 import type { FileStorage } from '../../lib/file-storage.ts';
 import { timeOrderedUuid } from '../../lib/ids.ts';
 import { type OpenDocument, PageRenderer, RenderError } from '../../lib/page-renderer.ts';
-import type { AccessService } from '../access/service.ts';
+import type { AccessService, Membership } from '../access/service.ts';
 import type { AuditRecorder } from '../audit/service.ts';
 import { type FilePageRow, type FileResponse, type FileRow, toFile } from './mapper.ts';
 import { filesRepository as repo } from './repository.ts';
@@ -27,6 +28,8 @@ export const FILE_FIELD = 'file';
 const WEBP_QUALITY = 0.8;
 /** How often an idle renderer looks for files no process holds (another process's, or one left by a crash). */
 const POLL_MS = 5000;
+/** An incoming upload this old was left by a process that stopped while receiving it. */
+const INCOMING_MAX_AGE_MS = 3600_000;
 const EXTENSIONS: Record<FileKind, string> = { pdf: 'pdf', png: 'png', jpeg: 'jpg' };
 
 /** A file an upload brought (src/http/upload.ts gives this shape): on local disk, or cut off for being too large. */
@@ -118,10 +121,9 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
         throw invalidFile(`The image has ${size.width} × ${size.height} pixels; at most ${MAX_IMAGE_PIXELS / 1_000_000} megapixels`);
       }
     }
-    const data = await fsp.readFile(file.path);
     let doc: OpenDocument;
     try {
-      doc = await renderer.open(data, kind === 'pdf' ? 'pdf' : 'image', true);
+      doc = await renderer.open({ path: file.path }, kind === 'pdf' ? 'pdf' : 'image', true);
     } catch (err) {
       if (!(err instanceof RenderError) || err.kind === 'closed') throw err;
       if (err.kind === 'password') throw invalidFile('The PDF is encrypted: it needs a password to open');
@@ -141,8 +143,6 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
   let stopped = false;
   let loop: Promise<void> | null = null;
   let wake: (() => void) | null = null;
-  /** The file being rendered, to give it up when the server stops. */
-  let current: { appId: string; id: string; contentId: string } | null = null;
 
   /** Starts the rendering loop if it is not running, and has it look for work now. */
   function poke(): void {
@@ -163,6 +163,7 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
         await renderFile(claimed);
         continue;
       }
+      if (stopped) break;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, POLL_MS);
         timer.unref();
@@ -179,32 +180,41 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
   async function claimNext(): Promise<FileRow | null> {
     const now = clock.now();
     for (const c of await repo.waiting(db, now, 5)) {
-      if (await repo.claim(db, c.app_id, c.id, c.content_id, now, now + leaseMs)) return (await repo.find(db, c.app_id, c.id)) ?? null;
+      if (!(await repo.claim(db, c.app_id, c.id, c.content_id, now, now + leaseMs))) continue;
+      const file = await repo.find(db, c.app_id, c.id);
+      // A new version in between: it is waiting (with no lease) for the next look.
+      if (file?.content_id === c.content_id) return file;
     }
     return null;
   }
 
   async function renderFile(file: FileRow): Promise<void> {
     const { app_id: appId, id, content_id: contentId } = file;
-    current = { appId, id, contentId };
     const started = Date.now();
     let doc: OpenDocument | null = null;
     try {
       const kind = kindOfMime(file.mime_type);
       const data = await storage.read(originalKey(appId, id, contentId, kind));
       if (data === null) throw new RenderError('failed', 'the stored file is missing');
-      const open = () => renderer.open(data, kind === 'pdf' ? 'pdf' : 'image');
+      const open = () => renderer.open({ data }, kind === 'pdf' ? 'pdf' : 'image');
       doc = await open();
-      for (let n = file.rendered_pages + 1; n <= file.page_count; n += 1) {
-        let images;
+      const draw = async (n: number) => {
         try {
-          images = await renderer.render(doc, n, widths);
+          return await renderer.render(doc as OpenDocument, n, widths);
         } catch (err) {
           // Another file's check stopped the thread this document was open on: open it again.
           if (!(err instanceof RenderError) || err.kind !== 'lost') throw err;
           doc = await open();
-          images = await renderer.render(doc, n, widths);
+          return renderer.render(doc, n, widths);
         }
+      };
+      // The thread draws the next page while this one's images are stored.
+      let next = file.rendered_pages < file.page_count ? draw(file.rendered_pages + 1) : null;
+      for (let n = file.rendered_pages + 1; n <= file.page_count && next !== null; n += 1) {
+        const images = await next;
+        next = n < file.page_count ? draw(n + 1) : null;
+        // Not waited for when this file stops early; its failure is this loop's to report, not an unhandled one.
+        next?.catch(() => {});
         const [desktop, phone] = images;
         if (!desktop || !phone) throw new RenderError('failed', 'the renderer returned no image');
         await storage.put(pageKey(appId, id, contentId, n, 'desktop'), desktop.bytes);
@@ -225,14 +235,20 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
         const kept = await db.transaction().execute((trx) => repo.pageRendered(trx, page, clock.now() + leaseMs));
         if (!kept) {
           // A new version replaced this one while it was being rendered: its pages are not wanted.
-          await storage.removePrefix(contentPrefix(appId, id, contentId));
+          // (Else another process holds the file now, having found this one's lease run out: it goes on.)
+          const now = await repo.find(db, appId, id);
+          if (now?.content_id !== contentId) await storage.removePrefix(contentPrefix(appId, id, contentId));
           return;
         }
       }
       await repo.finish(db, appId, id, contentId, { status: 'ready', failure: null }, clock.now());
       logger.info({ appId, fileId: id, pages: file.page_count, ms: Date.now() - started }, 'files: rendered');
     } catch (err) {
-      if (err instanceof RenderError && err.kind === 'closed') return; // the server is stopping; close() gives the file up
+      if (err instanceof RenderError && err.kind === 'closed') {
+        // The server is stopping: give the file up, for the next server to take up at once.
+        await repo.release(db, appId, id, contentId).catch((e: unknown) => logger.warn({ err: e }, 'files: could not give a file up'));
+        return;
+      }
       const reason =
         err instanceof RenderError
           ? err.kind === 'timeout'
@@ -244,7 +260,6 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
       logger.warn({ err, appId, fileId: id }, 'files: rendering failed');
       await failRendering(appId, id, contentId, reason);
     } finally {
-      current = null;
       if (doc !== null) await renderer.release(doc);
     }
   }
@@ -261,6 +276,25 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
     } catch (err) {
       logger.error({ err, appId, fileId: id }, 'files: could not record a failed rendering');
     }
+  }
+
+  async function sweepIncoming(): Promise<void> {
+    try {
+      const old = Date.now() - INCOMING_MAX_AGE_MS;
+      for (const name of await fsp.readdir(storage.incomingDir).catch(() => [] as string[])) {
+        const file = path.join(storage.incomingDir, name);
+        const stat = await fsp.stat(file).catch(() => null);
+        if (stat !== null && stat.isFile() && stat.mtimeMs < old) await fsp.rm(file, { force: true });
+      }
+    } catch (err) {
+      logger.warn({ err }, 'files: could not clear old incoming uploads');
+    }
+  }
+
+  /** A new version is the uploader's, a Master's or an Admin's to give. */
+  function mayReplace(m: Membership, file: FileRow): void {
+    if (!m.isManager && file.created_by !== m.userId)
+      throw forbidden('Only the uploader of a file, a Master or an Admin may upload a new version');
   }
 
   /** The caller's file of the project, or file_not_found. */
@@ -295,12 +329,13 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
     upload: { field: FILE_FIELD, dir: storage.incomingDir, maxBytes: limits.maxBytes },
 
     /**
-     * What can be refused before an upload's body is read: the caller's membership, and a body
-     * larger than any file it may carry (`contentLength` from its header; `overhead` for the
-     * multipart framing).
+     * What can be refused before an upload's body is read: the caller's membership (and for a new
+     * version, the file and the caller's right to replace it), and a body larger than any file it
+     * may carry (`contentLength` from its header; `overhead` for the multipart framing).
      */
-    async checkUpload(appId: string, callerId: number, contentLength: number | undefined, overhead: number): Promise<void> {
-      await access.membership(appId, callerId);
+    async checkUpload(appId: string, callerId: number, fileId: string | undefined, contentLength: number | undefined, overhead: number) {
+      const m = await access.membership(appId, callerId);
+      if (fileId !== undefined) mayReplace(m, await fileOf(appId, fileId));
       if (contentLength !== undefined && contentLength > limits.maxBytes + overhead) throw tooLarge();
     },
 
@@ -359,9 +394,7 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
       try {
         const m = await access.membership(appId, callerId);
         const before = await fileOf(appId, id);
-        if (!m.isManager && before.created_by !== callerId) {
-          throw forbidden('Only the uploader of a file, a Master or an Admin may upload a new version');
-        }
+        mayReplace(m, before);
         const accepted = await accept(incoming, name ?? (incoming?.filename ? undefined : before.name));
         const contentId = timeOrderedUuid();
         const now = clock.now();
@@ -465,25 +498,22 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
       return { name: file.name, contentType: file.mime_type, size: opened.size, body: opened.stream };
     },
 
-    /** Starts rendering: files left processing (by a stopped or crashed process) are taken up again. */
+    /**
+     * Starts rendering: files left processing (by a stopped or crashed process) are taken up again.
+     * Uploads a crashed process left half-received are removed (an hour old: another process may
+     * be receiving one now).
+     */
     start(): void {
       poke();
+      void sweepIncoming();
     },
 
     /** Stops rendering; a file being rendered is given up, for the next process to take up where it stopped. */
     async close(): Promise<void> {
       stopped = true;
       wake?.();
-      const giveUp = current;
       await renderer.close();
       await loop;
-      if (giveUp) {
-        try {
-          await repo.release(db, giveUp.appId, giveUp.id, giveUp.contentId);
-        } catch (err) {
-          logger.warn({ err }, 'files: could not give up the file being rendered');
-        }
-      }
     },
   };
 }
