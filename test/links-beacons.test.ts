@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, useTestServer } from './helpers/harness.ts';
-import { type HistoryProject, addCustomers, historyProject } from './helpers/histories.ts';
+import { type HistoryProject, historyProject } from './helpers/histories.ts';
 import { Browser, type LinkData, count, madeLink, renderedFile } from './helpers/links.ts';
 
 /**

@@ -25,6 +25,9 @@ export const DEFAULT_FORM_FIELDS: readonly FormField[] = ['name', 'email', 'phon
 export const CONTINUE_VIEW_MS = 30 * 60 * 1000;
 /** A view without a beacon for this long is closed (its leave recorded) by the sweep. */
 export const SILENT_VIEW_MS = 30 * 1000;
+/** How long the viewer keeps what it read of a file (its pages and their sizes) before reading it again. */
+const FILE_CACHE_MS = 5000;
+const FILE_CACHE_SIZE = 1000;
 /** How often a server looks for silent views to close. */
 const SWEEP_EVERY_MS = 10_000;
 /** How long a page's view token opens a view and carries its beacons. */
@@ -203,6 +206,27 @@ export function createLinksService(
       ...(unlocked.gate ? { g: 1 } : {}),
       e: Math.floor(clock.now() / 1000) + UNLOCK_TTL_S,
     });
+  }
+
+  // ---- What the viewer shows of a file: read for every page and beacon, so kept a few seconds in
+  // memory (a new version, or a page rendered meanwhile, shows within FILE_CACHE_MS). ----
+  const fileCache = new Map<string, { until: number; file: Promise<ViewerFile | null> }>();
+  function viewerFile(appId: string, fileId: string): Promise<ViewerFile | null> {
+    const key = `${appId}\u0000${fileId}`;
+    const now = clock.now();
+    const hit = fileCache.get(key);
+    if (hit && hit.until > now) return hit.file;
+    if (fileCache.size >= FILE_CACHE_SIZE) fileCache.clear();
+    const file = files.viewerFile(appId, fileId);
+    // A file still rendering is not kept: its next page should show as soon as it is there.
+    fileCache.set(key, { until: now + FILE_CACHE_MS, file });
+    void file.then(
+      (f) => {
+        if (f === null || f.status !== 'ready') fileCache.delete(key);
+      },
+      () => fileCache.delete(key),
+    );
+    return file;
   }
 
   // ---- Links through the API. ----
@@ -414,7 +438,7 @@ export function createLinksService(
   /** How many pages beacons may name: a file's pages, one for web pages. */
   async function pagesOf(link: LinkRow): Promise<{ count: number; file: ViewerFile | null }> {
     if (link.type !== 1 || link.file1 === null) return { count: 1, file: null };
-    const file = await files.viewerFile(link.app_id, link.file1);
+    const file = await viewerFile(link.app_id, link.file1);
     return { count: Math.max(1, file?.pageCount ?? 1), file };
   }
 
@@ -432,7 +456,7 @@ export function createLinksService(
     const customer = await customerFor(link, visitor.visitorId);
     // The page shown first is read from the open on: its Duration item (and page-turn record) start now.
     const first = page === null ? null : { position: 0, ms: 0, firstAt: now };
-    const file = page === null || link.type !== 1 ? null : await files.viewerFile(link.app_id, link.file1 ?? '');
+    const file = page === null || link.type !== 1 ? null : await viewerFile(link.app_id, link.file1 ?? '');
     const firstDurations =
       first === null || page === null ? [] : durationBodies(link, file, new Map([[page, first]]), now).map((d) => d.body);
     const write: ViewerWrite = {
@@ -929,7 +953,7 @@ export function createLinksService(
           formFields,
         };
       }
-      const file = link.file1 === null ? null : await files.viewerFile(link.app_id, link.file1);
+      const file = link.file1 === null ? null : await viewerFile(link.app_id, link.file1);
       if (file === null || file.status === 'failed' || file.pages.length === 0) return { kind: 'document-missing', title };
       return {
         kind: 'file',
