@@ -40,7 +40,7 @@ body{margin:0;background:#eef0f3;color:#1b1f24;font:16px/1.5 system-ui,-apple-sy
 .nav{position:fixed;right:16px;bottom:16px;z-index:2;display:flex;gap:8px}
 .nav button{width:48px;height:48px;border:1px solid #c6cbd3;border-radius:50%;background:#fff;color:#1b1f24;font-size:24px;line-height:1;box-shadow:0 1px 4px rgba(0,0,0,.15);cursor:pointer}
 .nav button:disabled{opacity:.4;cursor:default}
-.card{max-width:480px;margin:12px auto;padding:20px 16px;background:#fff;border-radius:8px;box-shadow:0 1px 3px rgba(0,0,0,.12)}
+.card{max-width:480px;margin:12px;padding:20px 16px;background:#fff;border-radius:8px;box-shadow:0 1px 3px rgba(0,0,0,.12)}
 .card h2{margin:0 0 12px;font-size:18px}
 .card p{margin:0 0 12px;color:#4a5260}
 .field{display:block;margin:0 0 12px}
@@ -55,6 +55,7 @@ body{margin:0;background:#eef0f3;color:#1b1f24;font:16px/1.5 system-ui,-apple-sy
 .message h1{font-size:22px;margin:0 0 8px}
 .message p{color:#4a5260;margin:0}
 .frame{display:block;width:100%;height:calc(100vh - 49px);border:0;background:#fff}
+@media (min-width:504px){.card{margin:12px auto}}
 @media (min-width:900px){.deck{padding-top:24px}.page{margin-bottom:24px}}
 `;
 
