@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -148,7 +147,7 @@ export async function linksRoutes(fastify: FastifyInstance, opts: LinksRoutesOpt
   }
 
   function unavailable(reply: FastifyReply, why: keyof typeof UNAVAILABLE) {
-    const nonce = randomBytes(16).toString('base64url');
+    const nonce = randomToken(16);
     const m = UNAVAILABLE[why];
     pageHeaders(reply, nonce);
     return reply.code(m.status).send(messagePage(nonce, m.heading, m.text));
@@ -164,7 +163,7 @@ export async function linksRoutes(fastify: FastifyInstance, opts: LinksRoutesOpt
   };
 
   function render(reply: FastifyReply, answer: ViewerAnswer, query: unknown) {
-    const nonce = randomBytes(16).toString('base64url');
+    const nonce = randomToken(16);
     switch (answer.kind) {
       case 'unavailable':
         return unavailable(reply, answer.why);
@@ -297,7 +296,7 @@ export async function linksRoutes(fastify: FastifyInstance, opts: LinksRoutesOpt
         await links.form(token, request.body as Record<string, unknown>, visitor);
       } catch (err) {
         if (!plain || !(err instanceof AppError) || err.kind !== 'public') throw err;
-        const nonce = randomBytes(16).toString('base64url');
+        const nonce = randomToken(16);
         pageHeaders(reply, nonce);
         return reply.code(400).send(messagePage(nonce, 'The form was not sent', err.message));
       }
