@@ -121,8 +121,10 @@ async function main(): Promise<void> {
         LOG_LEVEL: 'warn',
         RAPPORT_EMBEDDED_RELAY: 'false',
       },
-      stdio: 'inherit',
+      // Its log lines go to stderr: stdout carries only this script's figures (npm run bench parses them).
+      stdio: ['ignore', 'pipe', 'inherit'],
     });
+    server.stdout?.pipe(process.stderr);
     const base = `http://127.0.0.1:${port}`;
     for (let i = 0; ; i++) {
       try {
