@@ -430,6 +430,43 @@ async function pdfRender(): Promise<Record<string, unknown>> {
 }
 
 /**
+ * The share-link viewer: bench/viewer.ts (its own fresh database of the same dialect and the real
+ * server) drives the viewer page at 64 connections and beacons at 32, one view per connection.
+ */
+async function viewerFigures(): Promise<Record<string, unknown>[]> {
+  const out = await new Promise<string>((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/viewer.ts', '--db', DB, '--duration', String(DURATION)], {
+      cwd: ROOT,
+      env: { ...process.env, LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let text = '';
+    child.stdout.on('data', (d: Buffer) => (text += d.toString()));
+    child.on('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`bench/viewer.ts exited ${code}`))));
+  });
+  type Figures = { reqPerSec: number; p50ms: number; p99ms: number; failures: number; peakRssMB: number };
+  const r = JSON.parse(out.slice(out.indexOf('{'))) as { viewerPage: Figures; beacons: Figures };
+  // Beacons are single small durable writes: the single-record ingestion targets.
+  const ingestion = LOADS.find((l) => l.name === 'single-record ingestion');
+  const rate = ingestion ? ingestion.rate[DB === 'sqlite' ? 0 : 1] : 0;
+  const p99 = ingestion ? ingestion.p99All[DB === 'sqlite' ? 0 : 1] : 0;
+  return [
+    {
+      scenario: 'viewer page (GET /l/{token}, 64 connections; writes nothing)',
+      ...r.viewerPage,
+      target: 'p99 ≤ 20 ms',
+      met: r.viewerPage.p99ms <= 20 && r.viewerPage.failures === 0 ? 'yes' : 'NO',
+    },
+    {
+      scenario: 'beacons (32 connections, one view each; durable writes)',
+      ...r.beacons,
+      target: `≥ ${rate}/s, p99 ≤ ${p99} ms`,
+      met: r.beacons.reqPerSec >= rate && r.beacons.p99ms <= p99 && r.beacons.failures === 0 ? 'yes' : 'NO',
+    },
+  ];
+}
+
+/**
  * `--soak MINUTES`: the mixed load's capacity is measured for 10 s at full speed, then the same load
  * runs at half that rate for MINUTES in 30 s slices; each slice reports its throughput, p99 and the
  * server's RSS (at the end of the slice and its peak). Flat RSS is the target.
@@ -618,6 +655,7 @@ async function main() {
     }
     if (selected('webhook delivery')) rows.push(...(await webhookDelivery()));
     if (selected('PDF render')) rows.push(await pdfRender());
+    if (selected('viewer page') || selected('beacons')) rows.push(...(await viewerFigures()));
     const big = rows.find((r) => r.scenario === 'overview, big customer')?.reqPerSec as number | undefined;
     const small = rows.find((r) => r.scenario === 'overview, small customer')?.reqPerSec as number | undefined;
     const summary = {

@@ -12,6 +12,7 @@
  * (cluster workers, parallel tests) never reads half a file.
  */
 import { Buffer } from 'node:buffer';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,10 +43,35 @@ files.push({ file: path.join(dist, 'sqlite-read-worker.js'), contents: fs.readFi
 // Loaded as new URL('./page-render-worker.js', import.meta.url) from the bundle (src/lib/page-renderer.ts).
 files.push({ file: path.join(dist, 'page-render-worker.js'), contents: fs.readFileSync(path.join(root, 'src/lib/page-render-worker.js')) });
 
+// The share-link viewer's script (viewer/src): one minified IIFE for browsers, served under a name
+// with its content's hash (immutable); dist/viewer/manifest.json names the current one.
+const viewer = await esbuild.build({
+  absWorkingDir: root,
+  entryPoints: ['viewer/src/viewer.ts'],
+  bundle: true,
+  format: 'iife',
+  platform: 'browser',
+  target: ['es2019', 'chrome80', 'firefox78', 'safari14.1', 'ios14.5'],
+  minify: true,
+  legalComments: 'none',
+  write: false,
+  logLevel: 'warning',
+});
+const script = Buffer.from(viewer.outputFiles[0].contents);
+const hash = createHash('sha256').update(script).digest('hex').slice(0, 16);
+const viewerDir = path.join(dist, 'viewer');
+fs.mkdirSync(viewerDir, { recursive: true });
+files.push({ file: path.join(viewerDir, `viewer.${hash}.js`), contents: script });
+files.push({ file: path.join(viewerDir, 'manifest.json'), contents: Buffer.from(`${JSON.stringify({ script: `viewer.${hash}.js` })}\n`) });
+
 fs.mkdirSync(dist, { recursive: true });
 for (const { file, contents } of files) {
   if (fs.existsSync(file) && fs.readFileSync(file).equals(contents)) continue;
   const tmp = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(tmp, contents);
   fs.renameSync(tmp, file);
+}
+// Earlier builds' viewer scripts: only the current one is served.
+for (const name of fs.readdirSync(viewerDir)) {
+  if (/^viewer\.[0-9a-f]{16}\.js$/.test(name) && name !== `viewer.${hash}.js`) fs.rmSync(path.join(viewerDir, name), { force: true });
 }

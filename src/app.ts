@@ -27,6 +27,8 @@ import { webhooksRoutes } from './modules/webhooks/routes.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
 import { liveRoutes } from './modules/live/routes.ts';
 import { filesRoutes } from './modules/files/routes.ts';
+import { linksRoutes } from './modules/links/routes.ts';
+import { loadViewerScript } from './lib/viewer-script.ts';
 import type { Services } from './services.ts';
 import type { Metrics } from './metrics/metrics.ts';
 import { UNMATCHED_ROUTE } from './metrics/metrics.ts';
@@ -200,6 +202,12 @@ export async function buildApp(ctx: AppContext & { readonly metrics?: Metrics | 
   // A heartbeat well inside IDLE_TIMEOUT, so a quiet stream's connection is never taken for idle.
   await app.register(liveRoutes, { live: services.live, heartbeatMs: Math.min(15_000, (ctx.config.idleTimeout * 1000) / 2) });
   await app.register(filesRoutes, { files: services.files });
+  await app.register(linksRoutes, {
+    links: services.links,
+    accounts: services.accounts,
+    script: loadViewerScript(),
+    secureCookies: ctx.config.publicBaseUrl.startsWith('https:'),
+  });
   await registerConsole(app, ctx.config.consoleDir, ctx.logger as FastifyBaseLogger);
   // The console's own OAuth client, made by whichever process starts first (idempotent).
   app.addHook('onReady', async () => {

@@ -102,6 +102,12 @@ export interface RateLimitConfig {
   readonly perClient: number;
   /** Requests per minute of one client address without (valid) credentials. */
   readonly perIp: number;
+  /** The public viewer's pages and page images per minute from one address (RATE_LIMIT_VIEWER). */
+  readonly perViewer: number;
+  /** Beacons per minute of one view (RATE_LIMIT_VIEW). */
+  readonly perView: number;
+  /** Forms, passcodes and e-mail gates per minute from one address (RATE_LIMIT_FORM). */
+  readonly perForm: number;
 }
 
 export class ConfigError extends Error {}
@@ -251,6 +257,9 @@ export function loadConfig(env: Env = process.env): Config {
       perProject: intSetting(env, 'RATE_LIMIT_PROJECT', 6000, 1, 1_000_000),
       perClient: intSetting(env, 'RATE_LIMIT_CLIENT', 300, 1, 1_000_000),
       perIp: intSetting(env, 'RATE_LIMIT_IP', 120, 1, 1_000_000),
+      perViewer: intSetting(env, 'RATE_LIMIT_VIEWER', 1200, 1, 1_000_000),
+      perView: intSetting(env, 'RATE_LIMIT_VIEW', 120, 1, 1_000_000),
+      perForm: intSetting(env, 'RATE_LIMIT_FORM', 10, 1, 1_000_000),
     }),
     redisUrl: redisUrlSetting(env),
     redisPrefix: redisPrefixSetting(env),

@@ -46,6 +46,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   relay?.start();
   // Files left processing by a stopped or crashed process are rendered again from where they stopped.
   services.files.start();
+  // Views of shared links that fell silent are closed (their leave recorded) every few seconds.
+  const stopSweeping = services.links.startSweeping();
   logger.info({ database: ctx.database.description, timeZone: config.timeZone }, 'rapport is serving');
   let closing: Promise<void> | null = null;
   return {
@@ -56,6 +58,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       // the relay after its pass, then close the database once every write queue is empty.
       closing ??= (async () => {
         stopMaintenance();
+        stopSweeping();
         await app.close();
         await services.files.close();
         await relay?.stop();

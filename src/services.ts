@@ -11,6 +11,7 @@ import { createFilesService } from './modules/files/service.ts';
 import { createGroupsService } from './modules/groups/service.ts';
 import { createHistoriesService } from './modules/histories/service.ts';
 import { createLiveService } from './modules/live/service.ts';
+import { createLinksService } from './modules/links/service.ts';
 import { createIngestService } from './modules/ingest/service.ts';
 import { createMembersService } from './modules/members/service.ts';
 import { createMetadataService } from './modules/metadata/service.ts';
@@ -42,9 +43,11 @@ export function createServices(ctx: AppContext) {
   const histories = createHistoriesService(ctx, access);
   const behaviour = createBehaviourService(ctx, access, histories);
   const webhooks = createWebhooksService(ctx, access, audit.record);
-  const live = createLiveService(ctx, access, histories);
   // Uploaded files and their pages under DATA_DIR/files, whichever database runs.
   const files = createFilesService(ctx, access, new LocalFileStorage(path.join(ctx.config.dataDir, 'files')), audit.record);
+  const live = createLiveService(ctx, access, histories);
+  // Links shared from Rapport and their public viewer: views are written through ingestion's write path.
+  const links = createLinksService(ctx, { access, accounts, histories, files, customers, ingest });
   return {
     clients,
     accounts,
@@ -61,6 +64,7 @@ export function createServices(ctx: AppContext) {
     webhooks,
     files,
     live,
+    links,
   };
 }
 

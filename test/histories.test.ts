@@ -330,6 +330,14 @@ describe('GET /app/{app-id}/links and /link/{link-id}/view-logs', () => {
       clueCount: 1,
       viewerCount: 2,
       tags: ['ai', 'cloud'],
+      // Beyond the interface (links made through the API have them too; docs/links.md): an ingested link's defaults.
+      status: 1,
+      expiresAt: null,
+      hasPasscode: false,
+      allowDownload: 0,
+      emailGate: 0,
+      embed: 0,
+      formFields: ['name', 'email', 'phone', 'company'],
     });
     expect(all[1].customer).toEqual({
       id: 'cust-b',

@@ -33,6 +33,8 @@ interface World {
   ingest(batch: unknown[]): Promise<void>;
   /** A rendered file uploaded by `owner` (default: a fresh Sales member). */
   fileOf(owner?: TestUser): Promise<string>;
+  /** A new (redirect) link made by `owner` through the API (default: a fresh Sales member). */
+  linkOf(owner?: TestUser): Promise<string>;
 }
 
 type Probe = (w: World, caller: TestUser, role: RoleName) => Promise<LightMyRequestResponse | ProbeAnswer>;
@@ -189,6 +191,24 @@ const probes: Record<string, Probe> = {
     const id = await w.fileOf(role === 'Non-member' ? undefined : u);
     return upload(w.server, w.appId, u.token, { filename: 'photo.png', bytes: fixture('photo.png') }, { fileId: id });
   },
+  'POST /api/v1.7/app/{app-id}/links': (w, u) =>
+    w.server.api.post(
+      `/api/v1.7/app/${w.appId}/links`,
+      { name: 'Probe link', type: 3, website: 'https://example.com/' },
+      { token: u.token },
+    ),
+  'PUT /api/v1.7/app/{app-id}/link/{link-id} (their own link)': async (w, u, role) =>
+    w.server.api.put(
+      `/api/v1.7/app/${w.appId}/link/${await w.linkOf(role === 'Non-member' ? undefined : u)}`,
+      { remark: 'x' },
+      { token: u.token },
+    ),
+  "PUT /api/v1.7/app/{app-id}/link/{link-id} (another member's link)": async (w, u) =>
+    w.server.api.put(`/api/v1.7/app/${w.appId}/link/${await w.linkOf()}`, { remark: 'x' }, { token: u.token }),
+  'DELETE /api/v1.7/app/{app-id}/link/{link-id} (their own link)': async (w, u, role) =>
+    w.server.api.delete(`/api/v1.7/app/${w.appId}/link/${await w.linkOf(role === 'Non-member' ? undefined : u)}`, { token: u.token }),
+  "DELETE /api/v1.7/app/{app-id}/link/{link-id} (another member's link)": async (w, u) =>
+    w.server.api.delete(`/api/v1.7/app/${w.appId}/link/${await w.linkOf()}`, { token: u.token }),
   "POST /api/v1.7/app/{app-id}/file/{file-id} (another member's file)": async (w, u) =>
     upload(w.server, w.appId, u.token, { filename: 'photo.png', bytes: fixture('photo.png') }, { fileId: await w.fileOf() }),
 };
@@ -277,6 +297,16 @@ beforeAll(async () => {
       const file = await settled(server, appId, o.token, res.json().data.id as string);
       expect(file.status).toBe('ready');
       return file.id;
+    },
+    async linkOf(owner) {
+      const o = owner ?? (await this.newMember('Sales'));
+      const res = await server.api.post(
+        `/api/v1.7/app/${appId}/links`,
+        { name: 'Probe link', type: 3, website: 'https://example.com/' },
+        { token: o.token },
+      );
+      expect(res.json().status, res.body).toBe(1);
+      return res.json().data.id as string;
     },
     async groupOf(owner) {
       const res = await server.api.post(`/api/v1.7/app/${appId}/customer-groups`, { name: 'Probe group' }, { token: owner.token });

@@ -12,6 +12,7 @@ import * as m010 from './migrations/010_ingest_write_costs.ts';
 import * as m011 from './migrations/011_member_acceptance.ts';
 import * as m012 from './migrations/012_audit_log.ts';
 import * as m014 from './migrations/014_files.ts';
+import * as m015 from './migrations/015_link_sharing.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -36,6 +37,7 @@ const MIGRATIONS: Record<string, PortableMigration> = {
   '011_member_acceptance': m011,
   '012_audit_log': m012,
   '014_files': m014,
+  '015_link_sharing': m015,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -329,6 +329,21 @@ export interface LinksTable {
   read_seq: number;
   created_at: number;
   updated_at: number;
+  /** 1 active, 0 disabled (its page answers 410; migration 015). */
+  status: Generated<number>;
+  /** After this (epoch ms) the link no longer opens; null: never. */
+  expires_at: number | null;
+  /** scrypt hash of the passcode the viewer asks for; null: none. */
+  passcode_hash: string | null;
+  /** 1: the viewer offers the original file for download. */
+  allow_download: Generated<number>;
+  /** 1: the viewer asks for an e-mail address before the first page. */
+  email_gate: Generated<number>;
+  /** 1: a web page link (type 2) is shown in a frame rather than redirected to. */
+  embed: Generated<number>;
+  /** JSON array text of the form's fields; null: the default fields. */
+  form_fields: string | null;
+  disabled_at: number | null;
 }
 
 export interface LinkViewLogsTable {
@@ -355,6 +370,18 @@ export interface LinkViewLogsTable {
   total_duration: number | null;
   total_page: number | null;
   created_at: number;
+  /** The viewer's visitor cookie (views the public viewer records; migration 015). */
+  visitor_id: string | null;
+  /** The customer the view is attributed to (a directed link, a form, an e-mail gate). */
+  customer_id: string | null;
+  /** The last beacon's sequence number (0: none, or an ingested view log). */
+  beacon_seq: Generated<number>;
+  /** When the last beacon arrived (epoch ms). */
+  beacon_at: number | null;
+  /** When the view was last closed (a leave beacon, or silence); null while it is open. */
+  closed_at: number | null;
+  /** The last leave time (epoch ms), the next close's `lastLeaveTime`. */
+  left_at: number | null;
 }
 
 export interface LinkViewDurationsTable {
@@ -495,6 +522,22 @@ export interface FilePagesTable {
   created_at: number;
 }
 
+/** A visitor (the viewer's cookie) tied to a customer of the project by a form or an e-mail gate (migration 015). */
+export interface VisitorsTable {
+  app_id: string;
+  id: string;
+  customer_id: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A secret the server made for itself (the view-token key), shared by its processes (migration 015). */
+export interface ServerSecretsTable {
+  name: string;
+  value: string;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   user_presence: UserPresenceTable;
@@ -518,6 +561,8 @@ export interface Database {
   links: LinksTable;
   link_view_logs: LinkViewLogsTable;
   link_view_durations: LinkViewDurationsTable;
+  visitors: VisitorsTable;
+  server_secrets: ServerSecretsTable;
   clues: CluesTable;
   posts: PostsTable;
   behaviour_rollups: BehaviourRollupsTable;

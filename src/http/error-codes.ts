@@ -34,13 +34,15 @@ export interface ErrorCodeSpec {
 
 /** Business failures: HTTP 200, so clients of the original platform keep working. */
 const BUSINESS = { status: 200, body: 'envelope' } as const;
+/** The public viewer's routes (a beacon, a form): bad input is a 400 in the envelope's shape. */
+const PUBLIC = { status: 400, body: 'envelope' } as const;
 /** The token and register endpoints (RFC 6749 §5.2). */
 const OAUTH = { status: 400, body: 'error' } as const;
 
 export const ERROR_CODES = {
   // Malformed input, on any endpoint (the token and register endpoints answer invalid_request instead).
   'Bad Request': {
-    http: [BUSINESS],
+    http: [BUSINESS, { status: 400, body: 'envelope' }],
     en: 'The request is malformed, or a parameter is missing or invalid',
     zh: '请求格式错误，或参数缺失、无效',
   },
@@ -321,6 +323,33 @@ export const ERROR_CODES = {
     http: [BUSINESS],
     en: 'The page is still being rendered; try again shortly',
     zh: '该页仍在渲染中，请稍后重试',
+  },
+
+  // The public viewer (share links): beacons and forms, HTTP 400.
+  link_unavailable: {
+    http: [PUBLIC],
+    en: 'The link does not open: it is unknown, disabled or expired, or locked by a passcode or an e-mail gate not yet passed',
+    zh: '链接无法打开：链接不存在、已停用或已过期，或尚未通过访问密码或邮箱验证',
+  },
+  beacon_invalid: {
+    http: [PUBLIC],
+    en: 'The beacon is malformed: not a JSON object of type, seq, token, page and dwell within their limits',
+    zh: '信标格式错误：不是字段 type、seq、token、page、dwell 均在限制内的 JSON 对象',
+  },
+  view_token_invalid: {
+    http: [PUBLIC],
+    en: 'The view token is not valid for this link: forged, made for another link, or expired',
+    zh: '浏览令牌对该链接无效：伪造、属于其他链接，或已过期',
+  },
+  view_not_found: {
+    http: [PUBLIC],
+    en: 'No such view: a view starts with its open beacon',
+    zh: '浏览不存在：浏览需以 open 信标开始',
+  },
+  form_invalid: {
+    http: [PUBLIC],
+    en: 'The form is not valid: a field is too long or malformed, or it names no one (a name, an e-mail address or a mobile number)',
+    zh: '表单无效：有字段过长或格式错误，或未填写姓名、邮箱或手机号中的任何一项',
   },
 } as const satisfies Record<string, ErrorCodeSpec>;
 

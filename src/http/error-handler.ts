@@ -3,8 +3,11 @@ import { ERROR_CODES, type ErrorCode } from './error-codes.ts';
 import { AppError } from './errors.ts';
 import { UnstorableTextError } from './text.ts';
 
-/** How a route reports malformed input: token endpoints speak OAuth, everything else the envelope. */
-export type ErrorStyle = 'envelope' | 'oauth';
+/**
+ * How a route reports malformed input: token endpoints speak OAuth, the viewer's public routes the
+ * envelope with HTTP 400 (`Bad Request` there is a 400), everything else the envelope.
+ */
+export type ErrorStyle = 'envelope' | 'oauth' | 'public';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -60,6 +63,8 @@ export function sendAppError(reply: FastifyReply, err: AppError): FastifyReply {
     case 'overloaded':
       reply.header('Retry-After', String(err.retryAfter ?? 1));
       return sendJson(reply, 503, { status: 0, code: err.code, msg: err.message });
+    case 'public':
+      return sendJson(reply, 400, { status: 0, code: err.code, msg: err.message });
   }
 }
 
@@ -85,11 +90,12 @@ function styleOf(request: FastifyRequest): ErrorStyle {
 
 /** Malformed input: the envelope's code, or on OAuth routes invalid_request (HTTP 400 where the envelope is 200). */
 function inputError(request: FastifyRequest, reply: FastifyReply, httpStatus: number, code: ErrorCode, msg: string) {
-  if (styleOf(request) === 'oauth') {
+  const style = styleOf(request);
+  if (style === 'oauth') {
     const error: ErrorCode = 'invalid_request';
     return sendJson(reply, httpStatus === 200 ? 400 : httpStatus, { error, error_description: msg });
   }
-  return sendJson(reply, httpStatus, { status: 0, code, msg });
+  return sendJson(reply, style === 'public' && httpStatus === 200 ? 400 : httpStatus, { status: 0, code, msg });
 }
 
 /**

@@ -5,6 +5,13 @@ import { coerceToSchema } from './coerce.ts';
 import { mayHoldUnstorableText, storableText } from './text.ts';
 import { receiveFilePart, registerUploadCleanup } from './upload.ts';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** `raw`: the route reads its body as it came (the viewer's beacons: JSON text); its query is still parsed. */
+    parameters?: 'raw';
+  }
+}
+
 /** Form and query values given more than once arrive joined by commas, as the original platform read them. */
 function joinRepeated(source: unknown): Record<string, unknown> {
   if (source === null || typeof source !== 'object' || Array.isArray(source)) return {};
@@ -53,6 +60,7 @@ export async function registerParameterParsing(app: FastifyInstance): Promise<vo
     storableText(request.params);
     coerceToSchema(request.params, schema?.params);
     if (request.method !== 'POST' && request.method !== 'PUT' && request.method !== 'PATCH') return;
+    if (request.routeOptions.config?.parameters === 'raw') return;
     const body = request.body;
     if (Array.isArray(body)) return;
     const isJson = (request.headers['content-type'] ?? '').includes('json');

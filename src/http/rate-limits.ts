@@ -34,7 +34,17 @@ export type LimitBy =
  * budget), a project's (ingestion by its secret), an OAuth client's from one address (a leaked client
  * secret used elsewhere cannot spend the budget of the client's own users), or the address's.
  */
-export type Budget = { user: number } | { project: string } | { client: string; ip: string } | 'ip';
+export type Budget =
+  | { user: number }
+  | { project: string }
+  | { client: string; ip: string }
+  | 'ip'
+  /** The public viewer from one address: its pages and page images (`perViewer`). */
+  | { viewer: string }
+  /** One view's beacons (`perView`): a view id, as its signed token names it. */
+  | { view: string }
+  /** Forms, passcodes and e-mail gates from one address (`perForm`): spam and guessing stop there. */
+  | { form: string };
 
 export interface RequestLimits {
   /** Counts the request against a budget; throws rate_limited (too_many_requests under /svcuser) when it is spent. */
@@ -53,6 +63,9 @@ export interface RateLimitSettings {
   perProject: number;
   perClient: number;
   perIp: number;
+  perViewer: number;
+  perView: number;
+  perForm: number;
   redisUrl: string | undefined;
   redisPrefix: string;
 }
@@ -124,7 +137,13 @@ export async function registerRateLimits(app: FastifyInstance, settings: RateLim
         ? settings.perClient
         : key.startsWith('project:')
           ? settings.perProject
-          : settings.perToken;
+          : key.startsWith('viewer:')
+            ? settings.perViewer
+            : key.startsWith('view:')
+              ? settings.perView
+              : key.startsWith('form:')
+                ? settings.perForm
+                : settings.perToken;
   await app.register(rateLimit, {
     global: false,
     timeWindow: WINDOW_MS,
@@ -146,7 +165,13 @@ export async function registerRateLimits(app: FastifyInstance, settings: RateLim
             ? `user:${budget.user}`
             : 'project' in budget
               ? `project:${budget.project}`
-              : `client:${budget.client}:${normalizeIP(budget.ip)}`;
+              : 'viewer' in budget
+                ? `viewer:${normalizeIP(budget.viewer)}`
+                : 'view' in budget
+                  ? `view:${budget.view}`
+                  : 'form' in budget
+                    ? `form:${normalizeIP(budget.form)}`
+                    : `client:${budget.client}:${normalizeIP(budget.ip)}`;
       (request as Keyed)[KEY] = key;
       const result = await check(request);
       if (result.isAllowed) return;
@@ -160,13 +185,15 @@ export async function registerRateLimits(app: FastifyInstance, settings: RateLim
       reply.header('RateLimit-Reset', result.ttlInSeconds);
       if (!result.isExceeded) return;
       const who =
-        budget === 'ip'
+        budget === 'ip' || 'viewer' in budget || 'form' in budget
           ? 'this address'
           : 'user' in budget
             ? 'this account'
             : 'project' in budget
               ? 'this project'
-              : 'this client from this address';
+              : 'view' in budget
+                ? 'this view'
+                : 'this client from this address';
       const detail = `Rate limit of ${result.max} requests a minute for ${who} reached; try again in ${result.ttlInSeconds} s`;
       throw request.url.startsWith('/svcuser/') ? tooManyRequests(result.ttlInSeconds, detail) : rateLimited(result.ttlInSeconds, detail);
     },

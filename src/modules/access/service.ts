@@ -91,6 +91,12 @@ export function createAccessService(database: DatabaseHandle) {
       };
     },
 
+    /** The creator (Master) of a live project, or null when there is no such project. Cached like `membership`. */
+    async projectCreator(appId: string): Promise<number | null> {
+      const row = await load(appId, 0);
+      return row && row.status === 0 ? row.creator_id : null;
+    },
+
     /** Membership with the Master or Admin role. */
     async manager(appId: string, userId: number, style: RefusalStyle = 'api'): Promise<Membership> {
       const m = await this.membership(appId, userId, style);

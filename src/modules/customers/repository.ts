@@ -315,6 +315,31 @@ export const customersRepository = {
     return out.filter((o) => o.status === 1);
   },
 
+  /**
+   * The live customer of the project a form's contact details name: by mobile number first, else
+   * by e-mail (case-insensitively); the oldest when several share it.
+   */
+  async liveByContact(db: Db, appId: string, phone: string | null, emailLower: string | null): Promise<CustomerRow | undefined> {
+    for (const [column, value] of [
+      ['phone', phone],
+      ['email_lower', emailLower],
+    ] as const) {
+      if (value === null || value === '') continue;
+      const found = await db
+        .selectFrom('customers')
+        .selectAll()
+        .where('app_id', '=', appId)
+        .where(column, '=', value)
+        .where('status', '=', 1)
+        .orderBy('created_at')
+        .orderBy('id')
+        .limit(1)
+        .executeTakeFirst();
+      if (found) return found;
+    }
+    return undefined;
+  },
+
   /** The owner opened the detail: not new any more, and every record so far is seen. */
   async markSeen(db: Db, id: string, now: number): Promise<void> {
     await db

@@ -22,6 +22,15 @@ import { type ValidatedCustomer, type ValidationEnv, type ValidationMode, valida
 import { timeOrderedUuid } from '../../lib/ids.ts';
 
 export const DEFAULT_CREATE_WAY = 6;
+/** createWay of a customer a visitor's form made (docs/links.md). */
+export const FORM_CREATE_WAY = 5;
+
+/** What the public viewer knows of a customer: who it is and whose. */
+export interface ViewerCustomer {
+  id: string;
+  name: string | null;
+  ownerId: number;
+}
 const MAX_TRANSFER_ITEMS = 1000;
 
 export interface CreateOptions {
@@ -335,6 +344,43 @@ export function createCustomersService(
         outbox: eventRows(appId, created.events, opts.now),
       });
       return { customers: created.customers };
+    },
+
+    /** Live customers of the project among these ids, as the public viewer attributes views to them. */
+    async viewerCustomers(appId: string, ids: string[]): Promise<Map<string, ViewerCustomer>> {
+      const rows = (await repo.findMany(db, appId, ids)).filter((r) => r.status === 1);
+      return new Map(rows.map((r) => [r.id, { id: r.id, name: r.name, ownerId: r.owner_id }]));
+    },
+
+    /**
+     * A visitor's form (docs/links.md), inside the caller's transaction: the live customer of the
+     * project with the form's mobile number, else its e-mail, is matched and left as it is (a form
+     * never edits a customer); otherwise a customer is created through the create path's validation
+     * and unique rules, with createWay 5 and `ownerId` as owner. Null when the form names no customer
+     * the project's attributes accept (a required attribute it lacks, a malformed value, a unique one taken).
+     */
+    async fromForm(
+      trx: Kysely<Database>,
+      appId: string,
+      input: Record<string, unknown>,
+      ownerId: number,
+      now: number,
+    ): Promise<{ customer: ViewerCustomer; created: boolean } | null> {
+      const text = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
+      const phone = text(input.phone);
+      const email = text(input.email)?.toLowerCase() ?? null;
+      if (phone === null && email === null) return null;
+      const found = await repo.liveByContact(trx, appId, phone, email);
+      if (found) return { customer: { id: found.id, name: found.name, ownerId: found.owner_id }, created: false };
+      const result = await service.createManyInTransaction(trx, appId, [{ input: { ...input, create_way: FORM_CREATE_WAY }, ownerId }], {
+        now,
+        validate: 'create',
+        createWay: FORM_CREATE_WAY,
+        mayAssignOthers: false,
+      });
+      if ('failed' in result) return null;
+      const c = result.customers[0] as CustomerResponse;
+      return { customer: { id: c.id, name: c.name, ownerId: Number(c.svcUserId) }, created: true };
     },
 
     async create(appId: string, callerId: number, pathUserId: string, input: Record<string, unknown>): Promise<CustomerResponse> {

@@ -154,4 +154,9 @@ export const filesRepository = {
       .where('page', '=', page)
       .executeTakeFirst();
   },
+
+  /** The rendered pages of a file, in order (the public viewer's page sizes). */
+  pages(db: Db, appId: string, fileId: string): Promise<FilePageRow[]> {
+    return db.selectFrom('file_pages').selectAll().where('app_id', '=', appId).where('file_id', '=', fileId).orderBy('page').execute();
+  },
 };

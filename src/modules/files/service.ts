@@ -47,6 +47,18 @@ export type PageImage =
 const invalidFile = (detail: string) => failure('invalid_file', detail);
 const fileNotFound = () => failure('file_not_found');
 
+/** What the public viewer shows of a file: its pages and their sizes (a page not yet rendered is absent). */
+export interface ViewerFile {
+  id: string;
+  name: string;
+  mimeType: string;
+  status: 'processing' | 'ready' | 'failed';
+  pageCount: number;
+  /** Names the current version (changes with a new version: a cache key). */
+  version: string;
+  pages: { n: number; desktop: { width: number; height: number }; phone: { width: number; height: number } }[];
+}
+
 /** What a checked upload is: its kind, pages and the name it is shown by. */
 interface Accepted {
   kind: FileKind;
@@ -292,6 +304,26 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
     return row;
   }
 
+  /**
+   * A rendered page's image. `page_not_ready` while the page is still to come, `page_not_found`
+   * beyond the last page or when rendering failed. `ifNoneMatch`: the ETag of the client's copy.
+   */
+  async function pageImage(appId: string, id: string, n: number, width: PageWidth, ifNoneMatch?: string): Promise<PageImage> {
+    const file = await fileOf(appId, id);
+    if (n < 1 || n > file.page_count || file.status === 'failed') {
+      throw failure('page_not_found', `The file has ${file.page_count} page${file.page_count === 1 ? '' : 's'}`);
+    }
+    const row = await repo.page(db, appId, id, n);
+    if (!row || row.content_id !== file.content_id) {
+      throw failure('page_not_ready', `Page ${n} is not rendered yet (${file.rendered_pages} of ${file.page_count} are)`);
+    }
+    const etag = `"${file.content_id}.${n}.${width}"`;
+    if (ifNoneMatch !== undefined && ifNoneMatch.split(',').some((t) => t.trim() === etag)) return { notModified: true, etag };
+    const opened = await storage.open(pageKey(appId, id, file.content_id, n, width));
+    if (!opened) throw failure('page_not_ready', `Page ${n} is not rendered yet`);
+    return { notModified: false, etag, contentType: 'image/webp', size: opened.size, body: opened.stream };
+  }
+
   return {
     /** Where uploads land before they are checked, and how large they may be (the upload routes' settings). */
     upload: { field: FILE_FIELD, dir: storage.incomingDir, maxBytes: limits.maxBytes },
@@ -425,19 +457,45 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
      */
     async page(appId: string, callerId: number, id: string, n: number, width: PageWidth, ifNoneMatch?: string): Promise<PageImage> {
       await access.membership(appId, callerId);
-      const file = await fileOf(appId, id);
-      if (n < 1 || n > file.page_count || file.status === 'failed') {
-        throw failure('page_not_found', `The file has ${file.page_count} page${file.page_count === 1 ? '' : 's'}`);
-      }
-      const row = await repo.page(db, appId, id, n);
-      if (!row || row.content_id !== file.content_id) {
-        throw failure('page_not_ready', `Page ${n} is not rendered yet (${file.rendered_pages} of ${file.page_count} are)`);
-      }
-      const etag = `"${file.content_id}.${n}.${width}"`;
-      if (ifNoneMatch !== undefined && ifNoneMatch.split(',').some((t) => t.trim() === etag)) return { notModified: true, etag };
-      const opened = await storage.open(pageKey(appId, id, file.content_id, n, width));
-      if (!opened) throw failure('page_not_ready', `Page ${n} is not rendered yet`);
-      return { notModified: false, etag, contentType: 'image/webp', size: opened.size, body: opened.stream };
+      return pageImage(appId, id, n, width, ifNoneMatch);
+    },
+
+    /**
+     * What the public viewer shows of a file a link shares (its caller, the links module, has checked
+     * that the link is open to the visitor; no membership is asked): the current version's name,
+     * type, page count and the sizes of its rendered pages. Null when the project has no such file.
+     */
+    async viewerFile(appId: string, id: string): Promise<ViewerFile | null> {
+      const file = await repo.find(db, appId, id);
+      if (!file) return null;
+      const pages = (await repo.pages(db, appId, id)).filter((p) => p.content_id === file.content_id);
+      return {
+        id: file.id,
+        name: file.name,
+        mimeType: file.mime_type,
+        status: file.status as ViewerFile['status'],
+        pageCount: file.page_count,
+        version: file.content_id,
+        pages: pages.map((p) => ({
+          n: p.page,
+          desktop: { width: p.desktop_width, height: p.desktop_height },
+          phone: { width: p.phone_width, height: p.phone_height },
+        })),
+      };
+    },
+
+    /** A page image for the public viewer (as `page`, without a membership: the links module checked the link). */
+    viewerPage(appId: string, id: string, n: number, width: PageWidth, ifNoneMatch?: string): Promise<PageImage> {
+      return pageImage(appId, id, n, width, ifNoneMatch);
+    },
+
+    /** The current version's original, for a link that allows its download; null when there is none. */
+    async viewerOriginal(appId: string, id: string): Promise<{ name: string; contentType: string; size: number; body: Readable } | null> {
+      const file = await repo.find(db, appId, id);
+      if (!file) return null;
+      const opened = await storage.open(originalKey(appId, id, file.content_id, kindOfMime(file.mime_type)));
+      if (!opened) return null;
+      return { name: file.name, contentType: file.mime_type, size: opened.size, body: opened.stream };
     },
 
     /**

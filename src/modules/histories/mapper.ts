@@ -80,6 +80,9 @@ export interface LinkCounters {
   clues: number;
 }
 
+/** The form's fields when a link names none (docs/links.md). */
+export const DEFAULT_FORM_FIELDS = ['name', 'email', 'phone', 'company'];
+
 /** Where a link is opened: PUBLIC_BASE_URL + /l/ + share token. */
 export const linkUrl = (publicBaseUrl: string, shareToken: string) => `${publicBaseUrl}/l/${encodeURIComponent(shareToken)}`;
 
@@ -129,6 +132,13 @@ export function toLink(
     clueCount: c.clues,
     viewerCount: c.viewers,
     tags: r.tags ? (JSON.parse(r.tags) as string[]) : [],
+    status: r.status,
+    expiresAt: clock.format(r.expires_at),
+    hasPasscode: r.passcode_hash !== null,
+    allowDownload: r.allow_download,
+    emailGate: r.email_gate,
+    embed: r.embed,
+    formFields: r.form_fields ? (JSON.parse(r.form_fields) as string[]) : DEFAULT_FORM_FIELDS,
     ...(url !== undefined ? { url } : {}),
     ...(r.is_directional === 1 ? { customer: customer ? toLinkCustomer(customer, clock) : null } : {}),
   };

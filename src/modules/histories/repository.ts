@@ -192,6 +192,12 @@ const viewLogRows = jsonRowsReader<Selectable<LinkViewLogsTable> & { durations: 
   'total_duration',
   'total_page',
   'created_at',
+  'visitor_id',
+  'customer_id',
+  'beacon_seq',
+  'beacon_at',
+  'closed_at',
+  'left_at',
   'durations',
   'viewer_is_customer',
 ]);

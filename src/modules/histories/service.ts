@@ -101,6 +101,27 @@ export function createHistoriesService(ctx: AppContext, access: AccessService) {
       return rows.map((r) => toPost(r, clock));
     },
 
+    /**
+     * One link of the project as the Link record `/links` answers (counters, its customer as far as
+     * `viewer` may see it, `url` when asked), read after a change to it; undefined when there is none.
+     */
+    async linkRecord(viewer: Membership, linkId: string, withUrl: boolean) {
+      const appId = viewer.app.id;
+      const link = (await repo.linksByIds(reader, [linkId])).find((l) => l.app_id === appId);
+      if (link === undefined) return undefined;
+      const [counters, customers] = await Promise.all([
+        repo.linkCounters(reader, [link]),
+        link.customer_id ? repo.customersByIds(reader, appId, [link.customer_id]) : new Map<string, CustomerRow>(),
+      ]);
+      return toLink(
+        link,
+        counters.get(link.id),
+        inReach(viewer, link.customer_id ? customers.get(link.customer_id) : undefined),
+        clock,
+        withUrl ? linkUrl(ctx.config.publicBaseUrl, link.share_token) : undefined,
+      );
+    },
+
     /** The creators of the project's links among these ids (link id → platform user id). */
     async linkCreators(appId: string, ids: string[]): Promise<Map<string, number>> {
       const rows = await repo.linksByIds(reader, ids);

@@ -279,6 +279,37 @@ export interface ParsedViewLog {
 
 const MAX_DURATIONS = 1000;
 
+/**
+ * One Duration item of a view log (the interface's fields), stored at `position` among the view
+ * log's durations: a batch's view log gives them in its order; the viewer updates a page's item in place.
+ */
+export function parseDuration(d: unknown, position: number, viewLogId: string, clock: Clock): Insertable<LinkViewDurationsTable> {
+  if (typeof d !== 'object' || d === null || Array.isArray(d)) throw new ItemError(`durations[${position}] must be an object`);
+  const dr = new BodyReader(d as Record<string, unknown>, clock);
+  try {
+    const pageIndex = (d as Record<string, unknown>).pageIndex;
+    const duration = (d as Record<string, unknown>).duration;
+    return {
+      link_view_log_id: viewLogId,
+      position,
+      id: dr.id('id') ?? `${viewLogId}:${position}`,
+      file_id: dr.str('fileId', { max: 128 }),
+      file_name: dr.str('fileName'),
+      file_url: dr.str('fileURL', { max: URL_MAX }),
+      // Documented as strings; producers send numbers too.
+      page_index: typeof pageIndex === 'number' && Number.isSafeInteger(pageIndex) ? String(pageIndex) : dr.str('pageIndex', { max: 16 }),
+      duration: typeof duration === 'number' && Number.isSafeInteger(duration) ? String(duration) : dr.str('duration', { max: 16 }),
+      sort_index: dr.int('sortIndex') ?? position,
+      created_at: dr.time('createdAt'),
+      ended_at: dr.time('endedAt'),
+      total: dr.int('total', { min: 0 }),
+    };
+  } catch (err) {
+    if (err instanceof ItemError) throw new ItemError(`durations[${position}].${err.message}`);
+    throw err;
+  }
+}
+
 export function parseViewLog(body: Record<string, unknown>, c: ParseContext): ParsedViewLog {
   const r = new BodyReader(body, c.clock);
   r.matchId('id', c.domainId);
@@ -289,32 +320,7 @@ export function parseViewLog(body: Record<string, unknown>, c: ParseContext): Pa
     throw new ItemError('durations must be an array');
   const list = (rawDurations ?? []) as unknown[];
   if (list.length > MAX_DURATIONS) throw new ItemError(`durations must have at most ${MAX_DURATIONS} items`);
-  const durations = list.map((d, i): Insertable<LinkViewDurationsTable> => {
-    if (typeof d !== 'object' || d === null || Array.isArray(d)) throw new ItemError(`durations[${i}] must be an object`);
-    const dr = new BodyReader(d as Record<string, unknown>, c.clock);
-    try {
-      const pageIndex = (d as Record<string, unknown>).pageIndex;
-      const duration = (d as Record<string, unknown>).duration;
-      return {
-        link_view_log_id: c.domainId,
-        position: i,
-        id: dr.id('id') ?? `${c.domainId}:${i}`,
-        file_id: dr.str('fileId', { max: 128 }),
-        file_name: dr.str('fileName'),
-        file_url: dr.str('fileURL', { max: URL_MAX }),
-        // Documented as strings; producers send numbers too.
-        page_index: typeof pageIndex === 'number' && Number.isSafeInteger(pageIndex) ? String(pageIndex) : dr.str('pageIndex', { max: 16 }),
-        duration: typeof duration === 'number' && Number.isSafeInteger(duration) ? String(duration) : dr.str('duration', { max: 16 }),
-        sort_index: dr.int('sortIndex') ?? i,
-        created_at: dr.time('createdAt'),
-        ended_at: dr.time('endedAt'),
-        total: dr.int('total', { min: 0 }),
-      };
-    } catch (err) {
-      if (err instanceof ItemError) throw new ItemError(`durations[${i}].${err.message}`);
-      throw err;
-    }
-  });
+  const durations = list.map((d, i) => parseDuration(d, i, c.domainId, c.clock));
   const leave = r.time('leaveTime');
   const clueId = r.str('clueId', { max: 64 });
   return {

@@ -6,7 +6,7 @@ import {
   bulkOps,
   preparedQuery,
 } from '../../db/index.ts';
-import type { Insertable, Kysely } from 'kysely';
+import type { Insertable, Kysely, Updateable } from 'kysely';
 
 type Db = Kysely<Database>;
 
@@ -25,6 +25,30 @@ export interface RowsPlan {
   outbox: Insertable<Database['outbox']>[];
   rollups: Insertable<BehaviourRollupsTable>[];
   records: number;
+}
+
+/**
+ * A view log the public viewer is recording moves on with a beacon: its new totals and beacon state,
+ * and the Duration items of the pages that changed (upserted at their positions). Written only if
+ * the view's last beacon is still `fromSeq`; otherwise the whole plan is left out (`applied` false).
+ */
+export interface ViewProgressRows {
+  appId: string;
+  viewLogId: string;
+  fromSeq: number;
+  set: Updateable<Database['link_view_logs']>;
+  durations: Insertable<Database['link_view_durations']>[];
+}
+
+/** What the viewer writes for one beacon, view or form: a batch's rows, and what only the viewer does. */
+export interface ViewerRows extends RowsPlan {
+  progress: ViewProgressRows | null;
+  /** View logs made anonymously by a visitor, now attributed to a customer. */
+  attribute: { appId: string; viewLogIds: string[]; customerId: string; viewerName: string | null } | null;
+  /** The form record filled while viewing: the view log's clue. */
+  viewClue: { appId: string; viewLogId: string; clueId: string } | null;
+  /** Set by the write: false when `progress` found the view moved on (nothing of the plan was written). */
+  applied?: boolean;
 }
 
 const RECORD_TABLES: readonly RecordTable[] = ['customers', 'behaviour_logs', 'calls', 'links', 'link_view_logs', 'clues', 'posts'];
@@ -144,6 +168,72 @@ export function createIngestRepository(database: DatabaseHandle) {
 
   const group = database.commitGroup<RowsPlan>(writeRows);
 
+  /** Moves a view log on if its last beacon is still the one the plan was computed from. */
+  async function progressView(trx: Db, p: ViewProgressRows): Promise<boolean> {
+    const res = await trx
+      .updateTable('link_view_logs')
+      .set(p.set)
+      .where('app_id', '=', p.appId)
+      .where('id', '=', p.viewLogId)
+      .where('beacon_seq', '=', p.fromSeq)
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) !== 1) return false;
+    for (const d of p.durations) {
+      await trx
+        .insertInto('link_view_durations')
+        .values(d)
+        .onConflict((oc) =>
+          oc.columns(['link_view_log_id', 'position']).doUpdateSet({
+            duration: d.duration,
+            ended_at: d.ended_at,
+            total: d.total,
+            file_url: d.file_url,
+            file_name: d.file_name,
+          }),
+        )
+        .execute();
+    }
+    return true;
+  }
+
+  /**
+   * The viewer's plans: each view's progress first (a plan whose view moved on meanwhile is left out
+   * whole), then the records of the plans that apply, as a batch's, then the attributions.
+   */
+  async function writeViewer(trx: Db, plans: ViewerRows[]): Promise<void> {
+    const applied: ViewerRows[] = [];
+    for (const p of plans) {
+      p.applied = p.progress === null || (await progressView(trx, p.progress));
+      if (p.applied) applied.push(p);
+    }
+    if (applied.length === 0) return;
+    await writeRows(trx, applied);
+    for (const p of applied) {
+      const c = p.viewClue;
+      if (c !== null) {
+        await trx
+          .updateTable('link_view_logs')
+          .set({ clue_id: c.clueId })
+          .where('app_id', '=', c.appId)
+          .where('id', '=', c.viewLogId)
+          .execute();
+      }
+      const a = p.attribute;
+      if (a === null || a.viewLogIds.length === 0) continue;
+      for (const part of bulk.lookupChunks(a.viewLogIds)) {
+        await trx
+          .updateTable('link_view_logs')
+          .set({ customer_id: a.customerId, viewer_id: a.customerId, viewer_name: a.viewerName })
+          .where('app_id', '=', a.appId)
+          .where(bulk.anyOf('id', part))
+          .where('customer_id', 'is', null)
+          .execute();
+      }
+    }
+  }
+
+  const viewerGroup = database.commitGroup<ViewerRows>(writeViewer);
+
   return {
     writeRows,
 
@@ -154,6 +244,13 @@ export function createIngestRepository(database: DatabaseHandle) {
      */
     writeGrouped(plan: RowsPlan): Promise<void> {
       return group.submit(plan, plan.records);
+    },
+
+    writeViewer,
+
+    /** The viewer's rows for one beacon, grouped with others' as a batch's are (see writeGrouped). */
+    writeViewerGrouped(plan: ViewerRows): Promise<void> {
+      return viewerGroup.submit(plan, Math.max(1, plan.records));
     },
 
     /** The project each of these ids already belongs to, in one table. */

@@ -18,12 +18,13 @@ import {
   parseBehaviour,
   parseCall,
   parseClue,
+  parseDuration,
   parseLink,
   parsePost,
   parseViewLog,
 } from './bodies.ts';
 import { ItemError, RECORD_ID_RE } from './reader.ts';
-import { type PlanRows, type RecordTable, type RowsPlan, createIngestRepository } from './repository.ts';
+import { type PlanRows, type RecordTable, type RowsPlan, type ViewerRows, createIngestRepository } from './repository.ts';
 
 export const MAX_EVENTS = 1000;
 /** Route body limit (docs/interface.md §12: ≤ 5 MB). */
@@ -102,6 +103,48 @@ interface WritePlan extends Omit<RowsPlan, 'outbox'> {
 interface ItemProblem {
   index: number;
   msg: string;
+}
+
+/** A view log's columns only the viewer fills: who is viewing, and the view's beacon state (migration 015). */
+export interface ViewerViewState {
+  visitor_id: string | null;
+  customer_id: string | null;
+  beacon_seq: number;
+  beacon_at: number | null;
+  closed_at: number | null;
+  left_at: number | null;
+}
+
+/**
+ * What the public viewer writes for one beacon, one view or one form, as interface-shaped bodies
+ * (the Link view log, Duration item, Behaviour record and Clue fields): parsed by the batch's own
+ * parsers and written with the batch's rows, overview rollups and outbox events. The viewer names
+ * only records it has read, so references are not looked up again.
+ */
+export interface ViewerWrite {
+  appId: string;
+  now: number;
+  /** Tags of the link the records are about: link views add to the overview's customerTag. */
+  linkTags: string[];
+  viewLogs?: { id: string; body: Record<string, unknown>; state: ViewerViewState }[];
+  behaviours?: { id: string; body: Record<string, unknown> }[];
+  clues?: { id: string; body: Record<string, unknown> }[];
+  /**
+   * A view log moves on with a beacon, if its last beacon is still `fromSeq` (else nothing of the
+   * write is written): its totals and leave time, its beacon state, and the Duration items of the
+   * pages that changed, each at its position.
+   */
+  progress?: {
+    viewLogId: string;
+    fromSeq: number;
+    totals: { totalDuration: number; totalPage: number; leaveTime: number | null };
+    state: Pick<ViewerViewState, 'beacon_seq' | 'beacon_at' | 'closed_at' | 'left_at'>;
+    durations: { position: number; body: Record<string, unknown> }[];
+  };
+  /** View logs a visitor made before a customer was known, now that customer's. */
+  attribute?: { viewLogIds: string[]; customerId: string; viewerName: string | null };
+  /** The form record filled while viewing (the view log's clueId). */
+  viewClue?: { viewLogId: string; clueId: string };
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -446,7 +489,87 @@ export function createIngestService(
     }
   }
 
+  /** The rows of a viewer write; throws (an internal error: the viewer made a body the parsers refuse) on a bad body. */
+  function viewerRows(w: ViewerWrite): ViewerRows {
+    const { appId, now } = w;
+    const pc = (domainId: string): ParseContext => ({ appId, domainId, clock, now });
+    const rows: PlanRows = { links: [], link_view_logs: [], link_view_durations: [], clues: [], calls: [], posts: [] };
+    for (const v of w.viewLogs ?? []) {
+      const parsed = parseViewLog(v.body, pc(v.id));
+      rows.link_view_logs.push({ ...parsed.row, ...v.state });
+      rows.link_view_durations.push(...parsed.durations);
+    }
+    for (const c of w.clues ?? []) rows.clues.push(parseClue(c.body, pc(c.id)).row);
+    const events: EventMessage[] = [];
+    const rollups = new Map<string, Insertable<BehaviourRollupsTable>>();
+    const behaviourRows = (w.behaviours ?? []).map((b) => {
+      const p = parseBehaviour(b.body, pc(b.id));
+      const day = clock.format(p.row.when_at).slice(0, 10);
+      for (const [kind, key] of overviewKeys(p.row.action, p.content, p.linkId === null ? undefined : w.linkTags)) {
+        const k = `${p.row.customer_id}\u0000${day}\u0000${kind}\u0000${key}`;
+        const r = rollups.get(k);
+        if (r) r.count = Number(r.count) + 1;
+        else rollups.set(k, { customer_id: p.row.customer_id, day, kind, key, count: 1 });
+      }
+      events.push({ event_type: 'create', domainType: 'BehaviourLog', domainId: p.row.id, body: RECORD_BODY });
+      return p.row;
+    });
+    const g = w.progress;
+    const progress: ViewerRows['progress'] =
+      g === undefined
+        ? null
+        : {
+            appId,
+            viewLogId: g.viewLogId,
+            fromSeq: g.fromSeq,
+            set: {
+              ...g.state,
+              total_duration: g.totals.totalDuration,
+              total_page: g.totals.totalPage,
+              leave_time: g.totals.leaveTime === null ? null : clock.format(g.totals.leaveTime),
+            },
+            durations: g.durations.map((d) => parseDuration(d.body, d.position, g.viewLogId, clock)),
+          };
+    const records = rows.link_view_logs.length + rows.clues.length + behaviourRows.length;
+    return {
+      rows,
+      behaviourRows,
+      outbox: eventRows(appId, events, now),
+      rollups: [...rollups.values()],
+      records,
+      progress,
+      attribute: w.attribute ? { appId, ...w.attribute } : null,
+      viewClue: w.viewClue ? { appId, ...w.viewClue } : null,
+    };
+  }
+
   return {
+    /**
+     * Writes what the public viewer records (docs/links.md) with the rules and statements of a
+     * batch: in `trx` when given (a form, with its customer), else grouped with other small writes.
+     * False when the write's `progress` found its view moved on: then nothing was written.
+     */
+    async recordViewer(w: ViewerWrite, trx?: Transaction<Database>): Promise<boolean> {
+      let plan: ViewerRows;
+      try {
+        plan = viewerRows(w);
+      } catch (err) {
+        if (err instanceof ItemError) throw new Error(`the viewer made a record the ingestion rules refuse: ${err.message}`);
+        throw err;
+      }
+      if (trx !== undefined) {
+        await repo.writeViewer(trx, [plan]);
+        return plan.applied === true;
+      }
+      try {
+        await repo.writeViewerGrouped(plan);
+      } catch (err) {
+        if (err instanceof CommitQueueFull) throw overloaded(err.retryAfterSeconds, err.message);
+        throw err;
+      }
+      return plan.applied === true;
+    },
+
     /**
      * Who may ingest into the project: the project secret, else a Master/Admin token. Checked
      * before the body is read; the result is what `ingest` takes.

@@ -1,0 +1,146 @@
+/**
+ * The viewer's beacons (docs/links.md, "Beacons"): what a beacon may say, and how a view's dwell
+ * moves on with one. Pure: no database, no clock of its own.
+ */
+
+export const BEACON_TYPES = ['open', 'page', 'hb', 'hide', 'leave'] as const;
+export type BeaconType = (typeof BEACON_TYPES)[number];
+
+/** A beacon's body, at most this many bytes (the route's body limit). */
+export const BEACON_MAX_BYTES = 8 * 1024;
+/** The longest a page may be read in one view, as a client may claim it. */
+const MAX_PAGE_MS = 24 * 3600 * 1000;
+/** Sequence numbers a view may reach. */
+const MAX_SEQ = 1_000_000;
+
+export interface Beacon {
+  type: BeaconType;
+  /** 1, 2, 3, … per page load (a continued view's next page load goes on from the view's last). */
+  seq: number;
+  /** The view token the page (or the `open` answer) carries. */
+  token: string;
+  /** The page being read, from 1. */
+  page: number;
+  /** Milliseconds each page has been read so far in this view, as the client measured them (visible, not idle). */
+  dwell: Map<number, number>;
+}
+
+/** Why a beacon is refused: its message. */
+export class BeaconError extends Error {}
+
+const isInt = (v: unknown, min: number, max: number): v is number =>
+  typeof v === 'number' && Number.isSafeInteger(v) && v >= min && v <= max;
+
+/**
+ * Reads a beacon from its body: JSON text (a `text/plain` body: sendBeacon sends no preflight) or an
+ * object already parsed (`application/json`). `pages`: how many pages the link shows.
+ */
+export function parseBeacon(body: unknown, pages: number): Beacon {
+  let value = body;
+  if (typeof body === 'string' || Buffer.isBuffer(body)) {
+    try {
+      value = JSON.parse(String(body)) as unknown;
+    } catch {
+      throw new BeaconError('The beacon is not JSON');
+    }
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new BeaconError('The beacon must be a JSON object');
+  const b = value as Record<string, unknown>;
+  if (typeof b.type !== 'string' || !(BEACON_TYPES as readonly string[]).includes(b.type)) {
+    throw new BeaconError(`type must be one of ${BEACON_TYPES.join(', ')}`);
+  }
+  if (!isInt(b.seq, 1, MAX_SEQ)) throw new BeaconError(`seq must be an integer from 1 to ${MAX_SEQ}`);
+  if (typeof b.token !== 'string' || b.token === '' || b.token.length > 1024) throw new BeaconError('token must be the view token');
+  const page = b.page ?? 1;
+  if (!isInt(page, 1, pages)) throw new BeaconError(`page must be an integer from 1 to ${pages}`);
+  const dwell = new Map<number, number>();
+  const raw = b.dwell ?? {};
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new BeaconError('dwell must be an object of page: milliseconds');
+  for (const [key, ms] of Object.entries(raw as Record<string, unknown>)) {
+    const n = /^\d{1,7}$/.test(key) ? Number(key) : NaN;
+    if (!isInt(n, 1, pages)) throw new BeaconError(`dwell names page ${key.slice(0, 16)}; the link shows pages 1 to ${pages}`);
+    if (!isInt(ms, 0, MAX_PAGE_MS)) throw new BeaconError(`dwell of page ${n} must be an integer of milliseconds from 0 to ${MAX_PAGE_MS}`);
+    dwell.set(n, ms);
+  }
+  return { type: b.type as BeaconType, seq: b.seq, token: b.token, page, dwell };
+}
+
+/** A page's dwell as stored: its position among the view's durations, its time so far and when it was first read. */
+export interface PageDwell {
+  position: number;
+  ms: number;
+  firstAt: number;
+}
+
+/** The view's state a beacon moves on from. */
+export interface DwellState {
+  pages: Map<number, PageDwell>;
+  /** When the view began (the first open). */
+  viewTime: number;
+  /** When its last beacon arrived. */
+  lastBeaconAt: number;
+}
+
+/** A beacon's clock may run ahead of the server's by this much (network jitter, a beacon delayed behind the next). */
+export const DWELL_SLACK_MS = 2000;
+
+export interface DwellChange {
+  /** Pages whose time grew or that are read for the first time, with their new state. */
+  changed: Map<number, PageDwell>;
+  /** Pages read for the first time in this view, in order. */
+  firstRead: number[];
+  /** The view's pages after the beacon. */
+  pages: Map<number, PageDwell>;
+  totalMs: number;
+}
+
+/**
+ * The view's dwell after a beacon. The client's figures are totals per page: what they add to the
+ * stored ones is accepted up to the wall time since the view's previous beacon (plus slack), and the
+ * view's whole dwell never exceeds the time since it began (plus slack), so a forged or replayed
+ * figure cannot inflate it; when the client claims more, every page's increase is scaled down alike.
+ * A figure below the stored one (a beacon overtaken by a later one) adds nothing. The page being read
+ * counts as read once it has time, or when the beacon says it is shown.
+ */
+export function applyDwell(state: DwellState, beacon: Pick<Beacon, 'dwell' | 'page'>, now: number): DwellChange {
+  const increases = new Map<number, number>();
+  let claimed = 0;
+  for (const [n, ms] of [...beacon.dwell].sort((a, b) => a[0] - b[0])) {
+    const add = ms - (state.pages.get(n)?.ms ?? 0);
+    if (add > 0) {
+      increases.set(n, add);
+      claimed += add;
+    }
+  }
+  let stored = 0;
+  for (const p of state.pages.values()) stored += p.ms;
+  const budget = Math.max(0, Math.min(now - state.lastBeaconAt + DWELL_SLACK_MS, now - state.viewTime + DWELL_SLACK_MS - stored, claimed));
+  const scale = claimed === 0 ? 0 : budget / claimed;
+  const pages = new Map(state.pages);
+  const changed = new Map<number, PageDwell>();
+  const firstRead: number[] = [];
+  let next = 0;
+  for (const p of state.pages.values()) next = Math.max(next, p.position + 1);
+  const touch = (n: number, add: number) => {
+    const before = pages.get(n);
+    if (before === undefined) {
+      const created = { position: next++, ms: add, firstAt: now };
+      pages.set(n, created);
+      changed.set(n, created);
+      firstRead.push(n);
+    } else if (add > 0) {
+      const grown = { ...before, ms: before.ms + add };
+      pages.set(n, grown);
+      changed.set(n, grown);
+    }
+  };
+  for (const [n, add] of increases) {
+    const accepted = Math.floor(add * scale);
+    if (accepted > 0 || pages.has(n)) touch(n, accepted);
+    else if (n === beacon.page) touch(n, 0);
+  }
+  if (!pages.has(beacon.page)) touch(beacon.page, 0);
+  let totalMs = 0;
+  for (const p of pages.values()) totalMs += p.ms;
+  return { changed, firstRead, pages, totalMs };
+}

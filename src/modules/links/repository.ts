@@ -1,0 +1,191 @@
+import { type Database, type PreparedReader, preparedQuery } from '../../db/index.ts';
+import type { Insertable, Kysely, Updateable } from 'kysely';
+import type { DurationRow, LinkRow, SilentView, ViewRow } from './mapper.ts';
+
+type Db = Kysely<Database>;
+
+/**
+ * A link by its share token, whatever its project: the public viewer knows only the token (share
+ * tokens are unique across projects). The viewer's every request starts here.
+ */
+const linkByToken = preparedQuery('linkByShareToken', ({ db }, token: string) =>
+  db.selectFrom('links').selectAll().where('share_token', '=', token),
+);
+
+const viewLog = preparedQuery('viewerViewLog', ({ db }, appId: string, id: string) =>
+  db.selectFrom('link_view_logs').selectAll().where('app_id', '=', appId).where('id', '=', id),
+);
+
+const viewDurations = preparedQuery('viewerViewDurations', ({ db }, appId: string, id: string) =>
+  db
+    .selectFrom('link_view_durations as d')
+    .selectAll('d')
+    // The project through the view log (the durations carry their view log's id only).
+    .where((eb) =>
+      eb.exists(
+        eb.selectFrom('link_view_logs as v').select('v.id').whereRef('v.id', '=', 'd.link_view_log_id').where('v.app_id', '=', appId),
+      ),
+    )
+    .where('d.link_view_log_id', '=', id),
+);
+
+/** The visitor's latest view of the link that had a beacon at or after `since` (a reload continues it). */
+const recentView = preparedQuery('viewerRecentView', ({ db }, appId: string, visitorId: string, linkId: string, since: number) =>
+  db
+    .selectFrom('link_view_logs')
+    .select(['id', 'beacon_seq'])
+    .where('app_id', '=', appId)
+    .where('visitor_id', '=', visitorId)
+    .where('link_id', '=', linkId)
+    .where('beacon_at', '>=', since)
+    .orderBy('view_time', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1),
+);
+
+const visitorCustomer = preparedQuery('viewerVisitorCustomer', ({ db }, appId: string, visitorId: string) =>
+  db.selectFrom('visitors').select('customer_id').where('app_id', '=', appId).where('id', '=', visitorId),
+);
+
+/** Another view of the link by the customer than this one (the owner's e-mail goes out on the first). */
+const otherCustomerView = preparedQuery(
+  'viewerOtherCustomerView',
+  ({ db }, appId: string, linkId: string, customerId: string, except: string) =>
+    db
+      .selectFrom('link_view_logs')
+      .select('id')
+      .where('app_id', '=', appId)
+      .where('link_id', '=', linkId)
+      .where('customer_id', '=', customerId)
+      .where('id', '!=', except)
+      .limit(1),
+);
+
+/** SQL of links made through the API, and of the views the public viewer records. */
+export const linksRepository = {
+  async insert(db: Db, row: Insertable<Database['links']>): Promise<void> {
+    await db.insertInto('links').values(row).execute();
+  },
+
+  find(db: Db, appId: string, id: string): Promise<LinkRow | undefined> {
+    return db.selectFrom('links').selectAll().where('app_id', '=', appId).where('id', '=', id).executeTakeFirst();
+  },
+
+  async update(db: Db, appId: string, id: string, patch: Updateable<Database['links']>): Promise<boolean> {
+    const res = await db.updateTable('links').set(patch).where('app_id', '=', appId).where('id', '=', id).executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  },
+
+  /** Whether any link (of any project: share tokens make URLs) has this share token. */
+  async shareTokenTaken(db: Db, token: string): Promise<boolean> {
+    return (await db.selectFrom('links').select('id').where('share_token', '=', token).executeTakeFirst()) !== undefined;
+  },
+
+  byShareToken(r: PreparedReader, token: string): Promise<LinkRow | undefined> {
+    return r.first(linkByToken, token);
+  },
+
+  /** A view log of the project with its durations, in their order. */
+  async view(r: PreparedReader, appId: string, id: string): Promise<{ view: ViewRow; durations: DurationRow[] } | undefined> {
+    const [view, durations] = await Promise.all([r.first(viewLog, appId, id), r.all(viewDurations, appId, id)]);
+    if (view === undefined) return undefined;
+    return { view, durations: durations.sort((a, b) => a.position - b.position) };
+  },
+
+  recentView(r: PreparedReader, appId: string, visitorId: string, linkId: string, since: number) {
+    return r.first(recentView, appId, visitorId, linkId, since);
+  },
+
+  async visitorCustomer(r: PreparedReader, appId: string, visitorId: string): Promise<string | null> {
+    return (await r.first(visitorCustomer, appId, visitorId))?.customer_id ?? null;
+  },
+
+  async customerViewedBefore(r: PreparedReader, appId: string, linkId: string, customerId: string, except: string): Promise<boolean> {
+    return (await r.first(otherCustomerView, appId, linkId, customerId, except)) !== undefined;
+  },
+
+  /** Ties the visitor to a customer of the project (a later form ties it to the later customer). */
+  async tieVisitor(db: Db, appId: string, visitorId: string, customerId: string, now: number): Promise<void> {
+    await db
+      .insertInto('visitors')
+      .values({ app_id: appId, id: visitorId, customer_id: customerId, created_at: now, updated_at: now })
+      .onConflict((oc) => oc.columns(['app_id', 'id']).doUpdateSet({ customer_id: customerId, updated_at: now }))
+      .execute();
+  },
+
+  /**
+   * The visitor's view logs in the project that no customer has yet (newest first, at most `limit`),
+   * each with its durations and what the behaviour records name of its link.
+   */
+  async anonymousViews(db: Db, appId: string, visitorId: string, limit: number) {
+    const views = await db
+      .selectFrom('link_view_logs as v')
+      .innerJoin('links as l', (j) => j.onRef('l.id', '=', 'v.link_id').onRef('l.app_id', '=', 'v.app_id'))
+      .selectAll('v')
+      .select(['l.type as link_type', 'l.name as link_name', 'l.src as link_src', 'l.tags as link_tags'])
+      .where('v.app_id', '=', appId)
+      .where('v.visitor_id', '=', visitorId)
+      .where('v.customer_id', 'is', null)
+      .orderBy('v.view_time', 'desc')
+      .limit(limit)
+      .execute();
+    if (views.length === 0) return [];
+    const durations = await db
+      .selectFrom('link_view_durations as d')
+      .innerJoin('link_view_logs as v', 'v.id', 'd.link_view_log_id')
+      .selectAll('d')
+      .where('v.app_id', '=', appId)
+      .where(
+        'd.link_view_log_id',
+        'in',
+        views.map((v) => v.id),
+      )
+      .execute();
+    return views.map((v) => ({
+      ...v,
+      durations: durations.filter((d) => d.link_view_log_id === v.id).sort((a, b) => a.position - b.position),
+    }));
+  },
+
+  /**
+   * Views still open whose last beacon is older than `before`, oldest first, with their link: the
+   * sweep closes them. Over every project: each server closes whatever views fell silent.
+   */
+  silentViews(db: Db, before: number, limit: number): Promise<SilentView[]> {
+    return db
+      .selectFrom('link_view_logs as v')
+      .innerJoin('links as l', (j) => j.onRef('l.id', '=', 'v.link_id').onRef('l.app_id', '=', 'v.app_id'))
+      .select([
+        'v.app_id',
+        'v.id',
+        'v.link_id',
+        'v.customer_id',
+        'v.visitor_id',
+        'v.view_time',
+        'v.beacon_seq',
+        'v.left_at',
+        'l.type as link_type',
+        'l.name as link_name',
+        'l.src as link_src',
+        'l.tags as link_tags',
+      ])
+      .select((eb) => eb.fn.coalesce('v.beacon_at', eb.val(0)).as('beacon_at'))
+      .where('v.closed_at', 'is', null)
+      .where('v.beacon_at', 'is not', null)
+      .where('v.beacon_at', '<', before)
+      .orderBy('v.beacon_at')
+      .limit(limit)
+      .execute() as Promise<SilentView[]>;
+  },
+
+  /** The server's secret of this name: made from `candidate` the first time any process asks, then always the same. */
+  async serverSecret(db: Db, name: string, candidate: string, now: number): Promise<string> {
+    await db
+      .insertInto('server_secrets')
+      .values({ name, value: candidate, created_at: now })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .execute();
+    const row = await db.selectFrom('server_secrets').select('value').where('name', '=', name).executeTakeFirstOrThrow();
+    return row.value;
+  },
+};

@@ -1,0 +1,364 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { bearerToken } from '../../http/auth.ts';
+import { readCookie, setCookie } from '../../http/cookies.ts';
+import { businessResponses, ok } from '../../http/envelope.ts';
+import { AppError } from '../../http/errors.ts';
+import { randomToken } from '../../lib/secrets.ts';
+import type { ViewerScript } from '../../lib/viewer-script.ts';
+import type { AccountsService } from '../accounts/service.ts';
+import { Link } from '../histories/schemas.ts';
+import { AppIdParams } from '../projects/schemas.ts';
+import { BEACON_MAX_BYTES } from './beacons.ts';
+import { AppLinkParams, LinkBody, WithUrlQuery } from './schemas.ts';
+import { type LinksService, UNLOCK_TTL_S, type ViewerAnswer, type VisitorRequest } from './service.ts';
+import { emailGatePage, fileViewerPage, messagePage, passcodePage, webViewerPage } from './viewer-html.ts';
+
+const tags = ['Links'];
+
+/** The first-party visitor cookie (docs/identity.md): 128 random bits, HttpOnly, for the viewer's paths. */
+const VISITOR_COOKIE = 'rapport_visitor';
+const VISITOR_RE = /^[A-Za-z0-9_-]{22}$/;
+const VISITOR_TTL_S = 365 * 24 * 3600;
+/** A link's unlock cookie (its passcode given, its e-mail gate passed), on the link's own path. */
+const UNLOCK_COOKIE = 'rapport_unlock';
+
+/** The messages of a link that does not open: unknown and forged tokens alike get the 404 one. */
+const UNAVAILABLE = {
+  missing: { status: 404, heading: 'Link not found', text: 'This link does not exist. Check the address you were given.' },
+  disabled: { status: 410, heading: 'Link disabled', text: 'This link has been disabled by its owner and no longer opens.' },
+  expired: { status: 410, heading: 'Link expired', text: 'This link has expired and no longer opens.' },
+} as const;
+
+export interface LinksRoutesOptions {
+  links: LinksService;
+  accounts: AccountsService;
+  script: ViewerScript | null;
+  /** The server's public address is https: cookies are Secure. */
+  secureCookies: boolean;
+}
+
+export async function linksRoutes(fastify: FastifyInstance, opts: LinksRoutesOptions): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { links, accounts, script, secureCookies } = opts;
+  const scriptUrl = script ? `/assets/${script.name}` : null;
+
+  // ---- The API: links made through Rapport. ----
+
+  app.post(
+    '/api/v1.7/app/:appId/links',
+    {
+      schema: {
+        tags,
+        summary: 'Create a link (any member; it is theirs): a file (type 1), web page (2) or redirect (3) link with a share token',
+        description:
+          'Answers the Link record, as `GET /api/v1.7/app/{app-id}/links` shows it (`url` with with_url=1, PUBLIC_BASE_URL/l/{shareToken}). ' +
+          'The share token carries 128 random bits. Failures: name_required, file_id_required, file_not_found, website_required, ' +
+          'website_invalid (only http and https), customer_not_found, passcode_invalid, expires_at_invalid, form_fields_invalid, tags_invalid.',
+        params: AppIdParams,
+        querystring: WithUrlQuery,
+        body: LinkBody,
+        response: businessResponses(Link),
+      },
+    },
+    async (request) => ok(await links.create(request.params.appId, request.user.id, request.body, request.query.with_url === 1)),
+  );
+
+  app.put(
+    '/api/v1.7/app/:appId/link/:linkId',
+    {
+      schema: {
+        tags,
+        summary: "Edit a link (Master/Admin: any of the project's; Sales: their own): the fields given change",
+        description: 'Answers the Link record. A link the caller may not change is link_not_found, as an unknown one is.',
+        params: AppLinkParams,
+        querystring: WithUrlQuery,
+        body: LinkBody,
+        response: businessResponses(Link),
+      },
+    },
+    async (request) =>
+      ok(await links.update(request.params.appId, request.user.id, request.params.linkId, request.body, request.query.with_url === 1)),
+  );
+
+  app.delete(
+    '/api/v1.7/app/:appId/link/:linkId',
+    {
+      schema: {
+        tags,
+        summary: 'Disable a link (Master/Admin: any; Sales: their own): its page answers 410 Gone; its views and counters stay',
+        params: AppLinkParams,
+        response: businessResponses(Type.Boolean()),
+      },
+    },
+    async (request) => ok(await links.disable(request.params.appId, request.user.id, request.params.linkId)),
+  );
+
+  // ---- The public viewer (docs/links.md). Browser pages and the beacon protocol, not API: they are
+  // left out of the OpenAPI document. No token; their own rate budgets. ----
+
+  const hidden = { hide: true } as const;
+
+  /** Who is behind the request, and the visitor cookie set when the browser had none. */
+  async function visitorOf(request: FastifyRequest, reply: FastifyReply): Promise<VisitorRequest> {
+    let visitorId = readCookie(request, VISITOR_COOKIE);
+    if (visitorId === undefined || !VISITOR_RE.test(visitorId)) {
+      visitorId = randomToken(16);
+      setCookie(reply, VISITOR_COOKIE, visitorId, { path: '/l', maxAgeSeconds: VISITOR_TTL_S, secure: secureCookies });
+    }
+    return {
+      userAgent: request.headers['user-agent'],
+      ip: request.ip,
+      visitorId,
+      userId: await signedInUser(request),
+      unlock: readCookie(request, UNLOCK_COOKIE),
+    };
+  }
+
+  /**
+   * A platform user signed in on this request: a bearer token in the Authorization header. Where the
+   * web console keeps a session cookie, reading it belongs here too: its members are then not
+   * counted as viewers when they open their own links from the console.
+   */
+  async function signedInUser(request: FastifyRequest): Promise<number | null> {
+    if (request.headers.authorization === undefined) return null;
+    const token = bearerToken(request);
+    if (token === undefined || token === '') return null;
+    try {
+      return (await accounts.authenticate(token)).id;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Headers of every viewer page: not indexed, no referrer, never stored, and the page's own CSP. */
+  function pageHeaders(reply: FastifyReply, nonce: string, frameOrigin?: string): void {
+    reply
+      .header(
+        'Content-Security-Policy',
+        `default-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'; img-src 'self'; ` +
+          `style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; connect-src 'self'${frameOrigin ? `; frame-src ${frameOrigin}` : ''}`,
+      )
+      .header('X-Robots-Tag', 'noindex, nofollow, noarchive')
+      .header('Referrer-Policy', 'no-referrer')
+      .header('Cache-Control', 'no-store')
+      .type('text/html; charset=utf-8');
+  }
+
+  function unavailable(reply: FastifyReply, why: keyof typeof UNAVAILABLE) {
+    const nonce = randomToken(16);
+    const m = UNAVAILABLE[why];
+    pageHeaders(reply, nonce);
+    return reply.code(m.status).send(messagePage(nonce, m.heading, m.text));
+  }
+
+  const countViewer = (request: FastifyRequest, reply: FastifyReply) => fastify.limits.count(request, reply, { viewer: request.ip });
+  const countForm = (request: FastifyRequest, reply: FastifyReply) => fastify.limits.count(request, reply, { form: request.ip });
+  const shareParams = Type.Object({ token: Type.String() });
+  const pageOf = (q: unknown, pages: number) => {
+    const raw = (q as { p?: unknown }).p;
+    const n = typeof raw === 'string' && /^\d{1,6}$/.test(raw) ? Number(raw) : 1;
+    return Math.min(Math.max(1, n), pages);
+  };
+
+  function render(reply: FastifyReply, answer: ViewerAnswer, query: unknown) {
+    const nonce = randomToken(16);
+    switch (answer.kind) {
+      case 'unavailable':
+        return unavailable(reply, answer.why);
+      case 'passcode':
+        pageHeaders(reply, nonce);
+        return reply.code(answer.wrong ? 403 : 200).send(passcodePage(nonce, answer.shareToken, answer.title, answer.wrong));
+      case 'email':
+        pageHeaders(reply, nonce);
+        return reply.code(answer.invalid ? 400 : 200).send(emailGatePage(nonce, answer.shareToken, answer.title, answer.invalid));
+      case 'redirect':
+        reply.header('Referrer-Policy', 'no-referrer').header('X-Robots-Tag', 'noindex, nofollow').header('Cache-Control', 'no-store');
+        return reply.redirect(answer.url, 302);
+      case 'document-missing':
+        pageHeaders(reply, nonce);
+        return reply
+          .code(200)
+          .send(
+            messagePage(
+              nonce,
+              answer.title || 'Document',
+              'This document is being prepared, or is not available. Try again in a moment.',
+              '<meta http-equiv="refresh" content="10">\n',
+            ),
+          );
+      case 'file': {
+        pageHeaders(reply, nonce);
+        const sent = (query as { sent?: unknown }).sent === '1';
+        return reply.send(fileViewerPage(answer, { nonce, script: scriptUrl, sent, startPage: pageOf(query, answer.file.pageCount) }));
+      }
+      case 'web': {
+        const origin = answer.embed ? new URL(answer.website).origin : undefined;
+        pageHeaders(reply, nonce, origin);
+        const sent = (query as { sent?: unknown }).sent === '1';
+        return reply.send(webViewerPage(answer, { nonce, script: scriptUrl, sent, startPage: 1 }));
+      }
+    }
+  }
+
+  app.get('/l/:token', { config: { limitBy: 'caller' }, schema: { ...hidden, params: shareParams } }, async (request, reply) => {
+    await countViewer(request, reply);
+    const visitor = await visitorOf(request, reply);
+    return render(reply, await links.viewer(request.params.token, visitor, request.method === 'HEAD'), request.query);
+  });
+
+  app.get(
+    '/l/:token/page/:n',
+    {
+      config: { limitBy: 'caller' },
+      schema: {
+        ...hidden,
+        params: Type.Object({ token: Type.String(), n: Type.String() }),
+      },
+    },
+    async (request, reply) => {
+      await countViewer(request, reply);
+      const n = /^\d{1,6}$/.test(request.params.n) ? Number(request.params.n) : 0;
+      const width = (request.query as { width?: unknown }).width === 'desktop' ? 'desktop' : 'phone';
+      const image =
+        n < 1
+          ? null
+          : await links.pageImage(request.params.token, readCookie(request, UNLOCK_COOKIE), n, width, request.headers['if-none-match']);
+      if (image === null) return unavailable(reply, 'missing');
+      reply
+        .header('ETag', image.etag)
+        .header('Cache-Control', 'private, max-age=3600')
+        .header('X-Robots-Tag', 'noindex')
+        .header('Cross-Origin-Resource-Policy', 'same-origin');
+      if (image.notModified) return reply.code(304).send();
+      return reply.type(image.contentType).header('Content-Length', String(image.size)).send(image.body);
+    },
+  );
+
+  app.get('/l/:token/download', { config: { limitBy: 'caller' }, schema: { ...hidden, params: shareParams } }, async (request, reply) => {
+    await countViewer(request, reply);
+    const original = await links.download(request.params.token, readCookie(request, UNLOCK_COOKIE));
+    if (original === null) return unavailable(reply, 'missing');
+    const ascii = original.name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+    return reply
+      .type(original.contentType)
+      .header('Content-Length', String(original.size))
+      .header('Content-Disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(original.name)}`)
+      .header('Cache-Control', 'no-store')
+      .header('X-Robots-Tag', 'noindex')
+      .send(original.body);
+  });
+
+  const formBody = Type.Record(Type.String(), Type.Unknown());
+  const isPlainFormPost = (request: FastifyRequest) =>
+    (request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded') &&
+    (request.headers.accept ?? '').includes('text/html');
+
+  app.post(
+    '/l/:token/unlock',
+    { config: { limitBy: 'caller' }, schema: { ...hidden, params: shareParams, body: formBody } },
+    async (request, reply) => {
+      await countForm(request, reply);
+      const token = request.params.token;
+      const result = await links.unlock(token, readCookie(request, UNLOCK_COOKIE), (request.body as Record<string, unknown>).passcode);
+      if (result === undefined) return unavailable(reply, 'missing');
+      if (result === null) return render(reply, { kind: 'passcode', shareToken: token, title: '', wrong: true }, {});
+      setCookie(reply, UNLOCK_COOKIE, result.cookie, { path: `/l/${token}`, maxAgeSeconds: UNLOCK_TTL_S, secure: secureCookies });
+      return reply.redirect(`/l/${encodeURIComponent(token)}`, 303);
+    },
+  );
+
+  app.post(
+    '/l/:token/gate',
+    { config: { limitBy: 'caller' }, schema: { ...hidden, params: shareParams, body: formBody } },
+    async (request, reply) => {
+      await countForm(request, reply);
+      const token = request.params.token;
+      const visitor = await visitorOf(request, reply);
+      const result = await links.passGate(token, request.body as Record<string, unknown>, visitor);
+      if (result === undefined) return unavailable(reply, 'missing');
+      if (result === null) return render(reply, { kind: 'email', shareToken: token, title: '', invalid: true }, {});
+      setCookie(reply, UNLOCK_COOKIE, result.cookie, { path: `/l/${token}`, maxAgeSeconds: UNLOCK_TTL_S, secure: secureCookies });
+      return reply.redirect(`/l/${encodeURIComponent(token)}`, 303);
+    },
+  );
+
+  app.post(
+    '/l/:token/form',
+    { config: { limitBy: 'caller', errorStyle: 'public' }, schema: { ...hidden, params: shareParams, body: formBody } },
+    async (request, reply) => {
+      await countForm(request, reply);
+      const token = request.params.token;
+      const visitor = await visitorOf(request, reply);
+      const plain = isPlainFormPost(request);
+      try {
+        await links.form(token, request.body as Record<string, unknown>, visitor);
+      } catch (err) {
+        if (!plain || !(err instanceof AppError) || err.kind !== 'public') throw err;
+        const nonce = randomToken(16);
+        pageHeaders(reply, nonce);
+        return reply.code(400).send(messagePage(nonce, 'The form was not sent', err.message));
+      }
+      // Without script the browser posted the form itself: back to the page, which says it was sent.
+      if (plain) return reply.redirect(`/l/${encodeURIComponent(token)}?sent=1#form`, 303);
+      return ok({});
+    },
+  );
+
+  app.post(
+    '/l/:token/events',
+    {
+      bodyLimit: BEACON_MAX_BYTES,
+      config: { limitBy: 'caller', errorStyle: 'public', parameters: 'raw' },
+      schema: { ...hidden, params: shareParams },
+    },
+    async (request, reply) => {
+      const visitor = await visitorOf(request, reply);
+      let counted = false;
+      try {
+        const result = await links.beacon(request.params.token, request.body, visitor, async (viewId) => {
+          counted = true;
+          await fastify.limits.count(request, reply, { view: viewId });
+        });
+        return ok(result);
+      } catch (err) {
+        // A refused beacon spends its address's budget: made-up views buy no fresh one.
+        if (!counted && err instanceof AppError) await fastify.limits.count(request, reply, 'ip');
+        throw err;
+      }
+    },
+  );
+
+  // `/link/{link-id}?share_token=…`, the original platform's address of a link: the viewer's.
+  app.get(
+    '/link/:linkId',
+    {
+      config: { limitBy: 'caller' },
+      schema: { ...hidden, params: Type.Object({ linkId: Type.String({ maxLength: 200 }) }) },
+    },
+    async (request, reply) => {
+      await countViewer(request, reply);
+      const q = (request.query as { share_token?: unknown }).share_token;
+      const to = await links.legacyAddress(request.params.linkId, typeof q === 'string' ? q : undefined);
+      if (to === null) return unavailable(reply, 'missing');
+      return reply.header('Referrer-Policy', 'no-referrer').redirect(to, 302);
+    },
+  );
+
+  // The viewer's script: its name has its content's hash, so it is cached for good.
+  app.get(
+    '/assets/:name',
+    { config: { limitBy: 'none' }, schema: { ...hidden, params: Type.Object({ name: Type.String({ maxLength: 100 }) }) } },
+    async (request, reply) => {
+      if (script === null || request.params.name !== script.name) return unavailable(reply, 'missing');
+      reply
+        .type('text/javascript; charset=utf-8')
+        .header('Cache-Control', 'public, max-age=31536000, immutable')
+        .header('Vary', 'Accept-Encoding');
+      if (/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? '')))
+        return reply.header('Content-Encoding', 'gzip').send(script.gzipped);
+      return reply.send(script.body);
+    },
+  );
+}
