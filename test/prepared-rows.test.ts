@@ -11,7 +11,7 @@ import { createLogger } from '../src/logger.ts';
 import { preparedQuery } from '../src/db/prepared.ts';
 import type { AppContext } from '../src/context.ts';
 import { openContext } from '../src/runtime.ts';
-import { type FreshDatabase, freshDatabase } from './helpers/database.ts';
+import { APP_ID_CHECK_ENV, type FreshDatabase, freshDatabase } from './helpers/database.ts';
 
 const wide = preparedQuery('testWideBehaviour', ({ db }, customerId: string, limit: number) =>
   db.selectFrom('behaviour_logs').selectAll().where('customer_id', '=', customerId).orderBy('when_at', 'desc').orderBy('id').limit(limit),
@@ -31,7 +31,7 @@ describe('prepared reads', () => {
 
   beforeAll(async () => {
     fresh = await freshDatabase();
-    ctx = await openContext(loadConfig({ ...fresh.env, LOG_LEVEL: 'silent' }), createLogger('silent'));
+    ctx = await openContext(loadConfig({ ...fresh.env, ...APP_ID_CHECK_ENV, LOG_LEVEL: 'silent' }), createLogger('silent'));
     const texts = ['plain', 'quote " and \\ backslash', '中文 ✓ emoji 😀', '', '{"json":"as text"}'];
     await ctx.database.db
       .insertInto('behaviour_logs')

@@ -20,7 +20,7 @@ import type { DatabaseHandle } from '../src/db/handle.ts';
 import { createLogger } from '../src/logger.ts';
 import { openContext } from '../src/runtime.ts';
 import { createServices } from '../src/services.ts';
-import { TEST_DIALECT } from './helpers/database.ts';
+import { APP_ID_CHECK_ENV, TEST_DIALECT } from './helpers/database.ts';
 import type { FreshDatabase } from './helpers/database.ts';
 import { RELEASE_FIXTURE, loadReleaseFixture } from './helpers/release.ts';
 import { introspectSchema, migrate, openDatabase, readSnapshot, schemaDifferences } from './helpers/schema.ts';
@@ -121,7 +121,7 @@ describe(`upgrading a ${TEST_DIALECT} database of the previous release`, () => {
   });
 
   it("serves the release's rows", async () => {
-    const config = loadConfig({ ...fresh.env, RAPPORT_INSECURE_FAST_HASH: '1', LOG_LEVEL: 'silent' });
+    const config = loadConfig({ ...fresh.env, ...APP_ID_CHECK_ENV, RAPPORT_INSECURE_FAST_HASH: '1', LOG_LEVEL: 'silent' });
     const ctx = await openContext(config, createLogger('silent'));
     const app = await buildApp(ctx, createServices(ctx));
     try {

@@ -8,7 +8,7 @@ import type { AppContext } from '../../src/context.ts';
 import { createLogger } from '../../src/logger.ts';
 import { openContext } from '../../src/runtime.ts';
 import { type Services, createServices } from '../../src/services.ts';
-import { type FreshDatabase, freshDatabase } from './database.ts';
+import { APP_ID_CHECK_ENV, type FreshDatabase, freshDatabase } from './database.ts';
 
 export interface TestServer {
   app: FastifyInstance;
@@ -88,6 +88,7 @@ export async function startTestServer(extraEnv: Record<string, string> = {}): Pr
     RAPPORT_INSECURE_FAST_HASH: '1',
     LOG_LEVEL: 'info',
     RATE_LIMITS: 'off',
+    ...APP_ID_CHECK_ENV,
     ...readThread,
     ...db.env,
     ...extraEnv,

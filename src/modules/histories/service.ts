@@ -59,7 +59,7 @@ export function createHistoriesService(ctx: AppContext, access: AccessService) {
       const creatorId = access.visibleOwner(m, input.svc_user_id, 'history');
       const rows = await repo.listLinks(db, appId, creatorId, p.offset, p.limit);
       const [counters, customers] = await Promise.all([
-        repo.linkCounters(reader, rows),
+        repo.linkCounters(reader, appId, rows),
         repo.customersByIds(reader, appId, [...new Set(rows.map((r) => r.customer_id).filter((id): id is string => id !== null))]),
       ]);
       return rows.map((r) =>
@@ -101,28 +101,26 @@ export function createHistoriesService(ctx: AppContext, access: AccessService) {
       return rows.map((r) => toPost(r, clock));
     },
 
-    /**
-     * The records behaviour records refer to, by id, in their response shapes (calls as stored rows:
-     * the behaviour record shows a few of their fields). Records of other projects are left out; a
-     * view log comes with its link's id, and the links of the view logs are fetched too.
-     */
     /** The tags of the project's links among these ids. */
     async linkTags(appId: string, ids: string[]): Promise<Map<string, string[]>> {
-      const rows = await repo.linksByIds(reader, ids);
-      return new Map(rows.filter((l) => l.app_id === appId).map((l) => [l.id, l.tags ? (JSON.parse(l.tags) as string[]) : []]));
+      const rows = await repo.linksByIds(reader, appId, ids);
+      return new Map(rows.map((l) => [l.id, l.tags ? (JSON.parse(l.tags) as string[]) : []]));
     },
 
+    /**
+     * The records behaviour records refer to, by id, in their response shapes (calls as stored rows:
+     * the behaviour record shows a few of their fields). Only the project's records are read; a
+     * view log comes with its link's id, and the links of the view logs are fetched too.
+     */
     async referencedRecords(appId: string, refs: HistoryRefs) {
-      // Rows are read by primary key and kept only when they are the project's (ADR 0016).
-      const [allViewLogs, clues, calls] = await Promise.all([
+      const [viewLogs, clues, calls] = await Promise.all([
         repo.viewLogsByIds(reader, appId, refs.viewLogIds),
-        repo.cluesByIds(reader, refs.clueIds),
-        repo.callsByIds(reader, refs.callIds),
+        repo.cluesByIds(reader, appId, refs.clueIds),
+        repo.callsByIds(reader, appId, refs.callIds),
       ]);
-      const viewLogs = allViewLogs.filter((v) => v.app_id === appId);
       const linkIds = [...new Set([...refs.linkIds, ...viewLogs.map((v) => v.link_id)])];
-      const links = (await repo.linksByIds(reader, linkIds)).filter((l) => l.app_id === appId);
-      const counters = await repo.linkCounters(reader, links);
+      const links = await repo.linksByIds(reader, appId, linkIds);
+      const counters = await repo.linkCounters(reader, appId, links);
       const linkName = new Map(links.map((l) => [l.id, l.name]));
       return {
         viewLogs: new Map(
@@ -141,8 +139,8 @@ export function createHistoriesService(ctx: AppContext, access: AccessService) {
           ]),
         ),
         links: new Map(links.map((l) => [l.id, toLink(l, counters.get(l.id), undefined, clock, undefined)])),
-        clues: new Map(clues.filter((c) => c.app_id === appId).map((c) => [c.id, toClue(c, clock)])),
-        calls: new Map(calls.filter((c) => c.app_id === appId).map((c) => [c.id, c])),
+        clues: new Map(clues.map((c) => [c.id, toClue(c, clock)])),
+        calls: new Map(calls.map((c) => [c.id, c])),
       };
     },
   };

@@ -296,6 +296,7 @@ export function parseViewLog(body: Record<string, unknown>, c: ParseContext): Pa
       const pageIndex = (d as Record<string, unknown>).pageIndex;
       const duration = (d as Record<string, unknown>).duration;
       return {
+        app_id: c.appId,
         link_view_log_id: c.domainId,
         position: i,
         id: dr.id('id') ?? `${c.domainId}:${i}`,

@@ -351,7 +351,7 @@ export function createIngestService(
       const k = `${customer}\u0000${day}\u0000${kind}\u0000${key}`;
       const r = rollups.get(k);
       if (r) r.count = Number(r.count) + 1;
-      else rollups.set(k, { customer_id: customer, day, kind, key, count: 1 });
+      else rollups.set(k, { app_id: appId, customer_id: customer, day, kind, key, count: 1 });
     };
     const behaviourRows = behaviours.map((it) => {
       const p = it.parsed;
