@@ -1,5 +1,6 @@
 /**
- * Events-out figures: latency from a customer create (HTTP) to webhook receipt, and relay throughput.
+ * Events-out figures: latency from a customer create (HTTP) to webhook receipt and to the owner's
+ * live stream (GET /api/v1.7/app/{app-id}/live, over a real connection), and relay throughput.
  *   node --import tsx bench/events.ts [--db sqlite|postgres] [--events 20000] [--creates 200] [--poll 500]
  */
 import { randomBytes } from 'node:crypto';
@@ -96,10 +97,39 @@ async function main() {
     payload: { url: `http://127.0.0.1:${port}/hook` },
   });
 
-  // 1. Latency: customer create → webhook receipt, relay polling every POLL ms.
+  // The owner's live stream, read over a real connection as the console reads it.
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const apiPort = (app.server.address() as { port: number }).port;
+  const streamed = new Map<string, number>();
+  const live = new AbortController();
+  const stream = await fetch(`http://127.0.0.1:${apiPort}/api/v1.7/app/${appId}/live`, { headers: auth, signal: live.signal });
+  void (async () => {
+    const decoder = new TextDecoder();
+    let buffer = '';
+    try {
+      for await (const chunk of stream.body as unknown as AsyncIterable<Uint8Array>) {
+        const now = performance.now();
+        buffer += decoder.decode(chunk, { stream: true });
+        let cut: number;
+        while ((cut = buffer.indexOf('\n\n')) >= 0) {
+          const data = buffer
+            .slice(0, cut)
+            .split('\n')
+            .find((l) => l.startsWith('data: '));
+          buffer = buffer.slice(cut + 2);
+          if (data !== undefined) streamed.set((JSON.parse(data.slice(6)) as { id: string }).id, now);
+        }
+      }
+    } catch {
+      // aborted at the end
+    }
+  })();
+
+  // 1. Latency: customer create → webhook receipt and → live stream, relay polling every POLL ms.
   const relay = new Relay(ctx, { pollMs: POLL });
   relay.start();
   const latencies: number[] = [];
+  const liveLatencies: number[] = [];
   for (let i = 0; i < CREATES; i++) {
     const t0 = performance.now();
     const res = await app.inject({
@@ -110,11 +140,13 @@ async function main() {
     });
     const id = res.json().data.id as string;
     const eventId = (await ctx.database.db.selectFrom('outbox').select('id').where('domain_id', '=', id).executeTakeFirstOrThrow()).id;
-    while (!arrived.has(eventId)) await new Promise((r) => setTimeout(r, 2));
+    while (!arrived.has(eventId) || !streamed.has(eventId)) await new Promise((r) => setTimeout(r, 2));
     latencies.push((arrived.get(eventId) ?? 0) - t0);
+    liveLatencies.push((streamed.get(eventId) ?? 0) - t0);
     await new Promise((r) => setTimeout(r, Math.random() * 20));
   }
   await relay.stop();
+  live.abort();
 
   // 2. Throughput: EVENTS events already committed, one relay drains them.
   arrived.clear();
@@ -139,6 +171,13 @@ async function main() {
     database: dialect,
     pollMs: POLL,
     createToReceipt: { samples: latencies.length, p50ms: Math.round(pct(latencies, 50)), p99ms: Math.round(pct(latencies, 99)) },
+    createToLiveStream: {
+      samples: liveLatencies.length,
+      livePollMs: config.livePollMs,
+      p50ms: Math.round(pct(liveLatencies, 50)),
+      p95ms: Math.round(pct(liveLatencies, 95)),
+      p99ms: Math.round(pct(liveLatencies, 99)),
+    },
     relayThroughput: { events: EVENTS, seconds: Number(seconds.toFixed(2)), eventsPerSecond: Math.round(EVENTS / seconds) },
   };
   console.log(JSON.stringify(summary, null, 2));

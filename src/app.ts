@@ -24,6 +24,7 @@ import { metadataRoutes } from './modules/metadata/routes.ts';
 import { projectsRoutes } from './modules/projects/routes.ts';
 import { webhooksRoutes } from './modules/webhooks/routes.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
+import { liveRoutes } from './modules/live/routes.ts';
 import type { Services } from './services.ts';
 import type { Metrics } from './metrics/metrics.ts';
 import { UNMATCHED_ROUTE } from './metrics/metrics.ts';
@@ -189,5 +190,7 @@ export async function buildApp(ctx: AppContext & { readonly metrics?: Metrics | 
   await app.register(behaviourRoutes, { behaviour: services.behaviour });
   await app.register(webhooksRoutes, { webhooks: services.webhooks });
   await app.register(auditRoutes, { audit: services.audit });
+  // A heartbeat well inside IDLE_TIMEOUT, so a quiet stream's connection is never taken for idle.
+  await app.register(liveRoutes, { live: services.live, heartbeatMs: Math.min(15_000, (ctx.config.idleTimeout * 1000) / 2) });
   return app;
 }

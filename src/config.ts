@@ -25,6 +25,14 @@ export interface Config {
   readonly headersTimeout: number;
   /** Seconds a connection may stay silent, between requests or within one, before it is closed (IDLE_TIMEOUT). */
   readonly idleTimeout: number;
+  /** Visitors' addresses stored and logged truncated, IPv4 /24 and IPv6 /48 (IP_TRUNCATE, default true). */
+  readonly ipTruncate: boolean;
+  /** A MaxMind City database for visitors' places (GEOIP_DB); unset: places are empty. */
+  readonly geoDatabase: string | undefined;
+  /** The language places are named in (GEOIP_LANGUAGE, default en). */
+  readonly geoLanguage: 'en' | 'zh-CN' | 'de' | 'es' | 'fr' | 'ja' | 'pt-BR' | 'ru';
+  /** Milliseconds between a server's looks at the feed for its open live streams (LIVE_POLL_MS). */
+  readonly livePollMs: number;
   /** Records of small writes that may wait for their group commit before new ones get 503 (WRITE_QUEUE_RECORDS). */
   readonly writeQueueRecords: number;
   /** SQLite: run each process's reads on a worker thread (SQLITE_READ_THREAD, default true). */
@@ -116,6 +124,15 @@ function boolSetting(env: Env, name: string, fallback: boolean): boolean {
   throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
 }
 
+const GEO_LANGUAGES = ['en', 'zh-CN', 'de', 'es', 'fr', 'ja', 'pt-BR', 'ru'] as const;
+
+function geoLanguageSetting(env: Env): Config['geoLanguage'] {
+  const value = env.GEOIP_LANGUAGE || 'en';
+  const found = GEO_LANGUAGES.find((l) => l === value);
+  if (found === undefined) throw new ConfigError(`GEOIP_LANGUAGE must be one of ${GEO_LANGUAGES.join(', ')}, got "${value}"`);
+  return found;
+}
+
 function timeZoneSetting(env: Env): string {
   const tz = env.TIME_ZONE || 'UTC';
   try {
@@ -191,6 +208,10 @@ export function loadConfig(env: Env = process.env): Config {
     headersTimeout: intSetting(env, 'HEADERS_TIMEOUT', 10, 1, 300),
     maxEventLoopDelay: intSetting(env, 'MAX_EVENT_LOOP_DELAY', 1000, 0, 60_000),
     idleTimeout: intSetting(env, 'IDLE_TIMEOUT', 30, 1, 3600),
+    ipTruncate: boolSetting(env, 'IP_TRUNCATE', true),
+    geoDatabase: env.GEOIP_DB ? path.resolve(env.GEOIP_DB) : undefined,
+    geoLanguage: geoLanguageSetting(env),
+    livePollMs: intSetting(env, 'LIVE_POLL_MS', 250, 20, 10_000),
     sqliteReadThread: boolSetting(env, 'SQLITE_READ_THREAD', true),
     writeQueueRecords: intSetting(env, 'WRITE_QUEUE_RECORDS', 16_384, 1, 1_000_000),
     trustProxy: trustProxySetting(env.TRUST_PROXY),

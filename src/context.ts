@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/index.ts';
 import type { Clock } from './lib/time.ts';
+import type { VisitorDescriber } from './lib/visitor.ts';
 import type { CodeSender } from './modules/accounts/code-sender.ts';
 
 /** How a webhook delivery attempt ended. */
@@ -28,4 +29,6 @@ export interface AppContext {
   readonly logger: Logger;
   readonly codeSender: CodeSender;
   readonly observer: Observer;
+  /** Who a visitor's request comes from: client, bot or not, place, the address as stored (docs/identity.md). */
+  readonly visitors: VisitorDescriber;
 }

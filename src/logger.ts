@@ -1,4 +1,5 @@
 import pino, { type Logger } from 'pino';
+import { truncateIp } from './lib/visitor.ts';
 
 const SENSITIVE_PARAMS = /([?&](?:access_token|refresh_token|password|client_secret|app_secret|secret|code)=)[^&#]*/gi;
 
@@ -17,8 +18,12 @@ interface LoggableRequest {
 /**
  * The process logger. Tokens, passwords and secrets never reach a log line: request URLs are
  * redacted, headers are not logged, and known secret fields are censored wherever they appear.
+ * Client addresses are truncated (IPv4 /24, IPv6 /48) unless `truncateIps` is false.
  */
-export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
+export function createLogger(level: string, destination?: pino.DestinationStream, options: { truncateIps?: boolean } = {}): Logger {
+  // Client addresses are logged as they are stored: truncated unless IP_TRUNCATE is off.
+  const address =
+    options.truncateIps === false ? (ip: string | undefined) => ip : (ip: string | undefined) => (ip ? truncateIp(ip) || ip : ip);
   return pino(
     {
       level,
@@ -41,7 +46,7 @@ export function createLogger(level: string, destination?: pino.DestinationStream
         censor: '[REDACTED]',
       },
       serializers: {
-        req: (req: LoggableRequest) => ({ method: req.method, url: redactUrl(req.url ?? ''), remoteAddress: req.ip }),
+        req: (req: LoggableRequest) => ({ method: req.method, url: redactUrl(req.url ?? ''), remoteAddress: address(req.ip) }),
         err: pino.stdSerializers.err,
       },
     },

@@ -18,7 +18,7 @@ export interface RunningServer {
 
 /** Starts the HTTP server: migrate, build, listen. */
 export async function startServer(config: Config): Promise<RunningServer> {
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, undefined, { truncateIps: config.ipTruncate });
   const ctx = await openContext(config, logger);
   const services = createServices(ctx);
   const app = await buildApp(ctx, services);
@@ -64,6 +64,47 @@ export async function startServer(config: Config): Promise<RunningServer> {
   };
 }
 
+/**
+ * `rapport relay`: the event relay on its own, for servers run with RAPPORT_EMBEDDED_RELAY=false.
+ * With METRICS_TOKEN and METRICS_PORT it serves its metrics (webhook deliveries, the outbox
+ * backlog, its database pool) on that port, as a server does. Runs until SIGTERM/SIGINT, which
+ * stop it after the pass under way.
+ */
+export async function relayForever(config: Config): Promise<void> {
+  const logger = createLogger(config.logLevel, undefined, { truncateIps: config.ipTruncate });
+  const ctx = await openContext(config, logger);
+  let metricsServer: { close(): Promise<void> } | null = null;
+  try {
+    if (ctx.metrics && config.metricsToken !== undefined && config.metricsPort !== undefined) {
+      metricsServer = await startMetricsServer({
+        port: config.metricsPort,
+        host: config.metricsHost,
+        token: config.metricsToken,
+        source: ctx.metrics,
+        onError: (err) => logger.error({ err }, 'metrics could not be collected'),
+      });
+    } else if (config.metricsToken !== undefined) {
+      logger.warn('METRICS_TOKEN is set but METRICS_PORT is not: the relay has no other port, so it serves no metrics');
+    }
+  } catch (err) {
+    await ctx.database.close();
+    throw err;
+  }
+  const relay = new Relay(ctx);
+  relay.start();
+  logger.info({ database: ctx.database.description, metricsPort: metricsServer ? config.metricsPort : undefined }, 'relay running');
+  const stop = (signal: string) => {
+    logger.info({ signal }, 'relay stopping');
+    void relay
+      .stop()
+      .then(() => metricsServer?.close())
+      .then(() => ctx.database.close())
+      .then(() => process.exit(0));
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+}
+
 /** A worker that dies sooner than this after it started is crashing, not serving. */
 const QUICK_DEATH_MS = 10_000;
 /** Quick deaths in a row after which the primary gives up (a supervisor restarts or alerts). */
@@ -78,7 +119,7 @@ const MAX_QUICK_DEATHS = 5;
  * SIGTERM/SIGINT stop every worker gracefully.
  */
 async function runPrimary(config: Config): Promise<void> {
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, undefined, { truncateIps: config.ipTruncate });
   const ctx = await openContext(config, logger);
   await ctx.database.close();
   let stopping = false;

@@ -7,6 +7,7 @@ import { createClientsService } from './modules/clients/service.ts';
 import { createCustomersService } from './modules/customers/service.ts';
 import { createGroupsService } from './modules/groups/service.ts';
 import { createHistoriesService } from './modules/histories/service.ts';
+import { createLiveService } from './modules/live/service.ts';
 import { createIngestService } from './modules/ingest/service.ts';
 import { createMembersService } from './modules/members/service.ts';
 import { createMetadataService } from './modules/metadata/service.ts';
@@ -38,7 +39,8 @@ export function createServices(ctx: AppContext) {
   const histories = createHistoriesService(ctx, access);
   const behaviour = createBehaviourService(ctx, access, histories);
   const webhooks = createWebhooksService(ctx, access, audit.record);
-  return { clients, accounts, access, audit, projects, members, metadata, groups, customers, ingest, histories, behaviour, webhooks };
+  const live = createLiveService(ctx, access, histories);
+  return { clients, accounts, access, audit, projects, members, metadata, groups, customers, ingest, histories, behaviour, webhooks, live };
 }
 
 export type Services = ReturnType<typeof createServices>;

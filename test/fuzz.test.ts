@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestServer } from './helpers/harness.ts';
 import { type HistoryProject, historyProject } from './helpers/histories.ts';
-import { type Operation, operations, undocumented } from './helpers/openapi.ts';
+import { type Operation, injectStreaming, operations, undocumented } from './helpers/openapi.ts';
 
 /**
  * Property-based fuzzing of every route of the OpenAPI document: random path parameters, query
@@ -177,13 +177,14 @@ describe('every route under random input', () => {
           if (probe.auth === 'garbage') headers.authorization = 'Bearer \u00ff-not-a-token';
           if (op.path.endsWith('/events') && op.method === 'POST') headers['x-app-secret'] = p.secret;
           const withBody = op.method === 'POST' || op.method === 'PUT' || op.method === 'PATCH';
-          const res = await t.server.app.inject({
+          const request = {
             method: op.method as 'GET',
             url: probe.url,
             query: probe.query,
             headers,
             ...(withBody ? { payload: encode(probe.body, probe.contentType) } : {}),
-          });
+          };
+          const res = op.streaming ? await injectStreaming(t.server.app, request) : await t.server.app.inject(request);
           requests += 1;
           const where = `${op.method} ${probe.url.slice(0, 160)} ?${new URLSearchParams(probe.query).toString().slice(0, 160)} HTTP ${res.statusCode} ${res.body.slice(0, 200)}`;
           expect(res.statusCode, `${where} → ${res.body.slice(0, 300)}`).toBeLessThan(500);

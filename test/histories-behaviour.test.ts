@@ -446,3 +446,37 @@ describe('GET /app/{app-id}/member/customer/{customer-id}/behaviour', () => {
     expect(wrongApp.json()).toMatchObject({ code: 'customer_not_found' });
   });
 });
+
+describe('a directed link in a behaviour record', () => {
+  it('carries its customer as /links does, within reach of the caller', async () => {
+    await addCustomers(t.server, p, [{ id: 'cust-dir', owner: p.sales.id, name: 'Dora' }]);
+    const res = await ingest(t.server, p, [
+      event('Link', 'L-dir', {
+        name: 'For Dora',
+        type: 1,
+        creatorId: p.sales.id,
+        isDirectional: 1,
+        customerId: 'cust-dir',
+        shareToken: 'tok-dir',
+      }),
+      event('BehaviourLog', 'b-dir', {
+        customerId: 'cust-dir',
+        action: 'link_view_log',
+        when: ago(MINUTE),
+        content: JSON.stringify({ linkId: 'L-dir', linkType: 1, title: 'For Dora' }),
+      }),
+    ]);
+    expect(res.json().status, res.body).toBe(1);
+    for (const token of [p.master.token, p.sales.token]) {
+      const links = (await get(`/api/v1.7/app/${p.appId}/links`, token, { count: 100 })).json().data as {
+        id: string;
+        customer?: unknown;
+      }[];
+      const fromLinks = links.find((l) => l.id === 'L-dir');
+      expect(fromLinks?.customer).toMatchObject({ id: 'cust-dir', name: 'Dora' });
+      const records = (await get(behaviourUrl('cust-dir'), token)).json().data as { id: string; linkDetail?: { customer?: unknown } }[];
+      const record = records.find((r) => r.id === 'b-dir');
+      expect(record?.linkDetail?.customer).toEqual(fromLinks?.customer);
+    }
+  });
+});

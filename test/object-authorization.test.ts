@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestServer } from './helpers/harness.ts';
-import { operations, succeeded, undocumented } from './helpers/openapi.ts';
+import { injectStreaming, operations, succeeded, undocumented } from './helpers/openapi.ts';
 import { DAY, type HistoryProject, ago, event, historyProject, ingest } from './helpers/histories.ts';
 
 /**
@@ -185,8 +185,14 @@ describe("another project's Master, with the first project's ids", () => {
 
         const headers: Record<string, string> = op.path.endsWith('/events') && op.method === 'POST' ? { 'x-app-secret': b.secret } : {};
         const opts = { token: b.master.token, query, headers };
-        const res =
-          op.method === 'GET'
+        const res = op.streaming
+          ? await injectStreaming(t.server.app, {
+              method: 'GET',
+              url,
+              query,
+              headers: { ...headers, authorization: `Bearer ${b.master.token}` },
+            })
+          : op.method === 'GET'
             ? await t.server.api.get(url, opts)
             : op.method === 'DELETE'
               ? await t.server.api.delete(url, opts)

@@ -3,6 +3,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestClient, type TestUser, activeUser, createClient } from './helpers/fixtures.ts';
 import { type TestServer, useTestServer } from './helpers/harness.ts';
+import { type ProbeAnswer, injectStreaming } from './helpers/openapi.ts';
 
 /**
  * Walks docs/permissions.md: every row of the matrix is an endpoint probed as each role, and the
@@ -31,7 +32,7 @@ interface World {
   ingest(batch: unknown[]): Promise<void>;
 }
 
-type Probe = (w: World, caller: TestUser, role: RoleName) => Promise<LightMyRequestResponse>;
+type Probe = (w: World, caller: TestUser, role: RoleName) => Promise<LightMyRequestResponse | ProbeAnswer>;
 
 /** One probe per matrix row; the key is the row's first cell without backticks. */
 const probes: Record<string, Probe> = {
@@ -171,6 +172,8 @@ const probes: Record<string, Probe> = {
   'POST /api/v1.7/app/{app-id}/webhooks/{id}/replay': async (w, u) =>
     w.server.api.post(`/api/v1.7/app/${w.appId}/webhooks/${await w.webhook()}/replay`, {}, { token: u.token }),
   'GET /api/v1.7/app/{app-id}/events': (w, u) => w.server.api.get(`/api/v1.7/app/${w.appId}/events`, { token: u.token }),
+  'GET /api/v1.7/app/{app-id}/live': (w, u) =>
+    injectStreaming(w.server.app, { method: 'GET', url: `/api/v1.7/app/${w.appId}/live`, headers: { authorization: `Bearer ${u.token}` } }),
   'POST /api/v1.7/app/{app-id}/customer-groups (for themselves)': (w, u) =>
     w.server.api.post(`/api/v1.7/app/${w.appId}/customer-groups`, { name: 'Mine' }, { token: u.token }),
 };
@@ -196,7 +199,8 @@ function readMatrix(): Row[] {
 }
 
 /** The answer's class in the matrix's vocabulary. */
-function outcome(res: LightMyRequestResponse): string {
+function outcome(res: LightMyRequestResponse | ProbeAnswer): string {
+  if (res.statusCode === 200 && String(res.headers['content-type']).startsWith('text/event-stream')) return '200';
   const body = res.json() as { status?: number; code?: string; error?: string } | unknown[];
   if (res.statusCode === 403 && !Array.isArray(body)) return `403 ${body.error}`;
   if (res.statusCode !== 200) return `HTTP ${res.statusCode}`;

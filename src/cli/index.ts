@@ -1,7 +1,7 @@
 import { ConfigError, loadConfig } from '../config.ts';
 import { createLogger } from '../logger.ts';
 import { openContext } from '../runtime.ts';
-import { serveForever } from '../server.ts';
+import { relayForever, serveForever } from '../server.ts';
 import type { AppContext } from '../context.ts';
 import { type Services, createServices } from '../services.ts';
 
@@ -10,7 +10,8 @@ const USAGE = `Usage: rapport <command>
 Commands:
   serve                     run the HTTP server (migrates the database first)
   migrate                   bring the database schema up to date and exit
-  relay                     run the event relay on its own (set RAPPORT_EMBEDDED_RELAY=false on the servers)
+  relay                     run the event relay on its own (set RAPPORT_EMBEDDED_RELAY=false on the servers);
+                            with METRICS_TOKEN and METRICS_PORT it serves /metrics on that port
   client create --name NAME create an OAuth client; prints {"client_id","client_secret"} (the secret is shown once)
   client list               list OAuth clients
   client revoke ID          revoke a client and every token issued through it
@@ -49,28 +50,12 @@ export async function main(argv: string[]): Promise<number> {
     case 'serve':
       await serveForever(loadConfig());
       return -1; // keeps running
-    case 'relay': {
-      const config = loadConfig();
-      const logger = createLogger(config.logLevel);
-      const ctx = await openContext(config, logger);
-      const { Relay } = await import('../events/relay.ts');
-      const relay = new Relay(ctx);
-      relay.start();
-      logger.info({ database: ctx.database.description }, 'relay running');
-      const stop = (signal: string) => {
-        logger.info({ signal }, 'relay stopping');
-        void relay
-          .stop()
-          .then(() => ctx.database.close())
-          .then(() => process.exit(0));
-      };
-      process.once('SIGTERM', () => stop('SIGTERM'));
-      process.once('SIGINT', () => stop('SIGINT'));
-      return -1;
-    }
+    case 'relay':
+      await relayForever(loadConfig());
+      return -1; // keeps running
     case 'migrate': {
       const config = loadConfig();
-      const logger = createLogger(config.logLevel, process.stderr);
+      const logger = createLogger(config.logLevel, process.stderr, { truncateIps: config.ipTruncate });
       const ctx = await openContext(config, logger, { migrate: false });
       try {
         const { migrateToLatest } = await import('../db/index.ts');

@@ -19,6 +19,19 @@ export async function lastPosition(db: Kysely<Database>): Promise<number> {
   return Number(top?.m ?? 0);
 }
 
+/** The first feed position still kept for a project (0 for none). */
+export async function oldestPosition(db: Kysely<Database>, appId: string): Promise<number> {
+  const row = await db
+    .selectFrom('outbox')
+    .select('seq')
+    .where('app_id', '=', appId)
+    .where('seq', 'is not', null)
+    .orderBy('seq')
+    .limit(1)
+    .executeTakeFirst();
+  return Number(row?.seq ?? 0);
+}
+
 /**
  * Gives committed outbox rows their feed position. Rows get a position only once committed and
  * visible, under a lock that serialises sequencers, and each run's positions commit together, so a

@@ -103,7 +103,7 @@ export async function startTestServer(extraEnv: Record<string, string> = {}): Pr
       cb();
     },
   });
-  const logger = createLogger(config.logLevel, sink);
+  const logger = createLogger(config.logLevel, sink, { truncateIps: config.ipTruncate });
   const ctx = await openContext(config, logger);
   const services = createServices(ctx);
   const app = await buildApp(ctx, services);

@@ -1,3 +1,4 @@
+import type { FastifyInstance, InjectOptions } from 'fastify';
 import { errorCodeSpec } from '../../src/http/error-codes.ts';
 import type { TestServer } from './harness.ts';
 
@@ -9,6 +10,8 @@ export interface Operation {
   params: string[];
   query: string[];
   body: string[];
+  /** Its success is a stream (`text/event-stream`) that stays open: probed over a connection of its own, not in one request. */
+  streaming: boolean;
 }
 
 /** Every operation of the app's own `/openapi.json`, so that a route added later is covered without changing a test. */
@@ -21,6 +24,7 @@ export async function operations(server: TestServer): Promise<Operation[]> {
         {
           parameters?: { in: string; name: string }[];
           requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> };
+          responses?: Record<string, { content?: Record<string, unknown> }>;
         }
       >
     >;
@@ -35,6 +39,7 @@ export async function operations(server: TestServer): Promise<Operation[]> {
         params: [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string),
         query: (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name),
         body: Object.keys(content?.schema.properties ?? {}),
+        streaming: Object.keys(op.responses?.['200']?.content ?? {}).includes('text/event-stream'),
       });
     }
   }
@@ -49,6 +54,8 @@ export async function operations(server: TestServer): Promise<Operation[]> {
 export function undocumented(res: { statusCode: number; body: string; headers: Record<string, unknown> }): string | undefined {
   // An unknown URI (an empty or odd path parameter can make one) gets the documented HTML 404 page.
   if (res.statusCode === 404 && String(res.headers['content-type']).startsWith('text/html')) return undefined;
+  // An open event stream (its refusals are JSON like any other).
+  if (res.statusCode === 200 && isStream(res.headers)) return undefined;
   let json: unknown;
   try {
     json = JSON.parse(res.body);
@@ -64,8 +71,35 @@ export function undocumented(res: { statusCode: number; body: string; headers: R
   return undefined;
 }
 
-/** Whether an answer (parsed) is a success. */
-export function succeeded(res: { statusCode: number; body: string }): boolean {
+/** An answer read the way the probes read one: its status, headers and body text. */
+export interface ProbeAnswer {
+  statusCode: number;
+  headers: Record<string, unknown>;
+  body: string;
+  json(): unknown;
+}
+
+const isStream = (headers: Record<string, unknown>) => String(headers['content-type'] ?? '').startsWith('text/event-stream');
+
+/**
+ * A request to a streaming route: a refusal is read whole; an open stream is read up to its first
+ * message (the opening comment) and then closed, its body being what was read.
+ */
+export async function injectStreaming(app: FastifyInstance, options: InjectOptions): Promise<ProbeAnswer> {
+  const res = await app.inject({ ...options, payloadAsStream: true });
+  const stream = res.stream();
+  let body = '';
+  for await (const chunk of stream) {
+    body += String(chunk);
+    if (isStream(res.headers) && body.includes('\n\n')) break;
+  }
+  stream.destroy();
+  return { statusCode: res.statusCode, headers: res.headers, body, json: () => JSON.parse(body) as unknown };
+}
+
+/** Whether an answer (parsed) is a success: an open event stream, or a success envelope. */
+export function succeeded(res: { statusCode: number; body: string; headers?: Record<string, unknown> }): boolean {
+  if (res.statusCode === 200 && res.headers !== undefined && isStream(res.headers)) return true;
   try {
     const o = JSON.parse(res.body) as { status?: number; error?: string };
     return Array.isArray(o) || (res.statusCode < 300 && o.status !== 0 && o.error === undefined);

@@ -116,7 +116,7 @@ export function createBehaviourService(ctx: AppContext, access: AccessService, h
       p: Page,
     ): Promise<Static<typeof BehaviourRecord>[]> {
       // Outsiders of the project get 403 forbidden here (the project is in the path).
-      await access.membership(appId, callerId);
+      const membership = await access.membership(appId, callerId);
       const from = input.start_time === undefined || input.start_time === '' ? null : clock.parse(input.start_time);
       if (from === null && input.start_time) throw badRequest("Invalid parameter 'start_time': expected yyyy-MM-dd HH:mm:ss");
       const to = input.end_time === undefined || input.end_time === '' ? null : clock.parse(input.end_time);
@@ -140,7 +140,7 @@ export function createBehaviourService(ctx: AppContext, access: AccessService, h
             .filter((v): v is string => v !== null),
         ),
       ];
-      const { viewLogs, links, clues, calls } = await histories.referencedRecords(appId, {
+      const { viewLogs, links, clues, calls } = await histories.referencedRecords(membership, {
         linkIds: ids('linkId'),
         viewLogIds: ids('linkViewLogId'),
         clueIds: ids('clueId'),

@@ -101,6 +101,14 @@ export function createHistoriesService(ctx: AppContext, access: AccessService) {
       return rows.map((r) => toPost(r, clock));
     },
 
+    /** The creators of the project's links among these ids (link id → platform user id). */
+    async linkCreators(appId: string, ids: string[]): Promise<Map<string, number>> {
+      const rows = await repo.linksByIds(reader, appId, ids);
+      const out = new Map<string, number>();
+      for (const l of rows) if (l.creator_id !== null) out.set(l.id, l.creator_id);
+      return out;
+    },
+
     /** The tags of the project's links among these ids. */
     async linkTags(appId: string, ids: string[]): Promise<Map<string, string[]>> {
       const rows = await repo.linksByIds(reader, appId, ids);
@@ -110,9 +118,11 @@ export function createHistoriesService(ctx: AppContext, access: AccessService) {
     /**
      * The records behaviour records refer to, by id, in their response shapes (calls as stored rows:
      * the behaviour record shows a few of their fields). Only the project's records are read; a
-     * view log comes with its link's id, and the links of the view logs are fetched too.
+     * view log comes with its link's id, and the links of the view logs are fetched too. A directed
+     * link carries its customer as `/links` does: when in `viewer`'s reach, else null.
      */
-    async referencedRecords(appId: string, refs: HistoryRefs) {
+    async referencedRecords(viewer: Membership, refs: HistoryRefs) {
+      const appId = viewer.app.id;
       const [viewLogs, clues, calls] = await Promise.all([
         repo.viewLogsByIds(reader, appId, refs.viewLogIds),
         repo.cluesByIds(reader, appId, refs.clueIds),
@@ -120,7 +130,13 @@ export function createHistoriesService(ctx: AppContext, access: AccessService) {
       ]);
       const linkIds = [...new Set([...refs.linkIds, ...viewLogs.map((v) => v.link_id)])];
       const links = await repo.linksByIds(reader, appId, linkIds);
-      const counters = await repo.linkCounters(reader, appId, links);
+      const directedTo = [
+        ...new Set(links.map((l) => (l.is_directional === 1 ? l.customer_id : null)).filter((id): id is string => id !== null)),
+      ];
+      const [counters, customers] = await Promise.all([
+        repo.linkCounters(reader, appId, links),
+        repo.customersByIds(reader, appId, directedTo),
+      ]);
       const linkName = new Map(links.map((l) => [l.id, l.name]));
       return {
         viewLogs: new Map(
@@ -138,7 +154,12 @@ export function createHistoriesService(ctx: AppContext, access: AccessService) {
             },
           ]),
         ),
-        links: new Map(links.map((l) => [l.id, toLink(l, counters.get(l.id), undefined, clock, undefined)])),
+        links: new Map(
+          links.map((l) => [
+            l.id,
+            toLink(l, counters.get(l.id), inReach(viewer, l.customer_id ? customers.get(l.customer_id) : undefined), clock, undefined),
+          ]),
+        ),
         clues: new Map(clues.map((c) => [c.id, toClue(c, clock)])),
         calls: new Map(calls.map((c) => [c.id, c])),
       };

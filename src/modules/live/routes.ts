@@ -1,0 +1,93 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { businessResponses } from '../../http/envelope.ts';
+import { AppIdParams } from '../projects/schemas.ts';
+import type { LiveMessage, LiveService } from './service.ts';
+
+/** A stream whose reader has fallen this far behind is ended; the client resumes with Last-Event-ID. */
+const MAX_BUFFERED_BYTES = 1024 * 1024;
+
+function frame(m: LiveMessage): string {
+  return `id: ${m.seq}\nevent: ${m.event}\ndata: ${JSON.stringify(m.data)}\n\n`;
+}
+
+/** `GET /api/v1.7/app/{app-id}/live`: the project's events as Server-Sent Events (docs/live.md). */
+export async function liveRoutes(fastify: FastifyInstance, opts: { live: LiveService; heartbeatMs: number }): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { live, heartbeatMs } = opts;
+  const open = new Set<() => void>();
+
+  // Open streams end before the server waits for its connections to close (SIGTERM drain).
+  app.addHook('preClose', (done) => {
+    live.close();
+    for (const end of [...open]) end();
+    done();
+  });
+
+  const { 200: failures, ...refusals } = businessResponses(Type.Null());
+  app.get(
+    '/api/v1.7/app/:appId/live',
+    {
+      schema: {
+        tags: ['Events out'],
+        summary:
+          'Live events of the project as Server-Sent Events (any member; a Sales member sees their own customers and links; beyond the interface)',
+        params: AppIdParams,
+        headers: Type.Object({
+          'last-event-id': Type.Optional(
+            Type.String({ maxLength: 32, description: 'the `id` of the last event received; the stream continues after it' }),
+          ),
+        }),
+        response: {
+          200: {
+            description:
+              "text/event-stream: each event has `id` (its feed position), `event` (`<domainType>.<event_type>`) and `data` (the feed's event message); a comment every 15 s keeps the connection open. A refusal is the usual JSON failure.",
+            content: {
+              'text/event-stream': { schema: Type.String() },
+              'application/json': { schema: failures },
+            },
+          },
+          ...refusals,
+        },
+      },
+    },
+    async (request, reply) => {
+      const res = reply.raw;
+      let ended = false;
+      let heartbeat: NodeJS.Timeout | null = null;
+      let unsubscribe: (() => void) | null = null;
+      const end = () => {
+        if (ended) return;
+        ended = true;
+        if (heartbeat !== null) clearInterval(heartbeat);
+        unsubscribe?.();
+        open.delete(end);
+        res.end();
+      };
+      const write = (text: string) => {
+        if (ended) return;
+        res.write(text);
+        if (res.writableLength > MAX_BUFFERED_BYTES) end();
+      };
+      // Refusals (not a member, a bad Last-Event-ID) are thrown here, before anything is sent.
+      unsubscribe = await live.open(request.params.appId, request.user.id, request.headers['last-event-id'], {
+        send: (messages) => write(messages.map(frame).join('')),
+      });
+      reply.hijack();
+      open.add(end);
+      res.on('close', end);
+      res.writeHead(200, {
+        'Content-Type': 'text/event-stream; charset=utf-8',
+        'Cache-Control': 'no-store',
+        'X-Accel-Buffering': 'no',
+        'X-Content-Type-Options': 'nosniff',
+      });
+      // The retry hint, and a first comment so proxies and clients see the stream open at once.
+      write(`retry: 2000\n: connected\n\n`);
+      heartbeat = setInterval(() => write(': heartbeat\n\n'), heartbeatMs);
+      heartbeat.unref();
+      return reply;
+    },
+  );
+}

@@ -1,0 +1,202 @@
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Relay } from '../src/events/relay.ts';
+import { useTestServer } from './helpers/harness.ts';
+import { type HistoryProject, addCustomers, ago, event, historyProject, ingest, MINUTE } from './helpers/histories.ts';
+
+/**
+ * The live stream over a real connection: who sees which event, resuming with Last-Event-ID,
+ * heartbeats, refusals in the JSON error shape, and streams ended when the server closes.
+ */
+const t = useTestServer({ LIVE_POLL_MS: '20', IDLE_TIMEOUT: '2' });
+let p: HistoryProject;
+let q: HistoryProject;
+let base = '';
+let relay: Relay;
+
+interface LiveEvent {
+  id: string;
+  event: string;
+  data: { id: string; event_type: string; domainType: string; domainId: string; body: Record<string, unknown>; createdAt: string };
+}
+
+/** An open stream: the events and comments received so far, and a way to wait for more. */
+interface Stream {
+  status: number;
+  contentType: string;
+  events: LiveEvent[];
+  comments: string[];
+  ended: boolean;
+  until(what: string, done: () => boolean): Promise<void>;
+  close(): void;
+}
+
+async function connect(appId: string, token: string, lastEventId?: string): Promise<Stream> {
+  const controller = new AbortController();
+  const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'text/event-stream' };
+  if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
+  const res = await fetch(`${base}/api/v1.7/app/${appId}/live`, { headers, signal: controller.signal });
+  const s: Stream = {
+    status: res.status,
+    contentType: res.headers.get('content-type') ?? '',
+    events: [],
+    comments: [],
+    ended: false,
+    async until(what, done) {
+      const deadline = Date.now() + 10_000;
+      while (!done()) {
+        if (Date.now() > deadline)
+          throw new Error(`stream: gave up waiting for ${what}; got ${JSON.stringify(s.events.map((e) => e.data.domainId))}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
+    close: () => controller.abort(),
+  };
+  if (!s.contentType.startsWith('text/event-stream')) return s;
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  void (async () => {
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        buffer += decoder.decode(value, { stream: true });
+        let cut: number;
+        while ((cut = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, cut);
+          buffer = buffer.slice(cut + 2);
+          const fields: Record<string, string> = {};
+          for (const line of block.split('\n')) {
+            if (line.startsWith(':')) s.comments.push(line.slice(1).trim());
+            else {
+              const i = line.indexOf(':');
+              fields[line.slice(0, i)] = line.slice(i + 1).trimStart();
+            }
+          }
+          if (fields.data !== undefined)
+            s.events.push({ id: fields.id ?? '', event: fields.event ?? '', data: JSON.parse(fields.data) as LiveEvent['data'] });
+        }
+      }
+    } catch {
+      // aborted by the test
+    }
+    s.ended = true;
+  })();
+  return s;
+}
+
+const ids = (s: Stream) => s.events.filter((e) => e.data.domainType === 'BehaviourLog').map((e) => e.data.domainId);
+const rec = (id: string, customerId: string, action: string, content: unknown) =>
+  event('BehaviourLog', id, { customerId, action, when: ago(MINUTE), content: JSON.stringify(content) });
+
+beforeAll(async () => {
+  p = await historyProject(t.server);
+  q = await historyProject(t.server);
+  await addCustomers(t.server, p, [
+    { id: 'live-a', owner: p.sales.id, name: 'Alice' },
+    { id: 'live-b', owner: p.sales2.id, name: 'Bob' },
+  ]);
+  // A link of the second Sales member: its views are theirs to see, whoever owns the customer.
+  expect(
+    (
+      await ingest(t.server, p, [event('Link', 'live-L1', { name: 'Deck', type: 1, creatorId: p.sales2.id, shareToken: 'live-tok-1' })])
+    ).json().status,
+  ).toBe(1);
+  await t.server.app.listen({ port: 0, host: '127.0.0.1' });
+  base = `http://127.0.0.1:${(t.server.app.server.address() as AddressInfo).port}`;
+  relay = new Relay(t.server.ctx, { pollMs: 10 });
+  relay.start();
+});
+
+afterAll(async () => {
+  await relay?.stop();
+});
+
+describe('GET /api/v1.7/app/{app-id}/live', () => {
+  it('streams each member the events they may see, in feed order, and nothing of another project', async () => {
+    const master = await connect(p.appId, p.master.token);
+    const sales = await connect(p.appId, p.sales.token);
+    const sales2 = await connect(p.appId, p.sales2.token);
+    const other = await connect(q.appId, q.master.token);
+    expect(master.status).toBe(200);
+    expect(master.contentType).toBe('text/event-stream; charset=utf-8');
+    await master.until('the opening comment', () => master.comments.includes('connected'));
+
+    const res = await ingest(t.server, p, [
+      rec('live-b1', 'live-a', 'link_view_log', { linkId: 'live-L1', linkType: 1, linkViewLogId: 'V1', title: 'Deck' }),
+      rec('live-b2', 'live-b', 'access_site', { web_access_log_id: 'wa1', title: 'Home', site: 'example.com', url: '/' }),
+      rec('live-b3', 'live-a', 'customer_record', { customer_id: 'live-a' }),
+    ]);
+    expect(res.json().status, res.body).toBe(1);
+
+    await master.until('three records', () => ids(master).length === 3);
+    expect(ids(master)).toEqual(['live-b1', 'live-b2', 'live-b3']);
+    // Sales: their own customer's records (b1, b3); the other Sales member: their customer's (b2) and their link's view (b1).
+    await sales.until('two records', () => ids(sales).length === 2);
+    await sales2.until('two records', () => ids(sales2).length === 2);
+    expect(ids(sales)).toEqual(['live-b1', 'live-b3']);
+    expect(ids(sales2)).toEqual(['live-b1', 'live-b2']);
+
+    const first = master.events.find((e) => e.data.domainId === 'live-b1')!;
+    expect(first.event).toBe('BehaviourLog.create');
+    expect(Number(first.id)).toBeGreaterThan(0);
+    expect(first.data).toMatchObject({
+      event_type: 'create',
+      domainType: 'BehaviourLog',
+      body: { customerId: 'live-a', action: 'link_view_log' },
+    });
+    // Positions rise along the stream.
+    const positions = master.events.map((e) => Number(e.id));
+    expect(positions).toEqual([...positions].sort((a, b) => a - b));
+
+    // Another project's stream got none of it (the relay has moved past these events by now).
+    await new Promise((r) => setTimeout(r, 200));
+    expect(other.events).toEqual([]);
+
+    // Resuming after the first record sends the ones after it, and only those.
+    const resumed = await connect(p.appId, p.master.token, first.id);
+    await resumed.until('the two later records', () => ids(resumed).length === 2);
+    expect(ids(resumed)).toEqual(['live-b2', 'live-b3']);
+
+    for (const s of [master, sales, sales2, other, resumed]) s.close();
+  });
+
+  it('keeps a quiet stream open with heartbeats inside IDLE_TIMEOUT', async () => {
+    const s = await connect(p.appId, p.sales.token);
+    // IDLE_TIMEOUT=2 s: a heartbeat every second keeps the connection from being taken for idle.
+    await s.until('two heartbeats', () => s.comments.filter((c) => c === 'heartbeat').length >= 2);
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(s.ended).toBe(false);
+    s.close();
+  });
+
+  it('refuses in the JSON error shape before streaming', async () => {
+    const json = async (appId: string, token: string, lastEventId?: string) => {
+      const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+      if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
+      const res = await fetch(`${base}/api/v1.7/app/${appId}/live`, { headers });
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+    expect(await json(p.appId, p.outsider.token)).toMatchObject({ status: 403 });
+    expect(await json(p.appId, q.master.token)).toMatchObject({ status: 403 });
+    expect(await json('no-such-app', p.master.token)).toMatchObject({ status: 200, body: { status: 0, code: 'app_not_found' } });
+    const bad = await json(p.appId, p.master.token, 'yesterday');
+    // A malformed parameter is the interface's 200 envelope failure.
+    expect(bad.status).toBe(200);
+    expect(bad.body).toMatchObject({ status: 0, code: 'Bad Request' });
+    const anonymous = await fetch(`${base}/api/v1.7/app/${p.appId}/live`);
+    expect(anonymous.status).toBe(403);
+    expect(await anonymous.json()).toMatchObject({ error: expect.any(String) });
+  });
+
+  it('ends open streams when the server closes', async () => {
+    const s = await connect(p.appId, p.master.token);
+    await s.until('the opening comment', () => s.comments.includes('connected'));
+    expect(t.server.services.live.streams()).toBeGreaterThanOrEqual(1);
+    await relay.stop();
+    await t.server.app.close();
+    await s.until('the end of the stream', () => s.ended);
+  });
+});
