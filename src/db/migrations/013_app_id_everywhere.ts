@@ -16,41 +16,59 @@ import { type Kysely, sql } from 'kysely';
  * SQLite cannot change a primary key or make a new column NOT NULL in place: those tables are
  * rebuilt (new table, rows copied with their parent's project, old table dropped, new one renamed),
  * keeping the deliveries' AUTOINCREMENT high-water mark. PostgreSQL changes them in place.
+ *
+ * The indexes the hot reads of behaviour records and link view logs walk lead with `app_id` too,
+ * now that those reads name the project: otherwise the project condition would be checked on the
+ * table's rows, one row read for every index entry a page skips or a count passes (a behaviour
+ * page at offset 50,000 took 90–200 ms instead of 4–9 on SQLite), and the view counts would lose
+ * their covering indexes. Same names, same columns after `app_id`.
  */
 export async function up(db: Kysely<unknown>, dialect: 'sqlite' | 'postgres'): Promise<void> {
-  if (dialect === 'postgres') {
-    await sql`alter table behaviour_rollups add column app_id text`.execute(db);
-    await sql`update behaviour_rollups r set app_id = c.app_id from customers c where c.id = r.customer_id`.execute(db);
-    await sql`delete from behaviour_rollups where app_id is null`.execute(db);
-    await sql`alter table behaviour_rollups alter column app_id set not null`.execute(db);
-    await sql`alter table behaviour_rollups drop constraint behaviour_rollups_pk`.execute(db);
-    await sql`alter table behaviour_rollups add constraint behaviour_rollups_pk primary key (app_id, customer_id, day, kind, key)`.execute(
-      db,
-    );
-
-    await sql`alter table behaviour_totals add column app_id text`.execute(db);
-    await sql`update behaviour_totals t set app_id = c.app_id from customers c where c.id = t.customer_id`.execute(db);
-    await sql`delete from behaviour_totals where app_id is null`.execute(db);
-    await sql`alter table behaviour_totals alter column app_id set not null`.execute(db);
-    await sql`alter table behaviour_totals drop constraint behaviour_totals_pk`.execute(db);
-    await sql`alter table behaviour_totals add constraint behaviour_totals_pk primary key (app_id, customer_id, kind, key)`.execute(db);
-
-    await sql`alter table link_view_durations add column app_id text`.execute(db);
-    await sql`update link_view_durations d set app_id = v.app_id from link_view_logs v where v.id = d.link_view_log_id`.execute(db);
-    await sql`delete from link_view_durations where app_id is null`.execute(db);
-    await sql`alter table link_view_durations alter column app_id set not null`.execute(db);
-    await sql`alter table link_view_durations drop constraint link_view_durations_pk`.execute(db);
-    await sql`alter table link_view_durations add constraint link_view_durations_pk primary key (app_id, link_view_log_id, position)`.execute(
-      db,
-    );
-
-    // A delivery's webhook always exists (a foreign key).
-    await sql`alter table webhook_deliveries add column app_id text`.execute(db);
-    await sql`update webhook_deliveries d set app_id = w.app_id from webhooks w where w.id = d.webhook_id`.execute(db);
-    await sql`alter table webhook_deliveries alter column app_id set not null`.execute(db);
-    return;
+  await (dialect === 'postgres' ? postgresTables(db) : sqliteTables(db));
+  for (const [name, table, columns] of [
+    ['behaviour_customer_when_idx', 'behaviour_logs', 'app_id, customer_id, when_at, id'],
+    ['link_view_logs_list_idx', 'link_view_logs', 'app_id, link_id, view_time, id'],
+    ['link_view_logs_seq_idx', 'link_view_logs', 'app_id, link_id, seq, viewer_id'],
+    ['link_view_logs_viewer_idx', 'link_view_logs', 'app_id, link_id, viewer_id'],
+  ] as const) {
+    await sql.raw(`drop index ${name}`).execute(db);
+    await sql.raw(`create index ${name} on ${table} (${columns})`).execute(db);
   }
+}
 
+async function postgresTables(db: Kysely<unknown>): Promise<void> {
+  await sql`alter table behaviour_rollups add column app_id text`.execute(db);
+  await sql`update behaviour_rollups r set app_id = c.app_id from customers c where c.id = r.customer_id`.execute(db);
+  await sql`delete from behaviour_rollups where app_id is null`.execute(db);
+  await sql`alter table behaviour_rollups alter column app_id set not null`.execute(db);
+  await sql`alter table behaviour_rollups drop constraint behaviour_rollups_pk`.execute(db);
+  await sql`alter table behaviour_rollups add constraint behaviour_rollups_pk primary key (app_id, customer_id, day, kind, key)`.execute(
+    db,
+  );
+
+  await sql`alter table behaviour_totals add column app_id text`.execute(db);
+  await sql`update behaviour_totals t set app_id = c.app_id from customers c where c.id = t.customer_id`.execute(db);
+  await sql`delete from behaviour_totals where app_id is null`.execute(db);
+  await sql`alter table behaviour_totals alter column app_id set not null`.execute(db);
+  await sql`alter table behaviour_totals drop constraint behaviour_totals_pk`.execute(db);
+  await sql`alter table behaviour_totals add constraint behaviour_totals_pk primary key (app_id, customer_id, kind, key)`.execute(db);
+
+  await sql`alter table link_view_durations add column app_id text`.execute(db);
+  await sql`update link_view_durations d set app_id = v.app_id from link_view_logs v where v.id = d.link_view_log_id`.execute(db);
+  await sql`delete from link_view_durations where app_id is null`.execute(db);
+  await sql`alter table link_view_durations alter column app_id set not null`.execute(db);
+  await sql`alter table link_view_durations drop constraint link_view_durations_pk`.execute(db);
+  await sql`alter table link_view_durations add constraint link_view_durations_pk primary key (app_id, link_view_log_id, position)`.execute(
+    db,
+  );
+
+  // A delivery's webhook always exists (a foreign key).
+  await sql`alter table webhook_deliveries add column app_id text`.execute(db);
+  await sql`update webhook_deliveries d set app_id = w.app_id from webhooks w where w.id = d.webhook_id`.execute(db);
+  await sql`alter table webhook_deliveries alter column app_id set not null`.execute(db);
+}
+
+async function sqliteTables(db: Kysely<unknown>): Promise<void> {
   await sql`create table behaviour_rollups_013 (
     customer_id text not null,
     kind text not null,
