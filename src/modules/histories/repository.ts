@@ -120,11 +120,11 @@ const linksIn = preparedQuery('linksIn', ({ db, inList, projectIs }, appId: stri
     .where(inList('id', ids, 'text'))
     .where(projectIs('app_id', appId)),
 );
-/** A count of views and of distinct viewers, as one JSON value (one pass over the (link_id, viewer_id) or (link_id, seq, viewer_id) index). */
+/** A count of views and of distinct viewers, as one JSON value (one pass over the (app_id, link_id, viewer_id) or (app_id, link_id, seq, viewer_id) index). */
 const viewCounts = jsonRowsReader<{ views: number; viewers: number }>()(['views', 'viewers']);
 /**
  * Per link: views and distinct viewers, those after the creator last read the view logs (seq >
- * read_seq: a range of (link_id, seq)), and clues. One statement for any number of links (ADR 0011:
+ * read_seq: a range of (app_id, link_id, seq)), and clues. One statement for any number of links (ADR 0011:
  * it was three, plus one per link for the new views).
  */
 const linkCountersIn = preparedQuery('linkCountersIn', ({ db, inList, rowsAsJson, projectIs }, appId: string, ids: string[]) =>
