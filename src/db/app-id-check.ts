@@ -1,8 +1,10 @@
 /**
  * Every statement over a project's tables names the project (ADR 0018): the tables whose rows
  * belong to one project (TABLE_SCOPE) are each constrained by their project column in every
- * statement that reads or writes them, unless the statement is one of the few that work across
- * projects on purpose (CROSS_PROJECT, tagged in its SQL with `crossProject(key)`).
+ * statement that reads or writes them, per table reference: compared with a value, or joined on it
+ * to a reference that is. The exception is the few statements that work across projects on purpose
+ * (CROSS_PROJECT, tagged in their SQL with `crossProject(key)`); even those join the project tables
+ * they touch on the project column (co-located joins), and a tag a statement does not need fails.
  *
  * The check runs where it is switched on (RAPPORT_APP_ID_CHECK=1: the PostgreSQL test runs): the
  * PostgreSQL pools then open their connections as `AppIdCheckedClient`, which reads the text of
