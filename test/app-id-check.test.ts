@@ -27,6 +27,7 @@ import {
   preparedQuery,
 } from '../src/db/index.ts';
 import { type FreshDatabase, TEST_DIALECT, freshDatabase } from './helpers/database.ts';
+import { startTestServer } from './helpers/harness.ts';
 import { MIGRATOR_TABLES, type SchemaSnapshot, introspectSchema, migratedDatabase, readSnapshot } from './helpers/schema.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -291,6 +292,17 @@ describe.runIf(TEST_DIALECT === 'postgres')('the check on PostgreSQL', () => {
       .modifyEnd(crossProject('record-by-id'))
       .executeTakeFirstOrThrow();
     expect(Number(all.n)).toBe(1);
+  });
+
+  it("is on in the suite's own servers", async () => {
+    expect(process.env.RAPPORT_APP_ID_CHECK).toBe('1');
+    const server = await startTestServer();
+    try {
+      expect(server.ctx.config.appIdCheck).toBe(true);
+      await refused(server.ctx.database.db.selectFrom('customers').selectAll().execute(), 'customers without app_id');
+    } finally {
+      await server.close();
+    }
   });
 
   it('exempts what runs inside withoutAppIdCheck (migrations)', async () => {
