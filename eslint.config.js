@@ -43,6 +43,23 @@ export default tseslint.config(
     rules: { 'no-restricted-syntax': ['error', sqlOutsideRepositories, ...setterInjection] },
   },
   {
+    // The console's words come from its locale files (console/src/locales): no literal text in its components.
+    files: ['console/src/**/*.tsx'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'JSXText[value=/[A-Za-z\\u4e00-\\u9fff]/]',
+          message: "UI text comes from the locale files: t('feature.key'), not a literal.",
+        },
+        {
+          selector: 'JSXAttribute[name.name=/^(title|placeholder|aria-label|alt|label|okText|cancelText|description|message)$/] > Literal',
+          message: "UI text comes from the locale files: t('feature.key'), not a literal.",
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },

@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'console/src/**/*.test.ts'],
     globalSetup: ['test/helpers/build.ts'],
     // Fails a file whose statements broke the app_id rule (on PostgreSQL runs, where the check is on).
     setupFiles: ['test/helpers/app-id-check.ts'],

@@ -399,6 +399,37 @@ async function webhookDelivery(): Promise<Record<string, unknown>[]> {
 }
 
 /**
+ * Page rendering: bench/render.ts (its own fresh database of the same dialect and the real server)
+ * uploads the 100-page deck and times its first page and its full render, with the renderer's
+ * thread not yet started (the figure reported here; the started one is in `renderStarted`).
+ */
+async function pdfRender(): Promise<Record<string, unknown>> {
+  const out = await new Promise<string>((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/render.ts', '--db', DB], {
+      cwd: ROOT,
+      env: { ...process.env, LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let text = '';
+    child.stdout.on('data', (d: Buffer) => (text += d.toString()));
+    child.on('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`bench/render.ts exited ${code}`))));
+  });
+  type Round = { firstPageMs: number; fullRenderMs: number; pagesPerSecond: number; peakRssMB: number };
+  const r = JSON.parse(out.slice(out.indexOf('{'))) as { rendererNotStarted: Round; rendererStarted: Round };
+  const cold = r.rendererNotStarted;
+  return {
+    scenario: 'PDF render pages/s (100-page deck: first page, full render)',
+    reqPerSec: cold.pagesPerSecond,
+    firstPageMs: cold.firstPageMs,
+    fullRenderMs: cold.fullRenderMs,
+    renderStarted: r.rendererStarted,
+    target: 'first page ≤ 2000 ms, all ≤ 30000 ms',
+    met: cold.firstPageMs <= 2000 && cold.fullRenderMs <= 30_000 ? 'yes' : 'NO',
+    peakRssMB: cold.peakRssMB,
+  };
+}
+
+/**
  * `--soak MINUTES`: the mixed load's capacity is measured for 10 s at full speed, then the same load
  * runs at half that rate for MINUTES in 30 s slices; each slice reports its throughput, p99 and the
  * server's RSS (at the end of the slice and its peak). Flat RSS is the target.
@@ -586,6 +617,7 @@ async function main() {
       }
     }
     if (selected('webhook delivery')) rows.push(...(await webhookDelivery()));
+    if (selected('PDF render')) rows.push(await pdfRender());
     const big = rows.find((r) => r.scenario === 'overview, big customer')?.reqPerSec as number | undefined;
     const small = rows.find((r) => r.scenario === 'overview, small customer')?.reqPerSec as number | undefined;
     const summary = {

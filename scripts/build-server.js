@@ -1,7 +1,7 @@
 /**
  * `npm run build:server`: bundles the server (src/cli/index.ts and every module of src/ it imports)
- * into dist/rapport.js with a source map, and copies the SQLite read worker (a plain JavaScript file)
- * beside it. Packages stay external: they load from node_modules.
+ * into dist/rapport.js with a source map, and copies the worker threads' files (the SQLite read worker,
+ * the page renderer: plain JavaScript) beside it. Packages stay external: they load from node_modules.
  *
  * esbuild rather than tsc: the bundle takes a fraction of a second whether or not anything changed, so
  * `npm start`, the tests and the benches build every time and never run stale code (tsc took ~35 s cold
@@ -39,6 +39,8 @@ const result = await esbuild.build({
 const files = result.outputFiles.map((f) => ({ file: f.path, contents: Buffer.from(f.contents) }));
 // Loaded as new URL('./sqlite-read-worker.js', import.meta.url) from the bundle (src/db/sqlite-worker.ts).
 files.push({ file: path.join(dist, 'sqlite-read-worker.js'), contents: fs.readFileSync(path.join(root, 'src/db/sqlite-read-worker.js')) });
+// Loaded as new URL('./page-render-worker.js', import.meta.url) from the bundle (src/lib/page-renderer.ts).
+files.push({ file: path.join(dist, 'page-render-worker.js'), contents: fs.readFileSync(path.join(root, 'src/lib/page-render-worker.js')) });
 
 fs.mkdirSync(dist, { recursive: true });
 for (const { file, contents } of files) {

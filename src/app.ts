@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { AppContext } from './context.ts';
 import { registerAuth } from './http/auth.ts';
 import { BODY_LIMITS, registerBodyGuards } from './http/body-limits.ts';
+import { registerConsole } from './http/console.ts';
 import { registerDocs } from './http/docs.ts';
 import { frameworkError, registerErrorHandler, sendAppError } from './http/error-handler.ts';
 import { accessDenied, overloaded } from './http/errors.ts';
@@ -25,6 +26,7 @@ import { projectsRoutes } from './modules/projects/routes.ts';
 import { webhooksRoutes } from './modules/webhooks/routes.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
 import { liveRoutes } from './modules/live/routes.ts';
+import { filesRoutes } from './modules/files/routes.ts';
 import type { Services } from './services.ts';
 import type { Metrics } from './metrics/metrics.ts';
 import { UNMATCHED_ROUTE } from './metrics/metrics.ts';
@@ -180,7 +182,12 @@ export async function buildApp(ctx: AppContext & { readonly metrics?: Metrics | 
     });
   }
 
-  await app.register(accountsRoutes, { accounts: services.accounts });
+  await app.register(accountsRoutes, {
+    accounts: services.accounts,
+    version: pkg.version,
+    publicBaseUrl: ctx.config.publicBaseUrl,
+    refreshTokenTtl: ctx.config.refreshTokenTtl,
+  });
   await app.register(projectsRoutes, { projects: services.projects });
   await app.register(membersRoutes, { members: services.members });
   await app.register(metadataRoutes, { metadata: services.metadata });
@@ -192,5 +199,11 @@ export async function buildApp(ctx: AppContext & { readonly metrics?: Metrics | 
   await app.register(auditRoutes, { audit: services.audit });
   // A heartbeat well inside IDLE_TIMEOUT, so a quiet stream's connection is never taken for idle.
   await app.register(liveRoutes, { live: services.live, heartbeatMs: Math.min(15_000, (ctx.config.idleTimeout * 1000) / 2) });
+  await app.register(filesRoutes, { files: services.files });
+  await registerConsole(app, ctx.config.consoleDir, ctx.logger as FastifyBaseLogger);
+  // The console's own OAuth client, made by whichever process starts first (idempotent).
+  app.addHook('onReady', async () => {
+    await services.clients.ensureConsoleClient();
+  });
   return app;
 }

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 
 /** Typed, validated, frozen configuration read from the environment (docs/interface.md §17). */
@@ -76,6 +77,23 @@ export interface Config {
   readonly metricsPort: number | undefined;
   /** Listen address of METRICS_PORT (METRICS_HOST, default HOST). */
   readonly metricsHost: string;
+  /** Anyone may sign up from the web console (ALLOW_SIGNUP); without it only the first user, on an empty server. */
+  readonly allowSignup: boolean;
+  /** The web console's built files (CONSOLE_DIR, default console/dist of the checkout). */
+  readonly consoleDir: string;
+  /** Uploaded files and their rendering (docs/files.md). */
+  readonly files: FilesConfig;
+}
+
+export interface FilesConfig {
+  /** Largest file an upload may bring, in bytes (FILE_MAX_BYTES, default 50 MiB). */
+  readonly maxBytes: number;
+  /** Most pages a PDF may have (FILE_MAX_PAGES, default 500). */
+  readonly maxPages: number;
+  /** Milliseconds one page (or opening a document) may take to render before the renderer is stopped (FILE_RENDER_PAGE_TIMEOUT_MS). */
+  readonly pageTimeoutMs: number;
+  /** A directory of extra fonts (TTF, OTF) the renderer draws text with when a PDF does not embed its own (FILE_FONT_DIR). */
+  readonly fontDir: string | undefined;
 }
 
 export interface RateLimitConfig {
@@ -163,6 +181,16 @@ function redisPrefixSetting(env: Env): string {
   return value;
 }
 
+function fontDirSetting(env: Env): string | undefined {
+  const dir = env.FILE_FONT_DIR || undefined;
+  if (dir === undefined) return undefined;
+  const resolved = path.resolve(dir);
+  if (!fs.existsSync(resolved) || !fs.statSync(resolved).isDirectory()) {
+    throw new ConfigError(`FILE_FONT_DIR must be a directory of font files, got "${dir}"`);
+  }
+  return resolved;
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function loadConfig(env: Env = process.env): Config {
@@ -237,5 +265,14 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken,
     metricsPort,
     metricsHost: env.METRICS_HOST || host,
+    files: Object.freeze({
+      maxBytes: intSetting(env, 'FILE_MAX_BYTES', 50 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+      maxPages: intSetting(env, 'FILE_MAX_PAGES', 500, 1, 10_000),
+      pageTimeoutMs: intSetting(env, 'FILE_RENDER_PAGE_TIMEOUT_MS', 10_000, 100, 600_000),
+      fontDir: fontDirSetting(env),
+    }),
+    allowSignup: boolSetting(env, 'ALLOW_SIGNUP', false),
+    // src/config.ts and the bundle dist/rapport.js both sit one folder below the checkout.
+    consoleDir: path.resolve(env.CONSOLE_DIR || new URL('../console/dist', import.meta.url).pathname),
   });
 }

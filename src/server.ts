@@ -44,6 +44,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const stopMaintenance = startMaintenance(ctx, services.accounts);
   const relay = config.embeddedRelay ? new Relay(ctx) : null;
   relay?.start();
+  // Files left processing by a stopped or crashed process are rendered again from where they stopped.
+  services.files.start();
   logger.info({ database: ctx.database.description, timeZone: config.timeZone }, 'rapport is serving');
   let closing: Promise<void> | null = null;
   return {
@@ -55,6 +57,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       closing ??= (async () => {
         stopMaintenance();
         await app.close();
+        await services.files.close();
         await relay?.stop();
         await metricsServer?.close();
         await ctx.database.close();

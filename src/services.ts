@@ -1,10 +1,13 @@
+import path from 'node:path';
 import type { AppContext } from './context.ts';
+import { LocalFileStorage } from './lib/file-storage.ts';
 import { createAccessService } from './modules/access/service.ts';
 import { createAccountsService } from './modules/accounts/service.ts';
 import { createAuditService } from './modules/audit/service.ts';
 import { createBehaviourService } from './modules/behaviour/service.ts';
 import { createClientsService } from './modules/clients/service.ts';
 import { createCustomersService } from './modules/customers/service.ts';
+import { createFilesService } from './modules/files/service.ts';
 import { createGroupsService } from './modules/groups/service.ts';
 import { createHistoriesService } from './modules/histories/service.ts';
 import { createLiveService } from './modules/live/service.ts';
@@ -40,7 +43,25 @@ export function createServices(ctx: AppContext) {
   const behaviour = createBehaviourService(ctx, access, histories);
   const webhooks = createWebhooksService(ctx, access, audit.record);
   const live = createLiveService(ctx, access, histories);
-  return { clients, accounts, access, audit, projects, members, metadata, groups, customers, ingest, histories, behaviour, webhooks, live };
+  // Uploaded files and their pages under DATA_DIR/files, whichever database runs.
+  const files = createFilesService(ctx, access, new LocalFileStorage(path.join(ctx.config.dataDir, 'files')), audit.record);
+  return {
+    clients,
+    accounts,
+    access,
+    audit,
+    projects,
+    members,
+    metadata,
+    groups,
+    customers,
+    ingest,
+    histories,
+    behaviour,
+    webhooks,
+    files,
+    live,
+  };
 }
 
 export type Services = ReturnType<typeof createServices>;

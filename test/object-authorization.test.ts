@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestServer } from './helpers/harness.ts';
 import { injectStreaming, operations, succeeded, undocumented } from './helpers/openapi.ts';
 import { DAY, type HistoryProject, ago, event, historyProject, ingest } from './helpers/histories.ts';
+import { fixture, settled, upload } from './helpers/files.ts';
 
 /**
  * Object-level authorization (OWASP API1) across projects: every route of the OpenAPI document is
@@ -15,7 +16,7 @@ const t = useTestServer({ WEBHOOK_ALLOW_PRIVATE: 'true' });
 
 let a: HistoryProject;
 let b: HistoryProject;
-const ids = { customer: '', group: '', link: 'victim-link', viewLog: 'victim-view', webhook: '', event: '' };
+const ids = { customer: '', group: '', link: 'victim-link', viewLog: 'victim-view', webhook: '', event: '', file: '' };
 
 /** Texts only project A's data contains: none may appear in an answer to project B's Master. */
 const markers: string[] = [];
@@ -44,6 +45,10 @@ function pathValue(name: string, path: string, v: Variant): string {
       return ids.customer;
     case 'linkId':
       return ids.link;
+    case 'fileId':
+      return ids.file;
+    case 'n':
+      return '1';
     case 'id':
       if (path.includes('/webhooks/')) return ids.webhook;
       break;
@@ -88,6 +93,7 @@ async function stateOfA(): Promise<unknown[]> {
     `/api/v1.7/app/${a.appId}/customer-groups`,
     `/api/v1.7/app/${a.appId}/links?count=100`,
     `/api/v1.7/app/${a.appId}/webhooks`,
+    `/api/v1.7/app/${a.appId}/files`,
     `/api/v1.7/calls?app_id=${a.appId}`,
     `/api/v1.7/posts?app_id=${a.appId}`,
     `/api/v1.7/app/${a.appId}/member/customer/${ids.customer}/behaviour?count=100`,
@@ -152,6 +158,11 @@ beforeAll(async () => {
   expect((await api.post(`/api/v1.7/app/${b.appId}/members`, { svc_user_id: a.sales.id }, { token: b.master.token })).json().status).toBe(
     1,
   );
+  const fileName = unique('VictimFile');
+  markers.push(fileName);
+  const file = await upload(t.server, a.appId, a.sales.token, { filename: `${fileName}.pdf`, bytes: fixture('deck.pdf') });
+  ids.file = file.json().data.id as string;
+  expect(await settled(t.server, a.appId, a.sales.token, ids.file)).toMatchObject({ status: 'ready' });
   const feed = await api.get(`/api/v1.7/app/${a.appId}/events`, { token: a.master.token });
   ids.event = feed.json().data.events[0].id as string;
 });
@@ -209,7 +220,7 @@ describe("another project's Master, with the first project's ids", () => {
         if (wrong !== undefined) problems.push(`${where}: ${wrong}`);
         const success = succeeded(res);
         // Naming project A (in the path or app_id) or one of its objects in the path never succeeds.
-        const namesA = url.includes(a.appId) || query.app_id === a.appId || /\{(customerId|linkId|id)\}/.test(op.path);
+        const namesA = url.includes(a.appId) || query.app_id === a.appId || /\{(customerId|linkId|fileId|id)\}/.test(op.path);
         if (success && namesA && !op.path.startsWith('/svcuser/')) problems.push(`${where}: succeeded: ${res.body.slice(0, 200)}`);
       }
     }

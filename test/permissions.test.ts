@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestClient, type TestUser, activeUser, createClient } from './helpers/fixtures.ts';
 import { type TestServer, useTestServer } from './helpers/harness.ts';
 import { type ProbeAnswer, injectStreaming } from './helpers/openapi.ts';
+import { fixture, settled, upload } from './helpers/files.ts';
 
 /**
  * Walks docs/permissions.md: every row of the matrix is an endpoint probed as each role, and the
@@ -30,6 +31,8 @@ interface World {
   webhook(): Promise<string>;
   /** Stores history records through the ingestion API with the project secret. */
   ingest(batch: unknown[]): Promise<void>;
+  /** A rendered file uploaded by `owner` (default: a fresh Sales member). */
+  fileOf(owner?: TestUser): Promise<string>;
 }
 
 type Probe = (w: World, caller: TestUser, role: RoleName) => Promise<LightMyRequestResponse | ProbeAnswer>;
@@ -176,6 +179,18 @@ const probes: Record<string, Probe> = {
     injectStreaming(w.server.app, { method: 'GET', url: `/api/v1.7/app/${w.appId}/live`, headers: { authorization: `Bearer ${u.token}` } }),
   'POST /api/v1.7/app/{app-id}/customer-groups (for themselves)': (w, u) =>
     w.server.api.post(`/api/v1.7/app/${w.appId}/customer-groups`, { name: 'Mine' }, { token: u.token }),
+  'POST /api/v1.7/app/{app-id}/files': (w, u) => upload(w.server, w.appId, u.token, { filename: 'photo.png', bytes: fixture('photo.png') }),
+  'GET /api/v1.7/app/{app-id}/files': (w, u) => w.server.api.get(`/api/v1.7/app/${w.appId}/files`, { token: u.token }),
+  'GET /api/v1.7/app/{app-id}/file/{file-id}': async (w, u) =>
+    w.server.api.get(`/api/v1.7/app/${w.appId}/file/${await w.fileOf()}`, { token: u.token }),
+  'GET /api/v1.7/app/{app-id}/file/{file-id}/page/{n}': async (w, u) =>
+    w.server.api.get(`/api/v1.7/app/${w.appId}/file/${await w.fileOf()}/page/1`, { token: u.token }),
+  'POST /api/v1.7/app/{app-id}/file/{file-id} (their own file)': async (w, u, role) => {
+    const id = await w.fileOf(role === 'Non-member' ? undefined : u);
+    return upload(w.server, w.appId, u.token, { filename: 'photo.png', bytes: fixture('photo.png') }, { fileId: id });
+  },
+  "POST /api/v1.7/app/{app-id}/file/{file-id} (another member's file)": async (w, u) =>
+    upload(w.server, w.appId, u.token, { filename: 'photo.png', bytes: fixture('photo.png') }, { fileId: await w.fileOf() }),
 };
 
 interface Row {
@@ -200,7 +215,8 @@ function readMatrix(): Row[] {
 
 /** The answer's class in the matrix's vocabulary. */
 function outcome(res: LightMyRequestResponse | ProbeAnswer): string {
-  if (res.statusCode === 200 && String(res.headers['content-type']).startsWith('text/event-stream')) return '200';
+  // A page image, or an open event stream: a success that is not JSON.
+  if (res.statusCode === 200 && /^(image\/|text\/event-stream)/.test(String(res.headers['content-type']))) return '200';
   const body = res.json() as { status?: number; code?: string; error?: string } | unknown[];
   if (res.statusCode === 403 && !Array.isArray(body)) return `403 ${body.error}`;
   if (res.statusCode !== 200) return `HTTP ${res.statusCode}`;
@@ -253,6 +269,14 @@ beforeAll(async () => {
     async ingest(batch) {
       const res = await server.api.post(`/api/v1.7/app/${appId}/events`, batch, { headers: { 'x-app-secret': secret } });
       expect(res.json().status, res.body).toBe(1);
+    },
+    async fileOf(owner) {
+      const o = owner ?? (await this.newMember('Sales'));
+      const res = await upload(server, appId, o.token, { filename: 'photo.png', bytes: fixture('photo.png') });
+      expect(res.json().status, res.body).toBe(1);
+      const file = await settled(server, appId, o.token, res.json().data.id as string);
+      expect(file.status).toBe('ready');
+      return file.id;
     },
     async groupOf(owner) {
       const res = await server.api.post(`/api/v1.7/app/${appId}/customer-groups`, { name: 'Probe group' }, { token: owner.token });

@@ -58,6 +58,8 @@ export const TABLE_SCOPE = {
   webhooks: PROJECT,
   webhook_deliveries: PROJECT,
   audit_log: PROJECT,
+  files: PROJECT,
+  file_pages: PROJECT,
   users: { scope: 'global', why: 'a platform account, member of any number of projects' },
   user_presence: { scope: 'global', why: 'when a platform user was last seen, whatever the project' },
   oauth_clients: { scope: 'global', why: 'the OAuth clients of the platform, not of a project' },
@@ -88,6 +90,7 @@ export const CROSS_PROJECT = {
     'Ingestion refuses a record id that another project already uses, and a share token another link has: ' +
     "those are unique across projects, so the lookup has to see every project's rows.",
   'event-sequencer': "The sequencer gives committed events their positions in ONE feed order over every project's outbox rows.",
+  'file-renderer': 'The page renderer looks for files waiting to be rendered in every project: one queue of work per server.',
   'event-relay':
     'The relay walks the outbox and the webhook deliveries of every project: it plans and sends due deliveries, ' +
     'publishes to NATS by feed position, prunes what every sink has, and reports the backlog to metrics.',

@@ -13,6 +13,7 @@ import * as m010 from './migrations/010_ingest_write_costs.ts';
 import * as m011 from './migrations/011_member_acceptance.ts';
 import * as m012 from './migrations/012_audit_log.ts';
 import * as m013 from './migrations/013_app_id_everywhere.ts';
+import * as m014 from './migrations/014_files.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -37,6 +38,7 @@ const MIGRATIONS: Record<string, PortableMigration> = {
   '011_member_acceptance': m011,
   '012_audit_log': m012,
   '013_app_id_everywhere': m013,
+  '014_files': m014,
 };
 
 class StaticProvider implements MigrationProvider {

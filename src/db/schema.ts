@@ -460,6 +460,49 @@ export interface AuditLogTable {
   created_at: number;
 }
 
+/** An uploaded file: a PDF, or an image shown as one page (docs/files.md). */
+export interface FilesTable {
+  id: string;
+  app_id: string;
+  /** Display name: the uploaded file's name, or the name given. */
+  name: string;
+  /** Bytes of the current version's original. */
+  size: number;
+  mime_type: string;
+  page_count: number;
+  /** processing, ready or failed. */
+  status: string;
+  /** 1, then one more with each new version. */
+  version: number;
+  /** Names the current version's content in storage; a new one with each version. */
+  content_id: string;
+  /** Pages of the current version rendered so far (they are rendered in order). */
+  rendered_pages: number;
+  /** Why rendering failed, when it did. */
+  failure: string | null;
+  /** Until when (epoch ms) the process rendering it holds it; null when none does. */
+  lease_until: number | null;
+  created_by: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** One rendered page of a file's current content: the sizes of its two images. */
+export interface FilePagesTable {
+  app_id: string;
+  file_id: string;
+  /** From 1. */
+  page: number;
+  content_id: string;
+  desktop_width: number;
+  desktop_height: number;
+  desktop_bytes: number;
+  phone_width: number;
+  phone_height: number;
+  phone_bytes: number;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   user_presence: UserPresenceTable;
@@ -487,4 +530,6 @@ export interface Database {
   posts: PostsTable;
   behaviour_rollups: BehaviourRollupsTable;
   audit_log: AuditLogTable;
+  files: FilesTable;
+  file_pages: FilePagesTable;
 }

@@ -145,6 +145,11 @@ export const ERROR_CODES = {
     en: 'The e-mail is already registered',
     zh: '该电子邮箱已被注册',
   },
+  signup_closed: {
+    http: [OAUTH],
+    en: 'Sign-up is closed on this server: ask a project administrator to add you',
+    zh: '本服务器未开放注册：请联系项目管理员添加您',
+  },
 
   // Accounts.
   user_not_found: {
@@ -294,6 +299,28 @@ export const ERROR_CODES = {
     http: [BUSINESS],
     en: 'Event not found, or no longer stored, for this project',
     zh: '该项目没有此事件，或事件已不再保存',
+  },
+
+  // Files.
+  invalid_file: {
+    http: [BUSINESS],
+    en: 'The file was not stored: it is missing, too large, not a PDF, PNG or JPEG, encrypted, unreadable, or has too many pages or pixels',
+    zh: '文件未保存：缺少文件、文件过大、不是 PDF、PNG 或 JPEG、已加密、无法读取，或页数、像素过多',
+  },
+  file_not_found: {
+    http: [BUSINESS],
+    en: 'File not found',
+    zh: '文件不存在',
+  },
+  page_not_found: {
+    http: [BUSINESS],
+    en: 'The file has no such page, or its rendering failed',
+    zh: '文件没有该页，或文件渲染失败',
+  },
+  page_not_ready: {
+    http: [BUSINESS],
+    en: 'The page is still being rendered; try again shortly',
+    zh: '该页仍在渲染中，请稍后重试',
   },
 } as const satisfies Record<string, ErrorCodeSpec>;
 

@@ -3,6 +3,7 @@ import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import { coerceToSchema } from './coerce.ts';
 import { mayHoldUnstorableText, storableText } from './text.ts';
+import { receiveFilePart, registerUploadCleanup } from './upload.ts';
 
 /** Form and query values given more than once arrive joined by commas, as the original platform read them. */
 function joinRepeated(source: unknown): Record<string, unknown> {
@@ -35,10 +36,14 @@ export async function registerParameterParsing(app: FastifyInstance): Promise<vo
     });
   });
   await app.register(formbody);
+  // No route takes a file part, except those that say so (src/http/upload.ts): there the file is
+  // streamed to disk, not held in memory.
   await app.register(multipart, {
     attachFieldsToBody: 'keyValues',
     limits: { files: 0, fields: 200, fieldSize: 1024 * 1024, parts: 200 },
+    onFile: receiveFilePart,
   });
+  registerUploadCleanup(app);
 
   app.addHook('preValidation', async (request) => {
     const schema = request.routeOptions.schema;

@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { InjectOptions, LightMyRequestResponse as Response } from 'fastify';
@@ -58,8 +61,8 @@ function makeApi(app: FastifyInstance): Api {
       if (opts.form) {
         headers['content-type'] = 'application/x-www-form-urlencoded';
         payload = encodeForm(body as Record<string, unknown>);
-      } else if (typeof body === 'string') {
-        payload = body;
+      } else if (typeof body === 'string' || Buffer.isBuffer(body)) {
+        payload = body as string;
         headers['content-type'] ??= 'application/json';
       } else {
         headers['content-type'] = 'application/json';
@@ -81,6 +84,9 @@ function makeApi(app: FastifyInstance): Api {
 /** Builds the real app on a fresh database of the suite's dialect. */
 export async function startTestServer(extraEnv: Record<string, string> = {}): Promise<TestServer> {
   const db: FreshDatabase = await freshDatabase();
+  // Uploaded files go under DATA_DIR on PostgreSQL too: a directory of the test's own, removed with it.
+  const dataDir =
+    db.env.DATA_DIR === undefined && extraEnv.DATA_DIR === undefined ? fs.mkdtempSync(path.join(os.tmpdir(), 'rapport-files-')) : null;
   // SQLITE_READ_THREAD=false runs the whole suite with SQLite's reads on the main thread (.ci/run does).
   const readThread = process.env.SQLITE_READ_THREAD ? { SQLITE_READ_THREAD: process.env.SQLITE_READ_THREAD } : {};
   // Rate limits off: tests make many calls with one token; the rate-limit tests turn them on.
@@ -91,6 +97,7 @@ export async function startTestServer(extraEnv: Record<string, string> = {}): Pr
     ...APP_ID_CHECK_ENV,
     ...readThread,
     ...db.env,
+    ...(dataDir !== null ? { DATA_DIR: dataDir } : {}),
     ...extraEnv,
   });
   let raw = '';
@@ -117,8 +124,10 @@ export async function startTestServer(extraEnv: Record<string, string> = {}): Pr
     api: makeApi(app),
     async close() {
       await app.close();
+      await services.files.close();
       await ctx.database.close();
       await db.drop();
+      if (dataDir !== null) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -97,6 +97,18 @@ export const accountsRepository = {
     });
   },
 
+  /** Whether any platform user exists (the console lets the first one sign up). */
+  async anyUser(db: Db): Promise<boolean> {
+    const row = await db.selectFrom('users').select('id').limit(1).executeTakeFirst();
+    return row !== undefined;
+  },
+
+  /** Deletes an access or refresh token issued through `clientId`; true when there was one. */
+  async deleteToken(db: Db, table: 'access_tokens' | 'refresh_tokens', tokenHash: string, clientId: string): Promise<boolean> {
+    const res = await db.deleteFrom(table).where('token_hash', '=', tokenHash).where('client_id', '=', clientId).executeTakeFirst();
+    return Number(res.numDeletedRows) > 0;
+  },
+
   findRefreshToken(db: Db, tokenHash: string, now: number) {
     return db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', tokenHash).where('expires_at', '>', now).executeTakeFirst();
   },

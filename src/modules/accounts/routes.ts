@@ -1,11 +1,26 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BODY_LIMITS } from '../../http/body-limits.ts';
-import { Envelope, OAuthErrorBody, ok } from '../../http/envelope.ts';
+import { bearerToken } from '../../http/auth.ts';
+import {
+  SESSION_COOKIE,
+  SESSION_PATH,
+  assertConsoleOrigin,
+  clearSessionCookie,
+  readCookie,
+  setSessionCookie,
+} from '../../http/console-session.ts';
+import { Envelope, OAuthErrorBody, RateLimited, ok } from '../../http/envelope.ts';
 import { oauthError } from '../../http/errors.ts';
 import type { AccountsService } from './service.ts';
 import {
+  ConsoleSignInBody,
+  ConsoleSignUpBody,
+  ConsoleToken,
+  EmptyObject,
   OAuthError,
+  RevokeBody,
+  ServerInfo,
   PlatformUser,
   RegisterBody,
   TokenBody,
@@ -17,7 +32,17 @@ import {
 
 const TAG = ['Accounts and tokens'];
 
-export async function accountsRoutes(fastify: FastifyInstance, opts: { accounts: AccountsService }): Promise<void> {
+export interface AccountsRoutesOptions {
+  accounts: AccountsService;
+  /** The server's version, told by server-info. */
+  version: string;
+  /** PUBLIC_BASE_URL: its origin is the console's, besides the one each request is made to. */
+  publicBaseUrl: string;
+  /** Seconds a refresh token lasts: the console's session cookie lasts as long. */
+  refreshTokenTtl: number;
+}
+
+export async function accountsRoutes(fastify: FastifyInstance, opts: AccountsRoutesOptions): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { accounts } = opts;
   // The token and register calls authenticate their OAuth client before validating the rest, so that
@@ -102,6 +127,128 @@ export async function accountsRoutes(fastify: FastifyInstance, opts: { accounts:
       }
       throw oauthError('unsupported_grant_type', `grant_type '${b.grant_type}' is not supported`);
     },
+  );
+
+  app.post(
+    '/svcuser/oauth2/revoke',
+    {
+      ...oauthRoute,
+      schema: {
+        tags: TAG,
+        summary:
+          'Revoke an access or refresh token issued through the calling client (RFC 7009). Answers {} whether or not the token was known.',
+        body: RevokeBody,
+        response: { 200: EmptyObject, 400: OAuthError },
+      },
+    },
+    async (request) => {
+      const token = request.body.token;
+      if (token === undefined || token === '') throw oauthError('invalid_request', 'Missing parameter: token');
+      await accounts.revoke(token, clientOf(request), request.body.token_type_hint);
+      return {};
+    },
+  );
+
+  app.get(
+    '/api/v1.7/server-info',
+    {
+      config: { auth: 'none' },
+      schema: {
+        tags: TAG,
+        security: [],
+        summary: "What a client needs before signing in: the server's version, its TIME_ZONE, and whether the console may sign up a user.",
+        response: { 200: Envelope(ServerInfo), 429: RateLimited },
+      },
+    },
+    async () => ok(await accounts.serverInfo(opts.version)),
+  );
+
+  // The web console's session (docs/console.md): its own public client, the refresh token in an
+  // HttpOnly cookie sent only to these paths, accepted only from the console's origin.
+  const consoleRoute = {
+    config: { auth: 'none' as const, errorStyle: 'oauth' as const },
+    bodyLimit: BODY_LIMITS.oauth,
+    preValidation: async (request: FastifyRequest) => assertConsoleOrigin(request, opts.publicBaseUrl),
+  };
+  const consoleResponses = { 200: ConsoleToken, 400: OAuthError, 403: OAuthErrorBody, 429: OAuthErrorBody };
+  const startSession = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    tokens: { access_token: string; refresh_token?: string; expires_in: number },
+  ) => {
+    if (tokens.refresh_token !== undefined) setSessionCookie(request, reply, tokens.refresh_token, opts.refreshTokenTtl);
+    else reply.header('cache-control', 'no-store');
+    return { access_token: tokens.access_token, token_type: 'bearer', expires_in: tokens.expires_in };
+  };
+
+  app.post(
+    SESSION_PATH,
+    {
+      ...consoleRoute,
+      schema: {
+        tags: TAG,
+        security: [],
+        summary:
+          "The console's sign-in (password grant of its own client, from the console's origin only): the access token in the answer, the refresh token in an HttpOnly cookie.",
+        body: ConsoleSignInBody,
+        response: consoleResponses,
+      },
+    },
+    async (request, reply) => {
+      const { username, password } = request.body;
+      const missing = (['username', 'password'] as const).filter((k) => !request.body[k]);
+      if (missing.length > 0) throw oauthError('invalid_request', `Missing parameter: ${missing.join(', ')}`);
+      return startSession(request, reply, await accounts.consoleSignIn(username ?? '', password ?? '', request.ip));
+    },
+  );
+
+  app.post(
+    `${SESSION_PATH}/refresh`,
+    {
+      ...consoleRoute,
+      schema: {
+        tags: TAG,
+        security: [],
+        summary: "The console's refresh grant: a new access token for the session cookie's refresh token.",
+        response: consoleResponses,
+      },
+    },
+    async (request, reply) =>
+      startSession(request, reply, await accounts.consoleRefresh(readCookie(request.headers.cookie, SESSION_COOKIE))),
+  );
+
+  app.delete(
+    SESSION_PATH,
+    {
+      ...consoleRoute,
+      schema: {
+        tags: TAG,
+        security: [],
+        summary: "The console's sign-out: revokes the session's refresh token and the access token sent with it, and clears the cookie.",
+        response: { 200: EmptyObject, 403: OAuthErrorBody, 429: OAuthErrorBody },
+      },
+    },
+    async (request, reply) => {
+      await accounts.consoleSignOut(readCookie(request.headers.cookie, SESSION_COOKIE), bearerToken(request));
+      clearSessionCookie(request, reply);
+      return {};
+    },
+  );
+
+  app.post(
+    '/svcuser/console/signup',
+    {
+      ...consoleRoute,
+      schema: {
+        tags: TAG,
+        security: [],
+        summary:
+          'Sign-up from the console (its origin only), open when ALLOW_SIGNUP is set or no user exists yet: registers, activates and signs in.',
+        body: ConsoleSignUpBody,
+        response: consoleResponses,
+      },
+    },
+    async (request, reply) => startSession(request, reply, await accounts.consoleSignUp(request.body)),
   );
 
   app.get(

@@ -89,3 +89,37 @@ export const UpdateUserBody = Type.Object({
   position: Opt(Str(1024)),
   email: Opt(Str(1024)),
 });
+
+export const RevokeBody = Type.Object({
+  token: Opt(Str(512)),
+  token_type_hint: Opt(Str(64)),
+  client_id: Opt(Str(128)),
+  client_secret: Opt(Str(512)),
+});
+
+export const EmptyObject = Type.Object({}, { additionalProperties: false });
+
+export const ServerInfo = Type.Object({
+  version: Type.String(),
+  timeZone: Type.String({ description: 'TIME_ZONE: the zone of every yyyy-MM-dd HH:mm:ss timestamp in and out' }),
+  signup: Type.Boolean({ description: 'Whether the console may sign up a user now: ALLOW_SIGNUP, or no user exists yet' }),
+});
+
+export const ConsoleSignInBody = Type.Object({
+  username: Opt(Str(254)),
+  password: Opt(Str(1024)),
+});
+
+export const ConsoleSignUpBody = Type.Object({
+  phoneNum: Opt(Str(32)),
+  email: Opt(Str(254)),
+  password: Opt(Str(1024)),
+  nickname: Opt(Str(256)),
+});
+
+/** The console's token answer: no refresh token (it is in the HttpOnly cookie). */
+export const ConsoleToken = Type.Object({
+  access_token: Type.String(),
+  token_type: Type.String(),
+  expires_in: Type.Integer(),
+});

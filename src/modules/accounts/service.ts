@@ -14,7 +14,7 @@ import {
   verifyPassword,
   hashedAt,
 } from '../../lib/secrets.ts';
-import type { ClientsService } from '../clients/service.ts';
+import { CONSOLE_CLIENT_ID, type ClientsService } from '../clients/service.ts';
 import { type PlatformUser, toPlatformUser } from './mapper.ts';
 import { type UserRow, accountsRepository as repo } from './repository.ts';
 
@@ -140,6 +140,78 @@ export function createAccountsService(ctx: AppContext, clients: ClientsService) 
     await repo.deleteVerificationCode(db, target);
   }
 
+  /** Validates a registration and stores the new user (status 0, not activated). */
+  async function createUser(input: RegisterInput): Promise<UserRow> {
+    const { phoneNum, email } = identifier(input);
+    const password = input.password ?? '';
+    if (password.length < 8 || password.length > 128) {
+      throw oauthError('invalid_request', 'password must be 8 to 128 characters');
+    }
+    if (input.channel !== undefined && !REGISTER_CHANNELS.has(input.channel)) {
+      throw oauthError('invalid_request', 'channel must be one of 3, 4, 5, 6, 7');
+    }
+    if (input.sex !== undefined && ![0, 1, 2].includes(input.sex)) throw oauthError('invalid_request', 'sex must be 0, 1 or 2');
+    for (const [field, value] of [
+      ['nickname', input.nickname],
+      ['city', input.city],
+      ['province', input.province],
+    ] as const) {
+      if (value !== undefined && value.length > 64) throw oauthError('invalid_request', `${field} must be at most 64 characters`);
+    }
+    if (ctx.config.requireVerificationCode || !blank(input.code)) {
+      await checkCode(codeTarget({ phoneNum, email }), input.code);
+    }
+    const existing = await repo.findUserByUsername(db, email ?? phoneNum ?? '');
+    if (existing) {
+      throw email
+        ? oauthError('email_existed', 'The e-mail is already registered')
+        : oauthError('phone_num_existed', 'The mobile number is already registered');
+    }
+    const now = clock.now();
+    let user: UserRow;
+    try {
+      user = await repo.insertUser(db, {
+        phone_num: phoneNum ?? null,
+        email: email ?? null,
+        email_lower: email?.toLowerCase() ?? null,
+        password_hash: await hashPassword(password, cost),
+        name: blank(input.nickname) ? null : input.nickname.trim(),
+        email_status: 0,
+        phone_num_status: 0,
+        photo_uri: null,
+        openid: null,
+        unionid: null,
+        sex: input.sex ?? null,
+        city: blank(input.city) ? null : input.city,
+        province: blank(input.province) ? null : input.province,
+        company: null,
+        position: null,
+        industry: null,
+        cc_num: Number(randomDigits(8)),
+        status: 0,
+        channel: input.channel ?? null,
+        weixin_nickname: null,
+        created_at: now,
+        updated_at: now,
+      });
+    } catch (err) {
+      // Two concurrent registrations of the same identifier: the database decides.
+      if (isUniqueViolation(err)) {
+        throw /email/.test(uniqueViolationTarget(err))
+          ? oauthError('email_existed', 'The e-mail is already registered')
+          : oauthError('phone_num_existed', 'The mobile number is already registered');
+      }
+      throw err;
+    }
+    return user;
+  }
+
+  /** The console's client, unless the operator revoked it (`rapport client revoke console`). */
+  async function consoleClient(): Promise<string> {
+    if (!(await clients.isLive(CONSOLE_CLIENT_ID))) throw oauthError('invalid_client', 'The console client is revoked on this server');
+    return CONSOLE_CLIENT_ID;
+  }
+
   return {
     /**
      * Client authentication for the token and register calls: HTTP Basic or client_id and
@@ -168,67 +240,57 @@ export function createAccountsService(ctx: AppContext, clients: ClientsService) 
     },
 
     async register(input: RegisterInput, clientId: string): Promise<TokenResponse> {
-      const { phoneNum, email } = identifier(input);
-      const password = input.password ?? '';
-      if (password.length < 8 || password.length > 128) {
-        throw oauthError('invalid_request', 'password must be 8 to 128 characters');
-      }
-      if (input.channel !== undefined && !REGISTER_CHANNELS.has(input.channel)) {
-        throw oauthError('invalid_request', 'channel must be one of 3, 4, 5, 6, 7');
-      }
-      if (input.sex !== undefined && ![0, 1, 2].includes(input.sex)) throw oauthError('invalid_request', 'sex must be 0, 1 or 2');
-      for (const [field, value] of [
-        ['nickname', input.nickname],
-        ['city', input.city],
-        ['province', input.province],
-      ] as const) {
-        if (value !== undefined && value.length > 64) throw oauthError('invalid_request', `${field} must be at most 64 characters`);
-      }
-      if (ctx.config.requireVerificationCode || !blank(input.code)) {
-        await checkCode(codeTarget({ phoneNum, email }), input.code);
-      }
-      const existing = await repo.findUserByUsername(db, email ?? phoneNum ?? '');
-      if (existing) {
-        throw email
-          ? oauthError('email_existed', 'The e-mail is already registered')
-          : oauthError('phone_num_existed', 'The mobile number is already registered');
-      }
-      const now = clock.now();
-      let user: UserRow;
-      try {
-        user = await repo.insertUser(db, {
-          phone_num: phoneNum ?? null,
-          email: email ?? null,
-          email_lower: email?.toLowerCase() ?? null,
-          password_hash: await hashPassword(password, cost),
-          name: blank(input.nickname) ? null : input.nickname.trim(),
-          email_status: 0,
-          phone_num_status: 0,
-          photo_uri: null,
-          openid: null,
-          unionid: null,
-          sex: input.sex ?? null,
-          city: blank(input.city) ? null : input.city,
-          province: blank(input.province) ? null : input.province,
-          company: null,
-          position: null,
-          industry: null,
-          cc_num: Number(randomDigits(8)),
-          status: 0,
-          channel: input.channel ?? null,
-          weixin_nickname: null,
-          created_at: now,
-          updated_at: now,
-        });
-      } catch (err) {
-        // Two concurrent registrations of the same identifier: the database decides.
-        if (isUniqueViolation(err)) {
-          throw /email/.test(uniqueViolationTarget(err))
-            ? oauthError('email_existed', 'The e-mail is already registered')
-            : oauthError('phone_num_existed', 'The mobile number is already registered');
-        }
-        throw err;
-      }
+      const user = await createUser(input);
+      return issueTokens(user.id, clientId, true);
+    },
+
+    /**
+     * Revokes an access or a refresh token issued through `clientId` (RFC 7009). An unknown token,
+     * or one of another client, changes nothing and is not an error, so the answer tells nothing.
+     */
+    async revoke(token: string, clientId: string, hint: string | undefined): Promise<void> {
+      const hash = sha256(token);
+      const order =
+        hint === 'refresh_token' ? (['refresh_tokens', 'access_tokens'] as const) : (['access_tokens', 'refresh_tokens'] as const);
+      for (const table of order) if (await repo.deleteToken(db, table, hash, clientId)) return;
+    },
+
+    /** Whether the console may sign someone up: ALLOW_SIGNUP, or no user exists yet (the first run). */
+    async signupOpen(): Promise<boolean> {
+      return ctx.config.allowSignup || !(await repo.anyUser(db));
+    },
+
+    /** What the console asks before it signs anyone in. */
+    async serverInfo(version: string): Promise<{ version: string; timeZone: string; signup: boolean }> {
+      return { version, timeZone: ctx.config.timeZone, signup: await this.signupOpen() };
+    },
+
+    /** The console's password grant, through its own client. */
+    async consoleSignIn(username: string, password: string, ip: string): Promise<TokenResponse> {
+      return this.passwordGrant(username, password, ip, await consoleClient());
+    },
+
+    /** The console's refresh grant: a new access token for the session cookie's refresh token. */
+    async consoleRefresh(refreshToken: string | undefined): Promise<TokenResponse> {
+      if (refreshToken === undefined || refreshToken === '') throw oauthError('invalid_grant', 'No console session: sign in');
+      return this.refreshGrant(refreshToken, await consoleClient());
+    },
+
+    /** Ends a console session: its refresh token and the access token it holds stop working. */
+    async consoleSignOut(refreshToken: string | undefined, accessToken: string | undefined): Promise<void> {
+      if (refreshToken) await this.revoke(refreshToken, CONSOLE_CLIENT_ID, 'refresh_token');
+      if (accessToken) await this.revoke(accessToken, CONSOLE_CLIENT_ID, 'access_token');
+    },
+
+    /**
+     * Sign-up from the console, when it is open (signupOpen): registers the user and signs them in at
+     * once (the account is activated, as by a first password grant).
+     */
+    async consoleSignUp(input: RegisterInput): Promise<TokenResponse> {
+      if (!(await this.signupOpen())) throw oauthError('signup_closed', 'Sign-up is closed on this server');
+      const clientId = await consoleClient();
+      const user = await createUser(input);
+      await repo.updateUser(db, user.id, { status: 1, updated_at: clock.now() });
       return issueTokens(user.id, clientId, true);
     },
 

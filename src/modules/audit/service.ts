@@ -19,13 +19,15 @@ export type AuditAction =
   | 'project.edit'
   | 'webhook.create'
   | 'webhook.remove'
-  | 'webhook.replay';
+  | 'webhook.replay'
+  | 'file.upload'
+  | 'file.replace';
 
 export interface AuditEntry {
   appId: string;
   actorId: number | null;
   action: AuditAction;
-  targetType: 'member' | 'customer' | 'project' | 'webhook';
+  targetType: 'member' | 'customer' | 'project' | 'webhook' | 'file';
   targetId: string;
   detail?: Record<string, unknown>;
 }

@@ -7,6 +7,14 @@ export const clientsRepository = {
   async insert(db: Db, row: Database['oauth_clients']): Promise<void> {
     await db.insertInto('oauth_clients').values(row).execute();
   },
+  /** Inserts the row unless a client with its id exists (any process may, at the same time). */
+  async insertIfAbsent(db: Db, row: Database['oauth_clients']): Promise<void> {
+    await db
+      .insertInto('oauth_clients')
+      .values(row)
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute();
+  },
   find(db: Db, id: string) {
     return db.selectFrom('oauth_clients').selectAll().where('id', '=', id).executeTakeFirst();
   },

@@ -10,6 +10,12 @@ export interface ClientSummary {
   revoked: boolean;
 }
 
+/**
+ * The web console's own client: public (it has no secret, so the token calls refuse it), used only by
+ * the console's session endpoints, which check that a request comes from the console's origin.
+ */
+export const CONSOLE_CLIENT_ID = 'console';
+
 /** OAuth clients (partners' ClientID/ClientSecret), managed by the operator from the CLI. */
 export function createClientsService(ctx: AppContext) {
   const db = ctx.database.db;
@@ -42,6 +48,26 @@ export function createClientsService(ctx: AppContext) {
 
     revoke(clientId: string): Promise<boolean> {
       return clientsRepository.revoke(db, clientId, ctx.clock.now());
+    },
+
+    /**
+     * Makes the console's client exist (each server process does at start). Its stored secret hash
+     * is empty, which no secret's hash equals: the client cannot authenticate on the token calls.
+     */
+    async ensureConsoleClient(): Promise<void> {
+      await clientsRepository.insertIfAbsent(db, {
+        id: CONSOLE_CLIENT_ID,
+        name: 'Rapport web console (public, first-party)',
+        secret_hash: '',
+        created_at: ctx.clock.now(),
+        revoked_at: null,
+      });
+    },
+
+    /** True when the id names a client that exists and is not revoked. */
+    async isLive(clientId: string): Promise<boolean> {
+      const row = await clientsRepository.find(db, clientId);
+      return row !== undefined && row.revoked_at === null;
     },
 
     /** True when the id names a live client and the secret matches (constant time). */

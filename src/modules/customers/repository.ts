@@ -12,6 +12,7 @@ import {
   type DatabaseHandle,
   type DialectFeatures,
   crossProject,
+  containsInsensitive,
 } from '../../db/index.ts';
 import { type ExpressionBuilder, type Insertable, type Kysely, type SelectQueryBuilder, type Updateable, sql } from 'kysely';
 import type { CustomerRow } from './mapper.ts';
@@ -25,6 +26,12 @@ const LOOKUP_CHUNK = 1000;
 export interface CustomerScope {
   appId: string;
   ownerId: number | null;
+}
+
+/** What a filtered list keeps: see customersRepository.filteredPage. */
+export interface CustomerFilter {
+  keyword?: string | undefined;
+  groupId?: string | undefined;
 }
 
 /** Live customers, newest change first, the id breaking ties so pages never overlap; one page of them. */
@@ -218,6 +225,30 @@ export const customersRepository = {
           : reader.all(listOwnedAfter, scope.appId, scope.ownerId, key.updatedAt, key.id, skip, count),
       keyOf: (row) => ({ updatedAt: row.updated_at, id: row.id }),
     });
+  },
+
+  /**
+   * A page of live customers in scope that match a filter: `keyword` in the name, company, mobile
+   * number or e-mail (any case), `groupId` their group ('' for none). The list's order and extras; a
+   * filtered list is read as it is asked (no prepared statement, no page anchors: a filter narrows
+   * the rows, and its pages are read while someone looks at them).
+   */
+  filteredPage(db: Db, scope: CustomerScope, filter: CustomerFilter, offset: number, limit: number): Promise<CustomerListRow[]> {
+    let q = db.selectFrom('customers').selectAll().where('app_id', '=', scope.appId);
+    if (scope.ownerId !== null) q = q.where('owner_id', '=', scope.ownerId);
+    const { groupId, keyword } = filter;
+    if (groupId !== undefined) q = groupId === '' ? q.where('group_id', 'is', null) : q.where('group_id', '=', groupId);
+    if (keyword !== undefined && keyword !== '') {
+      q = q.where((eb) =>
+        eb.or([
+          containsInsensitive(eb, eb.ref('name'), keyword),
+          containsInsensitive(eb, eb.ref('company'), keyword),
+          containsInsensitive(eb, eb.ref('phone'), keyword),
+          containsInsensitive(eb, eb.ref('email_lower'), keyword),
+        ]),
+      );
+    }
+    return withListExtras(db, livePage(q, offset, limit)).execute() as Promise<CustomerListRow[]>;
   },
 
   /** Exact phone, or e-mail case-insensitively, among live customers in scope. */

@@ -89,7 +89,13 @@ export async function customersRoutes(
         response: businessResponses(Type.Array(CustomerListItem)),
       },
     },
-    async (request) => ok(await customers.list(request.params.appId, request.user.id, request.params.svcUserId, page(request.query))),
+    async (request) =>
+      ok(
+        await customers.list(request.params.appId, request.user.id, request.params.svcUserId, page(request.query), {
+          keyword: request.query.keyword,
+          groupId: request.query.group_id,
+        }),
+      ),
   );
 
   app.get(

@@ -76,7 +76,13 @@ export const CustomerItemPath = Type.Object({
 });
 export const CustomerIdPath = Type.Object({ customerId: Type.String({ maxLength: 64 }) });
 
-export const ListQuery = Type.Object({ ...PagingQuery });
+export const ListQuery = Type.Object({
+  ...PagingQuery,
+  keyword: Type.Optional(
+    Type.String({ maxLength: 64, description: 'only customers whose name, company, mobile number or e-mail contains it (any case)' }),
+  ),
+  group_id: Type.Optional(Type.String({ maxLength: 64, description: "only customers of this group ('' for customers in no group)" })),
+});
 export const SearchQuery = Type.Object({
   ...PagingQuery,
   condition: Type.Optional(Type.String({ maxLength: 254, description: 'mobile number or e-mail' })),

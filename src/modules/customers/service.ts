@@ -10,7 +10,14 @@ import type { GroupsService } from '../groups/service.ts';
 import type { MembersService } from '../members/service.ts';
 import type { MetadataService } from '../metadata/service.ts';
 import { type CustomerListItem, type CustomerResponse, type CustomerRow, toCustomer } from './mapper.ts';
-import { type CustomerListRow, type CustomerScope, createCustomerWrites, customersRepository as repo, listExtras } from './repository.ts';
+import {
+  type CustomerFilter,
+  type CustomerListRow,
+  type CustomerScope,
+  createCustomerWrites,
+  customersRepository as repo,
+  listExtras,
+} from './repository.ts';
 import { type ValidatedCustomer, type ValidationEnv, type ValidationMode, validateCustomer } from './validation.ts';
 import { timeOrderedUuid } from '../../lib/ids.ts';
 
@@ -423,7 +430,7 @@ export function createCustomersService(
       return toCustomer(row, clock, found.whetherMerge);
     },
 
-    async list(appId: string, callerId: number, pathUserId: string, p: Page): Promise<CustomerListItem[]> {
+    async list(appId: string, callerId: number, pathUserId: string, p: Page, filter: CustomerFilter = {}): Promise<CustomerListItem[]> {
       const m = await access.membership(appId, callerId);
       let requested: number | undefined;
       if (pathUserId !== 'all') {
@@ -431,7 +438,11 @@ export function createCustomersService(
         requested = Number(pathUserId);
       }
       const scope: CustomerScope = { appId, ownerId: access.visibleOwner(m, requested) };
-      const rows = await repo.page(ctx.database, scope, p.offset, p.limit);
+      const keyword = filter.keyword?.trim() ?? '';
+      const rows =
+        keyword === '' && filter.groupId === undefined
+          ? await repo.page(ctx.database, scope, p.offset, p.limit)
+          : await repo.filteredPage(db, scope, { keyword, groupId: filter.groupId }, p.offset, p.limit);
       return withExtras(appId, rows);
     },
 

@@ -1,0 +1,12 @@
+import enUS from '../src/locales/en-US/index.ts';
+import zhCN from '../src/locales/zh-CN/index.ts';
+
+export type Lang = 'en-US' | 'zh-CN';
+const LOCALES = { 'en-US': enUS, 'zh-CN': zhCN } as const;
+
+/** A console text by its key, as the locale files say it, with `{{name}}` placeholders filled. */
+export function text(lang: Lang, key: string, values: Record<string, string | number> = {}): string {
+  const found = key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], LOCALES[lang]);
+  if (typeof found !== 'string') throw new Error(`no text ${key} in ${lang}`);
+  return found.replace(/{{(\w+)}}/g, (_m, name: string) => String(values[name] ?? `{{${name}}}`));
+}

@@ -1,0 +1,58 @@
+import type { Locator, Page } from 'playwright-core';
+import { type Lang, text } from '../locale.ts';
+
+/** /console/p/:appId/customers: the list, its search and filters, and the new-customer form. */
+export class CustomersPage {
+  readonly heading: Locator;
+  readonly search: Locator;
+  readonly newButton: Locator;
+  readonly form: Locator;
+  constructor(
+    readonly page: Page,
+    readonly lang: Lang = 'en-US',
+  ) {
+    this.heading = page.getByRole('heading', { level: 1, name: text(lang, 'customers.title') });
+    this.search = page.getByLabel(text(lang, 'customers.searchLabel'));
+    this.newButton = page.getByRole('button', { name: text(lang, 'customers.new') });
+    this.form = page.getByRole('dialog').filter({ hasText: text(lang, 'customers.createTitle') });
+  }
+
+  async open(base: string, appId: string, query = ''): Promise<void> {
+    await this.page.goto(`${base}/console/p/${appId}/customers${query}`);
+    await this.heading.waitFor();
+  }
+
+  /** Fills the new-customer form by the fields' labels (the console's own, for the built-in attributes). */
+  async fillNew(values: Partial<Record<'name' | 'phone' | 'email' | 'company', string>>): Promise<void> {
+    if (!(await this.form.isVisible())) await this.newButton.click();
+    for (const [field, value] of Object.entries(values)) {
+      await this.form.getByLabel(text(this.lang, `customers.fields.${field}`), { exact: true }).fill(value);
+    }
+  }
+
+  async save(): Promise<void> {
+    await this.form
+      .getByRole('button', { name: text(this.lang, 'common.actions.save') })
+      .last()
+      .click();
+  }
+
+  /** The messages a field of the form shows: its accessible description, once the field is marked invalid. */
+  async fieldError(field: string): Promise<string> {
+    const input = this.form.getByLabel(text(this.lang, `customers.fields.${field}`), { exact: true });
+    await this.form.locator('[aria-invalid="true"]').first().waitFor();
+    if ((await input.getAttribute('aria-invalid')) !== 'true') return '';
+    const ids = ((await input.getAttribute('aria-describedby')) ?? '').split(/\s+/).filter(Boolean);
+    const texts = await Promise.all(ids.map((id) => this.page.locator(`[id="${id}"]`).innerText()));
+    return texts.join('\n');
+  }
+
+  async searchFor(words: string): Promise<void> {
+    await this.search.fill(words);
+    await this.search.press('Enter');
+  }
+
+  customerLink(name: string): Locator {
+    return this.page.getByRole('link', { name, exact: true });
+  }
+}

@@ -1,0 +1,54 @@
+import { App as AntApp, ConfigProvider } from 'antd';
+import enUS from 'antd/locale/en_US';
+import zhCN from 'antd/locale/zh_CN';
+import { type ReactNode, useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorReporter } from '../shared/api/queryClient.ts';
+import { errorDetail, errorText } from '../shared/i18n/errors.ts';
+import { setTimeLocale } from '../shared/time/serverTime.ts';
+
+/** Reports failed queries and mutations once, through antd's App (which follows the theme and locale). */
+function ErrorReporter() {
+  const { message } = AntApp.useApp();
+  useEffect(() => {
+    errorReporter.current = (error) => {
+      const detail = errorDetail(error);
+      void message.error(detail ? `${errorText(error)} (${detail})` : errorText(error));
+    };
+    return () => {
+      errorReporter.current = null;
+    };
+  }, [message]);
+  return null;
+}
+
+/** antd's locale, dayjs's and the page's `lang` follow i18next's language. */
+export function AppProviders({ children }: { children: ReactNode }) {
+  const { i18n } = useTranslation();
+  const language = i18n.language;
+  setTimeLocale(language);
+  useEffect(() => {
+    document.documentElement.lang = language;
+  }, [language]);
+  return (
+    <ConfigProvider
+      locale={language === 'zh-CN' ? zhCN : enUS}
+      theme={{
+        token: {
+          colorPrimary: '#1565c0',
+          colorLink: '#1565c0',
+          colorError: '#c62828',
+          colorTextSecondary: '#595959',
+          colorTextDescription: '#595959',
+          colorTextPlaceholder: '#707070',
+          colorTextTertiary: '#595959',
+        },
+      }}
+    >
+      <AntApp>
+        <ErrorReporter />
+        {children}
+      </AntApp>
+    </ConfigProvider>
+  );
+}

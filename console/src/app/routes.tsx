@@ -1,0 +1,30 @@
+import { createBrowserRouter } from 'react-router';
+import { pages } from './pages.ts';
+import { NotFound } from './NotFound.tsx';
+import { PageSkeleton } from './PageSkeleton.tsx';
+import { RouteError } from './RouteError.tsx';
+
+export const router = createBrowserRouter(
+  [
+    {
+      HydrateFallback: PageSkeleton,
+      errorElement: <RouteError />,
+      children: [
+        { path: 'sign-in', lazy: pages.signIn },
+        {
+          // The shell of the signed-in pages (menu, project switch, live stream) loads with the first of them.
+          lazy: () => import('./layout/SignedIn.tsx').then((m) => ({ Component: m.SignedIn })),
+          errorElement: <RouteError />,
+          children: [
+            { index: true, lazy: pages.projects },
+            { path: 'p/:appId/customers', lazy: pages.customers },
+            { path: 'p/:appId/customers/:customerId', lazy: pages.customer },
+            { path: 'p/:appId/members', lazy: pages.members },
+            { path: '*', Component: NotFound },
+          ],
+        },
+      ],
+    },
+  ],
+  { basename: '/console' },
+);

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { describeBehaviour, durationParts, pagesRead } from './model.ts';
+
+const base = { when: '2026-11-25 10:00:00', content: null };
+
+describe('describeBehaviour', () => {
+  it('a link read: the link, the pages in order with their time, the whole time', () => {
+    const view = describeBehaviour({
+      ...base,
+      action: 'link_view_log',
+      content: JSON.stringify({ linkId: 'l1', title: 'Old title' }),
+      linkDetail: { name: 'Price list' },
+      linkViewLog: {
+        totalDuration: 95_000,
+        durations: [
+          { pageIndex: '2', duration: '30000' },
+          { pageIndex: '1', duration: '60000' },
+          { pageIndex: '2', duration: '5000' },
+          { pageIndex: 'x', duration: '1' },
+        ],
+      },
+    });
+    expect(view).toMatchObject({ kind: 'link', titleKey: 'link_view_log', titleValues: { name: 'Price list' }, totalMs: 95_000 });
+    expect(view.pages).toEqual([
+      { page: 1, ms: 60_000 },
+      { page: 2, ms: 35_000 },
+    ]);
+  });
+
+  it('a call: its duration from the joined call record, else from the content', () => {
+    expect(describeBehaviour({ ...base, action: 'call', duration: 125, handleState: '1' })).toMatchObject({
+      kind: 'call',
+      callSeconds: 125,
+      callPending: false,
+    });
+    expect(describeBehaviour({ ...base, action: 'call_end', content: '{"record_id":"r","duration":42}' })).toMatchObject({
+      callSeconds: 42,
+    });
+    expect(describeBehaviour({ ...base, action: 'call', handleState: '0' })).toMatchObject({ callPending: true });
+  });
+
+  it('a site visit: the site and the pages viewed', () => {
+    const view = describeBehaviour({
+      ...base,
+      action: 'access_site',
+      content: '{"web_access_log_id":"w1","title":"Acme","site":"acme.example"}',
+      webAccessLog: { title: 'Acme', site: 'acme.example' },
+      webPageViewLogs: [{ title: 'Pricing' }, { url: '/contact' }, {}],
+    });
+    expect(view).toEqual({ kind: 'site', titleKey: 'access_site', titleValues: { site: 'Acme' }, sitePages: ['Pricing', '/contact'] });
+    expect(describeBehaviour({ ...base, action: 'web_page_view', content: '{"url":"/a"}' }).titleValues).toEqual({ title: '/a' });
+  });
+
+  it('other kinds: sends of material, deals, known actions, and unknown ones by their name', () => {
+    expect(describeBehaviour({ ...base, action: 'send_data_by_mail', linkDetail: { name: 'Deck' } })).toMatchObject({
+      titleKey: 'send_data',
+      titleValues: { name: 'Deck' },
+    });
+    expect(describeBehaviour({ ...base, action: 'deal_record', content: '{"money":1200.5}' })).toMatchObject({
+      kind: 'deal',
+      money: '1200.5',
+    });
+    expect(describeBehaviour({ ...base, action: 'create', content: 'not json' })).toMatchObject({ kind: 'customer', titleKey: 'create' });
+    expect(describeBehaviour({ ...base, action: 'daka' })).toEqual({ kind: 'other', titleKey: 'other', titleValues: { action: 'daka' } });
+  });
+});
+
+describe('durationParts and pagesRead', () => {
+  it('picks the unit a person reads', () => {
+    expect(durationParts(4_400)).toEqual({ key: 'seconds', values: { s: 4 } });
+    expect(durationParts(125_000)).toEqual({ key: 'minutes', values: { m: 2, s: 5 } });
+    expect(durationParts(3_725_000)).toEqual({ key: 'hours', values: { h: 1, m: 2 } });
+  });
+  it('ignores pages it cannot read', () => {
+    expect(pagesRead(null)).toEqual([]);
+    expect(pagesRead([{ pageIndex: '1', duration: '-5' }])).toEqual([]);
+  });
+});

@@ -1,0 +1,87 @@
+import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { api, unwrap } from '../../shared/api/client.ts';
+
+/** What the customer list shows: the URL's state (see CustomersPage). */
+export interface CustomerListParams {
+  appId: string;
+  /** A member's platform user id, or 'all' (Sales: only their own anyway). */
+  owner: string;
+  keyword: string;
+  /** A group id, '' for "in no group", undefined for any. */
+  group: string | undefined;
+  page: number;
+  pageSize: number;
+}
+
+export const customerQueries = {
+  all: (appId: string) => ['customers', appId] as const,
+  /**
+   * A page of the list, one row more than shown: the extra row says whether there is a next page
+   * (the API answers pages, not totals).
+   */
+  list: (p: CustomerListParams) =>
+    queryOptions({
+      queryKey: [...customerQueries.all(p.appId), 'list', p],
+      queryFn: async () => {
+        const rows = unwrap(
+          await api.GET('/api/v1.7/app/{appId}/member/{svcUserId}/customers', {
+            params: {
+              path: { appId: p.appId, svcUserId: p.owner },
+              query: {
+                start_index: (p.page - 1) * p.pageSize,
+                count: p.pageSize + 1,
+                ...(p.keyword ? { keyword: p.keyword } : {}),
+                ...(p.group !== undefined ? { group_id: p.group } : {}),
+              },
+            },
+          }),
+        );
+        return { rows: rows.slice(0, p.pageSize), hasMore: rows.length > p.pageSize };
+      },
+      placeholderData: keepPreviousData,
+    }),
+  detail: (appId: string, customerId: string) =>
+    queryOptions({
+      queryKey: [...customerQueries.all(appId), 'item', customerId, 'detail'],
+      queryFn: async () => unwrap(await api.GET('/api/v1.7/customer/{customerId}/detail', { params: { path: { customerId } } })),
+    }),
+  metadata: (appId: string) =>
+    queryOptions({
+      queryKey: ['metadata', appId],
+      queryFn: async () => unwrap(await api.GET('/api/v1.7/metadata/customer', { params: { query: { app_id: appId } } })),
+      staleTime: 10 * 60_000,
+    }),
+  /** Groups the caller may see (Master/Admin: every member's; Sales: their own). */
+  groups: (appId: string) =>
+    queryOptions({
+      queryKey: ['groups', appId],
+      queryFn: async () => unwrap(await api.GET('/api/v1.7/app/{appId}/customer-groups', { params: { path: { appId }, query: {} } })),
+    }),
+};
+
+export type CustomerListItem = Awaited<ReturnType<NonNullable<ReturnType<typeof customerQueries.list>['queryFn']>>>['rows'][number];
+export type Customer = Awaited<ReturnType<NonNullable<ReturnType<typeof customerQueries.detail>['queryFn']>>>;
+export type MetadataItem = Awaited<ReturnType<NonNullable<ReturnType<typeof customerQueries.metadata>['queryFn']>>>[number];
+export type CustomerGroup = Awaited<ReturnType<NonNullable<ReturnType<typeof customerQueries.groups>['queryFn']>>>[number];
+
+/** Creates (no `customerId`) or edits a customer as `actingUserId`; field failures are the form's to show. */
+export function useSaveCustomer(appId: string, actingUserId: number) {
+  const client = useQueryClient();
+  return useMutation({
+    meta: { silent: true },
+    mutationFn: async ({ customerId, body }: { customerId?: string; body: Record<string, string> }) => {
+      const path = { appId, svcUserId: String(actingUserId) };
+      // The body's names are the metadata's, which the API takes as they are spelt.
+      const sent = body as never;
+      return customerId === undefined
+        ? unwrap(await api.POST('/api/v1.7/app/{appId}/member/{svcUserId}/customers', { params: { path }, body: sent }))
+        : unwrap(
+            await api.PUT('/api/v1.7/app/{appId}/member/{svcUserId}/customer/{customerId}', {
+              params: { path: { ...path, customerId } },
+              body: sent,
+            }),
+          );
+    },
+    onSuccess: () => client.invalidateQueries({ queryKey: customerQueries.all(appId) }),
+  });
+}

@@ -1,0 +1,137 @@
+import { useQuery } from '@tanstack/react-query';
+import { ApiError } from '@rapport/sdk';
+import { Alert, Button, Drawer, Flex, Form, Grid, Input, Select, Skeleton } from 'antd';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorDetail, errorText } from '../../../shared/i18n/errors.ts';
+import { memberQueries } from '../../members/api.ts';
+import { type Customer, customerQueries, useSaveCustomer } from '../api.ts';
+import { type FormField, fieldOfError, formFields, formValues, requestBody } from '../form/registry.ts';
+import { useFieldLabel } from './useFieldLabel.ts';
+
+interface Props {
+  appId: string;
+  /** The acting member (the path's svc-user-id): the owner of a new customer. */
+  actingUserId: number;
+  /** Editing this customer; creating one when absent. */
+  customer?: Customer;
+  open: boolean;
+  onClose: () => void;
+  onSaved: (customer: Customer) => void;
+}
+
+/**
+ * A customer's form, built from the project's metadata (form/registry.ts). The server validates; its
+ * failure lands on the field it names, in the user's language, with the server's detail under it.
+ */
+export function CustomerFormDrawer({ appId, actingUserId, customer, open, onClose, onSaved }: Props) {
+  const { t } = useTranslation();
+  const label = useFieldLabel();
+  const wide = Boolean(Grid.useBreakpoint().md);
+  const mode = customer ? 'edit' : 'create';
+  const metadata = useQuery({ ...customerQueries.metadata(appId), enabled: open });
+  const groups = useQuery({ ...customerQueries.groups(appId), enabled: open });
+  const members = useQuery({ ...memberQueries.list(appId), enabled: open });
+  const save = useSaveCustomer(appId, actingUserId);
+  const [form] = Form.useForm<Record<string, string | undefined>>();
+  const [failure, setFailure] = useState<unknown>(null);
+  const fields = useMemo(() => formFields(metadata.data ?? [], mode), [metadata.data, mode]);
+  const initial = useMemo(
+    () =>
+      customer
+        ? formValues(fields, customer as unknown as Record<string, unknown>)
+        : Object.fromEntries(fields.map((f) => [f.name, f.initialValue])),
+    [customer, fields],
+  );
+
+  const submit = async (values: Record<string, unknown>) => {
+    setFailure(null);
+    try {
+      const saved = await save.mutateAsync({ ...(customer ? { customerId: customer.id } : {}), body: requestBody(fields, values, mode) });
+      form.resetFields();
+      onSaved(saved);
+    } catch (err) {
+      const field = err instanceof ApiError ? fieldOfError(err.code, fields) : undefined;
+      if (field === undefined) {
+        setFailure(err);
+        return;
+      }
+      const detail = errorDetail(err);
+      form.setFields([{ name: field, errors: detail ? [errorText(err), detail] : [errorText(err)] }]);
+      form.scrollToField(field, { block: 'center' });
+    }
+  };
+
+  const widget = (f: FormField) => {
+    switch (f.widget.kind) {
+      case 'text':
+        return f.widget.multiline ? (
+          <Input.TextArea rows={2} />
+        ) : (
+          <Input type={f.widget.inputType} inputMode={f.widget.inputType === 'tel' ? 'tel' : undefined} />
+        );
+      case 'select':
+        return <Select allowClear placeholder={t('customers.choose')} options={f.widget.options} />;
+      case 'group':
+        return (
+          <Select
+            allowClear
+            placeholder={t('customers.choose')}
+            options={(groups.data ?? []).map((g) => ({ value: g.id, label: g.name }))}
+          />
+        );
+      case 'member':
+        return (
+          <Select
+            allowClear
+            placeholder={t('customers.choose')}
+            options={(members.data ?? []).map((m) => ({ value: String(m.svcUserId), label: m.user?.userName || String(m.svcUserId) }))}
+          />
+        );
+      case 'readonly':
+        return <Input readOnly variant="borderless" />;
+    }
+  };
+
+  return (
+    <Drawer
+      title={t(customer ? 'customers.editTitle' : 'customers.createTitle')}
+      open={open}
+      onClose={onClose}
+      width={wide ? 520 : '100%'}
+      destroyOnHidden
+      extra={
+        <Flex gap={8}>
+          <Button onClick={onClose}>{t('common.actions.cancel')}</Button>
+        </Flex>
+      }
+    >
+      {metadata.isLoading ? (
+        <Skeleton active paragraph={{ rows: 8 }} />
+      ) : (
+        <Form form={form} layout="vertical" initialValues={initial} onFinish={(v) => void submit(v)}>
+          {failure ? (
+            <Alert type="error" showIcon style={{ marginBottom: 16 }} message={errorText(failure)} description={errorDetail(failure)} />
+          ) : null}
+          {fields.map((f) => (
+            <Form.Item
+              key={f.name}
+              name={f.name}
+              label={label(f.name, f.title)}
+              rules={
+                f.required
+                  ? [{ required: true, whitespace: true, message: t('customers.required', { field: label(f.name, f.title) }) }]
+                  : []
+              }
+            >
+              {widget(f)}
+            </Form.Item>
+          ))}
+          <Button type="primary" htmlType="submit" loading={save.isPending} block>
+            {t('common.actions.save')}
+          </Button>
+        </Form>
+      )}
+    </Drawer>
+  );
+}

@@ -1,0 +1,49 @@
+import { useSyncExternalStore } from 'react';
+
+/** One event of the live stream as the feed shows it. */
+export interface FeedEntry {
+  /** The stream's id (its feed position). */
+  id: string;
+  appId: string;
+  customerId: string | undefined;
+  customerName: string;
+  /** The key under live.* and its values. */
+  textKey: 'activity' | 'customerCreated' | 'customerChanged';
+  action: string | undefined;
+  content: string | null;
+  linkName: string | undefined;
+  at: string;
+}
+
+const MAX = 50;
+let entries: FeedEntry[] = [];
+let unseen = 0;
+const listeners = new Set<() => void>();
+let snapshot = { entries, unseen };
+
+function emit(): void {
+  snapshot = { entries, unseen };
+  for (const l of listeners) l();
+}
+
+/** The tab's feed: the latest events, newest first, and how many arrived since it was last opened. */
+export const liveFeed = {
+  add(entry: FeedEntry): void {
+    if (entries.some((e) => e.id === entry.id && e.appId === entry.appId)) return;
+    entries = [entry, ...entries].slice(0, MAX);
+    unseen += 1;
+    emit();
+  },
+  seen(): void {
+    unseen = 0;
+    emit();
+  },
+  subscribe(listener: () => void): () => void {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  },
+};
+
+export function useLiveFeed(): { entries: FeedEntry[]; unseen: number } {
+  return useSyncExternalStore(liveFeed.subscribe, () => snapshot);
+}

@@ -1,0 +1,92 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { App, Button } from 'antd';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { session } from '../../shared/api/session.ts';
+import { readEventStream } from '../../shared/api/sse.ts';
+import { customerQueries } from '../customers/api.ts';
+import { useBehaviourTitle } from '../customer-detail/components/useBehaviourTitle.ts';
+import { type FeedEntry, liveFeed } from './liveFeed.ts';
+
+/** A message of the live stream (docs/live.md): the event, as webhooks carry it. */
+interface LiveEvent {
+  domainType: string;
+  event_type: string;
+  domainId: string;
+  body: Record<string, unknown> & { customerId?: string; customerName?: string; name?: string; action?: string; content?: string };
+  createdAt: string;
+}
+
+/**
+ * The project's live stream, one per tab while a project is open: each event refreshes the cached
+ * data it touches, joins the feed, and a customer's activity pops up a notification at once.
+ */
+export function useLiveStream(appId: string | undefined): { open: boolean } {
+  const client = useQueryClient();
+  const { notification } = App.useApp();
+  const { t } = useTranslation();
+  const title = useBehaviourTitle();
+  const navigate = useNavigate();
+  const [open, setOpen] = useState(false);
+
+  useEffect(() => {
+    if (!appId) return;
+    const abort = new AbortController();
+    void readEventStream({
+      url: `/api/v1.7/app/${encodeURIComponent(appId)}/live`,
+      token: session.token,
+      renewToken: session.refresh,
+      signal: abort.signal,
+      onState: setOpen,
+      onMessage: (message) => {
+        let event: LiveEvent;
+        try {
+          event = JSON.parse(message.data) as LiveEvent;
+        } catch {
+          return;
+        }
+        const body = event.body ?? {};
+        const isCustomer = event.domainType === 'Customer';
+        const customerId = isCustomer ? event.domainId : body.customerId;
+        // What the event changed is read again when next shown (at once, where it is on screen).
+        void client.invalidateQueries({ queryKey: customerQueries.all(appId) });
+        const entry: FeedEntry = {
+          id: message.id ?? event.domainId,
+          appId,
+          customerId,
+          customerName: String((isCustomer ? body.name : body.customerName) || t('live.someone')),
+          textKey: isCustomer ? (event.event_type === 'create' ? 'customerCreated' : 'customerChanged') : 'activity',
+          action: isCustomer ? undefined : body.action,
+          content: typeof body.content === 'string' ? body.content : null,
+          linkName: undefined,
+          at: event.createdAt,
+        };
+        liveFeed.add(entry);
+        // A customer's doing, not the console's own writes (a creation's record, an edit).
+        if (event.domainType !== 'BehaviourLog' || body.action === 'create') return;
+        const what = title({ action: body.action ?? '', content: entry.content, when: event.createdAt });
+        notification.info({
+          key: `live-${entry.id}`,
+          message: t('live.activity', { name: entry.customerName, what }),
+          placement: 'bottomRight',
+          btn: customerId ? (
+            <Button
+              type="primary"
+              size="small"
+              onClick={() => {
+                notification.destroy(`live-${entry.id}`);
+                void navigate(`/p/${appId}/customers/${customerId}`);
+              }}
+            >
+              {t('live.open')}
+            </Button>
+          ) : undefined,
+        });
+      },
+    });
+    return () => abort.abort();
+  }, [appId, client, notification, t, title, navigate]);
+
+  return { open };
+}

@@ -1,0 +1,74 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply } from 'fastify';
+
+/** Where the console is served; its build (console/vite.config.ts) uses the same base. */
+export const CONSOLE_PATH = '/console/';
+
+/** A year: the hashed assets never change under their name. */
+const ASSET_MAX_AGE_SECONDS = 365 * 24 * 3600;
+
+const MISSING_PAGE = `<!DOCTYPE html>
+<html lang="en">
+<head><meta charset="utf-8"><title>Rapport console not built</title></head>
+<body>
+<h1>The web console has not been built</h1>
+<p>This server has no console files to serve. In the checkout, run <code>npm run build</code>
+(<code>npm ci</code> runs it too), then reload this page. The API works meanwhile: its reference is at <a href="/docs">/docs</a>.</p>
+<p>控制台尚未构建：请在代码目录中运行 <code>npm run build</code>，然后刷新本页。</p>
+</body>
+</html>
+`;
+
+/**
+ * The web console (console/, built by Vite into CONSOLE_DIR) on the API's own origin, so it signs in
+ * with a same-origin cookie and needs no CORS:
+ *
+ * - `/` redirects to `/console/`;
+ * - `/console/assets/*`: the hashed bundles, cached for a year as `immutable`;
+ * - `/console` and any other path below it: `index.html`, `no-cache`, so a deep link opens the page
+ *   (the console's router takes it from there) and a new build is picked up at the next load.
+ *
+ * Without a build the server still starts: it logs a warning and `/console` answers a page saying
+ * how to build it. None of it counts against rate limits (static files, no data), and none of it is
+ * in the OpenAPI document.
+ */
+export async function registerConsole(app: FastifyInstance, dir: string, log: FastifyBaseLogger): Promise<void> {
+  const indexFile = path.join(dir, 'index.html');
+  const built = fs.existsSync(indexFile);
+  if (!built) log.warn({ consoleDir: dir }, 'the web console is not built (run `npm run build`); /console answers how to build it');
+
+  await app.register(async (scope) => {
+    scope.addHook('onRoute', (route) => {
+      route.config = { ...route.config, auth: 'none', limitBy: 'none' };
+      route.schema = { ...route.schema, hide: true };
+    });
+
+    scope.get('/', async (_request, reply) => reply.redirect(CONSOLE_PATH, 302));
+
+    const page = async (_request: unknown, reply: FastifyReply) => {
+      // Read on every request (a few hundred bytes): a rebuild is served without a restart.
+      const html = await fs.promises.readFile(indexFile).catch(() => null);
+      if (html === null) return reply.code(503).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(MISSING_PAGE);
+      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
+    };
+    scope.get('/console', page);
+    scope.get('/console/*', page);
+
+    const assets = path.join(dir, 'assets');
+    if (built && fs.existsSync(assets)) {
+      // A missing asset is the 404 page, never index.html: a stale page must fail to load a chunk
+      // visibly (the console offers a reload) rather than run HTML as a script.
+      await scope.register(fastifyStatic, {
+        root: assets,
+        prefix: `${CONSOLE_PATH}assets/`,
+        decorateReply: false,
+        index: false,
+        immutable: true,
+        maxAge: ASSET_MAX_AGE_SECONDS * 1000,
+        serveDotFiles: false,
+      });
+    }
+  });
+}

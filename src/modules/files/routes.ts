@@ -1,0 +1,118 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { FailureEnvelope, businessResponses, ok } from '../../http/envelope.ts';
+import { PagingQuery, page } from '../../http/paging.ts';
+import { MULTIPART_OVERHEAD, receivedFile, uploadRoute } from '../../http/upload.ts';
+import { AppIdParams } from '../projects/schemas.ts';
+import { File, FileParams, PageParams, PageQuery, UploadBody } from './schemas.ts';
+import type { FilesService } from './service.ts';
+
+const tags = ['Files'];
+
+const UPLOAD_DESCRIPTION =
+  'multipart/form-data with the file in the field `file` (a PDF, or a PNG or JPEG shown as one page; the type is read from ' +
+  'the content) and optionally `name`. Answers at once with the file `processing`; its pages are rendered after ' +
+  '(`renderedPages` counts them), then it is `ready` or `failed`. A missing, too large, unsupported, encrypted or unreadable ' +
+  'file, or one with too many pages or pixels: {status:0, code:"invalid_file", msg}, and nothing is stored.';
+
+export async function filesRoutes(fastify: FastifyInstance, opts: { files: FilesService }): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { files } = opts;
+  const upload = uploadRoute(files.upload);
+
+  /** Refused before the body is read: a caller who may not upload here, a body larger than any file it may bring. */
+  const checkUpload = async (request: FastifyRequest) => {
+    const { appId, fileId } = request.params as { appId: string; fileId?: string };
+    // Ids no project or file can have are left to validation, which refuses them without asking the database.
+    if ([appId, fileId ?? ''].some((id) => id.length > 64 || id.includes('\u0000'))) return;
+    const length = request.headers['content-length'];
+    await files.checkUpload(appId, request.user.id, fileId, length === undefined ? undefined : Number(length), MULTIPART_OVERHEAD);
+  };
+
+  app.post(
+    '/api/v1.7/app/:appId/files',
+    {
+      ...upload,
+      onRequest: checkUpload,
+      schema: {
+        tags,
+        summary: 'Upload a file (any member): a PDF, or a PNG or JPEG as a one-page file',
+        description: UPLOAD_DESCRIPTION,
+        consumes: ['multipart/form-data'],
+        params: AppIdParams,
+        body: UploadBody,
+        response: { ...businessResponses(File), 408: FailureEnvelope, 411: FailureEnvelope },
+      },
+    },
+    async (request) => ok(await files.create(request.params.appId, request.user.id, receivedFile(request), request.body.name)),
+  );
+
+  app.post(
+    '/api/v1.7/app/:appId/file/:fileId',
+    {
+      ...upload,
+      onRequest: checkUpload,
+      schema: {
+        tags,
+        summary: 'Upload a new version of a file (its uploader, Master, Admin): same id, so links showing it keep showing it',
+        description: `${UPLOAD_DESCRIPTION} The previous version's pages are replaced by the new version's as they are rendered.`,
+        consumes: ['multipart/form-data'],
+        params: FileParams,
+        body: UploadBody,
+        response: { ...businessResponses(File), 408: FailureEnvelope, 411: FailureEnvelope },
+      },
+    },
+    async (request) =>
+      ok(await files.replace(request.params.appId, request.user.id, request.params.fileId, receivedFile(request), request.body.name)),
+  );
+
+  app.get(
+    '/api/v1.7/app/:appId/file/:fileId',
+    { schema: { tags, summary: 'A file (any member)', params: FileParams, response: businessResponses(File) } },
+    async (request) => ok(await files.get(request.params.appId, request.user.id, request.params.fileId)),
+  );
+
+  app.get(
+    '/api/v1.7/app/:appId/files',
+    {
+      schema: {
+        tags,
+        summary: "The project's files, newest first (any member)",
+        params: AppIdParams,
+        querystring: Type.Object({ ...PagingQuery }),
+        response: businessResponses(Type.Array(File)),
+      },
+    },
+    async (request) => ok(await files.list(request.params.appId, request.user.id, page(request.query))),
+  );
+
+  app.get(
+    '/api/v1.7/app/:appId/file/:fileId/page/:n',
+    {
+      schema: {
+        tags,
+        summary: 'A rendered page as a WebP image (any member)',
+        description:
+          'The image bytes (Content-Type image/webp) with an ETag; If-None-Match with it answers 304. A page still to be ' +
+          'rendered: {status:0, code:"page_not_ready"}; no such page, or rendering failed: page_not_found.',
+        params: PageParams,
+        querystring: PageQuery,
+        produces: ['image/webp', 'application/json'],
+        response: {
+          200: { description: 'the page image, or a business failure in the envelope', ...Type.Unknown() },
+          304: { description: 'the client has this image (If-None-Match)', type: 'null' },
+          403: businessResponses(File)[403],
+          429: businessResponses(File)[429],
+        },
+      },
+    },
+    async (request, reply) => {
+      const { appId, fileId, n } = request.params;
+      const image = await files.page(appId, request.user.id, fileId, n, request.query.width ?? 'desktop', request.headers['if-none-match']);
+      reply.header('ETag', image.etag).header('Cache-Control', 'private, no-cache');
+      if (image.notModified) return reply.code(304).send();
+      return reply.type(image.contentType).header('Content-Length', String(image.size)).send(image.body);
+    },
+  );
+}

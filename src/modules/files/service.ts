@@ -1,0 +1,463 @@
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import type { Kysely } from 'kysely';
+import type { AppContext } from '../../context.ts';
+import type { Database } from '../../db/index.ts';
+import { failure, forbidden } from '../../http/errors.ts';
+import type { Page } from '../../http/paging.ts';
+import { type FileKind, MIME_TYPES, imageSizeOfFile, sniffFileKind } from '../../lib/file-kinds.ts';
+import type { FileStorage } from '../../lib/file-storage.ts';
+import { timeOrderedUuid } from '../../lib/ids.ts';
+import { type OpenDocument, PageRenderer, RenderError } from '../../lib/page-renderer.ts';
+import type { AccessService, Membership } from '../access/service.ts';
+import type { AuditRecorder } from '../audit/service.ts';
+import { type FilePageRow, type FileResponse, type FileRow, toFile } from './mapper.ts';
+import { filesRepository as repo } from './repository.ts';
+
+/** The two widths every page is rendered at, in pixels (docs/files.md). */
+export const PAGE_WIDTHS = { desktop: 1600, phone: 750 } as const;
+export type PageWidth = keyof typeof PAGE_WIDTHS;
+/** An uploaded image may have at most this many pixels (checked from its header, before it is decoded). */
+export const MAX_IMAGE_PIXELS = 40_000_000;
+/** Neither side of a rendered image exceeds this. */
+export const MAX_IMAGE_SIDE = 4096;
+/** The multipart field that carries the file. */
+export const FILE_FIELD = 'file';
+
+const WEBP_QUALITY = 0.8;
+/** How often an idle renderer looks for files no process holds (another process's, or one left by a crash). */
+const POLL_MS = 5000;
+/** An incoming upload this old was left by a process that stopped while receiving it. */
+const INCOMING_MAX_AGE_MS = 3600_000;
+const EXTENSIONS: Record<FileKind, string> = { pdf: 'pdf', png: 'png', jpeg: 'jpg' };
+
+/** A file an upload brought (src/http/upload.ts gives this shape): on local disk, or cut off for being too large. */
+export interface IncomingFile {
+  path: string;
+  filename: string;
+  size: number;
+  tooLarge: boolean;
+}
+
+/** A page image to send, or that the client's copy (its ETag) is current. */
+export type PageImage =
+  { notModified: false; etag: string; contentType: string; size: number; body: Readable } | { notModified: true; etag: string };
+
+const invalidFile = (detail: string) => failure('invalid_file', detail);
+const fileNotFound = () => failure('file_not_found');
+
+/** What a checked upload is: its kind, pages and the name it is shown by. */
+interface Accepted {
+  kind: FileKind;
+  pageCount: number;
+  size: number;
+  name: string;
+}
+
+/** The name a file is shown by: the one given, else the uploaded file's own, without any path or control characters. */
+function displayName(given: string | undefined, filename: string, kind: FileKind): string {
+  const raw = given?.trim() || filename.split(/[\\/]/).pop() || '';
+  const clean = [...raw]
+    .filter((c) => c >= ' ' && c !== '\u007f')
+    .join('')
+    .trim()
+    .slice(0, 255);
+  return clean === '' ? `Untitled.${EXTENSIONS[kind]}` : clean;
+}
+
+const contentPrefix = (appId: string, fileId: string, contentId: string) => `${appId}/${fileId}/${contentId}`;
+const originalKey = (appId: string, fileId: string, contentId: string, kind: FileKind) =>
+  `${contentPrefix(appId, fileId, contentId)}/original.${EXTENSIONS[kind]}`;
+const pageKey = (appId: string, fileId: string, contentId: string, page: number, width: PageWidth) =>
+  `${contentPrefix(appId, fileId, contentId)}/pages/${page}-${width}.webp`;
+const kindOfMime = (mime: string): FileKind => (mime === MIME_TYPES.png ? 'png' : mime === MIME_TYPES.jpeg ? 'jpeg' : 'pdf');
+
+/**
+ * Files: upload (a PDF, or a PNG or JPEG as a one-page file), new versions, reads, and their
+ * rendering into page images, which goes on after the upload is answered (docs/files.md,
+ * ADR 0019). Any member of the project uploads and reads; a new version is its uploader's, a
+ * Master's or an Admin's to give.
+ */
+export function createFilesService(ctx: AppContext, access: AccessService, storage: FileStorage, audit: AuditRecorder) {
+  const db: Kysely<Database> = ctx.database.db;
+  const { clock, logger } = ctx;
+  const limits = ctx.config.files;
+  const leaseMs = Math.max(60_000, 3 * limits.pageTimeoutMs);
+  const renderer = new PageRenderer({
+    timeoutMs: limits.pageTimeoutMs,
+    maxImagePixels: MAX_IMAGE_PIXELS,
+    maxSide: MAX_IMAGE_SIDE,
+    quality: WEBP_QUALITY,
+    fontDir: limits.fontDir,
+  });
+  const widths = [PAGE_WIDTHS.desktop, PAGE_WIDTHS.phone];
+
+  const tooLarge = () => invalidFile(`The file is larger than ${limits.maxBytes} bytes`);
+
+  /** Checks an upload: present, within the limits, a PDF, PNG or JPEG by its bytes, readable, not encrypted. */
+  async function accept(file: IncomingFile | undefined, name: string | undefined): Promise<Accepted> {
+    if (file === undefined) throw invalidFile(`Send the file as the multipart/form-data field \`${FILE_FIELD}\``);
+    if (file.tooLarge) throw tooLarge();
+    if (file.size === 0) throw invalidFile('The file is empty');
+    const kind = await sniffFileKind(file.path);
+    if (kind === null) throw invalidFile('The file is not a PDF, PNG or JPEG (judged by its content, not its name)');
+    if (kind !== 'pdf') {
+      const size = await imageSizeOfFile(file.path, kind);
+      if (size === null || size.width === 0 || size.height === 0) throw invalidFile('The image is corrupt: its size cannot be read');
+      if (size.width * size.height > MAX_IMAGE_PIXELS) {
+        throw invalidFile(`The image has ${size.width} × ${size.height} pixels; at most ${MAX_IMAGE_PIXELS / 1_000_000} megapixels`);
+      }
+    }
+    let doc: OpenDocument;
+    try {
+      doc = await renderer.open({ path: file.path }, kind === 'pdf' ? 'pdf' : 'image', true);
+    } catch (err) {
+      if (!(err instanceof RenderError) || err.kind === 'closed') throw err;
+      if (err.kind === 'password') throw invalidFile('The PDF is encrypted: it needs a password to open');
+      if (err.kind === 'timeout') throw invalidFile(`The file could not be opened within ${limits.pageTimeoutMs} ms`);
+      if (err.kind === 'crashed') throw invalidFile('The file could not be opened: it needs too much memory');
+      throw invalidFile(`The file is corrupt: ${err.message}`);
+    }
+    await renderer.release(doc);
+    if (doc.encrypted) throw invalidFile('The PDF is encrypted (its permissions restrict it); upload it without encryption');
+    if (doc.pageCount < 1) throw invalidFile('The PDF has no pages');
+    if (doc.pageCount > limits.maxPages) throw invalidFile(`The PDF has ${doc.pageCount} pages; at most ${limits.maxPages}`);
+    return { kind, pageCount: doc.pageCount, size: file.size, name: displayName(name, file.filename, kind) };
+  }
+
+  // ---- Rendering: one file at a time, page after page, on the renderer's thread. ----
+
+  let stopped = false;
+  let loop: Promise<void> | null = null;
+  let wake: (() => void) | null = null;
+
+  /** Starts the rendering loop if it is not running, and has it look for work now. */
+  function poke(): void {
+    if (stopped) return;
+    loop ??= run();
+    wake?.();
+  }
+
+  async function run(): Promise<void> {
+    while (!stopped) {
+      let claimed: FileRow | null = null;
+      try {
+        claimed = await claimNext();
+      } catch (err) {
+        logger.warn({ err }, 'files: could not look for files to render; will retry');
+      }
+      if (claimed) {
+        await renderFile(claimed);
+        continue;
+      }
+      if (stopped) break;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, POLL_MS);
+        timer.unref();
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wake = null;
+    }
+  }
+
+  /** The oldest waiting file this process could take, taken. */
+  async function claimNext(): Promise<FileRow | null> {
+    const now = clock.now();
+    for (const c of await repo.waiting(db, now, 5)) {
+      if (!(await repo.claim(db, c.app_id, c.id, c.content_id, now, now + leaseMs))) continue;
+      const file = await repo.find(db, c.app_id, c.id);
+      // A new version in between: it is waiting (with no lease) for the next look.
+      if (file?.content_id === c.content_id) return file;
+    }
+    return null;
+  }
+
+  async function renderFile(file: FileRow): Promise<void> {
+    const { app_id: appId, id, content_id: contentId } = file;
+    const started = Date.now();
+    let doc: OpenDocument | null = null;
+    try {
+      const kind = kindOfMime(file.mime_type);
+      const data = await storage.read(originalKey(appId, id, contentId, kind));
+      if (data === null) throw new RenderError('failed', 'the stored file is missing');
+      const open = () => renderer.open({ data }, kind === 'pdf' ? 'pdf' : 'image');
+      doc = await open();
+      const draw = async (n: number) => {
+        try {
+          return await renderer.render(doc as OpenDocument, n, widths);
+        } catch (err) {
+          // Another file's check stopped the thread this document was open on: open it again.
+          if (!(err instanceof RenderError) || err.kind !== 'lost') throw err;
+          doc = await open();
+          return renderer.render(doc, n, widths);
+        }
+      };
+      // The thread draws the next page while this one's images are stored.
+      let next = file.rendered_pages < file.page_count ? draw(file.rendered_pages + 1) : null;
+      for (let n = file.rendered_pages + 1; n <= file.page_count && next !== null; n += 1) {
+        const images = await next;
+        next = n < file.page_count ? draw(n + 1) : null;
+        // Not waited for when this file stops early; its failure is this loop's to report, not an unhandled one.
+        next?.catch(() => {});
+        const [desktop, phone] = images;
+        if (!desktop || !phone) throw new RenderError('failed', 'the renderer returned no image');
+        await storage.put(pageKey(appId, id, contentId, n, 'desktop'), desktop.bytes);
+        await storage.put(pageKey(appId, id, contentId, n, 'phone'), phone.bytes);
+        const page: FilePageRow = {
+          app_id: appId,
+          file_id: id,
+          page: n,
+          content_id: contentId,
+          desktop_width: desktop.width,
+          desktop_height: desktop.height,
+          desktop_bytes: desktop.bytes.byteLength,
+          phone_width: phone.width,
+          phone_height: phone.height,
+          phone_bytes: phone.bytes.byteLength,
+          created_at: clock.now(),
+        };
+        const kept = await db.transaction().execute((trx) => repo.pageRendered(trx, page, clock.now() + leaseMs));
+        if (!kept) {
+          // A new version replaced this one while it was being rendered: its pages are not wanted.
+          // (Else another process holds the file now, having found this one's lease run out: it goes on.)
+          const now = await repo.find(db, appId, id);
+          if (now?.content_id !== contentId) await storage.removePrefix(contentPrefix(appId, id, contentId));
+          return;
+        }
+      }
+      await repo.finish(db, appId, id, contentId, { status: 'ready', failure: null }, clock.now());
+      logger.info({ appId, fileId: id, pages: file.page_count, ms: Date.now() - started }, 'files: rendered');
+    } catch (err) {
+      if (err instanceof RenderError && err.kind === 'closed') {
+        // The server is stopping: give the file up, for the next server to take up at once.
+        await repo.release(db, appId, id, contentId).catch((e: unknown) => logger.warn({ err: e }, 'files: could not give a file up'));
+        return;
+      }
+      const reason =
+        err instanceof RenderError
+          ? err.kind === 'timeout'
+            ? `A page took longer than ${limits.pageTimeoutMs} ms to render (${err.message})`
+            : err.kind === 'crashed'
+              ? `The renderer stopped while rendering it (${err.message})`
+              : `It could not be rendered: ${err.message}`
+          : 'It could not be rendered';
+      logger.warn({ err, appId, fileId: id }, 'files: rendering failed');
+      await failRendering(appId, id, contentId, reason);
+    } finally {
+      if (doc !== null) await renderer.release(doc);
+    }
+  }
+
+  /** Marks the version failed and removes its pages (the original is kept). */
+  async function failRendering(appId: string, id: string, contentId: string, reason: string): Promise<void> {
+    try {
+      const marked = await db.transaction().execute(async (trx) => {
+        if (!(await repo.finish(trx, appId, id, contentId, { status: 'failed', failure: reason }, clock.now()))) return false;
+        await repo.deletePages(trx, appId, id);
+        return true;
+      });
+      if (marked) await storage.removePrefix(`${contentPrefix(appId, id, contentId)}/pages`);
+    } catch (err) {
+      logger.error({ err, appId, fileId: id }, 'files: could not record a failed rendering');
+    }
+  }
+
+  async function sweepIncoming(): Promise<void> {
+    try {
+      const old = Date.now() - INCOMING_MAX_AGE_MS;
+      for (const name of await fsp.readdir(storage.incomingDir).catch(() => [] as string[])) {
+        const file = path.join(storage.incomingDir, name);
+        const stat = await fsp.stat(file).catch(() => null);
+        if (stat !== null && stat.isFile() && stat.mtimeMs < old) await fsp.rm(file, { force: true });
+      }
+    } catch (err) {
+      logger.warn({ err }, 'files: could not clear old incoming uploads');
+    }
+  }
+
+  /** A new version is the uploader's, a Master's or an Admin's to give. */
+  function mayReplace(m: Membership, file: FileRow): void {
+    if (!m.isManager && file.created_by !== m.userId)
+      throw forbidden('Only the uploader of a file, a Master or an Admin may upload a new version');
+  }
+
+  /** The caller's file of the project, or file_not_found. */
+  async function fileOf(appId: string, id: string): Promise<FileRow> {
+    const row = await repo.find(db, appId, id);
+    if (!row) throw fileNotFound();
+    return row;
+  }
+
+  return {
+    /** Where uploads land before they are checked, and how large they may be (the upload routes' settings). */
+    upload: { field: FILE_FIELD, dir: storage.incomingDir, maxBytes: limits.maxBytes },
+
+    /**
+     * What can be refused before an upload's body is read: the caller's membership (and for a new
+     * version, the file and the caller's right to replace it), and a body larger than any file it
+     * may carry (`contentLength` from its header; `overhead` for the multipart framing).
+     */
+    async checkUpload(appId: string, callerId: number, fileId: string | undefined, contentLength: number | undefined, overhead: number) {
+      const m = await access.membership(appId, callerId);
+      if (fileId !== undefined) mayReplace(m, await fileOf(appId, fileId));
+      if (contentLength !== undefined && contentLength > limits.maxBytes + overhead) throw tooLarge();
+    },
+
+    /** Stores a new file and starts rendering it; answers at once with the file `processing`. */
+    async create(appId: string, callerId: number, incoming: IncomingFile | undefined, name?: string): Promise<FileResponse> {
+      try {
+        await access.membership(appId, callerId);
+        const accepted = await accept(incoming, name);
+        const now = clock.now();
+        const row: FileRow = {
+          id: timeOrderedUuid(),
+          app_id: appId,
+          name: accepted.name,
+          size: accepted.size,
+          mime_type: MIME_TYPES[accepted.kind],
+          page_count: accepted.pageCount,
+          status: 'processing',
+          version: 1,
+          content_id: timeOrderedUuid(),
+          rendered_pages: 0,
+          failure: null,
+          lease_until: null,
+          created_by: callerId,
+          created_at: now,
+          updated_at: now,
+        };
+        await storage.putFile(originalKey(appId, row.id, row.content_id, accepted.kind), (incoming as IncomingFile).path);
+        try {
+          await db.transaction().execute(async (trx) => {
+            await repo.insert(trx, row);
+            await audit(trx, {
+              appId,
+              actorId: callerId,
+              action: 'file.upload',
+              targetType: 'file',
+              targetId: row.id,
+              detail: { name: row.name, size: row.size, pageCount: row.page_count },
+            });
+          });
+        } catch (err) {
+          await storage.removePrefix(contentPrefix(appId, row.id, row.content_id));
+          throw err;
+        }
+        poke();
+        return toFile(row, clock);
+      } finally {
+        if (incoming !== undefined) await fsp.rm(incoming.path, { force: true });
+      }
+    },
+
+    /**
+     * A new version of a file: the same id (links that show the file keep showing it), new content
+     * rendered from its first page; the previous version's original and pages are removed.
+     */
+    async replace(appId: string, callerId: number, id: string, incoming: IncomingFile | undefined, name?: string): Promise<FileResponse> {
+      try {
+        const m = await access.membership(appId, callerId);
+        const before = await fileOf(appId, id);
+        mayReplace(m, before);
+        const accepted = await accept(incoming, name ?? (incoming?.filename ? undefined : before.name));
+        const contentId = timeOrderedUuid();
+        const now = clock.now();
+        await storage.putFile(originalKey(appId, id, contentId, accepted.kind), (incoming as IncomingFile).path);
+        const content = {
+          name: accepted.name,
+          size: accepted.size,
+          mime_type: MIME_TYPES[accepted.kind],
+          page_count: accepted.pageCount,
+          content_id: contentId,
+          updated_at: now,
+        };
+        let previous: FileRow | null = null;
+        try {
+          // Two new versions at once: the second sees the first's content (the update names the
+          // content it replaces) and replaces that, so neither version is left behind in storage.
+          for (let attempt = 1; previous === null; attempt += 1) {
+            previous = await db.transaction().execute(async (trx) => {
+              const current = await repo.find(trx, appId, id);
+              if (!current) throw fileNotFound();
+              if (!(await repo.replaceContent(trx, appId, id, current.content_id, content))) return null;
+              await repo.deletePages(trx, appId, id);
+              await audit(trx, {
+                appId,
+                actorId: callerId,
+                action: 'file.replace',
+                targetType: 'file',
+                targetId: id,
+                detail: { name: accepted.name, size: accepted.size, pageCount: accepted.pageCount, version: current.version + 1 },
+              });
+              return current;
+            });
+            if (previous === null && attempt >= 5) throw new Error('the file kept changing while its new version was stored');
+          }
+        } catch (err) {
+          await storage.removePrefix(contentPrefix(appId, id, contentId));
+          throw err;
+        }
+        await storage.removePrefix(contentPrefix(appId, id, previous.content_id));
+        poke();
+        return toFile(await fileOf(appId, id), clock);
+      } finally {
+        if (incoming !== undefined) await fsp.rm(incoming.path, { force: true });
+      }
+    },
+
+    async get(appId: string, callerId: number, id: string): Promise<FileResponse> {
+      await access.membership(appId, callerId);
+      return toFile(await fileOf(appId, id), clock);
+    },
+
+    async list(appId: string, callerId: number, p: Page): Promise<FileResponse[]> {
+      await access.membership(appId, callerId);
+      return (await repo.list(db, appId, p.offset, p.limit)).map((f) => toFile(f, clock));
+    },
+
+    /**
+     * A rendered page's image. `page_not_ready` while the page is still to come, `page_not_found`
+     * beyond the last page or when rendering failed. `ifNoneMatch`: the ETag of the client's copy.
+     */
+    async page(appId: string, callerId: number, id: string, n: number, width: PageWidth, ifNoneMatch?: string): Promise<PageImage> {
+      await access.membership(appId, callerId);
+      const file = await fileOf(appId, id);
+      if (n < 1 || n > file.page_count || file.status === 'failed') {
+        throw failure('page_not_found', `The file has ${file.page_count} page${file.page_count === 1 ? '' : 's'}`);
+      }
+      const row = await repo.page(db, appId, id, n);
+      if (!row || row.content_id !== file.content_id) {
+        throw failure('page_not_ready', `Page ${n} is not rendered yet (${file.rendered_pages} of ${file.page_count} are)`);
+      }
+      const etag = `"${file.content_id}.${n}.${width}"`;
+      if (ifNoneMatch !== undefined && ifNoneMatch.split(',').some((t) => t.trim() === etag)) return { notModified: true, etag };
+      const opened = await storage.open(pageKey(appId, id, file.content_id, n, width));
+      if (!opened) throw failure('page_not_ready', `Page ${n} is not rendered yet`);
+      return { notModified: false, etag, contentType: 'image/webp', size: opened.size, body: opened.stream };
+    },
+
+    /**
+     * Starts rendering: files left processing (by a stopped or crashed process) are taken up again.
+     * Uploads a crashed process left half-received are removed (an hour old: another process may
+     * be receiving one now).
+     */
+    start(): void {
+      poke();
+      void sweepIncoming();
+    },
+
+    /** Stops rendering; a file being rendered is given up, for the next process to take up where it stopped. */
+    async close(): Promise<void> {
+      stopped = true;
+      wake?.();
+      await renderer.close();
+      await loop;
+    },
+  };
+}
+
+export type FilesService = ReturnType<typeof createFilesService>;
