@@ -48,6 +48,11 @@ export interface Config {
   readonly insecureFastHash: boolean;
   /** Run the event relay inside the server process (RAPPORT_EMBEDDED_RELAY, default true). */
   readonly embeddedRelay: boolean;
+  /**
+   * Test suites only (RAPPORT_APP_ID_CHECK=1): on PostgreSQL, every statement over a project's
+   * tables must name the project (src/db/app-id-check.ts); one that does not fails.
+   */
+  readonly appIdCheck: boolean;
   /** Allow webhook URLs that resolve to loopback, private or link-local addresses. */
   readonly webhookAllowPrivate: boolean;
   /** NATS server for the JetStream sink; unset disables it. */
@@ -246,6 +251,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: trustProxySetting(env.TRUST_PROXY),
     insecureFastHash: boolSetting(env, 'RAPPORT_INSECURE_FAST_HASH', false),
     embeddedRelay: boolSetting(env, 'RAPPORT_EMBEDDED_RELAY', true),
+    appIdCheck: boolSetting(env, 'RAPPORT_APP_ID_CHECK', false),
     webhookAllowPrivate: boolSetting(env, 'WEBHOOK_ALLOW_PRIVATE', false),
     natsUrl: env.NATS_URL || undefined,
     natsStream: natsName(env, 'NATS_STREAM', 'RAPPORT', /^[A-Za-z0-9_-]{1,64}$/),

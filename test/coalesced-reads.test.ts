@@ -141,10 +141,11 @@ describe('concurrent reads', () => {
   });
 });
 
-const byCustomer = preparedQuery('testCoalescedBehaviour', ({ db }, customerId: string, since: number, limit: number) =>
+const byCustomer = preparedQuery('testCoalescedBehaviour', ({ db }, appId: string, customerId: string, since: number, limit: number) =>
   db
     .selectFrom('behaviour_logs')
     .select(['id', 'customer_id', 'action', 'when_at'])
+    .where('app_id', '=', appId)
     .where('customer_id', '=', customerId)
     .where('when_at', '>=', since)
     .orderBy('when_at', 'desc')
@@ -173,7 +174,7 @@ describe.runIf(TEST_DIALECT === 'postgres')('coalesced PostgreSQL reads', () => 
     const reader = poolReader(pool, t.server.ctx.database.db, t.server.ctx.database.features);
     const since = Date.now() - 10 * DAY;
     // The first execution learns the columns and the parameters' types.
-    await reader.all(byCustomer, idOf(5), since, 10);
+    await reader.all(byCustomer, p.appId, idOf(5), since, 10);
     const cases = Array.from({ length: 40 }, (_, k) => {
       const i = k % (CUSTOMERS + 2);
       // Page sizes: a few equal ones go together, 5000 (past what is written in) runs alone; one bad argument.
@@ -188,6 +189,7 @@ describe.runIf(TEST_DIALECT === 'postgres')('coalesced PostgreSQL reads', () => 
           ? await t.server.ctx.database.db
               .selectFrom('behaviour_logs')
               .select(['id', 'customer_id', 'action', 'when_at'])
+              .where('app_id', '=', p.appId)
               .where('customer_id', '=', c.customer)
               .where('when_at', '>=', since)
               .orderBy('when_at', 'desc')
@@ -201,7 +203,7 @@ describe.runIf(TEST_DIALECT === 'postgres')('coalesced PostgreSQL reads', () => 
     sent.length = 0;
     const got = await Promise.all(
       cases.map((c) =>
-        reader.all(byCustomer, c.customer, c.since, c.limit).then(
+        reader.all(byCustomer, p.appId, c.customer, c.since, c.limit).then(
           (rows) => rows,
           () => 'error',
         ),
@@ -217,18 +219,18 @@ describe.runIf(TEST_DIALECT === 'postgres')('coalesced PostgreSQL reads', () => 
   it('prepare at most 32 coalesced texts per statement, and send an array argument alone', async () => {
     const reader = poolReader(pool, t.server.ctx.database.db, t.server.ctx.database.features);
     const since = Date.now() - 10 * DAY;
-    await reader.all(byCustomer, idOf(5), since, 10);
+    await reader.all(byCustomer, p.appId, idOf(5), since, 10);
     sent.length = 0;
     // 200 page sizes, two reads each, all at once: 400 reads waiting while batches are out.
     const reads = Array.from({ length: 400 }, (_, k) => ({ customer: idOf(k % CUSTOMERS), limit: 1 + (k % 200) }));
-    const got = await Promise.all(reads.map((r) => reader.all(byCustomer, r.customer, since, r.limit)));
+    const got = await Promise.all(reads.map((r) => reader.all(byCustomer, p.appId, r.customer, since, r.limit)));
     got.forEach((rows, k) => expect(rows.length).toBeLessThanOrEqual((reads[k] as { limit: number }).limit));
     expect(new Set(sent.filter((s) => s.startsWith('select rapport_args.i'))).size).toBeLessThanOrEqual(32);
     // An array where the statement takes one text: alone it matches nothing (node-postgres sends the
     // array's text); inside an array parameter it would have become two values.
     const arrays = await Promise.all([
-      reader.all(byCustomer, [idOf(1), idOf(2)] as unknown as string, since, 5),
-      reader.all(byCustomer, [idOf(3), idOf(4)] as unknown as string, since, 5),
+      reader.all(byCustomer, p.appId, [idOf(1), idOf(2)] as unknown as string, since, 5),
+      reader.all(byCustomer, p.appId, [idOf(3), idOf(4)] as unknown as string, since, 5),
     ]);
     expect(arrays).toEqual([[], []]);
   });

@@ -97,7 +97,7 @@ describe('customer list pages', () => {
     const other = createDatabase(t.server.ctx.config);
     const deleted = before[5] as string;
     try {
-      await other.db.updateTable('customers').set({ status: 0 }).where('id', '=', deleted).execute();
+      await other.db.updateTable('customers').set({ status: 0 }).where('app_id', '=', appId).where('id', '=', deleted).execute();
     } finally {
       await other.close();
     }

@@ -279,18 +279,21 @@ describe('create, detail, edit', () => {
         await db
           .selectFrom('customers')
           .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('app_id', '=', appId)
           .executeTakeFirstOrThrow()
       ).n,
       behaviour: (
         await db
           .selectFrom('behaviour_logs')
           .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('app_id', '=', appId)
           .executeTakeFirstOrThrow()
       ).n,
       outbox: (
         await db
           .selectFrom('outbox')
           .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('app_id', '=', appId)
           .executeTakeFirstOrThrow()
       ).n,
     });
@@ -302,7 +305,12 @@ describe('create, detail, edit', () => {
   it('a create writes its create behaviour record and Customer + BehaviourLog events in the same transaction', async () => {
     const c = await created(sales, { name: 'Outboxed' });
     const db = t.server.ctx.database.db;
-    const behaviour = await db.selectFrom('behaviour_logs').selectAll().where('customer_id', '=', c.id).execute();
+    const behaviour = await db
+      .selectFrom('behaviour_logs')
+      .selectAll()
+      .where('app_id', '=', appId)
+      .where('customer_id', '=', c.id)
+      .execute();
     expect(behaviour).toHaveLength(1);
     expect(behaviour[0]).toMatchObject({ action: 'create', user_type: 1, app_id: appId, svc_user_id: String(sales.id) });
     expect(JSON.parse(String(behaviour[0]?.content))).toEqual(c);
@@ -343,7 +351,12 @@ describe('create, detail, edit', () => {
     expect((await t.server.api.put(url, { create_way: '7' }, { token: sales.token, form: true })).json().code).toBe('createWay_readonly');
     expect((await t.server.api.put(url, { name: '' }, { token: sales.token })).json().code).toBe('name_required');
     expect((await t.server.api.put(url, { email: 'x' }, { token: sales.token })).json().code).toBe('email_invalid');
-    const events = await t.server.ctx.database.db.selectFrom('outbox').select('event_type').where('domain_id', '=', c.id).execute();
+    const events = await t.server.ctx.database.db
+      .selectFrom('outbox')
+      .select('event_type')
+      .where('app_id', '=', appId)
+      .where('domain_id', '=', c.id)
+      .execute();
     expect(events.map((e) => e.event_type).sort()).toEqual(['create', 'update']);
   });
 
@@ -418,7 +431,7 @@ describe('list and search', () => {
     const db = t.server.ctx.database.db;
     const ids: string[] = [];
     for (let i = 0; i < 7; i++) ids.push((await created(u, { name: `Tie ${i}` })).id);
-    await db.updateTable('customers').set({ updated_at: 1_700_000_000_000 }).where('id', 'in', ids).execute();
+    await db.updateTable('customers').set({ updated_at: 1_700_000_000_000 }).where('app_id', '=', appId).where('id', 'in', ids).execute();
     const seen: string[] = [];
     for (let start = 0; start < 7; start += 3) {
       const res = await t.server.api.get(`${base()}/member/${u.id}/customers`, { token: u.token, query: { start_index: start, count: 3 } });
@@ -577,7 +590,12 @@ describe('groups and transfers', () => {
       .data.find((c: { id: string }) => c.id === a.id);
     expect(afterView).toMatchObject({ isNew: 0, newCount: 0 });
     expect((await t.server.api.get(`/api/v1.7/customer/${a.id}/detail`, { token: sales.token })).json().code).toBe('customer_not_found');
-    const events = await t.server.ctx.database.db.selectFrom('outbox').select('event_type').where('domain_id', '=', a.id).execute();
+    const events = await t.server.ctx.database.db
+      .selectFrom('outbox')
+      .select('event_type')
+      .where('app_id', '=', appId)
+      .where('domain_id', '=', a.id)
+      .execute();
     expect(events.map((e) => e.event_type).sort()).toEqual(['create', 'update']);
   });
 });
@@ -595,7 +613,12 @@ describe('delete', () => {
     expect(list.find((x: { id: string }) => x.id === c.id)).toBeUndefined();
     const again = await t.server.api.delete(`${base()}/member/${sales.id}/customer/${c.id}`, { token: sales.token });
     expect(again.json().code).toBe('customer_not_found');
-    const events = await t.server.ctx.database.db.selectFrom('outbox').select('event_type').where('domain_id', '=', c.id).execute();
+    const events = await t.server.ctx.database.db
+      .selectFrom('outbox')
+      .select('event_type')
+      .where('app_id', '=', appId)
+      .where('domain_id', '=', c.id)
+      .execute();
     expect(events.map((e) => e.event_type).sort()).toEqual(['create', 'delete']);
     const bySales2 = await t.server.api.delete(`${base()}/member/${sales2.id}/customer/${c.id}`, { token: sales2.token });
     expect(bySales2.json().code).toBe('customer_not_found');

@@ -49,7 +49,12 @@ describe('webhook address checks', () => {
       await relay.tick();
       await relay.stop();
       expect(receiver.requests()).toBe(0);
-      const delivery = await db.selectFrom('webhook_deliveries').selectAll().where('webhook_id', '=', 'rebound').executeTakeFirstOrThrow();
+      const delivery = await db
+        .selectFrom('webhook_deliveries')
+        .selectAll()
+        .where('app_id', '=', appId)
+        .where('webhook_id', '=', 'rebound')
+        .executeTakeFirstOrThrow();
       expect(delivery.last_error).toContain('non-public address');
     } finally {
       await receiver.close();

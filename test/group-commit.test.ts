@@ -12,13 +12,23 @@ const record = (id: string, customerId = 'gc-customer') =>
     content: JSON.stringify({ web_access_log_id: `w-${id}`, title: 'Pricing', site: 'example.com' }),
   });
 
-async function storedIds(server: TestServer, prefix: string): Promise<string[]> {
-  const rows = await server.ctx.database.db.selectFrom('behaviour_logs').select('id').where('id', 'like', `${prefix}%`).execute();
+async function storedIds(server: TestServer, p: HistoryProject, prefix: string): Promise<string[]> {
+  const rows = await server.ctx.database.db
+    .selectFrom('behaviour_logs')
+    .select('id')
+    .where('app_id', '=', p.appId)
+    .where('id', 'like', `${prefix}%`)
+    .execute();
   return rows.map((r) => r.id).sort();
 }
 
-async function outboxIds(server: TestServer, prefix: string): Promise<string[]> {
-  const rows = await server.ctx.database.db.selectFrom('outbox').select('domain_id').where('domain_id', 'like', `${prefix}%`).execute();
+async function outboxIds(server: TestServer, p: HistoryProject, prefix: string): Promise<string[]> {
+  const rows = await server.ctx.database.db
+    .selectFrom('outbox')
+    .select('domain_id')
+    .where('app_id', '=', p.appId)
+    .where('domain_id', 'like', `${prefix}%`)
+    .execute();
   return rows.map((r) => r.domain_id).sort();
 }
 
@@ -36,11 +46,12 @@ describe('small writes at once (group commit)', () => {
     const answers = await Promise.all(Array.from({ length: n }, (_, i) => ingest(t.server, p, [record(`many-${i}`)])));
     for (const a of answers) expect(a.json()).toEqual({ status: 1, data: { accepted: 1, duplicates: 0 } });
     const expected = Array.from({ length: n }, (_, i) => `many-${i}`).sort();
-    expect(await storedIds(t.server, 'many-')).toEqual(expected);
-    expect(await outboxIds(t.server, 'many-')).toEqual(expected);
+    expect(await storedIds(t.server, p, 'many-')).toEqual(expected);
+    expect(await outboxIds(t.server, p, 'many-')).toEqual(expected);
     const total = await t.server.ctx.database.db
       .selectFrom('behaviour_totals')
       .select('count')
+      .where('app_id', '=', p.appId)
       .where('customer_id', '=', 'gc-customer')
       .where('kind', '=', 'action')
       .where('key', '=', 'access_site')
@@ -67,9 +78,9 @@ describe('small writes at once (group commit)', () => {
     );
     expect(bad).toMatchObject({ status: 0, code: 'invalid_events' });
     for (const r of rest) expect(r).toEqual({ status: 1, data: { accepted: 1, duplicates: 0 } });
-    expect(await storedIds(t.server, 'twice-')).toEqual(['twice-1']);
-    expect(await outboxIds(t.server, 'twice-')).toEqual(['twice-1']);
-    expect(await storedIds(t.server, 'mixed-')).toHaveLength(20);
+    expect(await storedIds(t.server, p, 'twice-')).toEqual(['twice-1']);
+    expect(await outboxIds(t.server, p, 'twice-')).toEqual(['twice-1']);
+    expect(await storedIds(t.server, p, 'mixed-')).toHaveLength(20);
   });
 
   it('splits a group whose commit fails, so that only the job that cannot be written fails', async () => {
@@ -148,7 +159,7 @@ describe('a full write queue', () => {
       expect(a.json()).toMatchObject({ status: 0, code: 'overloaded' });
     }
     for (const a of stored) expect(a.json()).toEqual({ status: 1, data: { accepted: 1, duplicates: 0 } });
-    const ids = (await storedIds(server, 'full-')).length;
+    const ids = (await storedIds(server, p, 'full-')).length;
     expect(ids).toBe(stored.length);
   });
 });

@@ -126,6 +126,7 @@ describe('a batch of every domain type', () => {
     const stored = await t.server.ctx.database.db
       .selectFrom('behaviour_logs')
       .selectAll()
+      .where('app_id', '=', p.appId)
       .where('id', '=', 'beh-1')
       .executeTakeFirstOrThrow();
     expect(events[0]?.body).toEqual({
@@ -152,7 +153,12 @@ describe('a batch of every domain type', () => {
     expect(res.json()).toEqual({ status: 1, data: { accepted: 0, duplicates: 7 } });
     const views = await t.server.api.get('/api/v1.7/link/link-1/view-logs', { token: p.master.token });
     expect(views.json().data).toHaveLength(1);
-    const outbox = await t.server.ctx.database.db.selectFrom('outbox').select('id').where('domain_id', '=', 'beh-1').execute();
+    const outbox = await t.server.ctx.database.db
+      .selectFrom('outbox')
+      .select('id')
+      .where('app_id', '=', p.appId)
+      .where('domain_id', '=', 'beh-1')
+      .execute();
     expect(outbox).toHaveLength(1);
     const overview = await t.server.api.get('/api/v1.7/customer/cust-1/overview', { token: p.master.token });
     expect(overview.json().data).toMatchObject({ linkCount: 1, smsCount: 1 });

@@ -11,15 +11,23 @@ import { createLogger } from '../src/logger.ts';
 import { preparedQuery } from '../src/db/prepared.ts';
 import type { AppContext } from '../src/context.ts';
 import { openContext } from '../src/runtime.ts';
-import { type FreshDatabase, freshDatabase } from './helpers/database.ts';
+import { APP_ID_CHECK_ENV, type FreshDatabase, freshDatabase } from './helpers/database.ts';
 
-const wide = preparedQuery('testWideBehaviour', ({ db }, customerId: string, limit: number) =>
-  db.selectFrom('behaviour_logs').selectAll().where('customer_id', '=', customerId).orderBy('when_at', 'desc').orderBy('id').limit(limit),
+const wide = preparedQuery('testWideBehaviour', ({ db }, appId: string, customerId: string, limit: number) =>
+  db
+    .selectFrom('behaviour_logs')
+    .selectAll()
+    .where('app_id', '=', appId)
+    .where('customer_id', '=', customerId)
+    .orderBy('when_at', 'desc')
+    .orderBy('id')
+    .limit(limit),
 );
-const sums = preparedQuery('testSums', ({ db }, customerId: string) =>
+const sums = preparedQuery('testSums', ({ db }, appId: string, customerId: string) =>
   db
     .selectFrom('behaviour_logs')
     .select(['action', sql<number>`sum(when_at)`.as('total'), sql<number>`count(*)`.as('n')])
+    .where('app_id', '=', appId)
     .where('customer_id', '=', customerId)
     .groupBy('action')
     .orderBy('action'),
@@ -31,7 +39,7 @@ describe('prepared reads', () => {
 
   beforeAll(async () => {
     fresh = await freshDatabase();
-    ctx = await openContext(loadConfig({ ...fresh.env, LOG_LEVEL: 'silent' }), createLogger('silent'));
+    ctx = await openContext(loadConfig({ ...fresh.env, ...APP_ID_CHECK_ENV, LOG_LEVEL: 'silent' }), createLogger('silent'));
     const texts = ['plain', 'quote " and \\ backslash', '中文 ✓ emoji 😀', '', '{"json":"as text"}'];
     await ctx.database.db
       .insertInto('behaviour_logs')
@@ -61,6 +69,7 @@ describe('prepared reads', () => {
     const expected = await ctx.database.db
       .selectFrom('behaviour_logs')
       .selectAll()
+      .where('app_id', '=', 'a')
       .where('customer_id', '=', 'c')
       .orderBy('when_at', 'desc')
       .orderBy('id')
@@ -68,15 +77,15 @@ describe('prepared reads', () => {
       .execute();
     expect(expected).toHaveLength(10);
     for (let run = 0; run < 3; run += 1) {
-      expect(await ctx.database.reader.all(wide, 'c', 10)).toEqual(expected);
+      expect(await ctx.database.reader.all(wide, 'a', 'c', 10)).toEqual(expected);
     }
-    expect(await ctx.database.reader.first(wide, 'c', 1)).toEqual(expected[0]);
-    expect(await ctx.database.reader.all(wide, 'nobody', 10)).toEqual([]);
+    expect(await ctx.database.reader.first(wide, 'a', 'c', 1)).toEqual(expected[0]);
+    expect(await ctx.database.reader.all(wide, 'a', 'nobody', 10)).toEqual([]);
   });
 
   it('read sums and counts back as numbers', async () => {
     for (let run = 0; run < 3; run += 1) {
-      const rows = await ctx.database.reader.all(sums, 'c');
+      const rows = await ctx.database.reader.all(sums, 'a', 'c');
       expect(rows.map((r) => [r.action, Number(r.total), Number(r.n)])).toEqual([
         ['access_site', 6 * 1_700_000_000_000 + 3 * 2000, 6],
         ['send_message', 6 * 1_700_000_000_000 + 3 * 1000 + 3 * 3000, 6],

@@ -20,7 +20,7 @@ import type { DatabaseHandle } from '../src/db/handle.ts';
 import { createLogger } from '../src/logger.ts';
 import { openContext } from '../src/runtime.ts';
 import { createServices } from '../src/services.ts';
-import { TEST_DIALECT } from './helpers/database.ts';
+import { APP_ID_CHECK_ENV, TEST_DIALECT } from './helpers/database.ts';
 import type { FreshDatabase } from './helpers/database.ts';
 import { RELEASE_FIXTURE, loadReleaseFixture } from './helpers/release.ts';
 import { introspectSchema, migrate, openDatabase, readSnapshot, schemaDifferences } from './helpers/schema.ts';
@@ -94,6 +94,23 @@ describe(`upgrading a ${TEST_DIALECT} database of the previous release`, () => {
     for (const m of members) expect(String(m.accepted_at)).toBe(String(m.create_time));
   });
 
+  it("gives the rows that had their project only through a parent the parent's project", () => {
+    const parents: [string, string, string][] = [
+      ['behaviour_rollups', 'customer_id', 'customers'],
+      ['behaviour_totals', 'customer_id', 'customers'],
+      ['link_view_durations', 'link_view_log_id', 'link_view_logs'],
+      ['webhook_deliveries', 'webhook_id', 'webhooks'],
+    ];
+    for (const [table, reference, parent] of parents) {
+      const rows = after[table] ?? [];
+      expect(rows.length, table).toBeGreaterThan(0);
+      for (const row of rows) {
+        const owner = (after[parent] ?? []).find((p) => p.id === row[reference]);
+        expect(row.app_id, `${table} → ${parent}`).toBe(owner?.app_id);
+      }
+    }
+  });
+
   it('keeps every row', () => {
     for (const [table, rows] of Object.entries(before)) {
       if (table.startsWith('rapport_migrations')) continue;
@@ -121,7 +138,7 @@ describe(`upgrading a ${TEST_DIALECT} database of the previous release`, () => {
   });
 
   it("serves the release's rows", async () => {
-    const config = loadConfig({ ...fresh.env, RAPPORT_INSECURE_FAST_HASH: '1', LOG_LEVEL: 'silent' });
+    const config = loadConfig({ ...fresh.env, ...APP_ID_CHECK_ENV, RAPPORT_INSECURE_FAST_HASH: '1', LOG_LEVEL: 'silent' });
     const ctx = await openContext(config, createLogger('silent'));
     const app = await buildApp(ctx, createServices(ctx));
     try {

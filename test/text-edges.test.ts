@@ -25,6 +25,7 @@ describe('text a database cannot store as given', () => {
     const row = await t.server.ctx.database.db
       .selectFrom('behaviour_logs')
       .select('description')
+      .where('app_id', '=', p.appId)
       .where('id', '=', 'text-lone')
       .executeTakeFirstOrThrow();
     expect(row.description).toBe('a\ufffdb');
@@ -44,6 +45,7 @@ describe('text a database cannot store as given', () => {
     const rows = await t.server.ctx.database.db
       .selectFrom('behaviour_logs')
       .select('id')
+      .where('app_id', '=', p.appId)
       .where('id', 'in', ['text-nul', 'text-nul-ok'])
       .execute();
     expect(rows).toEqual([]);

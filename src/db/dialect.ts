@@ -35,4 +35,13 @@ export interface DialectFeatures {
    * statement instead of two.
    */
   rowsAsJson(subquery: Expression<unknown>, columns: readonly string[]): RawBuilder<unknown>;
+  /**
+   * `column = appId`, the project condition of a statement that finds its rows by primary key (a
+   * read by a list of ids): the key must stay the planner's way in. SQLite, without statistics,
+   * may walk a whole project through an index that starts with app_id instead, so it gets
+   * `+column = ?` (the unary plus keeps that index out of the plan, the condition is checked on the
+   * rows found); PostgreSQL plans with statistics and gets a plain `=` (a distributed database
+   * routes a statement by it).
+   */
+  projectIs(column: string, appId: unknown): RawBuilder<SqlBool>;
 }

@@ -25,16 +25,17 @@ export { type BulkOps, bulkOps } from './bulk.ts';
 export { type Anchor, type AnchoredList, anchoredPage } from './page-anchors.ts';
 export { type CommitGroup, CommitQueueFull } from './group-commit.ts';
 export { migrateToLatest } from './migrate.ts';
+export { CROSS_PROJECT, type CrossProjectKey, crossProject } from './app-id-check.ts';
 export { BackupError, SQLITE_FILE_NAMES, databaseIsEmpty, dialectOf, restoreDatabase, snapshotDatabase, snapshotName } from './backup.ts';
 export { isTransientConflict, isUniqueViolation, uniqueViolationTarget } from './errors.ts';
 export { containsInsensitive, containsPattern } from './sql.ts';
 
 /** The database the config selects: PostgreSQL when DATABASE_URL is set, else SQLite in DATA_DIR. */
 export function createDatabase(
-  config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'sqliteReadThread' | 'writeQueueRecords'>>,
+  config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'sqliteReadThread' | 'writeQueueRecords' | 'appIdCheck'>>,
   observer?: DatabaseObserver,
 ): DatabaseHandle {
   const groups = { maxQueued: config.writeQueueRecords ?? GROUP_COMMIT.maxQueued };
-  if (config.databaseUrl) return openPostgres(config.databaseUrl, { groups, observer });
+  if (config.databaseUrl) return openPostgres(config.databaseUrl, { groups, observer, appIdCheck: config.appIdCheck ?? false });
   return openSqlite(path.join(config.dataDir, 'rapport.sqlite'), { readThread: config.sqliteReadThread ?? false, groups, observer });
 }

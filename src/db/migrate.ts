@@ -1,4 +1,5 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
+import { withoutAppIdCheck } from './app-id-check.ts';
 import type { DialectName } from './dialect.ts';
 import * as m001 from './migrations/001_foundation.ts';
 import * as m002 from './migrations/002_customers.ts';
@@ -11,6 +12,7 @@ import * as m009 from './migrations/009_user_presence.ts';
 import * as m010 from './migrations/010_ingest_write_costs.ts';
 import * as m011 from './migrations/011_member_acceptance.ts';
 import * as m012 from './migrations/012_audit_log.ts';
+import * as m013 from './migrations/013_app_id_everywhere.ts';
 import * as m014 from './migrations/014_files.ts';
 import * as m015 from './migrations/015_link_sharing.ts';
 import type { Database } from './schema.ts';
@@ -36,6 +38,7 @@ const MIGRATIONS: Record<string, PortableMigration> = {
   '010_ingest_write_costs': m010,
   '011_member_acceptance': m011,
   '012_audit_log': m012,
+  '013_app_id_everywhere': m013,
   '014_files': m014,
   '015_link_sharing': m015,
 };
@@ -55,8 +58,15 @@ export interface MigrationResult {
   applied: string[];
 }
 
-/** Brings the schema up to date. Safe to run concurrently: Kysely takes a migration lock. */
-export async function migrateToLatest(db: Kysely<Database>, dialect: DialectName): Promise<MigrationResult> {
+/**
+ * Brings the schema up to date. Safe to run concurrently: Kysely takes a migration lock. Migrations
+ * rewrite whole tables on purpose: their statements are exempt from the app_id check.
+ */
+export function migrateToLatest(db: Kysely<Database>, dialect: DialectName): Promise<MigrationResult> {
+  return withoutAppIdCheck(() => migrate(db, dialect));
+}
+
+async function migrate(db: Kysely<Database>, dialect: DialectName): Promise<MigrationResult> {
   const migrator = new Migrator({
     db,
     provider: new StaticProvider(dialect),

@@ -1,5 +1,6 @@
 import { type Driver, Kysely, PostgresDialect, type PostgresDialectConfig, PostgresDriver, type SqlBool, sql } from 'kysely';
 import pg from 'pg';
+import { AppIdCheckedClient } from './app-id-check.ts';
 import { ChangeTrackingDriver, type ChangeTopic, TOPICS } from './change-epoch.ts';
 import { cacheRegistry } from './cache.ts';
 import { type CommitGroup, type CommitGroupOptions, GROUP_COMMIT, createCommitGroup, durableCommits } from './group-commit.ts';
@@ -27,6 +28,7 @@ export const postgresFeatures: DialectFeatures = {
   },
   // Sub-select of unnest rather than `= any($1)`: see bulk.ts anyOf (planned as index probes).
   listParameter: (column, list, type) => sql<SqlBool>`${sql.ref(column)} in (select unnest(${list}::${sql.raw(type)}[]))`,
+  projectIs: (column, appId) => sql<SqlBool>`${sql.ref(column)} = ${appId}`,
   rowsAsJson: (subquery, columns) =>
     sql`(select coalesce(json_agg(json_build_array(${sql.join(columns.map((c) => sql.ref(`j.${c}`)))})), '[]'::json) from (${subquery}) as j)`,
 };
@@ -117,15 +119,24 @@ export function redactUrl(url: string): string {
 
 export function openPostgres(
   url: string,
-  options: { poolSize?: number; readPoolSize?: number; groups?: Partial<CommitGroupOptions>; observer?: DatabaseObserver } = {},
+  options: {
+    poolSize?: number;
+    readPoolSize?: number;
+    groups?: Partial<CommitGroupOptions>;
+    observer?: DatabaseObserver;
+    /** Check that every statement names the project of each project table it touches (app-id-check.ts; tests). */
+    appIdCheck?: boolean;
+  } = {},
 ): DatabaseHandle {
   const poolSize = options.poolSize ?? 10;
   const readPoolSize = options.readPoolSize ?? 6;
   const observer = options.observer ?? NO_DATABASE_OBSERVER;
   // Two pools: prepared reads (the hot reads of every page) never wait for a connection behind
   // transactions, whose connections are held across round trips and commits.
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
-  const readPool = new pg.Pool({ connectionString: url, max: readPoolSize });
+  // With the app_id check on, every connection of both pools checks each statement before sending it.
+  const Client = options.appIdCheck ? { Client: AppIdCheckedClient } : {};
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, ...Client });
+  const readPool = new pg.Pool({ connectionString: url, max: readPoolSize, ...Client });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   readPool.on('error', () => {});

@@ -28,6 +28,8 @@ export interface QueryScope {
   inList(column: string, list: unknown, type: 'text' | 'int8'): RawBuilder<SqlBool>;
   /** A subquery's rows as one JSON value (DialectFeatures.rowsAsJson); read it with `jsonRowsOf`. */
   rowsAsJson(subquery: Expression<unknown>, columns: readonly string[]): RawBuilder<unknown>;
+  /** `column = appId` beside a primary-key condition, kept out of SQLite's index choice (DialectFeatures.projectIs). */
+  projectIs(column: string, appId: unknown): RawBuilder<SqlBool>;
 }
 
 /**
@@ -135,7 +137,7 @@ class PageValueFinder extends OperationNodeTransformer implements KyselyPlugin {
 
 /** The query scope a prepared query's builder gets for a database. */
 export function queryScope(db: Kysely<Database>, features: DialectFeatures): QueryScope {
-  return { db, inList: features.listParameter, rowsAsJson: features.rowsAsJson };
+  return { db, inList: features.listParameter, rowsAsJson: features.rowsAsJson, projectIs: features.projectIs };
 }
 
 /** Any prepared query, whatever its arguments and rows. */

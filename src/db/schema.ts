@@ -144,6 +144,8 @@ export interface WebhooksTable {
 
 export interface WebhookDeliveriesTable {
   id: Generated<number>;
+  /** The webhook's project (migration 013). */
+  app_id: string;
   webhook_id: string;
   /** JSON array of event ids, in feed order. */
   event_ids: string;
@@ -385,6 +387,8 @@ export interface LinkViewLogsTable {
 }
 
 export interface LinkViewDurationsTable {
+  /** The view log's project (migration 013). */
+  app_id: string;
   link_view_log_id: string;
   /** Order within the view log as the producer sent it. */
   position: number;
@@ -441,6 +445,8 @@ export interface PostsTable {
 
 /** Per customer × kind × day × key counts of behaviour records (kind: action, site, app_page, tag). */
 export interface BehaviourRollupsTable {
+  /** The customer's project (migration 013). */
+  app_id: string;
   customer_id: string;
   kind: string;
   /** yyyy-MM-dd in the server's time zone. */
@@ -451,6 +457,8 @@ export interface BehaviourRollupsTable {
 
 /** All-time counts per customer × kind × key (the overview's default window). */
 export interface BehaviourTotalsTable {
+  /** The customer's project (migration 013). */
+  app_id: string;
   customer_id: string;
   kind: string;
   key: string;

@@ -50,6 +50,7 @@ export const sqliteFeatures: DialectFeatures = {
   arrayParameters: false,
   transactionLock: async () => {},
   listParameter: (column, list) => sql<SqlBool>`${sql.ref(column)} in (select value from json_each(${list}))`,
+  projectIs: (column, appId) => sql<SqlBool>`+${sql.ref(column)} = ${appId}`,
   rowsAsJson: (subquery, columns) =>
     sql`(select json_group_array(json_array(${sql.join(columns.map((c) => sql.ref(`j.${c}`)))})) from (${subquery}) as j)`,
 };

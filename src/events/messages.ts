@@ -37,24 +37,35 @@ const READ_CHUNK = 500;
 /**
  * Bodies of events written with RECORD_BODY (outbox.ts), built from the stored records: the same
  * body the event would have carried as a copy, since those records never change. Keyed by
- * `domainType` then `domainId`; a record that cannot be found is absent from the map.
+ * `domainType` then `domainId`; a record that cannot be found is absent from the map. Records are
+ * read project by project (a relay's batch holds events of any number of projects).
  */
 export async function recordBodies(
   db: Kysely<Database>,
   clock: Clock,
-  refs: { domainType: string; domainId: string }[],
+  refs: { appId: string; domainType: string; domainId: string }[],
 ): Promise<Map<string, Map<string, unknown>>> {
   const out = new Map<string, Map<string, unknown>>();
-  const behaviourIds = [...new Set(refs.filter((r) => r.domainType === 'BehaviourLog').map((r) => r.domainId))];
-  if (behaviourIds.length > 0) {
+  const behaviourIds = new Map<string, Set<string>>();
+  for (const r of refs) {
+    if (r.domainType !== 'BehaviourLog') continue;
+    const ids = behaviourIds.get(r.appId) ?? new Set<string>();
+    ids.add(r.domainId);
+    behaviourIds.set(r.appId, ids);
+  }
+  if (behaviourIds.size > 0) {
     const bodies = new Map<string, unknown>();
-    for (let i = 0; i < behaviourIds.length; i += READ_CHUNK) {
-      const rows = await db
-        .selectFrom('behaviour_logs')
-        .selectAll()
-        .where('id', 'in', behaviourIds.slice(i, i + READ_CHUNK))
-        .execute();
-      for (const r of rows) bodies.set(r.id, behaviourEventBody(r, clock));
+    for (const [appId, set] of behaviourIds) {
+      const ids = [...set];
+      for (let i = 0; i < ids.length; i += READ_CHUNK) {
+        const rows = await db
+          .selectFrom('behaviour_logs')
+          .selectAll()
+          .where('app_id', '=', appId)
+          .where('id', 'in', ids.slice(i, i + READ_CHUNK))
+          .execute();
+        for (const r of rows) bodies.set(r.id, behaviourEventBody(r, clock));
+      }
     }
     out.set('BehaviourLog', bodies);
   }

@@ -1,4 +1,4 @@
-import type { OutboxTable, Database } from '../db/index.ts';
+import { type OutboxTable, type Database, crossProject } from '../db/index.ts';
 import type { Insertable, Kysely } from 'kysely';
 import { timeOrderedUuid } from '../lib/ids.ts';
 
@@ -77,16 +77,19 @@ export async function outboxBacklog(db: Kysely<Database>): Promise<OutboxBacklog
     .selectFrom('outbox')
     .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min('created_at').as('oldest')])
     .where('seq', 'is', null)
+    .modifyEnd(crossProject('event-relay'))
     .executeTakeFirst();
   const deliveries = await db
     .selectFrom('webhook_deliveries')
     .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min('created_at').as('oldest')])
     .where('status', '=', 'pending')
+    .modifyEnd(crossProject('event-relay'))
     .executeTakeFirst();
   const dead = await db
     .selectFrom('webhook_deliveries')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('status', '=', 'dead')
+    .modifyEnd(crossProject('event-relay'))
     .executeTakeFirst();
   const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
   return {

@@ -1,4 +1,4 @@
-import type { WebhookDeliveriesTable, Database } from '../db/index.ts';
+import { type WebhookDeliveriesTable, type Database, crossProject } from '../db/index.ts';
 import type { Kysely, Selectable } from 'kysely';
 import type { AppContext } from '../context.ts';
 import { NatsSink } from './nats-sink.ts';
@@ -104,11 +104,16 @@ export class Relay {
 
   /** Copies new events of each active webhook into delivery batches and advances its cursor. */
   private async planDeliveries(): Promise<boolean> {
-    const hooks = await this.db.selectFrom('webhooks').select(['id']).where('status', '=', 'active').execute();
+    const hooks = await this.db
+      .selectFrom('webhooks')
+      .select(['id', 'app_id'])
+      .where('status', '=', 'active')
+      .modifyEnd(crossProject('event-relay'))
+      .execute();
     let more = false;
-    for (const { id } of hooks) {
+    for (const { id, app_id: appId } of hooks) {
       const full = await this.db.transaction().execute(async (trx) => {
-        let q = trx.selectFrom('webhooks').selectAll().where('id', '=', id).where('status', '=', 'active');
+        let q = trx.selectFrom('webhooks').selectAll().where('app_id', '=', appId).where('id', '=', id).where('status', '=', 'active');
         if (this.ctx.database.features.skipLocked) q = q.forUpdate().skipLocked();
         const hook = await q.executeTakeFirst();
         if (!hook) return false;
@@ -121,6 +126,7 @@ export class Relay {
           await trx
             .insertInto('webhook_deliveries')
             .values({
+              app_id: hook.app_id,
               webhook_id: hook.id,
               event_ids: JSON.stringify(wanted.map((e) => e.id)),
               first_seq: wanted[0]?.seq ?? null,
@@ -135,7 +141,7 @@ export class Relay {
             })
             .execute();
         }
-        await trx.updateTable('webhooks').set({ cursor: last }).where('id', '=', hook.id).execute();
+        await trx.updateTable('webhooks').set({ cursor: last }).where('app_id', '=', hook.app_id).where('id', '=', hook.id).execute();
         return events.length === this.options.batchSize;
       });
       more ||= full;
@@ -154,15 +160,21 @@ export class Relay {
     const claimed = await this.db.transaction().execute(async (trx) => {
       const heads = await trx
         .selectFrom('webhook_deliveries as d')
-        .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
+        .innerJoin('webhooks as w', (j) => j.onRef('w.app_id', '=', 'd.app_id').onRef('w.id', '=', 'd.webhook_id'))
         .select(['d.webhook_id', (eb) => eb.fn.min('d.id').as('head')])
         .where('d.status', '=', 'pending')
         .where('w.status', '=', 'active')
         .groupBy('d.webhook_id')
+        .modifyEnd(crossProject('event-relay'))
         .execute();
       const ids = heads.map((h) => Number(h.head));
       if (ids.length === 0) return [];
-      let q = trx.selectFrom('webhook_deliveries').selectAll().where('id', 'in', ids).where('next_attempt_at', '<=', now);
+      let q = trx
+        .selectFrom('webhook_deliveries')
+        .selectAll()
+        .where('id', 'in', ids)
+        .where('next_attempt_at', '<=', now)
+        .modifyEnd(crossProject('event-relay'));
       if (this.ctx.database.features.skipLocked) q = q.forUpdate().skipLocked();
       const due = await q.execute();
       for (const d of due) {
@@ -170,6 +182,7 @@ export class Relay {
         await trx
           .updateTable('webhook_deliveries')
           .set({ next_attempt_at: now + this.options.leaseMs })
+          .where('app_id', '=', d.app_id)
           .where('id', '=', d.id)
           .execute();
       }
@@ -180,10 +193,17 @@ export class Relay {
   }
 
   private async deliver(d: Selectable<WebhookDeliveriesTable>): Promise<void> {
-    const hook = await this.db.selectFrom('webhooks').selectAll().where('id', '=', d.webhook_id).executeTakeFirst();
+    const hook = await this.db
+      .selectFrom('webhooks')
+      .selectAll()
+      .where('app_id', '=', d.app_id)
+      .where('id', '=', d.webhook_id)
+      .executeTakeFirst();
     if (!hook) return;
     const ids = JSON.parse(d.event_ids) as string[];
-    const rows = ids.length ? await this.db.selectFrom('outbox').selectAll().where('id', 'in', ids).execute() : [];
+    const rows = ids.length
+      ? await this.db.selectFrom('outbox').selectAll().where('app_id', '=', d.app_id).where('id', 'in', ids).execute()
+      : [];
     const byId = new Map((await toFeedEvents(this.db, this.ctx.clock, rows)).map((e) => [e.id, e]));
     const messages = ids
       .map((id) => byId.get(id))
@@ -203,6 +223,7 @@ export class Relay {
       await this.db
         .updateTable('webhook_deliveries')
         .set({ status: 'delivered', attempts, delivered_at: now, last_status_code: result.status, last_error: null })
+        .where('app_id', '=', d.app_id)
         .where('id', '=', d.id)
         .execute();
       return;
@@ -212,11 +233,13 @@ export class Relay {
         await trx
           .updateTable('webhooks')
           .set({ status: 'disabled', disabled_reason: 'the receiver answered 410 Gone' })
+          .where('app_id', '=', hook.app_id)
           .where('id', '=', hook.id)
           .execute();
         await trx
           .updateTable('webhook_deliveries')
           .set({ status: 'dead', attempts, last_status_code: 410, last_error: 'HTTP 410: webhook disabled' })
+          .where('app_id', '=', d.app_id)
           .where('id', '=', d.id)
           .execute();
       });
@@ -235,6 +258,7 @@ export class Relay {
         last_status_code: result.status,
         last_error: result.error,
       })
+      .where('app_id', '=', d.app_id)
       .where('id', '=', d.id)
       .execute();
   }
@@ -243,7 +267,14 @@ export class Relay {
     if (!this.nats) return false;
     const cursor = await this.db.selectFrom('event_cursors').select('position').where('name', '=', NATS_CURSOR).executeTakeFirst();
     const after = Number(cursor?.position ?? 0);
-    const rows = await this.db.selectFrom('outbox').selectAll().where('seq', '>', after).orderBy('seq').limit(500).execute();
+    const rows = await this.db
+      .selectFrom('outbox')
+      .selectAll()
+      .where('seq', '>', after)
+      .orderBy('seq')
+      .limit(500)
+      .modifyEnd(crossProject('event-relay'))
+      .execute();
     if (rows.length === 0) return false;
     await this.nats.publish(await toFeedEvents(this.db, this.ctx.clock, rows));
     const last = Number(rows[rows.length - 1]?.seq ?? after);
@@ -268,12 +299,18 @@ export class Relay {
       const c = await db.selectFrom('event_cursors').select('position').where('name', '=', NATS_CURSOR).executeTakeFirst();
       limits.push(Number(c?.position ?? 0));
     }
-    const hooks = await db.selectFrom('webhooks').select(['id', 'cursor']).where('status', '=', 'active').execute();
+    const hooks = await db
+      .selectFrom('webhooks')
+      .select(['id', 'cursor'])
+      .where('status', '=', 'active')
+      .modifyEnd(crossProject('event-relay'))
+      .execute();
     for (const h of hooks) limits.push(Number(h.cursor));
     const open = await db
       .selectFrom('webhook_deliveries')
       .select((eb) => eb.fn.min('first_seq').as('m'))
       .where('status', 'in', ['pending', 'dead'])
+      .modifyEnd(crossProject('event-relay'))
       .executeTakeFirst();
     if (open?.m !== null && open?.m !== undefined) limits.push(Number(open.m) - 1);
     const safe = limits.length ? Math.min(...limits) : Number.MAX_SAFE_INTEGER;
@@ -287,6 +324,7 @@ export class Relay {
         .where('created_at', '<', cutoff)
         .orderBy('seq')
         .limit(500)
+        .modifyEnd(crossProject('event-relay'))
         .execute();
       if (batch.length === 0) break;
       await db
@@ -296,10 +334,16 @@ export class Relay {
           'in',
           batch.map((b) => b.id),
         )
+        .modifyEnd(crossProject('event-relay'))
         .execute();
       removed += batch.length;
     }
-    await db.deleteFrom('webhook_deliveries').where('status', '=', 'delivered').where('delivered_at', '<', cutoff).execute();
+    await db
+      .deleteFrom('webhook_deliveries')
+      .where('status', '=', 'delivered')
+      .where('delivered_at', '<', cutoff)
+      .modifyEnd(crossProject('event-relay'))
+      .execute();
     return removed;
   }
 }

@@ -1,4 +1,4 @@
-import type { OutboxTable, Database, DialectFeatures } from '../db/index.ts';
+import { type OutboxTable, type Database, type DialectFeatures, crossProject } from '../db/index.ts';
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Clock } from '../lib/time.ts';
 import { recordBodies } from './messages.ts';
@@ -7,13 +7,14 @@ import { RECORD_BODY_TEXT } from './outbox.ts';
 const SEQUENCER_LOCK = 727_001;
 const BATCH = 1000;
 
-/** The last feed position given so far (0 for none). */
+/** The last feed position given so far (0 for none): positions are one order over every project. */
 export async function lastPosition(db: Kysely<Database>): Promise<number> {
   // `seq is not null` lets the partial position index answer (migration 010).
   const top = await db
     .selectFrom('outbox')
     .select((eb) => eb.fn.max('seq').as('m'))
     .where('seq', 'is not', null)
+    .modifyEnd(crossProject('event-sequencer'))
     .executeTakeFirst();
   return Number(top?.m ?? 0);
 }
@@ -52,18 +53,21 @@ export async function sequenceOutbox(db: Kysely<Database>, features: DialectFeat
             // The next `limit` pending rows first, then numbered: a backlog is never sorted whole.
             trx
               .selectFrom('outbox')
-              .select(['id', 'created_at'])
+              .select(['id', 'app_id', 'created_at'])
               .where('seq', 'is', null)
               .orderBy('created_at')
               .orderBy('id')
               .limit(limit)
               .as('next'),
           )
-          .select(['next.id', sql<number>`${base} + row_number() over (order by next.created_at, next.id)`.as('n')])
+          .select(['next.id', 'next.app_id', sql<number>`${base} + row_number() over (order by next.created_at, next.id)`.as('n')])
           .as('pending'),
       )
       .set((eb) => ({ seq: eb.ref('pending.n') }))
+      // Each row found again in its own project (a co-located join where rows are distributed by project).
+      .whereRef('outbox.app_id', '=', 'pending.app_id')
       .whereRef('outbox.id', '=', 'pending.id')
+      .modifyEnd(crossProject('event-sequencer'))
       .executeTakeFirst();
     return Number(result.numUpdatedRows);
   });
@@ -80,16 +84,15 @@ export interface FeedEvent {
 }
 
 /** Events of a project after a position, in feed order. */
-export async function readFeed(
-  db: Kysely<Database>,
-  clock: Clock,
-  appId: string | null,
-  after: number,
-  limit: number,
-): Promise<FeedEvent[]> {
-  let q = db.selectFrom('outbox').selectAll().where('seq', '>', after);
-  if (appId !== null) q = q.where('app_id', '=', appId);
-  const rows = await q.orderBy('seq').limit(limit).execute();
+export async function readFeed(db: Kysely<Database>, clock: Clock, appId: string, after: number, limit: number): Promise<FeedEvent[]> {
+  const rows = await db
+    .selectFrom('outbox')
+    .selectAll()
+    .where('app_id', '=', appId)
+    .where('seq', '>', after)
+    .orderBy('seq')
+    .limit(limit)
+    .execute();
   return toFeedEvents(db, clock, rows);
 }
 
@@ -120,7 +123,9 @@ export async function toFeedEvents(
   clock: Clock,
   rows: Selectable<OutboxTable>[],
 ): Promise<(FeedEvent & { appId: string })[]> {
-  const refs = rows.filter((r) => r.body === RECORD_BODY_TEXT).map((r) => ({ domainType: r.domain_type, domainId: r.domain_id }));
+  const refs = rows
+    .filter((r) => r.body === RECORD_BODY_TEXT)
+    .map((r) => ({ appId: r.app_id, domainType: r.domain_type, domainId: r.domain_id }));
   const bodies = refs.length > 0 ? await recordBodies(db, clock, refs) : null;
   return rows.map((r) => {
     const body = r.body === RECORD_BODY_TEXT ? (bodies?.get(r.domain_type)?.get(r.domain_id) ?? null) : (JSON.parse(r.body) as unknown);

@@ -10,6 +10,14 @@ if (TEST_DIALECT !== 'sqlite' && TEST_DIALECT !== 'postgres') {
   throw new Error(`RAPPORT_TEST_DB must be sqlite or postgres, got ${String(TEST_DIALECT)}`);
 }
 
+/**
+ * The app_id check (src/db/app-id-check.ts) as the suite runs it: on for PostgreSQL runs
+ * (vitest.config.ts), handed to every server a test starts, in-process or as a child process.
+ */
+export const APP_ID_CHECK_ENV: Record<string, string> = process.env.RAPPORT_APP_ID_CHECK
+  ? { RAPPORT_APP_ID_CHECK: process.env.RAPPORT_APP_ID_CHECK }
+  : {};
+
 /** Server used to create and drop the per-file PostgreSQL databases. */
 export const PG_ADMIN_URL = process.env.RAPPORT_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 

@@ -11,7 +11,7 @@ import type { AppContext } from '../../src/context.ts';
 import { createLogger } from '../../src/logger.ts';
 import { openContext } from '../../src/runtime.ts';
 import { type Services, createServices } from '../../src/services.ts';
-import { type FreshDatabase, freshDatabase } from './database.ts';
+import { APP_ID_CHECK_ENV, type FreshDatabase, freshDatabase } from './database.ts';
 
 export interface TestServer {
   app: FastifyInstance;
@@ -97,6 +97,7 @@ export async function startTestServer(extraEnv: Record<string, string> = {}): Pr
     // No load shedding: on a shared machine another test file's work can stall this process past a
     // second, and a request must not then be answered 503. test/pressure.test.ts sets its own.
     MAX_EVENT_LOOP_DELAY: '0',
+    ...APP_ID_CHECK_ENV,
     ...readThread,
     ...db.env,
     ...(dataDir !== null ? { DATA_DIR: dataDir } : {}),

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import net from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
-import { type FreshDatabase, freshDatabase } from './database.ts';
+import { APP_ID_CHECK_ENV, type FreshDatabase, freshDatabase } from './database.ts';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 
@@ -22,6 +22,13 @@ export interface Spawned {
   exited: Promise<number | null>;
 }
 
+const spawned: Spawned[] = [];
+
+/** Everything the processes this test file started have written so far (the app_id check's teardown reads it). */
+export function spawnedOutputs(): string[] {
+  return spawned.map((s) => s.output());
+}
+
 /** Runs `node bin/rapport.js ...args` from the checkout with the given environment. */
 export function runCli(args: string[], env: Record<string, string>): Spawned {
   const child = spawn(process.execPath, ['bin/rapport.js', ...args], {
@@ -33,6 +40,7 @@ export function runCli(args: string[], env: Record<string, string>): Spawned {
       RAPPORT_INSECURE_FAST_HASH: '1',
       RATE_LIMITS: 'off',
       MAX_EVENT_LOOP_DELAY: '0',
+      ...APP_ID_CHECK_ENV,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -41,7 +49,9 @@ export function runCli(args: string[], env: Record<string, string>): Spawned {
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, output: () => out, exited };
+  const started: Spawned = { child, output: () => out, exited };
+  spawned.push(started);
+  return started;
 }
 
 /** Polls until `url` answers 200, or throws after `ms`. */

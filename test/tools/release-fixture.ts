@@ -257,19 +257,19 @@ async function fill(db: Kysely<Database>): Promise<void> {
   await db
     .insertInto('behaviour_rollups')
     .values([
-      { customer_id: F.customerId, kind: 'action', day: '2023-11-14', key: 'access_site', count: 1 },
-      { customer_id: F.customerId, kind: 'action', day: '2023-11-14', key: 'web_page_view', count: 1 },
-      { customer_id: F.customerId, kind: 'action', day: '2023-11-14', key: 'send_message', count: 1 },
-      { customer_id: F.customerId, kind: 'site', day: '2023-11-14', key: 'example.com', count: 1 },
+      { app_id: F.appId, customer_id: F.customerId, kind: 'action', day: '2023-11-14', key: 'access_site', count: 1 },
+      { app_id: F.appId, customer_id: F.customerId, kind: 'action', day: '2023-11-14', key: 'web_page_view', count: 1 },
+      { app_id: F.appId, customer_id: F.customerId, kind: 'action', day: '2023-11-14', key: 'send_message', count: 1 },
+      { app_id: F.appId, customer_id: F.customerId, kind: 'site', day: '2023-11-14', key: 'example.com', count: 1 },
     ])
     .execute();
   await db
     .insertInto('behaviour_totals')
     .values([
-      { customer_id: F.customerId, kind: 'action', key: 'access_site', count: 1 },
-      { customer_id: F.customerId, kind: 'action', key: 'web_page_view', count: 1 },
-      { customer_id: F.customerId, kind: 'action', key: 'send_message', count: 1 },
-      { customer_id: F.customerId, kind: 'site', key: 'example.com', count: 1 },
+      { app_id: F.appId, customer_id: F.customerId, kind: 'action', key: 'access_site', count: 1 },
+      { app_id: F.appId, customer_id: F.customerId, kind: 'action', key: 'web_page_view', count: 1 },
+      { app_id: F.appId, customer_id: F.customerId, kind: 'action', key: 'send_message', count: 1 },
+      { app_id: F.appId, customer_id: F.customerId, kind: 'site', key: 'example.com', count: 1 },
     ])
     .execute();
   await db
@@ -366,6 +366,7 @@ async function fill(db: Kysely<Database>): Promise<void> {
   await db
     .insertInto('link_view_durations')
     .values({
+      app_id: F.appId,
       link_view_log_id: 'view-1',
       position: 0,
       id: 'dur-1',
@@ -456,6 +457,7 @@ async function fill(db: Kysely<Database>): Promise<void> {
   await db
     .insertInto('webhook_deliveries')
     .values({
+      app_id: F.appId,
       webhook_id: 'hook-1',
       event_ids: '["evt-1"]',
       first_seq: 1,

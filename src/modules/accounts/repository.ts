@@ -1,4 +1,4 @@
-import { type PreparedReader, preparedQuery, type UsersTable, type Database, type DatabaseHandle } from '../../db/index.ts';
+import { type PreparedReader, crossProject, preparedQuery, type UsersTable, type Database, type DatabaseHandle } from '../../db/index.ts';
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import { sha256 } from '../../lib/secrets.ts';
 
@@ -14,7 +14,8 @@ const salesCountOf = preparedQuery('salesCountOf', ({ db }, userId: number) =>
     .where('apps.creator_id', '=', userId)
     .where('apps.status', '=', 0)
     .where('members.status', '=', 0)
-    .where('members.role', '=', 'Sales'),
+    .where('members.role', '=', 'Sales')
+    .modifyEnd(crossProject('user-projects')),
 );
 
 const userByAccessToken = preparedQuery('userByAccessToken', ({ db }, tokenHash: string) =>

@@ -1,10 +1,11 @@
-import { type BehaviourLogsTable, type PreparedReader, jsonRowsOf, jsonRowsReader, preparedQuery } from '../../db/index.ts';
+import { type BehaviourLogsTable, type PreparedReader, crossProject, jsonRowsOf, jsonRowsReader, preparedQuery } from '../../db/index.ts';
 import { type Selectable, sql } from 'kysely';
 
 /**
  * The customer's visibility fields and, in the same row, its overview sums per kind and key as one
  * JSON value (`sums`, read with jsonRowsOf): the all-time totals (a range of their primary key) or,
- * with `fromDay`, the rollups from that day on. One statement instead of two (ADR 0011).
+ * with `fromDay`, the rollups from that day on. One statement instead of two (ADR 0011). The
+ * overview's path names the customer only: its project is the row's.
  */
 const overviewAll = preparedQuery('behaviourOverviewAll', ({ db, rowsAsJson }, customerId: string) =>
   db
@@ -12,11 +13,16 @@ const overviewAll = preparedQuery('behaviourOverviewAll', ({ db, rowsAsJson }, c
     .select(['c.id', 'c.app_id', 'c.owner_id', 'c.status'])
     .select((eb) =>
       rowsAsJson(
-        eb.selectFrom('behaviour_totals as t').select(['t.kind', 't.key', 't.count as num']).whereRef('t.customer_id', '=', 'c.id'),
+        eb
+          .selectFrom('behaviour_totals as t')
+          .select(['t.kind', 't.key', 't.count as num'])
+          .whereRef('t.app_id', '=', 'c.app_id')
+          .whereRef('t.customer_id', '=', 'c.id'),
         ['kind', 'key', 'num'],
       ).as('sums'),
     )
-    .where('c.id', '=', customerId),
+    .where('c.id', '=', customerId)
+    .modifyEnd(crossProject('record-by-id')),
 );
 /**
  * With `fromDay`: the rollups from that day on, and (`before`) the action and content of that day's
@@ -34,6 +40,7 @@ const overviewFrom = preparedQuery(
           eb
             .selectFrom('behaviour_rollups as r')
             .select(['r.kind', 'r.key', sql<number>`sum(r.count)`.as('num')])
+            .whereRef('r.app_id', '=', 'c.app_id')
             .whereRef('r.customer_id', '=', 'c.id')
             .where('r.day', '>=', fromDay)
             .groupBy(['r.kind', 'r.key']),
@@ -50,7 +57,8 @@ const overviewFrom = preparedQuery(
           ['action', 'content'],
         ).as('before'),
       ])
-      .where('c.id', '=', customerId),
+      .where('c.id', '=', customerId)
+      .modifyEnd(crossProject('record-by-id')),
 );
 // An open end of the time range is the widest range rather than another statement shape.
 const NO_START = Number.MIN_SAFE_INTEGER;
@@ -86,14 +94,26 @@ const pageRows = jsonRowsReader<Selectable<BehaviourLogsTable> & { part: number 
 
 /**
  * The customer's visibility fields and, in the same row, one page of its records by when desc, id
- * desc (a range of (customer_id, when_at, id)) with the web_page_view records of the page's site
+ * desc (a range of (app_id, customer_id, when_at, id)) with the web_page_view records of the page's site
  * visits (same customer, through the (customer_id, web_access_log_id) index): `part` 0 and 1, as one
  * JSON value (`rows`). One statement instead of three (each costs ~100 µs of Node CPU on
  * PostgreSQL). Rows come in no particular order: see list().
  */
 const pageWithViews = preparedQuery(
   'behaviourPageWithViews',
-  ({ db, rowsAsJson }, customerId: string, pageOf: string, from: number, to: number, offset: number, limit: number, viewsOf: string) =>
+  (
+    { db, rowsAsJson, projectIs },
+    appId: string,
+    customerId: string,
+    pageApp: string,
+    pageOf: string,
+    from: number,
+    to: number,
+    offset: number,
+    limit: number,
+    viewsApp: string,
+    viewsOf: string,
+  ) =>
     db
       .selectFrom('customers as c')
       .select(['c.id', 'c.app_id', 'c.owner_id', 'c.status'])
@@ -104,6 +124,7 @@ const pageWithViews = preparedQuery(
               w
                 .selectFrom('behaviour_logs')
                 .selectAll()
+                .where('app_id', '=', pageApp)
                 .where('customer_id', '=', pageOf)
                 .where('when_at', '>=', from)
                 .where('when_at', '<=', to)
@@ -120,6 +141,9 @@ const pageWithViews = preparedQuery(
                 .selectFrom('behaviour_logs as v')
                 .selectAll('v')
                 .select(sql<number>`1`.as('part'))
+                // Kept out of SQLite's index choice: (customer_id, web_access_log_id) is the seek, not
+                // every record of the customer through (app_id, customer_id, …).
+                .where(projectIs('v.app_id', viewsApp))
                 .where('v.customer_id', '=', viewsOf)
                 .where('v.action', '=', 'web_page_view')
                 .where('v.web_access_log_id', 'in', (inner) =>
@@ -133,6 +157,7 @@ const pageWithViews = preparedQuery(
           pageRows.columns,
         ).as('rows'),
       )
+      .where('c.app_id', '=', appId)
       .where('c.id', '=', customerId),
 );
 
@@ -175,8 +200,20 @@ export const behaviourRepository = {
    * the union would lead SQLite to walk the customer's whole history by time instead of seeking the
    * index).
    */
-  async list(r: PreparedReader, customerId: string, from: number | null, to: number | null, offset: number, limit: number) {
-    const found = await r.first(pageWithViews, customerId, customerId, from ?? NO_START, to ?? NO_END, offset, limit, customerId);
+  async list(r: PreparedReader, appId: string, customerId: string, from: number | null, to: number | null, offset: number, limit: number) {
+    const found = await r.first(
+      pageWithViews,
+      appId,
+      customerId,
+      appId,
+      customerId,
+      from ?? NO_START,
+      to ?? NO_END,
+      offset,
+      limit,
+      appId,
+      customerId,
+    );
     if (found === undefined) return undefined;
     const rows = pageRows.read(found.rows);
     const page = rows.filter((x) => Number(x.part) === 0).sort(byWhenDesc);

@@ -125,7 +125,7 @@ export function createBehaviourService(ctx: AppContext, access: AccessService, h
       // The customer and its page in one statement; the page is shown only once the customer is visible.
       // end_time is inclusive to the second: a record at 10:00:00.500 is within end_time 10:00:00.
       const through = to === null ? null : to + 999;
-      const found = await repo.list(reader, customerId, from, through, p.offset, p.limit);
+      const found = await repo.list(reader, appId, customerId, from, through, p.offset, p.limit);
       if (found === undefined) throw customerNotFound();
       await assertVisible(found.customer, callerId, appId);
       const { page: rows, pageViews } = found;

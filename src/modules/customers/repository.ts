@@ -11,6 +11,7 @@ import {
   type Database,
   type DatabaseHandle,
   type DialectFeatures,
+  crossProject,
   containsInsensitive,
 } from '../../db/index.ts';
 import { type ExpressionBuilder, type Insertable, type Kysely, type SelectQueryBuilder, type Updateable, sql } from 'kysely';
@@ -48,6 +49,7 @@ const behaviourTotal = (eb: ExpressionBuilder<Database & { c: CustomersTable }, 
   eb
     .selectFrom('behaviour_totals as t')
     .select((e) => e.fn.coalesce(e.fn.sum<number>('t.count'), e.lit(0)).as('n'))
+    .whereRef('t.app_id', '=', 'c.app_id')
     .whereRef('t.customer_id', '=', 'c.id')
     .where('t.kind', '=', 'action');
 
@@ -134,7 +136,7 @@ const twinsByEmail = preparedQuery('customerTwinsByEmail', ({ db, inList }, appI
 /**
  * The detail in one statement: the row, its behaviour record count (new since the owner's last look?),
  * and whether a live customer of the same owner shares its phone or e-mail (whetherMerge), each
- * an index seek.
+ * an index seek. The detail's path names the customer only: its project is the row's.
  */
 const detailOf = preparedQuery('customerDetail', ({ db }, id: string) =>
   db
@@ -145,7 +147,17 @@ const detailOf = preparedQuery('customerDetail', ({ db }, id: string) =>
       twinBy(eb, 'phone').as('phone_twin'),
       twinBy(eb, 'email_lower').as('email_twin'),
     ])
-    .where('c.id', '=', id),
+    .where('c.id', '=', id)
+    .modifyEnd(crossProject('record-by-id')),
+);
+
+/** The project's customers among these ids, found by primary key (DialectFeatures.projectIs). */
+const customersIn = preparedQuery('customersIn', ({ db, inList, projectIs }, appId: string, ids: string[]) =>
+  db
+    .selectFrom('customers')
+    .selectAll()
+    .where(inList('id', ids, 'text'))
+    .where(projectIs('app_id', appId)),
 );
 
 /** A list or search row: the customer and its extras (withListExtras). */
@@ -177,27 +189,22 @@ export const customersRepository = {
     return { row, hasNewBehaviour: Number(behaviour_total ?? 0) > Number(row.seen_behaviour_count), whetherMerge: merge };
   },
 
-  find(db: Db, id: string): Promise<CustomerRow | undefined> {
-    return db.selectFrom('customers').selectAll().where('id', '=', id).executeTakeFirst();
+  find(db: Db, appId: string, id: string): Promise<CustomerRow | undefined> {
+    return db.selectFrom('customers').selectAll().where('app_id', '=', appId).where('id', '=', id).executeTakeFirst();
   },
 
-  findMany(db: Db, appId: string, ids: string[]): Promise<CustomerRow[]> {
+  /** The project's customers among these ids (inside a transaction: `readerFor(trx)`). */
+  findMany(reader: PreparedReader, appId: string, ids: string[]): Promise<CustomerRow[]> {
     if (ids.length === 0) return Promise.resolve([]);
-    // By primary key only; the project is checked on the rows (see customersByIds in histories).
-    return db
-      .selectFrom('customers')
-      .selectAll()
-      .where('id', 'in', ids)
-      .execute()
-      .then((rows) => rows.filter((r) => r.app_id === appId));
+    return reader.all(customersIn, appId, ids);
   },
 
   async insert(db: Db, row: Insertable<CustomersTable>): Promise<void> {
     await db.insertInto('customers').values(row).execute();
   },
 
-  update(db: Db, id: string, patch: Updateable<CustomersTable>): Promise<CustomerRow | undefined> {
-    return db.updateTable('customers').set(patch).where('id', '=', id).returningAll().executeTakeFirst();
+  update(db: Db, appId: string, id: string, patch: Updateable<CustomersTable>): Promise<CustomerRow | undefined> {
+    return db.updateTable('customers').set(patch).where('app_id', '=', appId).where('id', '=', id).returningAll().executeTakeFirst();
   },
 
   /**
@@ -341,10 +348,11 @@ export const customersRepository = {
   },
 
   /** The owner opened the detail: not new any more, and every record so far is seen. */
-  async markSeen(db: Db, id: string, now: number): Promise<void> {
+  async markSeen(db: Db, appId: string, id: string, now: number): Promise<void> {
     await db
       .updateTable('customers as c')
       .set((eb) => ({ is_new: 0, detail_viewed_at: now, seen_behaviour_count: behaviourTotal(eb) }))
+      .where('c.app_id', '=', appId)
       .where('c.id', '=', id)
       .execute();
   },
@@ -384,12 +392,12 @@ export function createCustomerWrites(features: DialectFeatures) {
       await bulk.insert(
         trx,
         'behaviour_rollups',
-        batch.customers.map((r) => ({ customer_id: r.id, day: batch.day, kind: 'action', key: 'create', count: 1 })),
+        batch.customers.map((r) => ({ app_id: r.app_id, customer_id: r.id, day: batch.day, kind: 'action', key: 'create', count: 1 })),
       );
       await bulk.insert(
         trx,
         'behaviour_totals',
-        batch.customers.map((r) => ({ customer_id: r.id, kind: 'action', key: 'create', count: 1 })),
+        batch.customers.map((r) => ({ app_id: r.app_id, customer_id: r.id, kind: 'action', key: 'create', count: 1 })),
       );
       await bulk.insert(trx, 'outbox', batch.outbox);
     },

@@ -112,9 +112,9 @@ export function createCustomersService(
     return { m, acting };
   }
 
-  async function withExtras(rows: CustomerListRow[]): Promise<CustomerListItem[]> {
+  async function withExtras(appId: string, rows: CustomerListRow[]): Promise<CustomerListItem[]> {
     const groupIds = [...new Set(rows.map((r) => r.group_id).filter((g): g is string => g !== null))];
-    const names = await groups.names(groupIds);
+    const names = await groups.names(appId, groupIds);
     return rows.map((r) => {
       const { whetherMerge, newCount } = listExtras(r);
       // Added to the Customer object rather than spread into a new one: a 43-field spread made
@@ -348,7 +348,7 @@ export function createCustomersService(
 
     /** Live customers of the project among these ids, as the public viewer attributes views to them. */
     async viewerCustomers(appId: string, ids: string[]): Promise<Map<string, ViewerCustomer>> {
-      const rows = (await repo.findMany(db, appId, ids)).filter((r) => r.status === 1);
+      const rows = (await repo.findMany(ctx.database.reader, appId, ids)).filter((r) => r.status === 1);
       return new Map(rows.map((r) => [r.id, { id: r.id, name: r.name, ownerId: r.owner_id }]));
     },
 
@@ -416,7 +416,7 @@ export function createCustomersService(
     ): Promise<CustomerResponse> {
       const { m, acting } = await actingMember(appId, callerId, pathUserId);
       return db.transaction().execute(async (trx) => {
-        const current = visible(m, await repo.find(trx, customerId));
+        const current = visible(m, await repo.find(trx, appId, customerId));
         if (current.status !== 1) throw customerNotFound();
         const v = await validateCustomer(input, {
           mode: 'edit',
@@ -438,7 +438,7 @@ export function createCustomersService(
           });
           if (v.values.group_id === undefined) patch.group_id = null;
         }
-        const updated = await repo.update(trx, customerId, patch);
+        const updated = await repo.update(trx, appId, customerId, patch);
         if (!updated) throw customerNotFound();
         if (v.ownerChanged) {
           await audit(trx, {
@@ -471,7 +471,7 @@ export function createCustomersService(
       visible(m, row);
       if (row.owner_id === callerId && row.status === 1 && (row.is_new === 1 || found.hasNewBehaviour)) {
         // Opening the detail is the owner "seeing" the customer: clears isNew and newCount.
-        await repo.markSeen(db, row.id, clock.now());
+        await repo.markSeen(db, row.app_id, row.id, clock.now());
       }
       return toCustomer(row, clock, found.whetherMerge);
     },
@@ -489,7 +489,7 @@ export function createCustomersService(
         keyword === '' && filter.groupId === undefined
           ? await repo.page(ctx.database, scope, p.offset, p.limit)
           : await repo.filteredPage(db, scope, { keyword, groupId: filter.groupId }, p.offset, p.limit);
-      return withExtras(rows);
+      return withExtras(appId, rows);
     },
 
     async search(appId: string, callerId: number, condition: string | undefined, p: Page): Promise<CustomerListItem[]> {
@@ -497,7 +497,7 @@ export function createCustomersService(
       const c = condition?.trim() ?? '';
       if (c === '') throw badRequest("Missing required parameter 'condition'");
       const scope: CustomerScope = { appId, ownerId: access.visibleOwner(m, undefined) };
-      return withExtras(await repo.search(reader, scope, c, p.offset, p.limit));
+      return withExtras(appId, await repo.search(reader, scope, c, p.offset, p.limit));
     },
 
     /** Moves customers to another owner; all-or-nothing. */
@@ -533,7 +533,7 @@ export function createCustomersService(
         const rows = new Map(
           (
             await repo.findMany(
-              trx,
+              ctx.database.readerFor(trx),
               appId,
               parsed.map((p) => p.customerId),
             )
@@ -552,7 +552,7 @@ export function createCustomersService(
         const now = clock.now();
         const events: EventMessage[] = [];
         for (const p of parsed) {
-          const updated = await repo.update(trx, p.customerId, {
+          const updated = await repo.update(trx, appId, p.customerId, {
             owner_id: target,
             group_id: null,
             allocation_user_id: String(target),
@@ -602,7 +602,7 @@ export function createCustomersService(
       await db.transaction().execute(async (trx) => {
         const source = input.source_group_id === '' ? null : await groups.visible(trx, m, input.source_group_id ?? '');
         const target = await groups.visible(trx, m, input.target_group_id ?? '');
-        const rows = new Map((await repo.findMany(trx, appId, ids)).map((r) => [r.id, r]));
+        const rows = new Map((await repo.findMany(ctx.database.readerFor(trx), appId, ids)).map((r) => [r.id, r]));
         for (const id of ids) {
           const row = visible(m, rows.get(id));
           if (row.status !== 1) throw customerNotFound();
@@ -614,7 +614,7 @@ export function createCustomersService(
         const now = clock.now();
         const events: EventMessage[] = [];
         for (const id of ids) {
-          const updated = await repo.update(trx, id, { group_id: target.id, updated_at: now });
+          const updated = await repo.update(trx, appId, id, { group_id: target.id, updated_at: now });
           if (updated) events.push(customerEvent('update', updated));
           await audit(trx, {
             appId,
@@ -634,10 +634,10 @@ export function createCustomersService(
     async remove(appId: string, callerId: number, pathUserId: string, customerId: string): Promise<true> {
       const { m } = await actingMember(appId, callerId, pathUserId);
       await db.transaction().execute(async (trx) => {
-        const row = visible(m, await repo.find(trx, customerId));
+        const row = visible(m, await repo.find(trx, appId, customerId));
         if (row.status !== 1) throw customerNotFound();
         const now = clock.now();
-        const updated = await repo.update(trx, customerId, { status: 0, updated_at: now });
+        const updated = await repo.update(trx, appId, customerId, { status: 0, updated_at: now });
         if (updated) await writeEvents(trx, appId, [customerEvent('delete', updated)], now);
         await audit(trx, { appId, actorId: callerId, action: 'customer.delete', targetType: 'customer', targetId: customerId });
       });

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/index.ts';
+import { type Database, crossProject } from '../../db/index.ts';
 import type { FilePageRow, FileRow } from './mapper.ts';
 
 type Db = Kysely<Database>;
@@ -76,6 +76,7 @@ export const filesRepository = {
       .orderBy('updated_at')
       .orderBy('id')
       .limit(limit)
+      .modifyEnd(crossProject('file-renderer'))
       .execute();
   },
 

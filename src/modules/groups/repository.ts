@@ -4,11 +4,12 @@ import type { Kysely, Selectable } from 'kysely';
 export type GroupRow = Selectable<CustomerGroupsTable>;
 type Db = Kysely<Database>;
 
-const groupNames = preparedQuery('groupNames', ({ db, inList }, ids: string[]) =>
+const groupNames = preparedQuery('groupNames', ({ db, inList, projectIs }, appId: string, ids: string[]) =>
   db
     .selectFrom('customer_groups')
     .select(['id', 'name'])
-    .where(inList('id', ids, 'text')),
+    .where(inList('id', ids, 'text'))
+    .where(projectIs('app_id', appId)),
 );
 
 export const groupsRepository = {
@@ -32,9 +33,9 @@ export const groupsRepository = {
     return q.groupBy(['g.id', 'g.name', 'g.owner_id', 'g.created_at']).orderBy('g.created_at').orderBy('g.id').execute();
   },
 
-  async names(reader: PreparedReader, ids: string[]): Promise<Map<string, string>> {
+  async names(reader: PreparedReader, appId: string, ids: string[]): Promise<Map<string, string>> {
     if (ids.length === 0) return new Map();
-    const rows = await reader.all(groupNames, ids);
+    const rows = await reader.all(groupNames, appId, ids);
     return new Map(rows.map((r) => [r.id, r.name]));
   },
 };

@@ -57,9 +57,9 @@ export function createGroupsService(ctx: AppContext, access: AccessService, memb
       return (await repo.find(executor, appId, groupId))?.owner_id;
     },
 
-    /** Group names by id, as committed (customer lists show them). */
-    names(ids: string[]): Promise<Map<string, string>> {
-      return repo.names(reader, ids);
+    /** Names of the project's groups by id, as committed (customer lists show them). */
+    names(appId: string, ids: string[]): Promise<Map<string, string>> {
+      return repo.names(reader, appId, ids);
     },
   };
 }

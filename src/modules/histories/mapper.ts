@@ -6,7 +6,8 @@ import type { CustomerRow } from './repository.ts';
 type CallRow = Selectable<CallsTable>;
 type LinkRow = Selectable<LinksTable>;
 type ViewLogRow = Selectable<LinkViewLogsTable>;
-type DurationRow = Selectable<LinkViewDurationsTable>;
+/** A page turn as a view log carries it (its project is the view log's). */
+type DurationRow = Omit<Selectable<LinkViewDurationsTable>, 'app_id'>;
 type PostRow = Selectable<PostsTable>;
 type ClueRow = Selectable<CluesTable>;
 

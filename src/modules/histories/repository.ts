@@ -8,6 +8,7 @@ import {
   type LinkViewDurationsTable,
   type LinkViewLogsTable,
   type Database,
+  crossProject,
 } from '../../db/index.ts';
 import { type Kysely, type RawBuilder, type SelectQueryBuilder, type Selectable, sql } from 'kysely';
 
@@ -103,26 +104,30 @@ const callsPage = (db: Db, appId: string) => db.selectFrom('calls').selectAll().
 const callsAll = preparedQuery('callsAll', ({ db }, appId: string, offset: number, limit: number) =>
   withCallCustomer(db, callsPage(db, appId).orderBy('call_time', 'desc').orderBy('id', 'desc').offset(offset).limit(limit)),
 );
-const customersIn = preparedQuery('historyCustomersIn', ({ db, inList }, ids: string[]) =>
+// Reads by id list find their rows by primary key; the project condition is checked on the rows
+// found (DialectFeatures.projectIs).
+const customersIn = preparedQuery('historyCustomersIn', ({ db, inList, projectIs }, appId: string, ids: string[]) =>
   db
     .selectFrom('customers')
     .select(customerColumns)
-    .where(inList('id', ids, 'text')),
+    .where(inList('id', ids, 'text'))
+    .where(projectIs('app_id', appId)),
 );
-const linksIn = preparedQuery('linksIn', ({ db, inList }, ids: string[]) =>
+const linksIn = preparedQuery('linksIn', ({ db, inList, projectIs }, appId: string, ids: string[]) =>
   db
     .selectFrom('links')
     .selectAll()
-    .where(inList('id', ids, 'text')),
+    .where(inList('id', ids, 'text'))
+    .where(projectIs('app_id', appId)),
 );
-/** A count of views and of distinct viewers, as one JSON value (one pass over the (link_id, viewer_id) or (link_id, seq, viewer_id) index). */
+/** A count of views and of distinct viewers, as one JSON value (one pass over the (app_id, link_id, viewer_id) or (app_id, link_id, seq, viewer_id) index). */
 const viewCounts = jsonRowsReader<{ views: number; viewers: number }>()(['views', 'viewers']);
 /**
  * Per link: views and distinct viewers, those after the creator last read the view logs (seq >
- * read_seq: a range of (link_id, seq)), and clues. One statement for any number of links (ADR 0011:
+ * read_seq: a range of (app_id, link_id, seq)), and clues. One statement for any number of links (ADR 0011:
  * it was three, plus one per link for the new views).
  */
-const linkCountersIn = preparedQuery('linkCountersIn', ({ db, inList, rowsAsJson }, ids: string[]) =>
+const linkCountersIn = preparedQuery('linkCountersIn', ({ db, inList, rowsAsJson, projectIs }, appId: string, ids: string[]) =>
   db
     .selectFrom('links as l')
     .select('l.id')
@@ -131,6 +136,7 @@ const linkCountersIn = preparedQuery('linkCountersIn', ({ db, inList, rowsAsJson
         eb
           .selectFrom('link_view_logs as v')
           .select([sql<number>`count(*)`.as('views'), sql<number>`count(distinct v.viewer_id)`.as('viewers')])
+          .whereRef('v.app_id', '=', 'l.app_id')
           .whereRef('v.link_id', '=', 'l.id'),
         viewCounts.columns,
       ).as('all_views'),
@@ -138,6 +144,7 @@ const linkCountersIn = preparedQuery('linkCountersIn', ({ db, inList, rowsAsJson
         eb
           .selectFrom('link_view_logs as v')
           .select([sql<number>`count(*)`.as('views'), sql<number>`count(distinct v.viewer_id)`.as('viewers')])
+          .whereRef('v.app_id', '=', 'l.app_id')
           .whereRef('v.link_id', '=', 'l.id')
           .whereRef('v.seq', '>', 'l.read_seq'),
         viewCounts.columns,
@@ -149,11 +156,15 @@ const linkCountersIn = preparedQuery('linkCountersIn', ({ db, inList, rowsAsJson
         .whereRef('c.app_id', '=', 'l.app_id')
         .as('clues'),
     ])
-    .where(inList('l.id', ids, 'text')),
+    .where(inList('l.id', ids, 'text'))
+    .where(projectIs('l.app_id', appId)),
 );
 
-/** Every column of link_view_durations, in the order a view log page carries them as JSON rows. */
-const durationRows = jsonRowsReader<Selectable<LinkViewDurationsTable>>()([
+/** A page turn as a view log page carries it: every column of link_view_durations but the project (the view log's). */
+type DurationRow = Omit<Selectable<LinkViewDurationsTable>, 'app_id'>;
+
+/** Those columns, in the order a view log page carries them as JSON rows. */
+const durationRows = jsonRowsReader<DurationRow>()([
   'link_view_log_id',
   'position',
   'id',
@@ -217,7 +228,11 @@ function viewLogsWithExtras(
     .selectAll('v')
     .select((eb) =>
       rowsAsJson(
-        eb.selectFrom('link_view_durations as d').selectAll('d').whereRef('d.link_view_log_id', '=', 'v.id'),
+        eb
+          .selectFrom('link_view_durations as d')
+          .selectAll('d')
+          .whereRef('d.app_id', '=', 'v.app_id')
+          .whereRef('d.link_view_log_id', '=', 'v.id'),
         durationRows.columns,
       ).as('durations'),
     )
@@ -248,13 +263,14 @@ function viewLogsWithExtras(
 /** Durations of view log rows read as JSON, in the producer's order; updated in place (a spread of a wide row makes V8 build slow dictionary objects). */
 function withDurations<R extends { durations: unknown }>(rows: R[]) {
   for (const row of rows) row.durations = durationRows.read(row.durations).sort((a, b) => a.position - b.position);
-  return rows as (Omit<R, 'durations'> & { durations: Selectable<LinkViewDurationsTable>[] })[];
+  return rows as (Omit<R, 'durations'> & { durations: DurationRow[] })[];
 }
 
 /**
  * The link, with its last view's sequence number (markLinkRead), and in the same row one page of its
  * view logs as one JSON value (`page`), each with its durations and whether its viewer is already a
  * live customer of the link's project (viewLogsWithExtras). One statement for what took three (ADR 0011).
+ * The view logs' path names the link only: its project is the row's.
  */
 const linkWithViewLogPage = preparedQuery('linkWithViewLogPage', (q, id: string, pageOf: string, offset: number, limit: number) =>
   q.db
@@ -264,6 +280,7 @@ const linkWithViewLogPage = preparedQuery('linkWithViewLogPage', (q, id: string,
       eb
         .selectFrom('link_view_logs as v')
         .select((e) => e.fn.max('v.seq').as('seq'))
+        .whereRef('v.app_id', '=', 'l.app_id')
         .whereRef('v.link_id', '=', 'l.id')
         .as('last_seq'),
     )
@@ -275,6 +292,7 @@ const linkWithViewLogPage = preparedQuery('linkWithViewLogPage', (q, id: string,
             q.db
               .selectFrom('link_view_logs')
               .selectAll()
+              .where('app_id', '=', sql.ref<string>('l.app_id'))
               .where('link_id', '=', pageOf)
               .orderBy('view_time', 'desc')
               .orderBy('id', 'desc')
@@ -286,30 +304,34 @@ const linkWithViewLogPage = preparedQuery('linkWithViewLogPage', (q, id: string,
         )
         .as('page'),
     )
-    .where('l.id', '=', id),
+    .where('l.id', '=', id)
+    .modifyEnd(crossProject('record-by-id')),
 );
-/** View logs by id, each with its durations and whether its viewer is a live customer of the project (viewLogsWithExtras). */
-const viewLogsIn = preparedQuery('viewLogsIn', (q, appId: string, ids: string[]) =>
+/** The project's view logs by id, each with its durations and whether its viewer is a live customer of the project (viewLogsWithExtras). */
+const viewLogsIn = preparedQuery('viewLogsIn', (q, appId: string, logsApp: string, ids: string[]) =>
   viewLogsWithExtras(
     q,
     q.db
       .selectFrom('link_view_logs')
       .selectAll()
-      .where(q.inList('id', ids, 'text')),
+      .where(q.inList('id', ids, 'text'))
+      .where(q.projectIs('app_id', logsApp)),
     appId,
   ),
 );
-const cluesIn = preparedQuery('cluesIn', ({ db, inList }, ids: string[]) =>
+const cluesIn = preparedQuery('cluesIn', ({ db, inList, projectIs }, appId: string, ids: string[]) =>
   db
     .selectFrom('clues')
     .selectAll()
-    .where(inList('id', ids, 'text')),
+    .where(inList('id', ids, 'text'))
+    .where(projectIs('app_id', appId)),
 );
-const callsIn = preparedQuery('callsIn', ({ db, inList }, ids: string[]) =>
+const callsIn = preparedQuery('callsIn', ({ db, inList, projectIs }, appId: string, ids: string[]) =>
   db
     .selectFrom('calls')
     .selectAll()
-    .where(inList('id', ids, 'text')),
+    .where(inList('id', ids, 'text'))
+    .where(projectIs('app_id', appId)),
 );
 
 export const historiesRepository = {
@@ -337,10 +359,8 @@ export const historiesRepository = {
 
   async customersByIds(r: PreparedReader, appId: string, ids: string[]): Promise<Map<string, CustomerRow>> {
     if (ids.length === 0) return new Map();
-    // By primary key only (the project is checked on the rows): with `app_id =` in the query SQLite
-    // may walk every customer of the project through another index.
-    const rows = await r.all(customersIn, ids);
-    return new Map(rows.filter((r) => r.app_id === appId).map((r) => [r.id, r]));
+    const rows = await r.all(customersIn, appId, ids);
+    return new Map(rows.map((r) => [r.id, r]));
   },
 
   listLinks(db: Db, appId: string, creatorId: number | null, offset: number, limit: number) {
@@ -349,17 +369,19 @@ export const historiesRepository = {
     return q.orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
   },
 
-  linksByIds(r: PreparedReader, ids: string[]) {
+  /** The project's links among these ids. */
+  linksByIds(r: PreparedReader, appId: string, ids: string[]) {
     if (ids.length === 0) return Promise.resolve([]);
-    return r.all(linksIn, ids);
+    return r.all(linksIn, appId, ids);
   },
 
-  /** Per link: views, distinct viewers, new views and new viewers (after read_seq), and clues. */
-  async linkCounters(r: PreparedReader, links: { id: string }[]) {
+  /** Per link of the project: views, distinct viewers, new views and new viewers (after read_seq), and clues. */
+  async linkCounters(r: PreparedReader, appId: string, links: { id: string }[]) {
     const out = new Map<string, { views: number; viewers: number; newViews: number; newViewers: number; clues: number }>();
     if (links.length === 0) return out;
     for (const c of await r.all(
       linkCountersIn,
+      appId,
       links.map((l) => l.id),
     )) {
       const all = viewCounts.read(c.all_views)[0];
@@ -389,12 +411,12 @@ export const historiesRepository = {
   },
 
   /**
-   * View logs by id (any project's: the caller checks), each with its durations (in the producer's
-   * order) and whether its viewer is a live customer of `appId`.
+   * The project's view logs by id, each with its durations (in the producer's order) and whether
+   * its viewer is a live customer of the project.
    */
   async viewLogsByIds(r: PreparedReader, appId: string, ids: string[]) {
     if (ids.length === 0) return [];
-    return withDurations(await r.all(viewLogsIn, appId, ids));
+    return withDurations(await r.all(viewLogsIn, appId, appId, ids));
   },
 
   /** Marks every view log of the link as read by its creator. */
@@ -402,10 +424,16 @@ export const historiesRepository = {
    * The creator has seen every view up to `lastSeq` (read with the link): the update, a write
    * transaction, runs only when views arrived since the last look, not on every page read.
    */
-  async markLinkRead(db: Db, link: { id: string; read_seq: number; last_seq: number | string | null }): Promise<void> {
+  async markLinkRead(db: Db, link: { id: string; app_id: string; read_seq: number; last_seq: number | string | null }): Promise<void> {
     const max = link.last_seq === null ? null : Number(link.last_seq);
     if (max === null || max <= Number(link.read_seq)) return;
-    await db.updateTable('links').set({ read_seq: max }).where('id', '=', link.id).where('read_seq', '<', max).execute();
+    await db
+      .updateTable('links')
+      .set({ read_seq: max })
+      .where('app_id', '=', link.app_id)
+      .where('id', '=', link.id)
+      .where('read_seq', '<', max)
+      .execute();
   },
 
   listPosts(db: Db, appId: string, ownerId: number | null, offset: number, limit: number) {
@@ -414,13 +442,13 @@ export const historiesRepository = {
     return q.orderBy('send_time', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
   },
 
-  cluesByIds(r: PreparedReader, ids: string[]) {
+  cluesByIds(r: PreparedReader, appId: string, ids: string[]) {
     if (ids.length === 0) return Promise.resolve([]);
-    return r.all(cluesIn, ids);
+    return r.all(cluesIn, appId, ids);
   },
 
-  callsByIds(r: PreparedReader, ids: string[]) {
+  callsByIds(r: PreparedReader, appId: string, ids: string[]) {
     if (ids.length === 0) return Promise.resolve([]);
-    return r.all(callsIn, ids);
+    return r.all(callsIn, appId, ids);
   },
 };

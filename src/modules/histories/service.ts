@@ -59,7 +59,7 @@ export function createHistoriesService(ctx: AppContext, access: AccessService) {
       const creatorId = access.visibleOwner(m, input.svc_user_id, 'history');
       const rows = await repo.listLinks(db, appId, creatorId, p.offset, p.limit);
       const [counters, customers] = await Promise.all([
-        repo.linkCounters(reader, rows),
+        repo.linkCounters(reader, appId, rows),
         repo.customersByIds(reader, appId, [...new Set(rows.map((r) => r.customer_id).filter((id): id is string => id !== null))]),
       ]);
       return rows.map((r) =>
@@ -107,10 +107,10 @@ export function createHistoriesService(ctx: AppContext, access: AccessService) {
      */
     async linkRecord(viewer: Membership, linkId: string, withUrl: boolean) {
       const appId = viewer.app.id;
-      const link = (await repo.linksByIds(reader, [linkId])).find((l) => l.app_id === appId);
+      const link = (await repo.linksByIds(reader, appId, [linkId])).find((l) => l.app_id === appId);
       if (link === undefined) return undefined;
       const [counters, customers] = await Promise.all([
-        repo.linkCounters(reader, [link]),
+        repo.linkCounters(reader, appId, [link]),
         link.customer_id ? repo.customersByIds(reader, appId, [link.customer_id]) : new Map<string, CustomerRow>(),
       ]);
       return toLink(
@@ -124,39 +124,40 @@ export function createHistoriesService(ctx: AppContext, access: AccessService) {
 
     /** The creators of the project's links among these ids (link id → platform user id). */
     async linkCreators(appId: string, ids: string[]): Promise<Map<string, number>> {
-      const rows = await repo.linksByIds(reader, ids);
+      const rows = await repo.linksByIds(reader, appId, ids);
       const out = new Map<string, number>();
-      for (const l of rows) if (l.app_id === appId && l.creator_id !== null) out.set(l.id, l.creator_id);
+      for (const l of rows) if (l.creator_id !== null) out.set(l.id, l.creator_id);
       return out;
     },
 
     /** The tags of the project's links among these ids. */
     async linkTags(appId: string, ids: string[]): Promise<Map<string, string[]>> {
-      const rows = await repo.linksByIds(reader, ids);
-      return new Map(rows.filter((l) => l.app_id === appId).map((l) => [l.id, l.tags ? (JSON.parse(l.tags) as string[]) : []]));
+      const rows = await repo.linksByIds(reader, appId, ids);
+      return new Map(rows.map((l) => [l.id, l.tags ? (JSON.parse(l.tags) as string[]) : []]));
     },
 
     /**
      * The records behaviour records refer to, by id, in their response shapes (calls as stored rows:
-     * the behaviour record shows a few of their fields). Records of other projects are left out; a
+     * the behaviour record shows a few of their fields). Only the project's records are read; a
      * view log comes with its link's id, and the links of the view logs are fetched too. A directed
      * link carries its customer as `/links` does: when in `viewer`'s reach, else null.
      */
     async referencedRecords(viewer: Membership, refs: HistoryRefs) {
       const appId = viewer.app.id;
-      // Rows are read by primary key and kept only when they are the project's (ADR 0016).
-      const [allViewLogs, clues, calls] = await Promise.all([
+      const [viewLogs, clues, calls] = await Promise.all([
         repo.viewLogsByIds(reader, appId, refs.viewLogIds),
-        repo.cluesByIds(reader, refs.clueIds),
-        repo.callsByIds(reader, refs.callIds),
+        repo.cluesByIds(reader, appId, refs.clueIds),
+        repo.callsByIds(reader, appId, refs.callIds),
       ]);
-      const viewLogs = allViewLogs.filter((v) => v.app_id === appId);
       const linkIds = [...new Set([...refs.linkIds, ...viewLogs.map((v) => v.link_id)])];
-      const links = (await repo.linksByIds(reader, linkIds)).filter((l) => l.app_id === appId);
+      const links = await repo.linksByIds(reader, appId, linkIds);
       const directedTo = [
         ...new Set(links.map((l) => (l.is_directional === 1 ? l.customer_id : null)).filter((id): id is string => id !== null)),
       ];
-      const [counters, customers] = await Promise.all([repo.linkCounters(reader, links), repo.customersByIds(reader, appId, directedTo)]);
+      const [counters, customers] = await Promise.all([
+        repo.linkCounters(reader, appId, links),
+        repo.customersByIds(reader, appId, directedTo),
+      ]);
       const linkName = new Map(links.map((l) => [l.id, l.name]));
       return {
         viewLogs: new Map(
@@ -180,8 +181,8 @@ export function createHistoriesService(ctx: AppContext, access: AccessService) {
             toLink(l, counters.get(l.id), inReach(viewer, l.customer_id ? customers.get(l.customer_id) : undefined), clock, undefined),
           ]),
         ),
-        clues: new Map(clues.filter((c) => c.app_id === appId).map((c) => [c.id, toClue(c, clock)])),
-        calls: new Map(calls.filter((c) => c.app_id === appId).map((c) => [c.id, c])),
+        clues: new Map(clues.map((c) => [c.id, toClue(c, clock)])),
+        calls: new Map(calls.map((c) => [c.id, c])),
       };
     },
   };

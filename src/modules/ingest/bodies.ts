@@ -283,13 +283,20 @@ const MAX_DURATIONS = 1000;
  * One Duration item of a view log (the interface's fields), stored at `position` among the view
  * log's durations: a batch's view log gives them in its order; the viewer updates a page's item in place.
  */
-export function parseDuration(d: unknown, position: number, viewLogId: string, clock: Clock): Insertable<LinkViewDurationsTable> {
+export function parseDuration(
+  d: unknown,
+  position: number,
+  appId: string,
+  viewLogId: string,
+  clock: Clock,
+): Insertable<LinkViewDurationsTable> {
   if (typeof d !== 'object' || d === null || Array.isArray(d)) throw new ItemError(`durations[${position}] must be an object`);
   const dr = new BodyReader(d as Record<string, unknown>, clock);
   try {
     const pageIndex = (d as Record<string, unknown>).pageIndex;
     const duration = (d as Record<string, unknown>).duration;
     return {
+      app_id: appId,
       link_view_log_id: viewLogId,
       position,
       id: dr.id('id') ?? `${viewLogId}:${position}`,
@@ -320,7 +327,7 @@ export function parseViewLog(body: Record<string, unknown>, c: ParseContext): Pa
     throw new ItemError('durations must be an array');
   const list = (rawDurations ?? []) as unknown[];
   if (list.length > MAX_DURATIONS) throw new ItemError(`durations must have at most ${MAX_DURATIONS} items`);
-  const durations = list.map((d, i) => parseDuration(d, i, c.domainId, c.clock));
+  const durations = list.map((d, i) => parseDuration(d, i, c.appId, c.domainId, c.clock));
   const leave = r.time('leaveTime');
   const clueId = r.str('clueId', { max: 64 });
   return {

@@ -4,6 +4,7 @@ import {
   type Database,
   type DatabaseHandle,
   bulkOps,
+  crossProject,
   preparedQuery,
 } from '../../db/index.ts';
 import type { Insertable, Kysely, Updateable } from 'kysely';
@@ -55,35 +56,39 @@ const RECORD_TABLES: readonly RecordTable[] = ['customers', 'behaviour_logs', 'c
 
 /**
  * Prepared lookups by id, per table: one id (the common one-record request, which PostgreSQL's
- * reader coalesces with its neighbours) and a list (bound as one parameter).
+ * reader coalesces with its neighbours) and a list (bound as one parameter). Over every project:
+ * an id another project's record has is refused.
  */
 const byId = (table: RecordTable) => ({
   one: preparedQuery(`ingestStored_${table}`, ({ db }, id: string) =>
     db
       .selectFrom(table as 'customers')
       .select(['id', 'app_id'])
-      .where('id', '=', id),
+      .where('id', '=', id)
+      .modifyEnd(crossProject('ingest-global-ids')),
   ),
   list: preparedQuery(`ingestStoredList_${table}`, ({ db, inList }, ids: string[]) =>
     db
       .selectFrom(table as 'customers')
       .select(['id', 'app_id'])
-      .where(inList('id', ids, 'text')),
+      .where(inList('id', ids, 'text'))
+      .modifyEnd(crossProject('ingest-global-ids')),
   ),
 });
 const STORED = Object.fromEntries(RECORD_TABLES.map((t) => [t, byId(t)])) as Record<RecordTable, ReturnType<typeof byId>>;
 
-const customerOne = preparedQuery('ingestCustomer', ({ db }, id: string) =>
-  db.selectFrom('customers').select(['id', 'app_id', 'owner_id']).where('id', '=', id),
+const customerOne = preparedQuery('ingestCustomer', ({ db, projectIs }, appId: string, id: string) =>
+  db.selectFrom('customers').select(['id', 'owner_id']).where('id', '=', id).where(projectIs('app_id', appId)),
 );
-const customerList = preparedQuery('ingestCustomers', ({ db, inList }, ids: string[]) =>
-  // By primary key only, the project checked on the rows: with `app_id = ?` beside the ids,
-  // SQLite (no statistics) walked the project's whole customer index instead, every batch:
-  // 1M customers made a 1000-record batch cost ~300 ms instead of ~50 (measured on the bench's dataset).
+const customerList = preparedQuery('ingestCustomers', ({ db, inList, projectIs }, appId: string, ids: string[]) =>
+  // By primary key, the project checked on the rows found (projectIs): with a plain `app_id = ?`
+  // beside the ids, SQLite (no statistics) walked the project's whole customer index instead, every
+  // batch: 1M customers made a 1000-record batch cost ~300 ms instead of ~50 (measured on the bench's dataset).
   db
     .selectFrom('customers')
-    .select(['id', 'app_id', 'owner_id'])
-    .where(inList('id', ids, 'text')),
+    .select(['id', 'owner_id'])
+    .where(inList('id', ids, 'text'))
+    .where(projectIs('app_id', appId)),
 );
 
 /** Reads rows by ids through the prepared reader: the one-id query for one id, else the list query in chunks. */
@@ -149,21 +154,21 @@ export function createIngestRepository(database: DatabaseHandle) {
    * the index is walked forwards.
    */
   function addRollups(db: Db, rows: Insertable<BehaviourRollupsTable>[]): Promise<void> {
-    const sorted = byKey(rows, (r) => [r.customer_id, r.day, r.kind, r.key]);
-    return bulk.insertOrAdd(db, 'behaviour_rollups', sorted, ['customer_id', 'day', 'kind', 'key'], 'count');
+    const sorted = byKey(rows, (r) => [r.app_id, r.customer_id, r.day, r.kind, r.key]);
+    return bulk.insertOrAdd(db, 'behaviour_rollups', sorted, ['app_id', 'customer_id', 'day', 'kind', 'key'], 'count');
   }
 
   /** Adds the same counts to the all-time totals (one row per customer × kind × key). */
   async function addTotals(db: Db, rows: Insertable<BehaviourRollupsTable>[]): Promise<void> {
-    const totals = new Map<string, { customer_id: string; kind: string; key: string; count: number }>();
+    const totals = new Map<string, { app_id: string; customer_id: string; kind: string; key: string; count: number }>();
     for (const r of rows) {
-      const k = `${r.customer_id}\u0000${r.kind}\u0000${r.key}`;
+      const k = `${r.app_id}\u0000${r.customer_id}\u0000${r.kind}\u0000${r.key}`;
       const t = totals.get(k);
       if (t) t.count += Number(r.count);
-      else totals.set(k, { customer_id: r.customer_id, kind: r.kind, key: r.key, count: Number(r.count) });
+      else totals.set(k, { app_id: r.app_id, customer_id: r.customer_id, kind: r.kind, key: r.key, count: Number(r.count) });
     }
-    const sorted = byKey([...totals.values()], (r) => [r.customer_id, r.kind, r.key]);
-    await bulk.insertOrAdd(db, 'behaviour_totals', sorted, ['customer_id', 'kind', 'key'], 'count');
+    const sorted = byKey([...totals.values()], (r) => [r.app_id, r.customer_id, r.kind, r.key]);
+    await bulk.insertOrAdd(db, 'behaviour_totals', sorted, ['app_id', 'customer_id', 'kind', 'key'], 'count');
   }
 
   const group = database.commitGroup<RowsPlan>(writeRows);
@@ -262,8 +267,13 @@ export function createIngestRepository(database: DatabaseHandle) {
     /** Customers of the project (live or deleted) among these ids, with their owner. */
     async customers(database: DatabaseHandle, appId: string, ids: string[]): Promise<Map<string, { owner_id: number }>> {
       const found = new Map<string, { owner_id: number }>();
-      for (const r of await readByIds(database, customerOne, customerList, ids, (l) => bulk.lookupChunks(l))) {
-        if (r.app_id === appId) found.set(r.id, { owner_id: r.owner_id });
+      if (ids.length === 0) return found;
+      if (ids.length === 1) {
+        for (const r of await database.reader.all(customerOne, appId, ids[0] as string)) found.set(r.id, { owner_id: r.owner_id });
+        return found;
+      }
+      for (const part of bulk.lookupChunks(ids)) {
+        for (const r of await database.reader.all(customerList, appId, part)) found.set(r.id, { owner_id: r.owner_id });
       }
       return found;
     },
@@ -272,9 +282,14 @@ export function createIngestRepository(database: DatabaseHandle) {
     async links(db: Db, appId: string, ids: string[]): Promise<Map<string, string[]>> {
       const found = new Map<string, string[]>();
       for (const part of bulk.lookupChunks(ids)) {
-        // By primary key only, as customers() above.
-        const rows = await db.selectFrom('links').select(['id', 'app_id', 'tags']).where(bulk.anyOf('id', part)).execute();
-        for (const r of rows) if (r.app_id === appId) found.set(r.id, r.tags ? (JSON.parse(r.tags) as string[]) : []);
+        // By primary key, as customers() above.
+        const rows = await db
+          .selectFrom('links')
+          .select(['id', 'tags'])
+          .where(bulk.anyOf('id', part))
+          .where(database.features.projectIs('app_id', appId))
+          .execute();
+        for (const r of rows) found.set(r.id, r.tags ? (JSON.parse(r.tags) as string[]) : []);
       }
       return found;
     },
@@ -296,7 +311,13 @@ export function createIngestRepository(database: DatabaseHandle) {
     async takenShareTokens(db: Db, tokens: Map<string, number>): Promise<number[]> {
       const taken: number[] = [];
       for (const part of bulk.lookupChunks([...tokens.keys()])) {
-        const rows = await db.selectFrom('links').select('share_token').where(bulk.anyOf('share_token', part)).execute();
+        // Share tokens make link URLs: unique across projects.
+        const rows = await db
+          .selectFrom('links')
+          .select('share_token')
+          .where(bulk.anyOf('share_token', part))
+          .modifyEnd(crossProject('ingest-global-ids'))
+          .execute();
         for (const r of rows) taken.push(tokens.get(r.share_token) as number);
       }
       return taken;

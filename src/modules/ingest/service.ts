@@ -394,7 +394,7 @@ export function createIngestService(
       const k = `${customer}\u0000${day}\u0000${kind}\u0000${key}`;
       const r = rollups.get(k);
       if (r) r.count = Number(r.count) + 1;
-      else rollups.set(k, { customer_id: customer, day, kind, key, count: 1 });
+      else rollups.set(k, { app_id: appId, customer_id: customer, day, kind, key, count: 1 });
     };
     const behaviourRows = behaviours.map((it) => {
       const p = it.parsed;
@@ -509,7 +509,7 @@ export function createIngestService(
         const k = `${p.row.customer_id}\u0000${day}\u0000${kind}\u0000${key}`;
         const r = rollups.get(k);
         if (r) r.count = Number(r.count) + 1;
-        else rollups.set(k, { customer_id: p.row.customer_id, day, kind, key, count: 1 });
+        else rollups.set(k, { app_id: appId, customer_id: p.row.customer_id, day, kind, key, count: 1 });
       }
       events.push({ event_type: 'create', domainType: 'BehaviourLog', domainId: p.row.id, body: RECORD_BODY });
       return p.row;
@@ -528,7 +528,7 @@ export function createIngestService(
               total_page: g.totals.totalPage,
               leave_time: g.totals.leaveTime === null ? null : clock.format(g.totals.leaveTime),
             },
-            durations: g.durations.map((d) => parseDuration(d.body, d.position, g.viewLogId, clock)),
+            durations: g.durations.map((d) => parseDuration(d.body, d.position, appId, g.viewLogId, clock)),
           };
     const records = rows.link_view_logs.length + rows.clues.length + behaviourRows.length;
     return {

@@ -1,4 +1,4 @@
-import { type MembersTable, type Database, containsInsensitive } from '../../db/index.ts';
+import { type MembersTable, type Database, containsInsensitive, crossProject } from '../../db/index.ts';
 import type { Kysely, Updateable } from 'kysely';
 import type { MemberListRow, MemberRow, UserMembershipRow } from './mapper.ts';
 
@@ -31,8 +31,8 @@ export const membersRepository = {
     await db.insertInto('members').values(row).execute();
   },
 
-  async update(db: Db, id: string, patch: Updateable<MembersTable>): Promise<MemberRow | undefined> {
-    return db.updateTable('members').set(patch).where('id', '=', id).returningAll().executeTakeFirst();
+  async update(db: Db, appId: string, id: string, patch: Updateable<MembersTable>): Promise<MemberRow | undefined> {
+    return db.updateTable('members').set(patch).where('app_id', '=', appId).where('id', '=', id).returningAll().executeTakeFirst();
   },
 
   /** The user's active memberships in live projects, newest first, with each project's name and creator; `pending` narrows them. */
@@ -46,14 +46,15 @@ export const membersRepository = {
       .where('members.status', '=', 0)
       .where('apps.status', '=', 0);
     if (pending !== undefined) q = q.where('members.accepted_at', pending ? 'is' : 'is not', null);
-    return q.orderBy('members.create_time', 'desc').orderBy('members.id', 'desc').execute();
+    return q.orderBy('members.create_time', 'desc').orderBy('members.id', 'desc').modifyEnd(crossProject('user-projects')).execute();
   },
 
   /** Marks a pending active member accepted; undefined when it was not pending (or no longer active). */
-  acceptIfPending(db: Db, id: string, now: number): Promise<MemberRow | undefined> {
+  acceptIfPending(db: Db, appId: string, id: string, now: number): Promise<MemberRow | undefined> {
     return db
       .updateTable('members')
       .set({ accepted_at: now, edit_time: now })
+      .where('app_id', '=', appId)
       .where('id', '=', id)
       .where('status', '=', 0)
       .where('accepted_at', 'is', null)

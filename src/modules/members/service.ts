@@ -79,7 +79,13 @@ export function createMembersService(ctx: AppContext, access: AccessService, acc
       if (existing) {
         // Added again by someone else: pending again until the user accepts.
         const revived = await memberChange(appId, callerId, 'member.readd', user.id, { role, postRoles }, async (trx) => {
-          const r = await repo.update(trx, existing.id, { status: 0, role, post_roles: postRoles, edit_time: now, accepted_at: null });
+          const r = await repo.update(trx, appId, existing.id, {
+            status: 0,
+            role,
+            post_roles: postRoles,
+            edit_time: now,
+            accepted_at: null,
+          });
           if (!r) throw failure('member_not_found');
           return r;
         });
@@ -118,7 +124,7 @@ export function createMembersService(ctx: AppContext, access: AccessService, acc
       if (target.user_id === m.app.creator_id) throw failure('cannot_remove_owner');
       if (target.role === 'Admin' && m.role !== 'Master') throw forbidden('Only the project Master may remove an Admin');
       await memberChange(appId, callerId, 'member.remove', target.user_id, { role: target.role }, (trx) =>
-        repo.update(trx, target.id, { status: 1, edit_time: clock.now() }),
+        repo.update(trx, appId, target.id, { status: 1, edit_time: clock.now() }),
       );
       return true;
     },
@@ -136,7 +142,7 @@ export function createMembersService(ctx: AppContext, access: AccessService, acc
       if (own.accepted_at !== null) return toMember(own, clock);
       const now = clock.now();
       const accepted = await db.transaction().execute(async (trx) => {
-        const a = await repo.acceptIfPending(trx, own.id, now);
+        const a = await repo.acceptIfPending(trx, appId, own.id, now);
         if (a) await audit(trx, { appId, actorId: userId, action: 'member.accept', targetType: 'member', targetId: String(userId) });
         return a;
       });
@@ -151,7 +157,7 @@ export function createMembersService(ctx: AppContext, access: AccessService, acc
       if (!own || own.status !== 0) throw failure('member_not_found', 'You are not a member of this project');
       if (own.role === 'Master') throw failure('cannot_remove_owner', 'The project creator cannot leave the project');
       await memberChange(appId, userId, 'member.leave', userId, { role: own.role }, (trx) =>
-        repo.update(trx, own.id, { status: 1, edit_time: clock.now() }),
+        repo.update(trx, appId, own.id, { status: 1, edit_time: clock.now() }),
       );
       return true;
     },

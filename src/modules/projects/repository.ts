@@ -1,4 +1,4 @@
-import { type AppsTable, type MembersTable, type Database, type DatabaseHandle, preparedQuery } from '../../db/index.ts';
+import { type AppsTable, type MembersTable, type Database, type DatabaseHandle, crossProject, preparedQuery } from '../../db/index.ts';
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { AppRow } from './mapper.ts';
 
@@ -37,6 +37,7 @@ export const projectsRepository = {
       .where('apps.status', '=', 0)
       .orderBy('apps.create_time', 'desc')
       .orderBy('apps.id', 'desc')
+      .modifyEnd(crossProject('user-projects'))
       .execute();
   },
 };

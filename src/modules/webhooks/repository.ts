@@ -28,16 +28,17 @@ export const webhooksRepository = {
   },
 
   /** Deletes a webhook and its deliveries (run it in a transaction). */
-  async remove(db: Db, id: string): Promise<void> {
-    await db.deleteFrom('webhook_deliveries').where('webhook_id', '=', id).execute();
-    await db.deleteFrom('webhooks').where('id', '=', id).execute();
+  async remove(db: Db, appId: string, id: string): Promise<void> {
+    await db.deleteFrom('webhook_deliveries').where('app_id', '=', appId).where('webhook_id', '=', id).execute();
+    await db.deleteFrom('webhooks').where('app_id', '=', appId).where('id', '=', id).execute();
   },
 
   /** A page of a webhook's deliveries, newest first. */
-  deliveries(db: Db, webhookId: string, offset: number, limit: number) {
+  deliveries(db: Db, appId: string, webhookId: string, offset: number, limit: number) {
     return db
       .selectFrom('webhook_deliveries')
       .selectAll()
+      .where('app_id', '=', appId)
       .where('webhook_id', '=', webhookId)
       .orderBy('id', 'desc')
       .offset(offset)
@@ -45,8 +46,13 @@ export const webhooksRepository = {
       .execute();
   },
 
-  async reactivate(db: Db, id: string): Promise<void> {
-    await db.updateTable('webhooks').set({ status: 'active', disabled_reason: null }).where('id', '=', id).execute();
+  async reactivate(db: Db, appId: string, id: string): Promise<void> {
+    await db
+      .updateTable('webhooks')
+      .set({ status: 'active', disabled_reason: null })
+      .where('app_id', '=', appId)
+      .where('id', '=', id)
+      .execute();
   },
 
   /** The project's stored events among these ids, with their feed positions. */
@@ -59,10 +65,11 @@ export const webhooksRepository = {
   },
 
   /** Sends a webhook's dead-lettered deliveries again from now; returns how many. */
-  async requeueDead(db: Db, webhookId: string, now: number): Promise<number> {
+  async requeueDead(db: Db, appId: string, webhookId: string, now: number): Promise<number> {
     const res = await db
       .updateTable('webhook_deliveries')
       .set({ status: 'pending', attempts: 0, next_attempt_at: now, created_at: now })
+      .where('app_id', '=', appId)
       .where('webhook_id', '=', webhookId)
       .where('status', '=', 'dead')
       .executeTakeFirst();

@@ -99,7 +99,7 @@ export function createWebhooksService(ctx: AppContext, access: AccessService, au
       await access.manager(appId, callerId);
       const hook = await hookOf(appId, id);
       await db.transaction().execute(async (trx) => {
-        await repo.remove(trx, id);
+        await repo.remove(trx, appId, id);
         await audit(trx, {
           appId,
           actorId: callerId,
@@ -115,7 +115,7 @@ export function createWebhooksService(ctx: AppContext, access: AccessService, au
     async deliveries(appId: string, callerId: number, id: string, p: Page) {
       await access.manager(appId, callerId);
       await hookOf(appId, id);
-      const rows = await repo.deliveries(db, id, p.offset, p.limit);
+      const rows = await repo.deliveries(db, appId, id, p.offset, p.limit);
       return rows.map((d) => toDelivery(d, clock));
     },
 
@@ -128,7 +128,7 @@ export function createWebhooksService(ctx: AppContext, access: AccessService, au
       const hook = await hookOf(appId, id);
       const now = clock.now();
       return db.transaction().execute(async (trx) => {
-        if (hook.status !== 'active') await repo.reactivate(trx, id);
+        if (hook.status !== 'active') await repo.reactivate(trx, appId, id);
         await audit(trx, {
           appId,
           actorId: callerId,
@@ -152,6 +152,7 @@ export function createWebhooksService(ctx: AppContext, access: AccessService, au
           if (missing !== undefined) throw failure('event_not_found', `event ${missing} is not (or no longer) stored for this project`);
           const sorted = [...rows].sort((a, b) => Number(a.seq ?? 0) - Number(b.seq ?? 0));
           await repo.insertDelivery(trx, {
+            app_id: appId,
             webhook_id: id,
             event_ids: JSON.stringify(sorted.map((r) => r.id)),
             first_seq: sorted[0]?.seq ?? null,
@@ -166,7 +167,7 @@ export function createWebhooksService(ctx: AppContext, access: AccessService, au
           });
           return { deliveries: 1 };
         }
-        return { deliveries: await repo.requeueDead(trx, id, now) };
+        return { deliveries: await repo.requeueDead(trx, appId, id, now) };
       });
     },
 
