@@ -38,8 +38,14 @@ const viewLogs = async (linkId: string) =>
 async function snapshot() {
   const db = t.server.ctx.database.db;
   return {
-    views: await db.selectFrom('link_view_logs').selectAll().orderBy('id').execute(),
-    durations: await db.selectFrom('link_view_durations').selectAll().orderBy('link_view_log_id').orderBy('position').execute(),
+    views: await db.selectFrom('link_view_logs').selectAll().where('app_id', '=', p.appId).orderBy('id').execute(),
+    durations: await db
+      .selectFrom('link_view_durations')
+      .selectAll()
+      .where('app_id', '=', p.appId)
+      .orderBy('link_view_log_id')
+      .orderBy('position')
+      .execute(),
     behaviours: await count(t.server, 'behaviour_logs'),
     outbox: await count(t.server, 'outbox'),
   };
@@ -117,6 +123,7 @@ describe('a view', () => {
     expect(closed?.leaveTime).not.toBeNull();
     const state = await t.server.ctx.database.db
       .selectFrom('link_view_logs')
+      .where('app_id', '=', p.appId)
       .select(['closed_at', 'left_at'])
       .where('id', '=', closed?.id as string)
       .executeTakeFirstOrThrow();
@@ -124,6 +131,7 @@ describe('a view', () => {
     await b.beacon(link.shareToken, { type: 'hb', seq: 6, token, page: 2, dwell: { 1: 1500, 2: 2300 } });
     const reopened = await t.server.ctx.database.db
       .selectFrom('link_view_logs')
+      .where('app_id', '=', p.appId)
       .select(['closed_at', 'left_at'])
       .where('id', '=', closed?.id as string)
       .executeTakeFirstOrThrow();
@@ -155,12 +163,14 @@ describe('a view', () => {
     const lastBeacon = Date.now() - 31_000;
     await db
       .updateTable('link_view_logs')
+      .where('app_id', '=', p.appId)
       .set({ beacon_at: lastBeacon })
       .where('id', '=', log?.id as string)
       .execute();
     expect(await t.server.services.links.sweep()).toBeGreaterThanOrEqual(1);
     const row = await db
       .selectFrom('link_view_logs')
+      .where('app_id', '=', p.appId)
       .select(['closed_at', 'left_at', 'leave_time'])
       .where('id', '=', log?.id as string)
       .executeTakeFirstOrThrow();

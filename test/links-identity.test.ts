@@ -207,6 +207,7 @@ describe('the form', () => {
     // Past the 30 minutes a reload continues: a new view.
     await t.server.ctx.database.db
       .updateTable('link_view_logs')
+      .where('app_id', '=', p.appId)
       .set({ beacon_at: Date.now() - 31 * 60_000 })
       .where('link_id', '=', link.id)
       .execute();
@@ -219,9 +220,15 @@ describe('the form', () => {
   });
 
   it('matches an existing customer by mobile number or e-mail and never edits it; the answer is the same', async () => {
-    const before = await t.server.ctx.database.db.selectFrom('customers').selectAll().where('id', '=', 'id-ada').executeTakeFirstOrThrow();
+    const before = await t.server.ctx.database.db
+      .selectFrom('customers')
+      .where('app_id', '=', p.appId)
+      .selectAll()
+      .where('id', '=', 'id-ada')
+      .executeTakeFirstOrThrow();
     await t.server.ctx.database.db
       .updateTable('customers')
+      .where('app_id', '=', p.appId)
       .set({ email: 'ada@example.com', email_lower: 'ada@example.com' })
       .where('id', '=', 'id-ada')
       .execute();
@@ -234,10 +241,16 @@ describe('the form', () => {
     );
     expect(res.json()).toEqual({ status: 1, data: {} });
     expect(await count(t.server, 'customers')).toBe(customersBefore);
-    const after = await t.server.ctx.database.db.selectFrom('customers').selectAll().where('id', '=', 'id-ada').executeTakeFirstOrThrow();
+    const after = await t.server.ctx.database.db
+      .selectFrom('customers')
+      .where('app_id', '=', p.appId)
+      .selectAll()
+      .where('id', '=', 'id-ada')
+      .executeTakeFirstOrThrow();
     expect({ ...after, email: before.email, email_lower: before.email_lower }).toEqual(before);
     const tied = await t.server.ctx.database.db
       .selectFrom('visitors')
+      .where('app_id', '=', p.appId)
       .selectAll()
       .where('id', '=', other.cookies.get('rapport_visitor') as string)
       .execute();

@@ -31,6 +31,7 @@ const linkRows = () =>
   t.server.ctx.database.db
     .selectFrom('links')
     .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('app_id', '=', p.appId)
     .executeTakeFirstOrThrow()
     .then((r) => Number(r.n));
 
@@ -258,6 +259,7 @@ describe('the viewer page', () => {
     await t.server.ctx.database.db
       .updateTable('links')
       .set({ expires_at: Date.now() - 1000 })
+      .where('app_id', '=', p.appId)
       .where('id', '=', soon.id)
       .execute();
     const res = await new Browser(t.server).get(`/l/${soon.shareToken}`);

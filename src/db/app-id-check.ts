@@ -91,6 +91,10 @@ export const CROSS_PROJECT = {
   'ingest-global-ids':
     'Ingestion refuses a record id that another project already uses, and a share token another link has: ' +
     "those are unique across projects, so the lookup has to see every project's rows.",
+  'share-token':
+    'A shared link is found by its share token alone (the public viewer, its beacons and form know nothing else), and a ' +
+    'new token is checked unique: tokens are unique across projects, and the link found names the project every later statement uses.',
+  'view-sweep': 'Closing the share-link views that fell silent, in every project: each server sweeps whatever views stopped sending.',
   'event-sequencer': "The sequencer gives committed events their positions in ONE feed order over every project's outbox rows.",
   'file-renderer': 'The page renderer looks for files waiting to be rendered in every project: one queue of work per server.',
   'event-relay':

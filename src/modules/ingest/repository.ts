@@ -188,7 +188,7 @@ export function createIngestRepository(database: DatabaseHandle) {
         .insertInto('link_view_durations')
         .values(d)
         .onConflict((oc) =>
-          oc.columns(['link_view_log_id', 'position']).doUpdateSet({
+          oc.columns(['app_id', 'link_view_log_id', 'position']).doUpdateSet({
             duration: d.duration,
             ended_at: d.ended_at,
             total: d.total,

@@ -1,4 +1,4 @@
-import { type Database, type PreparedReader, preparedQuery } from '../../db/index.ts';
+import { type Database, type PreparedReader, crossProject, preparedQuery } from '../../db/index.ts';
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { DurationRow, LinkRow, SilentView, ViewRow } from './mapper.ts';
 
@@ -9,7 +9,7 @@ type Db = Kysely<Database>;
  * tokens are unique across projects). The viewer's every request starts here.
  */
 const linkByToken = preparedQuery('linkByShareToken', ({ db }, token: string) =>
-  db.selectFrom('links').selectAll().where('share_token', '=', token),
+  db.selectFrom('links').selectAll().where('share_token', '=', token).modifyEnd(crossProject('share-token')),
 );
 
 const viewLog = preparedQuery('viewerViewLog', ({ db }, appId: string, id: string) =>
@@ -17,16 +17,7 @@ const viewLog = preparedQuery('viewerViewLog', ({ db }, appId: string, id: strin
 );
 
 const viewDurations = preparedQuery('viewerViewDurations', ({ db }, appId: string, id: string) =>
-  db
-    .selectFrom('link_view_durations as d')
-    .selectAll('d')
-    // The project through the view log (the durations carry their view log's id only).
-    .where((eb) =>
-      eb.exists(
-        eb.selectFrom('link_view_logs as v').select('v.id').whereRef('v.id', '=', 'd.link_view_log_id').where('v.app_id', '=', appId),
-      ),
-    )
-    .where('d.link_view_log_id', '=', id),
+  db.selectFrom('link_view_durations as d').selectAll('d').where('d.app_id', '=', appId).where('d.link_view_log_id', '=', id),
 );
 
 /** The visitor's latest view of the link that had a beacon at or after `since` (a reload continues it). */
@@ -78,7 +69,14 @@ export const linksRepository = {
 
   /** Whether any link (of any project: share tokens make URLs) has this share token. */
   async shareTokenTaken(db: Db, token: string): Promise<boolean> {
-    return (await db.selectFrom('links').select('id').where('share_token', '=', token).executeTakeFirst()) !== undefined;
+    return (
+      (await db
+        .selectFrom('links')
+        .select('id')
+        .where('share_token', '=', token)
+        .modifyEnd(crossProject('share-token'))
+        .executeTakeFirst()) !== undefined
+    );
   },
 
   byShareToken(r: PreparedReader, token: string): Promise<LinkRow | undefined> {
@@ -132,8 +130,9 @@ export const linksRepository = {
     if (views.length === 0) return [];
     const durations = await db
       .selectFrom('link_view_durations as d')
-      .innerJoin('link_view_logs as v', 'v.id', 'd.link_view_log_id')
+      .innerJoin('link_view_logs as v', (j) => j.onRef('v.id', '=', 'd.link_view_log_id').onRef('v.app_id', '=', 'd.app_id'))
       .selectAll('d')
+      .where('d.app_id', '=', appId)
       .where('v.app_id', '=', appId)
       .where(
         'd.link_view_log_id',
@@ -175,6 +174,7 @@ export const linksRepository = {
       .where('v.beacon_at', '<', before)
       .orderBy('v.beacon_at')
       .limit(limit)
+      .modifyEnd(crossProject('view-sweep'))
       .execute() as Promise<SilentView[]>;
   },
 
