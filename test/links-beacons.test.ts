@@ -91,9 +91,13 @@ describe('a view', () => {
   });
 
   it('caps what a beacon claims by the wall time since the previous one', async () => {
+    // The previous beacon is stamped by the server after `before`, so the cap is at most the time
+    // since `before` plus the slack, however slowly the machine runs.
     const before = Date.now();
+    const previous = await b.beacon(link.shareToken, { type: 'hb', seq: 4, token, page: 2, dwell: { 1: 1500 } });
+    expect(previous.json()).toEqual({ status: 1, data: { accepted: true } });
     await sleep(300);
-    const res = await b.beacon(link.shareToken, { type: 'hb', seq: 4, token, page: 2, dwell: { 1: 1500, 2: 3_600_000 } });
+    const res = await b.beacon(link.shareToken, { type: 'hb', seq: 5, token, page: 2, dwell: { 1: 1500, 2: 3_600_000 } });
     expect(res.json()).toEqual({ status: 1, data: { accepted: true } });
     const page2 = Number((await viewLogs(link.id))[0]?.durations[1]?.duration);
     // At most the time since the last beacon plus two seconds of slack: never the hour claimed.
@@ -104,7 +108,7 @@ describe('a view', () => {
   it('ignores a replayed beacon and one overtaken by a later one: nothing changes', async () => {
     const before = await snapshot();
     for (const body of [
-      { type: 'hb', seq: 4, token, page: 2, dwell: { 1: 99_999, 2: 99_999 } },
+      { type: 'hb', seq: 5, token, page: 2, dwell: { 1: 99_999, 2: 99_999 } },
       { type: 'hb', seq: 2, token, page: 1, dwell: { 1: 50_000 } },
       { type: 'leave', seq: 1, token, page: 3, dwell: { 3: 5000 } },
     ]) {
@@ -117,7 +121,7 @@ describe('a view', () => {
 
   it('closes on leave; a later beacon (back from the back-forward cache) reopens it', async () => {
     await sleep(200);
-    const leave = await b.beacon(link.shareToken, { type: 'leave', seq: 5, token, page: 2, dwell: { 1: 1500, 2: 2200 } });
+    const leave = await b.beacon(link.shareToken, { type: 'leave', seq: 6, token, page: 2, dwell: { 1: 1500, 2: 2200 } });
     expect(leave.json()).toEqual({ status: 1, data: { accepted: true } });
     const [closed] = await viewLogs(link.id);
     expect(closed?.leaveTime).not.toBeNull();
@@ -128,7 +132,7 @@ describe('a view', () => {
       .where('id', '=', closed?.id as string)
       .executeTakeFirstOrThrow();
     expect(state.closed_at).not.toBeNull();
-    await b.beacon(link.shareToken, { type: 'hb', seq: 6, token, page: 2, dwell: { 1: 1500, 2: 2300 } });
+    await b.beacon(link.shareToken, { type: 'hb', seq: 7, token, page: 2, dwell: { 1: 1500, 2: 2300 } });
     const reopened = await t.server.ctx.database.db
       .selectFrom('link_view_logs')
       .where('app_id', '=', p.appId)
@@ -146,11 +150,11 @@ describe('a view', () => {
     const data = (
       res.json() as { data: { counted: boolean; continued?: boolean; token: string; seq: number; dwell: Record<string, number> } }
     ).data;
-    expect(data).toMatchObject({ counted: true, continued: true, seq: 6 });
+    expect(data).toMatchObject({ counted: true, continued: true, seq: 7 });
     expect(data.dwell['1']).toBe(1500);
     expect(await viewLogs(link.id)).toHaveLength(1);
     // The page goes on with the view's token and sequence.
-    const hb = await b.beacon(link.shareToken, { type: 'hb', seq: 7, token: data.token, page: 1, dwell: data.dwell });
+    const hb = await b.beacon(link.shareToken, { type: 'hb', seq: 8, token: data.token, page: 1, dwell: data.dwell });
     expect(hb.json()).toEqual({ status: 1, data: { accepted: true } });
   });
 
