@@ -268,6 +268,7 @@ describe('a new version', () => {
 
     const byAdmin = await upload(t.server, p.appId, p.admin.token, { filename: 'x.jpg', bytes: fixture('photo.jpg') }, { fileId: file.id });
     expect(byAdmin.json()).toMatchObject({ status: 1, data: { version: 2 } });
+    expect(await settled(t.server, p.appId, p.sales.token, file.id)).toMatchObject({ status: 'ready', version: 2 });
     const byMaster = await upload(
       t.server,
       p.appId,
@@ -275,7 +276,7 @@ describe('a new version', () => {
       { filename: 'y.pdf', bytes: fixture('deck.pdf') },
       { fileId: file.id },
     );
-    expect(byMaster.json()).toMatchObject({ status: 1, data: { version: 3, name: 'y.pdf' } });
+    expect(byMaster.json(), byMaster.body).toMatchObject({ status: 1, data: { version: 3, name: 'y.pdf' } });
     expect(await settled(t.server, p.appId, p.sales.token, file.id)).toMatchObject({ status: 'ready', version: 3, renderedPages: 3 });
     const missing = await upload(t.server, p.appId, p.master.token, { filename: 'y.pdf', bytes: fixture('deck.pdf') }, { fileId: 'nope' });
     expect(missing.json()).toMatchObject({ status: 0, code: 'file_not_found' });
