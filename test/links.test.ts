@@ -298,6 +298,29 @@ describe('the viewer page', () => {
     const outsider = await b.get(`/l/${link.shareToken}`, { authorization: `Bearer ${p.outsider.token}` });
     expect(outsider.body).toMatch(/"token":"[^"]+"/);
   });
+
+  it("a member signed in to the console previews it too: the console's member pass cookie", async () => {
+    const signIn = async (user: { username: string; password: string }) => {
+      const res = await t.server.api.post(
+        '/svcuser/console/session',
+        { username: user.username, password: user.password },
+        { headers: { origin: 'http://localhost:80' } },
+      );
+      expect(res.statusCode).toBe(200);
+      const cookies = ([] as string[]).concat(res.headers['set-cookie'] as string | string[]);
+      const pass = cookies.find((c) => c.startsWith('rapport_member='));
+      expect(pass).toMatch(/; Path=\/l; Max-Age=\d+; HttpOnly; SameSite=Lax$/);
+      return (pass as string).split(';')[0] as string;
+    };
+    const member = await signIn(p.sales2);
+    const preview = await new Browser(t.server).get(`/l/${link.shareToken}`, { cookie: member });
+    expect(preview.body).toContain('"token":null');
+    // Another project's user signed in to the console is a viewer like anyone; a forged pass is ignored.
+    const outsider = await new Browser(t.server).get(`/l/${link.shareToken}`, { cookie: await signIn(p.outsider) });
+    expect(outsider.body).toMatch(/"token":"[^"]+"/);
+    const forged = `rapport_member=${Buffer.from(JSON.stringify({ u: p.sales2.id, e: 9999999999 })).toString('base64url')}.AAAAAAAAAAAAAAAAAAAAAA`;
+    expect((await new Browser(t.server).get(`/l/${link.shareToken}`, { cookie: forged })).body).toMatch(/"token":"[^"]+"/);
+  });
 });
 
 describe('gates', () => {

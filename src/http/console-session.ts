@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { setCookie } from './cookies.ts';
 import { forbidden } from './errors.ts';
 
 /**
@@ -11,22 +12,12 @@ import { forbidden } from './errors.ts';
 export const SESSION_COOKIE = 'rapport_console';
 /** The only path the browser sends the cookie to: the session endpoints. */
 export const SESSION_PATH = '/svcuser/console/session';
-
-/** The value of cookie `name` in a Cookie header, or undefined. */
-export function readCookie(header: string | undefined, name: string): string | undefined {
-  if (header === undefined) return undefined;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq < 0 || part.slice(0, eq).trim() !== name) continue;
-    const value = part.slice(eq + 1).trim();
-    try {
-      return decodeURIComponent(value);
-    } catch {
-      return undefined;
-    }
-  }
-  return undefined;
-}
+/**
+ * The console's member pass (`accounts.memberPass`): sent only to the share-link viewer, which then
+ * does not count a signed-in member opening a link as a viewer. It grants nothing else.
+ */
+export const MEMBER_PASS_COOKIE = 'rapport_member';
+const MEMBER_PASS_PATH = '/l';
 
 /** The console's session cookie: HttpOnly, SameSite=Strict, Secure when the page came over HTTPS. */
 function cookie(request: FastifyRequest, value: string, maxAgeSeconds: number): string {
@@ -42,7 +33,13 @@ export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, r
 
 export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply): void {
   reply.header('set-cookie', cookie(request, '', 0));
+  setMemberPassCookie(request, reply, '', 0);
   reply.header('cache-control', 'no-store');
+}
+
+/** The member pass: HttpOnly, SameSite=Lax (a link opened from a chat while signed in is not counted either). */
+export function setMemberPassCookie(request: FastifyRequest, reply: FastifyReply, pass: string, maxAgeSeconds: number): void {
+  setCookie(reply, MEMBER_PASS_COOKIE, pass, { path: MEMBER_PASS_PATH, maxAgeSeconds, secure: request.protocol === 'https' });
 }
 
 /**

@@ -34,6 +34,17 @@ export interface TokenOwner {
 }
 
 export const accountsRepository = {
+  /** The server's secret of this name: made from `candidate` the first time any process asks, then always the same. */
+  async serverSecret(db: Db, name: string, candidate: string, now: number): Promise<string> {
+    await db
+      .insertInto('server_secrets')
+      .values({ name, value: candidate, created_at: now })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .execute();
+    const row = await db.selectFrom('server_secrets').select('value').where('name', '=', name).executeTakeFirstOrThrow();
+    return row.value;
+  },
+
   async insertUser(db: Db, user: Insertable<UsersTable>): Promise<UserRow> {
     return db.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow();
   },

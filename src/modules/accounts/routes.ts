@@ -7,9 +7,10 @@ import {
   SESSION_PATH,
   assertConsoleOrigin,
   clearSessionCookie,
-  readCookie,
+  setMemberPassCookie,
   setSessionCookie,
 } from '../../http/console-session.ts';
+import { readCookie } from '../../http/cookies.ts';
 import { Envelope, OAuthErrorBody, RateLimited, ok } from '../../http/envelope.ts';
 import { oauthError } from '../../http/errors.ts';
 import type { AccountsService } from './service.ts';
@@ -171,13 +172,14 @@ export async function accountsRoutes(fastify: FastifyInstance, opts: AccountsRou
     preValidation: async (request: FastifyRequest) => assertConsoleOrigin(request, opts.publicBaseUrl),
   };
   const consoleResponses = { 200: ConsoleToken, 400: OAuthError, 403: OAuthErrorBody, 429: OAuthErrorBody };
-  const startSession = (
+  const startSession = async (
     request: FastifyRequest,
     reply: FastifyReply,
     tokens: { access_token: string; refresh_token?: string; expires_in: number },
   ) => {
     if (tokens.refresh_token !== undefined) setSessionCookie(request, reply, tokens.refresh_token, opts.refreshTokenTtl);
     else reply.header('cache-control', 'no-store');
+    setMemberPassCookie(request, reply, await accounts.memberPass(tokens.access_token, tokens.expires_in), tokens.expires_in);
     return { access_token: tokens.access_token, token_type: 'bearer', expires_in: tokens.expires_in };
   };
 
@@ -213,8 +215,7 @@ export async function accountsRoutes(fastify: FastifyInstance, opts: AccountsRou
         response: consoleResponses,
       },
     },
-    async (request, reply) =>
-      startSession(request, reply, await accounts.consoleRefresh(readCookie(request.headers.cookie, SESSION_COOKIE))),
+    async (request, reply) => startSession(request, reply, await accounts.consoleRefresh(readCookie(request, SESSION_COOKIE))),
   );
 
   app.delete(
@@ -229,7 +230,7 @@ export async function accountsRoutes(fastify: FastifyInstance, opts: AccountsRou
       },
     },
     async (request, reply) => {
-      await accounts.consoleSignOut(readCookie(request.headers.cookie, SESSION_COOKIE), bearerToken(request));
+      await accounts.consoleSignOut(readCookie(request, SESSION_COOKIE), bearerToken(request));
       clearSessionCookie(request, reply);
       return {};
     },

@@ -14,6 +14,7 @@ import {
   verifyPassword,
   hashedAt,
 } from '../../lib/secrets.ts';
+import { deriveKey, signValue, verifyValue } from '../../lib/signed-tokens.ts';
 import { CONSOLE_CLIENT_ID, type ClientsService } from '../clients/service.ts';
 import { type PlatformUser, toPlatformUser } from './mapper.ts';
 import { type UserRow, accountsRepository as repo } from './repository.ts';
@@ -206,6 +207,27 @@ export function createAccountsService(ctx: AppContext, clients: ClientsService) 
     return user;
   }
 
+  // The server's own secrets, by name: made once by whichever process asks first, kept in the database
+  // so that every process and every server signs and checks alike.
+  const secrets = new Map<string, Promise<Buffer>>();
+  function serverSecret(name: string): Promise<Buffer> {
+    let secret = secrets.get(name);
+    if (secret === undefined) {
+      secret = repo.serverSecret(db, name, randomToken(32), clock.now()).then((value) => Buffer.from(value, 'base64url'));
+      secret.catch(() => secrets.delete(name));
+      secrets.set(name, secret);
+    }
+    return secret;
+  }
+  let passKey: Promise<Buffer> | null = null;
+  const memberPassKey = () =>
+    (passKey ??= serverSecret('console')
+      .then((raw) => deriveKey(raw, 'member pass'))
+      .catch((err: unknown) => {
+        passKey = null;
+        throw err;
+      }));
+
   /** The console's client, unless the operator revoked it (`rapport client revoke console`). */
   async function consoleClient(): Promise<string> {
     if (!(await clients.isLive(CONSOLE_CLIENT_ID))) throw oauthError('invalid_client', 'The console client is revoked on this server');
@@ -253,6 +275,28 @@ export function createAccountsService(ctx: AppContext, clients: ClientsService) 
       const order =
         hint === 'refresh_token' ? (['refresh_tokens', 'access_tokens'] as const) : (['access_tokens', 'refresh_tokens'] as const);
       for (const table of order) if (await repo.deleteToken(db, table, hash, clientId)) return;
+    },
+
+    /** The server's secret of this name (random, made once, shared by every process through the database). */
+    serverSecret,
+
+    /**
+     * The console's member pass for the access token it is given: a value signed by the server naming
+     * the token's user, valid as long as the token. The share-link viewer reads it (docs/links.md) so
+     * that members opening links from the console are not counted as viewers; it grants nothing else.
+     */
+    async memberPass(accessToken: string, ttlSeconds: number): Promise<string> {
+      const user = await this.authenticate(accessToken);
+      return signValue(await memberPassKey(), { u: user.id, e: Math.floor(clock.now() / 1000) + ttlSeconds });
+    },
+
+    /** The user a member pass names, while it is valid and the account is enabled; else null. */
+    async userOfMemberPass(pass: string | undefined): Promise<number | null> {
+      if (pass === undefined || pass === '') return null;
+      const value = verifyValue(await memberPassKey(), pass) as { u?: unknown; e?: unknown } | null;
+      if (value === null || typeof value.u !== 'number' || typeof value.e !== 'number' || value.e < clock.now() / 1000) return null;
+      const user = await repo.findUserById(db, value.u);
+      return user === undefined || user.status === 2 ? null : user.id;
     },
 
     /** Whether the console may sign someone up: ALLOW_SIGNUP, or no user exists yet (the first run). */

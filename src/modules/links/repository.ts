@@ -177,15 +177,4 @@ export const linksRepository = {
       .modifyEnd(crossProject('view-sweep'))
       .execute() as Promise<SilentView[]>;
   },
-
-  /** The server's secret of this name: made from `candidate` the first time any process asks, then always the same. */
-  async serverSecret(db: Db, name: string, candidate: string, now: number): Promise<string> {
-    await db
-      .insertInto('server_secrets')
-      .values({ name, value: candidate, created_at: now })
-      .onConflict((oc) => oc.column('name').doNothing())
-      .execute();
-    const row = await db.selectFrom('server_secrets').select('value').where('name', '=', name).executeTakeFirstOrThrow();
-    return row.value;
-  },
 };

@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bearerToken } from '../../http/auth.ts';
 import { readCookie, setCookie } from '../../http/cookies.ts';
+import { MEMBER_PASS_COOKIE } from '../../http/console-session.ts';
 import { businessResponses, ok } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
 import { randomToken } from '../../lib/secrets.ts';
@@ -117,12 +118,11 @@ export async function linksRoutes(fastify: FastifyInstance, opts: LinksRoutesOpt
   }
 
   /**
-   * A platform user signed in on this request: a bearer token in the Authorization header. Where the
-   * web console keeps a session cookie, reading it belongs here too: its members are then not
-   * counted as viewers when they open their own links from the console.
+   * A platform user signed in on this request: a bearer token in the Authorization header, or the
+   * console's member pass cookie, so that members opening links from the console are not counted.
    */
   async function signedInUser(request: FastifyRequest): Promise<number | null> {
-    if (request.headers.authorization === undefined) return null;
+    if (request.headers.authorization === undefined) return accounts.userOfMemberPass(readCookie(request, MEMBER_PASS_COOKIE));
     const token = bearerToken(request);
     if (token === undefined || token === '') return null;
     try {

@@ -162,10 +162,9 @@ export function createLinksService(
   // process and every server signs and checks alike. ----
   let keys: Promise<{ view: SigningKey; unlock: SigningKey }> | null = null;
   function signingKeys() {
-    keys ??= repo
-      .serverSecret(db, 'viewer', randomToken(32), clock.now())
-      .then((secret) => {
-        const raw = Buffer.from(secret, 'base64url');
+    keys ??= accounts
+      .serverSecret('viewer')
+      .then((raw) => {
         return { view: deriveKey(raw, 'view tokens'), unlock: deriveKey(raw, 'link unlock') };
       })
       .catch((err: unknown) => {
