@@ -44,6 +44,8 @@ const probes: Record<string, Probe> = {
   'POST /api/v1.7/apps': (w, u) => w.server.api.post('/api/v1.7/apps', { name: 'Probe' }, { token: u.token }),
   'POST /api/v1.7/app/{app-id}': (w, u) => w.server.api.post(`/api/v1.7/app/${w.appId}`, { name: 'Renamed' }, { token: u.token }),
   'GET /api/v1.7/app/{app-id}': (w, u) => w.server.api.get(`/api/v1.7/app/${w.appId}`, { token: u.token }),
+  'POST /api/v1.7/app/{app-id}/secret-rotations': (w, u) =>
+    w.server.api.post(`/api/v1.7/app/${w.appId}/secret-rotations`, {}, { token: u.token }),
   'GET /api/v1.7/my-apps': (w, u) => w.server.api.get('/api/v1.7/my-apps', { token: u.token }),
   'POST /api/v1.7/app/{app-id}/members (role Sales)': async (w, u) =>
     w.server.api.post(`/api/v1.7/app/${w.appId}/members`, { svc_user_id: (await w.newUser()).id, role: 'Sales' }, { token: u.token }),
@@ -261,8 +263,11 @@ beforeAll(async () => {
   const appId = (await server.api.post('/api/v1.7/apps', { name: 'Matrix' }, { token: m.token })).json().data.appId as string;
   await server.api.post(`/api/v1.7/app/${appId}/members`, { svc_user_id: a.id, role: 'Admin' }, { token: m.token });
   await server.api.post(`/api/v1.7/app/${appId}/members`, { svc_user_id: s.id, role: 'Sales' }, { token: m.token });
-  const mine = (await server.api.get('/api/v1.7/my-apps', { token: m.token })).json().data as { id: string; secret: string }[];
-  const secret = mine.find((a) => a.id === appId)?.secret ?? '';
+  // Read at each use: the secret-rotation probe replaces it.
+  const currentSecret = async () => {
+    const mine = (await server.api.get('/api/v1.7/my-apps', { token: m.token })).json().data as { id: string; secret: string }[];
+    return mine.find((a) => a.id === appId)?.secret ?? '';
+  };
   world = {
     server,
     client,
@@ -287,7 +292,7 @@ beforeAll(async () => {
       return res.json().data.id as string;
     },
     async ingest(batch) {
-      const res = await server.api.post(`/api/v1.7/app/${appId}/events`, batch, { headers: { 'x-app-secret': secret } });
+      const res = await server.api.post(`/api/v1.7/app/${appId}/events`, batch, { headers: { 'x-app-secret': await currentSecret() } });
       expect(res.json().status, res.body).toBe(1);
     },
     async fileOf(owner) {

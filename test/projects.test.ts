@@ -93,6 +93,55 @@ describe('projects', () => {
     expect(none.json().data.find((a: { id: string }) => a.id === appId)).toBeUndefined();
   });
 
+  it('rotating the secret: a new one at once, the old one for 24 hours, an older one not at all, audited', async () => {
+    const { secret: original } = (await t.server.api.get('/api/v1.7/my-apps', { token: master.token }))
+      .json()
+      .data.find((a: { id: string }) => a.id === appId) as { secret: string };
+    // 1: the secret is accepted; else the refusal's HTTP status.
+    const ingests = async (secret: string) => {
+      const res = await t.server.api.post(`/api/v1.7/app/${appId}/events`, [], { headers: { 'x-app-secret': secret } });
+      return res.statusCode === 200 ? (res.json().status as number) : res.statusCode;
+    };
+    expect(await ingests(original)).toBe(1);
+
+    const bySales = await t.server.api.post(`/api/v1.7/app/${appId}/secret-rotations`, {}, { token: sales.token });
+    expect(bySales.statusCode).toBe(403);
+    const rotated = await t.server.api.post(`/api/v1.7/app/${appId}/secret-rotations`, {}, { token: admin.token });
+    const first = rotated.json().data as { secret: string; previousSecretValidUntil: string };
+    expect(first.secret).not.toBe(original);
+    expect(first.secret.length).toBeGreaterThanOrEqual(32);
+    expect(first.previousSecretValidUntil).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    const listed = (await t.server.api.get('/api/v1.7/my-apps', { token: master.token }))
+      .json()
+      .data.find((a: { id: string }) => a.id === appId) as { secret: string };
+    expect(listed.secret).toBe(first.secret);
+    expect(await ingests(first.secret)).toBe(1);
+    expect(await ingests(original)).toBe(1);
+
+    // The overlap ends: the replaced secret stops working.
+    await t.server.ctx.database.db
+      .updateTable('apps')
+      .set({ previous_secret_until: Date.now() - 1 })
+      .where('id', '=', appId)
+      .execute();
+    expect(await ingests(original)).toBe(403);
+    expect(await ingests(first.secret)).toBe(1);
+
+    // Rotating again: only the secret just replaced keeps its overlap.
+    const second = (await t.server.api.post(`/api/v1.7/app/${appId}/secret-rotations`, {}, { token: master.token })).json().data as {
+      secret: string;
+    };
+    expect(await ingests(second.secret)).toBe(1);
+    expect(await ingests(first.secret)).toBe(1);
+    expect(await ingests(original)).toBe(403);
+
+    const log = (await t.server.api.get(`/api/v1.7/app/${appId}/audit-log`, { token: master.token, query: { count: 100 } })).json()
+      .data as { action: string; svcUserId: string; detail: unknown }[];
+    const entries = log.filter((e) => e.action === 'project.secret_rotate');
+    expect(entries.map((e) => e.svcUserId)).toEqual([String(master.id), String(admin.id)]);
+    expect(JSON.stringify(entries)).not.toContain(first.secret);
+  });
+
   it('edit: Master and Admin may, Sales may not, outsiders get 403, unknown projects app_not_found', async () => {
     const byAdmin = await t.server.api.post(
       `/api/v1.7/app/${appId}`,

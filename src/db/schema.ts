@@ -85,6 +85,9 @@ export interface AppsTable {
   android_package_name: string | null;
   conference_id: string | null;
   secret: string;
+  /** The secret the last rotation replaced, valid until previous_secret_until (ms). */
+  previous_secret: string | null;
+  previous_secret_until: number | null;
   status: number;
   redirect_uri: string | null;
   create_time: number;

@@ -17,6 +17,7 @@ export type AuditAction =
   | 'customer.transfer_group'
   | 'customer.delete'
   | 'project.edit'
+  | 'project.secret_rotate'
   | 'webhook.create'
   | 'webhook.remove'
   | 'webhook.replay'

@@ -5,7 +5,7 @@ import type { AppRow } from './mapper.ts';
 type Db = Kysely<Database>;
 
 const appSecret = preparedQuery('appSecret', ({ db }, id: string) =>
-  db.selectFrom('apps').select(['secret', 'status', 'creator_id']).where('id', '=', id),
+  db.selectFrom('apps').select(['secret', 'previous_secret', 'previous_secret_until', 'status', 'creator_id']).where('id', '=', id),
 );
 
 export const projectsRepository = {
@@ -22,7 +22,11 @@ export const projectsRepository = {
   findSecret(database: DatabaseHandle, id: string) {
     // Every ingestion request and collect call checks it: cached until the project's row changes.
     return database
-      .cache<string, { secret: string; status: number; creator_id: number } | undefined>('app-secrets', 'access')
+      .cache<
+        string,
+        | { secret: string; previous_secret: string | null; previous_secret_until: number | null; status: number; creator_id: number }
+        | undefined
+      >('app-secrets', 'access')
       .get(id, () => database.reader.first(appSecret, id));
   },
   /** Live projects the user is an active member of, newest first, with the caller's role. */

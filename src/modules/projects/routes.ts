@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { businessResponses, ok } from '../../http/envelope.ts';
 import type { ProjectsService } from './service.ts';
-import { AppIdParams, CreatedProject, Project, ProjectBody, ProjectWithSecret } from './schemas.ts';
+import { AppIdParams, CreatedProject, Project, ProjectBody, ProjectWithSecret, RotatedSecret } from './schemas.ts';
 
 const tags = ['Projects'];
 
@@ -36,6 +36,19 @@ export async function projectsRoutes(fastify: FastifyInstance, opts: { projects:
       },
     },
     async (request) => ok(await projects.edit(request.params.appId, request.user.id, request.body)),
+  );
+
+  app.post(
+    '/api/v1.7/app/:appId/secret-rotations',
+    {
+      schema: {
+        tags,
+        summary: "Rotate the project's secret (Master/Admin): a new one at once, the old one valid 24 hours more",
+        params: AppIdParams,
+        response: businessResponses(RotatedSecret),
+      },
+    },
+    async (request) => ok(await projects.rotateSecret(request.params.appId, request.user.id)),
   );
 
   app.get(

@@ -31,4 +31,9 @@ export const Project = Type.Object({
 
 export const ProjectWithSecret = Type.Composite([Project, Type.Object({ secret: NullableString })]);
 
+export const RotatedSecret = Type.Object({
+  secret: Type.String({ description: 'The new project secret' }),
+  previousSecretValidUntil: Type.String({ description: 'Until when the replaced secret keeps working (24 hours)' }),
+});
+
 export const CreatedProject = Type.Object({ appId: Type.String(), name: Type.String(), description: NullableString });

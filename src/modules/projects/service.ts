@@ -19,6 +19,8 @@ export interface ProjectInput {
 }
 
 const NAME_MAX = 100;
+/** How long a rotated-out project secret keeps working: 24 hours. */
+export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 const DESCRIPTION_MAX = 2000;
 
 function validName(name: string | undefined, required: boolean): string | undefined {
@@ -66,6 +68,8 @@ export function createProjectsService(ctx: AppContext, access: AccessService, ho
         android_package_name: null,
         conference_id: null,
         secret: randomToken(24),
+        previous_secret: null,
+        previous_secret_until: null,
         status: 0,
         redirect_uri: null,
         create_time: now,
@@ -124,9 +128,26 @@ export function createProjectsService(ctx: AppContext, access: AccessService, ho
      */
     async creatorBySecret(appId: string, secret: string): Promise<number | null> {
       const app = await repo.findSecret(ctx.database, appId);
-      // The comparison runs even for an unknown project, so timing does not tell which failed.
-      const matches = safeEqual(app?.secret ?? '', secret);
-      return app && app.status === 0 && matches ? app.creator_id : null;
+      // The comparisons run even for an unknown project, so timing does not tell which failed.
+      const current = safeEqual(app?.secret ?? '', secret);
+      const previous = safeEqual(app?.previous_secret ?? '', secret) && (app?.previous_secret_until ?? 0) > clock.now();
+      return app && app.status === 0 && (current || previous) ? app.creator_id : null;
+    },
+
+    /**
+     * A new secret for the project (Master/Admin). The one it replaces stays valid for
+     * SECRET_OVERLAP_MS more; one replaced before that is invalid at once. Audited, without secrets.
+     */
+    async rotateSecret(appId: string, callerId: number): Promise<{ secret: string; previousSecretValidUntil: string }> {
+      const m = await access.manager(appId, callerId);
+      const now = clock.now();
+      const secret = randomToken(24);
+      const until = now + SECRET_OVERLAP_MS;
+      await db.transaction().execute(async (trx) => {
+        await repo.updateApp(trx, appId, { secret, previous_secret: m.app.secret, previous_secret_until: until, edit_time: now });
+        await audit(trx, { appId, actorId: callerId, action: 'project.secret_rotate', targetType: 'project', targetId: appId });
+      });
+      return { secret, previousSecretValidUntil: clock.format(until) };
     },
 
     /** The caller's projects; `secret` only where the caller is Master or Admin. */
