@@ -75,6 +75,37 @@ describe('a view', () => {
     expect(await viewLogs(link.id)).toHaveLength(1);
   });
 
+  it("announces a visitor not yet known opening the link: one LinkView event, no behaviour record", async () => {
+    const res = await t.server.api.get(`/api/v1.7/app/${p.appId}/events`, { token: p.master.token, query: { count: 1000 } });
+    const events = (res.json().data as { events: { event_type: string; domainType: string; domainId: string; body: unknown }[] }).events;
+    const [log] = await viewLogs(link.id);
+    const opens = events.filter((e) => e.domainType === 'LinkView');
+    expect(opens).toEqual([
+      {
+        id: expect.any(String),
+        event_type: 'create',
+        domainType: 'LinkView',
+        domainId: log?.id,
+        body: {
+          id: log?.id,
+          appId: p.appId,
+          linkId: link.id,
+          linkName: 'Beacons',
+          linkType: 1,
+          svcUserId: p.sales.id,
+          viewerId: b.cookies.get('rapport_visitor'),
+          customerId: null,
+          viewTime: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
+          location: null, // no GEOIP_DB here
+          system: 'iOS 17.4',
+          client: expect.any(String),
+        },
+        createdAt: expect.any(String),
+      },
+    ]);
+    expect(events.filter((e) => e.domainType === 'BehaviourLog')).toEqual([]);
+  });
+
   it('grows with heartbeats and page turns, as text/plain or application/json', async () => {
     await sleep(1200);
     const hb = await b.beacon(link.shareToken, { type: 'hb', seq: 2, token, page: 1, dwell: { 1: 1000 } });

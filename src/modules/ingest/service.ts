@@ -145,6 +145,8 @@ export interface ViewerWrite {
   attribute?: { viewLogIds: string[]; customerId: string; viewerName: string | null };
   /** The form record filled while viewing (the view log's clueId). */
   viewClue?: { viewLogId: string; clueId: string };
+  /** Events of the write that are not about a record it stores (an anonymous visitor opening a link). */
+  events?: EventMessage[];
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -500,7 +502,7 @@ export function createIngestService(
       rows.link_view_durations.push(...parsed.durations);
     }
     for (const c of w.clues ?? []) rows.clues.push(parseClue(c.body, pc(c.id)).row);
-    const events: EventMessage[] = [];
+    const events: EventMessage[] = [...(w.events ?? [])];
     const rollups = new Map<string, Insertable<BehaviourRollupsTable>>();
     const behaviourRows = (w.behaviours ?? []).map((b) => {
       const p = parseBehaviour(b.body, pc(b.id));

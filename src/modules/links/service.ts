@@ -550,6 +550,31 @@ export function createLinksService(
                 : []),
             ],
     };
+    // A visitor not yet known opens the link: no behaviour record (it has no customer), but its
+    // owner hears of it (docs/events.md, LinkView.create).
+    if (customer === null) {
+      write.events = [
+        {
+          event_type: 'create',
+          domainType: 'LinkView',
+          domainId: viewId,
+          body: {
+            id: viewId,
+            appId: link.app_id,
+            linkId: link.id,
+            linkName: link.name,
+            linkType: link.type,
+            svcUserId: link.creator_id,
+            viewerId: visitor.visitorId,
+            customerId: null,
+            viewTime: clock.format(now),
+            location: env.location,
+            system: env.system,
+            client: env.client,
+          },
+        },
+      ];
+    }
     await ingest.recordViewer(write);
     if (customer !== null) void alertOwner(link, customer, viewId, env);
   }

@@ -43,8 +43,12 @@ export function createLiveService(ctx: AppContext, access: AccessService, histor
   let seen = 0;
   let closed = false;
 
-  /** The link a behaviour record is about, from its content (`linkId`), or null. */
+  /** The link an event is about: an anonymous view's, or a behaviour record's from its content (`linkId`); or null. */
   function linkOf(e: FeedEvent): string | null {
+    if (e.domainType === 'LinkView') {
+      const linkId = (e.body as { linkId?: unknown } | null)?.linkId;
+      return typeof linkId === 'string' && linkId !== '' ? linkId : null;
+    }
     if (e.domainType !== 'BehaviourLog') return null;
     const content = (e.body as { content?: unknown } | null)?.content;
     if (typeof content !== 'string' || !content.includes('linkId')) return null;

@@ -8,10 +8,12 @@ export interface FeedEntry {
   customerId: string | undefined;
   customerName: string;
   /** The key under live.* and its values. */
-  textKey: 'activity' | 'customerCreated' | 'customerChanged';
+  textKey: 'activity' | 'customerCreated' | 'customerChanged' | 'anonymousOpen';
   action: string | undefined;
   content: string | null;
   linkName: string | undefined;
+  /** Where an anonymous visitor is (their location), or empty. */
+  place?: string | undefined;
   at: string;
 }
 

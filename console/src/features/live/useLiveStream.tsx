@@ -14,7 +14,15 @@ interface LiveEvent {
   domainType: string;
   event_type: string;
   domainId: string;
-  body: Record<string, unknown> & { customerId?: string; customerName?: string; name?: string; action?: string; content?: string };
+  body: Record<string, unknown> & {
+    customerId?: string;
+    customerName?: string;
+    name?: string;
+    action?: string;
+    content?: string;
+    linkName?: string | null;
+    location?: string | null;
+  };
   createdAt: string;
 }
 
@@ -47,6 +55,28 @@ export function useLiveStream(appId: string | undefined): { open: boolean } {
           return;
         }
         const body = event.body ?? {};
+        if (event.domainType === 'LinkView') {
+          // Someone not yet a customer opened a shared link (docs/events.md).
+          const anonymous: FeedEntry = {
+            id: message.id ?? event.domainId,
+            appId,
+            customerId: undefined,
+            customerName: t('live.someone'),
+            textKey: 'anonymousOpen',
+            action: undefined,
+            content: null,
+            linkName: body.linkName ?? '',
+            place: body.location ? ` · ${body.location}` : '',
+            at: event.createdAt,
+          };
+          liveFeed.add(anonymous);
+          notification.info({
+            key: `live-${anonymous.id}`,
+            message: t('live.anonymousOpen', { link: anonymous.linkName, place: anonymous.place }),
+            placement: 'bottomRight',
+          });
+          return;
+        }
         const isCustomer = event.domainType === 'Customer';
         const customerId = isCustomer ? event.domainId : body.customerId;
         // What the event changed is read again when next shown (at once, where it is on screen).

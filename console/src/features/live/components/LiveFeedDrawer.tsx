@@ -31,7 +31,9 @@ export function LiveFeedDrawer({ open, onClose, connected }: { open: boolean; on
             const text =
               e.textKey === 'activity'
                 ? t('live.activity', { name: e.customerName, what: title({ action: e.action ?? '', content: e.content, when: e.at }) })
-                : t(`live.${e.textKey}`, { name: e.customerName });
+                : e.textKey === 'anonymousOpen'
+                  ? t('live.anonymousOpen', { link: e.linkName, place: e.place ?? '' })
+                  : t(`live.${e.textKey}`, { name: e.customerName });
             return (
               <List.Item>
                 <List.Item.Meta
