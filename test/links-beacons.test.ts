@@ -75,7 +75,7 @@ describe('a view', () => {
     expect(await viewLogs(link.id)).toHaveLength(1);
   });
 
-  it("announces a visitor not yet known opening the link: one LinkView event, no behaviour record", async () => {
+  it('announces a visitor not yet known opening the link: one LinkView event, no behaviour record', async () => {
     const res = await t.server.api.get(`/api/v1.7/app/${p.appId}/events`, { token: p.master.token, query: { count: 1000 } });
     const events = (res.json().data as { events: { event_type: string; domainType: string; domainId: string; body: unknown }[] }).events;
     const [log] = await viewLogs(link.id);
