@@ -13,6 +13,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { consoleFirstRow } from './console.ts';
 import { flag, option } from './options.ts';
 import type { LoadResult, LoadSpec } from './load.ts';
 import { type Dataset, LOADS, SCENARIOS, type Scenario } from './scenarios.ts';
@@ -656,6 +657,20 @@ async function main() {
     if (selected('webhook delivery')) rows.push(...(await webhookDelivery()));
     if (selected('PDF render')) rows.push(await pdfRender());
     if (selected('viewer page') || selected('beacons')) rows.push(...(await viewerFigures()));
+    if (selected('console first row')) {
+      const c = await consoleFirstRow(base, dataset);
+      rows.push(
+        'skipped' in c
+          ? { scenario: 'console first row', note: c.skipped }
+          : {
+              scenario: 'console first row (375 px, 4× CPU, cold cache)',
+              p50ms: c.medianMs,
+              runsMs: c.runsMs.join(' '),
+              target: '≤ 1500 ms (median of 5)',
+              met: c.medianMs <= 1500 ? 'yes' : 'NO',
+            },
+      );
+    }
     const big = rows.find((r) => r.scenario === 'overview, big customer')?.reqPerSec as number | undefined;
     const small = rows.find((r) => r.scenario === 'overview, small customer')?.reqPerSec as number | undefined;
     const summary = {
