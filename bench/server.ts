@@ -5,8 +5,12 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 
-/** The server's node flags as `npm start` has them; extra flags go after these, so a later one overrides. */
-export const SERVER_FLAGS = ['--max-old-space-size=256'];
+/**
+ * The server's node flags as `npm start` has them; extra flags go after these, so a later one overrides.
+ * BENCH_NODE_FLAGS adds flags to every server a bench script starts (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`
+ * to profile the viewer's or the renderer's server, which `--node-flags` of npm run bench does not reach).
+ */
+export const SERVER_FLAGS = ['--max-old-space-size=256', ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean)];
 export const SERVER_ARGS = ['bin/rapport.js', 'serve'];
 /** As `npm start` has it, but without rate limits: the bench loads the server from one address with a few tokens. */
 export const SERVER_ENV = { GLIBC_TUNABLES: 'glibc.malloc.mmap_threshold=131072', RATE_LIMITS: 'off' };
