@@ -99,7 +99,7 @@ export const CROSS_PROJECT = {
   'event-sequencer': "The sequencer gives committed events their positions in ONE feed order over every project's outbox rows.",
   'file-renderer': 'The page renderer looks for files waiting to be rendered in every project: one queue of work per server.',
   'merge-rewrite':
-    'The background job that moves merged customers\' history to the customer they were merged into looks for ' +
+    "The background job that moves merged customers' history to the customer they were merged into looks for " +
     'merges still to move in every project: one queue of work per server; each move then names its project.',
   'event-relay':
     'The relay walks the outbox and the webhook deliveries of every project: it plans and sends due deliveries, ' +

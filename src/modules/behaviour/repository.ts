@@ -192,16 +192,14 @@ const groupRollups = preparedQuery('behaviourGroupRollups', ({ db, inList }, app
     .where('day', '>=', fromDay)
     .groupBy(['kind', 'key']),
 );
-const groupBefore = preparedQuery(
-  'behaviourGroupBefore',
-  ({ db, inList }, appId: string, ids: string[], dayStart: number, from: number) =>
-    db
-      .selectFrom('behaviour_logs')
-      .select(['action', 'content'])
-      .where('app_id', '=', appId)
-      .where(inList('customer_id', ids, 'text'))
-      .where('when_at', '>=', dayStart)
-      .where('when_at', '<', from),
+const groupBefore = preparedQuery('behaviourGroupBefore', ({ db, inList }, appId: string, ids: string[], dayStart: number, from: number) =>
+  db
+    .selectFrom('behaviour_logs')
+    .select(['action', 'content'])
+    .where('app_id', '=', appId)
+    .where(inList('customer_id', ids, 'text'))
+    .where('when_at', '>=', dayStart)
+    .where('when_at', '<', from),
 );
 const groupPage = preparedQuery(
   'behaviourGroupPage',

@@ -232,6 +232,7 @@ export function createCustomersService(
         is_new: 1,
         detail_viewed_at: null,
         seen_behaviour_count: 0,
+        merge_pending: 0,
         created_at: now,
         updated_at: now,
       };

@@ -128,7 +128,12 @@ export function createErasureRepository(features: DialectFeatures) {
   return {
     /** The customer, whatever its status. */
     async customer(trx: Db, appId: string, id: string): Promise<{ id: string; app_id: string; status: number } | undefined> {
-      return trx.selectFrom('customers').select(['id', 'app_id', 'status']).where('app_id', '=', appId).where('id', '=', id).executeTakeFirst();
+      return trx
+        .selectFrom('customers')
+        .select(['id', 'app_id', 'status'])
+        .where('app_id', '=', appId)
+        .where('id', '=', id)
+        .executeTakeFirst();
     },
 
     /** The customers merged into it (the same person's records): erased with it. */
@@ -146,8 +151,9 @@ export function createErasureRepository(features: DialectFeatures) {
 
     /** The project of a customer id (the CLI names the customer only). */
     async projectOf(db: Db, id: string): Promise<string | undefined> {
-      return (await db.selectFrom('customers').select('app_id').where('id', '=', id).modifyEnd(crossProject('record-by-id')).executeTakeFirst())
-        ?.app_id;
+      return (
+        await db.selectFrom('customers').select('app_id').where('id', '=', id).modifyEnd(crossProject('record-by-id')).executeTakeFirst()
+      )?.app_id;
     },
 
     /** Runs every step; returns what each touched. */

@@ -106,7 +106,10 @@ export function createMergesRepository(features: DialectFeatures) {
       await bulk.insertOrAdd(trx, 'behaviour_totals', [base], ['app_id', 'customer_id', 'kind', 'key'], 'count');
     },
 
-    /** Live customers of a project (optionally one owner's) sharing a value: groups, then their members. */
+    /**
+     * Live customers of a project (optionally one owner's) sharing a value: one page of the shared
+     * values (name and company: the two joined by U+0001), then (duplicateMembers) their customers.
+     */
     async duplicateGroups(
       db: Db,
       appId: string,
@@ -115,21 +118,32 @@ export function createMergesRepository(features: DialectFeatures) {
       offset: number,
       limit: number,
     ): Promise<string[]> {
-      const key =
-        by === 'phone' ? sql<string>`phone` : by === 'email' ? sql<string>`email_lower` : sql<string>`name || ${'\u0001'} || company`;
-      let q = db
-        .selectFrom('customers')
-        .select(key.as('k'))
-        .where('app_id', '=', appId)
-        .where('status', '=', 1);
+      let q = db.selectFrom('customers').where('app_id', '=', appId).where('status', '=', 1);
       if (ownerId !== null) q = q.where('owner_id', '=', ownerId);
-      if (by === 'phone') q = q.where('phone', 'is not', null).where('phone', '!=', '');
-      else if (by === 'email') q = q.where('email_lower', 'is not', null).where('email_lower', '!=', '');
-      else q = q.where('name', 'is not', null).where('name', '!=', '').where('company', 'is not', null).where('company', '!=', '');
+      if (by === 'name_company') {
+        const rows = await q
+          .select(['name', 'company'])
+          .where('name', 'is not', null)
+          .where('name', '!=', '')
+          .where('company', 'is not', null)
+          .where('company', '!=', '')
+          .groupBy(['name', 'company'])
+          .having(sql`count(*)`, '>', 1)
+          .orderBy('name')
+          .orderBy('company')
+          .offset(offset)
+          .limit(limit)
+          .execute();
+        return rows.map((r) => `${r.name ?? ''}\u0001${r.company ?? ''}`);
+      }
+      const column = by === 'phone' ? 'phone' : 'email_lower';
       const rows = await q
-        .groupBy(key)
+        .select(`${column} as k`)
+        .where(column, 'is not', null)
+        .where(column, '!=', '')
+        .groupBy(column)
         .having(sql`count(*)`, '>', 1)
-        .orderBy(key)
+        .orderBy(column)
         .offset(offset)
         .limit(limit)
         .execute();
@@ -212,7 +226,13 @@ export function createMergesRepository(features: DialectFeatures) {
         .where('customer_id', '=', m.merged_id)
         .execute();
       if (totals.length > 0) {
-        const rows = totals.map((t) => ({ app_id: m.app_id, customer_id: m.survivor_id, kind: t.kind, key: t.key, count: Number(t.count) }));
+        const rows = totals.map((t) => ({
+          app_id: m.app_id,
+          customer_id: m.survivor_id,
+          kind: t.kind,
+          key: t.key,
+          count: Number(t.count),
+        }));
         rows.sort((a, b) => (a.kind + '\u0000' + a.key < b.kind + '\u0000' + b.key ? -1 : 1));
         for (const part of bulk.lookupChunks(rows)) {
           await bulk.insertOrAdd(trx, 'behaviour_totals', part, ['app_id', 'customer_id', 'kind', 'key'], 'count');
@@ -264,7 +284,12 @@ export function createMergesRepository(features: DialectFeatures) {
         .limit(1)
         .executeTakeFirst();
       if (left === undefined) {
-        await trx.updateTable('customers').set({ merge_pending: 0 }).where('app_id', '=', m.app_id).where('id', '=', m.survivor_id).execute();
+        await trx
+          .updateTable('customers')
+          .set({ merge_pending: 0 })
+          .where('app_id', '=', m.app_id)
+          .where('id', '=', m.survivor_id)
+          .execute();
       }
     },
 

@@ -126,7 +126,10 @@ export function createMergesService(
     }
     // Extension attributes: key by key, the main customer's first, then the others oldest first.
     const ext: Record<string, unknown> = {};
-    for (const r of [...byAge].reverse().filter((r) => r.id !== main.id).concat([main])) {
+    for (const r of [...byAge]
+      .reverse()
+      .filter((r) => r.id !== main.id)
+      .concat([main])) {
       if (!r.ext) continue;
       try {
         for (const [k, v] of Object.entries(JSON.parse(r.ext) as Record<string, unknown>)) if (!blank(k, v)) ext[k] = v;
@@ -236,7 +239,12 @@ export function createMergesService(
       if (mainId === '') throw badRequest("Missing required parameter 'main_customer_id'");
       if (input.merge_user_ids === undefined) throw badRequest("Missing required parameter 'merge_user_ids'");
       const mergedIds = parseIds(input.merge_user_ids);
-      if (mergedIds.length === 0 || mergedIds.length > MAX_MERGED || new Set(mergedIds).size !== mergedIds.length || mergedIds.includes(mainId)) {
+      if (
+        mergedIds.length === 0 ||
+        mergedIds.length > MAX_MERGED ||
+        new Set(mergedIds).size !== mergedIds.length ||
+        mergedIds.includes(mainId)
+      ) {
         throw failure('merge_user_ids_invalid');
       }
       let target: number | null = null;
@@ -245,7 +253,8 @@ export function createMergesService(
         if (!/^\d{1,10}$/.test(rawTarget)) throw failure('merge_target_id_invalid');
         target = Number(rawTarget);
         // As on create, edit and transfers: a Sales member may not give customers to someone else.
-        if (!m.isManager && target !== callerId) throw forbidden('Only the project Master or an Admin may assign a customer to another member');
+        if (!m.isManager && target !== callerId)
+          throw forbidden('Only the project Master or an Admin may assign a customer to another member');
       }
 
       const result = await db.transaction().execute(async (trx) => {
@@ -255,7 +264,8 @@ export function createMergesService(
         for (const id of [mainId, ...mergedIds]) {
           const row = rows.get(id);
           if (!row || (!m.isManager && row.owner_id !== callerId)) throw failure('customer_not_found', `customer ${id} not found`);
-          if (row.status === MERGED_STATUS) throw failure('customer_already_merged', `customer ${id} has already been merged into ${row.merged_customer_id ?? ''}`);
+          if (row.status === MERGED_STATUS)
+            throw failure('customer_already_merged', `customer ${id} has already been merged into ${row.merged_customer_id ?? ''}`);
           if (row.status !== 1) throw failure('customer_not_found', `customer ${id} not found`);
         }
         const main = rows.get(mainId) as CustomerRow;
