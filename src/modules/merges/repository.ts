@@ -203,14 +203,15 @@ export function createMergesRepository(features: DialectFeatures) {
             from_user_id: sql<string>`case when from_user_type = 1 and from_user_id = ${m.merged_id} then ${m.survivor_id} else from_user_id end`,
             to_user_id: sql<string>`case when to_user_type = 1 and to_user_id = ${m.merged_id} then ${m.survivor_id} else to_user_id end`,
           })
-          .where('app_id', '=', m.app_id)
+          // By primary key, the project checked on the rows found (SQLite would otherwise walk the project's index).
+          .where(features.projectIs('app_id', m.app_id))
           .where(bulk.anyOf('id', list))
           .execute();
       } else {
         await trx
           .updateTable(table)
           .set({ customer_id: m.survivor_id })
-          .where('app_id', '=', m.app_id)
+          .where(features.projectIs('app_id', m.app_id))
           .where(bulk.anyOf('id', list))
           .execute();
       }

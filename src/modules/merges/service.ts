@@ -24,6 +24,8 @@ export const MERGE_SETTLE_MS = 60_000;
 /** How often the background job looks for merges to move. */
 const JOB_EVERY_MS = 2_000;
 
+const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** Merged customers' status (docs/customers.md): gone from lists, search and whetherMerge; the detail names the survivor. */
 export const MERGED_STATUS = 2;
 
@@ -180,7 +182,9 @@ export function createMergesService(
     for (const table of MOVED_TABLES) {
       // Each batch commits on its own: a crash loses at most the batch under way, and the next
       // run starts from what still names the merged customer.
-      while ((await db.transaction().execute((trx) => repo.moveBatch(trx, table, m, MOVE_BATCH))) === MOVE_BATCH);
+      // Between batches the event loop serves requests (SQLite's driver answers synchronously: without
+      // this, the whole move would run as one long task).
+      while ((await db.transaction().execute((trx) => repo.moveBatch(trx, table, m, MOVE_BATCH))) === MOVE_BATCH) await yieldToRequests();
     }
     return db.transaction().execute(async (trx) => {
       await repo.lockProject(trx, m.app_id);
