@@ -176,6 +176,28 @@ describe('erasure', () => {
     for (const personal of ['Han Meimei', '13811112222', 'han@example.com']) expect(text).not.toContain(personal);
   });
 
+  it('erasing a merged customer whose history is still moving leaves the survivor reading its own history only', async () => {
+    const survivor = await create(p.sales, { name: 'Stays', phone: '13822223333' });
+    const gone = await create(p.sales, { name: 'Goes', phone: '13822223333' });
+    await history(gone.id, 'g');
+    const merged = await t.server.api.post(
+      `${base()}/member/${p.sales.id}/customer/merge`,
+      { main_customer_id: survivor.id, merge_user_ids: gone.id },
+      { token: p.sales.token },
+    );
+    expect(merged.json().status, merged.body).toBe(1);
+    const pending = () =>
+      db().selectFrom('customers').select('merge_pending').where('app_id', '=', p.appId).where('id', '=', survivor.id).executeTakeFirst();
+    expect((await pending())?.merge_pending).toBe(1);
+    const res = await erase(p.master, gone.id);
+    expect(res.json().data).toMatchObject({ customerIds: [gone.id] });
+    expect(await remaining([gone.id])).toEqual(NOTHING);
+    expect((await pending())?.merge_pending).toBe(0);
+    const overview = await t.server.api.get(`/api/v1.7/customer/${survivor.id}/overview`, { token: p.master.token });
+    // Its own create record and the merge's record; nothing of the erased customer.
+    expect(overview.json().data).toMatchObject({ total: 2, smsCount: 0 });
+  });
+
   it('the CLI erases by id alone (its service call), and a second erasure finds nothing', async () => {
     const z = await create(p.sales, { name: 'Zed', email: 'zed@example.com' });
     await history(z.id, 'z');

@@ -29,8 +29,24 @@ export const ERASURE_STEPS: readonly ErasureStep[] = [
         await trx
           .deleteFrom('clues')
           .where('app_id', '=', appId)
-          .where('link_view_log_id', 'in', (q) =>
-            q.selectFrom('link_view_logs as v').select('v.id').where('v.app_id', '=', appId).where(anyOf('v.customer_id', ids)),
+          .where((eb) =>
+            eb.or([
+              eb(
+                'link_view_log_id',
+                'in',
+                eb.selectFrom('link_view_logs as v').select('v.id').where('v.app_id', '=', appId).where(anyOf('v.customer_id', ids)),
+              ),
+              eb(
+                'id',
+                'in',
+                eb
+                  .selectFrom('link_view_logs as w')
+                  .select('w.clue_id')
+                  .where('w.app_id', '=', appId)
+                  .where(anyOf('w.customer_id', ids))
+                  .where('w.clue_id', 'is not', null),
+              ),
+            ]),
           )
           .execute(),
       ),
@@ -154,6 +170,41 @@ export function createErasureRepository(features: DialectFeatures) {
       return (
         await db.selectFrom('customers').select('app_id').where('id', '=', id).modifyEnd(crossProject('record-by-id')).executeTakeFirst()
       )?.app_id;
+    },
+
+    /** The customers that erased customers were being merged into while their history still moved. */
+    async pendingSurvivors(trx: Db, appId: string, ids: string[]): Promise<string[]> {
+      const rows = await trx
+        .selectFrom('customer_merges')
+        .select('survivor_id')
+        .where('app_id', '=', appId)
+        .where(bulk.anyOf('merged_id', ids))
+        .where('moved_at', 'is', null)
+        .execute();
+      return [...new Set(rows.map((r) => r.survivor_id))].filter((id) => !ids.includes(id));
+    },
+
+    /** A survivor with no pending merge left reads its own history only again. */
+    async settleSurvivors(trx: Db, appId: string, survivorIds: string[]): Promise<void> {
+      if (survivorIds.length === 0) return;
+      await trx
+        .updateTable('customers')
+        .set({ merge_pending: 0 })
+        .where('app_id', '=', appId)
+        .where(bulk.anyOf('id', survivorIds))
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('customer_merges as m')
+                .select('m.merged_id')
+                .where('m.app_id', '=', appId)
+                .whereRef('m.survivor_id', '=', 'customers.id')
+                .where('m.moved_at', 'is', null),
+            ),
+          ),
+        )
+        .execute();
     },
 
     /** Runs every step; returns what each touched. */

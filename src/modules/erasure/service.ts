@@ -30,7 +30,9 @@ export function createErasureService(ctx: AppContext, access: AccessService, aud
       const row = await repo.customer(trx, appId, customerId);
       if (!row) throw failure('customer_not_found');
       const ids = [customerId, ...(await repo.mergedInto(trx, appId, customerId))];
+      const survivors = await repo.pendingSurvivors(trx, appId, ids);
       const erased = await repo.erase(trx, appId, ids);
+      await repo.settleSurvivors(trx, appId, survivors);
       const now = ctx.clock.now();
       // Consumers that keep copies learn to forget them too; the body names nothing but the ids.
       await writeEvents(

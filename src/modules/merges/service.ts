@@ -238,7 +238,11 @@ export function createMergesService(
       const m = await access.membership(appId, callerId);
       if (!/^\d{1,10}$/.test(pathUserId)) throw badRequest("Invalid path parameter 'svc-user-id': must be a platform user id");
       const acting = Number(pathUserId);
-      if (acting !== callerId && !m.isManager) throw forbidden('Sales members act only as themselves');
+      if (acting !== callerId) {
+        if (!m.isManager) throw forbidden('Sales members act only as themselves');
+        if (!(await members.isActiveMember(db, appId, acting)))
+          throw failure('svc_user_id_invalid', 'svc-user-id is not a member of this project');
+      }
       const mainId = (input.main_customer_id ?? '').trim();
       if (mainId === '') throw badRequest("Missing required parameter 'main_customer_id'");
       if (input.merge_user_ids === undefined) throw badRequest("Missing required parameter 'merge_user_ids'");
