@@ -70,6 +70,44 @@ export interface TransferItem {
 
 const customerNotFound = () => failure('customer_not_found');
 
+/**
+ * A customer behaviour record (userType 1) of the customer itself, whose content is its Customer
+ * object: its `create` record, and a merge's `customer_merged` (docs/interface.md §12).
+ */
+export function customerRecord(
+  appId: string,
+  row: CustomerRow,
+  action: 'create' | 'customer_merged',
+  customer: CustomerResponse,
+  now: number,
+): Insertable<BehaviourLogsTable> {
+  return {
+    id: timeOrderedUuid(),
+    app_id: appId,
+    customer_id: row.id,
+    svc_user_id: String(row.owner_id),
+    deal_user_id: row.deal_user_id,
+    customer_name: row.name,
+    action,
+    params: null,
+    remote_duration: null,
+    description: null,
+    when_at: now,
+    content: JSON.stringify(customer),
+    client_name: null,
+    client_version: null,
+    os: null,
+    os_version: null,
+    net: null,
+    ip: null,
+    location: null,
+    province: null,
+    city: null,
+    user_type: 1,
+    created_at: now,
+  };
+}
+
 /** Customers: metadata-validated create/edit, lists, search, transfers, soft delete (docs/interface.md §9). */
 export function createCustomersService(
   ctx: AppContext,
@@ -272,31 +310,7 @@ export function createCustomersService(
     rows.forEach((row, i) => {
       const customer = toCustomer(row, clock, merges[i] ?? 0);
       customers.push(customer);
-      const behaviour: Insertable<BehaviourLogsTable> = {
-        id: timeOrderedUuid(),
-        app_id: appId,
-        customer_id: row.id,
-        svc_user_id: String(row.owner_id),
-        deal_user_id: row.deal_user_id,
-        customer_name: row.name,
-        action: 'create',
-        params: null,
-        remote_duration: null,
-        description: null,
-        when_at: now,
-        content: JSON.stringify(customer),
-        client_name: null,
-        client_version: null,
-        os: null,
-        os_version: null,
-        net: null,
-        ip: null,
-        location: null,
-        province: null,
-        city: null,
-        user_type: 1,
-        created_at: now,
-      };
+      const behaviour = customerRecord(appId, row, 'create', customer, now);
       behaviours.push(behaviour);
       events.push(
         { event_type: 'create', domainType: 'Customer', domainId: row.id, body: customer },

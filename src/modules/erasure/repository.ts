@@ -15,6 +15,21 @@ interface ErasureStep {
 const count = (r: { numDeletedRows?: bigint; numUpdatedRows?: bigint }[]) =>
   r.reduce((n, x) => n + Number(x.numDeletedRows ?? x.numUpdatedRows ?? 0n), 0);
 
+/** The rows of a table whose `customer_id` names one of the customers. */
+const byCustomer = (
+  table: 'link_view_logs' | 'behaviour_logs' | 'behaviour_rollups' | 'behaviour_totals' | 'calls' | 'visitors',
+): ErasureStep => ({
+  table,
+  run: async (trx, appId, ids, anyOf) =>
+    count(
+      await trx
+        .deleteFrom(table as 'calls')
+        .where('app_id', '=', appId)
+        .where(anyOf('customer_id', ids))
+        .execute(),
+    ),
+});
+
 /**
  * EVERY table that references a customer, in the order the deletes run (children before the rows
  * they hang on). A feature that adds a table naming customers (mail logs, …) adds its step here:
@@ -64,31 +79,11 @@ export const ERASURE_STEPS: readonly ErasureStep[] = [
           .execute(),
       ),
   },
-  {
-    table: 'link_view_logs',
-    run: async (trx, appId, ids, anyOf) =>
-      count(await trx.deleteFrom('link_view_logs').where('app_id', '=', appId).where(anyOf('customer_id', ids)).execute()),
-  },
-  {
-    table: 'behaviour_logs',
-    run: async (trx, appId, ids, anyOf) =>
-      count(await trx.deleteFrom('behaviour_logs').where('app_id', '=', appId).where(anyOf('customer_id', ids)).execute()),
-  },
-  {
-    table: 'behaviour_rollups',
-    run: async (trx, appId, ids, anyOf) =>
-      count(await trx.deleteFrom('behaviour_rollups').where('app_id', '=', appId).where(anyOf('customer_id', ids)).execute()),
-  },
-  {
-    table: 'behaviour_totals',
-    run: async (trx, appId, ids, anyOf) =>
-      count(await trx.deleteFrom('behaviour_totals').where('app_id', '=', appId).where(anyOf('customer_id', ids)).execute()),
-  },
-  {
-    table: 'calls',
-    run: async (trx, appId, ids, anyOf) =>
-      count(await trx.deleteFrom('calls').where('app_id', '=', appId).where(anyOf('customer_id', ids)).execute()),
-  },
+  byCustomer('link_view_logs'),
+  byCustomer('behaviour_logs'),
+  byCustomer('behaviour_rollups'),
+  byCustomer('behaviour_totals'),
+  byCustomer('calls'),
   {
     // A directed link is the sales user's material: it stays, addressed to no one.
     table: 'links',
@@ -102,11 +97,7 @@ export const ERASURE_STEPS: readonly ErasureStep[] = [
           .execute(),
       ),
   },
-  {
-    table: 'visitors',
-    run: async (trx, appId, ids, anyOf) =>
-      count(await trx.deleteFrom('visitors').where('app_id', '=', appId).where(anyOf('customer_id', ids)).execute()),
-  },
+  byCustomer('visitors'),
   {
     table: 'customer_merges',
     run: async (trx, appId, ids, anyOf) =>

@@ -1,13 +1,12 @@
-import type { BehaviourLogsTable, CustomersTable, Database } from '../../db/index.ts';
-import type { Insertable, Kysely, Updateable } from 'kysely';
+import type { CustomersTable, Database } from '../../db/index.ts';
+import type { Kysely, Updateable } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import { type EventMessage, RECORD_BODY, writeEvents } from '../../events/outbox.ts';
 import { badRequest, failure, forbidden } from '../../http/errors.ts';
 import type { Page } from '../../http/paging.ts';
-import { timeOrderedUuid } from '../../lib/ids.ts';
 import type { AccessService } from '../access/service.ts';
 import type { AuditRecorder } from '../audit/service.ts';
-import { type CustomerResponse, type CustomerRow, type CustomersService, toCustomer } from '../customers/service.ts';
+import { type CustomerResponse, type CustomerRow, type CustomersService, customerRecord, toCustomer } from '../customers/service.ts';
 import type { MembersService } from '../members/service.ts';
 import { type CustomerMergeRow, MOVED_TABLES, createMergesRepository } from './repository.ts';
 
@@ -142,34 +141,6 @@ export function createMergesService(
     if (Object.keys(ext).length > 0) out.ext = JSON.stringify(ext);
     out.created_at = byAge[0]?.created_at ?? main.created_at;
     return out as Updateable<CustomersTable>;
-  }
-
-  function mergedRecord(appId: string, survivor: CustomerRow, body: CustomerResponse, now: number): Insertable<BehaviourLogsTable> {
-    return {
-      id: timeOrderedUuid(),
-      app_id: appId,
-      customer_id: survivor.id,
-      svc_user_id: String(survivor.owner_id),
-      deal_user_id: survivor.deal_user_id,
-      customer_name: survivor.name,
-      action: 'customer_merged',
-      params: null,
-      remote_duration: null,
-      description: null,
-      when_at: now,
-      content: JSON.stringify(body),
-      client_name: null,
-      client_version: null,
-      os: null,
-      os_version: null,
-      net: null,
-      ip: null,
-      location: null,
-      province: null,
-      city: null,
-      user_type: 1,
-      created_at: now,
-    };
   }
 
   // ---- The background job ---------------------------------------------------------------------
@@ -309,7 +280,7 @@ export function createMergesService(
         }
         const whetherMerge = await customers.whetherMergeIn(trx, survivor);
         const body = toCustomer(survivor, clock, whetherMerge);
-        const record = mergedRecord(appId, survivor, body, now);
+        const record = customerRecord(appId, survivor, 'customer_merged', body, now);
         await repo.insertBehaviour(trx, record, clock.format(now).slice(0, 10));
         const events: EventMessage[] = [
           {
