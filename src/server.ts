@@ -48,6 +48,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   services.files.start();
   // Views of shared links that fell silent are closed (their leave recorded) every few seconds.
   const stopSweeping = services.links.startSweeping();
+  // Merged customers' history moves to their survivors in the background, resuming where it stopped.
+  services.merges.start();
   logger.info({ database: ctx.database.description, timeZone: config.timeZone }, 'rapport is serving');
   let closing: Promise<void> | null = null;
   return {
@@ -61,6 +63,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
         stopSweeping();
         await app.close();
         await services.files.close();
+        await services.merges.close();
         await relay?.stop();
         await metricsServer?.close();
         await ctx.database.close();

@@ -7,6 +7,7 @@ import { createAuditService } from './modules/audit/service.ts';
 import { createBehaviourService } from './modules/behaviour/service.ts';
 import { createClientsService } from './modules/clients/service.ts';
 import { createCustomersService } from './modules/customers/service.ts';
+import { createErasureService } from './modules/erasure/service.ts';
 import { createFilesService } from './modules/files/service.ts';
 import { createGroupsService } from './modules/groups/service.ts';
 import { createHistoriesService } from './modules/histories/service.ts';
@@ -14,6 +15,7 @@ import { createLiveService } from './modules/live/service.ts';
 import { createLinksService } from './modules/links/service.ts';
 import { createIngestService } from './modules/ingest/service.ts';
 import { createMembersService } from './modules/members/service.ts';
+import { createMergesService } from './modules/merges/service.ts';
 import { createMetadataService } from './modules/metadata/service.ts';
 import { type ProjectCreatedHook, createProjectsService } from './modules/projects/service.ts';
 import { createWebhooksService } from './modules/webhooks/service.ts';
@@ -35,6 +37,9 @@ export function createServices(ctx: AppContext) {
   const members = createMembersService(ctx, access, accounts, audit.record);
   const groups = createGroupsService(ctx, access, members);
   const customers = createCustomersService(ctx, access, metadata, groups, members, audit.record);
+  // Merging customers; their history moves to the survivor in the background (ADR 0027).
+  const merges = createMergesService(ctx, access, members, customers, audit.record);
+  const erasure = createErasureService(ctx, access, audit.record);
   // Ingested Customer items go through the same validated write path as the create endpoint.
   const ingest = createIngestService(ctx, access, accounts, projects, async (trx, appId, items, now) => {
     const result = await customers.createManyInTransaction(trx, appId, items, { now, validate: 'ingest' });
@@ -58,6 +63,8 @@ export function createServices(ctx: AppContext) {
     metadata,
     groups,
     customers,
+    merges,
+    erasure,
     ingest,
     histories,
     behaviour,

@@ -61,6 +61,29 @@ const probes: Record<string, Probe> = {
     w.server.api.post(`/api/v1.7/app/${w.appId}/member/${w.users.Master.id}`, {}, { token: u.token }),
   'GET /api/v1.7/metadata/customer': (w, u) =>
     w.server.api.get('/api/v1.7/metadata/customer', { token: u.token, query: { app_id: w.appId } }),
+  'POST /api/v1.7/app/{app-id}/member/{svc-user-id}/customer/merge (their own customers)': async (w, u, role) => {
+    const owner = role === 'Non-member' ? undefined : u;
+    const main = await w.customerOf(owner);
+    const other = await w.customerOf(owner ?? main.owner);
+    return w.server.api.post(
+      `/api/v1.7/app/${w.appId}/member/${u.id}/customer/merge`,
+      { main_customer_id: main.id, merge_user_ids: other.id },
+      { token: u.token },
+    );
+  },
+  "POST /api/v1.7/app/{app-id}/member/{svc-user-id}/customer/merge (another member's customers)": async (w, u) => {
+    const main = await w.customerOf();
+    const other = await w.customerOf(main.owner);
+    return w.server.api.post(
+      `/api/v1.7/app/${w.appId}/member/${u.id}/customer/merge`,
+      { main_customer_id: main.id, merge_user_ids: other.id },
+      { token: u.token },
+    );
+  },
+  'GET /api/v1.7/app/{app-id}/member/{svc-user-id}/customer/duplicates (as themselves)': (w, u) =>
+    w.server.api.get(`/api/v1.7/app/${w.appId}/member/${u.id}/customer/duplicates`, { token: u.token }),
+  "POST /api/v1.7/app/{app-id}/customer/{customer-id}/erase (another member's customer)": async (w, u) =>
+    w.server.api.post(`/api/v1.7/app/${w.appId}/customer/${(await w.customerOf()).id}/erase`, undefined, { token: u.token }),
   'POST /api/v1.7/app/{app-id}/member/{svc-user-id}/customers (as themselves)': (w, u) =>
     w.server.api.post(`/api/v1.7/app/${w.appId}/member/${u.id}/customers`, { name: 'Self' }, { token: u.token }),
   'POST /api/v1.7/app/{app-id}/member/{svc-user-id}/customers (for another member)': async (w, u) =>

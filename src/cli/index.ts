@@ -15,6 +15,9 @@ Commands:
   client create --name NAME create an OAuth client; prints {"client_id","client_secret"} (the secret is shown once)
   client list               list OAuth clients
   client revoke ID          revoke a client and every token issued through it
+  erase customer ID         erase a customer for good (right to be forgotten): the customer, the customers merged
+                            into it and their history; prints what was removed, leaves an audit entry without
+                            personal data
   openapi                   print the OpenAPI document
   backup FILE               write a consistent backup of the database and DATA_DIR's files to FILE (mode 0600)
                             while the server runs
@@ -92,6 +95,21 @@ export async function main(argv: string[]): Promise<number> {
         return 0;
       }
       throw new UsageError(`unknown client command: ${sub ?? '(none)'}`);
+    }
+    case 'erase': {
+      const [what, id] = args;
+      if (what !== 'customer' || !id) throw new UsageError('erase needs: erase customer ID');
+      try {
+        const result = await withServices((s) => s.erasure.eraseById(id));
+        process.stdout.write(`${JSON.stringify(result)}\n`);
+        return 0;
+      } catch (err) {
+        if ((err as { code?: unknown }).code === 'customer_not_found') {
+          process.stderr.write(`no customer ${id}\n`);
+          return 1;
+        }
+        throw err;
+      }
     }
     case 'backup':
     case 'restore': {

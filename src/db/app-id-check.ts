@@ -61,6 +61,7 @@ export const TABLE_SCOPE = {
   files: PROJECT,
   file_pages: PROJECT,
   visitors: PROJECT,
+  customer_merges: PROJECT,
   server_secrets: { scope: 'global', why: "the server's own signing keys (share-link view tokens), not a project's" },
   users: { scope: 'global', why: 'a platform account, member of any number of projects' },
   user_presence: { scope: 'global', why: 'when a platform user was last seen, whatever the project' },
@@ -97,6 +98,9 @@ export const CROSS_PROJECT = {
   'view-sweep': 'Closing the share-link views that fell silent, in every project: each server sweeps whatever views stopped sending.',
   'event-sequencer': "The sequencer gives committed events their positions in ONE feed order over every project's outbox rows.",
   'file-renderer': 'The page renderer looks for files waiting to be rendered in every project: one queue of work per server.',
+  'merge-rewrite':
+    "The background job that moves merged customers' history to the customer they were merged into looks for " +
+    'merges still to move in every project: one queue of work per server; each move then names its project.',
   'event-relay':
     'The relay walks the outbox and the webhook deliveries of every project: it plans and sends due deliveries, ' +
     'publishes to NATS by feed position, prunes what every sink has, and reports the backlog to metrics.',

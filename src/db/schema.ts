@@ -240,6 +240,8 @@ export interface CustomersTable {
   detail_viewed_at: number | null;
   /** The customer's behaviour record count at the owner's last detail view (newCount = now − this). */
   seen_behaviour_count: Generated<number>;
+  /** 1 while a merge into this customer still has history to move (migration 020). */
+  merge_pending: Generated<number>;
   created_at: number;
   updated_at: number;
 }
@@ -542,6 +544,20 @@ export interface VisitorsTable {
   updated_at: number;
 }
 
+/**
+ * A merged customer and the customer it was merged into (migration 020): reads of the survivor's
+ * history take the merged customers' too until `moved_at`, and ingestion naming a merged customer
+ * lands on its survivor.
+ */
+export interface CustomerMergesTable {
+  app_id: string;
+  merged_id: string;
+  survivor_id: string;
+  merged_at: number;
+  /** When the background job finished moving its history; null until then. */
+  moved_at: number | null;
+}
+
 /** A secret the server made for itself (the view-token key), shared by its processes (migration 015). */
 export interface ServerSecretsTable {
   name: string;
@@ -573,6 +589,7 @@ export interface Database {
   link_view_logs: LinkViewLogsTable;
   link_view_durations: LinkViewDurationsTable;
   visitors: VisitorsTable;
+  customer_merges: CustomerMergesTable;
   server_secrets: ServerSecretsTable;
   clues: CluesTable;
   posts: PostsTable;

@@ -253,6 +253,21 @@ export const ERROR_CODES = {
     en: 'A customer is not in the source group',
     zh: '客户不在源分组中',
   },
+  customer_already_merged: {
+    http: [BUSINESS],
+    en: 'A customer has already been merged into another one',
+    zh: '客户已被合并到其他客户',
+  },
+  merge_user_ids_invalid: {
+    http: [BUSINESS],
+    en: 'merge_user_ids is not valid: between 1 and 100 customer ids, each once, without the main customer',
+    zh: 'merge_user_ids 无效：需要 1 到 100 个客户 id，不能重复，且不能包含主客户',
+  },
+  merge_target_id_invalid: {
+    http: [BUSINESS],
+    en: 'The merge target is not an active member of this project',
+    zh: '合并后的负责人不是该项目的有效成员',
+  },
   group_owner_mismatch: {
     http: [BUSINESS],
     en: "The target group belongs to another member than the customer's owner",

@@ -16,6 +16,8 @@ export type AuditAction =
   | 'customer.transfer_owner'
   | 'customer.transfer_group'
   | 'customer.delete'
+  | 'customer.merge'
+  | 'customer.erase'
   | 'project.edit'
   | 'project.secret_rotate'
   | 'webhook.create'

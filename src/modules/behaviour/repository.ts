@@ -10,7 +10,7 @@ import { type Selectable, sql } from 'kysely';
 const overviewAll = preparedQuery('behaviourOverviewAll', ({ db, rowsAsJson }, customerId: string) =>
   db
     .selectFrom('customers as c')
-    .select(['c.id', 'c.app_id', 'c.owner_id', 'c.status'])
+    .select(['c.id', 'c.app_id', 'c.owner_id', 'c.status', 'c.merge_pending'])
     .select((eb) =>
       rowsAsJson(
         eb
@@ -34,7 +34,7 @@ const overviewFrom = preparedQuery(
   ({ db, rowsAsJson }, customerId: string, fromDay: string, dayStart: number, from: number) =>
     db
       .selectFrom('customers as c')
-      .select(['c.id', 'c.app_id', 'c.owner_id', 'c.status'])
+      .select(['c.id', 'c.app_id', 'c.owner_id', 'c.status', 'c.merge_pending'])
       .select((eb) => [
         rowsAsJson(
           eb
@@ -116,7 +116,7 @@ const pageWithViews = preparedQuery(
   ) =>
     db
       .selectFrom('customers as c')
-      .select(['c.id', 'c.app_id', 'c.owner_id', 'c.status'])
+      .select(['c.id', 'c.app_id', 'c.owner_id', 'c.status', 'c.merge_pending'])
       .select(
         rowsAsJson(
           db
@@ -161,6 +161,75 @@ const pageWithViews = preparedQuery(
       .where('c.id', '=', customerId),
 );
 
+/**
+ * Reads of a survivor whose merges still have history to move (customers.merge_pending): the
+ * customers merged into it whose history may still name them, then the same sums and pages over
+ * all of them (ADR 0027). Only while the background job moves; afterwards the one-customer
+ * statements above answer again.
+ */
+const pendingMerged = preparedQuery('behaviourPendingMerged', ({ db }, appId: string, survivorId: string) =>
+  db
+    .selectFrom('customer_merges')
+    .select('merged_id')
+    .where('app_id', '=', appId)
+    .where('survivor_id', '=', survivorId)
+    .where('moved_at', 'is', null),
+);
+const groupTotals = preparedQuery('behaviourGroupTotals', ({ db, inList }, appId: string, ids: string[]) =>
+  db
+    .selectFrom('behaviour_totals')
+    .select(['kind', 'key', sql<number>`sum(count)`.as('num')])
+    .where('app_id', '=', appId)
+    .where(inList('customer_id', ids, 'text'))
+    .groupBy(['kind', 'key']),
+);
+const groupRollups = preparedQuery('behaviourGroupRollups', ({ db, inList }, appId: string, ids: string[], fromDay: string) =>
+  db
+    .selectFrom('behaviour_rollups')
+    .select(['kind', 'key', sql<number>`sum(count)`.as('num')])
+    .where('app_id', '=', appId)
+    .where(inList('customer_id', ids, 'text'))
+    .where('day', '>=', fromDay)
+    .groupBy(['kind', 'key']),
+);
+const groupBefore = preparedQuery('behaviourGroupBefore', ({ db, inList }, appId: string, ids: string[], dayStart: number, from: number) =>
+  db
+    .selectFrom('behaviour_logs')
+    .select(['action', 'content'])
+    .where('app_id', '=', appId)
+    .where(inList('customer_id', ids, 'text'))
+    .where('when_at', '>=', dayStart)
+    .where('when_at', '<', from),
+);
+const groupPage = preparedQuery(
+  'behaviourGroupPage',
+  ({ db, inList }, appId: string, ids: string[], from: number, to: number, offset: number, limit: number) =>
+    db
+      .selectFrom('behaviour_logs')
+      .selectAll()
+      .where('app_id', '=', appId)
+      .where(inList('customer_id', ids, 'text'))
+      .where('when_at', '>=', from)
+      .where('when_at', '<=', to)
+      .orderBy('when_at', 'desc')
+      .orderBy('id', 'desc')
+      .offset(offset)
+      .limit(limit),
+);
+const groupViews = preparedQuery('behaviourGroupViews', ({ db, inList }, appId: string, ids: string[], visits: string[]) =>
+  db
+    .selectFrom('behaviour_logs')
+    .selectAll()
+    .where('app_id', '=', appId)
+    .where(inList('customer_id', ids, 'text'))
+    .where('action', '=', 'web_page_view')
+    .where(inList('web_access_log_id', visits, 'text')),
+);
+
+async function mergeGroup(r: PreparedReader, appId: string, survivorId: string): Promise<string[]> {
+  return [survivorId, ...(await r.all(pendingMerged, appId, survivorId)).map((x) => x.merged_id)];
+}
+
 const byWhenDesc = <T extends { when_at: number; id: string }>(a: T, b: T) =>
   b.when_at - a.when_at || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 
@@ -175,15 +244,33 @@ export const behaviourRepository = {
    */
   async overview(r: PreparedReader, customerId: string, window: { fromDay: string; dayStart: number; from: number } | null) {
     const sumsOf = (v: unknown) => jsonRowsOf(v).map(([kind, key, num]) => ({ kind: String(kind), key: String(key), num: Number(num) }));
+    const numbers = (rows: { kind: string; key: string; num: number }[]) =>
+      rows.map((x) => ({ kind: String(x.kind), key: String(x.key), num: Number(x.num) }));
     if (window === null) {
       const row = await r.first(overviewAll, customerId);
       if (row === undefined) return undefined;
-      const { sums, ...customer } = row;
+      const { sums, merge_pending, ...customer } = row;
+      if (Number(merge_pending) > 0) {
+        const ids = await mergeGroup(r, customer.app_id, customer.id);
+        return { customer, sums: numbers(await r.all(groupTotals, customer.app_id, ids)), before: [] };
+      }
       return { customer, sums: sumsOf(sums), before: [] };
     }
     const row = await r.first(overviewFrom, customerId, window.fromDay, window.dayStart, window.from);
     if (row === undefined) return undefined;
-    const { sums, before, ...customer } = row;
+    const { sums, before, merge_pending, ...customer } = row;
+    if (Number(merge_pending) > 0) {
+      const ids = await mergeGroup(r, customer.app_id, customer.id);
+      const [groupSums, groupBeforeRows] = await Promise.all([
+        r.all(groupRollups, customer.app_id, ids, window.fromDay),
+        r.all(groupBefore, customer.app_id, ids, window.dayStart, window.from),
+      ]);
+      return {
+        customer,
+        sums: numbers(groupSums),
+        before: groupBeforeRows.map((x) => ({ action: String(x.action), content: x.content === null ? null : String(x.content) })),
+      };
+    }
     return {
       customer,
       sums: sumsOf(sums),
@@ -215,9 +302,19 @@ export const behaviourRepository = {
       customerId,
     );
     if (found === undefined) return undefined;
+    const customer = { id: found.id, app_id: found.app_id, owner_id: found.owner_id, status: found.status };
+    if (Number(found.merge_pending) > 0) {
+      const ids = await mergeGroup(r, appId, customerId);
+      const page = await r.all(groupPage, appId, ids, from ?? NO_START, to ?? NO_END, offset, limit);
+      const visits = [
+        ...new Set(page.filter((x) => x.action === 'access_site' && x.web_access_log_id).map((x) => x.web_access_log_id as string)),
+      ];
+      const pageViews = visits.length === 0 ? [] : (await r.all(groupViews, appId, ids, visits)).sort((a, b) => byWhenDesc(b, a));
+      return { customer, page, pageViews };
+    }
     const rows = pageRows.read(found.rows);
     const page = rows.filter((x) => Number(x.part) === 0).sort(byWhenDesc);
     const pageViews = rows.filter((x) => Number(x.part) === 1).sort((a, b) => byWhenDesc(b, a));
-    return { customer: { id: found.id, app_id: found.app_id, owner_id: found.owner_id, status: found.status }, page, pageViews };
+    return { customer, page, pageViews };
   },
 };

@@ -21,6 +21,10 @@ import {
 import { type ValidatedCustomer, type ValidationEnv, type ValidationMode, validateCustomer } from './validation.ts';
 import { timeOrderedUuid } from '../../lib/ids.ts';
 
+// Pure helpers other modules use on customer rows they read themselves (merges, erasure).
+export { toCustomer } from './mapper.ts';
+export type { CustomerResponse, CustomerRow } from './mapper.ts';
+
 export const DEFAULT_CREATE_WAY = 6;
 /** createWay of a customer a visitor's form made (docs/links.md). */
 export const FORM_CREATE_WAY = 5;
@@ -65,6 +69,44 @@ export interface TransferItem {
 }
 
 const customerNotFound = () => failure('customer_not_found');
+
+/**
+ * A customer behaviour record (userType 1) of the customer itself, whose content is its Customer
+ * object: its `create` record, and a merge's `customer_merged` (docs/interface.md §12).
+ */
+export function customerRecord(
+  appId: string,
+  row: CustomerRow,
+  action: 'create' | 'customer_merged',
+  customer: CustomerResponse,
+  now: number,
+): Insertable<BehaviourLogsTable> {
+  return {
+    id: timeOrderedUuid(),
+    app_id: appId,
+    customer_id: row.id,
+    svc_user_id: String(row.owner_id),
+    deal_user_id: row.deal_user_id,
+    customer_name: row.name,
+    action,
+    params: null,
+    remote_duration: null,
+    description: null,
+    when_at: now,
+    content: JSON.stringify(customer),
+    client_name: null,
+    client_version: null,
+    os: null,
+    os_version: null,
+    net: null,
+    ip: null,
+    location: null,
+    province: null,
+    city: null,
+    user_type: 1,
+    created_at: now,
+  };
+}
 
 /** Customers: metadata-validated create/edit, lists, search, transfers, soft delete (docs/interface.md §9). */
 export function createCustomersService(
@@ -228,6 +270,7 @@ export function createCustomersService(
         is_new: 1,
         detail_viewed_at: null,
         seen_behaviour_count: 0,
+        merge_pending: 0,
         created_at: now,
         updated_at: now,
       };
@@ -267,31 +310,7 @@ export function createCustomersService(
     rows.forEach((row, i) => {
       const customer = toCustomer(row, clock, merges[i] ?? 0);
       customers.push(customer);
-      const behaviour: Insertable<BehaviourLogsTable> = {
-        id: timeOrderedUuid(),
-        app_id: appId,
-        customer_id: row.id,
-        svc_user_id: String(row.owner_id),
-        deal_user_id: row.deal_user_id,
-        customer_name: row.name,
-        action: 'create',
-        params: null,
-        remote_duration: null,
-        description: null,
-        when_at: now,
-        content: JSON.stringify(customer),
-        client_name: null,
-        client_version: null,
-        os: null,
-        os_version: null,
-        net: null,
-        ip: null,
-        location: null,
-        province: null,
-        city: null,
-        user_type: 1,
-        created_at: now,
-      };
+      const behaviour = customerRecord(appId, row, 'create', customer, now);
       behaviours.push(behaviour);
       events.push(
         { event_type: 'create', domainType: 'Customer', domainId: row.id, body: customer },
@@ -302,6 +321,38 @@ export function createCustomersService(
   }
 
   const service = {
+    /**
+     * Validates attribute values given with a merge against the composed survivor, as an edit of it
+     * by `actingUserId` would be (the owner is the merge's, not the input's). Run after the merged
+     * customers have left the live set, so their own values are not "taken".
+     */
+    async validateMergeOverrides(
+      trx: Kysely<Database>,
+      appId: string,
+      current: CustomerRow,
+      input: Record<string, unknown>,
+      actingUserId: number,
+      mayAssignOthers: boolean,
+    ): Promise<Updateable<CustomersTable>> {
+      const v = await validateCustomer(input, {
+        mode: 'edit',
+        metadata: await metadata.rows(trx, appId),
+        actingUserId,
+        mayAssignOthers,
+        current,
+        ...envFor(trx, appId),
+      });
+      const values = { ...v.values };
+      delete values.owner_id;
+      delete values.allocation_user_id;
+      return values;
+    },
+
+    /** whetherMerge of a row inside a transaction. */
+    whetherMergeIn(trx: Kysely<Database>, row: CustomerRow): Promise<number> {
+      return whetherMerge(trx, row);
+    },
+
     /**
      * Validates and stores one customer inside the caller's transaction, with its `create` behaviour
      * record and the Customer and BehaviourLog create events (docs/interface.md §9). Used by the create
@@ -348,8 +399,22 @@ export function createCustomersService(
 
     /** Live customers of the project among these ids, as the public viewer attributes views to them. */
     async viewerCustomers(appId: string, ids: string[]): Promise<Map<string, ViewerCustomer>> {
-      const rows = (await repo.findMany(ctx.database.reader, appId, ids)).filter((r) => r.status === 1);
-      return new Map(rows.map((r) => [r.id, { id: r.id, name: r.name, ownerId: r.owner_id }]));
+      const found = await repo.findMany(ctx.database.reader, appId, ids);
+      const out = new Map(found.filter((r) => r.status === 1).map((r) => [r.id, { id: r.id, name: r.name, ownerId: r.owner_id }]));
+      // A merged customer (a directed link's, a visitor's) is answered by the customer it was merged into.
+      const merged = found.filter((r) => r.status === 2 && r.merged_customer_id !== null);
+      if (merged.length > 0) {
+        const survivors = new Map(
+          (await repo.findMany(ctx.database.reader, appId, [...new Set(merged.map((r) => r.merged_customer_id as string))]))
+            .filter((r) => r.status === 1)
+            .map((r) => [r.id, r]),
+        );
+        for (const r of merged) {
+          const s = survivors.get(r.merged_customer_id as string);
+          if (s) out.set(r.id, { id: s.id, name: s.name, ownerId: s.owner_id });
+        }
+      }
+      return out;
     },
 
     /**
@@ -473,7 +538,8 @@ export function createCustomersService(
         // Opening the detail is the owner "seeing" the customer: clears isNew and newCount.
         await repo.markSeen(db, row.app_id, row.id, clock.now());
       }
-      return toCustomer(row, clock, found.whetherMerge);
+      // A merged customer (status 2) is nobody's duplicate any more.
+      return toCustomer(row, clock, row.status === 2 ? 0 : found.whetherMerge);
     },
 
     async list(appId: string, callerId: number, pathUserId: string, p: Page, filter: CustomerFilter = {}): Promise<CustomerListItem[]> {
@@ -694,6 +760,7 @@ const EMPTY_CUSTOMER: Record<keyof CustomersTable, null> = {
   is_new: null,
   detail_viewed_at: null,
   seen_behaviour_count: null,
+  merge_pending: null,
   created_at: null,
   updated_at: null,
 };

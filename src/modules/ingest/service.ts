@@ -388,6 +388,29 @@ export function createIngestService(
     }
     if (problems.length > 0) throw invalid(problems);
 
+    // A merged customer's id lands on the customer it was merged into (docs/ingestion.md, ADR 0027):
+    // producers keep the ids they knew, the records join the survivor's history.
+    const survivors = new Map<string, string>();
+    for (const [id, c] of storedCustomers) if (c.merged_customer_id !== null) survivors.set(id, c.merged_customer_id);
+    if (survivors.size > 0) {
+      const missing = [...new Set(survivors.values())].filter((id) => !storedCustomers.has(id));
+      for (const [id, c] of await repo.customers(ctx.database, appId, missing)) storedCustomers.set(id, c);
+    }
+    const survivorOf = (id: string): string => survivors.get(id) ?? id;
+    if (survivors.size > 0) {
+      for (const it of toWrite) {
+        if (it.type === 'BehaviourLog') it.parsed.row.customer_id = survivorOf(it.parsed.row.customer_id);
+        else if (it.type === 'Link' && it.parsed.row.customer_id) it.parsed.row.customer_id = survivorOf(it.parsed.row.customer_id);
+        else if (it.type === 'Call' && it.parsed.row.customer_id) {
+          const row = it.parsed.row;
+          const was = row.customer_id as string;
+          row.customer_id = survivorOf(was);
+          if (row.from_user_type === 1 && row.from_user_id === was) row.from_user_id = row.customer_id;
+          if (row.to_user_type === 1 && row.to_user_id === was) row.to_user_id = row.customer_id;
+        }
+      }
+    }
+
     // Rows per table, behaviour events and rollups, all computed before the transaction opens.
     const behaviours = toWrite.filter((it): it is Item & { type: 'BehaviourLog' } => it.type === 'BehaviourLog');
     const events: EventMessage[] = [];
