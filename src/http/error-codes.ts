@@ -233,6 +233,26 @@ export const ERROR_CODES = {
     en: 'datas is not valid: every item needs a customerId, and no customer may appear twice',
     zh: 'datas 无效：每一项都需要 customerId，且同一客户不能出现两次',
   },
+  field_exists: {
+    http: [BUSINESS],
+    en: 'The project already has a customer field of this name',
+    zh: '该项目已有同名的客户字段',
+  },
+  field_not_found: {
+    http: [BUSINESS],
+    en: 'The project has no customer field of this name',
+    zh: '该项目没有此名称的客户字段',
+  },
+  field_builtin: {
+    http: [BUSINESS],
+    en: 'A built-in customer field cannot be changed this way: only its label, required flag, options, order and (for text, phone and e-mail fields) uniqueness are editable, and it cannot be removed',
+    zh: '内置客户字段不能这样修改：只能修改其标题、是否必填、选项、顺序以及（文本、手机、邮箱字段的）唯一性，且不能删除',
+  },
+  field_duplicates: {
+    http: [BUSINESS],
+    en: 'The field cannot be made unique: some of its values are held by more than one customer (listed in duplicates)',
+    zh: '无法将该字段设为唯一：部分取值已被多个客户使用（见 duplicates）',
+  },
   target_svc_userid_invalid: {
     http: [BUSINESS],
     en: 'The target is not a member of this project',
