@@ -102,7 +102,8 @@ export async function validateCustomer(input: Record<string, unknown>, env: Vali
       if (row.required === 1 && (creating ? row.default_value === null : present)) {
         throw fieldFailure(name, 'required', `${name} is required`);
       }
-      if (creating && !present && row.default_value !== null) {
+      // On create a blank value is no value: the attribute's default applies.
+      if (creating && row.default_value !== null) {
         if (spec) values[name] = row.default_value;
         else fields[name] = row.default_value;
       } else if (present) {
