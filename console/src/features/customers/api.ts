@@ -69,7 +69,7 @@ export function useSaveCustomer(appId: string, actingUserId: number) {
   const client = useQueryClient();
   return useMutation({
     meta: { silent: true },
-    mutationFn: async ({ customerId, body }: { customerId?: string; body: Record<string, string> }) => {
+    mutationFn: async ({ customerId, body }: { customerId?: string; body: Record<string, string | string[]> }) => {
       const path = { appId, svcUserId: String(actingUserId) };
       // The body's names are the metadata's, which the API takes as they are spelt.
       const sent = body as never;
