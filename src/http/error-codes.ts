@@ -245,13 +245,13 @@ export const ERROR_CODES = {
   },
   field_builtin: {
     http: [BUSINESS],
-    en: 'A built-in customer field cannot be changed this way: only its label, required flag, options, order and (for text, phone and e-mail fields) uniqueness are editable, and it cannot be removed',
-    zh: '内置客户字段不能这样修改：只能修改其标题、是否必填、选项、顺序以及（文本、手机、邮箱字段的）唯一性，且不能删除',
+    en: 'A built-in customer field keeps its type and read-only flag and cannot be removed',
+    zh: '内置客户字段的类型和只读属性不能修改，且不能删除',
   },
   field_duplicates: {
     http: [BUSINESS],
-    en: 'The field cannot be made unique: some of its values are held by more than one customer (listed in duplicates)',
-    zh: '无法将该字段设为唯一：部分取值已被多个客户使用（见 duplicates）',
+    en: 'Not made unique: some values are held by several customers (see duplicates)',
+    zh: '无法设为唯一：部分取值已被多个客户使用（见 duplicates）',
   },
   target_svc_userid_invalid: {
     http: [BUSINESS],
