@@ -14,6 +14,7 @@ import { registerNotFound } from './http/not-found.ts';
 import { registerParameterParsing } from './http/params.ts';
 import { registerRateLimits } from './http/rate-limits.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
+import { registerCors } from './http/cors.ts';
 import { LazyChildLogger, redactUrl } from './logger.ts';
 import { accountsRoutes } from './modules/accounts/routes.ts';
 import { behaviourRoutes } from './modules/behaviour/routes.ts';
@@ -86,6 +87,8 @@ export async function buildApp(ctx: AppContext & { readonly metrics?: Metrics | 
   });
 
   registerSecurityHeaders(app);
+  // Before the token check: a preflight carries no token, and is answered here.
+  await registerCors(app, ctx.config.corsOrigins);
 
   // Before the event loop drowns: past MAX_EVENT_LOOP_DELAY, requests are refused at once (503
   // overloaded, Retry-After) instead of waiting in a queue they would time out in.

@@ -73,6 +73,8 @@ export interface Config {
   readonly bodyRateWindow: number;
   /** Bearer token that reads `/metrics` (METRICS_TOKEN); unset: metrics are served nowhere. */
   readonly metricsToken: string | undefined;
+  /** Browser origins allowed to call the API from their pages (CORS_ORIGINS, comma-separated; `*` any); empty: none. */
+  readonly corsOrigins: readonly string[];
   /** A port of its own for `/metrics` (METRICS_PORT); then the API port does not serve it. */
   readonly metricsPort: number | undefined;
   /** Listen address of METRICS_PORT (METRICS_HOST, default HOST). */
@@ -187,6 +189,21 @@ function redisPrefixSetting(env: Env): string {
   return value;
 }
 
+/** CORS_ORIGINS: origins such as https://app.example.com (scheme, host, optional port), or `*`. */
+function corsOriginsSetting(env: Env): string[] {
+  const raw = env.CORS_ORIGINS ?? '';
+  const origins = raw
+    .split(',')
+    .map((o) => o.trim())
+    .filter((o) => o !== '');
+  for (const o of origins) {
+    if (o !== '*' && !/^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/.test(o)) {
+      throw new ConfigError(`CORS_ORIGINS must be origins such as https://app.example.com (no path, no trailing /) or *, got "${o}"`);
+    }
+  }
+  return origins.map((o) => o.toLowerCase());
+}
+
 function fontDirSetting(env: Env): string | undefined {
   const dir = env.FILE_FONT_DIR || undefined;
   if (dir === undefined) return undefined;
@@ -272,6 +289,7 @@ export function loadConfig(env: Env = process.env): Config {
     bodyMinRate: intSetting(env, 'BODY_MIN_RATE', 1024, 0, 1_000_000_000),
     bodyRateWindow: intSetting(env, 'BODY_RATE_WINDOW', 10, 1, 3600),
     metricsToken,
+    corsOrigins: corsOriginsSetting(env),
     metricsPort,
     metricsHost: env.METRICS_HOST || host,
     files: Object.freeze({

@@ -7,6 +7,7 @@ import { text } from '../console/e2e/locale.ts';
 import { AppShell } from '../console/e2e/pages/AppShell.ts';
 import { CustomerPage } from '../console/e2e/pages/CustomerPage.ts';
 import { CustomersPage } from '../console/e2e/pages/CustomersPage.ts';
+import { FieldsPage } from '../console/e2e/pages/FieldsPage.ts';
 import { MembersPage } from '../console/e2e/pages/MembersPage.ts';
 import { ProjectsPage } from '../console/e2e/pages/ProjectsPage.ts';
 import { SignInPage } from '../console/e2e/pages/SignInPage.ts';
@@ -184,6 +185,24 @@ describe('the console, as a salesperson uses it', { timeout: 60_000 }, () => {
     await page.heading('Ada Lovelace').waitFor();
     customerId = new URL(owner.url()).pathname.split('/').pop() as string;
     await page.entry('create').waitFor();
+  });
+
+  it("shows the seeded option labels in the user's language; the owner adds a field the customer form then shows", async () => {
+    // Sex defaults to "2", seeded with the label 未知: the profile shows the English one.
+    await owner.getByText(text('en-US', 'customers.options.sex.2'), { exact: true }).waitFor();
+    expect(await owner.getByText('未知', { exact: true }).count()).toBe(0);
+    const tab = await desktop.newPage();
+    const fields = new FieldsPage(tab);
+    await fields.open(base, appId);
+    await fields.row(text('en-US', 'customers.fields.name')).first().waitFor();
+    await fields.addText('contract', 'Contract no.');
+    await fields.row('Contract no.').waitFor();
+    await expectAccessible(tab, 'fields');
+    const customers = new CustomersPage(tab);
+    await customers.open(base, appId);
+    await customers.newButton.click();
+    await customers.form.getByLabel('Contract no.', { exact: true }).waitFor();
+    await tab.close();
   });
 
   it('shows an ingested behaviour record in the timeline, and a live one as a toast the moment it arrives', async () => {

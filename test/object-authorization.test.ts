@@ -16,7 +16,7 @@ const t = useTestServer({ WEBHOOK_ALLOW_PRIVATE: 'true' });
 
 let a: HistoryProject;
 let b: HistoryProject;
-const ids = { customer: '', group: '', link: 'victim-link', viewLog: 'victim-view', webhook: '', event: '', file: '' };
+const ids = { customer: '', group: '', link: 'victim-link', viewLog: 'victim-view', webhook: '', event: '', file: '', field: '' };
 
 /** Texts only project A's data contains: none may appear in an answer to project B's Master. */
 const markers: string[] = [];
@@ -51,6 +51,9 @@ function pathValue(name: string, path: string, v: Variant): string {
       return '1';
     case 'id':
       if (path.includes('/webhooks/')) return ids.webhook;
+      break;
+    case 'name':
+      if (path.includes('/metadata/customer/')) return ids.field;
       break;
   }
   throw new Error(`no id of project A for path parameter ${name} of ${path}: add one to this test`);
@@ -98,6 +101,7 @@ async function stateOfA(): Promise<unknown[]> {
     `/api/v1.7/posts?app_id=${a.appId}`,
     `/api/v1.7/app/${a.appId}/member/customer/${ids.customer}/behaviour?count=100`,
     `/api/v1.7/my-apps`,
+    `/api/v1.7/metadata/customer?app_id=${a.appId}`,
   ];
   const out: unknown[] = [];
   for (const url of reads) {
@@ -150,6 +154,13 @@ beforeAll(async () => {
     event('BehaviourLog', 'victim-behaviour', { customerId: ids.customer, action: 'send_message', when: ago(DAY), customerName }),
   ]);
   expect(stored.json()).toMatchObject({ status: 1, data: { accepted: 6 } });
+  ids.field = 'victimField';
+  const field = await api.post(
+    `/api/v1.7/app/${a.appId}/metadata/customer`,
+    { name: ids.field, label: 'Victim', type: 'text' },
+    { token: a.master.token },
+  );
+  expect(field.json().status).toBe(1);
   const hook = await api.post(`/api/v1.7/app/${a.appId}/webhooks`, { url: 'http://127.0.0.1:9/victim-hook' }, { token: a.master.token });
   ids.webhook = hook.json().data.id as string;
   markers.push(hook.json().data.secret as string, 'victim-hook');

@@ -39,6 +39,8 @@ interface World {
 
 type Probe = (w: World, caller: TestUser, role: RoleName) => Promise<LightMyRequestResponse | ProbeAnswer>;
 
+let fieldProbes = 0;
+
 /** One probe per matrix row; the key is the row's first cell without backticks. */
 const probes: Record<string, Probe> = {
   'POST /api/v1.7/apps': (w, u) => w.server.api.post('/api/v1.7/apps', { name: 'Probe' }, { token: u.token }),
@@ -59,6 +61,23 @@ const probes: Record<string, Probe> = {
     w.server.api.post(`/api/v1.7/app/${w.appId}/member/${(await w.newMember('Admin')).id}`, {}, { token: u.token }),
   'POST /api/v1.7/app/{app-id}/member/{svc-user-id} (the creator)': (w, u) =>
     w.server.api.post(`/api/v1.7/app/${w.appId}/member/${w.users.Master.id}`, {}, { token: u.token }),
+  'POST /api/v1.7/app/{app-id}/metadata/customer': (w, u) =>
+    w.server.api.post(
+      `/api/v1.7/app/${w.appId}/metadata/customer`,
+      { name: `probe${++fieldProbes}`, label: 'Probe', type: 'text' },
+      { token: u.token },
+    ),
+  'PUT /api/v1.7/app/{app-id}/metadata/customer/{name}': (w, u) =>
+    w.server.api.put(`/api/v1.7/app/${w.appId}/metadata/customer/grade`, { label: 'Grade' }, { token: u.token }),
+  'DELETE /api/v1.7/app/{app-id}/metadata/customer/{name}': async (w, u) => {
+    const name = `gone${++fieldProbes}`;
+    await w.server.api.post(
+      `/api/v1.7/app/${w.appId}/metadata/customer`,
+      { name, label: 'Gone', type: 'text' },
+      { token: w.users.Master.token },
+    );
+    return w.server.api.delete(`/api/v1.7/app/${w.appId}/metadata/customer/${name}`, { token: u.token });
+  },
   'GET /api/v1.7/metadata/customer': (w, u) =>
     w.server.api.get('/api/v1.7/metadata/customer', { token: u.token, query: { app_id: w.appId } }),
   'POST /api/v1.7/app/{app-id}/member/{svc-user-id}/customer/merge (their own customers)': async (w, u, role) => {

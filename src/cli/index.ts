@@ -13,6 +13,9 @@ Commands:
   relay                     run the event relay on its own (set RAPPORT_EMBEDDED_RELAY=false on the servers);
                             with METRICS_TOKEN and METRICS_PORT it serves /metrics on that port
   client create --name NAME create an OAuth client; prints {"client_id","client_secret"} (the secret is shown once)
+  client create --id ID --secret SECRET [--name NAME]
+                            register an existing client's credentials (e.g. baked into scripts); --secret -
+                            reads the secret from the first line of standard input; prints {"client_id","name"}
   client list               list OAuth clients
   client revoke ID          revoke a client and every token issued through it
   erase customer ID         erase a customer for good (right to be forgotten): the customer, the customers merged
@@ -27,6 +30,16 @@ Configuration comes from the environment: PORT, HOST, DATA_DIR, DATABASE_URL, PU
 TIME_ZONE, LOG_LEVEL (see README.md).`;
 
 class UsageError extends Error {}
+
+/** The first line of standard input (a secret kept off the command line). */
+async function readStdinLine(): Promise<string> {
+  let text = '';
+  for await (const chunk of process.stdin) {
+    text += String(chunk);
+    if (text.includes('\n')) break;
+  }
+  return text.split('\n')[0] ?? '';
+}
 
 function option(args: string[], name: string): string | undefined {
   const i = args.indexOf(name);
@@ -71,6 +84,23 @@ export async function main(argv: string[]): Promise<number> {
     }
     case 'client': {
       const [sub, ...rest] = args;
+      if (sub === 'create' && (rest.includes('--id') || rest.includes('--secret'))) {
+        const id = option(rest, '--id');
+        let secret = option(rest, '--secret');
+        if (!id || !secret) throw new UsageError('client create --id ID needs --secret SECRET (and --secret needs --id)');
+        if (secret === '-') secret = (await readStdinLine()).trim();
+        const given = secret;
+        const name = option(rest, '--name');
+        try {
+          const registered = await withServices((s) => s.clients.register(id, given, name));
+          process.stdout.write(`${JSON.stringify(registered)}\n`);
+        } catch (err) {
+          if (!(err instanceof Error) || err.name !== 'Error') throw err;
+          process.stderr.write(`${err.message}\n`);
+          return 1;
+        }
+        return 0;
+      }
       if (sub === 'create') {
         const name = option(rest, '--name');
         if (!name) throw new UsageError('client create needs --name NAME');

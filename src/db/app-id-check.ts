@@ -45,6 +45,7 @@ export const TABLE_SCOPE = {
   customer_metadata: PROJECT,
   customer_groups: PROJECT,
   customers: PROJECT,
+  customer_field_values: PROJECT,
   behaviour_logs: PROJECT,
   behaviour_rollups: PROJECT,
   behaviour_totals: PROJECT,

@@ -23,8 +23,9 @@ export const postgresFeatures: DialectFeatures = {
   maxParameters: 65535,
   arrayParameters: true,
   // A select, so that the change tracking does not take it for a write.
-  transactionLock: async (trx, key) => {
-    await trx.selectNoFrom(sql`pg_advisory_xact_lock(${key})`.as('locked')).execute();
+  transactionLock: async (trx, key, mode = 'exclusive') => {
+    const lock = mode === 'shared' ? sql`pg_advisory_xact_lock_shared(${key}::int8)` : sql`pg_advisory_xact_lock(${key}::int8)`;
+    await trx.selectNoFrom(lock.as('locked')).execute();
   },
   // Sub-select of unnest rather than `= any($1)`: see bulk.ts anyOf (planned as index probes).
   listParameter: (column, list, type) => sql<SqlBool>`${sql.ref(column)} in (select unnest(${list}::${sql.raw(type)}[]))`,

@@ -178,6 +178,19 @@ export interface CustomerMetadataTable {
   /** JSON text `[{"value","label"}]` for option attributes. */
   option_values: string | null;
   readonly: number;
+  /** 1: removed from the form (DELETE …/metadata/customer/{name}); stored values are kept. */
+  hidden: Generated<number>;
+  /** 1: the customer list's `keyword` also looks in this attribute's values. */
+  searchable: Generated<number>;
+}
+
+/** A custom attribute's value of a customer, one row per value (a multi-option has several). */
+export interface CustomerFieldValuesTable {
+  app_id: string;
+  customer_id: string;
+  name: string;
+  value: string;
+  value_lower: string;
 }
 
 export interface CustomerGroupsTable {
@@ -582,6 +595,7 @@ export interface Database {
   customer_metadata: CustomerMetadataTable;
   customer_groups: CustomerGroupsTable;
   customers: CustomersTable;
+  customer_field_values: CustomerFieldValuesTable;
   behaviour_logs: BehaviourLogsTable;
   behaviour_totals: BehaviourTotalsTable;
   calls: CallsTable;

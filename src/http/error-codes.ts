@@ -233,6 +233,26 @@ export const ERROR_CODES = {
     en: 'datas is not valid: every item needs a customerId, and no customer may appear twice',
     zh: 'datas 无效：每一项都需要 customerId，且同一客户不能出现两次',
   },
+  field_exists: {
+    http: [BUSINESS],
+    en: 'The project already has a customer field of this name',
+    zh: '该项目已有同名的客户字段',
+  },
+  field_not_found: {
+    http: [BUSINESS],
+    en: 'The project has no customer field of this name',
+    zh: '该项目没有此名称的客户字段',
+  },
+  field_builtin: {
+    http: [BUSINESS],
+    en: 'A built-in customer field keeps its type and read-only flag and cannot be removed',
+    zh: '内置客户字段的类型和只读属性不能修改，且不能删除',
+  },
+  field_duplicates: {
+    http: [BUSINESS],
+    en: 'Not made unique: some values are held by several customers (see duplicates)',
+    zh: '无法设为唯一：部分取值已被多个客户使用（见 duplicates）',
+  },
   target_svc_userid_invalid: {
     http: [BUSINESS],
     en: 'The target is not a member of this project',

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import { coerceToSchema } from './coerce.ts';
+import { badRequest } from './errors.ts';
 import { mayHoldUnstorableText, storableText } from './text.ts';
 import { receiveFilePart, registerUploadCleanup } from './upload.ts';
 
@@ -20,6 +21,41 @@ function joinRepeated(source: unknown): Record<string, unknown> {
     out[key] = Array.isArray(value) ? value.map(String).join(',') : value;
   }
   return out;
+}
+
+/** A JSON object's members without those set to null: `null` means the parameter is absent. */
+function withoutNulls(body: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(body)) if (value !== null) out[key] = value;
+  return out;
+}
+
+/**
+ * A body that was sent but is not parameters would otherwise be read as no parameters at all, and
+ * the request would silently change nothing: refused with a Bad Request saying why. Those are a
+ * JSON text that is not an object (a string, a number, null), a body of a type only read as text
+ * (text/plain), and JSON sent as a form (`{"name":…}` under x-www-form-urlencoded).
+ */
+function refuseUnreadable(body: unknown, contentType: string): void {
+  if (body === undefined) return;
+  const type = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
+  if (type.includes('json')) {
+    if (body === null || typeof body !== 'object') throw badRequest('Unreadable body: a JSON body must be an object of parameters');
+    return;
+  }
+  if (typeof body === 'string') {
+    if (body.trim() === '') return;
+    throw badRequest(
+      `Unreadable body: a ${type || 'body without Content-Type'} is not read; send JSON (application/json), a form (application/x-www-form-urlencoded) or multipart/form-data`,
+    );
+  }
+  if (type === 'application/x-www-form-urlencoded' && body !== null && typeof body === 'object') {
+    const keys = Object.keys(body);
+    const first = keys[0] ?? '';
+    if (keys.length === 1 && /^\s*[[{]/.test(first) && (body as Record<string, unknown>)[first] === '') {
+      throw badRequest('Unreadable body: it is JSON but its Content-Type says a form; send it as application/json');
+    }
+  }
 }
 
 /**
@@ -63,10 +99,14 @@ export async function registerParameterParsing(app: FastifyInstance): Promise<vo
     if (request.routeOptions.config?.parameters === 'raw') return;
     const body = request.body;
     if (Array.isArray(body)) return;
-    const isJson = (request.headers['content-type'] ?? '').includes('json');
-    // JSON was checked as it was parsed; form fields are checked here.
+    const contentType = request.headers['content-type'] ?? '';
+    const isJson = contentType.includes('json');
+    refuseUnreadable(body, contentType);
+    // JSON was checked as it was parsed; form fields are checked here. JSON null means absent.
     const fields =
-      isJson && body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : storableText(joinRepeated(body));
+      isJson && body !== null && typeof body === 'object'
+        ? withoutNulls(body as Record<string, unknown>)
+        : storableText(joinRepeated(body));
     const merged = { ...query, ...fields };
     coerceToSchema(merged, schema?.body);
     request.body = merged;

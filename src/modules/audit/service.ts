@@ -24,13 +24,16 @@ export type AuditAction =
   | 'webhook.remove'
   | 'webhook.replay'
   | 'file.upload'
-  | 'file.replace';
+  | 'file.replace'
+  | 'field.create'
+  | 'field.edit'
+  | 'field.remove';
 
 export interface AuditEntry {
   appId: string;
   actorId: number | null;
   action: AuditAction;
-  targetType: 'member' | 'customer' | 'project' | 'webhook' | 'file';
+  targetType: 'member' | 'customer' | 'project' | 'webhook' | 'file' | 'field';
   targetId: string;
   detail?: Record<string, unknown>;
 }

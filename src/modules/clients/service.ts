@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../../context.ts';
 import { randomToken, safeEqual, sha256 } from '../../lib/secrets.ts';
 import { clientsRepository } from './repository.ts';
+import { isUniqueViolation } from '../../db/index.ts';
 
 export interface ClientSummary {
   client_id: string;
@@ -34,6 +35,32 @@ export function createClientsService(ctx: AppContext) {
         revoked_at: null,
       });
       return { client_id: clientId, client_secret: secret };
+    },
+
+    /**
+     * Registers a client whose id and secret exist already (baked into scripts written for another
+     * server). The secret is stored only as a hash, as for a created client.
+     */
+    async register(clientId: string, secret: string, name?: string): Promise<{ client_id: string; name: string }> {
+      if (!/^[\x21-\x7e]{1,128}$/.test(clientId)) throw new Error('client id must be 1 to 128 printable characters without spaces');
+      if (clientId === CONSOLE_CLIENT_ID) throw new Error(`client id ${CONSOLE_CLIENT_ID} is the web console's`);
+      if (!/^[\x21-\x7e]{8,256}$/.test(secret)) throw new Error('client secret must be 8 to 256 printable characters without spaces');
+      const label = (name ?? clientId).trim();
+      if (label.length === 0 || label.length > 100) throw new Error('client name must be 1 to 100 characters');
+      if (await clientsRepository.find(db, clientId)) throw new Error(`a client ${clientId} exists already`);
+      try {
+        await clientsRepository.insert(db, {
+          id: clientId,
+          name: label,
+          secret_hash: sha256(secret),
+          created_at: ctx.clock.now(),
+          revoked_at: null,
+        });
+      } catch (err) {
+        if (isUniqueViolation(err)) throw new Error(`a client ${clientId} exists already`);
+        throw err;
+      }
+      return { client_id: clientId, name: label };
     },
 
     async list(): Promise<ClientSummary[]> {

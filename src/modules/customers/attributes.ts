@@ -66,9 +66,9 @@ export const PLAIN_FIELDS: AttributeSpec[] = [
   a('dealUserId', 'deal_user_id', 'deal_user_id', { maxLength: 64 }),
 ];
 
-/** A request value by its snake_case name, else its camelCase name; undefined when absent. */
+/** A request value by its snake_case name, else its camelCase name; undefined when absent (null is absent too). */
 export function readParam(input: Record<string, unknown>, spec: { param: string; name: string }): unknown {
-  if (Object.hasOwn(input, spec.param) && input[spec.param] !== undefined) return input[spec.param];
-  if (Object.hasOwn(input, spec.name)) return input[spec.name];
+  if (Object.hasOwn(input, spec.param) && input[spec.param] !== undefined && input[spec.param] !== null) return input[spec.param];
+  if (Object.hasOwn(input, spec.name) && input[spec.name] !== null) return input[spec.name];
   return undefined;
 }

@@ -48,6 +48,8 @@ export interface CustomerResponse {
   mergedCustomerId: string;
   createdAt: string;
   updatedAt: string;
+  /** The project's custom field values by field name (docs/metadata.md); absent when it has none. */
+  exts?: Record<string, string | number | string[]>;
 }
 
 export interface CustomerListItem extends CustomerResponse {
@@ -57,6 +59,15 @@ export interface CustomerListItem extends CustomerResponse {
 }
 
 export function toCustomer(r: CustomerRow, clock: Clock, whetherMerge = 0): CustomerResponse {
+  const customer = plainCustomer(r, clock, whetherMerge);
+  if (r.ext !== null) {
+    const exts = extsOf(r.ext);
+    if (Object.keys(exts).length > 0) customer.exts = exts;
+  }
+  return customer;
+}
+
+function plainCustomer(r: CustomerRow, clock: Clock, whetherMerge: number): CustomerResponse {
   return {
     id: r.id,
     appId: r.app_id,
@@ -101,4 +112,17 @@ export function toCustomer(r: CustomerRow, clock: Clock, whetherMerge = 0): Cust
     createdAt: clock.format(r.created_at),
     updatedAt: clock.format(r.updated_at),
   };
+}
+
+/** Stored custom values (the `ext` column's JSON object); {} for none or unreadable text. */
+function extsOf(text: string | null): Record<string, string | number | string[]> {
+  if (text === null || text === '') return {};
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
+      ? (parsed as Record<string, string | number | string[]>)
+      : {};
+  } catch {
+    return {};
+  }
 }

@@ -7,6 +7,7 @@ import {
   preparedQuery,
   type BehaviourLogsTable,
   type CustomersTable,
+  type CustomerFieldValuesTable,
   type OutboxTable,
   type Database,
   type DatabaseHandle,
@@ -32,7 +33,16 @@ export interface CustomerScope {
 export interface CustomerFilter {
   keyword?: string | undefined;
   groupId?: string | undefined;
+  phone?: string | undefined;
+  email?: string | undefined;
+  /** Custom fields the keyword also looks in (those marked searchable). */
+  searchFields?: string[] | undefined;
 }
+
+/** What a uniqueness question is about: a column of the customer, or a custom field (`field:<name>`). */
+export type UniqueKey = keyof CustomersTable | `field:${string}`;
+
+const fieldOf = (key: UniqueKey): string | null => (key.startsWith('field:') ? key.slice('field:'.length) : null);
 
 /** Live customers, newest change first, the id breaking ties so pages never overlap; one page of them. */
 function livePage<O>(q: SelectQueryBuilder<Database, 'customers', O>, offset: number, limit: number) {
@@ -193,6 +203,16 @@ export const customersRepository = {
     return db.selectFrom('customers').selectAll().where('app_id', '=', appId).where('id', '=', id).executeTakeFirst();
   },
 
+  /**
+   * The customer, its row locked until the transaction ends where the database has row locks
+   * (`rowLocks`; SQLite's single writer serialises anyway): an edit reads, merges and writes it
+   * while concurrent edits of the same customer wait.
+   */
+  findForUpdate(db: Db, appId: string, id: string, rowLocks: boolean): Promise<CustomerRow | undefined> {
+    const q = db.selectFrom('customers').selectAll().where('app_id', '=', appId).where('id', '=', id);
+    return (rowLocks ? q.forUpdate() : q).executeTakeFirst();
+  },
+
   /** The project's customers among these ids (inside a transaction: `readerFor(trx)`). */
   findMany(reader: PreparedReader, appId: string, ids: string[]): Promise<CustomerRow[]> {
     if (ids.length === 0) return Promise.resolve([]);
@@ -236,15 +256,31 @@ export const customersRepository = {
   filteredPage(db: Db, scope: CustomerScope, filter: CustomerFilter, offset: number, limit: number): Promise<CustomerListRow[]> {
     let q = db.selectFrom('customers').selectAll().where('app_id', '=', scope.appId);
     if (scope.ownerId !== null) q = q.where('owner_id', '=', scope.ownerId);
-    const { groupId, keyword } = filter;
+    const { groupId, keyword, phone, email } = filter;
     if (groupId !== undefined) q = groupId === '' ? q.where('group_id', 'is', null) : q.where('group_id', '=', groupId);
+    if (phone !== undefined) q = q.where('phone', '=', phone);
+    if (email !== undefined) q = q.where('email_lower', '=', email.toLowerCase());
     if (keyword !== undefined && keyword !== '') {
+      const fields = filter.searchFields ?? [];
       q = q.where((eb) =>
         eb.or([
           containsInsensitive(eb, eb.ref('name'), keyword),
           containsInsensitive(eb, eb.ref('company'), keyword),
           containsInsensitive(eb, eb.ref('phone'), keyword),
           containsInsensitive(eb, eb.ref('email_lower'), keyword),
+          ...(fields.length === 0
+            ? []
+            : [
+                eb.exists(
+                  eb
+                    .selectFrom('customer_field_values as v')
+                    .select('v.customer_id')
+                    .where('v.app_id', '=', scope.appId)
+                    .whereRef('v.customer_id', '=', 'customers.id')
+                    .where('v.name', 'in', fields)
+                    .where((e) => containsInsensitive(e, e.ref('v.value_lower'), keyword)),
+                ),
+              ]),
         ]),
       );
     }
@@ -284,9 +320,27 @@ export const customersRepository = {
     return merge;
   },
 
-  /** Which of these values live customers of the project already have in a column (as text). */
-  async liveValues(db: Db, appId: string, column: keyof CustomersTable, values: (string | number)[]): Promise<Set<string>> {
+  /** Which of these values live customers of the project already have in a column or custom field (as text). */
+  async liveValues(db: Db, appId: string, key: UniqueKey, values: (string | number)[]): Promise<Set<string>> {
     const found = new Set<string>();
+    const field = fieldOf(key);
+    if (field !== null) {
+      for (let i = 0; i < values.length; i += LOOKUP_CHUNK) {
+        const rows = await db
+          .selectFrom('customer_field_values as v')
+          .innerJoin('customers as c', (j) => j.onRef('c.app_id', '=', 'v.app_id').onRef('c.id', '=', 'v.customer_id'))
+          .select('v.value')
+          .where('v.app_id', '=', appId)
+          .where('c.app_id', '=', appId)
+          .where('v.name', '=', field)
+          .where('v.value', 'in', values.slice(i, i + LOOKUP_CHUNK).map(String))
+          .where('c.status', '=', 1)
+          .execute();
+        for (const r of rows) found.add(r.value);
+      }
+      return found;
+    }
+    const column = key as keyof CustomersTable;
     for (let i = 0; i < values.length; i += LOOKUP_CHUNK) {
       const rows = await db
         .selectFrom('customers')
@@ -357,13 +411,22 @@ export const customersRepository = {
       .execute();
   },
 
-  async isTaken(
-    db: Db,
-    appId: string,
-    column: keyof CustomersTable,
-    value: string | number,
-    exceptId: string | undefined,
-  ): Promise<boolean> {
+  async isTaken(db: Db, appId: string, key: UniqueKey, value: string | number, exceptId: string | undefined): Promise<boolean> {
+    const field = fieldOf(key);
+    if (field !== null) {
+      let f = db
+        .selectFrom('customer_field_values as v')
+        .innerJoin('customers as c', (j) => j.onRef('c.app_id', '=', 'v.app_id').onRef('c.id', '=', 'v.customer_id'))
+        .select('v.customer_id')
+        .where('v.app_id', '=', appId)
+        .where('c.app_id', '=', appId)
+        .where('v.name', '=', field)
+        .where('v.value', '=', String(value))
+        .where('c.status', '=', 1);
+      if (exceptId !== undefined) f = f.where('v.customer_id', '!=', exceptId);
+      return (await f.limit(1).executeTakeFirst()) !== undefined;
+    }
+    const column = key as keyof CustomersTable;
     let q = db
       .selectFrom('customers')
       .select('id')
@@ -375,6 +438,91 @@ export const customersRepository = {
   },
 };
 
+/** A customer's custom values of these fields replaced by the given rows (an edit). */
+export async function replaceFieldValues(db: Db, appId: string, customerId: string, names: string[], rows: CustomerFieldValuesTable[]) {
+  if (names.length === 0) return;
+  await db
+    .deleteFrom('customer_field_values')
+    .where('app_id', '=', appId)
+    .where('customer_id', '=', customerId)
+    .where('name', 'in', names)
+    .execute();
+  if (rows.length > 0) await db.insertInto('customer_field_values').values(rows).execute();
+}
+
+/**
+ * Values live customers of the project share in a column or custom field: up to `limit` such
+ * values, each with the customers holding it (the refusal to make a field unique names them).
+ */
+export async function duplicateValues(
+  db: Db,
+  appId: string,
+  key: UniqueKey,
+  limit: number,
+): Promise<{ value: string; customerIds: string[] }[]> {
+  const field = fieldOf(key);
+  const held =
+    field !== null
+      ? await db
+          .selectFrom('customer_field_values as v')
+          .innerJoin('customers as c', (j) => j.onRef('c.app_id', '=', 'v.app_id').onRef('c.id', '=', 'v.customer_id'))
+          .select(['v.value as value', 'c.id as id'])
+          .where('v.app_id', '=', appId)
+          .where('c.app_id', '=', appId)
+          .where('v.name', '=', field)
+          .where('c.status', '=', 1)
+          .where('v.value', 'in', (eb) =>
+            eb
+              .selectFrom('customer_field_values as w')
+              .innerJoin('customers as d', (j) => j.onRef('d.app_id', '=', 'w.app_id').onRef('d.id', '=', 'w.customer_id'))
+              .select('w.value')
+              .where('w.app_id', '=', appId)
+              .where('d.app_id', '=', appId)
+              .where('w.name', '=', field)
+              .where('d.status', '=', 1)
+              .groupBy('w.value')
+              .having((e) => e.fn.countAll(), '>', 1)
+              .orderBy('w.value')
+              .limit(limit),
+          )
+          .orderBy('v.value')
+          .orderBy('c.id')
+          .execute()
+      : await columnDuplicates(db, appId, key as keyof CustomersTable, limit);
+  const out = new Map<string, string[]>();
+  for (const r of held) {
+    const v = String(r.value);
+    const ids = out.get(v) ?? [];
+    ids.push(r.id);
+    out.set(v, ids);
+  }
+  return [...out].map(([value, customerIds]) => ({ value, customerIds }));
+}
+
+async function columnDuplicates(db: Db, appId: string, column: keyof CustomersTable, limit: number) {
+  const values = await db
+    .selectFrom('customers')
+    .select(sql<string>`${sql.ref(column)}`.as('value'))
+    .where('app_id', '=', appId)
+    .where('status', '=', 1)
+    .where(column, 'is not', null)
+    .groupBy(column)
+    .having((e) => e.fn.countAll(), '>', 1)
+    .orderBy(column)
+    .limit(limit)
+    .execute();
+  if (values.length === 0) return [];
+  return db
+    .selectFrom('customers')
+    .select([sql<string>`${sql.ref(column)}`.as('value'), 'id'])
+    .where('app_id', '=', appId)
+    .where('status', '=', 1)
+    .where(column, 'in', values.map((v) => v.value) as never[])
+    .orderBy(column)
+    .orderBy('id')
+    .execute();
+}
+
 /** Bulk writes of new customers (one statement per table and chunk; see db/bulk.ts). */
 export function createCustomerWrites(features: DialectFeatures) {
   const bulk = bulkOps(features);
@@ -385,9 +533,16 @@ export function createCustomerWrites(features: DialectFeatures) {
      */
     async insertCreated(
       trx: Db,
-      batch: { customers: CustomerRow[]; behaviours: Insertable<BehaviourLogsTable>[]; day: string; outbox: Insertable<OutboxTable>[] },
+      batch: {
+        customers: CustomerRow[];
+        fieldValues?: CustomerFieldValuesTable[];
+        behaviours: Insertable<BehaviourLogsTable>[];
+        day: string;
+        outbox: Insertable<OutboxTable>[];
+      },
     ): Promise<void> {
       await bulk.insert(trx, 'customers', batch.customers);
+      if (batch.fieldValues && batch.fieldValues.length > 0) await bulk.insert(trx, 'customer_field_values', batch.fieldValues);
       await bulk.insert(trx, 'behaviour_logs', batch.behaviours);
       await bulk.insert(
         trx,

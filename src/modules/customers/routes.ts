@@ -6,6 +6,7 @@ import { businessResponses, ok } from '../../http/envelope.ts';
 import { page } from '../../http/paging.ts';
 import type { GroupsService } from '../groups/service.ts';
 import { AppIdParams } from '../projects/schemas.ts';
+import { MetadataItem } from '../metadata/schemas.ts';
 import {
   Customer,
   CustomerBody,
@@ -13,6 +14,8 @@ import {
   CustomerItemPath,
   CustomerListItem,
   CustomerPath,
+  FieldBody,
+  FieldPath,
   Group,
   GroupBody,
   GroupTransferBody,
@@ -93,7 +96,9 @@ export async function customersRoutes(
       ok(
         await customers.list(request.params.appId, request.user.id, request.params.svcUserId, page(request.query), {
           keyword: request.query.keyword,
-          groupId: request.query.group_id,
+          groupId: request.query.group_id ?? request.query.customer_group_id,
+          phone: request.query.phone,
+          email: request.query.email,
         }),
       ),
   );
@@ -141,6 +146,47 @@ export async function customersRoutes(
       },
     },
     async (request) => ok(await customers.transferGroup(request.params.appId, request.user.id, request.body)),
+  );
+
+  app.post(
+    '/api/v1.7/app/:appId/metadata/customer',
+    {
+      schema: {
+        tags,
+        summary: "Add a custom customer field to the project's form (Master/Admin; extension)",
+        params: AppIdParams,
+        body: FieldBody,
+        response: businessResponses(MetadataItem),
+      },
+    },
+    async (request) => ok(await customers.fields.create(request.params.appId, request.user.id, request.body)),
+  );
+
+  app.put(
+    '/api/v1.7/app/:appId/metadata/customer/:name',
+    {
+      schema: {
+        tags,
+        summary: "Edit a customer field: a custom one, or a built-in one's label, required flag, options, order (Master/Admin; extension)",
+        params: FieldPath,
+        body: FieldBody,
+        response: businessResponses(MetadataItem),
+      },
+    },
+    async (request) => ok(await customers.fields.update(request.params.appId, request.user.id, request.params.name, request.body)),
+  );
+
+  app.delete(
+    '/api/v1.7/app/:appId/metadata/customer/:name',
+    {
+      schema: {
+        tags,
+        summary: 'Remove a custom customer field from the form; its values are kept (Master/Admin; extension)',
+        params: FieldPath,
+        response: businessResponses(Type.Literal(true)),
+      },
+    },
+    async (request) => ok(await customers.fields.remove(request.params.appId, request.user.id, request.params.name)),
   );
 
   app.get(

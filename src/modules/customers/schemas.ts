@@ -49,6 +49,11 @@ export const Customer = Type.Object({
   mergedCustomerId: Type.String(),
   createdAt: Type.String(),
   updatedAt: Type.String(),
+  exts: Type.Optional(
+    Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Array(Type.String())]), {
+      description: "beyond the interface: the project's custom field values by field name (docs/metadata.md); absent when there are none",
+    }),
+  ),
 });
 
 export const CustomerListItem = Type.Composite([
@@ -63,10 +68,19 @@ for (const spec of [...ATTRIBUTES, ...PLAIN_FIELDS]) {
   params[spec.name] = Type.Optional(Type.String({ maxLength: 10000 }));
 }
 params.svcUserId = Type.Optional(Type.String({ maxLength: 10000, description: 'owning sales user id (default: the acting member)' }));
+const exts = Type.Optional(
+  Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.String({ maxLength: 100000 })], {
+    description: 'custom field values by field name (an object, or its JSON text in a form); a field may also be sent as its own key',
+  }),
+);
 
-export const CustomerBody = Type.Object(params, {
-  description: 'Customer attributes (snake_case or camelCase). Which are required, their options and formats follow the project metadata.',
-});
+export const CustomerBody = Type.Object(
+  { ...params, exts },
+  {
+    description:
+      'Customer attributes (snake_case or camelCase). Which are required, their options and formats follow the project metadata.',
+  },
+);
 
 export const CustomerPath = Type.Object({ appId: Type.String({ maxLength: 64 }), svcUserId: Type.String({ maxLength: 64 }) });
 export const CustomerItemPath = Type.Object({
@@ -82,7 +96,34 @@ export const ListQuery = Type.Object({
     Type.String({ maxLength: 64, description: 'only customers whose name, company, mobile number or e-mail contains it (any case)' }),
   ),
   group_id: Type.Optional(Type.String({ maxLength: 64, description: "only customers of this group ('' for customers in no group)" })),
+  customer_group_id: Type.Optional(Type.String({ maxLength: 64, description: "the same as group_id (the original platform's name)" })),
+  phone: Type.Optional(Type.String({ maxLength: 32, description: 'only customers with this mobile number' })),
+  email: Type.Optional(Type.String({ maxLength: 254, description: 'only customers with this e-mail address (any case)' })),
 });
+
+/** A custom field's definition (POST …/metadata/customer; PUT takes the same, every key optional). */
+const flagParam = (description: string) =>
+  Type.Optional(Type.Union([Type.Boolean(), Type.Integer({ minimum: 0, maximum: 1 }), Type.String({ maxLength: 5 })], { description }));
+export const FieldBody = Type.Object({
+  name: Type.Optional(Type.String({ maxLength: 64, description: 'the field name: a letter, then letters, digits or _ (POST only)' })),
+  label: Type.Optional(Type.String({ maxLength: 1000, description: 'the title shown in forms (1–64 characters)' })),
+  title: Type.Optional(Type.String({ maxLength: 1000, description: 'the same as label' })),
+  type: Type.Optional(Type.String({ maxLength: 32, description: 'text, number, date, option or multiOption (fixed once created)' })),
+  required: flagParam('required on create (and may not be blanked on edit)'),
+  unique: flagParam('no two live customers share a value; refused while some do (field_duplicates)'),
+  readonly: flagParam('set on create and by ingestion only'),
+  searchable: flagParam("the customer list's keyword also looks in its values"),
+  visiable: flagParam('shown in the console (the interface spelling)'),
+  options: Type.Optional(
+    Type.Union([Type.Array(Type.Unknown(), { maxItems: 200 }), Type.String({ maxLength: 100000 })], {
+      description: 'option and multiOption: [{"value","label"}] or plain values, in display order (a JSON string in a form)',
+    }),
+  ),
+  index: Type.Optional(
+    Type.Union([Type.Integer({ minimum: 0, maximum: 10000 }), Type.String({ maxLength: 6 })], { description: 'position in the form' }),
+  ),
+});
+export const FieldPath = Type.Object({ appId: Type.String({ maxLength: 64 }), name: Type.String({ maxLength: 64 }) });
 export const SearchQuery = Type.Object({
   ...PagingQuery,
   condition: Type.Optional(Type.String({ maxLength: 254, description: 'mobile number or e-mail' })),

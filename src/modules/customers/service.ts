@@ -14,11 +14,15 @@ import {
   type CustomerFilter,
   type CustomerListRow,
   type CustomerScope,
+  type UniqueKey,
   createCustomerWrites,
   customersRepository as repo,
   listExtras,
+  replaceFieldValues,
 } from './repository.ts';
 import { type ValidatedCustomer, type ValidationEnv, type ValidationMode, validateCustomer } from './validation.ts';
+import { type FieldValue, createFieldOps, fieldValueRows, mergedExt } from './fields.ts';
+import type { CustomerFieldValuesTable } from '../../db/index.ts';
 import { timeOrderedUuid } from '../../lib/ids.ts';
 
 // Pure helpers other modules use on customer rows they read themselves (merges, erasure).
@@ -130,8 +134,7 @@ export function createCustomersService(
     return {
       isActiveMember: (userId: number) => members.isActiveMember(trx, appId, userId),
       isGroupOf: async (groupId: string, ownerId: number) => (await groups.ownerOf(trx, appId, groupId)) === ownerId,
-      isTaken: (column: keyof CustomersTable, value: string | number, exceptId: string | undefined) =>
-        repo.isTaken(trx, appId, column, value, exceptId),
+      isTaken: (key: UniqueKey, value: string | number, exceptId: string | undefined) => repo.isTaken(trx, appId, key, value, exceptId),
     };
   }
 
@@ -216,8 +219,8 @@ export function createCustomersService(
     appId: string,
     items: NewCustomer[],
     validate: BatchValidate,
-  ): Promise<Map<keyof CustomersTable, Set<string>>> {
-    const asked = new Map<keyof CustomersTable, Set<string | number>>();
+  ): Promise<Map<UniqueKey, Set<string>>> {
+    const asked = new Map<UniqueKey, Set<string | number>>();
     for (const it of items) {
       await validate(it.input, it.ownerId, async (column, value) => {
         let values = asked.get(column);
@@ -228,7 +231,7 @@ export function createCustomersService(
         if (!(err instanceof AppError)) throw err;
       });
     }
-    const taken = new Map<keyof CustomersTable, Set<string>>();
+    const taken = new Map<UniqueKey, Set<string>>();
     for (const [column, values] of asked) {
       taken.set(column, await repo.liveValues(trx, appId, column, [...values]));
     }
@@ -244,10 +247,11 @@ export function createCustomersService(
     appId: string,
     items: NewCustomer[],
     validate: BatchValidate,
-    taken: Map<keyof CustomersTable, Set<string>>,
+    taken: Map<UniqueKey, Set<string>>,
     opts: ListOptions,
-  ): Promise<{ rows: CustomerRow[] } | { failed: { position: number; error: AppError } }> {
+  ): Promise<{ rows: CustomerRow[]; fieldValues: CustomerFieldValuesTable[] } | { failed: { position: number; error: AppError } }> {
     const rows: CustomerRow[] = [];
+    const fieldValues: CustomerFieldValuesTable[] = [];
     const now = opts.now;
     for (let position = 0; position < items.length; position += 1) {
       const it = items[position] as NewCustomer;
@@ -261,6 +265,7 @@ export function createCustomersService(
       const row: CustomerRow = {
         ...(Object.fromEntries(Object.keys(EMPTY_CUSTOMER).map((k) => [k, null])) as unknown as CustomerRow),
         ...(v.values as Partial<CustomerRow>),
+        ext: mergedExt(null, v.fields),
         id: it.id ?? timeOrderedUuid(),
         app_id: appId,
         owner_id: v.ownerId,
@@ -275,12 +280,15 @@ export function createCustomersService(
         updated_at: now,
       };
       rows.push(row);
-      for (const [column, values] of taken) {
-        const value = row[column];
+      fieldValues.push(...fieldValueRows(appId, row.id, v.fields));
+      for (const [key, values] of taken) {
+        const value: FieldValue | null | undefined = key.startsWith('field:')
+          ? v.fields[key.slice('field:'.length)]
+          : row[key as keyof CustomersTable];
         if (value !== null && value !== undefined) values.add(String(value));
       }
     }
-    return { rows };
+    return { rows, fieldValues };
   }
 
   /**
@@ -321,6 +329,9 @@ export function createCustomersService(
   }
 
   const service = {
+    /** The project's custom fields: create, edit (built-in ones too, within limits), remove (docs/metadata.md). */
+    fields: createFieldOps(db, access, metadata, audit),
+
     /**
      * Validates attribute values given with a merge against the composed survivor, as an edit of it
      * by `actingUserId` would be (the owner is the merge's, not the input's). Run after the merged
@@ -390,6 +401,7 @@ export function createCustomersService(
       const created = createdRecords(appId, built.rows, await mergeFlags(trx, appId, built.rows), opts.now);
       await writes.insertCreated(trx, {
         customers: built.rows,
+        fieldValues: built.fieldValues,
         behaviours: created.behaviours,
         day: clock.format(opts.now).slice(0, 10),
         outbox: eventRows(appId, created.events, opts.now),
@@ -481,7 +493,7 @@ export function createCustomersService(
     ): Promise<CustomerResponse> {
       const { m, acting } = await actingMember(appId, callerId, pathUserId);
       return db.transaction().execute(async (trx) => {
-        const current = visible(m, await repo.find(trx, appId, customerId));
+        const current = visible(m, await repo.findForUpdate(trx, appId, customerId, ctx.database.features.skipLocked));
         if (current.status !== 1) throw customerNotFound();
         const v = await validateCustomer(input, {
           mode: 'edit',
@@ -493,6 +505,11 @@ export function createCustomersService(
         });
         const now = clock.now();
         const patch: Updateable<CustomersTable> = { ...v.values, updated_at: now };
+        const changedFields = Object.keys(v.fields);
+        if (changedFields.length > 0) {
+          patch.ext = mergedExt(current.ext, v.fields);
+          await replaceFieldValues(trx, appId, customerId, changedFields, fieldValueRows(appId, customerId, v.fields));
+        }
         if (v.ownerChanged) {
           Object.assign(patch, {
             owner_id: v.ownerId,
@@ -551,10 +568,13 @@ export function createCustomersService(
       }
       const scope: CustomerScope = { appId, ownerId: access.visibleOwner(m, requested) };
       const keyword = filter.keyword?.trim() ?? '';
-      const rows =
-        keyword === '' && filter.groupId === undefined
-          ? await repo.page(ctx.database, scope, p.offset, p.limit)
-          : await repo.filteredPage(db, scope, { keyword, groupId: filter.groupId }, p.offset, p.limit);
+      const phone = filter.phone?.trim() || undefined;
+      const email = filter.email?.trim() || undefined;
+      const plain = keyword === '' && filter.groupId === undefined && phone === undefined && email === undefined;
+      const searchFields = keyword === '' ? [] : await metadata.searchable(appId);
+      const rows = plain
+        ? await repo.page(ctx.database, scope, p.offset, p.limit)
+        : await repo.filteredPage(db, scope, { keyword, groupId: filter.groupId, phone, email, searchFields }, p.offset, p.limit);
       return withExtras(appId, rows);
     },
 

@@ -1,26 +1,31 @@
 import type { CustomersTable } from '../../db/index.ts';
-import type { Updateable } from 'kysely';
+import type { Selectable, Updateable } from 'kysely';
 import { type AppError, fieldFailure, forbidden } from '../../http/errors.ts';
 import { FIXED_PHONE_RE, isEmail, isPhone } from '../../lib/formats.ts';
-import type { MetadataRow } from '../metadata/mapper.ts';
+import type { MetadataRow } from '../metadata/service.ts';
+import type { UniqueKey } from './repository.ts';
 import { ATTRIBUTE_BY_NAME, type AttributeSpec, PLAIN_FIELDS, readParam } from './attributes.ts';
+import { type FieldValue, CUSTOM_TEXT_MAX, DATE_RE, NUMBER_RE, isCalendarDate, optionValueSet, parseExt, readCustom } from './fields.ts';
 
 export type ValidationMode = 'create' | 'edit' | 'ingest';
+
+export type { UniqueKey };
 
 /** What the engine needs to know beyond the input: the database answers it through these. */
 export interface ValidationEnv {
   mode: ValidationMode;
+  /** The project's form: its attributes in order, removed ones left out. */
   metadata: MetadataRow[];
   /** The member acting (path svc-user-id, or the project's default owner for ingestion). */
   actingUserId: number;
   /** Master/Admin (or ingestion): may assign customers to another member. */
   mayAssignOthers: boolean;
   /** The customer being edited (edit mode). */
-  current?: { id: string; owner_id: number; group_id: string | null } | undefined;
+  current?: Selectable<CustomersTable> | undefined;
   isActiveMember(userId: number): Promise<boolean>;
   isGroupOf(groupId: string, ownerId: number): Promise<boolean>;
   /** Another live customer of the project already has this value. */
-  isTaken(column: keyof CustomersTable, value: string | number, exceptId: string | undefined): Promise<boolean>;
+  isTaken(key: UniqueKey, value: string | number, exceptId: string | undefined): Promise<boolean>;
 }
 
 export interface ValidatedCustomer {
@@ -28,19 +33,8 @@ export interface ValidatedCustomer {
   /** Set when the input names an owner different from the current one (edit) or the acting member. */
   ownerId: number;
   ownerChanged: boolean;
-}
-
-interface OptionValue {
-  value: string;
-}
-
-function optionValues(row: MetadataRow): Set<string> {
-  try {
-    const parsed = JSON.parse(row.option_values ?? '[]') as OptionValue[];
-    return new Set(parsed.map((o) => String(o.value)));
-  } catch {
-    return new Set();
-  }
+  /** Custom fields the input sets (null: cleared), in their stored form; `values.ext` is left to the caller. */
+  fields: Record<string, FieldValue | null>;
 }
 
 /** The raw parameter as trimmed text; null for an explicit empty value; AppError for objects. */
@@ -54,14 +48,23 @@ function asText(raw: unknown, name: string): string | null | AppError {
 
 const INT_RE = /^-?\d{1,9}$/;
 
+/** The value as stored, compared as text (null for none). */
+function storedText(v: unknown): string | null {
+  if (v === null || v === undefined || v === '') return null;
+  return Array.isArray(v) ? JSON.stringify(v.map(String)) : String(v);
+}
+
 /**
- * The metadata-driven validation engine (docs/interface.md §9): required (create), option values, formats,
- * readonly (edit), unique. Checks run in metadata order and the first failing attribute answers
- * `<attribute>_required | _invalid | _readonly | _unique`.
+ * The metadata-driven validation engine (docs/metadata.md): required (create), option values,
+ * formats, readonly (edit, when the value changes), unique — for the built-in attributes and the
+ * project's custom fields alike. The API's create and edit, ingestion, the import and the
+ * console's forms all go through it. Checks run in metadata order and the first failing attribute
+ * answers `<attribute>_required | _invalid | _readonly | _unique`.
  */
 export async function validateCustomer(input: Record<string, unknown>, env: ValidationEnv): Promise<ValidatedCustomer> {
   const values: Record<string, unknown> = {};
-  const ext: Record<string, string> = {};
+  const fields: Record<string, FieldValue | null> = {};
+  const currentExt = parseExt(env.current?.ext ?? null);
 
   // The owner decides which groups are allowed, so it is settled before the in-order checks.
   const ownerRaw = readParam(input, { param: 'svc_user_id', name: 'svcUserId' });
@@ -72,28 +75,48 @@ export async function validateCustomer(input: Record<string, unknown>, env: Vali
   for (const row of env.metadata) {
     const spec: AttributeSpec | undefined = ATTRIBUTE_BY_NAME.get(row.name);
     const name = row.name;
-    const raw = spec ? readParam(input, spec) : input[name];
-    const present = raw !== undefined;
-    if (present && env.mode === 'edit' && row.readonly === 1) throw fieldFailure(name, 'readonly', `${name} is read-only`);
-    const text = present ? asText(raw, name) : undefined;
+    const editing = env.mode === 'edit';
+    const current = editing && env.current ? (spec ? env.current[spec.column] : currentExt[name]) : undefined;
+    let raw = spec ? readParam(input, spec) : readCustom(input, name);
+
+    if (!spec && row.type === 'multiOption' && Array.isArray(raw)) raw = raw.map(String).join('\u0000');
+    if (!spec && row.type === 'multiOption' && typeof raw === 'string') {
+      const parts = multiParts(raw);
+      raw = parts.length === 0 ? '' : parts.join('\u0000');
+    }
+    let text = raw === undefined ? undefined : asText(raw, name);
     if (text instanceof Error) throw text;
+    // Option fields take "0" as "not set" where "0" is not one of their options (the original's forms sent it).
+    if (row.type === 'option' && text === '0' && !optionValueSet(row).has('0')) text = null;
+    const present = text !== undefined;
+
+    if (text !== undefined && editing && row.readonly === 1) {
+      // A read-only attribute sent back as it is (a customer read from the API and sent again) is no change.
+      const same = storedText(current) === (text === null ? null : normalised(row, spec, text));
+      if (!same) throw fieldFailure(name, 'readonly', `${name} is read-only`);
+      continue;
+    }
 
     if (text === undefined || text === null) {
-      const creating = env.mode !== 'edit';
+      const creating = !editing;
       if (row.required === 1 && (creating ? row.default_value === null : present)) {
         throw fieldFailure(name, 'required', `${name} is required`);
       }
-      if (creating && !present && row.default_value !== null) {
-        values[name] = row.default_value;
+      // On create a blank value is no value: the attribute's default applies.
+      if (creating && row.default_value !== null) {
+        if (spec) values[name] = row.default_value;
+        else fields[name] = row.default_value;
       } else if (present) {
-        values[name] = null;
+        if (spec) values[name] = null;
+        else fields[name] = null;
       }
       continue;
     }
 
-    const maxLength = spec?.maxLength ?? 255;
+    const maxLength = spec?.maxLength ?? (row.type === 'multiOption' ? 10_000 : CUSTOM_TEXT_MAX);
     if (text.length > maxLength) throw fieldFailure(name, 'invalid', `${name} must be at most ${maxLength} characters`);
     const invalid = (why: string) => fieldFailure(name, 'invalid', `${name} ${why}`);
+    let stored: FieldValue = text;
     switch (row.type) {
       case 'phone':
         if (!isPhone(text)) throw invalid('is not a valid mobile number');
@@ -105,12 +128,29 @@ export async function validateCustomer(input: Record<string, unknown>, env: Vali
         if (!isEmail(text)) throw invalid('is not a valid e-mail address');
         break;
       case 'option':
-        if (!optionValues(row).has(text)) throw invalid(`must be one of the options of ${name}`);
+        // A value the customer already has stays acceptable after its option is removed.
+        if (!optionValueSet(row).has(text) && storedText(current) !== text) throw invalid(`must be one of the options of ${name}`);
+        break;
+      case 'multiOption': {
+        const options = optionValueSet(row);
+        const had = new Set(Array.isArray(current) ? current.map(String) : []);
+        const picked = text.split('\u0000');
+        const bad = picked.find((p) => !options.has(p) && !had.has(p));
+        if (bad !== undefined) throw invalid(`must be options of ${name} ("${bad.slice(0, 64)}" is not one)`);
+        stored = picked;
+        break;
+      }
+      case 'number':
+        if (!NUMBER_RE.test(text)) throw invalid('must be a number (up to 15 digits, 6 after the point)');
+        stored = Number(text);
+        break;
+      case 'date':
+        if (!DATE_RE.test(text) || !isCalendarDate(text)) throw invalid('must be a date, YYYY-MM-DD');
         break;
       case 'owner': {
         if (!INT_RE.test(text)) throw invalid('must be a platform user id');
         const owner = Number(text);
-        if (owner !== baseOwner || env.mode !== 'edit') {
+        if (owner !== baseOwner || !editing) {
           if (owner !== env.actingUserId && !env.mayAssignOthers) {
             throw forbidden('Only the project Master or an Admin may assign a customer to another member');
           }
@@ -128,12 +168,14 @@ export async function validateCustomer(input: Record<string, unknown>, env: Vali
         break;
     }
     if (spec?.int && !INT_RE.test(text)) throw invalid('must be a whole number');
-    const stored = spec?.int ? Number(text) : text;
-    if (row.is_unique === 1 && spec && (await env.isTaken(spec.column, stored, env.current?.id))) {
-      throw fieldFailure(name, 'unique', `another customer already has this ${name}`);
+    if (spec) stored = spec.int ? Number(text) : text;
+    if (row.is_unique === 1 && !Array.isArray(stored)) {
+      const key: UniqueKey = spec ? spec.column : `field:${name}`;
+      const asked = spec ? stored : String(stored);
+      if (await env.isTaken(key, asked, env.current?.id)) throw fieldFailure(name, 'unique', `another customer already has this ${name}`);
     }
     if (spec) values[name] = stored;
-    else ext[name] = text;
+    else fields[name] = stored;
   }
 
   const out: Record<string, unknown> = {};
@@ -150,11 +192,33 @@ export async function validateCustomer(input: Record<string, unknown>, env: Vali
     if (text !== null && text.length > spec.maxLength) throw fieldFailure(spec.name, 'invalid', `${spec.name} is too long`);
     out[spec.column] = text;
   }
-  if (Object.keys(ext).length > 0) out.ext = JSON.stringify(ext);
   if (typeof out.email === 'string') out.email_lower = out.email.toLowerCase();
   else if (out.email === null) out.email_lower = null;
   // The owner column is set by the service (transfers have their own rules); keep it out of values.
   const ownerId = typeof out.owner_id === 'number' ? out.owner_id : baseOwner;
   delete out.owner_id;
-  return { values: out as Updateable<CustomersTable>, ownerId, ownerChanged: ownerId !== baseOwner };
+  return { values: out as Updateable<CustomersTable>, ownerId, ownerChanged: ownerId !== baseOwner, fields };
+}
+
+/** A multi-option value's parts: a JSON array, or values separated by commas. */
+function multiParts(raw: string): string[] {
+  const t = raw.trim();
+  let parts: unknown[] = t.split(t.includes('\u0000') ? '\u0000' : ',');
+  if (t.startsWith('[')) {
+    try {
+      const parsed: unknown = JSON.parse(t);
+      if (Array.isArray(parsed)) parts = parsed;
+    } catch {
+      // not JSON: separated by commas
+    }
+  }
+  return [...new Set(parts.map((p) => String(p).trim()).filter((p) => p !== ''))];
+}
+
+/** A sent value as it would be stored, as text (for comparing with the stored one). */
+function normalised(row: MetadataRow, spec: AttributeSpec | undefined, text: string): string {
+  if (spec?.int && INT_RE.test(text)) return String(Number(text));
+  if (!spec && row.type === 'number' && NUMBER_RE.test(text)) return String(Number(text));
+  if (!spec && row.type === 'multiOption') return JSON.stringify(text.split('\u0000'));
+  return text;
 }

@@ -17,9 +17,17 @@ export interface MetadataItem {
   defaultValue: string | null;
   optionValues: string | null;
   readonly: number;
+  /** Beyond the interface, present only when true: the customer list's keyword also looks in this field's values. */
+  searchable?: true;
 }
 
 export function toMetadataItem(r: MetadataRow): MetadataItem {
+  const item = plainItem(r);
+  if (r.searchable === 1) item.searchable = true;
+  return item;
+}
+
+function plainItem(r: MetadataRow): MetadataItem {
   return {
     appId: r.app_id,
     name: r.name,

@@ -3,22 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { businessResponses, ok } from '../../http/envelope.ts';
 import type { MetadataService } from './service.ts';
-import { Nullable, NullableString } from '../../http/schema-types.ts';
-
-export const MetadataItem = Type.Object({
-  appId: Type.String(),
-  name: Type.String(),
-  type: Type.String(),
-  title: Type.String(),
-  isExt: Type.Boolean(),
-  unique: Type.Boolean(),
-  required: Type.Boolean(),
-  visiable: Type.Boolean(),
-  index: Type.Integer(),
-  defaultValue: NullableString,
-  optionValues: Nullable(Type.String({ description: 'JSON string [{"value","label"}]' })),
-  readonly: Type.Integer(),
-});
+import { MetadataItem } from './schemas.ts';
 
 export async function metadataRoutes(fastify: FastifyInstance, opts: { metadata: MetadataService }): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();

@@ -69,7 +69,7 @@ export function useSaveCustomer(appId: string, actingUserId: number) {
   const client = useQueryClient();
   return useMutation({
     meta: { silent: true },
-    mutationFn: async ({ customerId, body }: { customerId?: string; body: Record<string, string> }) => {
+    mutationFn: async ({ customerId, body }: { customerId?: string; body: Record<string, string | string[]> }) => {
       const path = { appId, svcUserId: String(actingUserId) };
       // The body's names are the metadata's, which the API takes as they are spelt.
       const sent = body as never;
@@ -83,5 +83,41 @@ export function useSaveCustomer(appId: string, actingUserId: number) {
           );
     },
     onSuccess: () => client.invalidateQueries({ queryKey: customerQueries.all(appId) }),
+  });
+}
+
+/** A custom field's definition as the editor sends it (docs/metadata.md "Editable fields"). */
+export interface FieldDefinition {
+  name?: string;
+  label?: string;
+  type?: string;
+  required?: boolean;
+  unique?: boolean;
+  readonly?: boolean;
+  searchable?: boolean;
+  options?: { value: string; label: string }[];
+  index?: number;
+}
+
+/** Adds a custom field, or (with `editing`) edits a field; the form shows the failures. */
+export function useSaveField(appId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    meta: { silent: true },
+    mutationFn: async ({ editing, body }: { editing?: string; body: FieldDefinition }) =>
+      editing === undefined
+        ? unwrap(await api.POST('/api/v1.7/app/{appId}/metadata/customer', { params: { path: { appId } }, body }))
+        : unwrap(await api.PUT('/api/v1.7/app/{appId}/metadata/customer/{name}', { params: { path: { appId, name: editing } }, body })),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['metadata', appId] }),
+  });
+}
+
+/** Removes a custom field from the form (its values are kept). */
+export function useRemoveField(appId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (name: string) =>
+      unwrap(await api.DELETE('/api/v1.7/app/{appId}/metadata/customer/{name}', { params: { path: { appId, name } } })),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['metadata', appId] }),
   });
 }

@@ -9,8 +9,8 @@ import { PageHeader } from '../../../shared/ui/PageHeader.tsx';
 import { authQueries } from '../../auth/api.ts';
 import { customerQueries } from '../../customers/api.ts';
 import { CustomerFormDrawer } from '../../customers/components/CustomerFormDrawer.tsx';
-import { useFieldLabel } from '../../customers/components/useFieldLabel.ts';
-import { formFields, parseOptions } from '../../customers/form/registry.ts';
+import { useFieldLabel, useOptionLabel } from '../../customers/components/useFieldLabel.ts';
+import { customerValue, formFields, parseOptions } from '../../customers/form/registry.ts';
 import { customerDetailQueries } from '../api.ts';
 import { BehaviourTimeline } from '../components/BehaviourTimeline.tsx';
 
@@ -22,6 +22,7 @@ export function CustomerPage() {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const label = useFieldLabel();
+  const optionLabel = useOptionLabel();
   const me = useQuery(authQueries.me());
   const customer = useQuery({ ...customerQueries.detail(appId, customerId), meta: { silent: true } });
   const metadata = useQuery(customerQueries.metadata(appId));
@@ -47,11 +48,17 @@ export function CustomerPage() {
   if (!customer.data) return <Skeleton active paragraph={{ rows: 8 }} />;
   const c = customer.data as unknown as Record<string, unknown> & { name: string | null };
   const shown = (name: string): string | undefined => {
-    const raw = c[name];
-    if (raw === undefined || raw === null || raw === '') return undefined;
+    const field = fields.find((f) => f.name === name);
+    const raw = field ? customerValue(c, field) : c[name];
+    if (raw === undefined || raw === null || raw === '' || (Array.isArray(raw) && raw.length === 0)) return undefined;
+    const labelOf = (value: string) => {
+      const option = options.get(name)?.find((o) => o.value === value);
+      return option ? optionLabel(name, value, option.label) : value;
+    };
+    if (Array.isArray(raw)) return raw.map((v) => labelOf(String(v))).join(', ');
     const value = String(raw);
     if (name === 'groupId') return groups.data?.find((g) => g.id === value)?.name ?? value;
-    return options.get(name)?.find((o) => o.value === value)?.label ?? value;
+    return labelOf(value);
   };
   const profile = fields.filter((f) => shown(f.name) !== undefined);
   const web = overview.data?.webAccessData ?? [];

@@ -7,7 +7,7 @@ import { errorDetail, errorText } from '../../../shared/i18n/errors.ts';
 import { memberQueries } from '../../members/api.ts';
 import { type Customer, customerQueries, useSaveCustomer } from '../api.ts';
 import { type FormField, fieldOfError, formFields, formValues, requestBody } from '../form/registry.ts';
-import { useFieldLabel } from './useFieldLabel.ts';
+import { useFieldLabel, useOptionLabel } from './useFieldLabel.ts';
 
 interface Props {
   appId: string;
@@ -27,13 +27,14 @@ interface Props {
 export function CustomerFormDrawer({ appId, actingUserId, customer, open, onClose, onSaved }: Props) {
   const { t } = useTranslation();
   const label = useFieldLabel();
+  const optionLabel = useOptionLabel();
   const wide = Boolean(Grid.useBreakpoint().md);
   const mode = customer ? 'edit' : 'create';
   const metadata = useQuery({ ...customerQueries.metadata(appId), enabled: open });
   const groups = useQuery({ ...customerQueries.groups(appId), enabled: open });
   const members = useQuery({ ...memberQueries.list(appId), enabled: open });
   const save = useSaveCustomer(appId, actingUserId);
-  const [form] = Form.useForm<Record<string, string | undefined>>();
+  const [form] = Form.useForm<Record<string, string | string[] | undefined>>();
   const [failure, setFailure] = useState<unknown>(null);
   const fields = useMemo(() => formFields(metadata.data ?? [], mode), [metadata.data, mode]);
   const initial = useMemo(
@@ -71,7 +72,18 @@ export function CustomerFormDrawer({ appId, actingUserId, customer, open, onClos
           <Input type={f.widget.inputType} inputMode={f.widget.inputType === 'tel' ? 'tel' : undefined} />
         );
       case 'select':
-        return <Select allowClear placeholder={t('customers.choose')} options={f.widget.options} />;
+        return (
+          <Select
+            allowClear
+            mode={f.widget.multiple ? 'multiple' : undefined}
+            placeholder={t('customers.choose')}
+            options={f.widget.options.map((o) => ({ value: o.value, label: optionLabel(f.name, o.value, o.label) }))}
+          />
+        );
+      case 'number':
+        return <Input inputMode="decimal" />;
+      case 'date':
+        return <Input type="date" />;
       case 'group':
         return (
           <Select

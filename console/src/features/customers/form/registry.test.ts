@@ -116,3 +116,31 @@ describe('parseOptions and formValues', () => {
     });
   });
 });
+
+describe('custom fields', () => {
+  const CUSTOM: MetadataField[] = [
+    item('name', 'text', { index: 0, required: true }),
+    item('seats', 'number', { index: 1, isExt: true, title: 'Seats' }),
+    item('renewal', 'date', { index: 2, isExt: true, title: 'Renewal' }),
+    item('tags', 'multiOption', {
+      index: 3,
+      isExt: true,
+      title: 'Tags',
+      optionValues: '[{"value":"vip","label":"VIP"},{"value":"press","label":"Press"}]',
+    }),
+  ];
+  it('get number, date and multiple-choice widgets, read their values from exts, and send a multi-option as a list', () => {
+    const fields = formFields(CUSTOM, 'edit');
+    expect(fields.map((f) => f.widget.kind)).toEqual(['text', 'number', 'date', 'select']);
+    expect(fields[3]?.widget).toMatchObject({ kind: 'select', multiple: true });
+    const customer = { name: 'Ada', exts: { seats: 12, renewal: '2027-01-31', tags: ['vip'] } };
+    expect(formValues(fields, customer)).toEqual({ name: 'Ada', seats: '12', renewal: '2027-01-31', tags: ['vip'] });
+    expect(requestBody(fields, { name: 'Ada', seats: '13', renewal: '', tags: ['vip', 'press'] }, 'edit')).toEqual({
+      name: 'Ada',
+      seats: '13',
+      renewal: '',
+      tags: ['vip', 'press'],
+    });
+    expect(requestBody(fields, { name: 'New', tags: [] }, 'create')).toEqual({ name: 'New' });
+  });
+});

@@ -25,7 +25,10 @@ export interface FieldOption {
 /** The widget of a field: a text box (with the input mode of its type), a choice, or read-only text. */
 export type Widget =
   | { kind: 'text'; inputType: 'text' | 'tel' | 'email'; multiline: boolean }
-  | { kind: 'select'; options: FieldOption[] }
+  | { kind: 'select'; options: FieldOption[]; multiple?: boolean }
+  /** A custom number or date field. */
+  | { kind: 'number' }
+  | { kind: 'date' }
   /** One of the owner's groups / a member of the project: the options come from the API. */
   | { kind: 'group' }
   | { kind: 'member' }
@@ -80,6 +83,14 @@ function widgetOf(item: MetadataField): Widget {
       const options = parseOptions(item.optionValues);
       return options ? { kind: 'select', options } : { kind: 'readonly' };
     }
+    case 'multiOption': {
+      const options = parseOptions(item.optionValues);
+      return options ? { kind: 'select', options, multiple: true } : { kind: 'readonly' };
+    }
+    case 'number':
+      return { kind: 'number' };
+    case 'date':
+      return { kind: 'date' };
     case 'group':
       return { kind: 'group' };
     case 'owner':
@@ -119,11 +130,20 @@ export function formFields(metadata: readonly MetadataField[], mode: FormMode): 
  * was filled in; an edit sends every editable field, '' for one that was cleared (which the server
  * refuses for a required one, on that field).
  */
-export function requestBody(fields: readonly FormField[], values: Record<string, unknown>, mode: FormMode): Record<string, string> {
-  const body: Record<string, string> = {};
+export function requestBody(
+  fields: readonly FormField[],
+  values: Record<string, unknown>,
+  mode: FormMode,
+): Record<string, string | string[]> {
+  const body: Record<string, string | string[]> = {};
   for (const f of fields) {
     if (f.widget.kind === 'readonly') continue;
     const raw = values[f.name];
+    if (f.widget.kind === 'select' && f.widget.multiple) {
+      const picked = Array.isArray(raw) ? raw.map(String) : [];
+      if (picked.length > 0 || mode === 'edit') body[f.name] = picked;
+      continue;
+    }
     const text = raw === undefined || raw === null ? '' : String(raw).trim();
     if (text !== '' || mode === 'edit') body[f.name] = text;
   }
@@ -147,12 +167,20 @@ export function fieldOfError(code: string, fields: readonly FormField[]): string
   return names.has(asCamel) ? asCamel : undefined;
 }
 
-/** A customer's stored values as the form's initial values (strings, as the widgets hold them). */
-export function formValues(fields: readonly FormField[], customer: Record<string, unknown>): Record<string, string | undefined> {
-  const values: Record<string, string | undefined> = {};
+/** A customer's value of a field: a built-in one's key, or a custom field's in `exts`. */
+export function customerValue(customer: Record<string, unknown>, field: { name: string; isExt: boolean }): unknown {
+  if (!field.isExt) return customer[field.name];
+  const exts = customer.exts as Record<string, unknown> | undefined;
+  return exts?.[field.name];
+}
+
+/** A customer's stored values as the form's initial values (strings, as the widgets hold them; a multi-option's list). */
+export function formValues(fields: readonly FormField[], customer: Record<string, unknown>): Record<string, string | string[] | undefined> {
+  const values: Record<string, string | string[] | undefined> = {};
   for (const f of fields) {
-    const v = customer[f.name];
-    values[f.name] = v === undefined || v === null || v === '' ? undefined : String(v);
+    const v = customerValue(customer, f);
+    if (Array.isArray(v)) values[f.name] = v.map(String);
+    else values[f.name] = v === undefined || v === null || v === '' ? undefined : String(v);
   }
   return values;
 }

@@ -1,0 +1,228 @@
+import { ArrowDownOutlined, ArrowUpOutlined, PlusOutlined } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
+import { App, Button, Checkbox, Flex, Form, Input, Modal, Popconfirm, Select, Table, Tag, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router';
+import { errorDetail, errorText } from '../../../shared/i18n/errors.ts';
+import { PageHeader } from '../../../shared/ui/PageHeader.tsx';
+import { authQueries } from '../../auth/api.ts';
+import { memberQueries } from '../../members/api.ts';
+import { type FieldDefinition, type MetadataItem, customerQueries, useRemoveField, useSaveField } from '../api.ts';
+import { useFieldLabel } from '../components/useFieldLabel.ts';
+import { CUSTOM_TYPES, editableSettings, optionLines, parseOptionLines } from '../form/fieldEditor.ts';
+import { parseOptions } from '../form/registry.ts';
+
+interface Values {
+  name?: string;
+  label?: string;
+  type?: string;
+  options?: string;
+  flags?: string[];
+}
+
+const FLAGS = ['required', 'unique', 'readonly', 'searchable'] as const;
+
+/** The project's customer form: its fields in order, and (for Master and Admin) adding, editing, moving and removing them. */
+export function FieldsPage() {
+  const { appId = '' } = useParams();
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const label = useFieldLabel();
+  const me = useQuery(authQueries.me());
+  const members = useQuery(memberQueries.list(appId));
+  const metadata = useQuery(customerQueries.metadata(appId));
+  const save = useSaveField(appId);
+  const remove = useRemoveField(appId);
+  const [form] = Form.useForm<Values>();
+  const [editing, setEditing] = useState<MetadataItem | 'new' | null>(null);
+  const type = Form.useWatch('type', form);
+  const myRole = members.data?.find((m) => m.svcUserId === me.data?.id)?.role;
+  const manages = myRole === 'Master' || myRole === 'Admin';
+  const fields = [...(metadata.data ?? [])].sort((a, b) => a.index - b.index);
+  const current = editing === 'new' ? { isExt: true, type: type ?? 'text' } : editing;
+  const settings = current ? editableSettings(current) : null;
+
+  const open = (item: MetadataItem | 'new') => {
+    setEditing(item);
+    form.resetFields();
+    if (item === 'new') form.setFieldsValue({ type: 'text', flags: [] });
+    else
+      form.setFieldsValue({
+        name: item.name,
+        label: item.title,
+        type: item.type,
+        options: optionLines(parseOptions(item.optionValues)),
+        flags: FLAGS.filter((f) => (f === 'readonly' ? item.readonly === 1 : Boolean(item[f]))),
+      });
+  };
+
+  const submit = async (v: Values) => {
+    if (!editing || !settings) return;
+    const flags = new Set(v.flags ?? []);
+    const body: FieldDefinition = { label: v.label?.trim(), required: flags.has('required') };
+    if (editing === 'new') Object.assign(body, { name: v.name?.trim(), type: v.type });
+    if (settings.unique) body.unique = flags.has('unique');
+    if (settings.readonly) body.readonly = flags.has('readonly');
+    if (settings.searchable) body.searchable = flags.has('searchable');
+    if (settings.options) body.options = parseOptionLines(v.options ?? '');
+    try {
+      await save.mutateAsync({ ...(editing === 'new' ? {} : { editing: editing.name }), body });
+      setEditing(null);
+      void message.success(t('customers.fieldEditor.saved'));
+    } catch (err) {
+      const detail = errorDetail(err);
+      form.setFields([{ name: 'label', errors: detail ? [errorText(err), detail] : [errorText(err)] }]);
+    }
+  };
+
+  const move = async (item: MetadataItem, position: number) => {
+    try {
+      await save.mutateAsync({ editing: item.name, body: { index: Math.max(0, position) } });
+    } catch (err) {
+      void message.error(errorText(err));
+    }
+  };
+
+  return (
+    <>
+      <PageHeader
+        title={t('customers.fieldEditor.title')}
+        extra={
+          manages ? (
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => open('new')}>
+              {t('customers.fieldEditor.add')}
+            </Button>
+          ) : null
+        }
+      />
+      <Typography.Paragraph type="secondary">{t('customers.fieldEditor.intro')}</Typography.Paragraph>
+      <Table
+        rowKey="name"
+        size="small"
+        loading={metadata.isLoading}
+        pagination={false}
+        dataSource={fields}
+        scroll={{ x: true }}
+        columns={[
+          { title: t('customers.fieldEditor.label'), key: 'label', render: (_, f) => label(f.name, f.title) },
+          { title: t('customers.fieldEditor.name'), dataIndex: 'name', render: (n: string) => <Typography.Text code>{n}</Typography.Text> },
+          {
+            title: t('customers.fieldEditor.type'),
+            dataIndex: 'type',
+            render: (ty: string) =>
+              (CUSTOM_TYPES as readonly string[]).includes(ty) ? t(`customers.fieldEditor.types.${ty as 'text'}`) : ty,
+          },
+          {
+            title: t('customers.fieldEditor.settings'),
+            key: 'flags',
+            render: (_, f) => (
+              <Flex gap={4} wrap>
+                {f.isExt ? <Tag color="blue">{t('customers.fieldEditor.custom')}</Tag> : null}
+                {f.required ? <Tag>{t('customers.fieldEditor.flags.required')}</Tag> : null}
+                {f.unique ? <Tag>{t('customers.fieldEditor.flags.unique')}</Tag> : null}
+                {f.readonly === 1 ? <Tag>{t('customers.fieldEditor.flags.readonly')}</Tag> : null}
+                {f.searchable ? <Tag>{t('customers.fieldEditor.flags.searchable')}</Tag> : null}
+              </Flex>
+            ),
+          },
+          ...(manages
+            ? [
+                {
+                  title: t('customers.fieldEditor.actions'),
+                  key: 'actions',
+                  render: (_: unknown, f: MetadataItem, i: number) => (
+                    <Flex gap={4} wrap>
+                      <Button
+                        size="small"
+                        icon={<ArrowUpOutlined />}
+                        aria-label={t('customers.fieldEditor.up')}
+                        disabled={i === 0}
+                        onClick={() => void move(f, i - 1)}
+                      />
+                      <Button
+                        size="small"
+                        icon={<ArrowDownOutlined />}
+                        aria-label={t('customers.fieldEditor.down')}
+                        disabled={i === fields.length - 1}
+                        onClick={() => void move(f, i + 1)}
+                      />
+                      <Button size="small" onClick={() => open(f)}>
+                        {t('common.actions.edit')}
+                      </Button>
+                      {f.isExt ? (
+                        <Popconfirm
+                          title={t('customers.fieldEditor.removeConfirm', { name: label(f.name, f.title) })}
+                          okText={t('customers.fieldEditor.remove')}
+                          cancelText={t('common.actions.cancel')}
+                          onConfirm={() =>
+                            void remove.mutateAsync(f.name).then(
+                              () => message.success(t('customers.fieldEditor.removed')),
+                              (err: unknown) => message.error(errorText(err)),
+                            )
+                          }
+                        >
+                          <Button size="small" danger>
+                            {t('customers.fieldEditor.remove')}
+                          </Button>
+                        </Popconfirm>
+                      ) : null}
+                    </Flex>
+                  ),
+                },
+              ]
+            : []),
+        ]}
+      />
+      <Modal
+        title={t(editing === 'new' ? 'customers.fieldEditor.addTitle' : 'customers.fieldEditor.editTitle')}
+        open={editing !== null}
+        onCancel={() => setEditing(null)}
+        onOk={() => form.submit()}
+        okText={t('common.actions.save')}
+        cancelText={t('common.actions.cancel')}
+        confirmLoading={save.isPending}
+        destroyOnHidden
+      >
+        <Form form={form} layout="vertical" onFinish={(v) => void submit(v)} requiredMark={false}>
+          <Form.Item
+            name="name"
+            label={t('customers.fieldEditor.name')}
+            extra={t('customers.fieldEditor.nameHelp')}
+            rules={[{ required: editing === 'new' }]}
+          >
+            <Input disabled={editing !== 'new'} />
+          </Form.Item>
+          <Form.Item name="label" label={t('customers.fieldEditor.label')} rules={[{ required: true, whitespace: true, max: 64 }]}>
+            <Input />
+          </Form.Item>
+          <Form.Item name="type" label={t('customers.fieldEditor.type')}>
+            <Select
+              disabled={editing !== 'new'}
+              options={(editing === 'new' || (current && (CUSTOM_TYPES as readonly string[]).includes(current.type))
+                ? CUSTOM_TYPES
+                : [current?.type ?? 'text']
+              ).map((ty) => ({
+                value: ty,
+                label: (CUSTOM_TYPES as readonly string[]).includes(ty) ? t(`customers.fieldEditor.types.${ty as 'text'}`) : ty,
+              }))}
+            />
+          </Form.Item>
+          {settings?.options ? (
+            <Form.Item name="options" label={t('customers.fieldEditor.options')} extra={t('customers.fieldEditor.optionsHelp')}>
+              <Input.TextArea rows={5} />
+            </Form.Item>
+          ) : null}
+          <Form.Item name="flags">
+            <Checkbox.Group
+              options={FLAGS.filter((f) => f === 'required' || settings?.[f]).map((f) => ({
+                value: f,
+                label: t(`customers.fieldEditor.flags.${f}`),
+              }))}
+            />
+          </Form.Item>
+        </Form>
+      </Modal>
+    </>
+  );
+}
