@@ -1,4 +1,12 @@
-import { AppstoreOutlined, BellOutlined, LogoutOutlined, MenuOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons';
+import {
+  AppstoreOutlined,
+  BellOutlined,
+  LogoutOutlined,
+  MenuOutlined,
+  MergeCellsOutlined,
+  TeamOutlined,
+  UserOutlined,
+} from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Badge, Button, Drawer, Flex, Grid, Layout, Menu, Radio, Select, Typography } from 'antd';
 import { type ReactNode, useState } from 'react';
@@ -45,10 +53,22 @@ export function AppLayout({ children }: { children: ReactNode }) {
   const feed = useLiveFeed();
   const live = useLiveStream(appId);
 
-  const section = location.pathname.includes('/members') ? 'members' : appId ? 'customers' : 'projects';
+  const section = location.pathname.includes('/members')
+    ? 'members'
+    : location.pathname.includes('/duplicates')
+      ? 'duplicates'
+      : appId
+        ? 'customers'
+        : 'projects';
   const items: { key: PageKey; label: string; icon: ReactNode; to: string | undefined }[] = [
     { key: 'projects', label: t('common.nav.projects'), icon: <AppstoreOutlined />, to: '/' },
     { key: 'customers', label: t('common.nav.customers'), icon: <UserOutlined />, to: appId ? `/p/${appId}/customers` : undefined },
+    {
+      key: 'duplicates',
+      label: t('common.nav.duplicates'),
+      icon: <MergeCellsOutlined />,
+      to: appId ? `/p/${appId}/duplicates` : undefined,
+    },
     { key: 'members', label: t('common.nav.members'), icon: <TeamOutlined />, to: appId ? `/p/${appId}/members` : undefined },
   ];
   const menu = (
