@@ -8,6 +8,7 @@ import { AppShell } from '../console/e2e/pages/AppShell.ts';
 import { CustomerPage } from '../console/e2e/pages/CustomerPage.ts';
 import { CustomersPage } from '../console/e2e/pages/CustomersPage.ts';
 import { FieldsPage } from '../console/e2e/pages/FieldsPage.ts';
+import { DuplicatesPage } from '../console/e2e/pages/DuplicatesPage.ts';
 import { MembersPage } from '../console/e2e/pages/MembersPage.ts';
 import { ProjectsPage } from '../console/e2e/pages/ProjectsPage.ts';
 import { SignInPage } from '../console/e2e/pages/SignInPage.ts';
@@ -230,6 +231,31 @@ describe('the console, as a salesperson uses it', { timeout: 60_000 }, () => {
     await new CustomersPage(owner).open(base, appId);
     await new CustomersPage(owner).customerLink('Ada Lovelace').waitFor();
     await shot(owner, 'customers-1440');
+  });
+
+  it('merges a duplicate from the duplicates page: the customer chosen stays, the other leaves the list', async () => {
+    const token = await passwordToken('owner@acme.example');
+    const ownerId = await userId('owner@acme.example');
+    const twin = await fetch(`${base}/api/v1.7/app/${appId}/member/${ownerId}/customers`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'A. Lovelace', phone: '13800000001', title: 'Countess' }),
+    }).then((r) => r.json() as Promise<{ data: { id: string } }>);
+    await new AppShell(owner, 'en-US').goTo('duplicates');
+    const duplicates = new DuplicatesPage(owner);
+    await duplicates.heading.waitFor();
+    await duplicates.set('13800000001').getByText('A. Lovelace').waitFor();
+    await expectAccessible(owner, 'duplicates');
+    await duplicates.merge('13800000001', 'Ada Lovelace');
+    await owner.getByText(text('en-US', 'customers.duplicates.empty')).waitFor();
+    const merged = (await fetch(`${base}/api/v1.7/customer/${twin.data.id}/detail`, { headers: { authorization: `Bearer ${token}` } }).then(
+      (r) => r.json(),
+    )) as { data: { status: number; mergedCustomerId: string } };
+    expect(merged.data).toMatchObject({ status: 2, mergedCustomerId: customerId });
+    await new AppShell(owner, 'en-US').goTo('customers');
+    const customers = new CustomersPage(owner);
+    await customers.customerLink('Ada Lovelace').waitFor();
+    expect(await customers.customerLink('A. Lovelace').count()).toBe(0);
   });
 
   it('a Sales member, at 375 px on a touch screen, accepts the invitation and sees only their own customers', async () => {

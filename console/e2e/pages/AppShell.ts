@@ -29,11 +29,11 @@ export class AppShell {
     return shell;
   }
 
-  async goTo(section: 'projects' | 'customers' | 'members'): Promise<void> {
+  async goTo(section: 'projects' | 'customers' | 'duplicates' | 'members'): Promise<void> {
     await this.openMenuIfCollapsed();
     await this.page
       .getByRole('navigation', { name: text(this.lang, 'common.nav.mainMenu') })
-      .getByRole('link', { name: text(this.lang, `common.nav.${section}`) })
+      .getByRole('link', { name: text(this.lang, `common.nav.${section}`), exact: true })
       .click();
   }
 }

@@ -19,6 +19,7 @@ export const router = createBrowserRouter(
             { index: true, lazy: pages.projects },
             { path: 'p/:appId/customers', lazy: pages.customers },
             { path: 'p/:appId/customers/:customerId', lazy: pages.customer },
+            { path: 'p/:appId/duplicates', lazy: pages.duplicates },
             { path: 'p/:appId/members', lazy: pages.members },
             { path: 'p/:appId/fields', lazy: pages.fields },
             { path: '*', Component: NotFound },

@@ -1,4 +1,13 @@
-import { AppstoreOutlined, BellOutlined, FormOutlined, LogoutOutlined, MenuOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons';
+import {
+  AppstoreOutlined,
+  BellOutlined,
+  FormOutlined,
+  LogoutOutlined,
+  MenuOutlined,
+  MergeCellsOutlined,
+  TeamOutlined,
+  UserOutlined,
+} from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Badge, Button, Drawer, Flex, Grid, Layout, Menu, Radio, Select, Typography } from 'antd';
 import { type ReactNode, useState } from 'react';
@@ -49,12 +58,20 @@ export function AppLayout({ children }: { children: ReactNode }) {
     ? 'members'
     : location.pathname.endsWith('/fields')
       ? 'fields'
-      : appId
-        ? 'customers'
-        : 'projects';
+      : location.pathname.includes('/duplicates')
+        ? 'duplicates'
+        : appId
+          ? 'customers'
+          : 'projects';
   const items: { key: PageKey; label: string; icon: ReactNode; to: string | undefined }[] = [
     { key: 'projects', label: t('common.nav.projects'), icon: <AppstoreOutlined />, to: '/' },
     { key: 'customers', label: t('common.nav.customers'), icon: <UserOutlined />, to: appId ? `/p/${appId}/customers` : undefined },
+    {
+      key: 'duplicates',
+      label: t('common.nav.duplicates'),
+      icon: <MergeCellsOutlined />,
+      to: appId ? `/p/${appId}/duplicates` : undefined,
+    },
     { key: 'members', label: t('common.nav.members'), icon: <TeamOutlined />, to: appId ? `/p/${appId}/members` : undefined },
     { key: 'fields', label: t('common.nav.fields'), icon: <FormOutlined />, to: appId ? `/p/${appId}/fields` : undefined },
   ];
