@@ -256,6 +256,37 @@ describe('field edits racing with writes', () => {
     }
   });
 
+  it('a field made unique while a write validated by the old form is still open waits for it, and is refused over its duplicate', async () => {
+    expect((await addField(master, { name: 'ticket', label: 'Ticket', type: 'text' })).json().status).toBe(1);
+    const first = await created({ name: 'Ticket 1', ticket: 'T-1' });
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let validated = () => {};
+    const ready = new Promise<void>((resolve) => (validated = resolve));
+    // A create checked against the form without uniqueness, its transaction kept open.
+    const write = t.server.ctx.database.db.transaction().execute(async (trx) => {
+      const c = await t.server.services.customers.createInTransaction(
+        trx,
+        appId,
+        { name: 'Ticket 2', ticket: 'T-1' },
+        { ownerId: master.id, now: t.server.ctx.clock.now(), validate: 'create', mayAssignOthers: true },
+      );
+      validated();
+      await held;
+      return c;
+    });
+    await ready;
+    const unique = editField(admin, 'ticket', { unique: true });
+    // Room for the edit to run ahead, were nothing holding it (the answer below does not depend on it).
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    release();
+    const second = await write;
+    const answer = (await unique).json();
+    expect(answer, JSON.stringify(answer)).toMatchObject({ status: 0, code: 'field_duplicates' });
+    expect(answer.duplicates).toEqual([{ value: 'T-1', customerIds: [first.id, second.id].sort() }]);
+    expect((await form()).find((f) => f.name === 'ticket')?.unique).toBe(false);
+  });
+
   it('options changed while customers are created and edited: every write is whole and valid for the form it saw', async () => {
     expect((await addField(master, { name: 'stage', label: 'Stage', type: 'option', options: ['lead', 'won'] })).json().status).toBe(1);
     const c = await created({ name: 'Stage edits', stage: 'lead' });
