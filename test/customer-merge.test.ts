@@ -259,6 +259,34 @@ describe('duplicates and merge', () => {
   });
 });
 
+describe('custom fields', () => {
+  it('the survivor takes the merged customers’ custom values: searchable and unique as its own', async () => {
+    const field = await t.server.api.post(
+      `${base()}/metadata/customer`,
+      { name: 'contract', label: 'Contract', type: 'text', unique: true, searchable: true },
+      { token: p.master.token },
+    );
+    expect(field.json().status, field.body).toBe(1);
+    const keep = await create(p.sales, { name: 'Custom keep' });
+    const gone = await create(p.sales, { name: 'Custom gone', contract: 'CT-0042' });
+    const over = await create(p.sales, { name: 'Custom over' });
+    const res = await merge(p.sales, { main_customer_id: keep.id, merge_user_ids: `${gone.id},${over.id}` });
+    expect(res.json().status, res.body).toBe(1);
+    expect(res.json().data.exts).toMatchObject({ contract: 'CT-0042' });
+    const found = (
+      await t.server.api.get(`${base()}/member/all/customers`, { token: p.master.token, query: { keyword: 'CT-0042' } })
+    ).json().data as Customer[];
+    expect(found.map((x) => x.id)).toEqual([keep.id]);
+    // The value is the survivor's now: another customer cannot take it.
+    const taken = await t.server.api.post(
+      `${base()}/member/${p.sales.id}/customers`,
+      { name: 'Copy', contract: 'CT-0042' },
+      { token: p.sales.token, form: true },
+    );
+    expect(taken.json()).toMatchObject({ status: 0, code: 'contract_unique' });
+  });
+});
+
 describe('concurrent merges', () => {
   it('overlapping merges in parallel: each customer merged once, into a live customer, nothing half-done', async () => {
     const xs: Customer[] = [];

@@ -438,6 +438,12 @@ export const customersRepository = {
   },
 };
 
+/** All of a customer's custom values replaced by the given rows (its `ext` was recomposed: a merge). */
+export async function resetFieldValues(db: Db, appId: string, customerId: string, rows: CustomerFieldValuesTable[]) {
+  await db.deleteFrom('customer_field_values').where('app_id', '=', appId).where('customer_id', '=', customerId).execute();
+  if (rows.length > 0) await db.insertInto('customer_field_values').values(rows).execute();
+}
+
 /** A customer's custom values of these fields replaced by the given rows (an edit). */
 export async function replaceFieldValues(db: Db, appId: string, customerId: string, names: string[], rows: CustomerFieldValuesTable[]) {
   if (names.length === 0) return;

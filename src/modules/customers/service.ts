@@ -19,9 +19,10 @@ import {
   customersRepository as repo,
   listExtras,
   replaceFieldValues,
+  resetFieldValues,
 } from './repository.ts';
 import { type ValidatedCustomer, type ValidationEnv, type ValidationMode, validateCustomer } from './validation.ts';
-import { type FieldValue, createFieldOps, fieldValueRows, mergedExt } from './fields.ts';
+import { type FieldValue, createFieldOps, fieldValueRows, mergedExt, parseExt } from './fields.ts';
 import type { CustomerFieldValuesTable } from '../../db/index.ts';
 import { timeOrderedUuid } from '../../lib/ids.ts';
 
@@ -353,10 +354,21 @@ export function createCustomersService(
         current,
         ...envFor(trx, appId),
       });
-      const values = { ...v.values };
+      const values: Updateable<CustomersTable> = { ...v.values };
       delete values.owner_id;
       delete values.allocation_user_id;
+      // Custom fields given for the survivor join its composed ones (syncFieldValues then indexes them).
+      if (Object.keys(v.fields).length > 0) values.ext = mergedExt(current.ext, v.fields);
       return values;
+    },
+
+    /**
+     * Brings a customer's searchable and unique custom values (`customer_field_values`) in line with
+     * its stored `ext`, when something other than create and edit composed it (a merge).
+     */
+    async syncFieldValues(trx: Kysely<Database>, appId: string, row: CustomerRow): Promise<void> {
+      const ext = parseExt(row.ext) as Record<string, FieldValue | null>;
+      await resetFieldValues(trx, appId, row.id, fieldValueRows(appId, row.id, ext));
     },
 
     /** whetherMerge of a row inside a transaction. */

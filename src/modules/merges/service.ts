@@ -278,6 +278,8 @@ export function createMergesService(
           const values = await customers.validateMergeOverrides(trx, appId, survivor, input.overrides, owner, m.isManager);
           if (Object.keys(values).length > 0) survivor = (await repo.update(trx, appId, mainId, values)) ?? survivor;
         }
+        // Its custom values as composed (and overridden): what uniqueness and search read.
+        await customers.syncFieldValues(trx, appId, survivor);
         const whetherMerge = await customers.whetherMergeIn(trx, survivor);
         const body = toCustomer(survivor, clock, whetherMerge);
         const record = customerRecord(appId, survivor, 'customer_merged', body, now);
