@@ -48,6 +48,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   services.files.start();
   // Views of shared links that fell silent are closed (their leave recorded) every few seconds.
   const stopSweeping = services.links.startSweeping();
+  // Site visits that fell silent get their end recorded every minute.
+  const stopSiteSweeping = services.site.startSweeping();
   logger.info({ database: ctx.database.description, timeZone: config.timeZone }, 'rapport is serving');
   let closing: Promise<void> | null = null;
   return {
@@ -59,6 +61,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       closing ??= (async () => {
         stopMaintenance();
         stopSweeping();
+        stopSiteSweeping();
         await app.close();
         await services.files.close();
         await relay?.stop();

@@ -16,6 +16,7 @@ import { createIngestService } from './modules/ingest/service.ts';
 import { createMembersService } from './modules/members/service.ts';
 import { createMetadataService } from './modules/metadata/service.ts';
 import { type ProjectCreatedHook, createProjectsService } from './modules/projects/service.ts';
+import { type ClickTokenResolver, type ReturnVisitRecorder, createSiteService } from './modules/site/service.ts';
 import { createWebhooksService } from './modules/webhooks/service.ts';
 
 /**
@@ -23,7 +24,11 @@ import { createWebhooksService } from './modules/webhooks/service.ts';
  * the services (or narrow functions) it needs; shared by the HTTP app, the CLI and workers. A
  * service is built after those it needs, so nothing is wired afterwards.
  */
-export function createServices(ctx: AppContext) {
+export function createServices(
+  ctx: AppContext,
+  /** Site tracking's tracked e-mail clicks and return visits (the campaigns feature); by default none. */
+  campaigns: { clickTokens?: ClickTokenResolver; returnVisits?: ReturnVisitRecorder } = {},
+) {
   const clients = createClientsService(ctx);
   const accounts = createAccountsService(ctx, clients);
   const access = createAccessService(ctx.database);
@@ -48,6 +53,8 @@ export function createServices(ctx: AppContext) {
   const live = createLiveService(ctx, access, histories);
   // Links shared from Rapport and their public viewer: views are written through ingestion's write path.
   const links = createLinksService(ctx, { access, accounts, histories, files, customers, ingest });
+  // The site snippet's records: written through ingestion's write path as the viewer's are.
+  const site = createSiteService(ctx, { projects, customers, ingest, ...campaigns });
   return {
     clients,
     accounts,
@@ -65,6 +72,7 @@ export function createServices(ctx: AppContext) {
     files,
     live,
     links,
+    site,
   };
 }
 

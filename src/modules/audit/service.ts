@@ -17,6 +17,8 @@ export type AuditAction =
   | 'customer.transfer_group'
   | 'customer.delete'
   | 'project.edit'
+  | 'project.site_key_rotate'
+  | 'project.site_secret_rotate'
   | 'webhook.create'
   | 'webhook.remove'
   | 'webhook.replay'

@@ -7,7 +7,7 @@ import {
   crossProject,
   preparedQuery,
 } from '../../db/index.ts';
-import type { Insertable, Kysely, Updateable } from 'kysely';
+import { type Insertable, type Kysely, type Updateable, sql } from 'kysely';
 
 type Db = Kysely<Database>;
 
@@ -48,8 +48,23 @@ export interface ViewerRows extends RowsPlan {
   attribute: { appId: string; viewLogIds: string[]; customerId: string; viewerName: string | null } | null;
   /** The form record filled while viewing: the view log's clue. */
   viewClue: { appId: string; viewLogId: string; clueId: string } | null;
-  /** Set by the write: false when `progress` found the view moved on (nothing of the plan was written). */
+  /** Site tracking's rows (docs/site-tracking.md), or null. */
+  site: SiteRows | null;
+  /** Set by the write: false when `progress` found the view moved on, or `site.close` the visit closed (nothing of the plan was written). */
   applied?: boolean;
+}
+
+/** What the site snippet's collect calls, joins and visit sweep write beside their behaviour records. */
+export interface SiteRows {
+  appId: string;
+  /** Visits begun or going on: inserted, or their last sign of life moved on (never back). */
+  visits: Insertable<Database['site_visits']>[];
+  /** An anonymous visitor's records, kept until joined. */
+  anonymous: Insertable<Database['site_events']>[];
+  /** A visitor tied to a customer, and its anonymous records (now written as the customer's) removed. */
+  tie: { row: Insertable<Database['site_visitors']>; joined: string[] } | null;
+  /** A silent visit's end, recorded once: only while the visit is open with this last sign of life. */
+  close: { visitorId: string; id: string; lastAt: number; endedAt: number } | null;
 }
 
 const RECORD_TABLES: readonly RecordTable[] = ['customers', 'behaviour_logs', 'calls', 'links', 'link_view_logs', 'clues', 'posts'];
@@ -205,14 +220,76 @@ export function createIngestRepository(database: DatabaseHandle) {
    * The viewer's plans: each view's progress first (a plan whose view moved on meanwhile is left out
    * whole), then the records of the plans that apply, as a batch's, then the attributions.
    */
+  /** Records a silent visit's end once: false when it was closed meanwhile or came back to life. */
+  async function closeVisit(trx: Db, appId: string, c: NonNullable<SiteRows['close']>): Promise<boolean> {
+    const res = await trx
+      .updateTable('site_visits')
+      .set({ ended_at: c.endedAt })
+      .where('app_id', '=', appId)
+      .where('visitor_id', '=', c.visitorId)
+      .where('id', '=', c.id)
+      .where('last_at', '=', c.lastAt)
+      .where('ended_at', 'is', null)
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  }
+
+  /** The site rows of the applied plans: visits, anonymous records, ties and the records they joined. */
+  async function writeSite(trx: Db, plans: ViewerRows[]): Promise<void> {
+    const sites = plans.flatMap((p) => (p.site === null ? [] : [p.site]));
+    if (sites.length === 0) return;
+    const visits = byKey(
+      sites.flatMap((s) => s.visits),
+      (v) => [v.app_id, v.visitor_id, v.id],
+    );
+    for (const v of visits) {
+      await trx
+        .insertInto('site_visits')
+        .values(v)
+        .onConflict((oc) =>
+          oc.columns(['app_id', 'visitor_id', 'id']).doUpdateSet((eb) => ({
+            last_at: sql<number>`case when ${eb.ref('excluded.last_at')} > ${eb.ref('site_visits.last_at')} then ${eb.ref('excluded.last_at')} else ${eb.ref('site_visits.last_at')} end`,
+          })),
+        )
+        .execute();
+    }
+    await bulk.insert(
+      trx,
+      'site_events',
+      sites.flatMap((s) => s.anonymous),
+    );
+    for (const s of sites) {
+      if (s.tie === null) continue;
+      const { row, joined } = s.tie;
+      await trx
+        .insertInto('site_visitors')
+        .values(row)
+        .onConflict((oc) =>
+          oc.columns(['app_id', 'id']).doUpdateSet({
+            customer_id: row.customer_id,
+            verified: row.verified,
+            via: row.via,
+            updated_at: row.updated_at,
+          }),
+        )
+        .execute();
+      for (const part of bulk.lookupChunks(joined)) {
+        await trx.deleteFrom('site_events').where('app_id', '=', s.appId).where(bulk.anyOf('id', part)).execute();
+      }
+    }
+  }
+
   async function writeViewer(trx: Db, plans: ViewerRows[]): Promise<void> {
     const applied: ViewerRows[] = [];
     for (const p of plans) {
-      p.applied = p.progress === null || (await progressView(trx, p.progress));
+      p.applied =
+        (p.progress === null || (await progressView(trx, p.progress))) &&
+        (p.site?.close == null || (await closeVisit(trx, p.site.appId, p.site.close)));
       if (p.applied) applied.push(p);
     }
     if (applied.length === 0) return;
     await writeRows(trx, applied);
+    await writeSite(trx, applied);
     for (const p of applied) {
       const c = p.viewClue;
       if (c !== null) {

@@ -8,6 +8,14 @@ const appSecret = preparedQuery('appSecret', ({ db }, id: string) =>
   db.selectFrom('apps').select(['secret', 'status', 'creator_id']).where('id', '=', id),
 );
 
+const appBySiteKey = preparedQuery('appBySiteKey', ({ db }, key: string) =>
+  db
+    .selectFrom('apps')
+    .select(['id', 'status', 'creator_id', 'site_origins', 'site_secret'])
+    .where('site_key', '=', key)
+    .modifyEnd(crossProject('site-key')),
+);
+
 export const projectsRepository = {
   async insertApp(db: Db, row: Insertable<AppsTable>): Promise<void> {
     await db.insertInto('apps').values(row).execute();
@@ -24,6 +32,15 @@ export const projectsRepository = {
     return database
       .cache<string, { secret: string; status: number; creator_id: number } | undefined>('app-secrets', 'access')
       .get(id, () => database.reader.first(appSecret, id));
+  },
+  /** The project whose site key this is (the snippet's collect calls): cached until the project's row changes. */
+  findBySiteKey(database: DatabaseHandle, key: string) {
+    return database
+      .cache<
+        string,
+        { id: string; status: number; creator_id: number; site_origins: string | null; site_secret: string | null } | undefined
+      >('app-site-keys', 'access')
+      .get(key, () => database.reader.first(appBySiteKey, key));
   },
   /** Live projects the user is an active member of, newest first, with the caller's role. */
   listForUser(db: Db, userId: number): Promise<(AppRow & { role: string })[]> {
