@@ -52,9 +52,10 @@ export function createServices(
   const files = createFilesService(ctx, access, new LocalFileStorage(path.join(ctx.config.dataDir, 'files')), audit.record);
   const live = createLiveService(ctx, access, histories);
   // Links shared from Rapport and their public viewer: views are written through ingestion's write path.
-  const links = createLinksService(ctx, { access, accounts, histories, files, customers, ingest });
+  const links = createLinksService(ctx, { access, accounts, histories, files, customers, ingest, projects });
   // The site snippet's records: written through ingestion's write path as the viewer's are.
-  const site = createSiteService(ctx, { projects, customers, ingest, ...campaigns });
+  // A shared link's form reaches the site visitor it handed off to the project's site.
+  const site = createSiteService(ctx, { projects, customers, ingest, handoffs: links.handedOffCustomer, ...campaigns });
   return {
     clients,
     accounts,

@@ -74,6 +74,7 @@ beforeAll(async () => {
     customerEvent('site-bob', { name: 'Bob', email: 'bob@example.com', svcUserId: p.sales.id }),
     customerEvent('site-cy', { name: 'Cy', svcUserId: p.sales.id }),
     customerEvent('site-dee', { name: 'Dee', svcUserId: p.sales.id }),
+    customerEvent('site-eve', { name: 'Eve', email: 'eve@example.com', svcUserId: p.sales.id }),
   ]);
   expect(res.json()).toMatchObject({ status: 1 });
   const edit = await t.server.api.post(
@@ -417,5 +418,56 @@ describe('POST /t/collect', () => {
     expect(records.map((r) => r.action).sort()).toEqual(['access_site', 'web_page_view']);
     expect(JSON.parse((records.find((r) => r.action === 'access_site') as Behaviour).content)).toMatchObject({ postId: 'post-1' });
     expect(returns).toEqual([{ appId: p.appId, postId: 'post-1', customerId: 'site-dee', visitId, at: expect.any(Number) }]);
+  });
+
+  it("a shared link's form reaches the site visitor the link handed to the project's site", async () => {
+    const make = async (website: string) =>
+      (
+        (
+          await t.server.api.post(`/api/v1.7/app/${p.appId}/links`, { name: 'Offer', type: 3, website }, { token: p.sales.token })
+        ).json() as { data: { shareToken: string } }
+      ).data.shareToken;
+    // A target elsewhere gets no hand-off.
+    const elsewhere = await t.server.api.get(`/l/${await make('https://elsewhere.example.org/x')}`, { headers: { 'user-agent': UA } });
+    expect(elsewhere.statusCode).toBe(302);
+    expect(elsewhere.headers.location).toBe('https://elsewhere.example.org/x');
+
+    const shareToken = await make(`${ORIGIN}/offer?utm_source=link`);
+    const opened = await t.server.api.get(`/l/${shareToken}`, { headers: { 'user-agent': UA } });
+    expect(opened.statusCode).toBe(302);
+    const location = new URL(opened.headers.location as string);
+    expect(location.origin + location.pathname).toBe(`${ORIGIN}/offer`);
+    const handoff = location.searchParams.get('rapport_lv') as string;
+    expect(handoff).toBeTruthy();
+    const cookie = String(opened.headers['set-cookie']).split(';')[0] as string;
+
+    // On the site: anonymous, the hand-off not yet tied to anyone.
+    const v = newId();
+    const at = Date.now() - 60_000;
+    await collect({ v, s: newId(), l: handoff, e: [{ t: 'page', id: newId(), at, url: `${ORIGIN}/offer`, title: 'Offer' }] });
+    expect(await anonymousCount(v)).toBe(1);
+    // A forged hand-off names no one.
+    await collect({ v, s: newId(), l: `${handoff}x`, e: [] });
+    expect(await anonymousCount(v)).toBe(1);
+
+    // The link's form ties the link visitor to Eve; the site visitor's next call joins its history to her.
+    const form = await t.server.api.post(
+      `/l/${shareToken}/form`,
+      { email: 'eve@example.com' },
+      { headers: { 'user-agent': UA, cookie, accept: 'application/json' } },
+    );
+    expect(form.json()).toMatchObject({ status: 1 });
+    await collect({ v, s: newId(), l: handoff, e: [{ t: 'page', id: newId(), at: Date.now(), url: `${ORIGIN}/thanks`, title: 'Thanks' }] });
+    expect(await anonymousCount(v)).toBe(0);
+    const site = (await behaviour('site-eve')).filter((r) => r.action === 'web_page_view');
+    expect(site.map((r) => JSON.parse(r.content).title).sort()).toEqual(['Offer', 'Thanks']);
+    expect(site.find((r) => JSON.parse(r.content).title === 'Offer')?.when).toBe(t.server.ctx.clock.format(at));
+    const tie = await t.server.ctx.database.db
+      .selectFrom('site_visitors')
+      .selectAll()
+      .where('app_id', '=', p.appId)
+      .where('id', '=', v)
+      .executeTakeFirstOrThrow();
+    expect(tie).toMatchObject({ customer_id: 'site-eve', verified: 0, via: 'link' });
   });
 });

@@ -9,6 +9,9 @@
  * pagehide. `rapport('identify', {phone|email|customerId, hash})`, `rapport('track', action, data)`
  * and `rapport('consent')` are its API; calls made before it loads wait in `rapport.q`.
  *
+ * A landing URL's `rapport_click` (a tracked e-mail click) and `rapport_lv` (a shared link's visitor)
+ * are sent to the server, which may identify the visitor by them, and removed from the address bar.
+ *
  * data- attributes: `data-storage` `cookie` (default) or `local` (localStorage) keeps the visitor id;
  * `data-consent="required"` sends and stores nothing before `rapport('consent')`;
  * `data-privacy-signals="ignore"` records even when the browser sends Global Privacy Control or
@@ -40,6 +43,7 @@ interface Item {
   const IDLE_MS = 30 * 60 * 1000;
   const VISITOR = '_rapport_vid';
   const VISIT = '_rapport_visit';
+  const HANDOFF = '_rapport_lv';
   const FILE_RE =
     /\.(pdf|zip|rar|7z|gz|tgz|docx?|xlsx?|pptx?|csv|txt|rtf|odt|ods|odp|key|pages|numbers|dmg|exe|msi|apk|ipa|mp3|mp4|mov|avi|epub)$/i;
 
@@ -105,14 +109,19 @@ interface Item {
   const page = { id: randomId(), since: Date.now(), url: '', title: '', visibleMs: 0, shownAt: 0 };
   const queue: Item[] = [];
   let click: string | null = null;
+  let handoff: string | null = null;
   let timer: ReturnType<typeof setTimeout> | undefined;
 
   const landing = new URL(location.href);
   const clickParam = landing.searchParams.get('rapport_click');
-  if (clickParam) {
-    click = clickParam.slice(0, 2048);
-    // The token is not left in the address bar, the history or a copied link.
+  // A shared link that sent the visitor here: its signed hand-off, kept and sent until it identifies.
+  const handoffParam = landing.searchParams.get('rapport_lv');
+  if (clickParam || handoffParam) {
+    if (clickParam) click = clickParam.slice(0, 2048);
+    if (handoffParam) handoff = handoffParam.slice(0, 1024);
+    // The tokens are not left in the address bar, the history or a copied link.
     landing.searchParams.delete('rapport_click');
+    landing.searchParams.delete('rapport_lv');
     try {
       history.replaceState(history.state, '', landing.href);
     } catch {
@@ -125,6 +134,8 @@ interface Item {
     visitorId = read(VISITOR) ?? '';
     if (!/^[A-Za-z0-9_-]{8,64}$/.test(visitorId)) visitorId = randomId();
     write(VISITOR, visitorId, 365 * 24 * 3600);
+    if (handoff !== null) write(HANDOFF, handoff, 30 * 24 * 3600);
+    else handoff = read(HANDOFF);
     const [id, last] = (read(VISIT) ?? '').split('.');
     const now = Date.now();
     if (id && /^[A-Za-z0-9_-]{8,64}$/.test(id) && now - Number(last) < IDLE_MS) visitId = id;
@@ -149,6 +160,7 @@ interface Item {
         body.c = click;
         click = null;
       }
+      if (handoff) body.l = handoff;
       const text = JSON.stringify(body);
       if (leaving && typeof navigator.sendBeacon === 'function' && navigator.sendBeacon(endpoint, text)) continue;
       void fetch(endpoint, {

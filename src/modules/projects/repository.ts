@@ -8,6 +8,10 @@ const appSecret = preparedQuery('appSecret', ({ db }, id: string) =>
   db.selectFrom('apps').select(['secret', 'status', 'creator_id']).where('id', '=', id),
 );
 
+const appSiteOrigins = preparedQuery('appSiteOrigins', ({ db }, id: string) =>
+  db.selectFrom('apps').select(['site_origins', 'status']).where('id', '=', id),
+);
+
 const appBySiteKey = preparedQuery('appBySiteKey', ({ db }, key: string) =>
   db
     .selectFrom('apps')
@@ -41,6 +45,12 @@ export const projectsRepository = {
         { id: string; status: number; creator_id: number; site_origins: string | null; site_secret: string | null } | undefined
       >('app-site-keys', 'access')
       .get(key, () => database.reader.first(appBySiteKey, key));
+  },
+  /** The project's site origins (the viewer hands its visitor to them): cached until the project's row changes. */
+  findSiteOrigins(database: DatabaseHandle, id: string) {
+    return database
+      .cache<string, { site_origins: string | null; status: number } | undefined>('app-site-origins', 'access')
+      .get(id, () => database.reader.first(appSiteOrigins, id));
   },
   /** Live projects the user is an active member of, newest first, with the caller's role. */
   listForUser(db: Db, userId: number): Promise<(AppRow & { role: string })[]> {

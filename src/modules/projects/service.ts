@@ -225,6 +225,12 @@ export function createProjectsService(ctx: AppContext, access: AccessService, ho
       return siteSettingsOf({ ...m.app, ...(what === 'key' ? { site_key: value } : { site_secret: value }) }, ctx.config.publicBaseUrl);
     },
 
+    /** The origins the project's site snippet sends from ([] for none, or an unknown project). */
+    async siteOrigins(appId: string): Promise<string[]> {
+      const app = await repo.findSiteOrigins(ctx.database, appId);
+      return app?.site_origins ? app.site_origins.split(',') : [];
+    },
+
     /** The live project whose site key this is, or null (the snippet's collect calls). */
     async bySiteKey(key: string): Promise<SiteProject | null> {
       const app = await repo.findBySiteKey(ctx.database, key);

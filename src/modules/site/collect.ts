@@ -33,6 +33,8 @@ export interface Collect {
   visitId: string;
   /** A tracked e-mail click's token the landing URL carried (`rapport_click`). */
   click: string | null;
+  /** A shared link's visitor hand-off the landing URL carried (`rapport_lv`), kept by the snippet. */
+  handoff: string | null;
   events: SiteEvent[];
   /** The last `identify` of the call. */
   identify: Identify | null;
@@ -167,6 +169,7 @@ export function parseCollect(body: unknown, now: number): Collect {
   const visitorId = id(value.v, 'v');
   const visitId = id(value.s, 's');
   const click = value.c === undefined || value.c === null ? null : text(value.c, 'c', 2048) || null;
+  const handoff = value.l === undefined || value.l === null ? null : text(value.l, 'l', 1024) || null;
   const list = value.e ?? [];
   if (!Array.isArray(list) || list.length > MAX_EVENTS) throw new CollectError(`e must be an array of at most ${MAX_EVENTS} events`);
   const events: SiteEvent[] = [];
@@ -176,5 +179,5 @@ export function parseCollect(body: unknown, now: number): Collect {
     if ('t' in read) events.push(read);
     else identify = read;
   }
-  return { visitorId, visitId, click, events, identify };
+  return { visitorId, visitId, click, handoff, events, identify };
 }

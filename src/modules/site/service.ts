@@ -32,6 +32,12 @@ export type ReturnVisitRecorder = (visit: {
 
 export const noClickTokens: ClickTokenResolver = async () => null;
 
+/**
+ * The customer a shared link's visitor hand-off (`rapport_lv`) names in the project, or null: the
+ * links module's, whose form tied its visitor (docs/identity.md).
+ */
+export type HandoffResolver = (appId: string, token: string) => Promise<string | null>;
+
 /** A visit with no sign of life for this long is over: the sweep records its end. The snippet starts a new visit after the same time. */
 export const SITE_VISIT_IDLE_MS = 30 * 60 * 1000;
 /** Anonymous records one join turns into the customer's at most (the visitor's oldest first). */
@@ -70,6 +76,8 @@ export function createSiteService(
     clickTokens?: ClickTokenResolver;
     /** Told of each return visit from a campaign; by default nobody is. */
     returnVisits?: ReturnVisitRecorder;
+    /** Shared links' visitor hand-offs; by default none resolves. */
+    handoffs?: HandoffResolver;
   },
 ) {
   const { projects, customers, ingest } = deps;
@@ -217,6 +225,12 @@ export function createSiteService(
         postId = click.postId;
         if (replaces(click.tie, current)) tie = click.tie;
       }
+    }
+    if (c.handoff !== null && deps.handoffs !== undefined && (tie ?? current) === undefined) {
+      // An anonymous visitor a shared link handed to the site: its link visitor's form, once filled, names it.
+      const customerId = await deps.handoffs(appId, c.handoff);
+      const found = customerId === null ? undefined : (await customers.viewerCustomers(appId, [customerId])).get(customerId);
+      if (found !== undefined) tie = { customer: found, verified: false, via: 'link' };
     }
     if (c.identify !== null) {
       const who = await identified(project, c.identify);
