@@ -14,6 +14,9 @@ type Db = Kysely<Database>;
 /** Tables that hold ingested records, keyed by their id column. */
 export type RecordTable = 'customers' | 'behaviour_logs' | 'calls' | 'links' | 'link_view_logs' | 'clues' | 'posts';
 
+/** Site visits upserted by one statement at most (9 parameters each). */
+const SITE_VISITS_CHUNK = 100;
+
 /** Tables written straight from parsed rows, in this order. */
 const PLAN_TABLES = ['links', 'link_view_logs', 'link_view_durations', 'clues', 'calls', 'posts'] as const;
 type PlanTable = (typeof PLAN_TABLES)[number];
@@ -238,17 +241,34 @@ export function createIngestRepository(database: DatabaseHandle) {
   async function writeSite(trx: Db, plans: ViewerRows[]): Promise<void> {
     const sites = plans.flatMap((p) => (p.site === null ? [] : [p.site]));
     if (sites.length === 0) return;
-    const visits = byKey(
-      sites.flatMap((s) => s.visits),
-      (v) => [v.app_id, v.visitor_id, v.id],
-    );
-    for (const v of visits) {
+    // One row per visit (its latest sign of life), in key order, a statement per chunk: a statement
+    // may not touch a row twice, and concurrent groups then lock shared rows in the same order.
+    const latest = new Map<string, Insertable<Database['site_visits']>>();
+    for (const v of sites.flatMap((s) => s.visits)) {
+      const k = `${v.app_id}\u0000${v.visitor_id}\u0000${v.id}`;
+      const before = latest.get(k);
+      if (before === undefined) latest.set(k, v);
+      else
+        latest.set(k, {
+          ...before,
+          last_at: Math.max(Number(v.last_at), Number(before.last_at)),
+          site: before.site ?? v.site ?? null,
+          referrer: before.referrer ?? v.referrer ?? null,
+          post_id: before.post_id ?? v.post_id ?? null,
+        });
+    }
+    const visits = byKey([...latest.values()], (v) => [v.app_id, v.visitor_id, v.id]);
+    for (let i = 0; i < visits.length; i += SITE_VISITS_CHUNK) {
       await trx
         .insertInto('site_visits')
-        .values(v)
+        .values(visits.slice(i, i + SITE_VISITS_CHUNK))
         .onConflict((oc) =>
           oc.columns(['app_id', 'visitor_id', 'id']).doUpdateSet((eb) => ({
             last_at: sql<number>`case when ${eb.ref('excluded.last_at')} > ${eb.ref('site_visits.last_at')} then ${eb.ref('excluded.last_at')} else ${eb.ref('site_visits.last_at')} end`,
+            // A visit first seen by a call without its start learns its site, referrer and campaign later.
+            site: sql<string | null>`coalesce(${eb.ref('site_visits.site')}, ${eb.ref('excluded.site')})`,
+            referrer: sql<string | null>`coalesce(${eb.ref('site_visits.referrer')}, ${eb.ref('excluded.referrer')})`,
+            post_id: sql<string | null>`coalesce(${eb.ref('site_visits.post_id')}, ${eb.ref('excluded.post_id')})`,
           })),
         )
         .execute();
