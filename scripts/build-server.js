@@ -58,18 +58,7 @@ const browserScript = (entry) =>
     write: false,
     logLevel: 'warning',
   });
-const viewer = await esbuild.build({
-  absWorkingDir: root,
-  entryPoints: ['viewer/src/viewer.ts'],
-  bundle: true,
-  format: 'iife',
-  platform: 'browser',
-  target: ['es2019', 'chrome80', 'firefox78', 'safari14.1', 'ios14.5'],
-  minify: true,
-  legalComments: 'none',
-  write: false,
-  logLevel: 'warning',
-});
+const viewer = await browserScript('viewer/src/viewer.ts');
 const script = Buffer.from(viewer.outputFiles[0].contents);
 const hash = createHash('sha256').update(script).digest('hex').slice(0, 16);
 const viewerDir = path.join(dist, 'viewer');

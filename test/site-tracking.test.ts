@@ -57,6 +57,11 @@ async function overview(customerId: string) {
   return (res.json() as { data: Record<string, unknown> }).data;
 }
 
+/** The project's site secret, as its Master reads it. */
+const secretOfSite = async () =>
+  ((await t.server.api.get(`/api/v1.7/app/${p.appId}/site`, { token: p.master.token })).json() as { data: { siteSecret: string } }).data
+    .siteSecret;
+
 const anonymousCount = async (visitorId: string) =>
   (
     await t.server.ctx.database.db
@@ -316,9 +321,7 @@ describe('POST /t/collect', () => {
   });
 
   it('identifies by customerId only with the HMAC of the site secret, as a verified tie', async () => {
-    const { siteSecret } = (
-      (await t.server.api.get(`/api/v1.7/app/${p.appId}/site`, { token: p.master.token })).json() as { data: { siteSecret: string } }
-    ).data;
+    const siteSecret = await secretOfSite();
     const hash = createHmac('sha256', siteSecret).update('site-bob').digest('hex');
     const v = newId();
     const page = () => ({ t: 'page', id: newId(), at: Date.now(), url: `${ORIGIN}/`, title: 'Home' });
@@ -349,9 +352,7 @@ describe('POST /t/collect', () => {
   });
 
   it('records the end of a silent visit once', async () => {
-    const { siteSecret } = (
-      (await t.server.api.get(`/api/v1.7/app/${p.appId}/site`, { token: p.master.token })).json() as { data: { siteSecret: string } }
-    ).data;
+    const siteSecret = await secretOfSite();
     const v = newId();
     const s = newId();
     const at = Date.now() - 5000;

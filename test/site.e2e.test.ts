@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ProvisionedProject, freePort, provisionProject, runCli, useProcessDatabase, waitForOk } from './helpers/process.ts';
+import { type ProvisionedProject, freePort, provisionProject, runCli, until, useProcessDatabase, waitForOk } from './helpers/process.ts';
 
 /**
  * The site snippet in a real browser (Debian's chromium, driven by playwright-core) against the real
@@ -59,17 +59,6 @@ async function api<T>(method: string, url: string, body?: unknown): Promise<T> {
   const json = (await res.json()) as { status: number; data: T };
   if (json.status !== 1) throw new Error(`${method} ${url}: ${JSON.stringify(json)}`);
   return json.data;
-}
-
-/** Polls `read` until `done` holds (or 20 s pass, which fails with what was last read). */
-async function until<T>(what: string, read: () => Promise<T>, done: (v: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const v = await read();
-    if (done(v)) return v;
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}: ${JSON.stringify(v).slice(0, 2000)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 beforeAll(async () => {

@@ -6,6 +6,7 @@ import { type Database, isUniqueViolation } from '../../db/index.ts';
 import { AppError, failure, fieldFailure, publicFailure } from '../../http/errors.ts';
 import { isEmail, isPhone } from '../../lib/formats.ts';
 import { timeOrderedUuid } from '../../lib/ids.ts';
+import { runPeriodically } from '../../lib/periodic.ts';
 import { hashPassword, randomToken, verifyPassword } from '../../lib/secrets.ts';
 import { type SigningKey, deriveKey, signValue, verifyValue } from '../../lib/signed-tokens.ts';
 import type { AccessService, Membership } from '../access/service.ts';
@@ -1141,16 +1142,11 @@ export function createLinksService(
 
     /** Sweeps every SWEEP_EVERY_MS until the returned function is called. */
     startSweeping(): () => void {
-      let running = false;
-      const timer = setInterval(() => {
-        if (running) return;
-        running = true;
-        this.sweep()
-          .catch((err: unknown) => logger.warn({ err }, 'links: closing silent views failed; will retry'))
-          .finally(() => (running = false));
-      }, SWEEP_EVERY_MS);
-      timer.unref();
-      return () => clearInterval(timer);
+      return runPeriodically(
+        SWEEP_EVERY_MS,
+        () => this.sweep(),
+        (err) => logger.warn({ err }, 'links: closing silent views failed; will retry'),
+      );
     },
 
     /**

@@ -5,6 +5,7 @@ import { type Database, isUniqueViolation } from '../../db/index.ts';
 import { publicFailure, publicForbidden } from '../../http/errors.ts';
 import { isEmail, isPhone } from '../../lib/formats.ts';
 import { timeOrderedUuid } from '../../lib/ids.ts';
+import { runPeriodically } from '../../lib/periodic.ts';
 import { actionSpec } from '../behaviour/service.ts';
 import type { CustomersService, ViewerCustomer } from '../customers/service.ts';
 import type { IngestService, SiteWrite, ViewerWrite } from '../ingest/service.ts';
@@ -211,7 +212,7 @@ export function createSiteService(
     };
   }
 
-  async function record(project: SiteProject, c: Collect, visitor: SiteRequest, env: Env): Promise<void> {
+  async function record(project: SiteProject, c: Collect, env: Env): Promise<void> {
     const { appId } = project;
     const now = clock.now();
     const current = await repo.visitorTie(reader, appId, c.visitorId);
@@ -357,7 +358,7 @@ export function createSiteService(
       if (env.isBot) return {};
       for (let attempt = 1; ; attempt += 1) {
         try {
-          await record(project, c, visitor, env);
+          await record(project, c, env);
           return {};
         } catch (err) {
           // Two calls joined the same anonymous records at once: one wrote them; read again.
@@ -368,16 +369,11 @@ export function createSiteService(
 
     /** Sweeps every SWEEP_EVERY_MS until the returned function is called. */
     startSweeping(): () => void {
-      let running = false;
-      const timer = setInterval(() => {
-        if (running) return;
-        running = true;
-        this.sweep()
-          .catch((err: unknown) => logger.warn({ err }, 'site: recording the end of silent visits failed; will retry'))
-          .finally(() => (running = false));
-      }, SWEEP_EVERY_MS);
-      timer.unref();
-      return () => clearInterval(timer);
+      return runPeriodically(
+        SWEEP_EVERY_MS,
+        () => this.sweep(),
+        (err) => logger.warn({ err }, 'site: recording the end of silent visits failed; will retry'),
+      );
     },
 
     /**
