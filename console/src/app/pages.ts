@@ -8,6 +8,7 @@ export const pages = {
   customers: () => import('../features/customers/pages/CustomersPage.tsx').then((m) => ({ Component: m.CustomersPage })),
   customer: () => import('../features/customer-detail/pages/CustomerPage.tsx').then((m) => ({ Component: m.CustomerPage })),
   members: () => import('../features/members/pages/MembersPage.tsx').then((m) => ({ Component: m.MembersPage })),
+  site: () => import('../features/site/pages/SitePage.tsx').then((m) => ({ Component: m.SitePage })),
 };
 
 export type PageKey = keyof typeof pages;

@@ -20,6 +20,7 @@ export const router = createBrowserRouter(
             { path: 'p/:appId/customers', lazy: pages.customers },
             { path: 'p/:appId/customers/:customerId', lazy: pages.customer },
             { path: 'p/:appId/members', lazy: pages.members },
+            { path: 'p/:appId/site', lazy: pages.site },
             { path: '*', Component: NotFound },
           ],
         },

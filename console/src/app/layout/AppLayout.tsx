@@ -1,4 +1,12 @@
-import { AppstoreOutlined, BellOutlined, LogoutOutlined, MenuOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons';
+import {
+  AppstoreOutlined,
+  BellOutlined,
+  GlobalOutlined,
+  LogoutOutlined,
+  MenuOutlined,
+  TeamOutlined,
+  UserOutlined,
+} from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Badge, Button, Drawer, Flex, Grid, Layout, Menu, Radio, Select, Typography } from 'antd';
 import { type ReactNode, useState } from 'react';
@@ -45,11 +53,20 @@ export function AppLayout({ children }: { children: ReactNode }) {
   const feed = useLiveFeed();
   const live = useLiveStream(appId);
 
-  const section = location.pathname.includes('/members') ? 'members' : appId ? 'customers' : 'projects';
+  const section = location.pathname.includes('/members')
+    ? 'members'
+    : location.pathname.endsWith('/site')
+      ? 'site'
+      : appId
+        ? 'customers'
+        : 'projects';
+  // The project's secret is shown to its Master and Admins only: they set up site tracking.
+  const manager = (projects.data ?? []).some((p) => p.id === appId && p.secret !== null);
   const items: { key: PageKey; label: string; icon: ReactNode; to: string | undefined }[] = [
     { key: 'projects', label: t('common.nav.projects'), icon: <AppstoreOutlined />, to: '/' },
     { key: 'customers', label: t('common.nav.customers'), icon: <UserOutlined />, to: appId ? `/p/${appId}/customers` : undefined },
     { key: 'members', label: t('common.nav.members'), icon: <TeamOutlined />, to: appId ? `/p/${appId}/members` : undefined },
+    { key: 'site', label: t('common.nav.site'), icon: <GlobalOutlined />, to: appId && manager ? `/p/${appId}/site` : undefined },
   ];
   const menu = (
     <nav aria-label={t('common.nav.mainMenu')} style={{ flex: wide ? 1 : undefined, minWidth: 0 }}>
