@@ -466,7 +466,8 @@ async function mergeFigures(): Promise<Record<string, unknown>> {
 
 /**
  * The share-link viewer: bench/viewer.ts (its own fresh database of the same dialect and the real
- * server) drives the viewer page at 64 connections and beacons at 32, one view per connection.
+ * server) drives the viewer page at 64 connections and beacons at 32, one view per connection, and the
+ * site snippet's collect calls at 32, one site visitor per connection.
  */
 async function viewerFigures(): Promise<Record<string, unknown>[]> {
   const out = await new Promise<string>((resolve, reject) => {
@@ -480,7 +481,7 @@ async function viewerFigures(): Promise<Record<string, unknown>[]> {
     child.on('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`bench/viewer.ts exited ${code}`))));
   });
   type Figures = { reqPerSec: number; p50ms: number; p99ms: number; failures: number; peakRssMB: number };
-  const r = JSON.parse(out.slice(out.indexOf('{'))) as { viewerPage: Figures; beacons: Figures };
+  const r = JSON.parse(out.slice(out.indexOf('{'))) as { viewerPage: Figures; beacons: Figures; collect: Figures };
   // Beacons are single small durable writes: the single-record ingestion targets.
   const ingestion = LOADS.find((l) => l.name === 'single-record ingestion');
   const rate = ingestion ? ingestion.rate[DB === 'sqlite' ? 0 : 1] : 0;
@@ -497,6 +498,13 @@ async function viewerFigures(): Promise<Record<string, unknown>[]> {
       ...r.beacons,
       target: `≥ ${rate}/s, p99 ≤ ${p99} ms`,
       met: r.beacons.reqPerSec >= rate && r.beacons.p99ms <= p99 && r.beacons.failures === 0 ? 'yes' : 'NO',
+    },
+    {
+      // The site snippet (docs/site-tracking.md): three records a call, half the visitors identified.
+      scenario: 'collect (POST /t/collect, 32 connections, one site visitor each; durable writes)',
+      ...r.collect,
+      target: `≥ ${rate}/s, p99 ≤ ${p99} ms`,
+      met: r.collect.reqPerSec >= rate && r.collect.p99ms <= p99 && r.collect.failures === 0 ? 'yes' : 'NO',
     },
   ];
 }
@@ -691,7 +699,7 @@ async function main() {
     if (selected('webhook delivery')) rows.push(...(await webhookDelivery()));
     if (selected('PDF render')) rows.push(await pdfRender());
     if (selected('merge')) rows.push(await mergeFigures());
-    if (selected('viewer page') || selected('beacons')) rows.push(...(await viewerFigures()));
+    if (selected('viewer page') || selected('beacons') || selected('collect')) rows.push(...(await viewerFigures()));
     if (selected('console first row')) {
       const c = await consoleFirstRow(base, dataset);
       rows.push(

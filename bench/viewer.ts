@@ -5,10 +5,13 @@
  * - beacons at 32 connections, each connection one view: its open, then heartbeats with growing
  *   dwell, every one a small durable write through the group commit (ingestion's single-record targets).
  *   node --import tsx bench/viewer.ts [--db sqlite|postgres] [--duration S]
- * `npm run bench` runs it too (the "viewer page" and "beacons" rows).
+ * - the site snippet's collect calls (docs/site-tracking.md) at 32 connections, each connection one
+ *   visitor of an allowed origin: a page view, its leave and a key behaviour per call; half the
+ *   visitors identified (their records are a customer's behaviour records), half anonymous (kept).
+ * `npm run bench` runs it too (the "viewer page", "beacons" and "collect" rows).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -223,9 +226,71 @@ async function main(): Promise<void> {
       accepted,
     );
 
+    // The site snippet's collect calls: the project's origin allowed, a customer to identify as.
+    const ORIGIN = 'https://shop.example.com';
+    await fetch(`${base}/api/v1.7/app/${appId}`, { method: 'POST', headers: json, body: JSON.stringify({ site_origins: ORIGIN }) });
+    const siteSettings = (
+      (await (await fetch(`${base}/api/v1.7/app/${appId}/site`, { headers: auth })).json()) as {
+        data: { siteKey: string; siteSecret: string };
+      }
+    ).data;
+    await fetch(`${base}/api/v1.7/app/${appId}/events`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify(
+        Array.from({ length: CONNECTIONS }, (_, i) => ({
+          event_type: 'create',
+          domainType: 'Customer',
+          domainId: `bench-site-${i}`,
+          body: { name: `Site visitor ${i}` },
+        })),
+      ),
+    });
+    let nextVisitor = 0;
+    const collectRequest = (label: string): autocannon.Request => ({
+      method: 'POST',
+      path: `/t/collect?k=${siteSettings.siteKey}`,
+      headers: { 'content-type': 'text/plain;charset=UTF-8', 'user-agent': UA, origin: ORIGIN },
+      setupRequest(req, ctx) {
+        const c = ctx as { visitor?: string; visit?: string; n?: number; i?: number; label?: string };
+        const now = Date.now();
+        const events: Record<string, unknown>[] = [];
+        if (c.visitor === undefined || c.label !== label) {
+          c.i = nextVisitor++;
+          c.visitor = randomBytes(16).toString('base64url');
+          c.visit = randomBytes(16).toString('base64url');
+          c.n = 0;
+          c.label = label;
+          events.push({ t: 'visit', at: now, url: `${ORIGIN}/`, title: 'Home', ref: 'https://www.example.org/', kw: '' });
+          if (c.i % 2 === 0) {
+            const customerId = `bench-site-${c.i % CONNECTIONS}`;
+            events.push({
+              t: 'identify',
+              customerId,
+              hash: createHmac('sha256', siteSettings.siteSecret).update(customerId).digest('hex'),
+            });
+          }
+        }
+        c.n = (c.n ?? 0) + 1;
+        const pageId = randomBytes(12).toString('base64url');
+        events.push(
+          { t: 'page', id: pageId, at: now, url: `${ORIGIN}/p/${c.n % 20}`, title: `Page ${c.n % 20}` },
+          { t: 'leave', id: pageId, at: now, since: now - 1000, ms: 900, url: `${ORIGIN}/p/${c.n % 20}`, title: `Page ${c.n % 20}` },
+          { t: 'act', id: randomBytes(12).toString('base64url'), at: now, a: 'download_file', target: `${ORIGIN}/brochure.pdf` },
+        );
+        return { ...req, body: JSON.stringify({ v: c.visitor, s: c.visit, e: events }) };
+      },
+    });
+    await measure(pid, { url: base, connections: CONNECTIONS, duration: 2, requests: [collectRequest('warm')] }, accepted);
+    const collect = await measure(
+      pid,
+      { url: base, connections: CONNECTIONS, duration: DURATION, requests: [collectRequest('run')] },
+      accepted,
+    );
+
     console.log(
       JSON.stringify(
-        { database: DB, machine: { cpus: os.cpus().length, node: process.version }, seconds: DURATION, viewerPage: page, beacons },
+        { database: DB, machine: { cpus: os.cpus().length, node: process.version }, seconds: DURATION, viewerPage: page, beacons, collect },
         null,
         2,
       ),

@@ -45,24 +45,33 @@ files.push({ file: path.join(dist, 'page-render-worker.js'), contents: fs.readFi
 
 // The share-link viewer's script (viewer/src): one minified IIFE for browsers, served under a name
 // with its content's hash (immutable); dist/viewer/manifest.json names the current one.
-const viewer = await esbuild.build({
-  absWorkingDir: root,
-  entryPoints: ['viewer/src/viewer.ts'],
-  bundle: true,
-  format: 'iife',
-  platform: 'browser',
-  target: ['es2019', 'chrome80', 'firefox78', 'safari14.1', 'ios14.5'],
-  minify: true,
-  legalComments: 'none',
-  write: false,
-  logLevel: 'warning',
-});
+const browserScript = (entry) =>
+  esbuild.build({
+    absWorkingDir: root,
+    entryPoints: [entry],
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    target: ['es2019', 'chrome80', 'firefox78', 'safari14.1', 'ios14.5'],
+    minify: true,
+    legalComments: 'none',
+    write: false,
+    logLevel: 'warning',
+  });
+const viewer = await browserScript('viewer/src/viewer.ts');
 const script = Buffer.from(viewer.outputFiles[0].contents);
 const hash = createHash('sha256').update(script).digest('hex').slice(0, 16);
 const viewerDir = path.join(dist, 'viewer');
 fs.mkdirSync(viewerDir, { recursive: true });
 files.push({ file: path.join(viewerDir, `viewer.${hash}.js`), contents: script });
-files.push({ file: path.join(viewerDir, 'manifest.json'), contents: Buffer.from(`${JSON.stringify({ script: `viewer.${hash}.js` })}\n`) });
+// The site snippet (viewer/src/site.ts, docs/site-tracking.md): served as /t.js, its hash the ETag.
+const siteScript = Buffer.from((await browserScript('viewer/src/site.ts')).outputFiles[0].contents);
+const siteHash = createHash('sha256').update(siteScript).digest('hex').slice(0, 16);
+files.push({ file: path.join(viewerDir, `site.${siteHash}.js`), contents: siteScript });
+files.push({
+  file: path.join(viewerDir, 'manifest.json'),
+  contents: Buffer.from(`${JSON.stringify({ script: `viewer.${hash}.js`, site: `site.${siteHash}.js` })}\n`),
+});
 
 fs.mkdirSync(dist, { recursive: true });
 for (const { file, contents } of files) {
@@ -74,4 +83,5 @@ for (const { file, contents } of files) {
 // Earlier builds' viewer scripts: only the current one is served.
 for (const name of fs.readdirSync(viewerDir)) {
   if (/^viewer\.[0-9a-f]{16}\.js$/.test(name) && name !== `viewer.${hash}.js`) fs.rmSync(path.join(viewerDir, name), { force: true });
+  if (/^site\.[0-9a-f]{16}\.js$/.test(name) && name !== `site.${siteHash}.js`) fs.rmSync(path.join(viewerDir, name), { force: true });
 }

@@ -31,7 +31,8 @@ import { auditRoutes } from './modules/audit/routes.ts';
 import { liveRoutes } from './modules/live/routes.ts';
 import { filesRoutes } from './modules/files/routes.ts';
 import { linksRoutes } from './modules/links/routes.ts';
-import { loadViewerScript } from './lib/viewer-script.ts';
+import { loadSiteScript, loadViewerScript } from './lib/viewer-script.ts';
+import { siteRoutes } from './modules/site/routes.ts';
 import type { Services } from './services.ts';
 import type { Metrics } from './metrics/metrics.ts';
 import { UNMATCHED_ROUTE } from './metrics/metrics.ts';
@@ -215,6 +216,7 @@ export async function buildApp(ctx: AppContext & { readonly metrics?: Metrics | 
     script: loadViewerScript(),
     secureCookies: ctx.config.publicBaseUrl.startsWith('https:'),
   });
+  await app.register(siteRoutes, { site: services.site, script: loadSiteScript() });
   await registerConsole(app, ctx.config.consoleDir, ctx.logger as FastifyBaseLogger);
   // The console's own OAuth client, made by whichever process starts first (idempotent).
   app.addHook('onReady', async () => {

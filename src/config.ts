@@ -115,6 +115,10 @@ export interface RateLimitConfig {
   readonly perView: number;
   /** Forms, passcodes and e-mail gates per minute from one address (RATE_LIMIT_FORM). */
   readonly perForm: number;
+  /** The site snippet's collect calls per minute of one visitor (RATE_LIMIT_SITE_VISITOR). */
+  readonly perSiteVisitor: number;
+  /** The site snippet's collect calls per minute of one site key, every visitor together (RATE_LIMIT_SITE_KEY). */
+  readonly perSiteKey: number;
 }
 
 export class ConfigError extends Error {}
@@ -283,6 +287,8 @@ export function loadConfig(env: Env = process.env): Config {
       perViewer: intSetting(env, 'RATE_LIMIT_VIEWER', 1200, 1, 1_000_000),
       perView: intSetting(env, 'RATE_LIMIT_VIEW', 120, 1, 1_000_000),
       perForm: intSetting(env, 'RATE_LIMIT_FORM', 10, 1, 1_000_000),
+      perSiteVisitor: intSetting(env, 'RATE_LIMIT_SITE_VISITOR', 60, 1, 1_000_000),
+      perSiteKey: intSetting(env, 'RATE_LIMIT_SITE_KEY', 30_000, 1, 1_000_000),
     }),
     redisUrl: redisUrlSetting(env),
     redisPrefix: redisPrefixSetting(env),

@@ -50,6 +50,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const stopSweeping = services.links.startSweeping();
   // Merged customers' history moves to their survivors in the background, resuming where it stopped.
   services.merges.start();
+  // Site visits that fell silent get their end recorded every minute.
+  const stopSiteSweeping = services.site.startSweeping();
   logger.info({ database: ctx.database.description, timeZone: config.timeZone }, 'rapport is serving');
   let closing: Promise<void> | null = null;
   return {
@@ -61,6 +63,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       closing ??= (async () => {
         stopMaintenance();
         stopSweeping();
+        stopSiteSweeping();
         await app.close();
         await services.files.close();
         await services.merges.close();

@@ -18,6 +18,7 @@ import { createMembersService } from './modules/members/service.ts';
 import { createMergesService } from './modules/merges/service.ts';
 import { createMetadataService } from './modules/metadata/service.ts';
 import { type ProjectCreatedHook, createProjectsService } from './modules/projects/service.ts';
+import { type ClickTokenResolver, type ReturnVisitRecorder, createSiteService } from './modules/site/service.ts';
 import { createWebhooksService } from './modules/webhooks/service.ts';
 
 /**
@@ -25,7 +26,11 @@ import { createWebhooksService } from './modules/webhooks/service.ts';
  * the services (or narrow functions) it needs; shared by the HTTP app, the CLI and workers. A
  * service is built after those it needs, so nothing is wired afterwards.
  */
-export function createServices(ctx: AppContext) {
+export function createServices(
+  ctx: AppContext,
+  /** Site tracking's tracked e-mail clicks and return visits (the campaigns feature); by default none. */
+  campaigns: { clickTokens?: ClickTokenResolver; returnVisits?: ReturnVisitRecorder } = {},
+) {
   const clients = createClientsService(ctx);
   const accounts = createAccountsService(ctx, clients);
   const access = createAccessService(ctx.database);
@@ -52,7 +57,10 @@ export function createServices(ctx: AppContext) {
   const files = createFilesService(ctx, access, new LocalFileStorage(path.join(ctx.config.dataDir, 'files')), audit.record);
   const live = createLiveService(ctx, access, histories);
   // Links shared from Rapport and their public viewer: views are written through ingestion's write path.
-  const links = createLinksService(ctx, { access, accounts, histories, files, customers, ingest });
+  const links = createLinksService(ctx, { access, accounts, histories, files, customers, ingest, projects });
+  // The site snippet's records: written through ingestion's write path as the viewer's are.
+  // A shared link's form reaches the site visitor it handed off to the project's site.
+  const site = createSiteService(ctx, { projects, customers, ingest, handoffs: links.handedOffCustomer, ...campaigns });
   return {
     clients,
     accounts,
@@ -72,6 +80,7 @@ export function createServices(ctx: AppContext) {
     files,
     live,
     links,
+    site,
   };
 }
 

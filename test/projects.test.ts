@@ -26,6 +26,9 @@ const PROJECT_FIELDS = [
   'redirectUri',
   'createTime',
   'editTime',
+  // Site tracking's public key and origins (docs/site-tracking.md), beyond the interface.
+  'siteKey',
+  'siteOrigins',
 ].sort();
 
 beforeAll(async () => {

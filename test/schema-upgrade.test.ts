@@ -30,8 +30,10 @@ type Row = Record<string, unknown>;
 /** table → how a migration since the fixture's release rewrites each of its rows, given every row before. */
 const EXPECTED_REWRITES: Record<string, (row: Row, before: Record<string, Row[]>) => Row> = {
   // 011 marks every existing membership accepted: on SQLite each updated member row advances the
-  // `access` change epoch by one (migration 007's row triggers).
-  change_epoch: (row, before) => (row.topic === 'access' ? { ...row, n: Number(row.n) + (before.members?.length ?? 0) } : row),
+  // `access` change epoch by one (migration 007's row triggers); 016 gives every project its site key
+  // and secret, one updated apps row (and one step) each.
+  change_epoch: (row, before) =>
+    row.topic === 'access' ? { ...row, n: Number(row.n) + (before.members?.length ?? 0) + (before.apps?.length ?? 0) } : row,
 };
 
 async function tableNames(handle: DatabaseHandle): Promise<string[]> {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { type Browser, type BrowserContext, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture } from './helpers/files.ts';
-import { freePort, runCli, useProcessDatabase, waitForOk } from './helpers/process.ts';
+import { freePort, runCli, until, useProcessDatabase, waitForOk } from './helpers/process.ts';
 
 /**
  * The share-link viewer in a real browser (Debian's chromium, driven by playwright-core) against the
@@ -55,17 +55,6 @@ async function account(basic: string, phone: string): Promise<Account> {
   const token = ((await login.json()) as { access_token: string }).access_token;
   const info = await fetch(`${base}/svcuser/oauth2/getUserInfoByAccessToken?access_token=${token}`);
   return { id: ((await info.json()) as { id: number }).id, auth: { authorization: `Bearer ${token}` } };
-}
-
-/** Polls `read` until `done` holds (or 20 s pass, which fails with what was last read). */
-async function until<T>(what: string, read: () => Promise<T>, done: (v: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const v = await read();
-    if (done(v)) return v;
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}: ${JSON.stringify(v).slice(0, 2000)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 beforeAll(async () => {

@@ -63,6 +63,9 @@ export const TABLE_SCOPE = {
   file_pages: PROJECT,
   visitors: PROJECT,
   customer_merges: PROJECT,
+  site_visitors: PROJECT,
+  site_visits: PROJECT,
+  site_events: PROJECT,
   server_secrets: { scope: 'global', why: "the server's own signing keys (share-link view tokens), not a project's" },
   users: { scope: 'global', why: 'a platform account, member of any number of projects' },
   user_presence: { scope: 'global', why: 'when a platform user was last seen, whatever the project' },
@@ -97,6 +100,11 @@ export const CROSS_PROJECT = {
     'A shared link is found by its share token alone (the public viewer, its beacons and form know nothing else), and a ' +
     'new token is checked unique: tokens are unique across projects, and the link found names the project every later statement uses.',
   'view-sweep': 'Closing the share-link views that fell silent, in every project: each server sweeps whatever views stopped sending.',
+  'site-key':
+    "The site snippet's collect calls name only the site key (a public page knows nothing else): the project is found by its key, " +
+    'unique across projects, and the project found names every later statement.',
+  'site-visit-sweep':
+    'Recording the end of site visits that fell silent, in every project: each server sweeps whatever visits stopped sending.',
   'event-sequencer': "The sequencer gives committed events their positions in ONE feed order over every project's outbox rows.",
   'file-renderer': 'The page renderer looks for files waiting to be rendered in every project: one queue of work per server.',
   'merge-rewrite':

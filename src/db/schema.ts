@@ -92,6 +92,12 @@ export interface AppsTable {
   redirect_uri: string | null;
   create_time: number;
   edit_time: number;
+  /** The site snippet's public key (migration 016; docs/site-tracking.md): unique, rotatable. */
+  site_key: string | null;
+  /** The key a site's server signs customer ids with for `identify` (HMAC-SHA256). */
+  site_secret: string | null;
+  /** Comma-separated origins the snippet may send from; null: none. */
+  site_origins: string | null;
 }
 
 export interface MembersTable {
@@ -571,6 +577,45 @@ export interface CustomerMergesTable {
   moved_at: number | null;
 }
 
+/** A site visitor (the snippet's first-party id) tied to a customer of the project (migration 016). */
+export interface SiteVisitorsTable {
+  app_id: string;
+  id: string;
+  customer_id: string;
+  /** 1: by a signed customer id or a tracked e-mail click; 0: by a phone number, an e-mail address or a link form. */
+  verified: number;
+  /** `identify`, `click` or `link`. */
+  via: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A visit the snippet records (migration 016): the sweep writes its end once it falls silent. */
+export interface SiteVisitsTable {
+  app_id: string;
+  visitor_id: string;
+  /** The snippet's visit id (the records' `web_access_log_id`). */
+  id: string;
+  started_at: number;
+  last_at: number;
+  ended_at: number | null;
+  site: string | null;
+  referrer: string | null;
+  /** The e-mail campaign whose tracked click began the visit. */
+  post_id: string | null;
+}
+
+/** What an anonymous site visitor did (migration 016): a behaviour record's body, until joined to a customer. */
+export interface SiteEventsTable {
+  app_id: string;
+  id: string;
+  visitor_id: string;
+  when_at: number;
+  /** JSON of the behaviour record's body, without its customer. */
+  body: string;
+  created_at: number;
+}
+
 /** A secret the server made for itself (the view-token key), shared by its processes (migration 015). */
 export interface ServerSecretsTable {
   name: string;
@@ -604,6 +649,9 @@ export interface Database {
   link_view_durations: LinkViewDurationsTable;
   visitors: VisitorsTable;
   customer_merges: CustomerMergesTable;
+  site_visitors: SiteVisitorsTable;
+  site_visits: SiteVisitsTable;
+  site_events: SiteEventsTable;
   server_secrets: ServerSecretsTable;
   clues: CluesTable;
   posts: PostsTable;

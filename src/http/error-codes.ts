@@ -386,6 +386,23 @@ export const ERROR_CODES = {
     en: 'The form is not valid: a field is too long or malformed, or it names no one (a name, an e-mail address or a mobile number)',
     zh: '表单无效：有字段过长或格式错误，或未填写姓名、邮箱或手机号中的任何一项',
   },
+
+  // The site snippet's collect endpoint (docs/site-tracking.md): HTTP 400, or 403 for an origin not allowed.
+  site_key_invalid: {
+    http: [PUBLIC],
+    en: 'The site key is unknown, or was replaced by a new one: take the snippet again from the project',
+    zh: '站点密钥无效或已更换：请从项目重新获取代码片段',
+  },
+  origin_not_allowed: {
+    http: [{ status: 403, body: 'envelope' }],
+    en: "The page's origin is not on the project's list of site origins",
+    zh: '页面来源不在项目的站点来源列表中',
+  },
+  collect_invalid: {
+    http: [PUBLIC],
+    en: 'The collect call is malformed: not a JSON object of visitor, visit and events within their limits',
+    zh: '采集请求格式错误：不是访客、访问和事件均在限制内的 JSON 对象',
+  },
 } as const satisfies Record<string, ErrorCodeSpec>;
 
 /**

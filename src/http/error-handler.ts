@@ -65,6 +65,8 @@ export function sendAppError(reply: FastifyReply, err: AppError): FastifyReply {
       return sendJson(reply, 503, { status: 0, code: err.code, msg: err.message });
     case 'public':
       return sendJson(reply, 400, { status: 0, code: err.code, msg: err.message });
+    case 'public_forbidden':
+      return sendJson(reply, 403, { status: 0, code: err.code, msg: err.message });
   }
 }
 

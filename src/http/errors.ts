@@ -25,12 +25,16 @@ export type ErrorKind =
   /** HTTP 503 `{status:0, code:"overloaded", msg}` with Retry-After: the server is full, nothing was written. */
   | 'overloaded'
   /** HTTP 400 `{status:0, code, msg}`: bad input to a public route of the viewer (a beacon, a form); nothing was written. */
-  | 'public';
+  | 'public'
+  /** HTTP 403 `{status:0, code, msg}`: a public route refused who is calling (the site snippet from an origin not allowed). */
+  | 'public_forbidden';
 
 /** Codes of business failures: HTTP 200 `{status:0, code, msg}`. */
 export type BusinessCode = CodeAnswered<200, 'envelope'>;
 /** Codes the viewer's public routes answer with HTTP 400 `{status:0, code, msg}`. */
 export type PublicCode = CodeAnswered<400, 'envelope'>;
+/** Codes public routes answer with HTTP 403 `{status:0, code, msg}`. */
+export type PublicForbiddenCode = CodeAnswered<403, 'envelope'>;
 /** Codes the token and register endpoints answer with HTTP 400 `{error, error_description}`. */
 export type OAuthCode = CodeAnswered<400, 'error'>;
 
@@ -60,6 +64,9 @@ export const badRequest = (detail: string): AppError => failure('Bad Request', d
 
 /** A public route's refusal (the viewer's beacons and form): HTTP 400 `{status:0, code, msg}`, nothing written. */
 export const publicFailure = (code: PublicCode, detail?: string): AppError => new AppError('public', code, detail ?? ERROR_CODES[code].en);
+
+export const publicForbidden = (code: PublicForbiddenCode, detail?: string): AppError =>
+  new AppError('public_forbidden', code, detail ?? ERROR_CODES[code].en);
 
 /** A failure of a parameter known only at run time (a customer attribute): `<field>_<problem>`. */
 export const fieldFailure = (field: string, problem: FieldProblem, detail: string): AppError =>

@@ -44,7 +44,11 @@ export type Budget =
   /** One view's beacons (`perView`): a view id, as its signed token names it. */
   | { view: string }
   /** Forms, passcodes and e-mail gates from one address (`perForm`): spam and guessing stop there. */
-  | { form: string };
+  | { form: string }
+  /** One site visitor's collect calls (`perSiteVisitor`): the project and the snippet's visitor id. */
+  | { siteVisitor: string }
+  /** Every collect call of one site key (`perSiteKey`), whatever the visitor. */
+  | { siteKey: string };
 
 export interface RequestLimits {
   /** Counts the request against a budget; throws rate_limited (too_many_requests under /svcuser) when it is spent. */
@@ -66,6 +70,8 @@ export interface RateLimitSettings {
   perViewer: number;
   perView: number;
   perForm: number;
+  perSiteVisitor: number;
+  perSiteKey: number;
   redisUrl: string | undefined;
   redisPrefix: string;
 }
@@ -143,7 +149,11 @@ export async function registerRateLimits(app: FastifyInstance, settings: RateLim
               ? settings.perView
               : key.startsWith('form:')
                 ? settings.perForm
-                : settings.perToken;
+                : key.startsWith('site-visitor:')
+                  ? settings.perSiteVisitor
+                  : key.startsWith('site-key:')
+                    ? settings.perSiteKey
+                    : settings.perToken;
   await app.register(rateLimit, {
     global: false,
     timeWindow: WINDOW_MS,
@@ -171,7 +181,11 @@ export async function registerRateLimits(app: FastifyInstance, settings: RateLim
                   ? `view:${budget.view}`
                   : 'form' in budget
                     ? `form:${normalizeIP(budget.form)}`
-                    : `client:${budget.client}:${normalizeIP(budget.ip)}`;
+                    : 'siteVisitor' in budget
+                      ? `site-visitor:${budget.siteVisitor}`
+                      : 'siteKey' in budget
+                        ? `site-key:${budget.siteKey}`
+                        : `client:${budget.client}:${normalizeIP(budget.ip)}`;
       (request as Keyed)[KEY] = key;
       const result = await check(request);
       if (result.isAllowed) return;
@@ -193,7 +207,11 @@ export async function registerRateLimits(app: FastifyInstance, settings: RateLim
               ? 'this project'
               : 'view' in budget
                 ? 'this view'
-                : 'this client from this address';
+                : 'siteVisitor' in budget
+                  ? 'this site visitor'
+                  : 'siteKey' in budget
+                    ? 'this site key'
+                    : 'this client from this address';
       const detail = `Rate limit of ${result.max} requests a minute for ${who} reached; try again in ${result.ttlInSeconds} s`;
       throw request.url.startsWith('/svcuser/') ? tooManyRequests(result.ttlInSeconds, detail) : rateLimited(result.ttlInSeconds, detail);
     },

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import { gzipSync } from 'node:zlib';
 
-/** The share-link viewer's script as built (scripts/build-server.js writes dist/viewer/). */
+/** The share-link viewer's script, or the site snippet, as built (scripts/build-server.js writes dist/viewer/). */
 export interface ViewerScript {
-  /** `viewer.<hash>.js`: the name changes with the content, so it is served immutable. */
+  /** `viewer.<hash>.js` (`site.<hash>.js`): the name changes with the content, so it is served immutable. */
   name: string;
   body: Buffer;
   gzipped: Buffer;
@@ -15,12 +15,22 @@ export interface ViewerScript {
  * the viewer's pages then show without it (nothing is recorded).
  */
 export function loadViewerScript(): ViewerScript | null {
+  return loadBuilt('script', /^viewer\.[0-9a-f]{16}\.js$/);
+}
+
+/** Reads the built site snippet (docs/site-tracking.md), as loadViewerScript does the viewer's. */
+export function loadSiteScript(): ViewerScript | null {
+  return loadBuilt('site', /^site\.[0-9a-f]{16}\.js$/);
+}
+
+function loadBuilt(entry: 'script' | 'site', name: RegExp): ViewerScript | null {
   for (const dir of [new URL('./viewer/', import.meta.url), new URL('../../dist/viewer/', import.meta.url)]) {
     try {
-      const manifest = JSON.parse(fs.readFileSync(new URL('manifest.json', dir), 'utf8')) as { script?: unknown };
-      if (typeof manifest.script !== 'string' || !/^viewer\.[0-9a-f]{16}\.js$/.test(manifest.script)) continue;
-      const body = fs.readFileSync(new URL(manifest.script, dir));
-      return { name: manifest.script, body, gzipped: gzipSync(body, { level: 9 }) };
+      const manifest = JSON.parse(fs.readFileSync(new URL('manifest.json', dir), 'utf8')) as Record<string, unknown>;
+      const file = manifest[entry];
+      if (typeof file !== 'string' || !name.test(file)) continue;
+      const body = fs.readFileSync(new URL(file, dir));
+      return { name: file, body, gzipped: gzipSync(body, { level: 9 }) };
     } catch {
       // Not here: the next place.
     }

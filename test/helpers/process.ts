@@ -157,3 +157,14 @@ export async function behaviourRecords(base: string, p: ProvisionedProject, cust
     if (page.data.length < 100) return stored;
   }
 }
+
+/** Polls `read` until `done` holds (or 20 s pass, which fails with what was last read). */
+export async function until<T>(what: string, read: () => Promise<T>, done: (v: T) => boolean): Promise<T> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const v = await read();
+    if (done(v)) return v;
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}: ${JSON.stringify(v).slice(0, 2000)}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}

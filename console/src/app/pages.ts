@@ -10,6 +10,7 @@ export const pages = {
   duplicates: () => import('../features/duplicates/pages/DuplicatesPage.tsx').then((m) => ({ Component: m.DuplicatesPage })),
   members: () => import('../features/members/pages/MembersPage.tsx').then((m) => ({ Component: m.MembersPage })),
   fields: () => import('../features/customers/pages/FieldsPage.tsx').then((m) => ({ Component: m.FieldsPage })),
+  site: () => import('../features/site/pages/SitePage.tsx').then((m) => ({ Component: m.SitePage })),
 };
 
 export type PageKey = keyof typeof pages;

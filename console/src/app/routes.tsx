@@ -22,6 +22,7 @@ export const router = createBrowserRouter(
             { path: 'p/:appId/duplicates', lazy: pages.duplicates },
             { path: 'p/:appId/members', lazy: pages.members },
             { path: 'p/:appId/fields', lazy: pages.fields },
+            { path: 'p/:appId/site', lazy: pages.site },
             { path: '*', Component: NotFound },
           ],
         },

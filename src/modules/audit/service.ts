@@ -20,6 +20,8 @@ export type AuditAction =
   | 'customer.erase'
   | 'project.edit'
   | 'project.secret_rotate'
+  | 'project.site_key_rotate'
+  | 'project.site_secret_rotate'
   | 'webhook.create'
   | 'webhook.remove'
   | 'webhook.replay'

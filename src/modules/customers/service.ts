@@ -442,6 +442,15 @@ export function createCustomersService(
     },
 
     /**
+     * The live customer of the project with this mobile number, else this e-mail address, or null (the
+     * site snippet's `identify`: it only finds, never creates or edits).
+     */
+    async viewerCustomerByContact(appId: string, phone: string | null, email: string | null): Promise<ViewerCustomer | null> {
+      const found = await repo.liveByContact(db, appId, phone, email?.toLowerCase() ?? null);
+      return found ? { id: found.id, name: found.name, ownerId: found.owner_id } : null;
+    },
+
+    /**
      * A visitor's form (docs/links.md), inside the caller's transaction: the live customer of the
      * project with the form's mobile number, else its e-mail, is matched and left as it is (a form
      * never edits a customer); otherwise a customer is created through the create path's validation

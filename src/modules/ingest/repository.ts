@@ -7,12 +7,15 @@ import {
   crossProject,
   preparedQuery,
 } from '../../db/index.ts';
-import type { Insertable, Kysely, Updateable } from 'kysely';
+import { type Insertable, type Kysely, type Updateable, sql } from 'kysely';
 
 type Db = Kysely<Database>;
 
 /** Tables that hold ingested records, keyed by their id column. */
 export type RecordTable = 'customers' | 'behaviour_logs' | 'calls' | 'links' | 'link_view_logs' | 'clues' | 'posts';
+
+/** Site visits upserted by one statement at most (9 parameters each). */
+const SITE_VISITS_CHUNK = 100;
 
 /** Tables written straight from parsed rows, in this order. */
 const PLAN_TABLES = ['links', 'link_view_logs', 'link_view_durations', 'clues', 'calls', 'posts'] as const;
@@ -48,8 +51,23 @@ export interface ViewerRows extends RowsPlan {
   attribute: { appId: string; viewLogIds: string[]; customerId: string; viewerName: string | null } | null;
   /** The form record filled while viewing: the view log's clue. */
   viewClue: { appId: string; viewLogId: string; clueId: string } | null;
-  /** Set by the write: false when `progress` found the view moved on (nothing of the plan was written). */
+  /** Site tracking's rows (docs/site-tracking.md), or null. */
+  site: SiteRows | null;
+  /** Set by the write: false when `progress` found the view moved on, or `site.close` the visit closed (nothing of the plan was written). */
   applied?: boolean;
+}
+
+/** What the site snippet's collect calls, joins and visit sweep write beside their behaviour records. */
+export interface SiteRows {
+  appId: string;
+  /** Visits begun or going on: inserted, or their last sign of life moved on (never back). */
+  visits: Insertable<Database['site_visits']>[];
+  /** An anonymous visitor's records, kept until joined. */
+  anonymous: Insertable<Database['site_events']>[];
+  /** A visitor tied to a customer, and its anonymous records (now written as the customer's) removed. */
+  tie: { row: Insertable<Database['site_visitors']>; joined: string[] } | null;
+  /** A silent visit's end, recorded once: only while the visit is open with this last sign of life. */
+  close: { visitorId: string; id: string; lastAt: number; endedAt: number } | null;
 }
 
 const RECORD_TABLES: readonly RecordTable[] = ['customers', 'behaviour_logs', 'calls', 'links', 'link_view_logs', 'clues', 'posts'];
@@ -205,14 +223,93 @@ export function createIngestRepository(database: DatabaseHandle) {
    * The viewer's plans: each view's progress first (a plan whose view moved on meanwhile is left out
    * whole), then the records of the plans that apply, as a batch's, then the attributions.
    */
+  /** Records a silent visit's end once: false when it was closed meanwhile or came back to life. */
+  async function closeVisit(trx: Db, appId: string, c: NonNullable<SiteRows['close']>): Promise<boolean> {
+    const res = await trx
+      .updateTable('site_visits')
+      .set({ ended_at: c.endedAt })
+      .where('app_id', '=', appId)
+      .where('visitor_id', '=', c.visitorId)
+      .where('id', '=', c.id)
+      .where('last_at', '=', c.lastAt)
+      .where('ended_at', 'is', null)
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  }
+
+  /** The site rows of the applied plans: visits, anonymous records, ties and the records they joined. */
+  async function writeSite(trx: Db, plans: ViewerRows[]): Promise<void> {
+    const sites = plans.flatMap((p) => (p.site === null ? [] : [p.site]));
+    if (sites.length === 0) return;
+    // One row per visit (its latest sign of life), in key order, a statement per chunk: a statement
+    // may not touch a row twice, and concurrent groups then lock shared rows in the same order.
+    const latest = new Map<string, Insertable<Database['site_visits']>>();
+    for (const v of sites.flatMap((s) => s.visits)) {
+      const k = `${v.app_id}\u0000${v.visitor_id}\u0000${v.id}`;
+      const before = latest.get(k);
+      if (before === undefined) latest.set(k, v);
+      else
+        latest.set(k, {
+          ...before,
+          last_at: Math.max(Number(v.last_at), Number(before.last_at)),
+          site: before.site ?? v.site ?? null,
+          referrer: before.referrer ?? v.referrer ?? null,
+          post_id: before.post_id ?? v.post_id ?? null,
+        });
+    }
+    const visits = byKey([...latest.values()], (v) => [v.app_id, v.visitor_id, v.id]);
+    for (let i = 0; i < visits.length; i += SITE_VISITS_CHUNK) {
+      await trx
+        .insertInto('site_visits')
+        .values(visits.slice(i, i + SITE_VISITS_CHUNK))
+        .onConflict((oc) =>
+          oc.columns(['app_id', 'visitor_id', 'id']).doUpdateSet((eb) => ({
+            last_at: sql<number>`case when ${eb.ref('excluded.last_at')} > ${eb.ref('site_visits.last_at')} then ${eb.ref('excluded.last_at')} else ${eb.ref('site_visits.last_at')} end`,
+            // A visit first seen by a call without its start learns its site, referrer and campaign later.
+            site: sql<string | null>`coalesce(${eb.ref('site_visits.site')}, ${eb.ref('excluded.site')})`,
+            referrer: sql<string | null>`coalesce(${eb.ref('site_visits.referrer')}, ${eb.ref('excluded.referrer')})`,
+            post_id: sql<string | null>`coalesce(${eb.ref('site_visits.post_id')}, ${eb.ref('excluded.post_id')})`,
+          })),
+        )
+        .execute();
+    }
+    await bulk.insert(
+      trx,
+      'site_events',
+      sites.flatMap((s) => s.anonymous),
+    );
+    for (const s of sites) {
+      if (s.tie === null) continue;
+      const { row, joined } = s.tie;
+      await trx
+        .insertInto('site_visitors')
+        .values(row)
+        .onConflict((oc) =>
+          oc.columns(['app_id', 'id']).doUpdateSet({
+            customer_id: row.customer_id,
+            verified: row.verified,
+            via: row.via,
+            updated_at: row.updated_at,
+          }),
+        )
+        .execute();
+      for (const part of bulk.lookupChunks(joined)) {
+        await trx.deleteFrom('site_events').where('app_id', '=', s.appId).where(bulk.anyOf('id', part)).execute();
+      }
+    }
+  }
+
   async function writeViewer(trx: Db, plans: ViewerRows[]): Promise<void> {
     const applied: ViewerRows[] = [];
     for (const p of plans) {
-      p.applied = p.progress === null || (await progressView(trx, p.progress));
+      p.applied =
+        (p.progress === null || (await progressView(trx, p.progress))) &&
+        (p.site?.close == null || (await closeVisit(trx, p.site.appId, p.site.close)));
       if (p.applied) applied.push(p);
     }
     if (applied.length === 0) return;
     await writeRows(trx, applied);
+    await writeSite(trx, applied);
     for (const p of applied) {
       const c = p.viewClue;
       if (c !== null) {

@@ -24,7 +24,7 @@ import {
   parseViewLog,
 } from './bodies.ts';
 import { ItemError, RECORD_ID_RE } from './reader.ts';
-import { type PlanRows, type RecordTable, type RowsPlan, type ViewerRows, createIngestRepository } from './repository.ts';
+import { type PlanRows, type RecordTable, type RowsPlan, type SiteRows, type ViewerRows, createIngestRepository } from './repository.ts';
 
 export const MAX_EVENTS = 1000;
 /** Route body limit (docs/interface.md §12: ≤ 5 MB). */
@@ -147,6 +147,23 @@ export interface ViewerWrite {
   viewClue?: { viewLogId: string; clueId: string };
   /** Events of the write that are not about a record it stores (an anonymous visitor opening a link). */
   events?: EventMessage[];
+  /** Site tracking (docs/site-tracking.md): what the snippet's records write beside `behaviours`. */
+  site?: SiteWrite;
+}
+
+/** What site tracking writes beside its behaviour records (docs/site-tracking.md). */
+export interface SiteWrite {
+  /** Visits begun or going on (their last sign of life `at`). */
+  visits?: { visitorId: string; id: string; at: number; site: string | null; referrer: string | null; postId: string | null }[];
+  /**
+   * An anonymous visitor's records: Behaviour record bodies without their customer (customerId,
+   * customerName, svcUserId), kept until the visitor is joined to a customer.
+   */
+  anonymous?: { id: string; visitorId: string; body: Record<string, unknown> }[];
+  /** The visitor tied to a customer; `joined`: its anonymous records this write turns into the customer's (in `behaviours`). */
+  tie?: { visitorId: string; customerId: string; verified: boolean; via: 'identify' | 'click' | 'link'; joined: string[] };
+  /** A silent visit's end: written only while the visit is open with this last sign of life, else nothing of the write is. */
+  close?: { visitorId: string; id: string; lastAt: number };
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -555,8 +572,10 @@ export function createIngestService(
             },
             durations: g.durations.map((d) => parseDuration(d.body, d.position, appId, g.viewLogId, clock)),
           };
-    const records = rows.link_view_logs.length + rows.clues.length + behaviourRows.length;
+    const site = w.site === undefined ? null : siteRows(w.site, appId, now);
+    const records = rows.link_view_logs.length + rows.clues.length + behaviourRows.length + (site?.anonymous.length ?? 0);
     return {
+      site,
       rows,
       behaviourRows,
       outbox: eventRows(appId, events, now),
@@ -565,6 +584,55 @@ export function createIngestService(
       progress,
       attribute: w.attribute ? { appId, ...w.attribute } : null,
       viewClue: w.viewClue ? { appId, ...w.viewClue } : null,
+    };
+  }
+
+  /**
+   * Site rows: an anonymous record is checked now by the Behaviour record rules (under a stand-in
+   * customer), so that joining it to a customer later cannot fail.
+   */
+  function siteRows(s: SiteWrite, appId: string, now: number): SiteRows {
+    const anonymous = (s.anonymous ?? []).map((a) => {
+      const parsed = parseBehaviour({ ...a.body, customerId: 'anonymous' }, { appId, domainId: a.id, clock, now });
+      return {
+        app_id: appId,
+        id: a.id,
+        visitor_id: a.visitorId,
+        when_at: parsed.row.when_at,
+        body: JSON.stringify(a.body),
+        created_at: now,
+      };
+    });
+    return {
+      appId,
+      visits: (s.visits ?? []).map((v) => ({
+        app_id: appId,
+        visitor_id: v.visitorId,
+        id: v.id,
+        started_at: v.at,
+        last_at: v.at,
+        ended_at: null,
+        site: v.site,
+        referrer: v.referrer,
+        post_id: v.postId,
+      })),
+      anonymous,
+      tie:
+        s.tie === undefined
+          ? null
+          : {
+              row: {
+                app_id: appId,
+                id: s.tie.visitorId,
+                customer_id: s.tie.customerId,
+                verified: s.tie.verified ? 1 : 0,
+                via: s.tie.via,
+                created_at: now,
+                updated_at: now,
+              },
+              joined: s.tie.joined,
+            },
+      close: s.close === undefined ? null : { ...s.close, endedAt: now },
     };
   }
 

@@ -6,6 +6,7 @@ import { type Database, isUniqueViolation } from '../../db/index.ts';
 import { AppError, failure, fieldFailure, publicFailure } from '../../http/errors.ts';
 import { isEmail, isPhone } from '../../lib/formats.ts';
 import { timeOrderedUuid } from '../../lib/ids.ts';
+import { runPeriodically } from '../../lib/periodic.ts';
 import { hashPassword, randomToken, verifyPassword } from '../../lib/secrets.ts';
 import { type SigningKey, deriveKey, signValue, verifyValue } from '../../lib/signed-tokens.ts';
 import type { AccessService, Membership } from '../access/service.ts';
@@ -14,6 +15,7 @@ import type { CustomersService, ViewerCustomer } from '../customers/service.ts';
 import type { FilesService, PageImage, PageWidth, ViewerFile } from '../files/service.ts';
 import type { HistoriesService } from '../histories/service.ts';
 import type { IngestService, ViewerWrite } from '../ingest/service.ts';
+import type { ProjectsService } from '../projects/service.ts';
 import { type Beacon, BeaconError, type DwellState, type PageDwell, applyDwell, parseBeacon } from './beacons.ts';
 import { type FormField, type LinkRow, type SilentView, type Unavailable, type ViewRow, formFieldsOf, tagsOf } from './mapper.ts';
 import { type OwnerNotifier, createOwnerNotifier } from './notifier.ts';
@@ -34,6 +36,10 @@ const SWEEP_EVERY_MS = 10_000;
 const VIEW_TOKEN_TTL_S = 24 * 3600;
 /** How long an unlocked passcode or a passed e-mail gate lasts in the visitor's browser. */
 export const UNLOCK_TTL_S = 30 * 24 * 3600;
+/** How long a visitor hand-off to the project's site (`rapport_lv`) identifies the visitor there. */
+const HANDOFF_TTL_S = 30 * 24 * 3600;
+/** The parameter a web page or redirect link adds to a target on the project's site origins. */
+export const HANDOFF_PARAM = 'rapport_lv';
 /** Anonymous views a form joins to its customer at most (the visitor's newest in the project). */
 const JOIN_MAX_VIEWS = 500;
 /** Passcodes: 4 to 64 characters. */
@@ -147,6 +153,8 @@ export function createLinksService(
     files: FilesService;
     customers: CustomersService;
     ingest: IngestService;
+    /** The project's site origins: a link to them carries the visitor's hand-off (docs/site-tracking.md). */
+    projects: ProjectsService;
     /** Owners' alerts; by default by SMTP when SMTP_URL is set. */
     notifier?: OwnerNotifier;
   },
@@ -160,12 +168,12 @@ export function createLinksService(
 
   // ---- Keys: derived from a secret the server makes once and keeps in the database, so that every
   // process and every server signs and checks alike. ----
-  let keys: Promise<{ view: SigningKey; unlock: SigningKey }> | null = null;
+  let keys: Promise<{ view: SigningKey; unlock: SigningKey; handoff: SigningKey }> | null = null;
   function signingKeys() {
     keys ??= accounts
       .serverSecret('viewer')
       .then((raw) => {
-        return { view: deriveKey(raw, 'view tokens'), unlock: deriveKey(raw, 'link unlock') };
+        return { view: deriveKey(raw, 'view tokens'), unlock: deriveKey(raw, 'link unlock'), handoff: deriveKey(raw, 'site handoff') };
       })
       .catch((err: unknown) => {
         keys = null;
@@ -184,6 +192,24 @@ export function createLinksService(
     if (value === null || value.l !== linkId || typeof value.v !== 'string' || typeof value.t !== 'number') return null;
     if (clock.now() / 1000 - value.t > VIEW_TOKEN_TTL_S) return null;
     return value.v;
+  }
+
+  /**
+   * A web page or redirect link's target, with the visitor's signed hand-off when the target is on
+   * the project's site origins: the site snippet sends it back, and the visitor's tie to a customer
+   * (a form of the link) then reaches the site visitor too (docs/identity.md, "Site visitors").
+   */
+  async function withHandoff(link: LinkRow, target: string, visitorId: string): Promise<string> {
+    let url: URL;
+    try {
+      url = new URL(target);
+    } catch {
+      return target;
+    }
+    if (!(await deps.projects.siteOrigins(link.app_id)).includes(url.origin)) return target;
+    const token = signValue((await signingKeys()).handoff, { a: link.app_id, v: visitorId, t: Math.floor(clock.now() / 1000) });
+    url.searchParams.set(HANDOFF_PARAM, token);
+    return url.href;
   }
 
   async function unlockedOf(link: LinkRow, cookie: string | undefined): Promise<Unlocked> {
@@ -961,7 +987,7 @@ export function createLinksService(
       if (link.type === 3) {
         const counted = !head && !ctx.visitors.describe(visitor.userAgent, visitor.ip).isBot && !(await isMember(link, visitor.userId));
         if (counted) await startView(link, timeOrderedUuid(), 1, visitor, clock.now(), true, null);
-        return { kind: 'redirect', url: link.website ?? base };
+        return { kind: 'redirect', url: await withHandoff(link, link.website ?? base, visitor.visitorId) };
       }
       const token = (await isMember(link, visitor.userId)) ? null : await viewToken(link.id, timeOrderedUuid());
       const formFields = formFieldsOf(link, DEFAULT_FORM_FIELDS);
@@ -971,7 +997,8 @@ export function createLinksService(
           shareToken,
           title,
           viewToken: token,
-          website: link.website ?? base,
+          // A framed page is another site's third-party frame: no hand-off there.
+          website: link.embed === 1 ? (link.website ?? base) : await withHandoff(link, link.website ?? base, visitor.visitorId),
           embed: link.embed === 1,
           formPosition: link.form_position,
           formFields,
@@ -1125,18 +1152,25 @@ export function createLinksService(
       return true;
     },
 
+    /**
+     * The customer a site visitor's hand-off (`rapport_lv`, from a link to the project's site) names
+     * in this project: the customer its link visitor is tied to by a form, or null (forged, another
+     * project's, too old, or a visitor not tied yet).
+     */
+    async handedOffCustomer(appId: string, token: string): Promise<string | null> {
+      const value = verifyValue((await signingKeys()).handoff, token) as { a?: unknown; v?: unknown; t?: unknown } | null;
+      if (value === null || value.a !== appId || typeof value.v !== 'string' || typeof value.t !== 'number') return null;
+      if (clock.now() / 1000 - value.t > HANDOFF_TTL_S) return null;
+      return repo.visitorCustomer(reader, appId, value.v);
+    },
+
     /** Sweeps every SWEEP_EVERY_MS until the returned function is called. */
     startSweeping(): () => void {
-      let running = false;
-      const timer = setInterval(() => {
-        if (running) return;
-        running = true;
-        this.sweep()
-          .catch((err: unknown) => logger.warn({ err }, 'links: closing silent views failed; will retry'))
-          .finally(() => (running = false));
-      }, SWEEP_EVERY_MS);
-      timer.unref();
-      return () => clearInterval(timer);
+      return runPeriodically(
+        SWEEP_EVERY_MS,
+        () => this.sweep(),
+        (err) => logger.warn({ err }, 'links: closing silent views failed; will retry'),
+      );
     },
 
     /**

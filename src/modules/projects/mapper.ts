@@ -21,6 +21,10 @@ export interface ProjectResponse {
   redirectUri: string | null;
   createTime: string;
   editTime: string;
+  /** The site snippet's public key (docs/site-tracking.md). */
+  siteKey: string | null;
+  /** The origins the snippet may send from, comma-separated; '' when none. */
+  siteOrigins: string;
 }
 
 export function toProject(a: AppRow, clock: Clock): ProjectResponse {
@@ -40,5 +44,7 @@ export function toProject(a: AppRow, clock: Clock): ProjectResponse {
     redirectUri: a.redirect_uri,
     createTime: clock.format(a.create_time),
     editTime: clock.format(a.edit_time),
+    siteKey: a.site_key,
+    siteOrigins: a.site_origins ?? '',
   };
 }

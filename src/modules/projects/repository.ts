@@ -8,6 +8,18 @@ const appSecret = preparedQuery('appSecret', ({ db }, id: string) =>
   db.selectFrom('apps').select(['secret', 'previous_secret', 'previous_secret_until', 'status', 'creator_id']).where('id', '=', id),
 );
 
+const appSiteOrigins = preparedQuery('appSiteOrigins', ({ db }, id: string) =>
+  db.selectFrom('apps').select(['site_origins', 'status']).where('id', '=', id),
+);
+
+const appBySiteKey = preparedQuery('appBySiteKey', ({ db }, key: string) =>
+  db
+    .selectFrom('apps')
+    .select(['id', 'status', 'creator_id', 'site_origins', 'site_secret'])
+    .where('site_key', '=', key)
+    .modifyEnd(crossProject('site-key')),
+);
+
 export const projectsRepository = {
   async insertApp(db: Db, row: Insertable<AppsTable>): Promise<void> {
     await db.insertInto('apps').values(row).execute();
@@ -28,6 +40,21 @@ export const projectsRepository = {
         | undefined
       >('app-secrets', 'access')
       .get(id, () => database.reader.first(appSecret, id));
+  },
+  /** The project whose site key this is (the snippet's collect calls): cached until the project's row changes. */
+  findBySiteKey(database: DatabaseHandle, key: string) {
+    return database
+      .cache<
+        string,
+        { id: string; status: number; creator_id: number; site_origins: string | null; site_secret: string | null } | undefined
+      >('app-site-keys', 'access')
+      .get(key, () => database.reader.first(appBySiteKey, key));
+  },
+  /** The project's site origins (the viewer hands its visitor to them): cached until the project's row changes. */
+  findSiteOrigins(database: DatabaseHandle, id: string) {
+    return database
+      .cache<string, { site_origins: string | null; status: number } | undefined>('app-site-origins', 'access')
+      .get(id, () => database.reader.first(appSiteOrigins, id));
   },
   /** Live projects the user is an active member of, newest first, with the caller's role. */
   listForUser(db: Db, userId: number): Promise<(AppRow & { role: string })[]> {

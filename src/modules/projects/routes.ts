@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { businessResponses, ok } from '../../http/envelope.ts';
 import type { ProjectsService } from './service.ts';
-import { AppIdParams, CreatedProject, Project, ProjectBody, ProjectWithSecret, RotatedSecret } from './schemas.ts';
+import { AppIdParams, CreatedProject, Project, ProjectBody, ProjectWithSecret, RotatedSecret, SiteSettings } from './schemas.ts';
 
 const tags = ['Projects'];
 
@@ -30,6 +30,9 @@ export async function projectsRoutes(fastify: FastifyInstance, opts: { projects:
       schema: {
         tags,
         summary: 'Edit a project (Master/Admin)',
+        description:
+          'Beyond the interface: `site_origins`, the origins the site snippet may send from, comma-separated (https://shop.example.com, ' +
+          "http://localhost:8080); '' clears them. Failures: name_invalid, description_invalid, svc_user_id_invalid, site_origins_invalid.",
         params: AppIdParams,
         body: ProjectBody,
         response: businessResponses(Type.Boolean()),
@@ -55,6 +58,46 @@ export async function projectsRoutes(fastify: FastifyInstance, opts: { projects:
     '/api/v1.7/app/:appId',
     { schema: { tags, summary: 'Project detail (members), without secret', params: AppIdParams, response: businessResponses(Project) } },
     async (request) => ok(await projects.detail(request.params.appId, request.user.id)),
+  );
+
+  app.get(
+    '/api/v1.7/app/:appId/site',
+    {
+      schema: {
+        tags,
+        summary: "The project's site tracking settings (Master/Admin): site key, origins, the site secret and the snippet",
+        description: 'docs/site-tracking.md. The site secret signs customer ids for `identify`: HMAC-SHA256(siteSecret, customerId), hex.',
+        params: AppIdParams,
+        response: businessResponses(SiteSettings),
+      },
+    },
+    async (request) => ok(await projects.siteSettings(request.params.appId, request.user.id)),
+  );
+
+  app.post(
+    '/api/v1.7/app/:appId/site/key',
+    {
+      schema: {
+        tags,
+        summary: 'Make a new site key (Master/Admin): pages carrying the old one are refused from now on',
+        params: AppIdParams,
+        response: businessResponses(SiteSettings),
+      },
+    },
+    async (request) => ok(await projects.rotateSite(request.params.appId, request.user.id, 'key')),
+  );
+
+  app.post(
+    '/api/v1.7/app/:appId/site/secret',
+    {
+      schema: {
+        tags,
+        summary: 'Make a new site secret (Master/Admin): customer ids signed with the old one no longer identify',
+        params: AppIdParams,
+        response: businessResponses(SiteSettings),
+      },
+    },
+    async (request) => ok(await projects.rotateSite(request.params.appId, request.user.id, 'secret')),
   );
 
   app.get(

@@ -9,6 +9,8 @@ export const ProjectBody = Type.Object({
   name: Type.Optional(Type.String({ maxLength: 10000 })),
   description: Type.Optional(Type.String({ maxLength: 100000 })),
   svc_user_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
+  /** Edit only: the origins the site snippet may send from, comma-separated ('' clears them). */
+  site_origins: Type.Optional(Type.String({ maxLength: 100000 })),
 });
 
 export const Project = Type.Object({
@@ -27,6 +29,8 @@ export const Project = Type.Object({
   redirectUri: NullableString,
   createTime: Type.String(),
   editTime: Type.String(),
+  siteKey: NullableString,
+  siteOrigins: Type.String(),
 });
 
 export const ProjectWithSecret = Type.Composite([Project, Type.Object({ secret: NullableString })]);
@@ -37,3 +41,11 @@ export const RotatedSecret = Type.Object({
 });
 
 export const CreatedProject = Type.Object({ appId: Type.String(), name: Type.String(), description: NullableString });
+
+/** A project's site tracking settings (docs/site-tracking.md), for its Master and Admins. */
+export const SiteSettings = Type.Object({
+  siteKey: Type.String(),
+  siteOrigins: Type.String(),
+  siteSecret: Type.String(),
+  snippet: Type.String(),
+});

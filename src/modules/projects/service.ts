@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/index.ts';
-import { failure } from '../../http/errors.ts';
+import { failure, fieldFailure } from '../../http/errors.ts';
 import { randomToken, safeEqual } from '../../lib/secrets.ts';
 import type { AuditRecorder } from '../audit/service.ts';
 import type { AccessService } from '../access/service.ts';
@@ -16,6 +16,56 @@ export interface ProjectInput {
   svc_user_id?: number | undefined;
   name?: string | undefined;
   description?: string | undefined;
+  site_origins?: string | undefined;
+}
+
+/** Origins a project's snippet may send from: at most this many. */
+const SITE_ORIGINS_MAX = 50;
+
+/**
+ * The site origins of an edit: comma-separated `scheme://host[:port]` of http or https, each kept in
+ * its normal form (lower-case host, default port left out); '' clears them. Throws site_origins_invalid.
+ */
+export function parseSiteOrigins(text: string): string | null {
+  const out: string[] = [];
+  for (const raw of text.split(',')) {
+    const item = raw.trim();
+    if (item === '') continue;
+    let origin: string | null = null;
+    try {
+      const u = new URL(item);
+      // An origin only: no path (other than /), query, fragment or credentials.
+      if (
+        (u.protocol === 'http:' || u.protocol === 'https:') &&
+        u.username === '' &&
+        u.password === '' &&
+        u.search === '' &&
+        u.hash === '' &&
+        u.pathname === '/'
+      )
+        origin = u.origin;
+    } catch {
+      origin = null;
+    }
+    if (origin === null) {
+      throw fieldFailure(
+        'site_origins',
+        'invalid',
+        `site_origins: ${item.slice(0, 100)} is not an origin (https://host or http://host:port)`,
+      );
+    }
+    if (!out.includes(origin)) out.push(origin);
+  }
+  if (out.length > SITE_ORIGINS_MAX) throw fieldFailure('site_origins', 'invalid', `site_origins: at most ${SITE_ORIGINS_MAX} origins`);
+  return out.length === 0 ? null : out.join(',');
+}
+
+/** A project as the site snippet's collect calls find it by its key. */
+export interface SiteProject {
+  appId: string;
+  creatorId: number;
+  origins: readonly string[];
+  secret: string;
 }
 
 const NAME_MAX = 100;
@@ -43,6 +93,16 @@ function checkActingUser(input: ProjectInput, callerId: number): void {
   if (input.svc_user_id !== undefined && input.svc_user_id !== callerId) {
     throw failure('svc_user_id_invalid', 'svc_user_id must be the calling user');
   }
+}
+
+function siteSettingsOf(app: Pick<AppRow, 'site_key' | 'site_origins' | 'site_secret'>, base: string) {
+  const siteKey = app.site_key ?? '';
+  return {
+    siteKey,
+    siteOrigins: app.site_origins ?? '',
+    siteSecret: app.site_secret ?? '',
+    snippet: `<script async src="${base}/t.js" data-key="${siteKey}"></script>`,
+  };
 }
 
 export function createProjectsService(ctx: AppContext, access: AccessService, hooks: readonly ProjectCreatedHook[], audit: AuditRecorder) {
@@ -74,6 +134,9 @@ export function createProjectsService(ctx: AppContext, access: AccessService, ho
         redirect_uri: null,
         create_time: now,
         edit_time: now,
+        site_key: randomToken(16),
+        site_secret: randomToken(32),
+        site_origins: null,
       };
       await db.transaction().execute(async (trx) => {
         await repo.insertApp(trx, app);
@@ -105,13 +168,19 @@ export function createProjectsService(ctx: AppContext, access: AccessService, ho
       if (input.name !== undefined && input.name.trim() === '') throw failure('name_invalid', 'name must not be blank');
       const name = validName(input.name, false);
       const description = validDescription(input.description);
+      const siteOrigins = input.site_origins === undefined ? undefined : parseSiteOrigins(input.site_origins);
       await db.transaction().execute(async (trx) => {
         await repo.updateApp(trx, appId, {
           ...(name !== undefined ? { name } : {}),
           ...(description !== undefined ? { description } : {}),
+          ...(siteOrigins !== undefined ? { site_origins: siteOrigins } : {}),
           edit_time: clock.now(),
         });
-        const detail = { ...(name !== undefined ? { name } : {}), ...(description !== undefined ? { description } : {}) };
+        const detail = {
+          ...(name !== undefined ? { name } : {}),
+          ...(description !== undefined ? { description } : {}),
+          ...(siteOrigins !== undefined ? { siteOrigins: siteOrigins ?? '' } : {}),
+        };
         await audit(trx, { appId, actorId: callerId, action: 'project.edit', targetType: 'project', targetId: appId, detail });
       });
       return true;
@@ -148,6 +217,51 @@ export function createProjectsService(ctx: AppContext, access: AccessService, ho
         await audit(trx, { appId, actorId: callerId, action: 'project.secret_rotate', targetType: 'project', targetId: appId });
       });
       return { secret, previousSecretValidUntil: clock.format(until) };
+    },
+
+    /** The project's site tracking settings, its secret included (Master and Admin). */
+    async siteSettings(appId: string, callerId: number) {
+      const m = await access.manager(appId, callerId);
+      return siteSettingsOf(m.app, ctx.config.publicBaseUrl);
+    },
+
+    /**
+     * Makes a new site key (Master and Admin): pages still carrying the old one are refused from now on.
+     * With `secret`, the site secret instead: customer ids signed with the old one no longer identify.
+     */
+    async rotateSite(appId: string, callerId: number, what: 'key' | 'secret') {
+      const m = await access.manager(appId, callerId);
+      const value = randomToken(what === 'key' ? 16 : 32);
+      await db.transaction().execute(async (trx) => {
+        await repo.updateApp(trx, appId, { ...(what === 'key' ? { site_key: value } : { site_secret: value }), edit_time: clock.now() });
+        await audit(trx, {
+          appId,
+          actorId: callerId,
+          action: what === 'key' ? 'project.site_key_rotate' : 'project.site_secret_rotate',
+          targetType: 'project',
+          targetId: appId,
+          detail: {},
+        });
+      });
+      return siteSettingsOf({ ...m.app, ...(what === 'key' ? { site_key: value } : { site_secret: value }) }, ctx.config.publicBaseUrl);
+    },
+
+    /** The origins the project's site snippet sends from ([] for none, or an unknown project). */
+    async siteOrigins(appId: string): Promise<string[]> {
+      const app = await repo.findSiteOrigins(ctx.database, appId);
+      return app?.site_origins ? app.site_origins.split(',') : [];
+    },
+
+    /** The live project whose site key this is, or null (the snippet's collect calls). */
+    async bySiteKey(key: string): Promise<SiteProject | null> {
+      const app = await repo.findBySiteKey(ctx.database, key);
+      if (!app || app.status !== 0 || app.site_secret === null) return null;
+      return {
+        appId: app.id,
+        creatorId: app.creator_id,
+        origins: app.site_origins === null ? [] : app.site_origins.split(','),
+        secret: app.site_secret,
+      };
     },
 
     /** The caller's projects; `secret` only where the caller is Master or Admin. */

@@ -2,6 +2,7 @@ import {
   AppstoreOutlined,
   BellOutlined,
   FormOutlined,
+  GlobalOutlined,
   LogoutOutlined,
   MenuOutlined,
   MergeCellsOutlined,
@@ -60,9 +61,13 @@ export function AppLayout({ children }: { children: ReactNode }) {
       ? 'fields'
       : location.pathname.includes('/duplicates')
         ? 'duplicates'
-        : appId
-          ? 'customers'
-          : 'projects';
+        : location.pathname.endsWith('/site')
+          ? 'site'
+          : appId
+            ? 'customers'
+            : 'projects';
+  // The project's secret is shown to its Master and Admins only: they set up site tracking.
+  const manager = (projects.data ?? []).some((p) => p.id === appId && p.secret !== null);
   const items: { key: PageKey; label: string; icon: ReactNode; to: string | undefined }[] = [
     { key: 'projects', label: t('common.nav.projects'), icon: <AppstoreOutlined />, to: '/' },
     { key: 'customers', label: t('common.nav.customers'), icon: <UserOutlined />, to: appId ? `/p/${appId}/customers` : undefined },
@@ -74,6 +79,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
     },
     { key: 'members', label: t('common.nav.members'), icon: <TeamOutlined />, to: appId ? `/p/${appId}/members` : undefined },
     { key: 'fields', label: t('common.nav.fields'), icon: <FormOutlined />, to: appId ? `/p/${appId}/fields` : undefined },
+    { key: 'site', label: t('common.nav.site'), icon: <GlobalOutlined />, to: appId && manager ? `/p/${appId}/site` : undefined },
   ];
   const menu = (
     <nav aria-label={t('common.nav.mainMenu')} style={{ flex: wide ? 1 : undefined, minWidth: 0 }}>

@@ -5,7 +5,8 @@ import customers from './customers.json' with { type: 'json' };
 import live from './live.json' with { type: 'json' };
 import members from './members.json' with { type: 'json' };
 import projects from './projects.json' with { type: 'json' };
+import site from './site.json' with { type: 'json' };
 
 /** The reference language: its keys type every `t()` call (src/shared/i18n/i18n.ts). */
-const enUS = { common, auth, projects, members, customers, customer, live };
+const enUS = { common, auth, projects, members, customers, customer, live, site };
 export default enUS;

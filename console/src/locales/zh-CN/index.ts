@@ -5,7 +5,8 @@ import customers from './customers.json' with { type: 'json' };
 import live from './live.json' with { type: 'json' };
 import members from './members.json' with { type: 'json' };
 import projects from './projects.json' with { type: 'json' };
+import site from './site.json' with { type: 'json' };
 
 /** Simplified Chinese: the same keys as en-US (src/shared/i18n/locales.test.ts checks). */
-const zhCN = { common, auth, projects, members, customers, customer, live };
+const zhCN = { common, auth, projects, members, customers, customer, live, site };
 export default zhCN;

@@ -1,0 +1,85 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ok } from '../../http/envelope.ts';
+import { AppError } from '../../http/errors.ts';
+import type { ViewerScript } from '../../lib/viewer-script.ts';
+import { COLLECT_MAX_BYTES, type SiteService } from './service.ts';
+
+export interface SiteRoutesOptions {
+  site: SiteService;
+  /** The snippet as built (dist/viewer/), or null when it has not been: /t.js is then 404. */
+  script: ViewerScript | null;
+}
+
+/** How long browsers and proxies keep /t.js before asking again (its ETag makes asking cheap). */
+const SCRIPT_MAX_AGE_S = 3600;
+
+/**
+ * The site snippet (docs/site-tracking.md): `GET /t.js` and its collect endpoint. Public, on other
+ * sites' pages: left out of the OpenAPI document; their own rate budgets.
+ */
+export async function siteRoutes(fastify: FastifyInstance, opts: SiteRoutesOptions): Promise<void> {
+  const { site, script } = opts;
+  const hidden = { hide: true } as const;
+  const etag = script === null ? null : `"${script.name.replace(/^site\.|\.js$/g, '')}"`;
+
+  fastify.get('/t.js', { config: { limitBy: 'none' }, schema: hidden }, async (request, reply) => {
+    if (script === null || etag === null) return reply.code(404).type('text/plain; charset=utf-8').send('The site snippet is not built');
+    reply
+      .type('text/javascript; charset=utf-8')
+      .header('Cache-Control', `public, max-age=${SCRIPT_MAX_AGE_S}`)
+      .header('ETag', etag)
+      .header('Vary', 'Accept-Encoding')
+      .header('Cross-Origin-Resource-Policy', 'cross-origin');
+    if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+    if (/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? '')))
+      return reply.header('Content-Encoding', 'gzip').send(script.gzipped);
+    return reply.send(script.body);
+  });
+
+  const keyOf = (request: FastifyRequest) => {
+    const k = (request.query as { k?: unknown }).k;
+    return typeof k === 'string' ? k : undefined;
+  };
+  const originOf = (request: FastifyRequest) => request.headers.origin;
+
+  /** The answer may be read by the page that sent it (its origin is allowed). */
+  const allow = (reply: FastifyReply, origin: string) =>
+    reply.header('Access-Control-Allow-Origin', origin).header('Vary', 'Origin').header('Cross-Origin-Resource-Policy', 'cross-origin');
+
+  // A preflight (a page sending JSON with fetch): allowed for the project's origins only.
+  fastify.options('/t/collect', { config: { limitBy: 'ip' }, schema: hidden }, async (request, reply) => {
+    const origin = originOf(request);
+    await site.project(keyOf(request), origin);
+    allow(reply, origin as string)
+      .header('Access-Control-Allow-Methods', 'POST')
+      .header('Access-Control-Allow-Headers', 'Content-Type')
+      .header('Access-Control-Max-Age', '600');
+    return reply.code(204).send();
+  });
+
+  fastify.post(
+    '/t/collect',
+    {
+      bodyLimit: COLLECT_MAX_BYTES,
+      config: { limitBy: 'caller', errorStyle: 'public', parameters: 'raw' },
+      schema: hidden,
+    },
+    async (request, reply) => {
+      let project: Awaited<ReturnType<SiteService['project']>>;
+      try {
+        project = await site.project(keyOf(request), originOf(request));
+      } catch (err) {
+        // Refused keys and origins spend their address's budget: made-up keys buy no fresh one.
+        if (err instanceof AppError) await fastify.limits.count(request, reply, 'ip');
+        throw err;
+      }
+      allow(reply, originOf(request) as string);
+      await fastify.limits.count(request, reply, { siteKey: project.appId });
+      const visitor = { userAgent: request.headers['user-agent'], ip: request.ip };
+      const result = await site.collect(project, request.body, visitor, (visitorId) =>
+        fastify.limits.count(request, reply, { siteVisitor: `${project.appId}:${visitorId}` }),
+      );
+      return ok(result);
+    },
+  );
+}

@@ -1,0 +1,393 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { AppContext } from '../../context.ts';
+import { type Database, isUniqueViolation } from '../../db/index.ts';
+import { publicFailure, publicForbidden } from '../../http/errors.ts';
+import { isEmail, isPhone } from '../../lib/formats.ts';
+import { timeOrderedUuid } from '../../lib/ids.ts';
+import { runPeriodically } from '../../lib/periodic.ts';
+import { actionSpec } from '../behaviour/service.ts';
+import type { CustomersService, ViewerCustomer } from '../customers/service.ts';
+import type { IngestService, SiteWrite, ViewerWrite } from '../ingest/service.ts';
+import type { ProjectsService, SiteProject } from '../projects/service.ts';
+import { type Collect, CollectError, type Identify, KEY_BEHAVIOURS, type SiteEvent, parseCollect, siteOf } from './collect.ts';
+import { siteRepository as repo } from './repository.ts';
+
+export { COLLECT_MAX_BYTES } from './collect.ts';
+
+/**
+ * Resolves a tracked e-mail click's token (the `rapport_click` parameter of the landing URL) to the
+ * customer it was mailed to and the campaign, or null (forged, expired, another project's). The
+ * campaigns feature provides it; without it no token resolves.
+ */
+export type ClickTokenResolver = (appId: string, token: string) => Promise<{ customerId: string; postId: string } | null>;
+
+/** Told of a return visit: a visit that began with a resolved click of the campaign `postId`. */
+export type ReturnVisitRecorder = (visit: {
+  appId: string;
+  postId: string;
+  customerId: string;
+  visitId: string;
+  at: number;
+}) => Promise<void>;
+
+export const noClickTokens: ClickTokenResolver = async () => null;
+
+/**
+ * The customer a shared link's visitor hand-off (`rapport_lv`) names in the project, or null: the
+ * links module's, whose form tied its visitor (docs/identity.md).
+ */
+export type HandoffResolver = (appId: string, token: string) => Promise<string | null>;
+
+/** A visit with no sign of life for this long is over: the sweep records its end. The snippet starts a new visit after the same time. */
+export const SITE_VISIT_IDLE_MS = 30 * 60 * 1000;
+/** Anonymous records one join turns into the customer's at most (the visitor's oldest first). */
+const JOIN_MAX_EVENTS = 5000;
+/** How often a server looks for silent visits. */
+const SWEEP_EVERY_MS = 60_000;
+
+/** Who is behind a collect call (the route reads it from the request). */
+export interface SiteRequest {
+  userAgent: string | undefined;
+  ip: string | undefined;
+}
+
+type Env = ReturnType<AppContext['visitors']['describe']>;
+
+/** A new tie of the visitor to a customer. */
+interface Tie {
+  customer: ViewerCustomer;
+  verified: boolean;
+  via: 'identify' | 'click' | 'link';
+}
+
+/**
+ * Site tracking (docs/site-tracking.md): the snippet's collect calls, from a site on the project's
+ * list of origins. A known visitor's records are the customer's behaviour records; an anonymous
+ * visitor's are kept until the visitor is identified, then written as the customer's with their own
+ * times. Everything is written through the ingestion service's write path (records, rollups, events).
+ */
+export function createSiteService(
+  ctx: AppContext,
+  deps: {
+    projects: ProjectsService;
+    customers: CustomersService;
+    ingest: IngestService;
+    /** Tracked e-mail clicks (the campaigns feature); by default none resolves. */
+    clickTokens?: ClickTokenResolver;
+    /** Told of each return visit from a campaign; by default nobody is. */
+    returnVisits?: ReturnVisitRecorder;
+    /** Shared links' visitor hand-offs; by default none resolves. */
+    handoffs?: HandoffResolver;
+  },
+) {
+  const { projects, customers, ingest } = deps;
+  const clickTokens = deps.clickTokens ?? noClickTokens;
+  const db: Kysely<Database> = ctx.database.db;
+  const reader = ctx.database.reader;
+  const { clock, logger } = ctx;
+
+  /** A behaviour record's body without its customer: what an anonymous visitor's record keeps. */
+  function recordBody(visitorId: string, action: string, when: number, content: Record<string, unknown>, env: Env | null) {
+    return {
+      dealUserId: visitorId,
+      action,
+      userType: 0,
+      when: clock.format(when),
+      content: JSON.stringify(content),
+      clientName: env?.clientName ?? null,
+      clientVersion: env?.clientVersion ?? null,
+      os: env?.os ?? null,
+      osVersion: env?.osVersion ?? null,
+      ip: env?.ip ?? null,
+      location: env?.location ?? null,
+      province: env?.province ?? null,
+      city: env?.city ?? null,
+    };
+  }
+
+  const forCustomer = (body: Record<string, unknown>, customer: ViewerCustomer) => ({
+    ...body,
+    customerId: customer.id,
+    customerName: customer.name,
+    svcUserId: String(customer.ownerId),
+  });
+
+  /** The record an event makes: its action and content (`web_access_log_id` is the visit). */
+  function recordOf(e: SiteEvent, visitId: string, env: Env, postId: string | null): { action: string; content: Record<string, unknown> } {
+    switch (e.t) {
+      case 'visit':
+        return {
+          action: 'access_site',
+          content: {
+            web_access_log_id: visitId,
+            title: e.title,
+            url: e.url,
+            site: siteOf(e.url),
+            system: env.system ?? '',
+            keyword: e.keyword,
+            client: env.client ?? '',
+            referrer: e.referrer,
+            ip: env.ip ?? '',
+            ...(postId === null ? {} : { postId }),
+          },
+        };
+      case 'page':
+        return { action: 'web_page_view', content: { web_access_log_id: visitId, web_page_view_log_id: e.id, url: e.url, title: e.title } };
+      case 'leave':
+        return {
+          action: 'web_page_leave',
+          content: {
+            web_access_log_id: visitId,
+            web_page_view_log_id: e.id,
+            url: e.url,
+            title: e.title,
+            viewTime: clock.format(e.since),
+            leaveTime: clock.format(e.at),
+            lastLeaveTime: '',
+            visibleTime: e.visibleMs,
+          },
+        };
+      case 'act':
+        return {
+          action: e.action,
+          content: { web_page_behaviour_log_id: e.id, web_access_log_id: visitId, url: e.url, title: e.title, target: e.target },
+        };
+      case 'track':
+        return {
+          action: e.action,
+          content: { web_page_behaviour_log_id: e.id, web_access_log_id: visitId, url: e.url, title: e.title, data: e.data },
+        };
+    }
+  }
+
+  /** A signed customer id: `hash` is HMAC-SHA256(siteSecret, customerId) in hex. */
+  function signedBy(secret: string, customerId: string, hash: string): boolean {
+    const expected = createHmac('sha256', secret).update(customerId).digest();
+    const given = Buffer.from(hash, 'hex');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  }
+
+  /** The customer an `identify` names, or null: it only finds, never creates, edits or merges. */
+  async function identified(project: SiteProject, who: Identify): Promise<Tie | null> {
+    if ('customerId' in who) {
+      if (!signedBy(project.secret, who.customerId, who.hash)) return null;
+      const c = (await customers.viewerCustomers(project.appId, [who.customerId])).get(who.customerId);
+      return c ? { customer: c, verified: true, via: 'identify' } : null;
+    }
+    const phone = 'phone' in who && isPhone(who.phone) ? who.phone : null;
+    const email = 'email' in who && isEmail(who.email) ? who.email : null;
+    if (phone === null && email === null) return null;
+    const c = await customers.viewerCustomerByContact(project.appId, phone, email);
+    return c ? { customer: c, verified: false, via: 'identify' } : null;
+  }
+
+  /** A tracked e-mail click's customer and campaign, or null. */
+  async function clicked(project: SiteProject, token: string): Promise<{ tie: Tie; postId: string } | null> {
+    let resolved: Awaited<ReturnType<ClickTokenResolver>>;
+    try {
+      resolved = await clickTokens(project.appId, token);
+    } catch (err) {
+      logger.warn({ err, appId: project.appId }, 'site: resolving a click token failed');
+      return null;
+    }
+    if (resolved === null) return null;
+    const c = (await customers.viewerCustomers(project.appId, [resolved.customerId])).get(resolved.customerId);
+    return c ? { tie: { customer: c, verified: true, via: 'click' }, postId: resolved.postId } : null;
+  }
+
+  /** Whether a new tie replaces the current one: a claim nobody vouched for never replaces a verified tie. */
+  function replaces(tie: Tie, current: { customer_id: string; verified: number } | undefined): boolean {
+    if (current === undefined) return true;
+    if (current.customer_id === tie.customer.id) return tie.verified && current.verified === 0;
+    return tie.verified || current.verified === 0;
+  }
+
+  /** The anonymous visitor's records, now the customer's: behaviour records with their own ids and times. */
+  async function joined(appId: string, visitorId: string, customer: ViewerCustomer) {
+    const rows = await repo.anonymousEvents(db, appId, visitorId, JOIN_MAX_EVENTS);
+    return {
+      ids: rows.map((r) => r.id),
+      behaviours: rows.map((r) => ({ id: r.id, body: forCustomer(JSON.parse(r.body) as Record<string, unknown>, customer) })),
+    };
+  }
+
+  async function record(project: SiteProject, c: Collect, env: Env): Promise<void> {
+    const { appId } = project;
+    const now = clock.now();
+    const current = await repo.visitorTie(reader, appId, c.visitorId);
+    let customer: ViewerCustomer | null =
+      current === undefined ? null : ((await customers.viewerCustomers(appId, [current.customer_id])).get(current.customer_id) ?? null);
+    let tie: Tie | null = null;
+    let postId: string | null = null;
+    if (c.click !== null) {
+      const click = await clicked(project, c.click);
+      if (click !== null) {
+        postId = click.postId;
+        if (replaces(click.tie, current)) tie = click.tie;
+      }
+    }
+    if (c.handoff !== null && deps.handoffs !== undefined && (tie ?? current) === undefined) {
+      // An anonymous visitor a shared link handed to the site: its link visitor's form, once filled, names it.
+      const customerId = await deps.handoffs(appId, c.handoff);
+      const found = customerId === null ? undefined : (await customers.viewerCustomers(appId, [customerId])).get(customerId);
+      if (found !== undefined) tie = { customer: found, verified: false, via: 'link' };
+    }
+    if (c.identify !== null) {
+      const who = await identified(project, c.identify);
+      if (who !== null && replaces(who, tie === null ? current : { customer_id: tie.customer.id, verified: tie.verified ? 1 : 0 }))
+        tie = who;
+    }
+    const site: SiteWrite = {};
+    const behaviours: NonNullable<ViewerWrite['behaviours']> = [];
+    if (tie !== null) {
+      // A visitor newly joined to the customer brings what it did anonymously, as it happened.
+      const earlier = customer?.id === tie.customer.id ? { ids: [], behaviours: [] } : await joined(appId, c.visitorId, tie.customer);
+      behaviours.push(...earlier.behaviours);
+      site.tie = { visitorId: c.visitorId, customerId: tie.customer.id, verified: tie.verified, via: tie.via, joined: earlier.ids };
+      customer = tie.customer;
+    }
+    const anonymous: NonNullable<SiteWrite['anonymous']> = [];
+    let lastAt = 0;
+    let visit: Extract<SiteEvent, { t: 'visit' }> | null = null;
+    for (const e of c.events) {
+      lastAt = Math.max(lastAt, e.at);
+      if (e.t === 'visit') visit = e;
+      const { action, content } = recordOf(e, c.visitId, env, postId);
+      const body = recordBody(c.visitorId, action, e.at, content, env);
+      const id = timeOrderedUuid();
+      if (customer === null) anonymous.push({ id, visitorId: c.visitorId, body });
+      else behaviours.push({ id, body: forCustomer(body, customer) });
+    }
+    if (c.events.length > 0 || postId !== null) {
+      site.visits = [
+        {
+          visitorId: c.visitorId,
+          id: c.visitId,
+          at: lastAt === 0 ? now : lastAt,
+          site: visit === null ? null : siteOf(visit.url) || null,
+          referrer: visit === null ? null : visit.referrer || null,
+          postId,
+        },
+      ];
+    }
+    if (anonymous.length > 0) site.anonymous = anonymous;
+    if (behaviours.length === 0 && site.visits === undefined && site.tie === undefined && site.anonymous === undefined) return;
+    await ingest.recordViewer({ appId, now, linkTags: [], behaviours, site });
+    if (postId !== null && customer !== null && deps.returnVisits !== undefined) {
+      try {
+        await deps.returnVisits({ appId, postId, customerId: customer.id, visitId: c.visitId, at: now });
+      } catch (err) {
+        logger.warn({ err, appId }, 'site: recording a return visit failed');
+      }
+    }
+  }
+
+  /** Closes one silent visit: its `access_site_end` record, the customer's or kept anonymous. */
+  async function closeVisit(v: Awaited<ReturnType<typeof repo.silentVisits>>[number], now: number): Promise<boolean> {
+    const tie = await repo.visitorTie(reader, v.app_id, v.visitor_id);
+    const customer =
+      tie === undefined ? null : ((await customers.viewerCustomers(v.app_id, [tie.customer_id])).get(tie.customer_id) ?? null);
+    const body = recordBody(
+      v.visitor_id,
+      'access_site_end',
+      v.last_at,
+      {
+        web_access_log_id: v.id,
+        site: v.site ?? '',
+        referrer: v.referrer ?? '',
+        referrerTitle: '',
+        viewTime: clock.format(v.started_at),
+        leaveTime: clock.format(v.last_at),
+      },
+      null,
+    );
+    const id = timeOrderedUuid();
+    return ingest.recordViewer({
+      appId: v.app_id,
+      now,
+      linkTags: [],
+      behaviours: customer === null ? [] : [{ id, body: forCustomer(body, customer) }],
+      site: {
+        close: { visitorId: v.visitor_id, id: v.id, lastAt: v.last_at },
+        ...(customer === null ? { anonymous: [{ id, visitorId: v.visitor_id, body }] } : {}),
+      },
+    });
+  }
+
+  return {
+    /**
+     * The project a collect call's key names, if the call's `Origin` is on its list: else
+     * site_key_invalid (400) or origin_not_allowed (403).
+     */
+    async project(key: string | undefined, origin: string | undefined): Promise<SiteProject> {
+      const project = key === undefined || !/^[A-Za-z0-9_-]{1,64}$/.test(key) ? null : await projects.bySiteKey(key);
+      if (project === null) throw publicFailure('site_key_invalid');
+      if (origin === undefined || !project.origins.includes(origin)) {
+        throw publicForbidden(
+          'origin_not_allowed',
+          `The origin ${String(origin ?? '(none)').slice(0, 200)} is not one of the project's site origins`,
+        );
+      }
+      return project;
+    },
+
+    /**
+     * A collect call of the snippet from an allowed origin: its events recorded, the visitor
+     * identified or joined. Answers alike whatever an `identify` found; a bot's call writes nothing.
+     * `countVisitor` spends the visitor's rate budget once the call is read.
+     */
+    async collect(project: SiteProject, body: unknown, visitor: SiteRequest, countVisitor: (visitorId: string) => Promise<void>) {
+      let c: Collect;
+      try {
+        c = parseCollect(body, clock.now());
+      } catch (err) {
+        if (err instanceof CollectError) throw publicFailure('collect_invalid', err.message);
+        throw err;
+      }
+      for (const e of c.events) {
+        if (e.t === 'track' && actionSpec(e.action) !== undefined && !(KEY_BEHAVIOURS as readonly string[]).includes(e.action)) {
+          throw publicFailure(
+            'collect_invalid',
+            `track cannot record ${e.action}: it is an action of the catalogue that the snippet does not make`,
+          );
+        }
+      }
+      await countVisitor(c.visitorId);
+      const env = ctx.visitors.describe(visitor.userAgent, visitor.ip);
+      if (env.isBot) return {};
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          await record(project, c, env);
+          return {};
+        } catch (err) {
+          // Two calls joined the same anonymous records at once: one wrote them; read again.
+          if (attempt >= 2 || !isUniqueViolation(err)) throw err;
+        }
+      }
+    },
+
+    /** Sweeps every SWEEP_EVERY_MS until the returned function is called. */
+    startSweeping(): () => void {
+      return runPeriodically(
+        SWEEP_EVERY_MS,
+        () => this.sweep(),
+        (err) => logger.warn({ err }, 'site: recording the end of silent visits failed; will retry'),
+      );
+    },
+
+    /**
+     * Records the end of visits silent for SITE_VISIT_IDLE_MS (every project's): `access_site_end`,
+     * its leave time the visit's last sign of life. Several processes may sweep at once: a visit ends
+     * once. Returns how many it closed.
+     */
+    async sweep(): Promise<number> {
+      const now = clock.now();
+      let closed = 0;
+      for (const v of await repo.silentVisits(db, now - SITE_VISIT_IDLE_MS, 200)) if (await closeVisit(v, now)) closed += 1;
+      return closed;
+    },
+  };
+}
+
+export type SiteService = ReturnType<typeof createSiteService>;
