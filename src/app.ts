@@ -28,6 +28,7 @@ import { auditRoutes } from './modules/audit/routes.ts';
 import { liveRoutes } from './modules/live/routes.ts';
 import { filesRoutes } from './modules/files/routes.ts';
 import { linksRoutes } from './modules/links/routes.ts';
+import { campaignsRoutes } from './modules/campaigns/routes.ts';
 import { loadViewerScript } from './lib/viewer-script.ts';
 import type { Services } from './services.ts';
 import type { Metrics } from './metrics/metrics.ts';
@@ -208,6 +209,7 @@ export async function buildApp(ctx: AppContext & { readonly metrics?: Metrics | 
     script: loadViewerScript(),
     secureCookies: ctx.config.publicBaseUrl.startsWith('https:'),
   });
+  await app.register(campaignsRoutes, { campaigns: services.campaigns });
   await registerConsole(app, ctx.config.consoleDir, ctx.logger as FastifyBaseLogger);
   // The console's own OAuth client, made by whichever process starts first (idempotent).
   app.addHook('onReady', async () => {

@@ -48,6 +48,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   services.files.start();
   // Views of shared links that fell silent are closed (their leave recorded) every few seconds.
   const stopSweeping = services.links.startSweeping();
+  // Campaign mail goes out from the queue in the database (MAIL_WORKER=false leaves it to other processes).
+  const stopSending = ctx.config.mailWorker ? services.campaigns.start() : null;
   logger.info({ database: ctx.database.description, timeZone: config.timeZone }, 'rapport is serving');
   let closing: Promise<void> | null = null;
   return {
@@ -60,6 +62,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
         stopMaintenance();
         stopSweeping();
         await app.close();
+        await stopSending?.();
         await services.files.close();
         await relay?.stop();
         await metricsServer?.close();

@@ -5,6 +5,7 @@ import { createAccessService } from './modules/access/service.ts';
 import { createAccountsService } from './modules/accounts/service.ts';
 import { createAuditService } from './modules/audit/service.ts';
 import { createBehaviourService } from './modules/behaviour/service.ts';
+import { createCampaignsService } from './modules/campaigns/service.ts';
 import { createClientsService } from './modules/clients/service.ts';
 import { createCustomersService } from './modules/customers/service.ts';
 import { createFilesService } from './modules/files/service.ts';
@@ -46,8 +47,11 @@ export function createServices(ctx: AppContext) {
   // Uploaded files and their pages under DATA_DIR/files, whichever database runs.
   const files = createFilesService(ctx, access, new LocalFileStorage(path.join(ctx.config.dataDir, 'files')), audit.record);
   const live = createLiveService(ctx, access, histories);
-  // Links shared from Rapport and their public viewer: views are written through ingestion's write path.
-  const links = createLinksService(ctx, { access, accounts, histories, files, customers, ingest });
+  // E-mail campaigns: their Post records and behaviour records go through ingestion's write path.
+  const campaigns = createCampaignsService(ctx, { access, accounts, ingest });
+  // Links shared from Rapport and their public viewer: views are written through ingestion's write path;
+  // a campaign's tracked click on a share link tells the viewer which customer is viewing.
+  const links = createLinksService(ctx, { access, accounts, histories, files, customers, ingest, mailClick: campaigns.identifyClick });
   return {
     clients,
     accounts,
@@ -65,6 +69,7 @@ export function createServices(ctx: AppContext) {
     files,
     live,
     links,
+    campaigns,
   };
 }
 

@@ -61,7 +61,14 @@ export const TABLE_SCOPE = {
   files: PROJECT,
   file_pages: PROJECT,
   visitors: PROJECT,
-  server_secrets: { scope: 'global', why: "the server's own signing keys (share-link view tokens), not a project's" },
+  campaigns: PROJECT,
+  campaign_links: PROJECT,
+  campaign_recipients: PROJECT,
+  mail_suppressions: PROJECT,
+  server_secrets: {
+    scope: 'global',
+    why: "the server's own signing keys (share-link view tokens, campaign tracking tokens), not a project's",
+  },
   users: { scope: 'global', why: 'a platform account, member of any number of projects' },
   user_presence: { scope: 'global', why: 'when a platform user was last seen, whatever the project' },
   oauth_clients: { scope: 'global', why: 'the OAuth clients of the platform, not of a project' },
@@ -96,6 +103,9 @@ export const CROSS_PROJECT = {
     'new token is checked unique: tokens are unique across projects, and the link found names the project every later statement uses.',
   'view-sweep': 'Closing the share-link views that fell silent, in every project: each server sweeps whatever views stopped sending.',
   'event-sequencer': "The sequencer gives committed events their positions in ONE feed order over every project's outbox rows.",
+  'mail-queue':
+    'The campaign senders look for campaigns due to send, and for recipients a stopped process left in sending, in every ' +
+    'project: one queue of mail per server; each row found names the project every later statement uses.',
   'file-renderer': 'The page renderer looks for files waiting to be rendered in every project: one queue of work per server.',
   'event-relay':
     'The relay walks the outbox and the webhook deliveries of every project: it plans and sends due deliveries, ' +
