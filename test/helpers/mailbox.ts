@@ -11,9 +11,13 @@ export interface Delivered {
 /**
  * A real SMTP server in-process (smtp-server) that parses what arrives with mailparser. `reject`
  * answers chosen recipients with an SMTP error at RCPT TO (e.g. 550 for a hard bounce, 451 for a
- * temporary one).
+ * temporary one). `delayMs` holds each answer to DATA that long after the message has arrived, as a
+ * slow server does.
  */
-export async function startMailbox(port = 0): Promise<{
+export async function startMailbox(
+  port = 0,
+  options: { delayMs?: number } = {},
+): Promise<{
   port: number;
   inbox: Delivered[];
   reject: Map<string, { code: number; message: string }>;
@@ -41,7 +45,8 @@ export async function startMailbox(port = 0): Promise<{
         simpleParser(raw).then(
           (mail) => {
             inbox.push({ to: session.envelope.rcptTo.map((r) => r.address), raw, mail });
-            callback();
+            if (options.delayMs) setTimeout(callback, options.delayMs);
+            else callback();
           },
           (err: Error) => callback(err),
         );
