@@ -47,6 +47,13 @@ export const MAX_HTML = 512 * 1024;
 const POLL_MS = 1000;
 /** How long a sender waits after the SMTP server could not be reached before trying again. */
 const SMTP_DOWN_BACKOFF_MS = 5000;
+/**
+ * Send loops per process: while one writes what its window did (states, counters, behaviour), the
+ * other's window is on the wire. Each has at most one window in `sending`.
+ */
+const LOOPS = 2;
+/** How often a sender looks for recipients a stopped process left in `sending`. */
+const STALE_SWEEP_MS = 5000;
 /** Ingestion's batch limit: behaviour records written per call. */
 const BEHAVIOUR_BATCH = 500;
 
@@ -222,11 +229,17 @@ export function createCampaignsService(
 
   // ---- Sending ----
 
-  let wake: (() => void) | null = null;
-  const nudge = () => wake?.();
+  const wakers = new Set<() => void>();
+  const nudge = () => {
+    for (const w of wakers) w();
+  };
   const limiter = rateLimiter(config.mailRatePerSecond);
-  /** Recipients claimed per statement: what the pool sends at once, so that few wait in `sending`. */
-  const WINDOW = Math.max(4, config.mailConnections * 4);
+  /**
+   * Recipients claimed per statement and sent at once: enough to keep every pooled connection busy
+   * and spread the window's few statements over many mails, few enough that a crash leaves few
+   * recipients `unknown` (at most one window per process).
+   */
+  const WINDOW = Math.max(4, config.mailConnections * 5);
   let smtpDownUntil = 0;
 
   async function send(c: CampaignRow, rec: RecipientRow, from: { name: string; address: string }, t: MailTransport): Promise<void> {
@@ -246,6 +259,20 @@ export function createCampaignsService(
     });
   }
 
+  /** The From display name of a project's mail (its name), read once a minute at most. */
+  const names = new Map<string, { name: string; at: number }>();
+  async function fromName(appId: string): Promise<string> {
+    const known = names.get(appId);
+    if (known !== undefined && Date.now() - known.at < 60_000) return known.name;
+    const name = (await repo.projectName(db, appId)) ?? 'Rapport';
+    if (names.size > 1000) names.clear();
+    names.set(appId, { name, at: Date.now() });
+    return name;
+  }
+  /** Campaigns whose Post record this process has seen stored. */
+  const posted = new Set<string>();
+  let sweptAt = 0;
+
   /** Sends one claimed window of a campaign; the number of recipients settled. */
   async function sendWindow(c: CampaignRow, batch: RecipientRow[], t: MailTransport): Promise<number> {
     const appId = c.app_id;
@@ -260,7 +287,7 @@ export function createCampaignsService(
       { error: 'the address is unsubscribed or bounced' },
     );
     const go = batch.filter((r) => !suppressed.has(r.email_norm));
-    const projectName = (await repo.projectName(db, appId)) ?? 'Rapport';
+    const projectName = await fromName(appId);
     const fromAddress = /<([^>]+)>/.exec(config.smtpFrom)?.[1] ?? config.smtpFrom;
     const from = { name: projectName, address: fromAddress };
     const results = await Promise.allSettled(
@@ -318,11 +345,19 @@ export function createCampaignsService(
     const t = await mailer();
     if (t === null || Date.now() < smtpDownUntil) return 0;
     const now = clock.now();
-    const stale = await repo.staleSending(db, now - config.mailSendingStaleSeconds * 1000, worker);
-    if (stale > 0) logger.warn({ recipients: stale }, 'campaigns: recipients left in sending by a stopped process are now unknown');
+    // Recipients a stopped process left in `sending`: looked for every few seconds, not every pass.
+    if (Date.now() - sweptAt >= STALE_SWEEP_MS) {
+      sweptAt = Date.now();
+      const stale = await repo.staleSending(db, now - config.mailSendingStaleSeconds * 1000, worker);
+      if (stale > 0) logger.warn({ recipients: stale }, 'campaigns: recipients left in sending by a stopped process are now unknown');
+    }
     let settled = 0;
     for (const c of await repo.dueCampaigns(db, now, 20)) {
-      await ensurePost(c);
+      if (!posted.has(c.id)) {
+        await ensurePost(c);
+        if (posted.size > 10_000) posted.clear();
+        posted.add(c.id);
+      }
       const batch = await repo.claim(db, c.app_id, c.id, worker, clock.now(), WINDOW);
       if (batch.length === 0) {
         if (await repo.finishIfDrained(db, c.app_id, c.id, clock.now())) logger.info({ postId: c.id }, 'campaigns: campaign sent');
@@ -339,6 +374,9 @@ export function createCampaignsService(
 
   /** Sends until nothing is due. For tests and the bench: what the worker does, awaited. */
   async function drain(): Promise<void> {
+    await Promise.all(Array.from({ length: LOOPS }, drainOne));
+  }
+  async function drainOne(): Promise<void> {
     for (;;) {
       if ((await pass()) > 0) continue;
       if (Date.now() < smtpDownUntil || (await repo.dueCampaigns(db, clock.now(), 1)).length === 0) return;
@@ -577,7 +615,7 @@ export function createCampaignsService(
     start(): () => Promise<void> {
       if (!stopped) throw new Error('the campaign sender is already running');
       stopped = false;
-      running = (async () => {
+      const loop = async () => {
         while (!stopped) {
           let n = 0;
           try {
@@ -587,16 +625,18 @@ export function createCampaignsService(
           }
           if (n === 0 && !stopped) {
             await new Promise<void>((resolve) => {
-              const timer = setTimeout(resolve, Date.now() < smtpDownUntil ? smtpDownUntil - Date.now() : POLL_MS);
-              wake = () => {
+              const wake = () => {
                 clearTimeout(timer);
+                wakers.delete(wake);
                 resolve();
               };
+              const timer = setTimeout(wake, Date.now() < smtpDownUntil ? smtpDownUntil - Date.now() : POLL_MS);
+              wakers.add(wake);
             });
-            wake = null;
           }
         }
-      })();
+      };
+      running = Promise.all(Array.from({ length: LOOPS }, loop)).then(() => undefined);
       return async () => {
         stopped = true;
         nudge();
