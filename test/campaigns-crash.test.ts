@@ -9,9 +9,9 @@ import { type Spawned, freePort, provisionProject, runCli, useProcessDatabase, w
  */
 const processes = useProcessDatabase();
 const RECIPIENTS = 240;
-/** MAIL_CONNECTIONS below: a process has at most two windows of five mails per connection in `sending` (docs/campaigns.md). */
+/** MAIL_CONNECTIONS below: a process has at most three windows of five mails per connection in `sending` (docs/campaigns.md). */
 const CONNECTIONS = 2;
-const WINDOW = Math.max(4, CONNECTIONS * 10);
+const WINDOW = 3 * Math.max(4, CONNECTIONS * 5);
 
 let box: Awaited<ReturnType<typeof startMailbox>>;
 beforeAll(async () => {

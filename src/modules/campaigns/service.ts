@@ -49,9 +49,9 @@ const POLL_MS = 1000;
 const SMTP_DOWN_BACKOFF_MS = 5000;
 /**
  * Send loops per process: while one writes what its window did (states, counters, behaviour), the
- * other's window is on the wire. Each has at most one window in `sending`.
+ * others' windows are on the wire. Each has at most one window in `sending`.
  */
-const LOOPS = 2;
+const LOOPS = 3;
 /** How often a sender looks for recipients a stopped process left in `sending`. */
 const STALE_SWEEP_MS = 5000;
 /** Ingestion's batch limit: behaviour records written per call. */
