@@ -28,6 +28,8 @@ export async function startMailbox(
   const reject = new Map<string, { code: number; message: string }>();
   const server = new SMTPServer({
     authOptional: true,
+    // A client's pooled connection does not hold the test's teardown.
+    closeTimeout: 100,
     disabledCommands: ['STARTTLS'],
     logger: false,
     onRcptTo(address, _session, callback) {

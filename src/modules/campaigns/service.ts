@@ -115,13 +115,13 @@ export function createCampaignsService(
     if (transport !== undefined) return transport;
     if (config.smtpUrl === undefined) return (transport = null);
     const nodemailer = (await import('nodemailer')).default;
-    transport = nodemailer.createTransport({
-      url: config.smtpUrl,
-      pool: true,
-      maxConnections: config.mailConnections,
-      maxMessages: Infinity,
-      ...(config.mailDkim ? { dkim: { ...config.mailDkim } } : {}),
-    } as Parameters<typeof nodemailer.createTransport>[0]);
+    // nodemailer reads a URL's options from its query string only (an options object with `url`
+    // drops every other field): the pool's settings go there, unless SMTP_URL sets them itself.
+    const url = new URL(config.smtpUrl);
+    const pool = { pool: 'true', maxConnections: String(config.mailConnections), maxMessages: 'Infinity' };
+    for (const [k, v] of Object.entries(pool)) if (!url.searchParams.has(k)) url.searchParams.set(k, v);
+    // DKIM as a default of every message (the transport's own options come from the URL).
+    transport = nodemailer.createTransport(url.href, config.mailDkim ? { dkim: { ...config.mailDkim } } : undefined);
     return transport;
   }
 
@@ -610,6 +610,12 @@ export function createCampaignsService(
     }) satisfies MailClickResolver,
 
     drain,
+
+    /** Closes the SMTP pool (the sender's stop function does it too). */
+    close(): void {
+      transport?.close();
+      transport = undefined;
+    },
 
     /** Runs the sender until the returned function is called (each server process runs one). */
     start(): () => Promise<void> {
