@@ -101,7 +101,7 @@ async function main(): Promise<void> {
         HOST: '127.0.0.1',
         LOG_LEVEL: 'warn',
         RAPPORT_EMBEDDED_RELAY: 'false',
-        SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+        SMTP_URL: `smtp://127.0.0.1:${smtpPort}${process.env.BENCH_SMTP_QUERY ?? ''}`,
         MAIL_RATE_PER_SECOND: '10000',
       },
       stdio: ['ignore', 'pipe', 'inherit'],
