@@ -510,6 +510,41 @@ async function viewerFigures(): Promise<Record<string, unknown>[]> {
 }
 
 /**
+ * Campaign mail: bench/mail.ts (its own fresh database of the same dialect and the real server)
+ * sends one campaign to a local SMTP server and reports mails per second from create to done.
+ */
+async function mailFigures(): Promise<Record<string, unknown>> {
+  const out = await new Promise<string>((resolve, reject) => {
+    const args = ['--import', 'tsx', 'bench/mail.ts', '--db', DB, '--recipients', QUICK ? '2000' : '10000'];
+    const child = spawn(process.execPath, args, {
+      cwd: ROOT,
+      env: { ...process.env, LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let text = '';
+    child.stdout.on('data', (d: Buffer) => (text += d.toString()));
+    child.on('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`bench/mail.ts exited ${code}`))));
+  });
+  const r = JSON.parse(out.slice(out.indexOf('{'))) as {
+    recipients: number;
+    sent: number;
+    seconds: number;
+    mailsPerSec: number;
+    peakRssMB: number;
+  };
+  return {
+    scenario: 'campaign mail (one campaign to a local SMTP server, 5 pooled connections)',
+    mailsPerSec: r.mailsPerSec,
+    recipients: r.recipients,
+    seconds: r.seconds,
+    failures: r.recipients - r.sent,
+    peakRssMB: r.peakRssMB,
+    target: '≥ 200 mails/s',
+    met: r.mailsPerSec >= 200 && r.sent === r.recipients ? 'yes' : 'NO',
+  };
+}
+
+/**
  * `--soak MINUTES`: the mixed load's capacity is measured for 10 s at full speed, then the same load
  * runs at half that rate for MINUTES in 30 s slices; each slice reports its throughput, p99 and the
  * server's RSS (at the end of the slice and its peak). Flat RSS is the target.
@@ -714,6 +749,7 @@ async function main() {
             },
       );
     }
+    if (selected('campaign mail')) rows.push(await mailFigures());
     const big = rows.find((r) => r.scenario === 'overview, big customer')?.reqPerSec as number | undefined;
     const small = rows.find((r) => r.scenario === 'overview, small customer')?.reqPerSec as number | undefined;
     const summary = {

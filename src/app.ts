@@ -31,6 +31,7 @@ import { auditRoutes } from './modules/audit/routes.ts';
 import { liveRoutes } from './modules/live/routes.ts';
 import { filesRoutes } from './modules/files/routes.ts';
 import { linksRoutes } from './modules/links/routes.ts';
+import { campaignsRoutes } from './modules/campaigns/routes.ts';
 import { loadSiteScript, loadViewerScript } from './lib/viewer-script.ts';
 import { siteRoutes } from './modules/site/routes.ts';
 import type { Services } from './services.ts';
@@ -217,6 +218,7 @@ export async function buildApp(ctx: AppContext & { readonly metrics?: Metrics | 
     secureCookies: ctx.config.publicBaseUrl.startsWith('https:'),
   });
   await app.register(siteRoutes, { site: services.site, script: loadSiteScript() });
+  await app.register(campaignsRoutes, { campaigns: services.campaigns });
   await registerConsole(app, ctx.config.consoleDir, ctx.logger as FastifyBaseLogger);
   // The console's own OAuth client, made by whichever process starts first (idempotent).
   app.addHook('onReady', async () => {

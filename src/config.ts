@@ -18,6 +18,18 @@ export interface Config {
   /** nodemailer connection URL; when set, e-mail verification codes go out by SMTP. */
   readonly smtpUrl: string | undefined;
   readonly smtpFrom: string;
+  /** Campaign mails each process hands to SMTP per second at most (MAIL_RATE_PER_SECOND). */
+  readonly mailRatePerSecond: number;
+  /** Pooled SMTP connections of each process's campaign sender (MAIL_CONNECTIONS). */
+  readonly mailConnections: number;
+  /** Seconds after which a recipient another process left in `sending` is marked `unknown` (MAIL_SENDING_STALE_SECONDS). */
+  readonly mailSendingStaleSeconds: number;
+  /** Opens within this many seconds of the send are a machine's, not a person's (MAIL_MACHINE_OPEN_SECONDS). */
+  readonly mailMachineOpenSeconds: number;
+  /** Run the campaign sender in this process (MAIL_WORKER, default true). */
+  readonly mailWorker: boolean;
+  /** DKIM signing of campaign mail: MAIL_DKIM_DOMAIN, MAIL_DKIM_SELECTOR and MAIL_DKIM_KEY_FILE (a PEM private key), all or none. */
+  readonly mailDkim: { readonly domainName: string; readonly keySelector: string; readonly privateKey: string } | undefined;
   /** Number of HTTP worker processes. */
   readonly workers: number;
   /** Event-loop delay (ms) past which requests get 503 overloaded instead of queuing (MAX_EVENT_LOOP_DELAY; 0: never). */
@@ -218,6 +230,24 @@ function fontDirSetting(env: Env): string | undefined {
   return resolved;
 }
 
+function dkimSetting(env: Env): Config['mailDkim'] {
+  const domainName = env.MAIL_DKIM_DOMAIN || undefined;
+  const keySelector = env.MAIL_DKIM_SELECTOR || undefined;
+  const keyFile = env.MAIL_DKIM_KEY_FILE || undefined;
+  if (domainName === undefined && keySelector === undefined && keyFile === undefined) return undefined;
+  if (domainName === undefined || keySelector === undefined || keyFile === undefined) {
+    throw new ConfigError('MAIL_DKIM_DOMAIN, MAIL_DKIM_SELECTOR and MAIL_DKIM_KEY_FILE go together: set all three or none');
+  }
+  let privateKey: string;
+  try {
+    privateKey = fs.readFileSync(path.resolve(keyFile), 'utf8');
+  } catch (e) {
+    throw new ConfigError(`MAIL_DKIM_KEY_FILE cannot be read: ${(e as Error).message}`);
+  }
+  if (!privateKey.includes('PRIVATE KEY')) throw new ConfigError('MAIL_DKIM_KEY_FILE must be a PEM private key');
+  return Object.freeze({ domainName, keySelector, privateKey });
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function loadConfig(env: Env = process.env): Config {
@@ -259,6 +289,12 @@ export function loadConfig(env: Env = process.env): Config {
     requireVerificationCode: boolSetting(env, 'REQUIRE_VERIFICATION_CODE', false),
     smtpUrl: env.SMTP_URL || undefined,
     smtpFrom: env.SMTP_FROM || 'Rapport <no-reply@localhost>',
+    mailRatePerSecond: intSetting(env, 'MAIL_RATE_PER_SECOND', 50, 1, 10_000),
+    mailConnections: intSetting(env, 'MAIL_CONNECTIONS', 5, 1, 100),
+    mailSendingStaleSeconds: intSetting(env, 'MAIL_SENDING_STALE_SECONDS', 600, 1, 86_400),
+    mailMachineOpenSeconds: intSetting(env, 'MAIL_MACHINE_OPEN_SECONDS', 10, 0, 3600),
+    mailWorker: boolSetting(env, 'MAIL_WORKER', true),
+    mailDkim: dkimSetting(env),
     workers: intSetting(env, 'WORKERS', 1, 1, 64),
     headersTimeout: intSetting(env, 'HEADERS_TIMEOUT', 10, 1, 300),
     maxEventLoopDelay: intSetting(env, 'MAX_EVENT_LOOP_DELAY', 1000, 0, 60_000),

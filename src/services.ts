@@ -5,6 +5,7 @@ import { createAccessService } from './modules/access/service.ts';
 import { createAccountsService } from './modules/accounts/service.ts';
 import { createAuditService } from './modules/audit/service.ts';
 import { createBehaviourService } from './modules/behaviour/service.ts';
+import { createCampaignsService } from './modules/campaigns/service.ts';
 import { createClientsService } from './modules/clients/service.ts';
 import { createCustomersService } from './modules/customers/service.ts';
 import { createErasureService } from './modules/erasure/service.ts';
@@ -18,7 +19,7 @@ import { createMembersService } from './modules/members/service.ts';
 import { createMergesService } from './modules/merges/service.ts';
 import { createMetadataService } from './modules/metadata/service.ts';
 import { type ProjectCreatedHook, createProjectsService } from './modules/projects/service.ts';
-import { type ClickTokenResolver, type ReturnVisitRecorder, createSiteService } from './modules/site/service.ts';
+import { createSiteService } from './modules/site/service.ts';
 import { createWebhooksService } from './modules/webhooks/service.ts';
 
 /**
@@ -26,11 +27,7 @@ import { createWebhooksService } from './modules/webhooks/service.ts';
  * the services (or narrow functions) it needs; shared by the HTTP app, the CLI and workers. A
  * service is built after those it needs, so nothing is wired afterwards.
  */
-export function createServices(
-  ctx: AppContext,
-  /** Site tracking's tracked e-mail clicks and return visits (the campaigns feature); by default none. */
-  campaigns: { clickTokens?: ClickTokenResolver; returnVisits?: ReturnVisitRecorder } = {},
-) {
+export function createServices(ctx: AppContext) {
   const clients = createClientsService(ctx);
   const accounts = createAccountsService(ctx, clients);
   const access = createAccessService(ctx.database);
@@ -57,10 +54,30 @@ export function createServices(
   const files = createFilesService(ctx, access, new LocalFileStorage(path.join(ctx.config.dataDir, 'files')), audit.record);
   const live = createLiveService(ctx, access, histories);
   // Links shared from Rapport and their public viewer: views are written through ingestion's write path.
-  const links = createLinksService(ctx, { access, accounts, histories, files, customers, ingest, projects });
+  // E-mail campaigns: their Post records and behaviour records go through ingestion's write path.
+  const campaigns = createCampaignsService(ctx, { access, accounts, ingest });
+  // Links shared from Rapport and their public viewer: views are written through ingestion's write path;
+  // a campaign's tracked click on a share link tells the viewer which customer is viewing.
+  const links = createLinksService(ctx, {
+    access,
+    accounts,
+    histories,
+    files,
+    customers,
+    ingest,
+    projects,
+    mailClick: campaigns.identifyClick,
+  });
   // The site snippet's records: written through ingestion's write path as the viewer's are.
-  // A shared link's form reaches the site visitor it handed off to the project's site.
-  const site = createSiteService(ctx, { projects, customers, ingest, handoffs: links.handedOffCustomer, ...campaigns });
+  // A shared link's form reaches the site visitor it handed off to the project's site; a campaign's
+  // tracked click landing on the site ties the visitor to its recipient and counts the return visit.
+  const site = createSiteService(ctx, {
+    projects,
+    customers,
+    ingest,
+    handoffs: links.handedOffCustomer,
+    clickTokens: campaigns.resolveClick,
+  });
   return {
     clients,
     accounts,
@@ -81,6 +98,7 @@ export function createServices(
     live,
     links,
     site,
+    campaigns,
   };
 }
 

@@ -12,11 +12,12 @@ import { fixture, settled, upload } from './helpers/files.ts';
  * never a 5xx. A route added later is probed without changing this file; a path parameter this file
  * has no id for fails the test, so that it gets one.
  */
-const t = useTestServer({ WEBHOOK_ALLOW_PRIVATE: 'true' });
+// SMTP_URL: campaigns may be made (the test server runs no sender, so nothing is mailed).
+const t = useTestServer({ WEBHOOK_ALLOW_PRIVATE: 'true', SMTP_URL: 'smtp://127.0.0.1:9' });
 
 let a: HistoryProject;
 let b: HistoryProject;
-const ids = { customer: '', group: '', link: 'victim-link', viewLog: 'victim-view', webhook: '', event: '', file: '', field: '' };
+const ids = { customer: '', group: '', link: 'victim-link', viewLog: 'victim-view', webhook: '', event: '', file: '', field: '', post: '' };
 
 /** Texts only project A's data contains: none may appear in an answer to project B's Master. */
 const markers: string[] = [];
@@ -47,6 +48,8 @@ function pathValue(name: string, path: string, v: Variant): string {
       return ids.link;
     case 'fileId':
       return ids.file;
+    case 'postId':
+      return ids.post;
     case 'n':
       return '1';
     case 'id':
@@ -73,7 +76,8 @@ function fieldValue(name: string, v: Variant): unknown {
   if (name === 'app_secret') return b.secret;
   // Searches for A's contact data must find nothing outside A.
   if (name === 'condition') return markers[2];
-  if (name === 'name') return 'Probe';
+  if (name === 'name' || name === 'title') return 'Probe';
+  if (name === 'html') return '<p>Probe</p>';
   if (name === 'url') return 'http://127.0.0.1:9/probe';
   return undefined;
 }
@@ -99,6 +103,7 @@ async function stateOfA(): Promise<unknown[]> {
     `/api/v1.7/app/${a.appId}/files`,
     `/api/v1.7/calls?app_id=${a.appId}`,
     `/api/v1.7/posts?app_id=${a.appId}`,
+    `/api/v1.7/app/${a.appId}/post/${ids.post}`,
     `/api/v1.7/app/${a.appId}/member/customer/${ids.customer}/behaviour?count=100`,
     `/api/v1.7/my-apps`,
     `/api/v1.7/metadata/customer?app_id=${a.appId}`,
@@ -174,6 +179,13 @@ beforeAll(async () => {
   const file = await upload(t.server, a.appId, a.sales.token, { filename: `${fileName}.pdf`, bytes: fixture('deck.pdf') });
   ids.file = file.json().data.id as string;
   expect(await settled(t.server, a.appId, a.sales.token, ids.file)).toMatchObject({ status: 'ready' });
+  const campaign = await api.post(
+    `/api/v1.7/app/${a.appId}/posts`,
+    { title: linkName, html: '<p>Hi {{name}}</p>', customer_ids: ids.customer },
+    { token: a.sales.token },
+  );
+  expect(campaign.json().status, campaign.body).toBe(1);
+  ids.post = campaign.json().data.postId as string;
   const feed = await api.get(`/api/v1.7/app/${a.appId}/events`, { token: a.master.token });
   ids.event = feed.json().data.events[0].id as string;
 });
@@ -231,7 +243,7 @@ describe("another project's Master, with the first project's ids", () => {
         if (wrong !== undefined) problems.push(`${where}: ${wrong}`);
         const success = succeeded(res);
         // Naming project A (in the path or app_id) or one of its objects in the path never succeeds.
-        const namesA = url.includes(a.appId) || query.app_id === a.appId || /\{(customerId|linkId|fileId|id)\}/.test(op.path);
+        const namesA = url.includes(a.appId) || query.app_id === a.appId || /\{(customerId|linkId|fileId|postId|id)\}/.test(op.path);
         if (success && namesA && !op.path.startsWith('/svcuser/')) problems.push(`${where}: succeeded: ${res.body.slice(0, 200)}`);
       }
     }

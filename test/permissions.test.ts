@@ -10,7 +10,8 @@ import { fixture, settled, upload } from './helpers/files.ts';
  * Walks docs/permissions.md: every row of the matrix is an endpoint probed as each role, and the
  * answer must be what the cell says. The document cannot drift from the code.
  */
-const t = useTestServer({ WEBHOOK_ALLOW_PRIVATE: 'true' });
+// SMTP_URL: campaigns may be made (the test server runs no sender, so nothing is mailed).
+const t = useTestServer({ WEBHOOK_ALLOW_PRIVATE: 'true', SMTP_URL: 'smtp://127.0.0.1:9' });
 const ROLES = ['Master', 'Admin', 'Sales', 'Non-member'] as const;
 type RoleName = (typeof ROLES)[number];
 
@@ -40,6 +41,31 @@ interface World {
 type Probe = (w: World, caller: TestUser, role: RoleName) => Promise<LightMyRequestResponse | ProbeAnswer>;
 
 let fieldProbes = 0;
+/** A customer with an e-mail address, owned by `owner` (default: a fresh Sales member). */
+async function mailableCustomerOf(w: World, owner?: TestUser): Promise<string> {
+  const o = owner ?? (await w.newMember('Sales'));
+  const res = await w.server.api.post(
+    `/api/v1.7/app/${w.appId}/member/${o.id}/customers`,
+    { name: 'Probe reader', email: `probe${Math.random().toString(36).slice(2)}@example.com` },
+    { token: o.token },
+  );
+  expect(res.json().status, res.body).toBe(1);
+  return res.json().data.id as string;
+}
+
+/** A campaign (not sent: the test server runs no sender) made by `owner` (default: a fresh Sales member). */
+async function campaignOf(w: World, owner?: TestUser): Promise<string> {
+  const o = owner ?? (await w.newMember('Sales'));
+  const res = await w.server.api.post(
+    `/api/v1.7/app/${w.appId}/posts`,
+    { title: 'Probe', html: '<p>Hi {{name}}</p>', customer_ids: await mailableCustomerOf(w, o) },
+    { token: o.token },
+  );
+  expect(res.json().status, res.body).toBe(1);
+  return res.json().data.postId as string;
+}
+
+const campaignBody = async (w: World, customerId: string) => ({ title: 'Probe', html: '<p>x</p>', customer_ids: customerId });
 
 /** One probe per matrix row; the key is the row's first cell without backticks. */
 const probes: Record<string, Probe> = {
@@ -253,6 +279,24 @@ const probes: Record<string, Probe> = {
     w.server.api.delete(`/api/v1.7/app/${w.appId}/link/${await w.linkOf(role === 'Non-member' ? undefined : u)}`, { token: u.token }),
   "DELETE /api/v1.7/app/{app-id}/link/{link-id} (another member's link)": async (w, u) =>
     w.server.api.delete(`/api/v1.7/app/${w.appId}/link/${await w.linkOf()}`, { token: u.token }),
+  'POST /api/v1.7/app/{app-id}/posts (their own customer)': async (w, u, role) =>
+    w.server.api.post(
+      `/api/v1.7/app/${w.appId}/posts`,
+      await campaignBody(w, await mailableCustomerOf(w, role === 'Non-member' ? undefined : u)),
+      { token: u.token },
+    ),
+  "POST /api/v1.7/app/{app-id}/posts (another member's customer)": async (w, u) =>
+    w.server.api.post(`/api/v1.7/app/${w.appId}/posts`, await campaignBody(w, await mailableCustomerOf(w)), { token: u.token }),
+  "GET /api/v1.7/app/{app-id}/post/{post-id} (another member's campaign)": async (w, u) =>
+    w.server.api.get(`/api/v1.7/app/${w.appId}/post/${await campaignOf(w)}`, { token: u.token }),
+  'POST /api/v1.7/app/{app-id}/post/{post-id}/pause (their own campaign)': async (w, u, role) =>
+    w.server.api.post(
+      `/api/v1.7/app/${w.appId}/post/${await campaignOf(w, role === 'Non-member' ? undefined : u)}/pause`,
+      {},
+      { token: u.token },
+    ),
+  "POST /api/v1.7/app/{app-id}/post/{post-id}/cancel (another member's campaign)": async (w, u) =>
+    w.server.api.post(`/api/v1.7/app/${w.appId}/post/${await campaignOf(w)}/cancel`, {}, { token: u.token }),
   "POST /api/v1.7/app/{app-id}/file/{file-id} (another member's file)": async (w, u) =>
     upload(w.server, w.appId, u.token, { filename: 'photo.png', bytes: fixture('photo.png') }, { fileId: await w.fileOf() }),
 };

@@ -66,7 +66,14 @@ export const TABLE_SCOPE = {
   site_visitors: PROJECT,
   site_visits: PROJECT,
   site_events: PROJECT,
-  server_secrets: { scope: 'global', why: "the server's own signing keys (share-link view tokens), not a project's" },
+  campaigns: PROJECT,
+  campaign_links: PROJECT,
+  campaign_recipients: PROJECT,
+  mail_suppressions: PROJECT,
+  server_secrets: {
+    scope: 'global',
+    why: "the server's own signing keys (share-link view tokens, campaign tracking tokens), not a project's",
+  },
   users: { scope: 'global', why: 'a platform account, member of any number of projects' },
   user_presence: { scope: 'global', why: 'when a platform user was last seen, whatever the project' },
   oauth_clients: { scope: 'global', why: 'the OAuth clients of the platform, not of a project' },
@@ -106,6 +113,9 @@ export const CROSS_PROJECT = {
   'site-visit-sweep':
     'Recording the end of site visits that fell silent, in every project: each server sweeps whatever visits stopped sending.',
   'event-sequencer': "The sequencer gives committed events their positions in ONE feed order over every project's outbox rows.",
+  'mail-queue':
+    'The campaign senders look for campaigns due to send, and for recipients a stopped process left in sending, in every ' +
+    'project: one queue of mail per server; each row found names the project every later statement uses.',
   'file-renderer': 'The page renderer looks for files waiting to be rendered in every project: one queue of work per server.',
   'merge-rewrite':
     "The background job that moves merged customers' history to the customer they were merged into looks for " +

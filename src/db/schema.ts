@@ -623,6 +623,64 @@ export interface ServerSecretsTable {
   created_at: number;
 }
 
+/** An e-mail campaign (migration 017); its counters are its Post record's. */
+export interface CampaignsTable {
+  id: string;
+  app_id: string;
+  owner_id: number;
+  title: string;
+  html: string;
+  /** active, paused, cancelled, done */
+  status: string;
+  send_at: number;
+  material_link_id: string | null;
+  recipient_count: number;
+  created_at: number;
+  updated_at: number;
+  finished_at: number | null;
+}
+
+/** A target a campaign's rewritten link redirects to (migration 017). */
+export interface CampaignLinksTable {
+  app_id: string;
+  campaign_id: string;
+  position: number;
+  url: string;
+}
+
+/** One recipient of a campaign: the durable send queue (migration 017). */
+export interface CampaignRecipientsTable {
+  id: string;
+  app_id: string;
+  campaign_id: string;
+  customer_id: string;
+  email: string;
+  email_norm: string;
+  /** The merge values, as JSON object text, read when the campaign was made. */
+  fields: string;
+  /** queued, sending, sent, failed, unknown, suppressed, cancelled */
+  state: string;
+  claimed_by: string | null;
+  claimed_at: number | null;
+  sent_at: number | null;
+  error: string | null;
+  opens: number;
+  machine_opens: number;
+  clicks: number;
+  returns: number;
+  created_at: number;
+}
+
+/** An address a project no longer mails (migration 017). */
+export interface MailSuppressionsTable {
+  app_id: string;
+  email_norm: string;
+  /** unsubscribe, bounce */
+  reason: string;
+  detail: string | null;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   user_presence: UserPresenceTable;
@@ -659,4 +717,8 @@ export interface Database {
   audit_log: AuditLogTable;
   files: FilesTable;
   file_pages: FilePagesTable;
+  campaigns: CampaignsTable;
+  campaign_links: CampaignLinksTable;
+  campaign_recipients: CampaignRecipientsTable;
+  mail_suppressions: MailSuppressionsTable;
 }

@@ -360,6 +360,33 @@ export const ERROR_CODES = {
     zh: '该页仍在渲染中，请稍后重试',
   },
 
+  // E-mail campaigns.
+  post_not_found: {
+    http: [BUSINESS],
+    en: 'E-mail campaign not found',
+    zh: '群发邮件不存在',
+  },
+  post_state_invalid: {
+    http: [BUSINESS],
+    en: 'The campaign cannot do that in its state: only a sending campaign pauses, only a paused one resumes, and a finished or cancelled one stays so',
+    zh: '群发邮件当前状态不允许该操作：只有发送中的可暂停，只有已暂停的可恢复，已完成或已取消的不可更改',
+  },
+  no_recipients: {
+    http: [BUSINESS],
+    en: 'No recipient can be mailed: the customers named are unknown, not yours, have no e-mail address, or their addresses are unsubscribed or bounced',
+    zh: '没有可发送的收件人：客户不存在、不属于你、没有邮箱，或其邮箱已退订或退信',
+  },
+  mail_not_configured: {
+    http: [BUSINESS],
+    en: 'The server sends no e-mail: SMTP_URL is not set',
+    zh: '服务器未配置邮件发送：未设置 SMTP_URL',
+  },
+  mail_token_invalid: {
+    http: [PUBLIC],
+    en: 'The e-mail tracking address is not valid: forged, cut short, or of a campaign that no longer exists',
+    zh: '邮件跟踪地址无效：伪造、不完整，或所属群发邮件已不存在',
+  },
+
   // The public viewer (share links): beacons and forms, HTTP 400.
   link_unavailable: {
     http: [PUBLIC],

@@ -205,6 +205,8 @@ export async function linksRoutes(fastify: FastifyInstance, opts: LinksRoutesOpt
   app.get('/l/:token', { config: { limitBy: 'caller' }, schema: { ...hidden, params: shareParams } }, async (request, reply) => {
     await countViewer(request, reply);
     const visitor = await visitorOf(request, reply);
+    const click = (request.query as { rapport_click?: unknown }).rapport_click;
+    if (typeof click === 'string' && click.length <= 2048) visitor.mailClick = click;
     return render(reply, await links.viewer(request.params.token, visitor, request.method === 'HEAD'), request.query);
   });
 

@@ -82,6 +82,8 @@ export interface VisitorRequest {
   userId: number | null;
   /** The link's unlock cookie (a passcode given, the e-mail gate passed), as the browser sent it. */
   unlock: string | undefined;
+  /** The `rapport_click` parameter a campaign's tracked link added to the address, if any. */
+  mailClick?: string | undefined;
 }
 
 /** What the viewer page of a file link shows. */
@@ -157,6 +159,8 @@ export function createLinksService(
     projects: ProjectsService;
     /** Owners' alerts; by default by SMTP when SMTP_URL is set. */
     notifier?: OwnerNotifier;
+    /** The customer a campaign's signed click parameter names (the campaigns service's), or null. */
+    mailClick?: (appId: string, token: string) => Promise<{ customerId: string } | null>;
   },
 ) {
   const { access, accounts, histories, files, customers, ingest } = deps;
@@ -984,6 +988,12 @@ export function createLinksService(
       const unlocked = await unlockedOf(link, visitor.unlock);
       if (link.passcode_hash !== null && !unlocked.passcode) return { kind: 'passcode', shareToken, title, wrong: false };
       if (link.email_gate === 1 && !unlocked.gate) return { kind: 'email', shareToken, title, invalid: false };
+      // Opened from a campaign's tracked link: the mail's recipient is viewing, as a form would have told.
+      if (visitor.mailClick !== undefined && deps.mailClick !== undefined && !head) {
+        const known = await deps.mailClick(link.app_id, visitor.mailClick);
+        const person = !ctx.visitors.describe(visitor.userAgent, visitor.ip).isBot && !(await isMember(link, visitor.userId));
+        if (known !== null && person) await repo.tieVisitor(db, link.app_id, visitor.visitorId, known.customerId, clock.now());
+      }
       if (link.type === 3) {
         const counted = !head && !ctx.visitors.describe(visitor.userAgent, visitor.ip).isBot && !(await isMember(link, visitor.userId));
         if (counted) await startView(link, timeOrderedUuid(), 1, visitor, clock.now(), true, null);

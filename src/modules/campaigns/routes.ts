@@ -1,0 +1,135 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { businessResponses, ok } from '../../http/envelope.ts';
+import { AppError } from '../../http/errors.ts';
+import { AppIdParams } from '../projects/schemas.ts';
+import { invalidLinkPage, unsubscribeConfirmPage, unsubscribedPage } from './pages.ts';
+import { AppPostParams, Campaign, CampaignBody } from './schemas.ts';
+import type { CampaignsService, TrackedRequest } from './service.ts';
+
+const tags = ['E-mail campaigns'];
+
+/** A transparent 1×1 GIF. */
+const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+
+export interface CampaignsRoutesOptions {
+  campaigns: CampaignsService;
+}
+
+export async function campaignsRoutes(fastify: FastifyInstance, opts: CampaignsRoutesOptions): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { campaigns } = opts;
+
+  app.post(
+    '/api/v1.7/app/:appId/posts',
+    {
+      schema: {
+        tags,
+        summary: 'Create an e-mail campaign (any member; Sales mail only their own customers) and queue it for sending',
+        description:
+          'Recipients: `customer_ids` (comma-separated) or `group_id`; customers without a valid e-mail address, and addresses ' +
+          'unsubscribed or bounced, are left out; one mail per address. The campaign appears in `GET /api/v1.7/posts` at once ' +
+          '(its Post record: senderCount, successLogCount, opens, clicks, return visits). Failures: title_required, title_invalid, ' +
+          'html_required, html_invalid (an unknown merge field), customer_ids_required, customer_ids_invalid, send_at_invalid, ' +
+          'customer_not_found (unknown, or not yours), group_id_invalid, no_recipients, mail_not_configured.',
+        params: AppIdParams,
+        body: CampaignBody,
+        response: businessResponses(Campaign),
+      },
+    },
+    async (request) => ok(await campaigns.create(request.params.appId, request.user.id, request.body)),
+  );
+
+  app.get(
+    '/api/v1.7/app/:appId/post/:postId',
+    {
+      schema: {
+        tags,
+        summary: "A campaign's progress: its status and its recipients per state (Master/Admin: any; Sales: their own)",
+        description: 'A campaign the caller may not see is post_not_found, as an unknown one is.',
+        params: AppPostParams,
+        response: businessResponses(Campaign),
+      },
+    },
+    async (request) => ok(await campaigns.get(request.params.appId, request.user.id, request.params.postId)),
+  );
+
+  for (const [action, summary] of [
+    ['pause', 'Pause a sending campaign: mails already handed to SMTP finish, queued recipients wait (post_state_invalid otherwise)'],
+    ['resume', 'Resume a paused campaign (post_state_invalid otherwise)'],
+    ['cancel', 'Cancel a sending or paused campaign: its queued recipients are never mailed (post_state_invalid otherwise)'],
+  ] as const) {
+    app.post(
+      `/api/v1.7/app/:appId/post/:postId/${action}`,
+      { schema: { tags, summary, params: AppPostParams, response: businessResponses(Campaign) } },
+      async (request) => ok(await campaigns[action](request.params.appId, request.user.id, request.params.postId)),
+    );
+  }
+
+  // ---- Public: the open pixel, tracked links and unsubscribe, reached from the mail. Not API. ----
+
+  const hidden = { hide: true } as const;
+  const tracked = (request: FastifyRequest): TrackedRequest => ({ userAgent: request.headers['user-agent'], ip: request.ip });
+  const crossOrigin = (reply: FastifyReply) =>
+    reply.header('Cross-Origin-Resource-Policy', 'cross-origin').header('Cache-Control', 'no-store').header('X-Robots-Tag', 'noindex');
+
+  app.get(
+    '/m/o/:token',
+    { config: { errorStyle: 'public' }, schema: { ...hidden, params: Type.Object({ token: Type.String({ maxLength: 2048 }) }) } },
+    async (request, reply) => {
+      crossOrigin(reply);
+      await campaigns.open(request.params.token, tracked(request));
+      return reply.type('image/gif').send(PIXEL);
+    },
+  );
+
+  app.get(
+    '/m/c/:token/:n',
+    {
+      config: { errorStyle: 'public' },
+      schema: { ...hidden, params: Type.Object({ token: Type.String({ maxLength: 2048 }), n: Type.String({ pattern: '^[0-9]{1,4}$' }) }) },
+    },
+    async (request, reply) => {
+      crossOrigin(reply).header('Referrer-Policy', 'no-referrer');
+      const to = await campaigns.click(request.params.token, Number(request.params.n), tracked(request));
+      return reply.redirect(to, 302);
+    },
+  );
+
+  const html = (reply: FastifyReply) =>
+    reply
+      .header('Cache-Control', 'no-store')
+      .header('X-Robots-Tag', 'noindex')
+      .header('Referrer-Policy', 'no-referrer')
+      .type('text/html; charset=utf-8');
+  const unsubParams = Type.Object({ token: Type.String({ maxLength: 2048 }) });
+
+  /** A token that does not verify answers the page's own 400, not JSON. */
+  async function orInvalid(reply: FastifyReply, run: () => Promise<string>) {
+    try {
+      return html(reply).send(await run());
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'mail_token_invalid') return html(reply).code(400).send(invalidLinkPage());
+      throw err;
+    }
+  }
+
+  app.get('/m/u/:token', { schema: { ...hidden, params: unsubParams } }, async (request, reply) =>
+    orInvalid(reply, async () => {
+      const info = await campaigns.unsubscribeInfo(request.params.token);
+      return unsubscribeConfirmPage(info.address, info.unsubscribed);
+    }),
+  );
+
+  // RFC 8058: the mail client's one-click POST (body `List-Unsubscribe=One-Click`), or the page's button.
+  app.post(
+    '/m/u/:token',
+    { schema: { ...hidden, params: unsubParams, body: Type.Optional(Type.Record(Type.String(), Type.Unknown())) } },
+    async (request, reply) =>
+      orInvalid(reply, async () => {
+        await campaigns.unsubscribe(request.params.token);
+        return unsubscribedPage();
+      }),
+  );
+}
