@@ -7,6 +7,9 @@ export const pages = {
   projects: () => import('../features/projects/pages/ProjectsPage.tsx').then((m) => ({ Component: m.ProjectsPage })),
   customers: () => import('../features/customers/pages/CustomersPage.tsx').then((m) => ({ Component: m.CustomersPage })),
   customer: () => import('../features/customer-detail/pages/CustomerPage.tsx').then((m) => ({ Component: m.CustomerPage })),
+  links: () => import('../features/links/pages/LinksPage.tsx').then((m) => ({ Component: m.LinksPage })),
+  settings: () => import('../features/settings/pages/SettingsPage.tsx').then((m) => ({ Component: m.SettingsPage })),
+  webhooks: () => import('../features/webhooks/pages/WebhooksPage.tsx').then((m) => ({ Component: m.WebhooksPage })),
   members: () => import('../features/members/pages/MembersPage.tsx').then((m) => ({ Component: m.MembersPage })),
 };
 

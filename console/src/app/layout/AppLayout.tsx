@@ -1,4 +1,14 @@
-import { AppstoreOutlined, BellOutlined, LogoutOutlined, MenuOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons';
+import {
+  ApiOutlined,
+  AppstoreOutlined,
+  BellOutlined,
+  LinkOutlined,
+  LogoutOutlined,
+  MenuOutlined,
+  SettingOutlined,
+  TeamOutlined,
+  UserOutlined,
+} from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Badge, Button, Drawer, Flex, Grid, Layout, Menu, Radio, Select, Typography } from 'antd';
 import { type ReactNode, useState } from 'react';
@@ -45,11 +55,15 @@ export function AppLayout({ children }: { children: ReactNode }) {
   const feed = useLiveFeed();
   const live = useLiveStream(appId);
 
-  const section = location.pathname.includes('/members') ? 'members' : appId ? 'customers' : 'projects';
+  // The menu entry of the page shown: the path's segment after the project (a customer's page is under customers).
+  const section = appId ? (location.pathname.split('/')[3] ?? 'customers') : 'projects';
   const items: { key: PageKey; label: string; icon: ReactNode; to: string | undefined }[] = [
     { key: 'projects', label: t('common.nav.projects'), icon: <AppstoreOutlined />, to: '/' },
     { key: 'customers', label: t('common.nav.customers'), icon: <UserOutlined />, to: appId ? `/p/${appId}/customers` : undefined },
+    { key: 'links', label: t('common.nav.links'), icon: <LinkOutlined />, to: appId ? `/p/${appId}/links` : undefined },
     { key: 'members', label: t('common.nav.members'), icon: <TeamOutlined />, to: appId ? `/p/${appId}/members` : undefined },
+    { key: 'webhooks', label: t('common.nav.webhooks'), icon: <ApiOutlined />, to: appId ? `/p/${appId}/webhooks` : undefined },
+    { key: 'settings', label: t('common.nav.settings'), icon: <SettingOutlined />, to: appId ? `/p/${appId}/settings` : undefined },
   ];
   const menu = (
     <nav aria-label={t('common.nav.mainMenu')} style={{ flex: wide ? 1 : undefined, minWidth: 0 }}>
