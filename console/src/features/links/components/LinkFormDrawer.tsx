@@ -1,4 +1,4 @@
-import { UploadOutlined } from '@ant-design/icons';
+import { CheckCircleFilled, UploadOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, DatePicker, Drawer, Flex, Form, Grid, Input, Radio, Select, Switch, Typography, Upload } from 'antd';
 import type { Dayjs } from 'dayjs';
@@ -47,8 +47,8 @@ function FileStatus({ appId, fileId }: { appId: string; fileId: string }) {
       </Typography.Text>
     );
   return (
-    <Typography.Text type="success" data-file-status="ready">
-      {t('links.form.fileReady', { pages: f.pageCount })}
+    <Typography.Text data-file-status="ready">
+      <CheckCircleFilled style={{ color: '#2e7d32' }} /> {t('links.form.fileReady', { pages: f.pageCount })}
     </Typography.Text>
   );
 }
@@ -160,16 +160,25 @@ export function LinkFormDrawer({
             <Form.Item
               name="file_id"
               label={t('links.form.file')}
-              rules={[{ required: true, message: t('links.form.fileRequired') }]}
-              extra={fileId ? <FileStatus appId={appId} fileId={fileId} /> : t('links.uploadHelp')}
+              // A validator, not `required`: antd would put aria-required on the select's wrapper, which axe refuses.
+              rules={[{ validator: (_, v) => (v ? Promise.resolve() : Promise.reject(new Error(t('links.form.fileRequired')))) }]}
+              style={{ marginBottom: 8 }}
             >
               <Select
+                showSearch
+                optionFilterProp="label"
                 loading={files.isLoading}
                 options={(files.data ?? []).map((f) => ({ value: f.id, label: f.name }))}
                 notFoundContent={null}
               />
             </Form.Item>
-            <Flex vertical gap={8} style={{ marginTop: -8, marginBottom: 16 }}>
+            <Flex vertical gap={8} style={{ marginBottom: 16 }}>
+              {/* Not the item's `extra`: antd would hang it on the select's wrapper as aria-describedby, which axe refuses. */}
+              {fileId ? (
+                <FileStatus appId={appId} fileId={fileId} />
+              ) : (
+                <Typography.Text type="secondary">{t('links.uploadHelp')}</Typography.Text>
+              )}
               <Upload
                 accept="application/pdf,image/png,image/jpeg"
                 showUploadList={false}
@@ -197,7 +206,7 @@ export function LinkFormDrawer({
             <Input inputMode="url" placeholder={t('links.form.websitePlaceholder')} />
           </Form.Item>
         )}
-        <Form.Item name="customer_id" label={t('links.form.customer')} extra={t('links.form.customerHelp')}>
+        <Form.Item name="customer_id" label={t('links.form.customer')} style={{ marginBottom: 4 }}>
           <Select
             allowClear
             showSearch
@@ -211,6 +220,7 @@ export function LinkFormDrawer({
             }))}
           />
         </Form.Item>
+        <Typography.Paragraph type="secondary">{t('links.form.customerHelp')}</Typography.Paragraph>
         <Form.Item
           name="passcode"
           label={t('links.form.passcode')}

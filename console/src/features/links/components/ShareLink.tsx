@@ -1,5 +1,6 @@
 import { CopyOutlined } from '@ant-design/icons';
 import { App, Button, Flex, Input, QRCode, Space, Typography } from 'antd';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 
 /** Copies a share address to the clipboard and says so. */
@@ -18,6 +19,12 @@ export function useCopyLink(): (url: string) => void {
 export function ShareLink({ url, name }: { url: string; name: string }) {
   const { t } = useTranslation();
   const copy = useCopyLink();
+  const qr = useRef<HTMLDivElement>(null);
+  const label = t('links.qrTitle', { name });
+  // antd draws the code on a canvas with role="img" and no name: name it.
+  useEffect(() => {
+    qr.current?.querySelector('canvas')?.setAttribute('aria-label', label);
+  });
   return (
     <Flex vertical gap={12} align="stretch">
       <label>
@@ -30,7 +37,7 @@ export function ShareLink({ url, name }: { url: string; name: string }) {
         </Space.Compact>
       </label>
       <Flex vertical align="center" gap={4}>
-        <div role="img" aria-label={t('links.qrTitle', { name })}>
+        <div ref={qr}>
           <QRCode value={url} size={180} bordered={false} />
         </div>
         <Typography.Text type="secondary">{t('links.qrHelp')}</Typography.Text>

@@ -14,7 +14,8 @@ import { LinkFormDrawer } from '../components/LinkFormDrawer.tsx';
 import { ShareLink, useCopyLink } from '../components/ShareLink.tsx';
 import { linkKind, linkState } from '../model.ts';
 
-const STATE_COLOR = { active: 'green', disabled: 'default', expired: 'orange' } as const;
+// Dark enough for the tag's white text (WCAG AA).
+const STATE_COLOR = { active: '#2e7d32', disabled: 'default', expired: '#a15c00' } as const;
 
 /** The project's links: make one (a deck or a web page), share it, and see who opened it. */
 export function LinksPage() {

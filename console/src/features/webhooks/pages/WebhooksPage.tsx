@@ -39,7 +39,14 @@ import {
   webhookQueries,
 } from '../api.ts';
 
-const STATUS_COLOR: Record<string, string> = { delivered: 'green', pending: 'blue', dead: 'red', active: 'green', disabled: 'default' };
+// Dark enough for the tag's white text (WCAG AA).
+const STATUS_COLOR: Record<string, string> = {
+  delivered: '#2e7d32',
+  pending: '#1565c0',
+  dead: '#c62828',
+  active: '#2e7d32',
+  disabled: 'default',
+};
 
 /** A webhook's delivery log, newest first, and replaying what failed. */
 function Deliveries({ appId, hook }: { appId: string; hook: Webhook }) {
@@ -243,7 +250,9 @@ export function WebhooksPage() {
           <Form.Item
             name="types"
             label={t('webhooks.types')}
-            rules={[{ required: true, type: 'array', min: 1, message: t('webhooks.typesRequired') }]}
+            rules={[
+              { validator: (_, v?: string[]) => (v?.length ? Promise.resolve() : Promise.reject(new Error(t('webhooks.typesRequired')))) },
+            ]}
           >
             <Checkbox.Group options={DOMAIN_TYPES.map((d) => ({ value: d, label: t(`webhooks.domainTypes.${d}`) }))} />
           </Form.Item>
