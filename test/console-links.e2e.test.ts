@@ -60,8 +60,16 @@ async function contextFor(width: number, height: number, touch: boolean): Promis
 }
 
 async function expectAccessible(page: Page, what: string): Promise<void> {
-  // Let antd's entrance animations settle: axe reads colours as drawn.
+  // Let antd's entrance animations settle, and the toasts' fading ones end: axe reads colours as drawn.
   await page.waitForTimeout(300);
+  await expect
+    .poll(
+      () => page.locator('[class*="-fade-leave"], [class*="-fade-enter"], [class*="-fade-appear"], [class*="-move-up-leave"]').count(),
+      {
+        timeout: 10_000,
+      },
+    )
+    .toBe(0);
   expect(await seriousViolations(page), what).toEqual([]);
 }
 
