@@ -75,7 +75,9 @@ async function expectAccessible(page: Page, what: string): Promise<void> {
 
 async function shot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SHOTS, { recursive: true });
-  await page.waitForTimeout(300);
+  // The page, not the toasts of the moment.
+  for (const close of await page.locator('.ant-notification-notice-close').all()) await close.click().catch(() => undefined);
+  await page.waitForTimeout(600);
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
 }
 
@@ -153,7 +155,11 @@ describe('links, settings and webhooks in the console', { timeout: 90_000 }, () 
     await expectAccessible(owner, 'share dialog');
     await links.shareDialog.getByRole('button', { name: text('en-US', 'links.copy') }).click();
     await owner.getByText(text('en-US', 'links.copied')).waitFor();
-    expect(await owner.evaluate(() => navigator.clipboard.readText())).toBe(shareUrl);
+    expect(
+      await owner.evaluate(() =>
+        (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText(),
+      ),
+    ).toBe(shareUrl);
     await links.shareDialog.getByRole('button', { name: /close/i }).click();
     await links.link('Pricing deck').waitFor();
     await expectAccessible(owner, 'links');
@@ -238,6 +244,20 @@ describe('links, settings and webhooks in the console', { timeout: 90_000 }, () 
     await shot(owner, 'webhooks-1440');
   });
 
+  it('the calls and mass e-mail lists say what fills them while they are empty', async () => {
+    const shell = new AppShell(owner, 'en-US');
+    for (const [section, key] of [
+      ['calls', 'histories.calls'],
+      ['posts', 'histories.posts'],
+    ] as const) {
+      await shell.goTo(section);
+      await owner.getByRole('heading', { level: 1, name: text('en-US', `${key}.title`) }).waitFor();
+      await owner.getByText(text('en-US', `${key}.empty`)).waitFor();
+      await expectAccessible(owner, section);
+      await shot(owner, `${section}-1440`);
+    }
+  });
+
   it('every new page works at 375 px on a touch screen', async () => {
     const signIn = new SignInPage(phone);
     await signIn.open(base);
@@ -269,6 +289,15 @@ describe('links, settings and webhooks in the console', { timeout: 90_000 }, () 
     await new WebhooksPage(phone).card(receiver.url).waitFor();
     await expectAccessible(phone, 'webhooks (375)');
     await shot(phone, 'webhooks-375');
+    for (const [section, key] of [
+      ['calls', 'histories.calls'],
+      ['posts', 'histories.posts'],
+    ] as const) {
+      await shell.goTo(section);
+      await phone.getByText(text('en-US', `${key}.empty`)).waitFor();
+      await expectAccessible(phone, `${section} (375)`);
+      await shot(phone, `${section}-375`);
+    }
     await shell.goTo('customers');
     await new CustomersPage(phone).customerLink('Ada Lovelace').waitFor();
     await shot(phone, 'customers-375');

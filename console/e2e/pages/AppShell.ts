@@ -29,7 +29,7 @@ export class AppShell {
     return shell;
   }
 
-  async goTo(section: 'projects' | 'customers' | 'members' | 'links' | 'webhooks' | 'settings'): Promise<void> {
+  async goTo(section: 'projects' | 'customers' | 'members' | 'links' | 'webhooks' | 'settings' | 'calls' | 'posts'): Promise<void> {
     await this.openMenuIfCollapsed();
     await this.page
       .getByRole('navigation', { name: text(this.lang, 'common.nav.mainMenu') })

@@ -10,6 +10,8 @@ export const pages = {
   links: () => import('../features/links/pages/LinksPage.tsx').then((m) => ({ Component: m.LinksPage })),
   settings: () => import('../features/settings/pages/SettingsPage.tsx').then((m) => ({ Component: m.SettingsPage })),
   webhooks: () => import('../features/webhooks/pages/WebhooksPage.tsx').then((m) => ({ Component: m.WebhooksPage })),
+  calls: () => import('../features/histories/pages/CallsPage.tsx').then((m) => ({ Component: m.CallsPage })),
+  posts: () => import('../features/histories/pages/PostsPage.tsx').then((m) => ({ Component: m.PostsPage })),
   members: () => import('../features/members/pages/MembersPage.tsx').then((m) => ({ Component: m.MembersPage })),
 };
 

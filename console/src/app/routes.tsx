@@ -22,6 +22,8 @@ export const router = createBrowserRouter(
             { path: 'p/:appId/members', lazy: pages.members },
             { path: 'p/:appId/links', lazy: pages.links },
             { path: 'p/:appId/settings', lazy: pages.settings },
+            { path: 'p/:appId/calls', lazy: pages.calls },
+            { path: 'p/:appId/posts', lazy: pages.posts },
             { path: 'p/:appId/webhooks', lazy: pages.webhooks },
             { path: '*', Component: NotFound },
           ],

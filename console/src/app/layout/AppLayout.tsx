@@ -4,6 +4,8 @@ import {
   BellOutlined,
   LinkOutlined,
   LogoutOutlined,
+  MailOutlined,
+  PhoneOutlined,
   MenuOutlined,
   SettingOutlined,
   TeamOutlined,
@@ -61,6 +63,8 @@ export function AppLayout({ children }: { children: ReactNode }) {
     { key: 'projects', label: t('common.nav.projects'), icon: <AppstoreOutlined />, to: '/' },
     { key: 'customers', label: t('common.nav.customers'), icon: <UserOutlined />, to: appId ? `/p/${appId}/customers` : undefined },
     { key: 'links', label: t('common.nav.links'), icon: <LinkOutlined />, to: appId ? `/p/${appId}/links` : undefined },
+    { key: 'calls', label: t('common.nav.calls'), icon: <PhoneOutlined />, to: appId ? `/p/${appId}/calls` : undefined },
+    { key: 'posts', label: t('common.nav.posts'), icon: <MailOutlined />, to: appId ? `/p/${appId}/posts` : undefined },
     { key: 'members', label: t('common.nav.members'), icon: <TeamOutlined />, to: appId ? `/p/${appId}/members` : undefined },
     { key: 'webhooks', label: t('common.nav.webhooks'), icon: <ApiOutlined />, to: appId ? `/p/${appId}/webhooks` : undefined },
     { key: 'settings', label: t('common.nav.settings'), icon: <SettingOutlined />, to: appId ? `/p/${appId}/settings` : undefined },
@@ -140,7 +144,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
           {t('common.appName')}
         </Link>
         {wide ? projectSwitch : null}
-        {wide ? menu : <div style={{ flex: 1 }} />}
+        <div style={{ flex: 1 }} />
         {liveButton}
         {wide ? (
           <Flex gap={12} align="center">
@@ -154,6 +158,8 @@ export function AppLayout({ children }: { children: ReactNode }) {
           <Button type="text" aria-label={t('common.nav.menu')} icon={<MenuOutlined />} onClick={() => setMenuOpen(true)} />
         )}
       </Layout.Header>
+      {/* At desktop width the menu is a bar of its own under the header: a project has more pages than the header has room for. */}
+      {wide && <div style={{ background: '#fff', borderBottom: '1px solid #e5e5e5', padding: '0 24px' }}>{menu}</div>}
       {!wide && (
         <Drawer title={t('common.nav.menu')} open={menuOpen} onClose={() => setMenuOpen(false)} width={300}>
           <Flex vertical gap={16}>

@@ -2,6 +2,7 @@ import auth from './auth.json' with { type: 'json' };
 import common from './common.json' with { type: 'json' };
 import customer from './customer.json' with { type: 'json' };
 import customers from './customers.json' with { type: 'json' };
+import histories from './histories.json' with { type: 'json' };
 import links from './links.json' with { type: 'json' };
 import live from './live.json' with { type: 'json' };
 import members from './members.json' with { type: 'json' };
@@ -10,5 +11,5 @@ import settings from './settings.json' with { type: 'json' };
 import webhooks from './webhooks.json' with { type: 'json' };
 
 /** Simplified Chinese: the same keys as en-US (src/shared/i18n/locales.test.ts checks). */
-const zhCN = { common, auth, projects, members, customers, customer, live, links, settings, webhooks };
+const zhCN = { common, auth, projects, members, customers, customer, live, links, settings, webhooks, histories };
 export default zhCN;

@@ -47,7 +47,7 @@ export function LinkDetail({ appId, link }: { appId: string; link: LinkItem }) {
               ? [
                   {
                     key: 'customer',
-                    label: t('links.form.customer'),
+                    label: t('links.detail.customer'),
                     children: <Link to={`/p/${appId}/customers/${link.customer.id}`}>{link.customer.name || link.customer.id}</Link>,
                   },
                 ]
