@@ -63,12 +63,9 @@ async function expectAccessible(page: Page, what: string): Promise<void> {
   // Let antd's entrance animations settle, and the toasts' fading ones end: axe reads colours as drawn.
   await page.waitForTimeout(300);
   await expect
-    .poll(
-      () => page.locator('[class*="-fade-leave"], [class*="-fade-enter"], [class*="-fade-appear"], [class*="-move-up-leave"]').count(),
-      {
-        timeout: 10_000,
-      },
-    )
+    .poll(() => page.locator('[class*="-leave-active"], [class*="-enter-active"], [class*="-appear-active"]').count(), {
+      timeout: 10_000,
+    })
     .toBe(0);
   expect(await seriousViolations(page), what).toEqual([]);
 }

@@ -38,6 +38,7 @@ export class LinksPage {
     await select.fill(name);
     // antd draws each choice twice: a hidden one for screen readers, and the one a person taps.
     await this.page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: name }).first().click();
+    await this.page.locator('.ant-select-dropdown:visible').waitFor({ state: 'detached' });
   }
 
   async fillName(name: string): Promise<void> {
