@@ -90,6 +90,8 @@ beforeAll(async () => {
       LOG_LEVEL: 'warn',
       LIVE_POLL_MS: '100',
       PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      // A fresh database: the owner, its first account, is user 1, the server's administrator.
+      ADMIN_USER_IDS: '1',
       // The test's webhook receiver listens on 127.0.0.1.
       WEBHOOK_ALLOW_PRIVATE: 'true',
     }),
@@ -255,6 +257,24 @@ describe('links, settings and webhooks in the console', { timeout: 90_000 }, () 
     }
   });
 
+  it("the server's administrator makes an OAuth client; its secret is shown once", async () => {
+    await new AppShell(owner, 'en-US').goTo('clients');
+    await owner.getByRole('heading', { level: 1, name: text('en-US', 'admin.clients.title') }).waitFor();
+    await owner.getByText(text('en-US', 'admin.clients.console')).waitFor();
+    await owner.getByRole('button', { name: text('en-US', 'admin.clients.add') }).click();
+    const dialog = owner.getByRole('dialog').filter({ hasText: text('en-US', 'admin.clients.addTitle') });
+    await dialog.getByLabel(text('en-US', 'admin.clients.name')).fill('Partner CRM');
+    await dialog.getByRole('button', { name: text('en-US', 'common.actions.save') }).click();
+    const made = owner.getByRole('dialog').filter({ hasText: text('en-US', 'admin.clients.madeTitle') });
+    const secret = (await made.locator('[data-client-secret]').innerText()).trim();
+    expect(secret.length).toBeGreaterThan(20);
+    await expectAccessible(owner, 'client made');
+    await made.getByRole('button', { name: /close/i }).click();
+    await owner.getByText('Partner CRM').waitFor();
+    await expectAccessible(owner, 'clients');
+    await shot(owner, 'clients-1440');
+  });
+
   it('every new page works at 375 px on a touch screen', async () => {
     const signIn = new SignInPage(phone);
     await signIn.open(base);
@@ -298,6 +318,13 @@ describe('links, settings and webhooks in the console', { timeout: 90_000 }, () 
     await shell.goTo('customers');
     await new CustomersPage(phone).customerLink('Ada Lovelace').waitFor();
     await shot(phone, 'customers-375');
+    await shell.goTo('clients');
+    await phone.getByText('Partner CRM').waitFor();
+    await expectAccessible(phone, 'clients (375)');
+    await shot(phone, 'clients-375');
+    // The server's pages have no project menu: back to the project's.
+    await phone.goto(`${base}/console/p/${appId}/customers`);
+    await new CustomersPage(phone).customerLink('Ada Lovelace').waitFor();
     await new CustomersPage(owner).open(base, appId);
     await new CustomersPage(owner).customerLink('Ada Lovelace').waitFor();
     await shot(owner, 'customers-1440');

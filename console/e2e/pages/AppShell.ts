@@ -29,7 +29,9 @@ export class AppShell {
     return shell;
   }
 
-  async goTo(section: 'projects' | 'customers' | 'members' | 'links' | 'webhooks' | 'settings' | 'calls' | 'posts'): Promise<void> {
+  async goTo(
+    section: 'projects' | 'customers' | 'members' | 'links' | 'webhooks' | 'settings' | 'calls' | 'posts' | 'clients',
+  ): Promise<void> {
     await this.openMenuIfCollapsed();
     await this.page
       .getByRole('navigation', { name: text(this.lang, 'common.nav.mainMenu') })

@@ -12,6 +12,7 @@ export const pages = {
   webhooks: () => import('../features/webhooks/pages/WebhooksPage.tsx').then((m) => ({ Component: m.WebhooksPage })),
   calls: () => import('../features/histories/pages/CallsPage.tsx').then((m) => ({ Component: m.CallsPage })),
   posts: () => import('../features/histories/pages/PostsPage.tsx').then((m) => ({ Component: m.PostsPage })),
+  clients: () => import('../features/admin/pages/ClientsPage.tsx').then((m) => ({ Component: m.ClientsPage })),
   members: () => import('../features/members/pages/MembersPage.tsx').then((m) => ({ Component: m.MembersPage })),
 };
 

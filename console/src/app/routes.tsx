@@ -17,6 +17,7 @@ export const router = createBrowserRouter(
           errorElement: <RouteError />,
           children: [
             { index: true, lazy: pages.projects },
+            { path: 'admin/clients', lazy: pages.clients },
             { path: 'p/:appId/customers', lazy: pages.customers },
             { path: 'p/:appId/customers/:customerId', lazy: pages.customer },
             { path: 'p/:appId/members', lazy: pages.members },

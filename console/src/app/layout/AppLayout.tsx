@@ -2,6 +2,7 @@ import {
   ApiOutlined,
   AppstoreOutlined,
   BellOutlined,
+  KeyOutlined,
   LinkOutlined,
   LogoutOutlined,
   MailOutlined,
@@ -21,6 +22,7 @@ import { LiveFeedDrawer } from '../../features/live/components/LiveFeedDrawer.ts
 import { liveFeed, useLiveFeed } from '../../features/live/liveFeed.ts';
 import { useLiveStream } from '../../features/live/useLiveStream.tsx';
 import { projectQueries } from '../../features/projects/api.ts';
+import { adminQueries } from '../../features/admin/api.ts';
 import { session } from '../../shared/api/session.ts';
 import { LANGUAGES } from '../../shared/i18n/language.ts';
 import { type PageKey, prefetchPage } from '../pages.ts';
@@ -58,7 +60,13 @@ export function AppLayout({ children }: { children: ReactNode }) {
   const live = useLiveStream(appId);
 
   // The menu entry of the page shown: the path's segment after the project (a customer's page is under customers).
-  const section = appId ? (location.pathname.split('/')[3] ?? 'customers') : 'projects';
+  const section = appId
+    ? (location.pathname.split('/')[3] ?? 'customers')
+    : location.pathname.startsWith('/admin/clients')
+      ? 'clients'
+      : 'projects';
+  // The server's administrators (ADMIN_USER_IDS) are those who may list its OAuth clients.
+  const isAdmin = useQuery(adminQueries.clients()).isSuccess;
   const items: { key: PageKey; label: string; icon: ReactNode; to: string | undefined }[] = [
     { key: 'projects', label: t('common.nav.projects'), icon: <AppstoreOutlined />, to: '/' },
     { key: 'customers', label: t('common.nav.customers'), icon: <UserOutlined />, to: appId ? `/p/${appId}/customers` : undefined },
@@ -68,6 +76,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
     { key: 'members', label: t('common.nav.members'), icon: <TeamOutlined />, to: appId ? `/p/${appId}/members` : undefined },
     { key: 'webhooks', label: t('common.nav.webhooks'), icon: <ApiOutlined />, to: appId ? `/p/${appId}/webhooks` : undefined },
     { key: 'settings', label: t('common.nav.settings'), icon: <SettingOutlined />, to: appId ? `/p/${appId}/settings` : undefined },
+    { key: 'clients', label: t('common.nav.clients'), icon: <KeyOutlined />, to: isAdmin ? '/admin/clients' : undefined },
   ];
   const menu = (
     <nav aria-label={t('common.nav.mainMenu')} style={{ flex: wide ? 1 : undefined, minWidth: 0 }}>

@@ -1,3 +1,4 @@
+import admin from './admin.json' with { type: 'json' };
 import auth from './auth.json' with { type: 'json' };
 import common from './common.json' with { type: 'json' };
 import customer from './customer.json' with { type: 'json' };
@@ -11,5 +12,5 @@ import settings from './settings.json' with { type: 'json' };
 import webhooks from './webhooks.json' with { type: 'json' };
 
 /** The reference language: its keys type every `t()` call (src/shared/i18n/i18n.ts). */
-const enUS = { common, auth, projects, members, customers, customer, live, links, settings, webhooks, histories };
+const enUS = { common, auth, projects, members, customers, customer, live, links, settings, webhooks, histories, admin };
 export default enUS;

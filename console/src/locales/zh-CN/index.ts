@@ -1,3 +1,4 @@
+import admin from './admin.json' with { type: 'json' };
 import auth from './auth.json' with { type: 'json' };
 import common from './common.json' with { type: 'json' };
 import customer from './customer.json' with { type: 'json' };
@@ -11,5 +12,5 @@ import settings from './settings.json' with { type: 'json' };
 import webhooks from './webhooks.json' with { type: 'json' };
 
 /** Simplified Chinese: the same keys as en-US (src/shared/i18n/locales.test.ts checks). */
-const zhCN = { common, auth, projects, members, customers, customer, live, links, settings, webhooks, histories };
+const zhCN = { common, auth, projects, members, customers, customer, live, links, settings, webhooks, histories, admin };
 export default zhCN;
