@@ -27,6 +27,7 @@ import { membersRoutes } from './modules/members/routes.ts';
 import { metadataRoutes } from './modules/metadata/routes.ts';
 import { projectsRoutes } from './modules/projects/routes.ts';
 import { webhooksRoutes } from './modules/webhooks/routes.ts';
+import { clientsRoutes } from './modules/clients/routes.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
 import { liveRoutes } from './modules/live/routes.ts';
 import { filesRoutes } from './modules/files/routes.ts';
@@ -207,6 +208,7 @@ export async function buildApp(ctx: AppContext & { readonly metrics?: Metrics | 
   await app.register(historiesRoutes, { histories: services.histories });
   await app.register(behaviourRoutes, { behaviour: services.behaviour });
   await app.register(webhooksRoutes, { webhooks: services.webhooks });
+  await app.register(clientsRoutes, { clients: services.clients, adminUserIds: ctx.config.adminUserIds });
   await app.register(auditRoutes, { audit: services.audit });
   // A heartbeat well inside IDLE_TIMEOUT, so a quiet stream's connection is never taken for idle.
   await app.register(liveRoutes, { live: services.live, heartbeatMs: Math.min(15_000, (ctx.config.idleTimeout * 1000) / 2) });

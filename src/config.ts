@@ -93,6 +93,8 @@ export interface Config {
   readonly metricsHost: string;
   /** Anyone may sign up from the web console (ALLOW_SIGNUP); without it only the first user, on an empty server. */
   readonly allowSignup: boolean;
+  /** The instance's administrators (ADMIN_USER_IDS, platform user ids): they manage the OAuth clients from the API and the console. */
+  readonly adminUserIds: readonly number[];
   /** The web console's built files (CONSOLE_DIR, default console/dist of the checkout). */
   readonly consoleDir: string;
   /** Uploaded files and their rendering (docs/files.md). */
@@ -144,6 +146,20 @@ function intSetting(env: Env, name: string, fallback: number, min: number, max: 
   const value = Number(raw);
   if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
   return value;
+}
+
+/** A comma list of platform user ids; empty: nobody. */
+function userIdsSetting(env: Env, name: string): number[] {
+  const raw = env[name] ?? '';
+  const ids = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  for (const id of ids) {
+    if (!/^\d{1,10}$/.test(id) || Number(id) < 1 || Number(id) > 2147483647)
+      throw new ConfigError(`${name} must be a comma list of user ids, got "${id}"`);
+  }
+  return [...new Set(ids.map(Number))];
 }
 
 function trustProxySetting(raw: string | undefined): boolean | number | string[] {
@@ -341,6 +357,7 @@ export function loadConfig(env: Env = process.env): Config {
       fontDir: fontDirSetting(env),
     }),
     allowSignup: boolSetting(env, 'ALLOW_SIGNUP', false),
+    adminUserIds: userIdsSetting(env, 'ADMIN_USER_IDS'),
     // src/config.ts and the bundle dist/rapport.js both sit one folder below the checkout.
     consoleDir: path.resolve(env.CONSOLE_DIR || new URL('../console/dist', import.meta.url).pathname),
   });

@@ -259,6 +259,44 @@ describe('webhooks', () => {
     }
   });
 
+  it("a test sends one signed webhook.test event now, answers the receiver's status, and stores nothing", async () => {
+    let answer = 200;
+    const receiver = await startReceiver(() => answer);
+    try {
+      const h = await hook(receiver.url);
+      const res = await t.server.api.post(`/api/v1.7/app/${appId}/webhooks/${h.id}/test`, {}, { token: master.token });
+      expect(res.json()).toMatchObject({ status: 1, data: { ok: true, status: 200, error: null } });
+      expect(receiver.received).toHaveLength(1);
+      const got = receiver.received[0]!;
+      expect(verify(h.secret, String(got.headers['x-rapport-signature']), got.body)).toBe(true);
+      expect(got.events).toEqual([
+        expect.objectContaining({ id: res.json().data.eventId, event_type: 'webhook.test', domainType: 'Webhook', domainId: h.id }),
+      ]);
+      expect(got.headers['x-rapport-event-ids']).toBe(res.json().data.eventId);
+      // A failing receiver: its status, as the answer, not as a failure of the call.
+      answer = 500;
+      const failed = await t.server.api.post(`/api/v1.7/app/${appId}/webhooks/${h.id}/test`, {}, { token: master.token });
+      expect(failed.json()).toMatchObject({ status: 1, data: { ok: false, status: 500, error: 'HTTP 500' } });
+      // Nothing stored: no delivery, nothing in the feed.
+      const log = await t.server.api.get(`/api/v1.7/app/${appId}/webhooks/${h.id}/deliveries`, { token: master.token });
+      expect(log.json().data).toEqual([]);
+      const feed = await t.server.api.get(`/api/v1.7/app/${appId}/events`, { token: master.token, query: { count: 100 } });
+      expect(feed.json().data.events.map((e: { event_type: string }) => e.event_type)).not.toContain('webhook.test');
+      // Sales may not; an unknown webhook is webhook_not_found.
+      expect((await t.server.api.post(`/api/v1.7/app/${appId}/webhooks/${h.id}/test`, {}, { token: sales.token })).statusCode).toBe(403);
+      const unknown = await t.server.api.post(`/api/v1.7/app/${appId}/webhooks/nope/test`, {}, { token: master.token });
+      expect(unknown.json()).toMatchObject({ status: 0, code: 'webhook_not_found' });
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('a test of a receiver that is not there answers its error', async () => {
+    const h = await hook('http://127.0.0.1:9/nobody');
+    const res = await t.server.api.post(`/api/v1.7/app/${appId}/webhooks/${h.id}/test`, {}, { token: master.token });
+    expect(res.json()).toMatchObject({ status: 1, data: { ok: false, status: null, error: expect.any(String) } });
+  });
+
   it('a relay stopped mid-way and restarted delivers every event (at least once)', async () => {
     const receiver = await startReceiver();
     try {

@@ -246,6 +246,8 @@ const probes: Record<string, Probe> = {
     w.server.api.get(`/api/v1.7/app/${w.appId}/webhooks/${await w.webhook()}/deliveries`, { token: u.token }),
   'POST /api/v1.7/app/{app-id}/webhooks/{id}/replay': async (w, u) =>
     w.server.api.post(`/api/v1.7/app/${w.appId}/webhooks/${await w.webhook()}/replay`, {}, { token: u.token }),
+  'POST /api/v1.7/app/{app-id}/webhooks/{id}/test': async (w, u) =>
+    w.server.api.post(`/api/v1.7/app/${w.appId}/webhooks/${await w.webhook()}/test`, {}, { token: u.token }),
   'GET /api/v1.7/app/{app-id}/events': (w, u) => w.server.api.get(`/api/v1.7/app/${w.appId}/events`, { token: u.token }),
   'GET /api/v1.7/app/{app-id}/live': (w, u) =>
     injectStreaming(w.server.app, { method: 'GET', url: `/api/v1.7/app/${w.appId}/live`, headers: { authorization: `Bearer ${u.token}` } }),

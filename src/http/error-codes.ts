@@ -306,6 +306,28 @@ export const ERROR_CODES = {
     zh: '该批次未保存：`errors` 列出了无效的条目（{index, msg}）',
   },
 
+  // OAuth clients, managed by the instance's administrators.
+  client_id_invalid: {
+    http: [BUSINESS],
+    en: "client_id is not valid: 3 to 64 letters, digits, dots, dashes or underscores, not the console's own, and not in use",
+    zh: 'client_id 无效：须为 3 到 64 个字母、数字、点、连字符或下划线，不能是控制台自用的，且未被占用',
+  },
+  client_secret_invalid: {
+    http: [BUSINESS],
+    en: 'client_secret is not valid: 16 to 200 printable characters without spaces',
+    zh: 'client_secret 无效：须为 16 到 200 个不含空格的可打印字符',
+  },
+  client_name_invalid: {
+    http: [BUSINESS],
+    en: 'name must be 1 to 100 characters',
+    zh: 'name 须为 1 到 100 个字符',
+  },
+  client_not_found: {
+    http: [BUSINESS],
+    en: 'OAuth client not found',
+    zh: 'OAuth 客户端不存在',
+  },
+
   // Webhooks and the feed.
   webhook_not_found: {
     http: [BUSINESS],

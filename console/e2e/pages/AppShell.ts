@@ -29,7 +29,21 @@ export class AppShell {
     return shell;
   }
 
-  async goTo(section: 'projects' | 'customers' | 'duplicates' | 'members'): Promise<void> {
+  async goTo(
+    section:
+      | 'projects'
+      | 'customers'
+      | 'duplicates'
+      | 'members'
+      | 'fields'
+      | 'site'
+      | 'links'
+      | 'webhooks'
+      | 'settings'
+      | 'calls'
+      | 'posts'
+      | 'clients',
+  ): Promise<void> {
     await this.openMenuIfCollapsed();
     await this.page
       .getByRole('navigation', { name: text(this.lang, 'common.nav.mainMenu') })

@@ -15,6 +15,15 @@ export const clientsRepository = {
       .onConflict((oc) => oc.column('id').doNothing())
       .execute();
   },
+  /** Inserts the row unless its id is taken; true when it was inserted. */
+  async insertNew(db: Db, row: Database['oauth_clients']): Promise<boolean> {
+    const res = await db
+      .insertInto('oauth_clients')
+      .values(row)
+      .onConflict((oc) => oc.column('id').doNothing())
+      .executeTakeFirst();
+    return Number(res.numInsertedOrUpdatedRows ?? 0) > 0;
+  },
   find(db: Db, id: string) {
     return db.selectFrom('oauth_clients').selectAll().where('id', '=', id).executeTakeFirst();
   },

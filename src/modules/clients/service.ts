@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../../context.ts';
+import { failure } from '../../http/errors.ts';
 import { randomToken, safeEqual, sha256 } from '../../lib/secrets.ts';
 import { clientsRepository } from './repository.ts';
 import { isUniqueViolation } from '../../db/index.ts';
@@ -16,24 +17,37 @@ export interface ClientSummary {
  * the console's session endpoints, which check that a request comes from the console's origin.
  */
 export const CONSOLE_CLIENT_ID = 'console';
+const CLIENT_ID_RE = /^[A-Za-z0-9._-]{3,64}$/;
+const CLIENT_SECRET_RE = /^[\x21-\x7e]{16,200}$/;
 
 /** OAuth clients (partners' ClientID/ClientSecret), managed by the operator from the CLI. */
 export function createClientsService(ctx: AppContext) {
   const db = ctx.database.db;
   return {
-    /** Creates a client; the secret is returned once and stored only as a hash. */
-    async create(name: string): Promise<{ client_id: string; client_secret: string }> {
+    /**
+     * Creates a client, with a generated id and secret or the ones given (a partner's existing
+     * credentials); the secret is returned once and stored only as a hash.
+     */
+    async create(
+      name: string,
+      given: { clientId?: string; clientSecret?: string } = {},
+    ): Promise<{ client_id: string; client_secret: string }> {
       const trimmed = name.trim();
-      if (trimmed.length === 0 || trimmed.length > 100) throw new Error('client name must be 1 to 100 characters');
-      const clientId = `rc_${randomBytes(12).toString('hex')}`;
-      const secret = randomToken(32);
-      await clientsRepository.insert(db, {
+      if (trimmed.length === 0 || trimmed.length > 100) throw failure('client_name_invalid');
+      const clientId = given.clientId ?? `rc_${randomBytes(12).toString('hex')}`;
+      if (given.clientId !== undefined && (!CLIENT_ID_RE.test(clientId) || clientId === CONSOLE_CLIENT_ID))
+        throw failure('client_id_invalid');
+      const secret = given.clientSecret ?? randomToken(32);
+      if (given.clientSecret !== undefined && !CLIENT_SECRET_RE.test(secret)) throw failure('client_secret_invalid');
+      const inserted = await clientsRepository.insertNew(db, {
         id: clientId,
         name: trimmed,
         secret_hash: sha256(secret),
         created_at: ctx.clock.now(),
         revoked_at: null,
       });
+      // A given id may be taken (a revoked client keeps its id: its tokens named it).
+      if (!inserted) throw failure('client_id_invalid', `client_id ${clientId} is in use`);
       return { client_id: clientId, client_secret: secret };
     },
 

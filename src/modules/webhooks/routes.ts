@@ -104,6 +104,23 @@ export async function webhooksRoutes(fastify: FastifyInstance, opts: { webhooks:
     async (request) => ok(await webhooks.replay(request.params.appId, request.user.id, request.params.id, request.body.event_ids)),
   );
 
+  app.post(
+    '/api/v1.7/app/:appId/webhooks/:id/test',
+    {
+      schema: {
+        tags,
+        summary: 'Send a test event (webhook.test) to the webhook now and answer what the receiver said',
+        description:
+          'One event of type `webhook.test` (domainType `Webhook`, domainId the webhook id), signed like every delivery, ' +
+          "sent synchronously (up to 10 s). It is not stored: not in the feed, not in the delivery log. `ok` is a 2xx answer; `status` the receiver's " +
+          'HTTP status (null when none came), `error` why it failed.',
+        params: HookParams,
+        response: businessResponses(Type.Object({ ok: Type.Boolean(), status: NullableInteger, error: S, eventId: Type.String() })),
+      },
+    },
+    async (request) => ok(await webhooks.test(request.params.appId, request.user.id, request.params.id)),
+  );
+
   app.get(
     '/api/v1.7/app/:appId/events',
     {

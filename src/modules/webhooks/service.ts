@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/index.ts';
 import { lastPosition, readFeed, sequenceOutbox, toMessage } from '../../events/sequencer.ts';
 import { checkWebhookUrl } from '../../events/ssrf.ts';
+import { type SendResult, sendWebhook } from '../../events/webhook-sender.ts';
 import { badRequest, failure } from '../../http/errors.ts';
 import type { Page } from '../../http/paging.ts';
 import { randomToken } from '../../lib/secrets.ts';
@@ -14,6 +15,10 @@ import { webhooksRepository as repo } from './repository.ts';
 
 export const DOMAIN_TYPES = ['Customer', 'BehaviourLog', 'Call', 'Link', 'LinkViewLog', 'Clue', 'Post'];
 const MAX_HOOKS_PER_PROJECT = 20;
+/** How long a test delivery waits for the receiver (the relay's own default). */
+const TEST_TIMEOUT_MS = 10_000;
+/** The event type of a test delivery: never stored, never in the feed. */
+export const TEST_EVENT_TYPE = 'webhook.test';
 
 const webhookNotFound = () => failure('webhook_not_found');
 
@@ -169,6 +174,30 @@ export function createWebhooksService(ctx: AppContext, access: AccessService, au
         }
         return { deliveries: await repo.requeueDead(trx, appId, id, now) };
       });
+    },
+
+    /**
+     * Delivers one test event to the webhook at once, signed as every delivery is, and answers what
+     * the receiver said. The event is made for the test only: not stored, not in the feed, no delivery
+     * row; a disabled webhook is tested all the same (whether its receiver is back is the question).
+     */
+    async test(appId: string, callerId: number, id: string): Promise<SendResult & { eventId: string }> {
+      await access.manager(appId, callerId);
+      const hook = await hookOf(appId, id);
+      const eventId = timeOrderedUuid();
+      const message = {
+        id: eventId,
+        event_type: TEST_EVENT_TYPE,
+        domainType: 'Webhook',
+        domainId: hook.id,
+        body: { appId, test: true },
+        createdAt: clock.format(clock.now()),
+      };
+      const result = await sendWebhook(hook.url, hook.secret, JSON.stringify([message]), [eventId], {
+        timeoutMs: TEST_TIMEOUT_MS,
+        allowPrivate: ctx.config.webhookAllowPrivate,
+      });
+      return { ...result, eventId };
     },
 
     /** The pull feed: events in commit order after a cursor, and the cursor to continue from. */

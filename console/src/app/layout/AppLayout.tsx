@@ -1,11 +1,17 @@
 import {
+  ApiOutlined,
   AppstoreOutlined,
   BellOutlined,
   FormOutlined,
   GlobalOutlined,
+  KeyOutlined,
+  LinkOutlined,
   LogoutOutlined,
+  MailOutlined,
   MenuOutlined,
   MergeCellsOutlined,
+  PhoneOutlined,
+  SettingOutlined,
   TeamOutlined,
   UserOutlined,
 } from '@ant-design/icons';
@@ -19,6 +25,7 @@ import { LiveFeedDrawer } from '../../features/live/components/LiveFeedDrawer.ts
 import { liveFeed, useLiveFeed } from '../../features/live/liveFeed.ts';
 import { useLiveStream } from '../../features/live/useLiveStream.tsx';
 import { projectQueries } from '../../features/projects/api.ts';
+import { adminQueries } from '../../features/admin/api.ts';
 import { session } from '../../shared/api/session.ts';
 import { LANGUAGES } from '../../shared/i18n/language.ts';
 import { type PageKey, prefetchPage } from '../pages.ts';
@@ -55,19 +62,16 @@ export function AppLayout({ children }: { children: ReactNode }) {
   const feed = useLiveFeed();
   const live = useLiveStream(appId);
 
-  const section = location.pathname.includes('/members')
-    ? 'members'
-    : location.pathname.endsWith('/fields')
-      ? 'fields'
-      : location.pathname.includes('/duplicates')
-        ? 'duplicates'
-        : location.pathname.endsWith('/site')
-          ? 'site'
-          : appId
-            ? 'customers'
-            : 'projects';
+  // The menu entry of the page shown: the path's segment after the project (a customer's page is under customers).
+  const section = appId
+    ? (location.pathname.split('/')[3] ?? 'customers')
+    : location.pathname.startsWith('/admin/clients')
+      ? 'clients'
+      : 'projects';
   // The project's secret is shown to its Master and Admins only: they set up site tracking.
   const manager = (projects.data ?? []).some((p) => p.id === appId && p.secret !== null);
+  // The server's administrators (ADMIN_USER_IDS) are those who may list its OAuth clients.
+  const isAdmin = useQuery(adminQueries.clients()).isSuccess;
   const items: { key: PageKey; label: string; icon: ReactNode; to: string | undefined }[] = [
     { key: 'projects', label: t('common.nav.projects'), icon: <AppstoreOutlined />, to: '/' },
     { key: 'customers', label: t('common.nav.customers'), icon: <UserOutlined />, to: appId ? `/p/${appId}/customers` : undefined },
@@ -77,9 +81,15 @@ export function AppLayout({ children }: { children: ReactNode }) {
       icon: <MergeCellsOutlined />,
       to: appId ? `/p/${appId}/duplicates` : undefined,
     },
+    { key: 'links', label: t('common.nav.links'), icon: <LinkOutlined />, to: appId ? `/p/${appId}/links` : undefined },
+    { key: 'calls', label: t('common.nav.calls'), icon: <PhoneOutlined />, to: appId ? `/p/${appId}/calls` : undefined },
+    { key: 'posts', label: t('common.nav.posts'), icon: <MailOutlined />, to: appId ? `/p/${appId}/posts` : undefined },
     { key: 'members', label: t('common.nav.members'), icon: <TeamOutlined />, to: appId ? `/p/${appId}/members` : undefined },
     { key: 'fields', label: t('common.nav.fields'), icon: <FormOutlined />, to: appId ? `/p/${appId}/fields` : undefined },
     { key: 'site', label: t('common.nav.site'), icon: <GlobalOutlined />, to: appId && manager ? `/p/${appId}/site` : undefined },
+    { key: 'webhooks', label: t('common.nav.webhooks'), icon: <ApiOutlined />, to: appId ? `/p/${appId}/webhooks` : undefined },
+    { key: 'settings', label: t('common.nav.settings'), icon: <SettingOutlined />, to: appId ? `/p/${appId}/settings` : undefined },
+    { key: 'clients', label: t('common.nav.clients'), icon: <KeyOutlined />, to: isAdmin ? '/admin/clients' : undefined },
   ];
   const menu = (
     <nav aria-label={t('common.nav.mainMenu')} style={{ flex: wide ? 1 : undefined, minWidth: 0 }}>
@@ -156,7 +166,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
           {t('common.appName')}
         </Link>
         {wide ? projectSwitch : null}
-        {wide ? menu : <div style={{ flex: 1 }} />}
+        <div style={{ flex: 1 }} />
         {liveButton}
         {wide ? (
           <Flex gap={12} align="center">
@@ -170,6 +180,8 @@ export function AppLayout({ children }: { children: ReactNode }) {
           <Button type="text" aria-label={t('common.nav.menu')} icon={<MenuOutlined />} onClick={() => setMenuOpen(true)} />
         )}
       </Layout.Header>
+      {/* At desktop width the menu is a bar of its own under the header: a project has more pages than the header has room for. */}
+      {wide && <div style={{ background: '#fff', borderBottom: '1px solid #e5e5e5', padding: '0 24px' }}>{menu}</div>}
       {!wide && (
         <Drawer title={t('common.nav.menu')} open={menuOpen} onClose={() => setMenuOpen(false)} width={300}>
           <Flex vertical gap={16}>

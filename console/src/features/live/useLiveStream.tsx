@@ -6,6 +6,7 @@ import { useNavigate } from 'react-router';
 import { session } from '../../shared/api/session.ts';
 import { readEventStream } from '../../shared/api/sse.ts';
 import { customerQueries } from '../customers/api.ts';
+import { linkQueries } from '../links/api.ts';
 import { useBehaviourTitle } from '../customer-detail/components/useBehaviourTitle.ts';
 import { type FeedEntry, liveFeed } from './liveFeed.ts';
 
@@ -81,6 +82,8 @@ export function useLiveStream(appId: string | undefined): { open: boolean } {
         const customerId = isCustomer ? event.domainId : body.customerId;
         // What the event changed is read again when next shown (at once, where it is on screen).
         void client.invalidateQueries({ queryKey: customerQueries.all(appId) });
+        // …and the links' counters and view logs (a view, a page read, a form sent).
+        void client.invalidateQueries({ queryKey: linkQueries.all(appId) });
         const entry: FeedEntry = {
           id: message.id ?? event.domainId,
           appId,

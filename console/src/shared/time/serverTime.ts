@@ -38,3 +38,8 @@ export function toLocal(t: Dayjs): Dayjs {
 export function setTimeLocale(language: string): void {
   dayjs.locale(language === 'zh-CN' ? 'zh-cn' : 'en');
 }
+
+/** A moment the user picked (in their zone), as the API takes it: `yyyy-MM-dd HH:mm:ss` in the server's zone. */
+export function toServerTime(t: Dayjs): string {
+  return t.tz(serverZone).format(WIRE);
+}

@@ -55,6 +55,9 @@ export function CustomersPage() {
   const myRole = members.data?.find((m) => m.svcUserId === me.data?.id)?.role;
   const seesAll = myRole === 'Master' || myRole === 'Admin';
   const rows = list.data?.rows ?? [];
+  // The list is dimmed only while it is replaced (a first load, another page or filter), not while a
+  // live event refreshes it in the background: that happens every few seconds on a busy project.
+  const replacing = list.isLoading || (list.isFetching && list.isPlaceholderData);
   const filtered = params.keyword !== '' || params.group !== undefined || params.owner !== 'all';
   const groupName = (c: CustomerListItem) => c.groupName || (c.groupId ? groups.data?.find((g) => g.id === c.groupId)?.name : '') || '';
   const href = (c: CustomerListItem) => `/p/${appId}/customers/${c.id}`;
@@ -105,7 +108,7 @@ export function CustomersPage() {
   const table = (
     <Table<CustomerListItem>
       rowKey="id"
-      loading={list.isFetching}
+      loading={replacing}
       dataSource={rows}
       pagination={false}
       locale={{ emptyText: empty }}
@@ -131,7 +134,7 @@ export function CustomersPage() {
   );
   const cards = (
     <List
-      loading={list.isFetching}
+      loading={replacing}
       dataSource={rows}
       locale={{ emptyText: empty }}
       renderItem={(c) => (
@@ -165,7 +168,7 @@ export function CustomersPage() {
       <PageHeader
         title={t('customers.title')}
         extra={
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)} disabled={!me.data}>
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)} loading={me.isLoading}>
             {t('customers.new')}
           </Button>
         }

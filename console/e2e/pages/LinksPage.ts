@@ -1,0 +1,62 @@
+import type { Locator, Page } from 'playwright-core';
+import { type Lang, text } from '../locale.ts';
+
+/** /console/p/:appId/links: the list, the new-link form (with its upload), the share dialog and a link's details. */
+export class LinksPage {
+  readonly heading: Locator;
+  readonly newButton: Locator;
+  readonly form: Locator;
+  readonly shareDialog: Locator;
+  readonly detail: Locator;
+  constructor(
+    readonly page: Page,
+    readonly lang: Lang = 'en-US',
+  ) {
+    this.heading = page.getByRole('heading', { level: 1, name: text(lang, 'links.title') });
+    this.newButton = page.getByRole('button', { name: text(lang, 'links.new') });
+    this.form = page.getByRole('dialog').filter({ hasText: text(lang, 'links.form.title') });
+    this.shareDialog = page.getByRole('dialog').filter({ has: page.locator('[data-share-url]') });
+    this.detail = page.getByRole('dialog').filter({ hasText: text(lang, 'links.detail.views') });
+  }
+
+  async open(base: string, appId: string): Promise<void> {
+    await this.page.goto(`${base}/console/p/${appId}/links`);
+    await this.heading.waitFor();
+  }
+
+  /** Uploads a file in the new-link form and waits until its pages are ready. */
+  async uploadDeck(file: string): Promise<void> {
+    if (!(await this.form.isVisible())) await this.newButton.click();
+    await this.form.locator('input[type=file]').setInputFiles(file);
+    await this.form.locator('[data-file-status="ready"]').waitFor({ timeout: 30_000 });
+  }
+
+  /** Picks the customer the link is for, by searching their name. */
+  async directTo(name: string): Promise<void> {
+    const select = this.form.getByLabel(text(this.lang, 'links.form.customer'));
+    await select.click();
+    await select.fill(name);
+    // antd draws each choice twice: a hidden one for screen readers, and the one a person taps.
+    await this.page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: name }).first().click();
+    await this.page.locator('.ant-select-dropdown:visible').waitFor({ state: 'detached' });
+  }
+
+  async fillName(name: string): Promise<void> {
+    await this.form.getByLabel(text(this.lang, 'links.form.name')).fill(name);
+  }
+
+  /** Creates the link; answers its share address, as the share dialog shows it. */
+  async create(): Promise<string> {
+    await this.form.getByRole('button', { name: text(this.lang, 'links.form.create') }).click();
+    await this.shareDialog.waitFor();
+    return this.shareDialog.locator('[data-share-url]').inputValue();
+  }
+
+  link(name: string): Locator {
+    return this.page.getByRole('link', { name, exact: true });
+  }
+
+  viewLogs(): Locator {
+    return this.detail.locator('[data-view-log]');
+  }
+}

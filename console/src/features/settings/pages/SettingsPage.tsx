@@ -1,0 +1,201 @@
+import { CopyOutlined, EyeInvisibleOutlined, EyeOutlined, SyncOutlined } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, App, Button, Card, Empty, Flex, Form, Input, List, Popconfirm, Skeleton, Space, Typography } from 'antd';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router';
+import { errorDetail, errorText } from '../../../shared/i18n/errors.ts';
+import { DateTime } from '../../../shared/ui/DateTime.tsx';
+import { PageHeader } from '../../../shared/ui/PageHeader.tsx';
+import { authQueries } from '../../auth/api.ts';
+import { memberQueries } from '../../members/api.ts';
+import { projectQueries } from '../../projects/api.ts';
+import { type AuditEntry, settingsQueries, useEditProject, useRotateSecret } from '../api.ts';
+
+const h2 = (text: string) => <h2 style={{ fontSize: 16, margin: 0 }}>{text}</h2>;
+/** The audit actions the console names; others are shown as the server writes them. */
+const KNOWN_ACTIONS = [
+  'member.add',
+  'member.remove',
+  'member.accept',
+  'customer.delete',
+  'customer.transfer_owner',
+  'customer.transfer_group',
+  'file.upload',
+  'file.replace',
+  'project.edit',
+  'project.secret_rotate',
+  'webhook.create',
+  'webhook.remove',
+  'webhook.replay',
+] as const;
+
+/** The project's settings: its name and description, the secret integrations use, and who changed what. */
+export function SettingsPage() {
+  const { appId = '' } = useParams();
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const me = useQuery(authQueries.me());
+  const members = useQuery(memberQueries.list(appId));
+  const projects = useQuery(projectQueries.mine());
+  const project = projects.data?.find((p) => p.id === appId);
+  const myRole = members.data?.find((m) => m.svcUserId === me.data?.id)?.role;
+  const manages = myRole === 'Master' || myRole === 'Admin';
+  const edit = useEditProject(appId);
+  const rotate = useRotateSecret(appId);
+  const [form] = Form.useForm<{ name: string; description: string }>();
+  const [revealed, setRevealed] = useState(false);
+  const [rotated, setRotated] = useState<{ previousSecretValidUntil: string }>();
+  const [auditPage, setAuditPage] = useState(1);
+  const audit = useQuery({ ...settingsQueries.audit(appId, auditPage), enabled: manages });
+
+  useEffect(() => {
+    if (project) form.setFieldsValue({ name: project.name, description: project.description ?? '' });
+  }, [project, form]);
+
+  if (projects.isLoading || members.isLoading) return <Skeleton active paragraph={{ rows: 8 }} />;
+
+  const save = async (v: { name: string; description: string }) => {
+    try {
+      await edit.mutateAsync({ name: v.name.trim(), description: v.description ?? '' });
+      void message.success(t('settings.saved'));
+    } catch (err) {
+      form.setFields([{ name: 'name', errors: [errorText(err), errorDetail(err)].filter((x): x is string => Boolean(x)) }]);
+    }
+  };
+  const copy = (text: string) =>
+    void navigator.clipboard
+      .writeText(text)
+      .then(() => message.success(t('settings.secret.copied')))
+      .catch(() => undefined);
+  const secret = project?.secret ?? '';
+  const memberName = (id: string | null) => {
+    if (id === null) return t('settings.audit.system');
+    const m = members.data?.find((x) => String(x.svcUserId) === id);
+    return m?.user?.userName || m?.user?.phoneNum || m?.user?.email || t('settings.audit.user', { id });
+  };
+  const actionText = (e: AuditEntry) =>
+    (KNOWN_ACTIONS as readonly string[]).includes(e.action)
+      ? t(`settings.audit.actions.${e.action as (typeof KNOWN_ACTIONS)[number]}`)
+      : e.action;
+
+  return (
+    <>
+      <PageHeader title={t('settings.title')} />
+      <Flex vertical gap={16}>
+        <Card size="small" title={h2(t('settings.project'))}>
+          <Form
+            form={form}
+            layout="vertical"
+            requiredMark={false}
+            disabled={!manages}
+            onFinish={(v) => void save(v)}
+            style={{ maxWidth: 560 }}
+          >
+            <Form.Item
+              name="name"
+              label={t('settings.name')}
+              rules={[{ required: true, whitespace: true, message: t('settings.nameRequired') }]}
+            >
+              <Input maxLength={255} />
+            </Form.Item>
+            <Form.Item name="description" label={t('settings.description')}>
+              <Input.TextArea autoSize={{ minRows: 2, maxRows: 6 }} maxLength={2000} />
+            </Form.Item>
+            {manages ? (
+              <Button type="primary" htmlType="submit" loading={edit.isPending}>
+                {t('common.actions.save')}
+              </Button>
+            ) : (
+              <Typography.Text type="secondary">{t('settings.readOnly')}</Typography.Text>
+            )}
+          </Form>
+        </Card>
+        {manages && (
+          <Card size="small" title={h2(t('settings.secret.title'))}>
+            <Typography.Paragraph type="secondary">{t('settings.secret.help')}</Typography.Paragraph>
+            <Flex vertical gap={12}>
+              <Space.Compact style={{ width: '100%', maxWidth: 560 }}>
+                <Input
+                  readOnly
+                  aria-label={t('settings.secret.title')}
+                  value={revealed ? secret : '•'.repeat(24)}
+                  style={{ fontFamily: 'monospace' }}
+                  data-secret={revealed ? 'shown' : 'hidden'}
+                />
+                <Button icon={revealed ? <EyeInvisibleOutlined /> : <EyeOutlined />} onClick={() => setRevealed((r) => !r)}>
+                  {revealed ? t('settings.secret.hide') : t('settings.secret.reveal')}
+                </Button>
+                <Button icon={<CopyOutlined />} onClick={() => copy(secret)} aria-label={t('settings.secret.copy')} />
+              </Space.Compact>
+              <div>
+                <Popconfirm
+                  title={t('settings.secret.rotateConfirmTitle')}
+                  description={<div style={{ maxWidth: 320 }}>{t('settings.secret.rotateConfirm')}</div>}
+                  okText={t('settings.secret.rotate')}
+                  cancelText={t('common.actions.cancel')}
+                  onConfirm={() =>
+                    void rotate.mutateAsync().then((r) => {
+                      setRotated(r);
+                      setRevealed(true);
+                      void message.success(t('settings.secret.rotated'));
+                    })
+                  }
+                >
+                  <Button icon={<SyncOutlined />} loading={rotate.isPending}>
+                    {t('settings.secret.rotate')}
+                  </Button>
+                </Popconfirm>
+              </div>
+              {rotated && (
+                <Alert
+                  type="warning"
+                  showIcon
+                  role="status"
+                  message={t('settings.secret.rotatedTitle')}
+                  description={
+                    <>
+                      {t('settings.secret.previousValid')} <DateTime value={rotated.previousSecretValidUntil} />
+                    </>
+                  }
+                />
+              )}
+            </Flex>
+          </Card>
+        )}
+        {manages && (
+          <Card size="small" title={h2(t('settings.audit.title'))}>
+            <List
+              loading={audit.isLoading}
+              dataSource={audit.data?.rows ?? []}
+              locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('settings.audit.empty')} /> }}
+              renderItem={(e) => (
+                <List.Item>
+                  <Flex justify="space-between" gap={8} wrap style={{ width: '100%' }}>
+                    <span>
+                      <Typography.Text strong>{memberName(e.svcUserId)}</Typography.Text> {actionText(e)}
+                    </span>
+                    <Typography.Text type="secondary">
+                      <DateTime value={e.createdAt} />
+                    </Typography.Text>
+                  </Flex>
+                </List.Item>
+              )}
+            />
+            {(auditPage > 1 || audit.data?.hasMore) && (
+              <Flex justify="center" align="center" gap={12} style={{ marginTop: 12 }}>
+                <Button disabled={auditPage <= 1} onClick={() => setAuditPage(auditPage - 1)}>
+                  {t('common.actions.previous')}
+                </Button>
+                <Typography.Text>{t('common.page.of', { page: auditPage })}</Typography.Text>
+                <Button disabled={!audit.data?.hasMore} onClick={() => setAuditPage(auditPage + 1)}>
+                  {t('common.actions.next')}
+                </Button>
+              </Flex>
+            )}
+          </Card>
+        )}
+      </Flex>
+    </>
+  );
+}
