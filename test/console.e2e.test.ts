@@ -255,7 +255,8 @@ describe('the console, as a salesperson uses it', { timeout: 60_000 }, () => {
     await new AppShell(owner, 'en-US').goTo('customers');
     const customers = new CustomersPage(owner);
     await customers.customerLink('Ada Lovelace').waitFor();
-    expect(await customers.customerLink('A. Lovelace').count()).toBe(0);
+    // The list shown at once may be the cached one; the refetch the merge asked for drops the merged customer.
+    await customers.customerLink('A. Lovelace').waitFor({ state: 'detached' });
   });
 
   it('a Sales member, at 375 px on a touch screen, accepts the invitation and sees only their own customers', async () => {
