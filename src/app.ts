@@ -20,6 +20,7 @@ import { behaviourRoutes } from './modules/behaviour/routes.ts';
 import { historiesRoutes } from './modules/histories/routes.ts';
 import { ingestRoutes } from './modules/ingest/routes.ts';
 import { customersRoutes } from './modules/customers/routes.ts';
+import { dataOpsRoutes } from './modules/dataops/routes.ts';
 import { membersRoutes } from './modules/members/routes.ts';
 import { metadataRoutes } from './modules/metadata/routes.ts';
 import { projectsRoutes } from './modules/projects/routes.ts';
@@ -194,6 +195,7 @@ export async function buildApp(ctx: AppContext & { readonly metrics?: Metrics | 
   await app.register(membersRoutes, { members: services.members });
   await app.register(metadataRoutes, { metadata: services.metadata });
   await app.register(customersRoutes, { customers: services.customers, groups: services.groups });
+  await app.register(dataOpsRoutes, { dataops: services.dataops });
   await app.register(ingestRoutes, { ingest: services.ingest });
   await app.register(historiesRoutes, { histories: services.histories });
   await app.register(behaviourRoutes, { behaviour: services.behaviour });

@@ -7,6 +7,7 @@ import { createAuditService } from './modules/audit/service.ts';
 import { createBehaviourService } from './modules/behaviour/service.ts';
 import { createClientsService } from './modules/clients/service.ts';
 import { createCustomersService } from './modules/customers/service.ts';
+import { createDataOpsService } from './modules/dataops/service.ts';
 import { createFilesService } from './modules/files/service.ts';
 import { createGroupsService } from './modules/groups/service.ts';
 import { createHistoriesService } from './modules/histories/service.ts';
@@ -40,6 +41,8 @@ export function createServices(ctx: AppContext) {
     const result = await customers.createManyInTransaction(trx, appId, items, { now, validate: 'ingest' });
     return 'failed' in result ? result.failed : null;
   });
+  // Imports write through the customers service's create path; exports read through it.
+  const dataops = createDataOpsService(ctx, customers, audit.record);
   const histories = createHistoriesService(ctx, access);
   const behaviour = createBehaviourService(ctx, access, histories);
   const webhooks = createWebhooksService(ctx, access, audit.record);
@@ -58,6 +61,7 @@ export function createServices(ctx: AppContext) {
     metadata,
     groups,
     customers,
+    dataops,
     ingest,
     histories,
     behaviour,

@@ -60,6 +60,8 @@ export const TABLE_SCOPE = {
   audit_log: PROJECT,
   files: PROJECT,
   file_pages: PROJECT,
+  customer_imports: PROJECT,
+  customer_import_problems: PROJECT,
   visitors: PROJECT,
   server_secrets: { scope: 'global', why: "the server's own signing keys (share-link view tokens), not a project's" },
   users: { scope: 'global', why: 'a platform account, member of any number of projects' },
@@ -96,6 +98,8 @@ export const CROSS_PROJECT = {
     'new token is checked unique: tokens are unique across projects, and the link found names the project every later statement uses.',
   'view-sweep': 'Closing the share-link views that fell silent, in every project: each server sweeps whatever views stopped sending.',
   'event-sequencer': "The sequencer gives committed events their positions in ONE feed order over every project's outbox rows.",
+  'customer-import-worker':
+    'The import worker looks for customer imports waiting to run (queued, or left running by a stopped process) in every project: one queue of work per server.',
   'file-renderer': 'The page renderer looks for files waiting to be rendered in every project: one queue of work per server.',
   'event-relay':
     'The relay walks the outbox and the webhook deliveries of every project: it plans and sends due deliveries, ' +

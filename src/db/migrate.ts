@@ -15,6 +15,7 @@ import * as m012 from './migrations/012_audit_log.ts';
 import * as m013 from './migrations/013_app_id_everywhere.ts';
 import * as m014 from './migrations/014_files.ts';
 import * as m015 from './migrations/015_link_sharing.ts';
+import * as m018 from './migrations/018_customer_imports.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -41,6 +42,7 @@ const MIGRATIONS: Record<string, PortableMigration> = {
   '013_app_id_everywhere': m013,
   '014_files': m014,
   '015_link_sharing': m015,
+  '018_customer_imports': m018,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -128,6 +128,7 @@ export async function startTestServer(extraEnv: Record<string, string> = {}): Pr
     async close() {
       await app.close();
       await services.files.close();
+      await services.dataops.close();
       await ctx.database.close();
       await db.drop();
       if (dataDir !== null) fs.rmSync(dataDir, { recursive: true, force: true });

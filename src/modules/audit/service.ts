@@ -16,6 +16,8 @@ export type AuditAction =
   | 'customer.transfer_owner'
   | 'customer.transfer_group'
   | 'customer.delete'
+  | 'customer.import'
+  | 'customer.export'
   | 'project.edit'
   | 'webhook.create'
   | 'webhook.remove'
@@ -27,7 +29,7 @@ export interface AuditEntry {
   appId: string;
   actorId: number | null;
   action: AuditAction;
-  targetType: 'member' | 'customer' | 'project' | 'webhook' | 'file';
+  targetType: 'member' | 'customer' | 'project' | 'webhook' | 'file' | 'import';
   targetId: string;
   detail?: Record<string, unknown>;
 }

@@ -9,6 +9,13 @@ export const ProjectBody = Type.Object({
   name: Type.Optional(Type.String({ maxLength: 10000 })),
   description: Type.Optional(Type.String({ maxLength: 100000 })),
   svc_user_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
+  sales_export: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: 1,
+      description: '1: Sales members may export their own customers (default); 0: only Master and Admin export',
+    }),
+  ),
 });
 
 export const Project = Type.Object({

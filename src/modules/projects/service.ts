@@ -16,6 +16,8 @@ export interface ProjectInput {
   svc_user_id?: number | undefined;
   name?: string | undefined;
   description?: string | undefined;
+  /** 1: Sales members may export their customers; 0: they may not (docs/data-operations.md). */
+  sales_export?: number | undefined;
 }
 
 const NAME_MAX = 100;
@@ -70,6 +72,7 @@ export function createProjectsService(ctx: AppContext, access: AccessService, ho
         redirect_uri: null,
         create_time: now,
         edit_time: now,
+        sales_export: 1,
       };
       await db.transaction().execute(async (trx) => {
         await repo.insertApp(trx, app);
@@ -102,12 +105,18 @@ export function createProjectsService(ctx: AppContext, access: AccessService, ho
       const name = validName(input.name, false);
       const description = validDescription(input.description);
       await db.transaction().execute(async (trx) => {
+        const salesExport = input.sales_export;
         await repo.updateApp(trx, appId, {
           ...(name !== undefined ? { name } : {}),
           ...(description !== undefined ? { description } : {}),
+          ...(salesExport !== undefined ? { sales_export: salesExport } : {}),
           edit_time: clock.now(),
         });
-        const detail = { ...(name !== undefined ? { name } : {}), ...(description !== undefined ? { description } : {}) };
+        const detail = {
+          ...(name !== undefined ? { name } : {}),
+          ...(description !== undefined ? { description } : {}),
+          ...(salesExport !== undefined ? { salesExport } : {}),
+        };
         await audit(trx, { appId, actorId: callerId, action: 'project.edit', targetType: 'project', targetId: appId, detail });
       });
       return true;
