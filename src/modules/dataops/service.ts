@@ -276,6 +276,8 @@ export function createDataOpsService(ctx: AppContext, customers: CustomersServic
         job = await commitBatch(job, opts, batch);
         batch = [];
         progressListeners.get(job.id)?.(job);
+        // Requests waiting meanwhile are served between batches.
+        await new Promise<void>((resolve) => setImmediate(resolve));
       };
       let header = true;
       for await (const cells of fileRows(job.file_path, format, opts.encoding)) {
