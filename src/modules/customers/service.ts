@@ -21,6 +21,7 @@ import {
 import { ATTRIBUTES, ATTRIBUTE_BY_NAME, readParam } from './attributes.ts';
 import { type ValidatedCustomer, type ValidationEnv, type ValidationMode, validateCustomer } from './validation.ts';
 import { timeOrderedUuid } from '../../lib/ids.ts';
+import { isEmail, isPhone } from '../../lib/formats.ts';
 
 export const DEFAULT_CREATE_WAY = 6;
 /** createWay of a customer a visitor's form made (docs/links.md). */
@@ -92,7 +93,10 @@ export interface NewCustomer {
 type ListOptions = Omit<CreateOptions, 'ownerId' | 'id'>;
 
 /** Validates one input for an acting member, asking `isTaken` about unique values. */
-type BatchValidate = (input: Record<string, unknown>, ownerId: number, isTaken: ValidationEnv['isTaken']) => Promise<ValidatedCustomer>;
+type BatchValidate = ((input: Record<string, unknown>, ownerId: number, isTaken: ValidationEnv['isTaken']) => Promise<ValidatedCustomer>) & {
+  /** Some attribute is unique: only then do items ask about stored values. */
+  checksUnique?: boolean;
+};
 
 export interface TransferItem {
   customerId?: unknown;
@@ -189,7 +193,7 @@ export function createCustomersService(
       if (!answer) groupAnswers.set(key, (answer = env.isGroupOf(groupId, ownerId)));
       return answer;
     };
-    return (input, ownerId, isTaken) =>
+    const validate: BatchValidate = (input, ownerId, isTaken) =>
       validateCustomer(input, {
         mode: opts.validate,
         metadata: meta,
@@ -199,6 +203,8 @@ export function createCustomersService(
         isGroupOf,
         isTaken,
       });
+    validate.checksUnique = meta.some((m) => m.is_unique === 1);
+    return validate;
   }
 
   /**
@@ -212,6 +218,8 @@ export function createCustomersService(
     validate: BatchValidate,
   ): Promise<Map<keyof CustomersTable, Set<string>>> {
     const asked = new Map<keyof CustomersTable, Set<string | number>>();
+    // No unique attribute: no item asks, and the pass would only validate every item twice.
+    if (validate.checksUnique === false) return new Map();
     for (const it of items) {
       await validate(it.input, it.ownerId, async (column, value) => {
         let values = asked.get(column);
@@ -403,7 +411,8 @@ export function createCustomersService(
         const raw = readParam(input, key);
         if (raw === undefined || raw === null) return null;
         const text = String(raw).trim();
-        if (text === '') return null;
+        // A malformed mobile number or e-mail names nobody: its row fails validation on its own.
+        if (text === '' || (key.column === 'phone' && !isPhone(text)) || (key.column === 'email_lower' && !isEmail(text))) return null;
         return key.column === 'email_lower' ? text.toLowerCase() : text;
       };
       // Stored live customers the rows' keys name.

@@ -34,13 +34,21 @@ interface OptionValue {
   value: string;
 }
 
+/** Parsed once per metadata row read (a batch of a list or an import validates many inputs against the same rows). */
+const parsedOptions = new WeakMap<MetadataRow, Set<string>>();
+
 function optionValues(row: MetadataRow): Set<string> {
-  try {
-    const parsed = JSON.parse(row.option_values ?? '[]') as OptionValue[];
-    return new Set(parsed.map((o) => String(o.value)));
-  } catch {
-    return new Set();
+  let values = parsedOptions.get(row);
+  if (values === undefined) {
+    try {
+      const parsed = JSON.parse(row.option_values ?? '[]') as OptionValue[];
+      values = new Set(parsed.map((o) => String(o.value)));
+    } catch {
+      values = new Set();
+    }
+    parsedOptions.set(row, values);
   }
+  return values;
 }
 
 /** The raw parameter as trimmed text; null for an explicit empty value; AppError for objects. */

@@ -13,7 +13,7 @@ import type { CustomerFilter, CustomerScope, CustomersService, DuplicatePolicy, 
 import { BOM, csvLine, neutralized } from './csv.ts';
 import { type ImportJobOptions, type ImportJobResponse, type ImportRow, toImportJob } from './mapper.ts';
 import { mapColumns } from './mapping.ts';
-import { UnreadableFile, detectEncoding, fileRows, formatOf, isKnownEncoding } from './reader.ts';
+import { UnreadableFile, countCsvRows, detectEncoding, fileRows, formatOf, isKnownEncoding } from './reader.ts';
 import { createImportsRepository } from './repository.ts';
 
 /** A file an upload brought (src/http/upload.ts gives this shape). */
@@ -39,7 +39,7 @@ export interface ImportRequest {
 export type ExportFormat = 'csv' | 'xlsx';
 
 /** Rows per import batch: one transaction each (customers, counters and problems together). */
-export const IMPORT_BATCH = 1000;
+export const IMPORT_BATCH = 2000;
 /** Rows per export page (a primary-key walk). */
 const EXPORT_PAGE = 1000;
 const POLL_MS = 5000;
@@ -254,10 +254,9 @@ export function createDataOpsService(ctx: AppContext, customers: CustomersServic
     try {
       if (Number(job.total) === 0 && Number(job.processed) === 0) {
         let total = -1; // the header
-        for await (const _ of fileRows(job.file_path, format, opts.encoding)) {
-          total += 1;
-          if (stopped) return;
-        }
+        if (format === 'csv') total += await countCsvRows(job.file_path, opts.encoding);
+        else for await (const _ of fileRows(job.file_path, format, opts.encoding)) total += 1;
+        if (stopped) return;
         const lease = clock.now() + leaseMs;
         if (
           !(await repo.advance(db, job.app_id, job.id, job.lease_until, {
