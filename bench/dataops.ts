@@ -72,7 +72,12 @@ async function generate(file: string, rows: number): Promise<void> {
 }
 
 /** A multipart upload of a file, streamed, with its Content-Length (the server needs it). */
-function upload(url: string, token: string, file: string, fields: Record<string, string>): Promise<{ status: number; data: { id: string } }> {
+function upload(
+  url: string,
+  token: string,
+  file: string,
+  fields: Record<string, string>,
+): Promise<{ status: number; data: { id: string } }> {
   const boundary = `----rapportbench${randomBytes(8).toString('hex')}`;
   let headText = '';
   for (const [k, v] of Object.entries(fields)) headText += `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`;
@@ -171,13 +176,18 @@ async function main(): Promise<void> {
       body: JSON.stringify({ name: 'Import bench' }),
     });
     const appId = ((await created.json()) as { data: { appId: string } }).data.appId;
-    const me = (await (await fetch(`${base}/svcuser/oauth2/getUserInfoByAccessToken?access_token=${token}`, { headers: auth })).json()) as { data?: { id: number }; id?: number };
+    const me = (await (await fetch(`${base}/svcuser/oauth2/getUserInfoByAccessToken?access_token=${token}`, { headers: auth })).json()) as {
+      data?: { id: number };
+      id?: number;
+    };
     const userId = me.data?.id ?? me.id;
     let peak = 0;
     const sampler = setInterval(() => (peak = Math.max(peak, rssOf(server?.pid ?? 0))), 100);
     try {
       const t0 = performance.now();
-      const answer = await upload(`${base}/api/v1.7/app/${appId}/member/${userId}/customer-imports`, token, csvFile, { duplicate_policy: 'skip' });
+      const answer = await upload(`${base}/api/v1.7/app/${appId}/member/${userId}/customer-imports`, token, csvFile, {
+        duplicate_policy: 'skip',
+      });
       if (answer.status !== 1) throw new Error(`import refused: ${JSON.stringify(answer)}`);
       const uploadMs = performance.now() - t0;
       let job: Record<string, unknown> = {};
@@ -217,7 +227,13 @@ async function main(): Promise<void> {
           rowsPerSecond: Math.round(ROWS / (importMs / 1000)),
           peakRssMB: Math.round(importPeak / 1e6),
         },
-        export: { rows: exported, bytes, ms: Math.round(exportMs), rowsPerSecond: Math.round(exported / (exportMs / 1000)), peakRssMB: Math.round(peak / 1e6) },
+        export: {
+          rows: exported,
+          bytes,
+          ms: Math.round(exportMs),
+          rowsPerSecond: Math.round(exported / (exportMs / 1000)),
+          peakRssMB: Math.round(peak / 1e6),
+        },
       };
       console.log(JSON.stringify(summary, null, 2));
     } finally {

@@ -97,7 +97,10 @@ describe('customer export', () => {
 
 describe('CSV writer (property)', () => {
   it('round-trips any text through a CSV parser, with formula starts neutralized and mobile numbers kept', () => {
-    const cell = fc.oneof(fc.string(), fc.constantFrom('=A1', '+1', '+8613800000000', '-', '@x', '\tTab', '\rCR', ' pad ', 'a,b', 'say "hi"', 'a\nb'));
+    const cell = fc.oneof(
+      fc.string(),
+      fc.constantFrom('=A1', '+1', '+8613800000000', '-', '@x', '\tTab', '\rCR', ' pad ', 'a,b', 'say "hi"', 'a\nb'),
+    );
     fc.assert(
       fc.property(fc.array(fc.array(cell, { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 5 }), (rows) => {
         const text = rows.map((r) => csvLine(r)).join('');

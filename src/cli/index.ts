@@ -170,7 +170,12 @@ export async function main(argv: string[]): Promise<number> {
       const fs = await import('node:fs');
       const { pipeline } = await import('node:stream/promises');
       await withServices(async (s) => {
-        const body = await s.dataops.exportCustomers(appId, null, { keyword: option(rest, '--keyword'), groupId: option(rest, '--group') }, format);
+        const body = await s.dataops.exportCustomers(
+          appId,
+          null,
+          { keyword: option(rest, '--keyword'), groupId: option(rest, '--group') },
+          format,
+        );
         await pipeline(body, out ? fs.createWriteStream(out, { mode: 0o600 }) : process.stdout);
       });
       return 0;

@@ -176,8 +176,9 @@ type ListKey = { updatedAt: number; id: string };
 const MAX_ANCHORED_LISTS = 1000;
 
 /** Customers in scope that match the list's filters (see customersRepository.filteredPage). */
-function filtered(db: Db, scope: CustomerScope, filter: CustomerFilter) {
-  let q = db.selectFrom('customers').selectAll().where('app_id', '=', scope.appId);
+function filtered(db: Db, scope: CustomerScope, filter: CustomerFilter, byKey?: DialectFeatures) {
+  let q = db.selectFrom('customers').selectAll();
+  q = byKey ? q.where(byKey.projectIs('app_id', scope.appId)) : q.where('app_id', '=', scope.appId);
   if (scope.ownerId !== null) q = q.where('owner_id', '=', scope.ownerId);
   const { groupId, keyword } = filter;
   if (groupId !== undefined) q = groupId === '' ? q.where('group_id', 'is', null) : q.where('group_id', '=', groupId);
@@ -324,10 +325,20 @@ export const customersRepository = {
 
   /**
    * Live customers in scope matching the list's filters, in id order (creation order) after
-   * `afterId`: an export walks the primary key a page at a time, whatever the number of rows.
+   * `afterId`: an export walks the primary key a page at a time, whatever the number of rows, and
+   * a customer changed meanwhile keeps its place.
    */
-  exportPage(db: Db, scope: CustomerScope, filter: CustomerFilter, afterId: string | null, limit: number): Promise<CustomerRow[]> {
-    let q = filtered(db, scope, filter).where('status', '=', 1);
+  exportPage(
+    db: Db,
+    features: DialectFeatures,
+    scope: CustomerScope,
+    filter: CustomerFilter,
+    afterId: string | null,
+    limit: number,
+  ): Promise<CustomerRow[]> {
+    // The project's condition kept out of SQLite's index choice: the walk is the primary key's,
+    // never the project's list index sorted again for every page.
+    let q = filtered(db, scope, filter, features).where('status', '=', 1);
     if (afterId !== null) q = q.where('id', '>', afterId);
     return q.orderBy('id').limit(limit).execute();
   },

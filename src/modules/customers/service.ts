@@ -93,7 +93,11 @@ export interface NewCustomer {
 type ListOptions = Omit<CreateOptions, 'ownerId' | 'id'>;
 
 /** Validates one input for an acting member, asking `isTaken` about unique values. */
-type BatchValidate = ((input: Record<string, unknown>, ownerId: number, isTaken: ValidationEnv['isTaken']) => Promise<ValidatedCustomer>) & {
+type BatchValidate = ((
+  input: Record<string, unknown>,
+  ownerId: number,
+  isTaken: ValidationEnv['isTaken'],
+) => Promise<ValidatedCustomer>) & {
   /** Some attribute is unique: only then do items ask about stored values. */
   checksUnique?: boolean;
 };
@@ -582,7 +586,7 @@ export function createCustomersService(
       afterId: string | null,
       limit: number,
     ): Promise<{ customers: CustomerResponse[]; last: string | null }> {
-      const rows = await repo.exportPage(db, scope, filter, afterId, limit);
+      const rows = await repo.exportPage(db, ctx.database.features, scope, filter, afterId, limit);
       return {
         customers: rows.map((r) => toCustomer(r, clock)),
         last: rows.length === limit ? (rows[rows.length - 1] as CustomerRow).id : null,
