@@ -246,6 +246,17 @@ export function createDataOpsService(ctx: AppContext, customers: CustomersServic
 
   class LeaseLost extends Error {}
 
+  /**
+   * Batches commit through the database's group commit, one batch a group: on SQLite its WAL is
+   * fsynced off the event loop (src/db), and the batch is acknowledged only once it is durable.
+   */
+  const batchWrites = ctx.database.commitGroup<(trx: Kysely<Database>) => Promise<void>>(
+    async (trx, jobs) => {
+      for (const write of jobs) await write(trx);
+    },
+    { maxRecords: IMPORT_BATCH, maxWaitMs: 0, concurrency: 1 },
+  );
+
   async function runJob(claimed: ImportRow): Promise<void> {
     let job = claimed;
     const opts = JSON.parse(job.options) as ImportJobOptions;
@@ -323,7 +334,8 @@ export function createDataOpsService(ctx: AppContext, customers: CustomersServic
       return { input, row };
     });
     const now = clock.now();
-    return db.transaction().execute(async (trx) => {
+    let next: ImportRow | undefined;
+    await batchWrites.submit(async (trx) => {
       const outcome = await customers.importInTransaction(trx, job.app_id, items, {
         ownerId: Number(job.owner_id),
         mayAssignOthers: opts.mayAssignOthers,
@@ -343,7 +355,7 @@ export function createDataOpsService(ctx: AppContext, customers: CustomersServic
           reason: `${p.code}: ${p.reason}`,
         })),
       );
-      const next: ImportRow = {
+      const updated: ImportRow = {
         ...job,
         processed: Number(job.processed) + batch.length,
         created: Number(job.created) + outcome.created,
@@ -354,17 +366,18 @@ export function createDataOpsService(ctx: AppContext, customers: CustomersServic
         updated_at: now,
       };
       const advanced = await repo.advance(trx, job.app_id, job.id, job.lease_until, {
-        processed: next.processed,
-        created: next.created,
-        updated: next.updated,
-        skipped: next.skipped,
-        failed: next.failed,
-        lease_until: next.lease_until,
+        processed: updated.processed,
+        created: updated.created,
+        updated: updated.updated,
+        skipped: updated.skipped,
+        failed: updated.failed,
+        lease_until: updated.lease_until,
         updated_at: now,
       });
       if (!advanced) throw new LeaseLost();
-      return next;
-    });
+      next = updated;
+    }, batch.length);
+    return next as ImportRow;
   }
 
   // ---- Exports. ----
