@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import ExcelJS from 'exceljs';
 import fc from 'fast-check';
 import iconv from 'iconv-lite';
@@ -7,6 +9,7 @@ import { createServices } from '../src/services.ts';
 import { uniquePhone } from './helpers/fixtures.ts';
 import { multipart } from './helpers/files.ts';
 import { useTestServer } from './helpers/harness.ts';
+import { runCli } from './helpers/process.ts';
 import { type HistoryProject, historyProject } from './helpers/histories.ts';
 
 const t = useTestServer({ IMPORT_LEASE_SECONDS: '1', IMPORT_XLSX_MAX_BYTES: '200000' });
@@ -304,6 +307,40 @@ describe('customer import', () => {
       .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(n);
     t.server.services.dataops.start();
+  });
+});
+
+describe('CLI', () => {
+  it('imports a file with the same summary as the endpoint, and exports every customer', async () => {
+    const config = t.server.ctx.config;
+    const env = { DATA_DIR: config.dataDir, ...(config.databaseUrl ? { DATABASE_URL: config.databaseUrl } : {}) };
+    const file = path.join(config.dataDir, 'cli-import.csv');
+    const phone = uniquePhone();
+    fs.writeFileSync(file, csv(['name,phone', `CLI One,${phone}`, `CLI Two,${uniquePhone()}`, 'CLI Bad,nope']));
+    const run = runCli(['import', 'customers', file, '--app', p.appId, '--owner', String(p.sales2.id)], env);
+    expect(await run.exited, run.output()).toBe(0);
+    const summary = JSON.parse(
+      run
+        .output()
+        .trim()
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .pop() as string,
+    );
+    expect(summary).toMatchObject({ status: 'done', total: 3, processed: 3, created: 2, updated: 0, skipped: 0, failed: 1 });
+    expect(await customersOf(p.master.token, phone)).toMatchObject([{ name: 'CLI One', svcUserId: String(p.sales2.id), createWay: 7 }]);
+
+    const out = path.join(config.dataDir, 'cli-export.csv');
+    const exported = runCli(['export', 'customers', '--app', p.appId, '--out', out, '--keyword', 'CLI'], env);
+    expect(await exported.exited, exported.output()).toBe(0);
+    const lines = fs.readFileSync(out, 'utf8').trimEnd().split('\r\n');
+    expect(lines[0]?.startsWith('\uFEFFid,姓名,手机')).toBe(true);
+    expect(
+      lines
+        .slice(1)
+        .map((l) => l.split(',')[1])
+        .sort(),
+    ).toEqual(['CLI One', 'CLI Two']);
   });
 });
 
