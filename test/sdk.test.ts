@@ -57,10 +57,10 @@ describe('SDK', () => {
       stdio: 'ignore',
     });
     const committed = fs.readFileSync(path.join(SDK, 'src/schema.ts'), 'utf8');
-    // On a difference: `npm run build -w packages/sdk` regenerates packages/sdk/src/schema.ts; commit it.
+    // On a difference: `npm run generate -w packages/sdk` regenerates packages/sdk/src/schema.ts; commit it.
     expect(
       committed === fs.readFileSync(out, 'utf8'),
-      'packages/sdk/src/schema.ts differs from the server: npm run build -w packages/sdk',
+      'packages/sdk/src/schema.ts differs from the server: npm run generate -w packages/sdk',
     ).toBe(true);
   });
 
