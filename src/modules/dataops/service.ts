@@ -43,6 +43,8 @@ export const IMPORT_BATCH = 2000;
 /** Rows per export page (a primary-key walk). */
 const EXPORT_PAGE = 1000;
 const POLL_MS = 5000;
+/** An incoming upload this old was left by a process that stopped while receiving it. */
+const INCOMING_MAX_AGE_MS = 3600_000;
 const POLICIES: readonly DuplicatePolicy[] = ['skip', 'update', 'merge'];
 
 const importNotFound = () => failure('import_not_found');
@@ -95,6 +97,8 @@ export function createDataOpsService(ctx: AppContext, customers: CustomersServic
     incoming: IncomingFile | undefined,
     input: ImportRequest,
     keepFile: (target: string) => Promise<void>,
+    /** Run by the caller at once (the CLI): recorded running, held by its lease, so no server's worker takes it. */
+    runHere = false,
   ): Promise<ImportRow> {
     if (!incoming) throw invalidFile("No file: send it as multipart/form-data in the field 'file'");
     if (incoming.tooLarge) throw invalidFile(`The file is larger than ${limits.maxBytes} bytes`);
@@ -154,7 +158,7 @@ export function createDataOpsService(ctx: AppContext, customers: CustomersServic
       app_id: appId,
       created_by: actor.callerId,
       owner_id: owner,
-      status: 'queued',
+      status: runHere ? 'running' : 'queued',
       format,
       file_name: incoming.filename.slice(0, 255),
       file_path: filePath,
@@ -166,7 +170,7 @@ export function createDataOpsService(ctx: AppContext, customers: CustomersServic
       skipped: 0,
       failed: 0,
       error: null,
-      lease_until: null,
+      lease_until: runHere ? now + leaseMs : null,
       created_at: now,
       updated_at: now,
     };
@@ -380,6 +384,19 @@ export function createDataOpsService(ctx: AppContext, customers: CustomersServic
     return next as ImportRow;
   }
 
+  async function sweepIncoming(): Promise<void> {
+    const incoming = service.upload.dir;
+    try {
+      for (const name of await fsp.readdir(incoming)) {
+        const file = path.join(incoming, name);
+        const stat = await fsp.stat(file).catch(() => null);
+        if (stat && Date.now() - stat.mtimeMs > INCOMING_MAX_AGE_MS) await fsp.rm(file, { force: true });
+      }
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') logger.warn({ err }, 'imports: could not sweep half-received uploads');
+    }
+  }
+
   // ---- Exports. ----
 
   async function exportColumns(appId: string): Promise<{ key: string; title: string }[]> {
@@ -547,23 +564,26 @@ export function createDataOpsService(ctx: AppContext, customers: CustomersServic
         { path: filePath, filename: path.basename(filePath), size: stat.size, tooLarge: false },
         input,
         (target) => fsp.copyFile(filePath, target),
+        true,
       );
       progressListeners.set(row.id, (job) => onProgress(toImportJob(job, clock)));
       try {
-        const now = clock.now();
-        if (!(await repo.claim(db, appId, row.id, now, now + leaseMs))) throw new Error('the import was taken by another process');
-        const claimed = await repo.find(db, appId, row.id);
-        if (claimed) await runJob(claimed);
+        await runJob(row);
       } finally {
         progressListeners.delete(row.id);
       }
       return toImportJob((await repo.find(db, appId, row.id)) as ImportRow, clock);
     },
 
-    /** Starts the worker: imports left waiting or running by a stopped process are taken up again. */
+    /**
+     * Starts the worker: imports left waiting or running by a stopped process are taken up again.
+     * Uploads a crashed process left half-received are removed (an hour old: another process may be
+     * receiving one now).
+     */
     start(): void {
       stopped = false;
       poke();
+      void sweepIncoming();
     },
 
     /** Stops the worker between batches; an import it was running is taken up again once its lease runs out. */
