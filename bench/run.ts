@@ -431,6 +431,49 @@ async function pdfRender(): Promise<Record<string, unknown>> {
 }
 
 /**
+ * Customer import and export: bench/dataops.ts (its own fresh database of the same dialect and the
+ * real server with the relay running) imports a generated CSV (1,000,000 rows, 100,000 with --quick;
+ * 5 % duplicates, 1 % invalid) as a job and exports every customer as CSV.
+ */
+async function dataOps(): Promise<Record<string, unknown>[]> {
+  const out = await new Promise<string>((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/dataops.ts', '--db', DB, ...(QUICK ? ['--quick'] : [])], {
+      cwd: ROOT,
+      env: { ...process.env, LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let text = '';
+    child.stdout.on('data', (d: Buffer) => (text += d.toString()));
+    child.on('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`bench/dataops.ts exited ${code}`))));
+  });
+  type Figures = { rowsPerSecond: number; peakRssMB: number };
+  const r = JSON.parse(out.slice(out.indexOf('{'))) as {
+    rows: number;
+    import: Figures & { totalMs: number };
+    export: Figures & { ms: number; rows: number };
+  };
+  const target = DB === 'postgres' ? 5000 : 10_000;
+  return [
+    {
+      scenario: `import (rows/s, ${r.rows} rows, 5 % duplicates, 1 % invalid, relay running)`,
+      reqPerSec: r.import.rowsPerSecond,
+      totalMs: r.import.totalMs,
+      target: `≥ ${target} rows/s, RSS ≤ 250 MB`,
+      met: r.import.rowsPerSecond >= target && r.import.peakRssMB <= 250 ? 'yes' : 'NO',
+      peakRssMB: r.import.peakRssMB,
+    },
+    {
+      scenario: `export (rows/s, ${r.export.rows} rows, CSV)`,
+      reqPerSec: r.export.rowsPerSecond,
+      totalMs: r.export.ms,
+      target: 'report',
+      met: '-',
+      peakRssMB: r.export.peakRssMB,
+    },
+  ];
+}
+
+/**
  * Customer merge: bench/merge.ts (its own fresh database of the same dialect) merges customers with
  * 100,000 history records each: the merge's commit latency, and the background move of the history.
  */
@@ -750,6 +793,7 @@ async function main() {
       );
     }
     if (selected('campaign mail')) rows.push(await mailFigures());
+    if (selected('import') || selected('export')) rows.push(...(await dataOps()));
     const big = rows.find((r) => r.scenario === 'overview, big customer')?.reqPerSec as number | undefined;
     const small = rows.find((r) => r.scenario === 'overview, small customer')?.reqPerSec as number | undefined;
     const summary = {

@@ -23,6 +23,7 @@ import { ingestRoutes } from './modules/ingest/routes.ts';
 import { customersRoutes } from './modules/customers/routes.ts';
 import { erasureRoutes } from './modules/erasure/routes.ts';
 import { mergesRoutes } from './modules/merges/routes.ts';
+import { dataOpsRoutes } from './modules/dataops/routes.ts';
 import { membersRoutes } from './modules/members/routes.ts';
 import { metadataRoutes } from './modules/metadata/routes.ts';
 import { projectsRoutes } from './modules/projects/routes.ts';
@@ -204,6 +205,7 @@ export async function buildApp(ctx: AppContext & { readonly metrics?: Metrics | 
   await app.register(customersRoutes, { customers: services.customers, groups: services.groups });
   await app.register(mergesRoutes, { merges: services.merges });
   await app.register(erasureRoutes, { erasure: services.erasure });
+  await app.register(dataOpsRoutes, { dataops: services.dataops });
   await app.register(ingestRoutes, { ingest: services.ingest });
   await app.register(historiesRoutes, { histories: services.histories });
   await app.register(behaviourRoutes, { behaviour: services.behaviour });

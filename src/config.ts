@@ -99,6 +99,17 @@ export interface Config {
   readonly consoleDir: string;
   /** Uploaded files and their rendering (docs/files.md). */
   readonly files: FilesConfig;
+  /** Customer imports (docs/data-operations.md). */
+  readonly imports: ImportsConfig;
+}
+
+export interface ImportsConfig {
+  /** Largest CSV an import may bring, in bytes (IMPORT_MAX_BYTES, default 1 GiB). */
+  readonly maxBytes: number;
+  /** Largest XLSX workbook an import may bring, in bytes (IMPORT_XLSX_MAX_BYTES, default 50 MiB). */
+  readonly xlsxMaxBytes: number;
+  /** Seconds a running import is held by its process between batches; after that another takes it up (IMPORT_LEASE_SECONDS, default 30). */
+  readonly leaseSeconds: number;
 }
 
 export interface FilesConfig {
@@ -355,6 +366,11 @@ export function loadConfig(env: Env = process.env): Config {
       maxPages: intSetting(env, 'FILE_MAX_PAGES', 500, 1, 10_000),
       pageTimeoutMs: intSetting(env, 'FILE_RENDER_PAGE_TIMEOUT_MS', 10_000, 100, 600_000),
       fontDir: fontDirSetting(env),
+    }),
+    imports: Object.freeze({
+      maxBytes: intSetting(env, 'IMPORT_MAX_BYTES', 1024 * 1024 * 1024, 1024, 64 * 1024 * 1024 * 1024),
+      xlsxMaxBytes: intSetting(env, 'IMPORT_XLSX_MAX_BYTES', 50 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+      leaseSeconds: intSetting(env, 'IMPORT_LEASE_SECONDS', 30, 1, 3600),
     }),
     allowSignup: boolSetting(env, 'ALLOW_SIGNUP', false),
     adminUserIds: userIdsSetting(env, 'ADMIN_USER_IDS'),

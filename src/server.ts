@@ -46,6 +46,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   relay?.start();
   // Files left processing by a stopped or crashed process are rendered again from where they stopped.
   services.files.start();
+  // Imports left waiting or running by a stopped or crashed process go on from their last batch.
+  services.dataops.start();
   // Views of shared links that fell silent are closed (their leave recorded) every few seconds.
   const stopSweeping = services.links.startSweeping();
   // Merged customers' history moves to their survivors in the background, resuming where it stopped.
@@ -70,6 +72,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
         await stopSending?.();
         await services.files.close();
         await services.merges.close();
+        await services.dataops.close();
         await relay?.stop();
         await metricsServer?.close();
         await ctx.database.close();

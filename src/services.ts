@@ -9,6 +9,7 @@ import { createCampaignsService } from './modules/campaigns/service.ts';
 import { createClientsService } from './modules/clients/service.ts';
 import { createCustomersService } from './modules/customers/service.ts';
 import { createErasureService } from './modules/erasure/service.ts';
+import { createDataOpsService } from './modules/dataops/service.ts';
 import { createFilesService } from './modules/files/service.ts';
 import { createGroupsService } from './modules/groups/service.ts';
 import { createHistoriesService } from './modules/histories/service.ts';
@@ -47,6 +48,8 @@ export function createServices(ctx: AppContext) {
     const result = await customers.createManyInTransaction(trx, appId, items, { now, validate: 'ingest' });
     return 'failed' in result ? result.failed : null;
   });
+  // Imports write through the customers service's create path; exports read through it.
+  const dataops = createDataOpsService(ctx, customers, audit.record);
   const histories = createHistoriesService(ctx, access);
   const behaviour = createBehaviourService(ctx, access, histories);
   const webhooks = createWebhooksService(ctx, access, audit.record);
@@ -90,6 +93,7 @@ export function createServices(ctx: AppContext) {
     customers,
     merges,
     erasure,
+    dataops,
     ingest,
     histories,
     behaviour,

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestServer } from './helpers/harness.ts';
 import { injectStreaming, operations, succeeded, undocumented } from './helpers/openapi.ts';
 import { DAY, type HistoryProject, ago, event, historyProject, ingest } from './helpers/histories.ts';
-import { fixture, settled, upload } from './helpers/files.ts';
+import { fixture, multipart, settled, upload } from './helpers/files.ts';
 
 /**
  * Object-level authorization (OWASP API1) across projects: every route of the OpenAPI document is
@@ -17,7 +17,18 @@ const t = useTestServer({ WEBHOOK_ALLOW_PRIVATE: 'true', SMTP_URL: 'smtp://127.0
 
 let a: HistoryProject;
 let b: HistoryProject;
-const ids = { customer: '', group: '', link: 'victim-link', viewLog: 'victim-view', webhook: '', event: '', file: '', field: '', post: '' };
+const ids = {
+  customer: '',
+  group: '',
+  link: 'victim-link',
+  viewLog: 'victim-view',
+  webhook: '',
+  event: '',
+  file: '',
+  field: '',
+  post: '',
+  import: '',
+};
 
 /** Texts only project A's data contains: none may appear in an answer to project B's Master. */
 const markers: string[] = [];
@@ -50,6 +61,8 @@ function pathValue(name: string, path: string, v: Variant): string {
       return ids.file;
     case 'postId':
       return ids.post;
+    case 'importId':
+      return ids.import;
     case 'n':
       return '1';
     case 'id':
@@ -186,6 +199,14 @@ beforeAll(async () => {
   );
   expect(campaign.json().status, campaign.body).toBe(1);
   ids.post = campaign.json().data.postId as string;
+  // A customer import of A's, with a failed row (its problems.csv carries A's cells).
+  const importBody = multipart({ filename: 'victim.csv', bytes: Buffer.from(`name,phone\r\n${customerName},not-a-phone\r\n`) });
+  const imported = await api.post(`/api/v1.7/app/${a.appId}/member/${a.sales.id}/customer-imports`, importBody.payload, {
+    token: a.sales.token,
+    headers: { 'content-type': importBody.contentType },
+  });
+  expect(imported.json().status, imported.body).toBe(1);
+  ids.import = imported.json().data.id as string;
   const feed = await api.get(`/api/v1.7/app/${a.appId}/events`, { token: a.master.token });
   ids.event = feed.json().data.events[0].id as string;
 });
@@ -243,7 +264,8 @@ describe("another project's Master, with the first project's ids", () => {
         if (wrong !== undefined) problems.push(`${where}: ${wrong}`);
         const success = succeeded(res);
         // Naming project A (in the path or app_id) or one of its objects in the path never succeeds.
-        const namesA = url.includes(a.appId) || query.app_id === a.appId || /\{(customerId|linkId|fileId|postId|id)\}/.test(op.path);
+        const namesA =
+          url.includes(a.appId) || query.app_id === a.appId || /\{(customerId|linkId|fileId|postId|importId|id)\}/.test(op.path);
         if (success && namesA && !op.path.startsWith('/svcuser/')) problems.push(`${where}: succeeded: ${res.body.slice(0, 200)}`);
       }
     }

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestClient, type TestUser, activeUser, createClient } from './helpers/fixtures.ts';
 import { type TestServer, useTestServer } from './helpers/harness.ts';
 import { type ProbeAnswer, injectStreaming } from './helpers/openapi.ts';
-import { fixture, settled, upload } from './helpers/files.ts';
+import { fixture, multipart, settled, upload } from './helpers/files.ts';
 
 /**
  * Walks docs/permissions.md: every row of the matrix is an endpoint probed as each role, and the
@@ -67,6 +67,15 @@ async function campaignOf(w: World, owner?: TestUser): Promise<string> {
 
 const campaignBody = async (w: World, customerId: string) => ({ title: 'Probe', html: '<p>x</p>', customer_ids: customerId });
 
+/** Starts an import of a one-row CSV for `member`, as `caller`. */
+function importAs(w: World, caller: TestUser, member: number) {
+  const body = multipart({ filename: 'probe.csv', bytes: Buffer.from('name\r\nProbe import\r\n') });
+  return w.server.api.post(`/api/v1.7/app/${w.appId}/member/${member}/customer-imports`, body.payload, {
+    token: caller.token,
+    headers: { 'content-type': body.contentType },
+  });
+}
+
 /** One probe per matrix row; the key is the row's first cell without backticks. */
 const probes: Record<string, Probe> = {
   'POST /api/v1.7/apps': (w, u) => w.server.api.post('/api/v1.7/apps', { name: 'Probe' }, { token: u.token }),
@@ -80,6 +89,18 @@ const probes: Record<string, Probe> = {
   'POST /api/v1.7/app/{app-id}/members (role Admin)': async (w, u) =>
     w.server.api.post(`/api/v1.7/app/${w.appId}/members`, { svc_user_id: (await w.newUser()).id, role: 'Admin' }, { token: u.token }),
   'GET /api/v1.7/app/{app-id}/members': (w, u) => w.server.api.get(`/api/v1.7/app/${w.appId}/members`, { token: u.token }),
+  'POST /api/v1.7/app/{app-id}/member/{svc-user-id}/customer-imports (as themselves)': (w, u) => importAs(w, u, u.id),
+  'POST /api/v1.7/app/{app-id}/member/{svc-user-id}/customer-imports (for another member)': async (w, u) =>
+    importAs(w, u, (await w.newMember('Sales')).id),
+  "GET /api/v1.7/app/{app-id}/member/{svc-user-id}/customer-import/{id} (another member's import)": async (w, u) => {
+    const owner = await w.newMember('Sales');
+    const id = (await importAs(w, owner, owner.id)).json().data.id as string;
+    return w.server.api.get(`/api/v1.7/app/${w.appId}/member/${u.id}/customer-import/${id}`, { token: u.token });
+  },
+  'GET /api/v1.7/app/{app-id}/customer-import/template': (w, u) =>
+    w.server.api.get(`/api/v1.7/app/${w.appId}/customer-import/template`, { token: u.token }),
+  'GET /api/v1.7/app/{app-id}/customers/export': (w, u) =>
+    w.server.api.get(`/api/v1.7/app/${w.appId}/customers/export`, { token: u.token }),
   'GET /api/v1.7/app/{app-id}/audit-log': (w, u) => w.server.api.get(`/api/v1.7/app/${w.appId}/audit-log`, { token: u.token }),
   'POST /api/v1.7/app/{app-id}/member/{svc-user-id} (a Sales member)': async (w, u) =>
     w.server.api.post(`/api/v1.7/app/${w.appId}/member/${(await w.newMember('Sales')).id}`, {}, { token: u.token }),
@@ -326,7 +347,11 @@ function readMatrix(): Row[] {
 /** The answer's class in the matrix's vocabulary. */
 function outcome(res: LightMyRequestResponse | ProbeAnswer): string {
   // A page image, or an open event stream: a success that is not JSON.
-  if (res.statusCode === 200 && /^(image\/|text\/event-stream)/.test(String(res.headers['content-type']))) return '200';
+  if (
+    res.statusCode === 200 &&
+    /^(image\/|text\/event-stream|text\/csv|application\/vnd\.openxml)/.test(String(res.headers['content-type']))
+  )
+    return '200';
   const body = res.json() as { status?: number; code?: string; error?: string } | unknown[];
   if (res.statusCode === 403 && !Array.isArray(body)) return `403 ${body.error}`;
   if (res.statusCode !== 200) return `HTTP ${res.statusCode}`;

@@ -25,6 +25,11 @@ Commands:
   backup FILE               write a consistent backup of the database and DATA_DIR's files to FILE (mode 0600)
                             while the server runs
   restore FILE              load a backup into an empty database and an empty DATA_DIR
+  import customers FILE --app ID --owner ID [--dry-run] [--policy skip|update|merge] [--group ID] [--mapping JSON]
+                            import a CSV or XLSX file of customers (as the import endpoint does), with a progress
+                            bar on stderr; prints the job's summary
+  export customers --app ID [--format csv|xlsx] [--out FILE] [--keyword TEXT] [--group ID]
+                            write every live customer of a project (to stdout without --out)
 
 Configuration comes from the environment: PORT, HOST, DATA_DIR, DATABASE_URL, PUBLIC_BASE_URL,
 TIME_ZONE, LOG_LEVEL (see README.md).`;
@@ -157,6 +162,71 @@ export async function main(argv: string[]): Promise<number> {
         process.stderr.write(`rapport ${command}: ${err.message}\n`);
         return 1;
       }
+    }
+    case 'import': {
+      const [what, file, ...rest] = args;
+      if (what !== 'customers' || !file) throw new UsageError('import customers FILE --app ID --owner ID [--dry-run]');
+      const appId = option(rest, '--app');
+      const owner = Number(option(rest, '--owner'));
+      if (!appId || !Number.isInteger(owner) || owner < 1) throw new UsageError('import customers needs --app ID and --owner ID');
+      const { default: cliProgress } = await import('cli-progress');
+      const bar = new cliProgress.SingleBar(
+        {
+          stream: process.stderr,
+          format: '{bar} {percentage}% | {value}/{total} rows | created {created} updated {updated} skipped {skipped} failed {failed}',
+          noTTYOutput: false,
+        },
+        cliProgress.Presets.shades_classic,
+      );
+      let started = false;
+      const job = await withServices((s) =>
+        s.dataops.importLocal(
+          appId,
+          owner,
+          file,
+          {
+            dry_run: rest.includes('--dry-run'),
+            duplicate_policy: option(rest, '--policy'),
+            group_id: option(rest, '--group'),
+            mapping: option(rest, '--mapping'),
+            encoding: option(rest, '--encoding'),
+          },
+          (j) => {
+            const counts = { created: j.created, updated: j.updated, skipped: j.skipped, failed: j.failed };
+            if (!started) {
+              bar.start(j.total, j.processed, counts);
+              started = true;
+            }
+            bar.setTotal(j.total);
+            bar.update(j.processed, counts);
+          },
+        ),
+      ).finally(() => {
+        if (started) bar.stop();
+      });
+      const { id, status, total, processed, created, updated, skipped, failed, error } = job;
+      process.stdout.write(`${JSON.stringify({ id, status, total, processed, created, updated, skipped, failed, error })}\n`);
+      return status === 'done' ? 0 : 1;
+    }
+    case 'export': {
+      const [what, ...rest] = args;
+      const appId = option(rest, '--app');
+      if (what !== 'customers' || !appId) throw new UsageError('export customers --app ID [--format csv|xlsx] [--out FILE]');
+      const format = option(rest, '--format') ?? 'csv';
+      if (format !== 'csv' && format !== 'xlsx') throw new UsageError('--format is csv or xlsx');
+      const out = option(rest, '--out');
+      const fs = await import('node:fs');
+      const { pipeline } = await import('node:stream/promises');
+      await withServices(async (s) => {
+        const body = await s.dataops.exportCustomers(
+          appId,
+          null,
+          { keyword: option(rest, '--keyword'), groupId: option(rest, '--group') },
+          format,
+        );
+        await pipeline(body, out ? fs.createWriteStream(out, { mode: 0o600 }) : process.stdout);
+      });
+      return 0;
     }
     case 'openapi': {
       const { buildApp } = await import('../app.ts');

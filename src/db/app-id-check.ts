@@ -61,6 +61,8 @@ export const TABLE_SCOPE = {
   audit_log: PROJECT,
   files: PROJECT,
   file_pages: PROJECT,
+  customer_imports: PROJECT,
+  customer_import_problems: PROJECT,
   visitors: PROJECT,
   customer_merges: PROJECT,
   site_visitors: PROJECT,
@@ -116,6 +118,8 @@ export const CROSS_PROJECT = {
   'mail-queue':
     'The campaign senders look for campaigns due to send, and for recipients a stopped process left in sending, in every ' +
     'project: one queue of mail per server; each row found names the project every later statement uses.',
+  'customer-import-worker':
+    'The import worker looks for customer imports waiting to run (queued, or left running by a stopped process) in every project: one queue of work per server.',
   'file-renderer': 'The page renderer looks for files waiting to be rendered in every project: one queue of work per server.',
   'merge-rewrite':
     "The background job that moves merged customers' history to the customer they were merged into looks for " +

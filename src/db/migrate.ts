@@ -17,6 +17,7 @@ import * as m014 from './migrations/014_files.ts';
 import * as m015 from './migrations/015_link_sharing.ts';
 import * as m016 from './migrations/016_site_tracking.ts';
 import * as m017 from './migrations/017_campaigns.ts';
+import * as m018 from './migrations/018_customer_imports.ts';
 import * as m019 from './migrations/019_custom_fields.ts';
 import * as m020 from './migrations/020_customer_merge.ts';
 import * as m021 from './migrations/021_secret_rotation.ts';
@@ -48,6 +49,7 @@ const MIGRATIONS: Record<string, PortableMigration> = {
   '015_link_sharing': m015,
   '016_site_tracking': m016,
   '017_campaigns': m017,
+  '018_customer_imports': m018,
   '019_custom_fields': m019,
   '020_customer_merge': m020,
   '021_secret_rotation': m021,

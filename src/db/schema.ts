@@ -98,6 +98,8 @@ export interface AppsTable {
   site_secret: string | null;
   /** Comma-separated origins the snippet may send from; null: none. */
   site_origins: string | null;
+  /** 1: Sales members may export their customers; 0: only Master and Admin export (docs/data-operations.md). */
+  sales_export: Generated<number>;
 }
 
 export interface MembersTable {
@@ -511,6 +513,48 @@ export interface AuditLogTable {
   created_at: number;
 }
 
+/** A customer import job (docs/data-operations.md): its options, counters and how far it got. */
+export interface CustomerImportsTable {
+  id: string;
+  app_id: string;
+  /** The member who started it; null for the CLI. */
+  created_by: number | null;
+  /** The acting member: owner of the rows that name none. */
+  owner_id: number;
+  /** queued, running, done, failed */
+  status: string;
+  /** csv or xlsx */
+  format: string;
+  file_name: string;
+  /** Where the uploaded file is kept until the job ends. */
+  file_path: string;
+  /** JSON: mapping, group, dry run, duplicate policy, encoding. */
+  options: string;
+  total: number;
+  /** Data rows done (committed with their customers): a resumed job starts after them. */
+  processed: number;
+  created: number;
+  updated: number;
+  skipped: number;
+  failed: number;
+  error: string | null;
+  /** A running job's holder keeps this in the future; a job whose lease ran out is taken up again. */
+  lease_until: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A row of an import that failed, with why (problems.csv). */
+export interface CustomerImportProblemsTable {
+  app_id: string;
+  import_id: string;
+  /** The data row's number in the file (1 = the first row after the header). */
+  row_number: number;
+  /** JSON array of the row's cells as read. */
+  cells: string;
+  reason: string;
+}
+
 /** An uploaded file: a PDF, or an image shown as one page (docs/files.md). */
 export interface FilesTable {
   id: string;
@@ -721,4 +765,6 @@ export interface Database {
   campaign_links: CampaignLinksTable;
   campaign_recipients: CampaignRecipientsTable;
   mail_suppressions: MailSuppressionsTable;
+  customer_imports: CustomerImportsTable;
+  customer_import_problems: CustomerImportProblemsTable;
 }

@@ -360,6 +360,18 @@ export const ERROR_CODES = {
     zh: '该项目没有此事件，或事件已不再保存',
   },
 
+  // Customer imports.
+  import_file_invalid: {
+    http: [BUSINESS],
+    en: 'The import file was not accepted: it is missing, too large, not CSV or XLSX, not in a readable encoding, or has no header row',
+    zh: '导入文件未被接受：缺少文件、文件过大、不是 CSV 或 XLSX、编码无法识别，或没有表头行',
+  },
+  import_not_found: {
+    http: [BUSINESS],
+    en: 'Import not found',
+    zh: '导入任务不存在',
+  },
+
   // Files.
   invalid_file: {
     http: [BUSINESS],

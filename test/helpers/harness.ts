@@ -129,6 +129,7 @@ export async function startTestServer(extraEnv: Record<string, string> = {}): Pr
       await app.close();
       await services.files.close();
       services.campaigns.close();
+      await services.dataops.close();
       await ctx.database.close();
       await db.drop();
       if (dataDir !== null) fs.rmSync(dataDir, { recursive: true, force: true });

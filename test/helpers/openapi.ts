@@ -56,6 +56,8 @@ export function undocumented(res: { statusCode: number; body: string; headers: R
   if (res.statusCode === 404 && String(res.headers['content-type']).startsWith('text/html')) return undefined;
   // An open event stream (its refusals are JSON like any other).
   if (res.statusCode === 200 && isStream(res.headers)) return undefined;
+  // A file the route answers with (an export, a template, problems.csv).
+  if (res.statusCode === 200 && isDownload(res.headers)) return undefined;
   let json: unknown;
   try {
     json = JSON.parse(res.body);
@@ -80,6 +82,8 @@ export interface ProbeAnswer {
 }
 
 const isStream = (headers: Record<string, unknown>) => String(headers['content-type'] ?? '').startsWith('text/event-stream');
+const isDownload = (headers: Record<string, unknown>) =>
+  /^(text\/csv|application\/vnd\.openxml)/.test(String(headers['content-type'] ?? ''));
 
 /**
  * A request to a streaming route: a refusal is read whole; an open stream is read up to its first
@@ -99,7 +103,7 @@ export async function injectStreaming(app: FastifyInstance, options: InjectOptio
 
 /** Whether an answer (parsed) is a success: an open event stream, or a success envelope. */
 export function succeeded(res: { statusCode: number; body: string; headers?: Record<string, unknown> }): boolean {
-  if (res.statusCode === 200 && res.headers !== undefined && isStream(res.headers)) return true;
+  if (res.statusCode === 200 && res.headers !== undefined && (isStream(res.headers) || isDownload(res.headers))) return true;
   try {
     const o = JSON.parse(res.body) as { status?: number; error?: string };
     return Array.isArray(o) || (res.statusCode < 300 && o.status !== 0 && o.error === undefined);

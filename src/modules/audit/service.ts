@@ -18,6 +18,8 @@ export type AuditAction =
   | 'customer.delete'
   | 'customer.merge'
   | 'customer.erase'
+  | 'customer.import'
+  | 'customer.export'
   | 'project.edit'
   | 'project.secret_rotate'
   | 'project.site_key_rotate'
@@ -35,7 +37,7 @@ export interface AuditEntry {
   appId: string;
   actorId: number | null;
   action: AuditAction;
-  targetType: 'member' | 'customer' | 'project' | 'webhook' | 'file' | 'field';
+  targetType: 'member' | 'customer' | 'project' | 'webhook' | 'file' | 'field' | 'import';
   targetId: string;
   detail?: Record<string, unknown>;
 }

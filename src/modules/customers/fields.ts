@@ -58,8 +58,16 @@ function parseOptions(row: MetadataRow): OptionItem[] {
   }
 }
 
+/** Parsed once per metadata row read (a batch of a list or an import validates many inputs against the same rows). */
+const optionSets = new WeakMap<MetadataRow, Set<string>>();
+
 export function optionValueSet(row: MetadataRow): Set<string> {
-  return new Set(parseOptions(row).map((o) => String(o.value)));
+  let values = optionSets.get(row);
+  if (values === undefined) {
+    values = new Set(parseOptions(row).map((o) => String(o.value)));
+    optionSets.set(row, values);
+  }
+  return values;
 }
 
 /** A customer's stored custom values (`ext`), {} for none or unreadable text. */

@@ -185,6 +185,43 @@ type ListKey = { updatedAt: number; id: string };
 /** Lists (project × owner) whose page anchors are kept. */
 const MAX_ANCHORED_LISTS = 1000;
 
+/** Customers in scope that match the list's filters (see customersRepository.filteredPage). */
+function filtered(db: Db, scope: CustomerScope, filter: CustomerFilter, byKey?: DialectFeatures) {
+  let q = db.selectFrom('customers').selectAll();
+  q = byKey ? q.where(byKey.projectIs('app_id', scope.appId)) : q.where('app_id', '=', scope.appId);
+  if (scope.ownerId !== null) q = q.where('owner_id', '=', scope.ownerId);
+  const { groupId, keyword, phone, email } = filter;
+  if (groupId !== undefined) q = groupId === '' ? q.where('group_id', 'is', null) : q.where('group_id', '=', groupId);
+  if (phone !== undefined) q = q.where('phone', '=', phone);
+  if (email !== undefined) q = q.where('email_lower', '=', email.toLowerCase());
+  if (keyword !== undefined && keyword !== '') {
+    // Custom fields marked searchable are searched too (their values in customer_field_values).
+    const fields = filter.searchFields ?? [];
+    q = q.where((eb) =>
+      eb.or([
+        containsInsensitive(eb, eb.ref('name'), keyword),
+        containsInsensitive(eb, eb.ref('company'), keyword),
+        containsInsensitive(eb, eb.ref('phone'), keyword),
+        containsInsensitive(eb, eb.ref('email_lower'), keyword),
+        ...(fields.length === 0
+          ? []
+          : [
+              eb.exists(
+                eb
+                  .selectFrom('customer_field_values as v')
+                  .select('v.customer_id')
+                  .where('v.app_id', '=', scope.appId)
+                  .whereRef('v.customer_id', '=', 'customers.id')
+                  .where('v.name', 'in', fields)
+                  .where((e) => containsInsensitive(e, e.ref('v.value_lower'), keyword)),
+              ),
+            ]),
+      ]),
+    );
+  }
+  return q;
+}
+
 export const customersRepository = {
   /** A customer as committed with what its detail needs besides the row (see detailOf). */
   async detail(
@@ -254,37 +291,7 @@ export const customersRepository = {
    * the rows, and its pages are read while someone looks at them).
    */
   filteredPage(db: Db, scope: CustomerScope, filter: CustomerFilter, offset: number, limit: number): Promise<CustomerListRow[]> {
-    let q = db.selectFrom('customers').selectAll().where('app_id', '=', scope.appId);
-    if (scope.ownerId !== null) q = q.where('owner_id', '=', scope.ownerId);
-    const { groupId, keyword, phone, email } = filter;
-    if (groupId !== undefined) q = groupId === '' ? q.where('group_id', 'is', null) : q.where('group_id', '=', groupId);
-    if (phone !== undefined) q = q.where('phone', '=', phone);
-    if (email !== undefined) q = q.where('email_lower', '=', email.toLowerCase());
-    if (keyword !== undefined && keyword !== '') {
-      const fields = filter.searchFields ?? [];
-      q = q.where((eb) =>
-        eb.or([
-          containsInsensitive(eb, eb.ref('name'), keyword),
-          containsInsensitive(eb, eb.ref('company'), keyword),
-          containsInsensitive(eb, eb.ref('phone'), keyword),
-          containsInsensitive(eb, eb.ref('email_lower'), keyword),
-          ...(fields.length === 0
-            ? []
-            : [
-                eb.exists(
-                  eb
-                    .selectFrom('customer_field_values as v')
-                    .select('v.customer_id')
-                    .where('v.app_id', '=', scope.appId)
-                    .whereRef('v.customer_id', '=', 'customers.id')
-                    .where('v.name', 'in', fields)
-                    .where((e) => containsInsensitive(e, e.ref('v.value_lower'), keyword)),
-                ),
-              ]),
-        ]),
-      );
-    }
-    return withListExtras(db, livePage(q, offset, limit)).execute() as Promise<CustomerListRow[]>;
+    return withListExtras(db, livePage(filtered(db, scope, filter), offset, limit)).execute() as Promise<CustomerListRow[]>;
   },
 
   /** Exact phone, or e-mail case-insensitively, among live customers in scope. */
@@ -352,6 +359,43 @@ export const customersRepository = {
       for (const r of rows) found.add(String(r.value));
     }
     return found;
+  },
+
+  /** Live customers of the project whose `column` is one of these values (an import's duplicates). */
+  async liveByValues(db: Db, appId: string, column: keyof CustomersTable, values: (string | number)[]): Promise<CustomerRow[]> {
+    const out: CustomerRow[] = [];
+    for (let i = 0; i < values.length; i += LOOKUP_CHUNK) {
+      out.push(
+        ...(await db
+          .selectFrom('customers')
+          .selectAll()
+          .where('app_id', '=', appId)
+          .where('status', '=', 1)
+          .where(column, 'in', values.slice(i, i + LOOKUP_CHUNK) as never[])
+          .execute()),
+      );
+    }
+    return out;
+  },
+
+  /**
+   * Live customers in scope matching the list's filters, in id order (creation order) after
+   * `afterId`: an export walks the primary key a page at a time, whatever the number of rows, and
+   * a customer changed meanwhile keeps its place.
+   */
+  exportPage(
+    db: Db,
+    features: DialectFeatures,
+    scope: CustomerScope,
+    filter: CustomerFilter,
+    afterId: string | null,
+    limit: number,
+  ): Promise<CustomerRow[]> {
+    // The project's condition kept out of SQLite's index choice: the walk is the primary key's,
+    // never the project's list index sorted again for every page.
+    let q = filtered(db, scope, filter, features).where('status', '=', 1);
+    if (afterId !== null) q = q.where('id', '>', afterId);
+    return q.orderBy('id').limit(limit).execute();
   },
 
   /** Live customers of the project sharing a phone or an e-mail with any of the rows (for whetherMerge). */

@@ -21,10 +21,12 @@ import {
   replaceFieldValues,
   resetFieldValues,
 } from './repository.ts';
+import { ATTRIBUTES, ATTRIBUTE_BY_NAME, readParam } from './attributes.ts';
 import { type ValidatedCustomer, type ValidationEnv, type ValidationMode, validateCustomer } from './validation.ts';
 import { type FieldValue, createFieldOps, fieldValueRows, mergedExt, parseExt } from './fields.ts';
 import type { CustomerFieldValuesTable } from '../../db/index.ts';
 import { timeOrderedUuid } from '../../lib/ids.ts';
+import { isEmail, isPhone } from '../../lib/formats.ts';
 
 // Pure helpers other modules use on customer rows they read themselves (merges, erasure).
 export { toCustomer } from './mapper.ts';
@@ -41,6 +43,41 @@ export interface ViewerCustomer {
   ownerId: number;
 }
 const MAX_TRANSFER_ITEMS = 1000;
+/** createWay of an imported customer: batch upload (docs/interface.md §9). */
+export const IMPORT_CREATE_WAY = 7;
+
+/** What an import does with a row whose unique attributes name a live customer (docs/data-operations.md). */
+export type DuplicatePolicy = 'skip' | 'update' | 'merge';
+
+/** One data row of an import: its attributes by name, and its number in the file. */
+export interface ImportItem {
+  input: Record<string, unknown>;
+  row: number;
+}
+
+export interface ImportOptions {
+  /** The acting member: owner of rows that name none. */
+  ownerId: number;
+  /** Master/Admin (or the CLI): rows may name another owner. */
+  mayAssignOthers: boolean;
+  /** The group of rows that name none. */
+  groupId?: string | undefined;
+  policy: DuplicatePolicy;
+  /** Validate and count, write nothing. */
+  dryRun: boolean;
+  now: number;
+}
+
+/** What a batch of an import did; `problems` are the rows that failed, with the reason. */
+export interface ImportOutcome {
+  created: number;
+  updated: number;
+  skipped: number;
+  problems: { row: number; code: string; reason: string }[];
+}
+
+/** Attributes a row may bring to a customer that exists: not those only creating sets. */
+const blank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 
 export interface CreateOptions {
   /** The acting member: owner unless the input names another. */
@@ -65,7 +102,14 @@ export interface NewCustomer {
 type ListOptions = Omit<CreateOptions, 'ownerId' | 'id'>;
 
 /** Validates one input for an acting member, asking `isTaken` about unique values. */
-type BatchValidate = (input: Record<string, unknown>, ownerId: number, isTaken: ValidationEnv['isTaken']) => Promise<ValidatedCustomer>;
+type BatchValidate = ((
+  input: Record<string, unknown>,
+  ownerId: number,
+  isTaken: ValidationEnv['isTaken'],
+) => Promise<ValidatedCustomer>) & {
+  /** Some attribute is unique: only then do items ask about stored values. */
+  checksUnique?: boolean;
+};
 
 export interface TransferItem {
   customerId?: unknown;
@@ -199,7 +243,7 @@ export function createCustomersService(
       if (!answer) groupAnswers.set(key, (answer = env.isGroupOf(groupId, ownerId)));
       return answer;
     };
-    return (input, ownerId, isTaken) =>
+    const validate: BatchValidate = (input, ownerId, isTaken) =>
       validateCustomer(input, {
         mode: opts.validate,
         metadata: meta,
@@ -209,6 +253,8 @@ export function createCustomersService(
         isGroupOf,
         isTaken,
       });
+    validate.checksUnique = meta.some((m) => m.is_unique === 1);
+    return validate;
   }
 
   /**
@@ -222,6 +268,8 @@ export function createCustomersService(
     validate: BatchValidate,
   ): Promise<Map<UniqueKey, Set<string>>> {
     const asked = new Map<UniqueKey, Set<string | number>>();
+    // No unique attribute: no item asks, and the pass would only validate every item twice.
+    if (validate.checksUnique === false) return new Map();
     for (const it of items) {
       await validate(it.input, it.ownerId, async (column, value) => {
         let values = asked.get(column);
@@ -250,6 +298,7 @@ export function createCustomersService(
     validate: BatchValidate,
     taken: Map<UniqueKey, Set<string>>,
     opts: ListOptions,
+    failures?: { position: number; error: AppError }[],
   ): Promise<{ rows: CustomerRow[]; fieldValues: CustomerFieldValuesTable[] } | { failed: { position: number; error: AppError } }> {
     const rows: CustomerRow[] = [];
     const fieldValues: CustomerFieldValuesTable[] = [];
@@ -260,8 +309,11 @@ export function createCustomersService(
       try {
         v = await validate(it.input, it.ownerId, async (column, value) => taken.get(column)?.has(String(value)) ?? false);
       } catch (err) {
-        if (err instanceof AppError) return { failed: { position, error: err } };
-        throw err;
+        if (!(err instanceof AppError)) throw err;
+        // An import goes on past an invalid row (it is reported); everyone else stops at it.
+        if (failures === undefined) return { failed: { position, error: err } };
+        failures.push({ position, error: err });
+        continue;
       }
       const row: CustomerRow = {
         ...(Object.fromEntries(Object.keys(EMPTY_CUSTOMER).map((k) => [k, null])) as unknown as CustomerRow),
@@ -419,6 +471,217 @@ export function createCustomersService(
         outbox: eventRows(appId, created.events, opts.now),
       });
       return { customers: created.customers };
+    },
+
+    /**
+     * One batch of an import inside the caller's transaction (docs/data-operations.md): each row
+     * goes through the create endpoint's validation and write path (createWay 7), an invalid row is
+     * reported and the others go on. A row whose duplicate key (the project's unique attributes;
+     * without any, the mobile number and then the e-mail) names a live customer, or an earlier row of
+     * the batch, is skipped, or updates that customer (`update`: the row's non-blank values win;
+     * `merge`: only the customer's blank attributes are filled).
+     */
+    async importInTransaction(trx: Kysely<Database>, appId: string, items: ImportItem[], opts: ImportOptions): Promise<ImportOutcome> {
+      const outcome: ImportOutcome = { created: 0, updated: 0, skipped: 0, problems: [] };
+      if (items.length === 0) return outcome;
+      const meta = await metadata.rows(trx, appId);
+      const keys = duplicateKeys(meta);
+      const keyOf = (input: Record<string, unknown>, key: DuplicateKey): string | null => {
+        const raw = readParam(input, key);
+        if (raw === undefined || raw === null) return null;
+        const text = String(raw).trim();
+        // A malformed mobile number or e-mail names nobody: its row fails validation on its own.
+        if (text === '' || (key.column === 'phone' && !isPhone(text)) || (key.column === 'email_lower' && !isEmail(text))) return null;
+        return key.column === 'email_lower' ? text.toLowerCase() : text;
+      };
+      // Stored live customers the rows' keys name.
+      const stored = new Map<string, CustomerRow>();
+      for (const key of keys) {
+        const values = [...new Set(items.map((it) => keyOf(it.input, key)).filter((v): v is string => v !== null))];
+        for (const row of await repo.liveByValues(trx, appId, key.column, values)) {
+          const value = row[key.column];
+          const k = `${key.column}\u0000${String(value)}`;
+          const earlier = stored.get(k);
+          if (!earlier || row.created_at < earlier.created_at) stored.set(k, row);
+        }
+      }
+      const fresh: (ImportItem & { extra: ImportItem[] })[] = [];
+      const claimed = new Map<string, ImportItem & { extra: ImportItem[] }>();
+      const updates: { item: ImportItem; current: CustomerRow }[] = [];
+      for (const item of items) {
+        const found = keys.map((key) => {
+          const value = keyOf(item.input, key);
+          return value === null ? null : `${key.column}\u0000${value}`;
+        });
+        let existing: CustomerRow | undefined;
+        let earlier: (ImportItem & { extra: ImportItem[] }) | undefined;
+        for (const k of found) {
+          if (k === null) continue;
+          existing ??= stored.get(k);
+          earlier ??= claimed.get(k);
+        }
+        if (existing) {
+          if (opts.policy === 'skip') outcome.skipped += 1;
+          else updates.push({ item, current: existing });
+        } else if (earlier) {
+          // A duplicate of an earlier row of the file: skipped, or folded into that row before it is written.
+          if (opts.policy === 'skip') outcome.skipped += 1;
+          else earlier.extra.push(item);
+        } else {
+          const entry = { ...item, extra: [] };
+          fresh.push(entry);
+          for (const k of found) if (k !== null) claimed.set(k, entry);
+        }
+      }
+      const fixed = (input: Record<string, unknown>): Record<string, unknown> => {
+        const out: Record<string, unknown> = { ...input };
+        delete out.createWay;
+        out.create_way = String(IMPORT_CREATE_WAY);
+        if (opts.groupId !== undefined && blank(readParam(out, { param: 'group_id', name: 'groupId' }))) out.group_id = opts.groupId;
+        return out;
+      };
+      const combined = fresh.map((entry) => {
+        let input = entry.input;
+        for (const later of entry.extra) {
+          input =
+            opts.policy === 'update'
+              ? { ...input, ...Object.fromEntries(Object.entries(later.input).filter(([, v]) => !blank(v))) }
+              : { ...Object.fromEntries(Object.entries(later.input).filter(([, v]) => !blank(v))), ...dropBlank(input) };
+        }
+        return { input: fixed(input), ownerId: opts.ownerId };
+      });
+      const listOpts: ListOptions = {
+        now: opts.now,
+        validate: 'create',
+        createWay: IMPORT_CREATE_WAY,
+        mayAssignOthers: opts.mayAssignOthers,
+      };
+      const failures: { position: number; error: AppError }[] = [];
+      if (combined.length > 0) {
+        const validate = await batchValidator(trx, appId, listOpts);
+        const taken = await takenValues(trx, appId, combined, validate);
+        const built = await validatedRows(appId, combined, validate, taken, listOpts, failures);
+        if ('failed' in built) throw built.failed.error; // not reached: failures are collected
+        const failedAt = new Set(failures.map((f) => f.position));
+        fresh.forEach((entry, i) => {
+          if (failedAt.has(i)) return;
+          outcome.created += 1;
+          outcome.updated += entry.extra.length;
+        });
+        if (!opts.dryRun && built.rows.length > 0) {
+          const created = createdRecords(appId, built.rows, await mergeFlags(trx, appId, built.rows), opts.now);
+          await writes.insertCreated(trx, {
+            customers: built.rows,
+            behaviours: created.behaviours,
+            day: clock.format(opts.now).slice(0, 10),
+            outbox: eventRows(appId, created.events, opts.now),
+          });
+        }
+        for (const f of failures) {
+          const entry = fresh[f.position] as ImportItem & { extra: ImportItem[] };
+          for (const it of [entry, ...entry.extra]) outcome.problems.push(problem(it.row, f.error));
+        }
+      }
+      const env = envFor(trx, appId);
+      const events: EventMessage[] = [];
+      const readonlyNames = new Set(meta.filter((m) => m.readonly === 1).map((m) => m.name));
+      const touched = new Map<string, CustomerRow>();
+      for (const { item, current: first } of updates) {
+        const current = touched.get(first.id) ?? first;
+        const input: Record<string, unknown> = {};
+        for (const [name, value] of Object.entries(fixed(item.input))) {
+          if (blank(value)) continue;
+          const spec = ATTRIBUTE_BY_NAME.get(name) ?? ATTRIBUTES.find((a) => a.param === name);
+          // Read-only attributes are set when a customer is made, never by an update.
+          if (spec && readonlyNames.has(spec.name)) continue;
+          if (name === 'group_id' && opts.groupId !== undefined && value === opts.groupId && current.group_id !== null) continue;
+          if (opts.policy === 'merge' && spec && !blank(current[spec.column])) continue;
+          input[name] = value;
+        }
+        try {
+          const v = await validateCustomer(input, {
+            mode: 'edit',
+            metadata: meta,
+            actingUserId: opts.ownerId,
+            mayAssignOthers: opts.mayAssignOthers,
+            current,
+            ...env,
+          });
+          outcome.updated += 1;
+          if (opts.dryRun) continue;
+          const patch: Updateable<CustomersTable> = { ...v.values, updated_at: opts.now };
+          if (v.ownerChanged) {
+            Object.assign(patch, {
+              owner_id: v.ownerId,
+              allocation_user_id: String(v.ownerId),
+              is_new: 1,
+              detail_viewed_at: null,
+              seen_behaviour_count: 0,
+            });
+          }
+          const updated = await repo.update(trx, appId, current.id, patch);
+          if (updated) {
+            touched.set(updated.id, updated);
+            events.push(customerEvent('update', updated));
+          }
+        } catch (err) {
+          if (!(err instanceof AppError)) throw err;
+          outcome.problems.push(problem(item.row, err));
+        }
+      }
+      if (events.length > 0) await writeEvents(trx, appId, events, opts.now);
+      outcome.problems.sort((a, b) => a.row - b.row);
+      return outcome;
+    },
+
+    /**
+     * The project's attributes for an import's column mapping and template: name, title, type,
+     * read-only, in display order (the project's metadata).
+     */
+    async importAttributes(
+      appId: string,
+    ): Promise<{ name: string; param: string | undefined; title: string; readonly: boolean; required: boolean }[]> {
+      return (await metadata.rows(db, appId)).map((m) => ({
+        name: m.name,
+        param: ATTRIBUTE_BY_NAME.get(m.name)?.param,
+        title: m.title,
+        readonly: m.readonly === 1,
+        required: m.required === 1,
+      }));
+    },
+
+    /**
+     * The customers an export writes, a page at a time in creation order from after `afterId`
+     * (constant memory however many): what the caller may see (a Sales member: their own), with
+     * the list's filters. Rows as the Customer object.
+     */
+    async exportPage(
+      scope: CustomerScope,
+      filter: CustomerFilter,
+      afterId: string | null,
+      limit: number,
+    ): Promise<{ customers: CustomerResponse[]; last: string | null }> {
+      const rows = await repo.exportPage(db, ctx.database.features, scope, filter, afterId, limit);
+      return {
+        customers: rows.map((r) => toCustomer(r, clock)),
+        last: rows.length === limit ? (rows[rows.length - 1] as CustomerRow).id : null,
+      };
+    },
+
+    /**
+     * The path's acting member for work done for it (an import): the caller, or for Master/Admin
+     * another active member; and whether the caller may assign customers to others.
+     */
+    async actingFor(appId: string, callerId: number, pathUserId: string): Promise<{ acting: number; isManager: boolean }> {
+      const { m, acting } = await actingMember(appId, callerId, pathUserId);
+      return { acting, isManager: m.isManager };
+    },
+
+    /** Whose customers a caller may export: a Sales member their own, unless the project switched Sales export off. */
+    async exportScope(appId: string, callerId: number): Promise<CustomerScope> {
+      const m = await access.membership(appId, callerId);
+      if (!m.isManager && m.app.sales_export === 0) throw forbidden('This project does not let Sales members export customers');
+      return { appId, ownerId: access.visibleOwner(m, undefined) };
     },
 
     /** Live customers of the project among these ids, as the public viewer attributes views to them. */
@@ -754,6 +1017,34 @@ export function createCustomersService(
   return service;
 }
 
+interface DuplicateKey {
+  name: string;
+  param: string;
+  column: 'phone' | 'email_lower' | keyof CustomersTable;
+}
+
+/** An import's duplicate key: the project's unique attributes; without any, the mobile number and then the e-mail. */
+function duplicateKeys(meta: { name: string; is_unique: number }[]): DuplicateKey[] {
+  const unique = meta
+    .filter((m) => m.is_unique === 1)
+    .map((m) => ATTRIBUTE_BY_NAME.get(m.name))
+    .filter((spec): spec is NonNullable<typeof spec> => spec !== undefined)
+    .map((spec) => ({ name: spec.name, param: spec.param, column: spec.column === 'email' ? ('email_lower' as const) : spec.column }));
+  if (unique.length > 0) return unique;
+  return [
+    { name: 'phone', param: 'phone', column: 'phone' },
+    { name: 'email', param: 'email', column: 'email_lower' },
+  ];
+}
+
+function dropBlank(input: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(input).filter(([, v]) => !blank(v)));
+}
+
+function problem(row: number, err: AppError): { row: number; code: string; reason: string } {
+  return { row, code: err.code, reason: err.message };
+}
+
 /** Every column of a customer row, for building a complete row from a partial one. */
 const EMPTY_CUSTOMER: Record<keyof CustomersTable, null> = {
   id: null,
@@ -807,3 +1098,4 @@ const EMPTY_CUSTOMER: Record<keyof CustomersTable, null> = {
 };
 
 export type CustomersService = ReturnType<typeof createCustomersService>;
+export type { CustomerFilter, CustomerScope };

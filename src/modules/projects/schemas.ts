@@ -11,6 +11,13 @@ export const ProjectBody = Type.Object({
   svc_user_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
   /** Edit only: the origins the site snippet may send from, comma-separated ('' clears them). */
   site_origins: Type.Optional(Type.String({ maxLength: 100000 })),
+  sales_export: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: 1,
+      description: '1: Sales members may export their own customers (default); 0: only Master and Admin export',
+    }),
+  ),
 });
 
 export const Project = Type.Object({

@@ -16,6 +16,8 @@ export interface ProjectInput {
   svc_user_id?: number | undefined;
   name?: string | undefined;
   description?: string | undefined;
+  /** 1: Sales members may export their customers; 0: they may not (docs/data-operations.md). */
+  sales_export?: number | undefined;
   site_origins?: string | undefined;
 }
 
@@ -137,6 +139,7 @@ export function createProjectsService(ctx: AppContext, access: AccessService, ho
         site_key: randomToken(16),
         site_secret: randomToken(32),
         site_origins: null,
+        sales_export: 1,
       };
       await db.transaction().execute(async (trx) => {
         await repo.insertApp(trx, app);
@@ -170,16 +173,19 @@ export function createProjectsService(ctx: AppContext, access: AccessService, ho
       const description = validDescription(input.description);
       const siteOrigins = input.site_origins === undefined ? undefined : parseSiteOrigins(input.site_origins);
       await db.transaction().execute(async (trx) => {
+        const salesExport = input.sales_export;
         await repo.updateApp(trx, appId, {
           ...(name !== undefined ? { name } : {}),
           ...(description !== undefined ? { description } : {}),
           ...(siteOrigins !== undefined ? { site_origins: siteOrigins } : {}),
+          ...(salesExport !== undefined ? { sales_export: salesExport } : {}),
           edit_time: clock.now(),
         });
         const detail = {
           ...(name !== undefined ? { name } : {}),
           ...(description !== undefined ? { description } : {}),
           ...(siteOrigins !== undefined ? { siteOrigins: siteOrigins ?? '' } : {}),
+          ...(salesExport !== undefined ? { salesExport } : {}),
         };
         await audit(trx, { appId, actorId: callerId, action: 'project.edit', targetType: 'project', targetId: appId, detail });
       });

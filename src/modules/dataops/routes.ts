@@ -1,0 +1,128 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { Readable } from 'node:stream';
+import { businessResponses, ok } from '../../http/envelope.ts';
+import { receivedFile, uploadRoute } from '../../http/upload.ts';
+import { AppIdParams } from '../projects/schemas.ts';
+import { ExportQuery, FormatQuery, ImportBody, ImportItemPath, ImportJob, ImportPath } from './schemas.ts';
+import type { DataOpsService, ExportFormat } from './service.ts';
+
+const tags = ['Customer import and export'];
+
+const CONTENT_TYPES: Record<ExportFormat, string> = {
+  csv: 'text/csv; charset=utf-8',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+};
+
+const fileResponse = {
+  200: { description: 'the file (CSV or XLSX), or a business failure in the envelope', ...Type.Unknown() },
+  403: businessResponses(Type.Null())[403],
+  429: businessResponses(Type.Null())[429],
+};
+
+function sendFile(reply: FastifyReply, body: Readable, format: ExportFormat, name: string) {
+  return reply
+    .type(CONTENT_TYPES[format])
+    .header('Content-Disposition', `attachment; filename="${name}.${format}"`)
+    .header('Cache-Control', 'no-store')
+    .send(body);
+}
+
+export async function dataOpsRoutes(fastify: FastifyInstance, opts: { dataops: DataOpsService }): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { dataops } = opts;
+
+  app.post(
+    '/api/v1.7/app/:appId/member/:svcUserId/customer-imports',
+    {
+      ...uploadRoute(dataops.upload),
+      schema: {
+        tags,
+        summary: 'Import customers from a CSV or XLSX file, as a job (answers the job, queued)',
+        description:
+          "multipart/form-data with the file in the field `file`. Each row goes through the create endpoint's validation (createWay 7); " +
+          'a body larger than IMPORT_MAX_BYTES is refused by its Content-Length before it is read (413). See docs/data-operations.md.',
+        consumes: ['multipart/form-data'],
+        params: ImportPath,
+        body: ImportBody,
+        response: businessResponses(ImportJob),
+      },
+    },
+    async (request) =>
+      ok(await dataops.startImport(request.params.appId, request.user.id, request.params.svcUserId, receivedFile(request), request.body)),
+  );
+
+  app.get(
+    '/api/v1.7/app/:appId/member/:svcUserId/customer-import/:importId',
+    {
+      schema: {
+        tags,
+        summary: "An import's progress (its creator, Master, Admin)",
+        params: ImportItemPath,
+        response: businessResponses(ImportJob),
+      },
+    },
+    async (request) =>
+      ok(await dataops.importJob(request.params.appId, request.user.id, request.params.svcUserId, request.params.importId)),
+  );
+
+  app.get(
+    '/api/v1.7/app/:appId/member/:svcUserId/customer-import/:importId/problems.csv',
+    {
+      schema: {
+        tags,
+        summary: "The rows of an import that failed: the file's columns and a reason column (CSV, UTF-8 with BOM)",
+        params: ImportItemPath,
+        produces: ['text/csv', 'application/json'],
+        response: fileResponse,
+      },
+    },
+    async (request, reply) => {
+      const { appId, svcUserId, importId } = request.params;
+      return sendFile(reply, await dataops.problemsCsv(appId, request.user.id, svcUserId, importId), 'csv', `problems-${importId}`);
+    },
+  );
+
+  app.get(
+    '/api/v1.7/app/:appId/customer-import/template',
+    {
+      schema: {
+        tags,
+        summary: "A file to fill in for an import: the project's current attributes as the header (any member)",
+        params: AppIdParams,
+        querystring: FormatQuery,
+        produces: ['text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'application/json'],
+        response: fileResponse,
+      },
+    },
+    async (request, reply) => {
+      const format = request.query.format ?? 'csv';
+      return sendFile(reply, await dataops.template(request.params.appId, request.user.id, format), format, 'customers-template');
+    },
+  );
+
+  app.get(
+    '/api/v1.7/app/:appId/customers/export',
+    {
+      schema: {
+        tags,
+        summary: "Export the customers the caller may see, with the list's filters, as CSV or XLSX (streamed; written to the audit log)",
+        params: AppIdParams,
+        querystring: ExportQuery,
+        produces: ['text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'application/json'],
+        response: fileResponse,
+      },
+    },
+    async (request, reply) => {
+      const format = request.query.format ?? 'csv';
+      const body = await dataops.exportCustomers(
+        request.params.appId,
+        request.user.id,
+        { keyword: request.query.keyword, groupId: request.query.group_id },
+        format,
+      );
+      return sendFile(reply, body, format, 'customers');
+    },
+  );
+}

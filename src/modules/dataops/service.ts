@@ -1,0 +1,599 @@
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import ExcelJS from 'exceljs';
+import type { Kysely } from 'kysely';
+import type { AppContext } from '../../context.ts';
+import type { Database } from '../../db/index.ts';
+import { badRequest, failure } from '../../http/errors.ts';
+import { timeOrderedUuid } from '../../lib/ids.ts';
+import type { AuditRecorder } from '../audit/service.ts';
+import type { CustomerFilter, CustomerScope, CustomersService, DuplicatePolicy, ImportItem } from '../customers/service.ts';
+import { BOM, csvLine, neutralized } from './csv.ts';
+import { type ImportJobOptions, type ImportJobResponse, type ImportRow, toImportJob } from './mapper.ts';
+import { mapColumns } from './mapping.ts';
+import { UnreadableFile, countCsvRows, detectEncoding, fileRows, formatOf, isKnownEncoding } from './reader.ts';
+import { createImportsRepository } from './repository.ts';
+
+/** A file an upload brought (src/http/upload.ts gives this shape). */
+export interface IncomingFile {
+  path: string;
+  filename: string;
+  size: number;
+  tooLarge: boolean;
+}
+
+/** What a caller sends with an import besides the file. */
+export interface ImportRequest {
+  /** JSON object: header (or column number) → attribute name, "" to ignore the column. */
+  mapping?: string | undefined;
+  group_id?: string | undefined;
+  /** The owner of rows that name none (default: the acting member). */
+  svc_user_id?: number | undefined;
+  duplicate_policy?: string | undefined;
+  dry_run?: string | boolean | undefined;
+  encoding?: string | undefined;
+}
+
+export type ExportFormat = 'csv' | 'xlsx';
+
+/** Rows per import batch: one transaction each (customers, counters and problems together). */
+export const IMPORT_BATCH = 2000;
+/** Rows per export page (a primary-key walk). */
+const EXPORT_PAGE = 1000;
+const POLL_MS = 5000;
+/** An incoming upload this old was left by a process that stopped while receiving it. */
+const INCOMING_MAX_AGE_MS = 3600_000;
+const POLICIES: readonly DuplicatePolicy[] = ['skip', 'update', 'merge'];
+
+const importNotFound = () => failure('import_not_found');
+const invalidFile = (detail: string) => failure('import_file_invalid', detail);
+
+function truthy(v: string | boolean | undefined): boolean {
+  return v === true || v === 'true' || v === '1' || v === 'yes';
+}
+
+/**
+ * Customer imports as jobs and exports (docs/data-operations.md). An import's file is kept under
+ * DATA_DIR/imports while it runs; a worker in each server takes waiting imports (queued, or left
+ * running by a stopped process) and runs them a batch at a time, each batch's customers, counters and
+ * failed rows in one transaction, so a resumed import repeats and loses no row. Rows are written by
+ * the customers service (the create endpoint's validation and write path).
+ */
+export function createDataOpsService(ctx: AppContext, customers: CustomersService, audit: AuditRecorder) {
+  const db: Kysely<Database> = ctx.database.db;
+  const clock = ctx.clock;
+  const logger = ctx.logger;
+  const repo = createImportsRepository(ctx.database.features);
+  const limits = ctx.config.imports;
+  const leaseMs = limits.leaseSeconds * 1000;
+  const dir = path.join(ctx.config.dataDir, 'imports');
+  /** Imports this process cannot run (their file is on another server's disk). */
+  const elsewhere = new Set<string>();
+
+  async function visibleJob(appId: string, callerId: number | null, isManager: boolean, id: string): Promise<ImportRow> {
+    const row = await repo.find(db, appId, id);
+    if (!row || (!isManager && row.created_by !== callerId)) throw importNotFound();
+    return row;
+  }
+
+  /** The header of a file, read (which also proves the file opens). */
+  async function headerOf(filePath: string, format: 'csv' | 'xlsx', encoding: string): Promise<string[]> {
+    const rows = fileRows(filePath, format, encoding);
+    try {
+      const first = await rows.next();
+      if (first.done || first.value.every((c) => c.trim() === '')) throw new UnreadableFile('The file has no header row');
+      return first.value.map((c) => c.trim());
+    } finally {
+      await rows.return(undefined);
+    }
+  }
+
+  /** Validates the upload and its options, keeps the file, and records the job (queued). */
+  async function createJob(
+    appId: string,
+    actor: { callerId: number | null; acting: number; isManager: boolean },
+    incoming: IncomingFile | undefined,
+    input: ImportRequest,
+    keepFile: (target: string) => Promise<void>,
+    /** Run by the caller at once (the CLI): recorded running, held by its lease, so no server's worker takes it. */
+    runHere = false,
+  ): Promise<ImportRow> {
+    if (!incoming) throw invalidFile("No file: send it as multipart/form-data in the field 'file'");
+    if (incoming.tooLarge) throw invalidFile(`The file is larger than ${limits.maxBytes} bytes`);
+    const policy = (input.duplicate_policy ?? 'skip') as DuplicatePolicy;
+    if (!POLICIES.includes(policy)) throw badRequest("Invalid parameter 'duplicate_policy': one of skip, update, merge");
+    let overrides: Record<string, string> = {};
+    if (input.mapping !== undefined && input.mapping !== '') {
+      try {
+        const parsed = JSON.parse(input.mapping) as unknown;
+        if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
+        overrides = Object.fromEntries(Object.entries(parsed).map(([k, v]) => [k, String(v)]));
+      } catch {
+        throw badRequest("Invalid parameter 'mapping': a JSON object of column → attribute name");
+      }
+    }
+    if (input.encoding !== undefined && input.encoding !== '' && !isKnownEncoding(input.encoding)) {
+      throw badRequest(`Invalid parameter 'encoding': unknown encoding ${input.encoding}`);
+    }
+    let owner = actor.acting;
+    if (input.svc_user_id !== undefined && input.svc_user_id !== actor.acting && actor.callerId !== null) {
+      // As on create: only Master/Admin name another owner, an active member (checked again on every row).
+      owner = (await customers.actingFor(appId, actor.callerId, String(input.svc_user_id))).acting;
+    }
+    let format: 'csv' | 'xlsx';
+    let encoding = 'utf8';
+    let header: string[];
+    try {
+      format = await formatOf(incoming.path, incoming.filename);
+      if (format === 'xlsx' && incoming.size > limits.xlsxMaxBytes) {
+        throw new UnreadableFile(`An XLSX workbook may be at most ${limits.xlsxMaxBytes} bytes; save larger files as CSV`);
+      }
+      if (format === 'csv') encoding = input.encoding || (await detectEncoding(incoming.path));
+      header = await headerOf(incoming.path, format, encoding);
+    } catch (err) {
+      if (err instanceof UnreadableFile) throw invalidFile(err.message);
+      throw err;
+    }
+    const attributes = await customers.importAttributes(appId);
+    const columns = mapColumns(header, attributes, overrides);
+    if (columns.every((c) => c === null)) throw invalidFile('No column of the file maps to a customer attribute');
+    const options: ImportJobOptions = {
+      columns,
+      header,
+      encoding,
+      groupId: input.group_id === '' ? undefined : input.group_id,
+      policy,
+      dryRun: truthy(input.dry_run),
+      mayAssignOthers: actor.callerId === null || actor.isManager,
+    };
+    const id = timeOrderedUuid();
+    await fsp.mkdir(dir, { recursive: true });
+    const filePath = path.join(dir, `${id}.${format}`);
+    await keepFile(filePath);
+    const now = clock.now();
+    const row: ImportRow = {
+      id,
+      app_id: appId,
+      created_by: actor.callerId,
+      owner_id: owner,
+      status: runHere ? 'running' : 'queued',
+      format,
+      file_name: incoming.filename.slice(0, 255),
+      file_path: filePath,
+      options: JSON.stringify(options),
+      total: 0,
+      processed: 0,
+      created: 0,
+      updated: 0,
+      skipped: 0,
+      failed: 0,
+      error: null,
+      lease_until: runHere ? now + leaseMs : null,
+      created_at: now,
+      updated_at: now,
+    };
+    try {
+      await db.transaction().execute(async (trx) => {
+        await repo.insert(trx, row);
+        await audit(trx, {
+          appId,
+          actorId: actor.callerId,
+          action: 'customer.import',
+          targetType: 'import',
+          targetId: id,
+          detail: { fileName: row.file_name, format, policy, dryRun: options.dryRun, ownerId: owner },
+        });
+      });
+    } catch (err) {
+      await fsp.rm(filePath, { force: true });
+      throw err;
+    }
+    return row;
+  }
+
+  // ---- The worker: one import at a time per process, a batch per transaction. ----
+
+  let stopped = false;
+  let loop: Promise<void> | null = null;
+  let wake: (() => void) | null = null;
+  const progressListeners = new Map<string, (job: ImportRow) => void>();
+
+  function poke(): void {
+    if (stopped) return;
+    loop ??= run().finally(() => {
+      loop = null;
+    });
+    wake?.();
+  }
+
+  async function run(): Promise<void> {
+    while (!stopped) {
+      let claimed: ImportRow | null = null;
+      try {
+        claimed = await claimNext();
+      } catch (err) {
+        logger.warn({ err }, 'imports: could not look for imports to run; will retry');
+      }
+      if (claimed) {
+        await runJob(claimed);
+        continue;
+      }
+      if (stopped) break;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, POLL_MS);
+        timer.unref();
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wake = null;
+    }
+  }
+
+  async function claimNext(): Promise<ImportRow | null> {
+    const now = clock.now();
+    for (const c of await repo.waiting(db, now, 10)) {
+      if (elsewhere.has(c.id)) continue;
+      const job = await repo.find(db, c.app_id, c.id);
+      if (!job) continue;
+      if (!fs.existsSync(job.file_path)) {
+        elsewhere.add(job.id);
+        continue;
+      }
+      if (await repo.claim(db, c.app_id, c.id, now, now + leaseMs)) return (await repo.find(db, c.app_id, c.id)) ?? null;
+    }
+    return null;
+  }
+
+  class LeaseLost extends Error {}
+
+  /**
+   * Batches commit through the database's group commit, one batch a group: on SQLite its WAL is
+   * fsynced off the event loop (src/db), and the batch is acknowledged only once it is durable.
+   */
+  const batchWrites = ctx.database.commitGroup<(trx: Kysely<Database>) => Promise<void>>(
+    async (trx, jobs) => {
+      for (const write of jobs) await write(trx);
+    },
+    { maxRecords: IMPORT_BATCH, maxWaitMs: 0, concurrency: 1 },
+  );
+
+  async function runJob(claimed: ImportRow): Promise<void> {
+    let job = claimed;
+    const opts = JSON.parse(job.options) as ImportJobOptions;
+    const format = job.format as 'csv' | 'xlsx';
+    const started = Date.now();
+    try {
+      if (Number(job.total) === 0 && Number(job.processed) === 0) {
+        let total = -1; // the header
+        if (format === 'csv') total += await countCsvRows(job.file_path, opts.encoding);
+        else for await (const _ of fileRows(job.file_path, format, opts.encoding)) total += 1;
+        if (stopped) return;
+        const lease = clock.now() + leaseMs;
+        if (
+          !(await repo.advance(db, job.app_id, job.id, job.lease_until, {
+            total: Math.max(0, total),
+            lease_until: lease,
+            updated_at: clock.now(),
+          }))
+        )
+          return;
+        job = { ...job, total: Math.max(0, total), lease_until: lease };
+      }
+      let rowNumber = 0;
+      let batch: { cells: string[]; row: number }[] = [];
+      const flush = async () => {
+        if (batch.length === 0) return;
+        job = await commitBatch(job, opts, batch);
+        batch = [];
+        progressListeners.get(job.id)?.(job);
+        // Requests waiting meanwhile are served between batches.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      };
+      let header = true;
+      for await (const cells of fileRows(job.file_path, format, opts.encoding)) {
+        if (header) {
+          header = false;
+          continue;
+        }
+        rowNumber += 1;
+        if (rowNumber <= Number(job.processed)) continue;
+        batch.push({ cells, row: rowNumber });
+        if (batch.length >= IMPORT_BATCH) {
+          await flush();
+          if (stopped) return;
+        }
+      }
+      await flush();
+      await finish(job, 'done', null);
+      logger.info({ appId: job.app_id, importId: job.id, rows: job.processed, ms: Date.now() - started }, 'imports: done');
+    } catch (err) {
+      if (err instanceof LeaseLost) return;
+      if (err instanceof UnreadableFile) {
+        await finish(job, 'failed', err.message);
+        return;
+      }
+      // A database fault: the job stays running, and is taken up again once its lease runs out.
+      logger.error({ err, appId: job.app_id, importId: job.id }, 'imports: a batch failed; the import will be resumed');
+    }
+  }
+
+  async function finish(job: ImportRow, status: 'done' | 'failed', error: string | null): Promise<void> {
+    await repo.update(db, job.app_id, job.id, { status, error, lease_until: null, updated_at: clock.now() });
+    await fsp.rm(job.file_path, { force: true });
+    progressListeners.get(job.id)?.({ ...job, status, error });
+  }
+
+  /** One batch: its customers, the job's counters and lease, and its failed rows, in one transaction. */
+  async function commitBatch(job: ImportRow, opts: ImportJobOptions, batch: { cells: string[]; row: number }[]): Promise<ImportRow> {
+    const items: ImportItem[] = batch.map(({ cells, row }) => {
+      const input: Record<string, unknown> = {};
+      opts.columns.forEach((attribute, i) => {
+        if (attribute !== null && cells[i] !== undefined && cells[i] !== '') input[attribute] = cells[i];
+      });
+      if (input.svcUserId === undefined) input.svcUserId = String(job.owner_id);
+      return { input, row };
+    });
+    const now = clock.now();
+    let next: ImportRow | undefined;
+    await batchWrites.submit(async (trx) => {
+      const outcome = await customers.importInTransaction(trx, job.app_id, items, {
+        ownerId: Number(job.owner_id),
+        mayAssignOthers: opts.mayAssignOthers,
+        groupId: opts.groupId,
+        policy: opts.policy,
+        dryRun: opts.dryRun,
+        now,
+      });
+      const cellsOf = new Map(batch.map((b) => [b.row, b.cells]));
+      await repo.insertProblems(
+        trx,
+        outcome.problems.map((p) => ({
+          app_id: job.app_id,
+          import_id: job.id,
+          row_number: p.row,
+          cells: JSON.stringify(cellsOf.get(p.row) ?? []),
+          reason: `${p.code}: ${p.reason}`,
+        })),
+      );
+      const updated: ImportRow = {
+        ...job,
+        processed: Number(job.processed) + batch.length,
+        created: Number(job.created) + outcome.created,
+        updated: Number(job.updated) + outcome.updated,
+        skipped: Number(job.skipped) + outcome.skipped,
+        failed: Number(job.failed) + outcome.problems.length,
+        lease_until: clock.now() + leaseMs,
+        updated_at: now,
+      };
+      const advanced = await repo.advance(trx, job.app_id, job.id, job.lease_until, {
+        processed: updated.processed,
+        created: updated.created,
+        updated: updated.updated,
+        skipped: updated.skipped,
+        failed: updated.failed,
+        lease_until: updated.lease_until,
+        updated_at: now,
+      });
+      if (!advanced) throw new LeaseLost();
+      next = updated;
+    }, batch.length);
+    return next as ImportRow;
+  }
+
+  async function sweepIncoming(): Promise<void> {
+    const incoming = service.upload.dir;
+    try {
+      for (const name of await fsp.readdir(incoming)) {
+        const file = path.join(incoming, name);
+        const stat = await fsp.stat(file).catch(() => null);
+        if (stat && Date.now() - stat.mtimeMs > INCOMING_MAX_AGE_MS) await fsp.rm(file, { force: true });
+      }
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') logger.warn({ err }, 'imports: could not sweep half-received uploads');
+    }
+  }
+
+  // ---- Exports. ----
+
+  async function exportColumns(appId: string): Promise<{ key: string; title: string }[]> {
+    const attributes = await customers.importAttributes(appId);
+    return [
+      { key: 'id', title: 'id' },
+      ...attributes.map((a) => ({ key: a.name, title: a.title })),
+      { key: 'createdAt', title: 'createdAt' },
+      { key: 'updatedAt', title: 'updatedAt' },
+    ];
+  }
+
+  /** The export's rows (header first) as text cells, a page at a time. */
+  async function* exportRows(
+    scope: CustomerScope,
+    filter: CustomerFilter,
+    columns: { key: string; title: string }[],
+  ): AsyncGenerator<string[]> {
+    yield columns.map((c) => c.title);
+    let after: string | null = null;
+    for (;;) {
+      const { customers: page, last } = await customers.exportPage(scope, filter, after, EXPORT_PAGE);
+      for (const c of page) {
+        const record = c as unknown as Record<string, unknown>;
+        yield columns.map((col) => {
+          const v = record[col.key];
+          return v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v as string | number);
+        });
+      }
+      if (last === null) return;
+      after = last;
+    }
+  }
+
+  /** CSV text of rows: BOM, then each line. */
+  async function* csvText(rows: AsyncIterable<string[]>): AsyncGenerator<string> {
+    yield BOM;
+    let buffered = '';
+    for await (const cells of rows) {
+      buffered += csvLine(cells);
+      if (buffered.length >= 64 * 1024) {
+        yield buffered;
+        buffered = '';
+      }
+    }
+    if (buffered !== '') yield buffered;
+  }
+
+  /** An XLSX workbook of rows, streamed (each row committed as it is written; no shared strings). */
+  function xlsxStream(rows: AsyncIterable<string[]>, sheetName: string): Readable {
+    const out = new PassThrough();
+    const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: false, useStyles: false });
+    const sheet = workbook.addWorksheet(sheetName);
+    void (async () => {
+      try {
+        for await (const cells of rows) sheet.addRow(cells.map(neutralized)).commit();
+        sheet.commit();
+        await workbook.commit();
+      } catch (err) {
+        out.destroy(err as Error);
+      }
+    })();
+    return out;
+  }
+
+  function encode(rows: AsyncIterable<string[]>, format: ExportFormat, sheetName: string): Readable {
+    return format === 'xlsx' ? xlsxStream(rows, sheetName) : Readable.from(csvText(rows));
+  }
+
+  const service = {
+    upload: { field: 'file', dir: path.join(dir, 'incoming'), maxBytes: limits.maxBytes },
+
+    /** Starts an import (any member, for themselves; Master/Admin for another member): answers the job, queued. */
+    async startImport(
+      appId: string,
+      callerId: number,
+      pathUserId: string,
+      incoming: IncomingFile | undefined,
+      input: ImportRequest,
+    ): Promise<ImportJobResponse> {
+      const { acting, isManager } = await customers.actingFor(appId, callerId, pathUserId);
+      const row = await createJob(appId, { callerId, acting, isManager }, incoming, input, async (target) => {
+        await fsp.rename((incoming as IncomingFile).path, target);
+      });
+      poke();
+      return toImportJob(row, clock);
+    },
+
+    /** An import's progress (its creator, Master, Admin). */
+    async importJob(appId: string, callerId: number, pathUserId: string, id: string): Promise<ImportJobResponse> {
+      const { isManager } = await customers.actingFor(appId, callerId, pathUserId);
+      return toImportJob(await visibleJob(appId, callerId, isManager, id), clock);
+    },
+
+    /** The rows of an import that failed, as CSV: the file's header and cells, and a `reason` column. */
+    async problemsCsv(appId: string, callerId: number, pathUserId: string, id: string): Promise<Readable> {
+      const { isManager } = await customers.actingFor(appId, callerId, pathUserId);
+      const job = await visibleJob(appId, callerId, isManager, id);
+      const header = (JSON.parse(job.options) as ImportJobOptions).header;
+      async function* rows(): AsyncGenerator<string[]> {
+        yield [...header, 'reason'];
+        let after = 0;
+        for (;;) {
+          const page = await repo.problems(db, appId, id, after, EXPORT_PAGE);
+          for (const p of page) {
+            const cells = JSON.parse(p.cells) as string[];
+            yield [...header.map((_, i) => cells[i] ?? ''), ...cells.slice(header.length), p.reason];
+          }
+          if (page.length < EXPORT_PAGE) return;
+          after = Number((page[page.length - 1] as { row_number: number }).row_number);
+        }
+      }
+      return Readable.from(csvText(rows()));
+    },
+
+    /** A file to fill in: the project's current attributes (their titles) as the header, CSV or XLSX. */
+    async template(appId: string, callerId: number, format: ExportFormat): Promise<Readable> {
+      // Any member may take it (the same check as an import for themselves).
+      await customers.actingFor(appId, callerId, String(callerId));
+      const attributes = (await customers.importAttributes(appId)).filter((a) => !a.readonly);
+      async function* rows(): AsyncGenerator<string[]> {
+        yield attributes.map((a) => (a.required ? `${a.title}*` : a.title));
+      }
+      return encode(rows(), format, 'customers');
+    },
+
+    /**
+     * The customers the caller may see (a Sales member: their own, unless the project switched Sales
+     * export off), with the list's filters, as CSV or XLSX, streamed. Recorded in the audit log.
+     */
+    async exportCustomers(appId: string, callerId: number | null, filter: CustomerFilter, format: ExportFormat): Promise<Readable> {
+      const scope: CustomerScope = callerId === null ? { appId, ownerId: null } : await customers.exportScope(appId, callerId);
+      const columns = await exportColumns(appId);
+      await audit(db, {
+        appId,
+        actorId: callerId,
+        action: 'customer.export',
+        targetType: 'project',
+        targetId: appId,
+        detail: {
+          format,
+          ownerId: scope.ownerId,
+          ...(filter.keyword ? { keyword: filter.keyword } : {}),
+          ...(filter.groupId !== undefined ? { groupId: filter.groupId } : {}),
+        },
+      });
+      return encode(exportRows(scope, filter, columns), format, 'customers');
+    },
+
+    /**
+     * `rapport import customers`: an import of a local file run in this process (the CLI), with
+     * progress reported after every batch. The operator may name any owner.
+     */
+    async importLocal(
+      appId: string,
+      ownerId: number,
+      filePath: string,
+      input: ImportRequest,
+      onProgress: (job: ImportJobResponse) => void,
+    ): Promise<ImportJobResponse> {
+      const stat = await fsp.stat(filePath);
+      const row = await createJob(
+        appId,
+        { callerId: null, acting: ownerId, isManager: true },
+        { path: filePath, filename: path.basename(filePath), size: stat.size, tooLarge: false },
+        input,
+        (target) => fsp.copyFile(filePath, target),
+        true,
+      );
+      progressListeners.set(row.id, (job) => onProgress(toImportJob(job, clock)));
+      try {
+        await runJob(row);
+      } finally {
+        progressListeners.delete(row.id);
+      }
+      return toImportJob((await repo.find(db, appId, row.id)) as ImportRow, clock);
+    },
+
+    /**
+     * Starts the worker: imports left waiting or running by a stopped process are taken up again.
+     * Uploads a crashed process left half-received are removed (an hour old: another process may be
+     * receiving one now).
+     */
+    start(): void {
+      stopped = false;
+      poke();
+      void sweepIncoming();
+    },
+
+    /** Stops the worker between batches; an import it was running is taken up again once its lease runs out. */
+    async close(): Promise<void> {
+      stopped = true;
+      wake?.();
+      await loop;
+    },
+  };
+  return service;
+}
+
+export type DataOpsService = ReturnType<typeof createDataOpsService>;

@@ -1,0 +1,121 @@
+import ExcelJS from 'exceljs';
+import fc from 'fast-check';
+import { parse } from 'csv-parse/sync';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BOM, csvCell, csvLine, neutralized } from '../src/modules/dataops/csv.ts';
+import { uniquePhone } from './helpers/fixtures.ts';
+import { useTestServer } from './helpers/harness.ts';
+import { type HistoryProject, historyProject } from './helpers/histories.ts';
+
+const t = useTestServer();
+let p: HistoryProject;
+const phones: Record<string, string> = {};
+
+function rowsOf(body: string): string[][] {
+  expect(body.startsWith(BOM)).toBe(true);
+  return parse(body.slice(1), { relax_column_count: false }) as string[][];
+}
+
+async function exportCsv(token: string, query: Record<string, string> = {}) {
+  return t.server.api.get(`/api/v1.7/app/${p.appId}/customers/export`, { token, query });
+}
+
+beforeAll(async () => {
+  p = await historyProject(t.server);
+  const add = async (who: { id: number; token: string }, name: string, fields: Record<string, string> = {}) => {
+    phones[name] = uniquePhone();
+    const res = await t.server.api.post(
+      `/api/v1.7/app/${p.appId}/member/${who.id}/customers`,
+      { name, phone: phones[name], ...fields },
+      { token: who.token },
+    );
+    expect(res.json().status).toBe(1);
+  };
+  await add(p.master, 'Export Master', { company: 'Comma, "Quoted" Co', title: '=1+2' });
+  await add(p.sales, 'Export Sales', { company: '@SUM(A1)', address: 'Line one\nLine two' });
+  await add(p.sales2, '导出客户', { company: '-minus' });
+});
+
+describe('customer export', () => {
+  it('streams every customer the Master may see as CSV that Excel opens: BOM, quoting, formulas neutralized, phones kept', async () => {
+    const res = await exportCsv(p.master.token);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(res.headers['content-disposition']).toBe('attachment; filename="customers.csv"');
+    const rows = rowsOf(res.body);
+    const header = rows[0] as string[];
+    expect(header.slice(0, 3)).toEqual(['id', '姓名', '手机']);
+    const col = (title: string) => header.indexOf(title);
+    const byName = new Map(rows.slice(1).map((r) => [r[col('姓名')], r]));
+    expect([...byName.keys()].sort()).toEqual(['Export Master', 'Export Sales', '导出客户'].sort());
+    const master = byName.get('Export Master') as string[];
+    expect(master[col('公司名称')]).toBe('Comma, "Quoted" Co');
+    expect(master[col('职位')]).toBe("'=1+2");
+    expect(master[col('手机')]).toBe(phones['Export Master']);
+    const sales = byName.get('Export Sales') as string[];
+    expect(sales[col('公司名称')]).toBe("'@SUM(A1)");
+    expect(sales[col('详细地址')]).toBe('Line one\nLine two');
+    expect((byName.get('导出客户') as string[])[col('公司名称')]).toBe("'-minus");
+  });
+
+  it('gives a Sales member their own customers, applies the list filters, and writes XLSX', async () => {
+    const own = rowsOf((await exportCsv(p.sales.token)).body);
+    expect(own.slice(1).map((r) => r[1])).toEqual(['Export Sales']);
+    const filtered = rowsOf((await exportCsv(p.admin.token, { keyword: '导出' })).body);
+    expect(filtered.slice(1).map((r) => r[1])).toEqual(['导出客户']);
+
+    const x = await exportCsv(p.master.token, { format: 'xlsx' });
+    expect(x.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(x.rawPayload as unknown as ArrayBuffer);
+    const sheet = wb.worksheets[0] as ExcelJS.Worksheet;
+    expect(sheet.rowCount).toBe(4);
+    expect(sheet.getRow(1).getCell(2).value).toBe('姓名');
+  });
+
+  it('refuses outsiders, and Sales members once the project switches Sales export off; Master and Admin still export', async () => {
+    expect((await exportCsv(p.outsider.token)).statusCode).toBe(403);
+    const off = await t.server.api.post(`/api/v1.7/app/${p.appId}`, { sales_export: 0 }, { token: p.master.token });
+    expect(off.json().status).toBe(1);
+    const refused = await exportCsv(p.sales.token);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({ error: 'forbidden' });
+    expect((await exportCsv(p.admin.token)).statusCode).toBe(200);
+    await t.server.api.post(`/api/v1.7/app/${p.appId}`, { sales_export: 1 }, { token: p.master.token });
+    expect((await exportCsv(p.sales.token)).statusCode).toBe(200);
+  });
+
+  it('writes an audit log entry for each export', async () => {
+    await exportCsv(p.admin.token, { keyword: 'Export', format: 'csv' });
+    const log = await t.server.api.get(`/api/v1.7/app/${p.appId}/audit-log`, { token: p.master.token });
+    const entry = (log.json().data as { action: string; svcUserId: string; detail: Record<string, unknown> }[]).find(
+      (e) => e.action === 'customer.export',
+    );
+    expect(entry).toMatchObject({ svcUserId: String(p.admin.id), detail: { format: 'csv', keyword: 'Export', ownerId: null } });
+  });
+});
+
+describe('CSV writer (property)', () => {
+  it('round-trips any text through a CSV parser, with formula starts neutralized and mobile numbers kept', () => {
+    const cell = fc.oneof(
+      fc.string(),
+      fc.constantFrom('=A1', '+1', '+8613800000000', '-', '@x', '\tTab', '\rCR', ' pad ', 'a,b', 'say "hi"', 'a\nb'),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.array(cell, { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 5 }), (rows) => {
+        const text = rows.map((r) => csvLine(r)).join('');
+        const parsed = parse(text, { relax_column_count: true }) as string[][];
+        expect(parsed).toEqual(rows.map((r) => r.map(neutralized)));
+        for (const r of rows) {
+          for (const c of r) {
+            const out = neutralized(c);
+            if (/^[=+\-@\t\r]/.test(c) && !/^\+\d+$/.test(c)) expect(out).toBe(`'${c}`);
+            else expect(out).toBe(c);
+          }
+        }
+      }),
+    );
+    expect(csvCell(null)).toBe('');
+    expect(csvCell('+8613800000000')).toBe('+8613800000000');
+  });
+});
