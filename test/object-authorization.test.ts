@@ -65,6 +65,9 @@ function pathValue(name: string, path: string, v: Variant): string {
       return ids.import;
     case 'n':
       return '1';
+    case 'clientId':
+      // OAuth clients are the server's, not a project's: B's Master (no administrator) is refused whatever the id.
+      return 'rc_probe';
     case 'id':
       if (path.includes('/webhooks/')) return ids.webhook;
       break;

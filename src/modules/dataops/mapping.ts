@@ -78,14 +78,21 @@ export function mapColumns(
   for (const a of attributes)
     for (const label of [...(ENGLISH_LABELS[a.name] ?? []), ...(CHINESE_LABELS[a.name] ?? [])]) add(label, a.name);
   const known = new Set(attributes.map((a) => a.name));
+  // A key that is a column's position names that column, never a header spelled like the number.
+  const isPosition = (k: string) => /^\d+$/.test(k) && Number(k) < headers.length;
+  const byHeader = new Map<string, string>();
   const normalizedOverrides = new Map<string, string>();
-  for (const [k, v] of Object.entries(overrides)) normalizedOverrides.set(normalizedLabel(k), v);
+  for (const [k, v] of Object.entries(overrides)) {
+    if (isPosition(k)) continue;
+    byHeader.set(k, v);
+    normalizedOverrides.set(normalizedLabel(k), v);
+  }
 
   // Overridden columns first: what they name is theirs, whatever the automatic mapping of another column says.
   const chosen: (string | undefined)[] = headers.map((header, i) => {
     const target =
-      overrides[String(i)] ??
-      (Object.hasOwn(overrides, header) ? overrides[header] : undefined) ??
+      (Object.hasOwn(overrides, String(i)) ? overrides[String(i)] : undefined) ??
+      byHeader.get(header) ??
       normalizedOverrides.get(normalizedLabel(header));
     if (target === undefined || target === '') return target;
     return known.has(target) ? target : (byLabel.get(normalizedLabel(target)) ?? '');
