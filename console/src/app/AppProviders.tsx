@@ -22,7 +22,13 @@ function ErrorReporter() {
   return null;
 }
 
-/** antd's locale, dayjs's and the page's `lang` follow i18next's language. */
+/** Whether the user asked their system for less motion (read once: a change applies on reload). */
+const reducedMotion = typeof window !== 'undefined' && window.matchMedia?.('(prefers-reduced-motion: reduce)').matches === true;
+
+/**
+ * antd's locale, dayjs's and the page's `lang` follow i18next's language; antd's animations (dialogs
+ * zooming, drawers sliding) are off for users who prefer reduced motion.
+ */
 export function AppProviders({ children }: { children: ReactNode }) {
   const { i18n } = useTranslation();
   const language = i18n.language;
@@ -42,6 +48,7 @@ export function AppProviders({ children }: { children: ReactNode }) {
           colorTextDescription: '#595959',
           colorTextPlaceholder: '#707070',
           colorTextTertiary: '#595959',
+          motion: !reducedMotion,
         },
       }}
     >
