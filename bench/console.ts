@@ -5,13 +5,8 @@
  * returning user), against the server and dataset of the bench run. The figure is the median of the
  * runs, from the navigation's start to the first row's name link in the page.
  */
-import fs from 'node:fs';
-import { chromium } from 'playwright-core';
+import { PHONE_UA, chromiumMissing, launchChromium } from '../test/helpers/browser.ts';
 import type { Dataset } from './scenarios.ts';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-/** A phone's user agent: headless Chromium's own is a bot's. */
-const PHONE_UA = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
 
 export interface FirstRowFigures {
   runsMs: number[];
@@ -19,11 +14,9 @@ export interface FirstRowFigures {
 }
 
 export async function consoleFirstRow(base: string, dataset: Dataset, runs = 5): Promise<FirstRowFigures | { skipped: string }> {
-  if (!fs.existsSync(CHROMIUM)) return { skipped: `no Chromium at ${CHROMIUM} (apt-get install -y chromium, or CHROMIUM_PATH)` };
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-sync'],
-  });
+  const missing = chromiumMissing();
+  if (missing) return { skipped: missing };
+  const browser = await launchChromium();
   try {
     const context = await browser.newContext({
       viewport: { width: 375, height: 812 },

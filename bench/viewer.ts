@@ -18,6 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { PHONE_UA } from '../test/helpers/browser.ts';
 import { option } from './options.ts';
 import { SERVER_ARGS, SERVER_ENV, SERVER_FLAGS, buildServer } from './server.ts';
 
@@ -26,7 +27,7 @@ const DB = option('db', 'sqlite');
 const DURATION = Number(option('duration', '10'));
 const PG_ADMIN = process.env.RAPPORT_BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DECK = path.join(ROOT, 'test/fixtures/files/deck.pdf');
-const UA = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
+const UA = PHONE_UA;
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {

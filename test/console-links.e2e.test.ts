@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { DESKTOP_UA, PHONE_UA, launchChromium } from './helpers/browser.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from '../console/e2e/axe.ts';
 import { text } from '../console/e2e/locale.ts';
@@ -22,10 +23,7 @@ import { startReceiver } from './helpers/receiver.ts';
  * 1440 px and at 375 px on a touch screen, checked by axe; screenshots go to CONSOLE_SHOTS_DIR
  * (default /tmp/console-shots; `npm run screenshots` writes docs/screenshots/).
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = process.env.CONSOLE_SHOTS_DIR ?? '/tmp/console-shots';
-const DESKTOP_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
-const MOBILE_UA = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
 const PASSWORD = 'a long enough password';
 const DECK = new URL('./fixtures/files/deck.pdf', import.meta.url).pathname;
 
@@ -46,7 +44,7 @@ async function contextFor(width: number, height: number, touch: boolean): Promis
     viewport: { width, height },
     isMobile: touch,
     hasTouch: touch,
-    userAgent: touch ? MOBILE_UA : DESKTOP_UA,
+    userAgent: touch ? PHONE_UA : DESKTOP_UA,
     locale: 'en-US',
     timezoneId: 'Europe/Berlin',
     // axe-core is injected with addScriptTag.
@@ -79,7 +77,6 @@ async function shot(page: Page, name: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  expect(fs.existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y chromium`).toBe(true);
   expect(fs.existsSync(new URL('../console/dist/index.html', import.meta.url)), 'console/dist is missing: run `npm run build`').toBe(true);
   const port = await freePort();
   processes.started(
@@ -98,19 +95,7 @@ beforeAll(async () => {
   );
   base = `http://127.0.0.1:${port}`;
   await waitForOk(`${base}/healthz`);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
   desktop = await contextFor(1440, 900, false);
   mobile = await contextFor(375, 812, true);
   owner = await desktop.newPage();
@@ -169,7 +154,7 @@ describe('links, settings and webhooks in the console', { timeout: 90_000 }, () 
       viewport: { width: 390, height: 844 },
       isMobile: true,
       hasTouch: true,
-      userAgent: MOBILE_UA,
+      userAgent: PHONE_UA,
     });
     try {
       const page = await reader.newPage();

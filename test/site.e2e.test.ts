@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser } from 'playwright-core';
+import { DESKTOP_UA, launchChromium } from './helpers/browser.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ProvisionedProject, freePort, provisionProject, runCli, until, useProcessDatabase, waitForOk } from './helpers/process.ts';
 
@@ -12,9 +13,7 @@ import { type ProvisionedProject, freePort, provisionProject, runCli, until, use
  * pages, submits a form and is identified; the customer's timeline, overview counters and
  * webAccessData show it. A page from an origin not on the project's list is refused.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** A desktop Chrome: headless Chromium's own User-Agent names it HeadlessChrome, which is a bot. */
-const DESKTOP_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
 const processes = useProcessDatabase();
 let dataDir = '';
@@ -62,8 +61,6 @@ async function api<T>(method: string, url: string, body?: unknown): Promise<T> {
 }
 
 beforeAll(async () => {
-  if (!fs.existsSync(CHROMIUM))
-    throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium (.ci/run does), or set CHROMIUM_PATH`);
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rapport-site-'));
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
@@ -95,19 +92,8 @@ beforeAll(async () => {
   expect(((await created.json()) as { status: number }).status).toBe(1);
   expect(server.output()).not.toContain('"level":50');
 
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    // Beacons sent as a page unloads go out with the browser's own User-Agent, not the context's.
-    args: [
-      `--user-agent=${DESKTOP_UA}`,
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-sync',
-    ],
-  });
+  // Beacons sent as a page unloads go out with the browser's own User-Agent, not the context's.
+  browser = await launchChromium({ userAgent: DESKTOP_UA });
 }, 120_000);
 
 afterAll(async () => {

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type Browser, type BrowserContext, chromium } from 'playwright-core';
+import { type Browser, type BrowserContext } from 'playwright-core';
+import { DESKTOP_UA, PHONE_UA, launchChromium } from './helpers/browser.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture } from './helpers/files.ts';
 import { freePort, runCli, until, useProcessDatabase, waitForOk } from './helpers/process.ts';
@@ -12,10 +13,6 @@ import { freePort, runCli, until, useProcessDatabase, waitForOk } from './helper
  * sees the view log with each page's time, the behaviour records, the overview, and the open on their
  * live stream; a reader fills the form and becomes a customer with their earlier view joined.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-/** A phone's Chrome: headless Chromium's own User-Agent names it HeadlessChrome, which is a bot. */
-const PHONE_UA = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
-const DESKTOP_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
 const processes = useProcessDatabase();
 let dataDir = '';
@@ -58,8 +55,6 @@ async function account(basic: string, phone: string): Promise<Account> {
 }
 
 beforeAll(async () => {
-  if (!fs.existsSync(CHROMIUM))
-    throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium (.ci/run does), or set CHROMIUM_PATH`);
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rapport-viewer-'));
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
@@ -89,19 +84,7 @@ beforeAll(async () => {
   );
   expect(server.output()).not.toContain('"level":50');
 
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {

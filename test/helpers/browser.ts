@@ -1,0 +1,44 @@
+/**
+ * The real browser of the browser tests and the console bench: Debian's `chromium` (or
+ * `CHROMIUM_PATH`), driven by playwright-core. Headless Chromium's own user agent names it
+ * HeadlessChrome, which isbot counts as a bot, so a test that plays a person sets one of these.
+ */
+import fs from 'node:fs';
+import { type Browser, chromium } from 'playwright-core';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** A phone's Chrome. */
+export const PHONE_UA =
+  'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
+/** A desktop Chrome. */
+export const DESKTOP_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+
+/** Why no browser can be launched here, or null when one can. */
+export function chromiumMissing(): string | null {
+  return fs.existsSync(CHROMIUM) ? null : `no Chromium at ${CHROMIUM}: apt-get install -y chromium (.ci/run does), or set CHROMIUM_PATH`;
+}
+
+/**
+ * Headless Chromium with nothing of its own on the network (no updates, sync or QUIC) to disturb a
+ * test. `userAgent` sets the browser's own, which beacons sent while a page unloads carry (a
+ * context's user agent does not reach them).
+ */
+export async function launchChromium(options: { userAgent?: string } = {}): Promise<Browser> {
+  const missing = chromiumMissing();
+  if (missing) throw new Error(missing);
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      ...(options.userAgent ? [`--user-agent=${options.userAgent}`] : []),
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
