@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { PUBLIC_PAGES_TAG } from '../src/http/public-pages.ts';
 import { activeUser, createClient } from './helpers/fixtures.ts';
 import { useTestServer } from './helpers/harness.ts';
 
@@ -116,6 +117,26 @@ describe('HTTP conventions', () => {
     const body = doc.json();
     expect(body.openapi).toBe('3.1.0');
     expect(Object.keys(body.paths)).toContain('/svcuser/oauth2/access_token');
+    // The pages, scripts and beacons that links, the site snippet and campaign mail reach are listed,
+    // with no token asked, under a tag of their own.
+    const publicPaths = [
+      '/l/{token}',
+      '/l/{token}/page/{n}',
+      '/l/{token}/events',
+      '/l/{token}/form',
+      '/t.js',
+      '/t/collect',
+      '/m/o/{token}',
+      '/m/c/{token}/{n}',
+      '/m/u/{token}',
+    ];
+    for (const p of publicPaths) {
+      expect(Object.keys(body.paths), p).toContain(p);
+      for (const op of Object.values(body.paths[p] as Record<string, { tags: string[]; security: unknown[] }>)) {
+        expect(op.tags, p).toEqual([PUBLIC_PAGES_TAG]);
+        expect(op.security, p).toEqual([]);
+      }
+    }
     const page = await t.server.api.get('/docs/');
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('swagger');

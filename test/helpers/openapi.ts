@@ -1,5 +1,6 @@
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { errorCodeSpec } from '../../src/http/error-codes.ts';
+import { PUBLIC_PAGES_TAG } from '../../src/http/public-pages.ts';
 import type { TestServer } from './harness.ts';
 
 /** One operation of the served OpenAPI document: its method, path template and the fields it documents. */
@@ -14,7 +15,11 @@ export interface Operation {
   streaming: boolean;
 }
 
-/** Every operation of the app's own `/openapi.json`, so that a route added later is covered without changing a test. */
+/**
+ * Every API operation of the app's own `/openapi.json`, so that a route added later is covered without
+ * changing a test. The public pages, scripts and beacons (HTML, images, redirects, their own protocols)
+ * are left out: their own tests probe them (test/links*.test.ts, test/site-tracking.test.ts, test/campaigns*.test.ts).
+ */
 export async function operations(server: TestServer): Promise<Operation[]> {
   const doc = (await server.api.get('/openapi.json')).json() as {
     paths: Record<
@@ -22,6 +27,7 @@ export async function operations(server: TestServer): Promise<Operation[]> {
       Record<
         string,
         {
+          tags?: string[];
           parameters?: { in: string; name: string }[];
           requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> };
           responses?: Record<string, { content?: Record<string, unknown> }>;
@@ -32,6 +38,7 @@ export async function operations(server: TestServer): Promise<Operation[]> {
   const ops: Operation[] = [];
   for (const [path, methods] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(methods)) {
+      if (op.tags?.includes(PUBLIC_PAGES_TAG)) continue;
       const content = Object.values(op.requestBody?.content ?? {})[0];
       ops.push({
         method: method.toUpperCase(),

@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { businessResponses, ok } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
+import { publicPage } from '../../http/public-pages.ts';
 import { AppIdParams } from '../projects/schemas.ts';
 import { invalidLinkPage, unsubscribeConfirmPage, unsubscribedPage } from './pages.ts';
 import { AppPostParams, Campaign, CampaignBody } from './schemas.ts';
@@ -67,16 +68,25 @@ export async function campaignsRoutes(fastify: FastifyInstance, opts: CampaignsR
     );
   }
 
-  // ---- Public: the open pixel, tracked links and unsubscribe, reached from the mail. Not API. ----
+  // ---- Public: the open pixel, tracked links and unsubscribe, reached from the mail: no token, under
+  // the public pages' tag in the OpenAPI document. ----
 
-  const hidden = { hide: true } as const;
   const tracked = (request: FastifyRequest): TrackedRequest => ({ userAgent: request.headers['user-agent'], ip: request.ip });
   const crossOrigin = (reply: FastifyReply) =>
     reply.header('Cross-Origin-Resource-Policy', 'cross-origin').header('Cache-Control', 'no-store').header('X-Robots-Tag', 'noindex');
 
   app.get(
     '/m/o/:token',
-    { config: { errorStyle: 'public' }, schema: { ...hidden, params: Type.Object({ token: Type.String({ maxLength: 2048 }) }) } },
+    {
+      config: { errorStyle: 'public' },
+      schema: {
+        ...publicPage(
+          'The open pixel',
+          "A campaign mail's tracking image: a 1×1 GIF; the open is counted for its recipient (machine opens aside).",
+        ),
+        params: Type.Object({ token: Type.String({ maxLength: 2048 }) }),
+      },
+    },
     async (request, reply) => {
       crossOrigin(reply);
       await campaigns.open(request.params.token, tracked(request));
@@ -88,7 +98,13 @@ export async function campaignsRoutes(fastify: FastifyInstance, opts: CampaignsR
     '/m/c/:token/:n',
     {
       config: { errorStyle: 'public' },
-      schema: { ...hidden, params: Type.Object({ token: Type.String({ maxLength: 2048 }), n: Type.String({ pattern: '^[0-9]{1,4}$' }) }) },
+      schema: {
+        ...publicPage(
+          'A tracked link in a mail',
+          "Link `n` of a campaign mail: the click is counted for its recipient and answered 302 to the link's address.",
+        ),
+        params: Type.Object({ token: Type.String({ maxLength: 2048 }), n: Type.String({ pattern: '^[0-9]{1,4}$' }) }),
+      },
     },
     async (request, reply) => {
       crossOrigin(reply).header('Referrer-Policy', 'no-referrer');
@@ -115,17 +131,37 @@ export async function campaignsRoutes(fastify: FastifyInstance, opts: CampaignsR
     }
   }
 
-  app.get('/m/u/:token', { schema: { ...hidden, params: unsubParams } }, async (request, reply) =>
-    orInvalid(reply, async () => {
-      const info = await campaigns.unsubscribeInfo(request.params.token);
-      return unsubscribeConfirmPage(info.address, info.unsubscribed);
-    }),
+  app.get(
+    '/m/u/:token',
+    {
+      schema: {
+        ...publicPage(
+          'The unsubscribe page',
+          "The page a mail's unsubscribe link opens: HTML asking to confirm (or saying the address is already unsubscribed); 400 page for a token that does not verify.",
+        ),
+        params: unsubParams,
+      },
+    },
+    async (request, reply) =>
+      orInvalid(reply, async () => {
+        const info = await campaigns.unsubscribeInfo(request.params.token);
+        return unsubscribeConfirmPage(info.address, info.unsubscribed);
+      }),
   );
 
   // RFC 8058: the mail client's one-click POST (body `List-Unsubscribe=One-Click`), or the page's button.
   app.post(
     '/m/u/:token',
-    { schema: { ...hidden, params: unsubParams, body: Type.Optional(Type.Record(Type.String(), Type.Unknown())) } },
+    {
+      schema: {
+        ...publicPage(
+          'Unsubscribe',
+          "RFC 8058 one-click (`List-Unsubscribe=One-Click`) or the page's button: the address is suppressed for the project; answers an HTML page.",
+        ),
+        params: unsubParams,
+        body: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+      },
+    },
     async (request, reply) =>
       orInvalid(reply, async () => {
         await campaigns.unsubscribe(request.params.token);

@@ -6,6 +6,7 @@ import { readCookie, setCookie } from '../../http/cookies.ts';
 import { MEMBER_PASS_COOKIE } from '../../http/console-session.ts';
 import { businessResponses, ok } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
+import { publicPage } from '../../http/public-pages.ts';
 import { randomToken } from '../../lib/secrets.ts';
 import type { ViewerScript } from '../../lib/viewer-script.ts';
 import type { AccountsService } from '../accounts/service.ts';
@@ -96,10 +97,8 @@ export async function linksRoutes(fastify: FastifyInstance, opts: LinksRoutesOpt
     async (request) => ok(await links.disable(request.params.appId, request.user.id, request.params.linkId)),
   );
 
-  // ---- The public viewer (docs/links.md). Browser pages and the beacon protocol, not API: they are
-  // left out of the OpenAPI document. No token; their own rate budgets. ----
-
-  const hidden = { hide: true } as const;
+  // ---- The public viewer (docs/links.md). Browser pages and the beacon protocol: no token, their own
+  // rate budgets, listed in the OpenAPI document under the public pages' tag. ----
 
   /** Who is behind the request, and the visitor cookie set when the browser had none. */
   async function visitorOf(request: FastifyRequest, reply: FastifyReply): Promise<VisitorRequest> {
@@ -202,20 +201,36 @@ export async function linksRoutes(fastify: FastifyInstance, opts: LinksRoutesOpt
     }
   }
 
-  app.get('/l/:token', { config: { limitBy: 'caller' }, schema: { ...hidden, params: shareParams } }, async (request, reply) => {
-    await countViewer(request, reply);
-    const visitor = await visitorOf(request, reply);
-    const click = (request.query as { rapport_click?: unknown }).rapport_click;
-    if (typeof click === 'string' && click.length <= 2048) visitor.mailClick = click;
-    return render(reply, await links.viewer(request.params.token, visitor, request.method === 'HEAD'), request.query);
-  });
+  app.get(
+    '/l/:token',
+    {
+      config: { limitBy: 'caller' },
+      schema: {
+        ...publicPage(
+          'The share-link viewer',
+          "The page a link's recipient opens (`url` of a Link): HTML. A file link shows its rendered pages, a web page link its page in a frame, a redirect link answers 302 to its `website`. Unknown tokens 404, disabled or expired links 410, each an HTML page; a passcode or e-mail gate comes first when the link has one. Sets the visitor cookie.",
+        ),
+        params: shareParams,
+      },
+    },
+    async (request, reply) => {
+      await countViewer(request, reply);
+      const visitor = await visitorOf(request, reply);
+      const click = (request.query as { rapport_click?: unknown }).rapport_click;
+      if (typeof click === 'string' && click.length <= 2048) visitor.mailClick = click;
+      return render(reply, await links.viewer(request.params.token, visitor, request.method === 'HEAD'), request.query);
+    },
+  );
 
   app.get(
     '/l/:token/page/:n',
     {
       config: { limitBy: 'caller' },
       schema: {
-        ...hidden,
+        ...publicPage(
+          'A rendered page image',
+          "Page `n` (from 1) of the link's file, as rendered: WebP or PNG, `width=phone` (default) or `desktop`; ETag and `If-None-Match`. 404 page when the link or page is unknown or still locked.",
+        ),
         params: Type.Object({ token: Type.String(), n: Type.String() }),
       },
     },
@@ -238,19 +253,32 @@ export async function linksRoutes(fastify: FastifyInstance, opts: LinksRoutesOpt
     },
   );
 
-  app.get('/l/:token/download', { config: { limitBy: 'caller' }, schema: { ...hidden, params: shareParams } }, async (request, reply) => {
-    await countViewer(request, reply);
-    const original = await links.download(request.params.token, readCookie(request, UNLOCK_COOKIE));
-    if (original === null) return unavailable(reply, 'missing');
-    const ascii = original.name.replace(/[^\x20-\x7e]|["\\]/g, '_');
-    return reply
-      .type(original.contentType)
-      .header('Content-Length', String(original.size))
-      .header('Content-Disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(original.name)}`)
-      .header('Cache-Control', 'no-store')
-      .header('X-Robots-Tag', 'noindex')
-      .send(original.body);
-  });
+  app.get(
+    '/l/:token/download',
+    {
+      config: { limitBy: 'caller' },
+      schema: {
+        ...publicPage(
+          'Download the original file',
+          'The original upload, as an attachment, when the link has `allow_download`; otherwise the 404 page.',
+        ),
+        params: shareParams,
+      },
+    },
+    async (request, reply) => {
+      await countViewer(request, reply);
+      const original = await links.download(request.params.token, readCookie(request, UNLOCK_COOKIE));
+      if (original === null) return unavailable(reply, 'missing');
+      const ascii = original.name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+      return reply
+        .type(original.contentType)
+        .header('Content-Length', String(original.size))
+        .header('Content-Disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(original.name)}`)
+        .header('Cache-Control', 'no-store')
+        .header('X-Robots-Tag', 'noindex')
+        .send(original.body);
+    },
+  );
 
   const formBody = Type.Record(Type.String(), Type.Unknown());
   const isPlainFormPost = (request: FastifyRequest) =>
@@ -259,7 +287,17 @@ export async function linksRoutes(fastify: FastifyInstance, opts: LinksRoutesOpt
 
   app.post(
     '/l/:token/unlock',
-    { config: { limitBy: 'caller' }, schema: { ...hidden, params: shareParams, body: formBody } },
+    {
+      config: { limitBy: 'caller' },
+      schema: {
+        ...publicPage(
+          'Unlock a passcode link',
+          'Form post `passcode`: right answers 303 back to the viewer with an unlock cookie; wrong answers the passcode page again (403).',
+        ),
+        params: shareParams,
+        body: formBody,
+      },
+    },
     async (request, reply) => {
       await countForm(request, reply);
       const token = request.params.token;
@@ -273,7 +311,17 @@ export async function linksRoutes(fastify: FastifyInstance, opts: LinksRoutesOpt
 
   app.post(
     '/l/:token/gate',
-    { config: { limitBy: 'caller' }, schema: { ...hidden, params: shareParams, body: formBody } },
+    {
+      config: { limitBy: 'caller' },
+      schema: {
+        ...publicPage(
+          'Pass the e-mail gate',
+          "Form post `email` (and `name`), taken like the link's form: a valid address answers 303 back to the viewer with an unlock cookie; an invalid one answers the gate page again (400).",
+        ),
+        params: shareParams,
+        body: formBody,
+      },
+    },
     async (request, reply) => {
       await countForm(request, reply);
       const token = request.params.token;
@@ -288,7 +336,17 @@ export async function linksRoutes(fastify: FastifyInstance, opts: LinksRoutesOpt
 
   app.post(
     '/l/:token/form',
-    { config: { limitBy: 'caller', errorStyle: 'public' }, schema: { ...hidden, params: shareParams, body: formBody } },
+    {
+      config: { limitBy: 'caller', errorStyle: 'public' },
+      schema: {
+        ...publicPage(
+          "Send the link's form",
+          "The link's lead form (its configured fields). JSON or a script-less form post: the first answers `{status:1,data:{}}` whoever it names (malformed fields: HTTP 400 `form_invalid`), the second 303 back to the viewer (or an HTML page saying why not).",
+        ),
+        params: shareParams,
+        body: formBody,
+      },
+    },
     async (request, reply) => {
       await countForm(request, reply);
       const token = request.params.token;
@@ -313,7 +371,13 @@ export async function linksRoutes(fastify: FastifyInstance, opts: LinksRoutesOpt
     {
       bodyLimit: BEACON_MAX_BYTES,
       config: { limitBy: 'caller', errorStyle: 'public', parameters: 'raw' },
-      schema: { ...hidden, params: shareParams },
+      schema: {
+        ...publicPage(
+          'Page-dwell beacons',
+          "The viewer's beacon protocol (JSON or `text/plain` for `sendBeacon`, at most 8 KiB): opens a view, reports the pages read with their visible time, and closes it. Answers the envelope; docs/links.md lists the fields.",
+        ),
+        params: shareParams,
+      },
     },
     async (request, reply) => {
       const visitor = await visitorOf(request, reply);
@@ -337,7 +401,13 @@ export async function linksRoutes(fastify: FastifyInstance, opts: LinksRoutesOpt
     '/link/:linkId',
     {
       config: { limitBy: 'caller' },
-      schema: { ...hidden, params: Type.Object({ linkId: Type.String({ maxLength: 200 }) }) },
+      schema: {
+        ...publicPage(
+          "The original platform's link address",
+          "`/link/{link-id}?share_token=…`: 302 to the link's viewer address, or the 404 page.",
+        ),
+        params: Type.Object({ linkId: Type.String({ maxLength: 200 }) }),
+      },
     },
     async (request, reply) => {
       await countViewer(request, reply);
@@ -351,7 +421,13 @@ export async function linksRoutes(fastify: FastifyInstance, opts: LinksRoutesOpt
   // The viewer's script: its name has its content's hash, so it is cached for good.
   app.get(
     '/assets/:name',
-    { config: { limitBy: 'none' }, schema: { ...hidden, params: Type.Object({ name: Type.String({ maxLength: 100 }) }) } },
+    {
+      config: { limitBy: 'none' },
+      schema: {
+        ...publicPage("The viewer's script", "The viewer page's script, named by its content's hash: cached for good."),
+        params: Type.Object({ name: Type.String({ maxLength: 100 }) }),
+      },
+    },
     async (request, reply) => {
       if (script === null || request.params.name !== script.name) return unavailable(reply, 'missing');
       reply

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ok } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
+import { publicPage } from '../../http/public-pages.ts';
 import type { ViewerScript } from '../../lib/viewer-script.ts';
 import { COLLECT_MAX_BYTES, type SiteService } from './service.ts';
 
@@ -15,26 +16,35 @@ const SCRIPT_MAX_AGE_S = 3600;
 
 /**
  * The site snippet (docs/site-tracking.md): `GET /t.js` and its collect endpoint. Public, on other
- * sites' pages: left out of the OpenAPI document; their own rate budgets.
+ * sites' pages: no token, their own rate budgets, under the public pages' tag in the OpenAPI document.
  */
 export async function siteRoutes(fastify: FastifyInstance, opts: SiteRoutesOptions): Promise<void> {
   const { site, script } = opts;
-  const hidden = { hide: true } as const;
   const etag = script === null ? null : `"${script.name.replace(/^site\.|\.js$/g, '')}"`;
 
-  fastify.get('/t.js', { config: { limitBy: 'none' }, schema: hidden }, async (request, reply) => {
-    if (script === null || etag === null) return reply.code(404).type('text/plain; charset=utf-8').send('The site snippet is not built');
-    reply
-      .type('text/javascript; charset=utf-8')
-      .header('Cache-Control', `public, max-age=${SCRIPT_MAX_AGE_S}`)
-      .header('ETag', etag)
-      .header('Vary', 'Accept-Encoding')
-      .header('Cross-Origin-Resource-Policy', 'cross-origin');
-    if (request.headers['if-none-match'] === etag) return reply.code(304).send();
-    if (/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? '')))
-      return reply.header('Content-Encoding', 'gzip').send(script.gzipped);
-    return reply.send(script.body);
-  });
+  fastify.get(
+    '/t.js',
+    {
+      config: { limitBy: 'none' },
+      schema: publicPage(
+        'The site snippet',
+        'The tracking script a site includes (`<script async src=".../t.js" data-key="siteKey">`): JavaScript, gzipped when asked, with an ETag. 404 when the server was not built with it.',
+      ),
+    },
+    async (request, reply) => {
+      if (script === null || etag === null) return reply.code(404).type('text/plain; charset=utf-8').send('The site snippet is not built');
+      reply
+        .type('text/javascript; charset=utf-8')
+        .header('Cache-Control', `public, max-age=${SCRIPT_MAX_AGE_S}`)
+        .header('ETag', etag)
+        .header('Vary', 'Accept-Encoding')
+        .header('Cross-Origin-Resource-Policy', 'cross-origin');
+      if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+      if (/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? '')))
+        return reply.header('Content-Encoding', 'gzip').send(script.gzipped);
+      return reply.send(script.body);
+    },
+  );
 
   const keyOf = (request: FastifyRequest) => {
     const k = (request.query as { k?: unknown }).k;
@@ -47,22 +57,35 @@ export async function siteRoutes(fastify: FastifyInstance, opts: SiteRoutesOptio
     reply.header('Access-Control-Allow-Origin', origin).header('Vary', 'Origin').header('Cross-Origin-Resource-Policy', 'cross-origin');
 
   // A preflight (a page sending JSON with fetch): allowed for the project's origins only.
-  fastify.options('/t/collect', { config: { limitBy: 'ip' }, schema: hidden }, async (request, reply) => {
-    const origin = originOf(request);
-    await site.project(keyOf(request), origin);
-    allow(reply, origin as string)
-      .header('Access-Control-Allow-Methods', 'POST')
-      .header('Access-Control-Allow-Headers', 'Content-Type')
-      .header('Access-Control-Max-Age', '600');
-    return reply.code(204).send();
-  });
+  fastify.options(
+    '/t/collect',
+    {
+      config: { limitBy: 'ip' },
+      schema: publicPage(
+        'Preflight of the collect call',
+        "CORS preflight, `k` the site key: 204 allowing POST with Content-Type from the project's site origins only; any other origin `origin_not_allowed`.",
+      ),
+    },
+    async (request, reply) => {
+      const origin = originOf(request);
+      await site.project(keyOf(request), origin);
+      allow(reply, origin as string)
+        .header('Access-Control-Allow-Methods', 'POST')
+        .header('Access-Control-Allow-Headers', 'Content-Type')
+        .header('Access-Control-Max-Age', '600');
+      return reply.code(204).send();
+    },
+  );
 
   fastify.post(
     '/t/collect',
     {
       bodyLimit: COLLECT_MAX_BYTES,
       config: { limitBy: 'caller', errorStyle: 'public', parameters: 'raw' },
-      schema: hidden,
+      schema: publicPage(
+        'Site events',
+        'What the snippet sends, `k` the site key: a batch of visits, page views, leaves, forms, downloads, plays, contacts and identify calls as JSON or `text/plain` (sendBeacon), at most 16 KiB, from an allowed `Origin` only (403 `origin_not_allowed`). Answers the envelope; docs/site-tracking.md lists the fields.',
+      ),
     },
     async (request, reply) => {
       let project: Awaited<ReturnType<SiteService['project']>>;
