@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { errorReporter } from '../shared/api/queryClient.ts';
 import { errorDetail, errorText } from '../shared/i18n/errors.ts';
 import { setTimeLocale } from '../shared/time/serverTime.ts';
+import { consoleTheme } from './theme.ts';
 
 /** Reports failed queries and mutations once, through antd's App (which follows the theme and locale). */
 function ErrorReporter() {
@@ -24,6 +25,7 @@ function ErrorReporter() {
 
 /** Whether the user asked their system for less motion (read once: a change applies on reload). */
 const reducedMotion = typeof window !== 'undefined' && window.matchMedia?.('(prefers-reduced-motion: reduce)').matches === true;
+const theme = consoleTheme(!reducedMotion);
 
 /**
  * antd's locale, dayjs's and the page's `lang` follow i18next's language; antd's animations (dialogs
@@ -37,21 +39,7 @@ export function AppProviders({ children }: { children: ReactNode }) {
     document.documentElement.lang = language;
   }, [language]);
   return (
-    <ConfigProvider
-      locale={language === 'zh-CN' ? zhCN : enUS}
-      theme={{
-        token: {
-          colorPrimary: '#1565c0',
-          colorLink: '#1565c0',
-          colorError: '#c62828',
-          colorTextSecondary: '#595959',
-          colorTextDescription: '#595959',
-          colorTextPlaceholder: '#707070',
-          colorTextTertiary: '#595959',
-          motion: !reducedMotion,
-        },
-      }}
-    >
+    <ConfigProvider locale={language === 'zh-CN' ? zhCN : enUS} theme={theme}>
       <AntApp>
         <ErrorReporter />
         {children}
