@@ -6,51 +6,18 @@
  *   node --import tsx bench/dataops.ts [--db sqlite|postgres] [--rows N]
  * `npm run bench` runs it too (the "import" and "export" rows).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
+import { sleep, startBenchServer } from './instance.ts';
 import { flag, option } from './options.ts';
-import { SERVER_ARGS, SERVER_ENV, SERVER_FLAGS, buildServer } from './server.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const DB = option('db', 'sqlite');
 const ROWS = Number(option('rows', flag('quick') ? '100000' : '1000000'));
-const PG_ADMIN = process.env.RAPPORT_BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const TMP = path.join(ROOT, 'bench/tmp');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-function rssOf(pid: number): number {
-  try {
-    return Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
-  } catch {
-    return 0;
-  }
-}
-
-function cli(args: string[], env: Record<string, string>): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/rapport.js', ...args], { cwd: ROOT, env: { ...process.env, ...env, LOG_LEVEL: 'warn' } });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`rapport ${args.join(' ')} exited ${code}`))));
-  });
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The CSV: unique mobile numbers, every 20th row repeating an earlier row's, every 100th with a malformed one. */
 async function generate(file: string, rows: number): Promise<void> {
@@ -114,75 +81,21 @@ function upload(
 }
 
 async function main(): Promise<void> {
-  buildServer();
   fs.mkdirSync(TMP, { recursive: true });
   const csvFile = path.join(TMP, `customers-${ROWS}.csv`);
   if (!fs.existsSync(csvFile)) await generate(csvFile, ROWS);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rapport-bench-dataops-'));
-  let dbName: string | null = null;
-  const env: Record<string, string> = { DATA_DIR: dataDir };
-  if (DB === 'postgres') {
-    dbName = `rapport_bench_${randomBytes(4).toString('hex')}`;
-    const c = new pg.Client(PG_ADMIN);
-    await c.connect();
-    await c.query(`CREATE DATABASE ${dbName}`);
-    await c.end();
-    const url = new URL(PG_ADMIN);
-    url.pathname = `/${dbName}`;
-    env.DATABASE_URL = url.toString();
-  }
-  let server: ChildProcess | null = null;
+  // The relay runs, as the targets ask: every created customer's events are delivered meanwhile.
+  const server = await startBenchServer({ db: DB, label: 'dataops', env: { RAPPORT_EMBEDDED_RELAY: 'true' } });
   try {
-    await cli(['migrate'], env);
-    const client = JSON.parse(await cli(['client', 'create', '--name', 'bench'], env)) as { client_id: string; client_secret: string };
-    const port = await freePort();
-    server = spawn(process.execPath, [...SERVER_FLAGS, ...SERVER_ARGS], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        ...SERVER_ENV,
-        ...env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'warn',
-        // The relay runs, as the targets ask: every created customer's events are delivered meanwhile.
-        RAPPORT_EMBEDDED_RELAY: 'true',
-      },
-      stdio: 'inherit',
-    });
-    const base = `http://127.0.0.1:${port}`;
-    for (let i = 0; ; i++) {
-      try {
-        if ((await fetch(`${base}/healthz`)).ok) break;
-      } catch {
-        // not yet
-      }
-      if (i > 400) throw new Error('the server never answered');
-      await sleep(50);
-    }
-    const basic = `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`;
-    const form = { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' };
-    await fetch(`${base}/svcuser/oauth2/register`, { method: 'POST', headers: form, body: 'phoneNum=13900000000&password=bench+password' });
-    const login = await fetch(`${base}/svcuser/oauth2/access_token`, {
-      method: 'POST',
-      headers: form,
-      body: 'grant_type=password&username=13900000000&password=bench+password',
-    });
-    const token = ((await login.json()) as { access_token: string }).access_token;
-    const auth = { authorization: `Bearer ${token}` };
-    const created = await fetch(`${base}/api/v1.7/apps`, {
-      method: 'POST',
-      headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Import bench' }),
-    });
-    const appId = ((await created.json()) as { data: { appId: string } }).data.appId;
+    const { base } = server;
+    const { token, auth, appId } = await server.signIn('Import bench');
     const me = (await (await fetch(`${base}/svcuser/oauth2/getUserInfoByAccessToken?access_token=${token}`, { headers: auth })).json()) as {
       data?: { id: number };
       id?: number;
     };
     const userId = me.data?.id ?? me.id;
     let peak = 0;
-    const sampler = setInterval(() => (peak = Math.max(peak, rssOf(server?.pid ?? 0))), 100);
+    const sampler = setInterval(() => (peak = Math.max(peak, server.rss())), 100);
     try {
       const t0 = performance.now();
       const answer = await upload(`${base}/api/v1.7/app/${appId}/member/${userId}/customer-imports`, token, csvFile, {
@@ -240,17 +153,7 @@ async function main(): Promise<void> {
       clearInterval(sampler);
     }
   } finally {
-    if (server) {
-      server.kill('SIGTERM');
-      await new Promise((r) => server?.once('exit', r));
-    }
-    fs.rmSync(dataDir, { recursive: true, force: true });
-    if (dbName !== null) {
-      const c = new pg.Client(PG_ADMIN);
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-      await c.end();
-    }
+    await server.stop();
   }
 }
 

@@ -8,21 +8,16 @@
  *   node --import tsx bench/merge.ts [--db sqlite|postgres] [--rounds N]
  * `npm run bench` runs it too (the "merge" row).
  */
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
 import { openContext } from '../src/runtime.ts';
 import { createServices } from '../src/services.ts';
+import { cleanUpOnInterrupt, freshDatabase } from './instance.ts';
 import { option } from './options.ts';
 
 const DB = option('db', 'sqlite');
 const ROUNDS = Number(option('rounds', '3'));
-const PG_ADMIN = process.env.RAPPORT_BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const RECORDS = 100_000;
 const CALLS = 1_000;
 const BATCH = 1_000;
@@ -30,25 +25,15 @@ const BATCH = 1_000;
 const fmt = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
 
 async function main(): Promise<void> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rapport-bench-merge-'));
-  let dbName: string | null = null;
+  const database = await freshDatabase(DB, 'merge-', { dataDir: true });
+  const release = cleanUpOnInterrupt(database.drop);
   const env: Record<string, string | undefined> = {
     ...process.env,
-    DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
     RAPPORT_EMBEDDED_RELAY: 'false',
     DATABASE_URL: undefined,
+    ...database.env,
   };
-  if (DB === 'postgres') {
-    dbName = `rapport_bench_${randomBytes(4).toString('hex')}`;
-    const c = new pg.Client(PG_ADMIN);
-    await c.connect();
-    await c.query(`CREATE DATABASE ${dbName}`);
-    await c.end();
-    const url = new URL(PG_ADMIN);
-    url.pathname = `/${dbName}`;
-    env.DATABASE_URL = url.toString();
-  }
   const config = loadConfig(env);
   const logger = createLogger('warn', process.stderr);
   const ctx = await openContext(config, logger);
@@ -165,13 +150,8 @@ async function main(): Promise<void> {
   } finally {
     await app.close();
     await ctx.database.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-    if (dbName !== null) {
-      const c = new pg.Client(PG_ADMIN);
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${dbName}`);
-      await c.end();
-    }
+    release();
+    await database.drop();
   }
 }
 

@@ -6,49 +6,15 @@
  *   node --import tsx bench/render.ts [--db sqlite|postgres]
  * `npm run bench` runs it too (the "PDF render" row).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
+import { sleep, startBenchServer } from './instance.ts';
 import { option } from './options.ts';
-import { SERVER_ARGS, SERVER_ENV, SERVER_FLAGS, buildServer } from './server.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const DB = option('db', 'sqlite');
-const PG_ADMIN = process.env.RAPPORT_BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DECK = path.join(ROOT, 'bench/fixtures/deck-100.pdf');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-function rssOf(pid: number): number {
-  try {
-    return Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
-  } catch {
-    return 0;
-  }
-}
-
-function cli(args: string[], env: Record<string, string>): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/rapport.js', ...args], { cwd: ROOT, env: { ...process.env, ...env, LOG_LEVEL: 'warn' } });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`rapport ${args.join(' ')} exited ${code}`))));
-  });
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface Round {
   uploadMs: number;
@@ -61,71 +27,17 @@ interface Round {
 
 async function main(): Promise<void> {
   if (!fs.existsSync(DECK)) throw new Error(`${DECK} is missing: npm run fixtures:files`);
-  buildServer();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rapport-bench-render-'));
-  let dbName: string | null = null;
-  const env: Record<string, string> = { DATA_DIR: dataDir };
-  if (DB === 'postgres') {
-    dbName = `rapport_bench_${randomBytes(4).toString('hex')}`;
-    const c = new pg.Client(PG_ADMIN);
-    await c.connect();
-    await c.query(`CREATE DATABASE ${dbName}`);
-    await c.end();
-    const url = new URL(PG_ADMIN);
-    url.pathname = `/${dbName}`;
-    env.DATABASE_URL = url.toString();
-  }
-  let server: ChildProcess | null = null;
+  const server = await startBenchServer({ db: DB, label: 'render' });
   try {
-    await cli(['migrate'], env);
-    const client = JSON.parse(await cli(['client', 'create', '--name', 'bench'], env)) as { client_id: string; client_secret: string };
-    const port = await freePort();
-    server = spawn(process.execPath, [...SERVER_FLAGS, ...SERVER_ARGS], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        ...SERVER_ENV,
-        ...env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'warn',
-        RAPPORT_EMBEDDED_RELAY: 'false',
-      },
-      stdio: 'inherit',
-    });
-    const base = `http://127.0.0.1:${port}`;
-    for (let i = 0; ; i++) {
-      try {
-        if ((await fetch(`${base}/healthz`)).ok) break;
-      } catch {
-        // not yet
-      }
-      if (i > 400) throw new Error('the server never answered');
-      await sleep(50);
-    }
-    const basic = `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`;
-    const form = { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' };
-    await fetch(`${base}/svcuser/oauth2/register`, { method: 'POST', headers: form, body: 'phoneNum=13900000000&password=bench+password' });
-    const login = await fetch(`${base}/svcuser/oauth2/access_token`, {
-      method: 'POST',
-      headers: form,
-      body: 'grant_type=password&username=13900000000&password=bench+password',
-    });
-    const token = ((await login.json()) as { access_token: string }).access_token;
-    const auth = { authorization: `Bearer ${token}` };
-    const created = await fetch(`${base}/api/v1.7/apps`, {
-      method: 'POST',
-      headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Render bench' }),
-    });
-    const appId = ((await created.json()) as { data: { appId: string } }).data.appId;
+    const { base } = server;
+    const { auth, appId } = await server.signIn('Render bench');
     const deck = fs.readFileSync(DECK);
 
     const round = async (): Promise<Round> => {
       const body = new FormData();
       body.append('file', new Blob([deck], { type: 'application/pdf' }), 'deck-100.pdf');
       let peak = 0;
-      const sampler = setInterval(() => (peak = Math.max(peak, rssOf(server?.pid ?? 0))), 100);
+      const sampler = setInterval(() => (peak = Math.max(peak, server.rss())), 100);
       try {
         const t0 = performance.now();
         const res = await fetch(`${base}/api/v1.7/app/${appId}/files`, { method: 'POST', headers: auth, body });
@@ -181,17 +93,7 @@ async function main(): Promise<void> {
     };
     console.log(JSON.stringify(summary, null, 2));
   } finally {
-    if (server) {
-      server.kill('SIGTERM');
-      await new Promise((r) => server?.once('exit', r));
-    }
-    fs.rmSync(dataDir, { recursive: true, force: true });
-    if (dbName !== null) {
-      const c = new pg.Client(PG_ADMIN);
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-      await c.end();
-    }
+    await server.stop();
   }
 }
 

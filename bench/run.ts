@@ -7,13 +7,12 @@
  * replacing the previous result of the same kind. See docs/performance.md.
  */
 import { type ChildProcess, fork, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { consoleFirstRow } from './console.ts';
+import { cli, freePort, freshDatabase, rssOf, waitOk } from './instance.ts';
 import { flag, option } from './options.ts';
 import type { LoadResult, LoadSpec } from './load.ts';
 import { type Dataset, LOADS, SCENARIOS, type Scenario } from './scenarios.ts';
@@ -63,7 +62,6 @@ const LOAD_DURATION = Number(option('load-duration', QUICK ? '5' : '60'));
 const LOAD_WARMUP = QUICK ? 2 : 10;
 const LOAD_CONNECTIONS = 32;
 const RELAY = flag('relay');
-const PG_ADMIN = process.env.RAPPORT_BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 const PRESETS = {
   quick: { customers: 2_000, big: 10_000, small: 1_000, spread: 9_000, calls: 1_000, links: 100, viewLogs: 5_000 },
@@ -72,37 +70,6 @@ const PRESETS = {
 } as const;
 const preset = PRESETS[SIZE as keyof typeof PRESETS];
 if (!preset) throw new Error(`--size must be one of ${Object.keys(PRESETS).join(', ')}`);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitOk(url: string): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not yet
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`${url} never answered`);
-}
-
-function rssOf(pid: number): number {
-  try {
-    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
-  } catch {
-    return 0;
-  }
-}
 
 /** `--keep` saves the generated dataset's description here; `--reuse` measures it again without generating. */
 const SAVED = path.join(ROOT, '.bench', `dataset-${DB}-${SIZE}.json`);
@@ -139,38 +106,6 @@ async function analyze(url: string): Promise<void> {
   } finally {
     await c.end();
   }
-}
-
-async function freshDatabase(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
-  if (DB === 'sqlite') {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rapport-bench-'));
-    return { env: { DATA_DIR: dir }, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
-  }
-  const name = `rapport_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client(PG_ADMIN);
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(PG_ADMIN);
-  url.pathname = `/${name}`;
-  return {
-    env: { DATABASE_URL: url.toString() },
-    async drop() {
-      const c = new pg.Client(PG_ADMIN);
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
-}
-
-function cli(args: string[], env: Record<string, string>): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/rapport.js', ...args], { cwd: ROOT, env: { ...process.env, ...env, LOG_LEVEL: 'warn' } });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`rapport ${args.join(' ')} exited ${code}`))));
-  });
 }
 
 async function call(base: string, method: string, url: string, headers: Record<string, string>, body?: string) {
@@ -651,7 +586,7 @@ async function main() {
     ? (JSON.parse(fs.readFileSync(SAVED, 'utf8')) as { env: Record<string, string>; dataset: Dataset; figures: Record<string, number> })
     : null;
   if (saved) await assertKept(saved.env);
-  const db = saved ? { env: saved.env, drop: async () => {} } : await freshDatabase();
+  const db = saved ? { env: saved.env, drop: async () => {} } : await freshDatabase(DB);
   const port = await freePort();
   const env = { ...db.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RAPPORT_EMBEDDED_RELAY: RELAY ? 'true' : 'false' };
   // As `npm start` runs it (package.json): the heap cap and the malloc setting are part of how the server is run.

@@ -10,53 +10,20 @@
  *   visitors identified (their records are a customer's behaviour records), half anonymous (kept).
  * `npm run bench` runs it too (the "viewer page", "beacons" and "collect" rows).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { PHONE_UA } from '../test/helpers/browser.ts';
+import { rssOf, sleep, startBenchServer } from './instance.ts';
 import { option } from './options.ts';
-import { SERVER_ARGS, SERVER_ENV, SERVER_FLAGS, buildServer } from './server.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const DB = option('db', 'sqlite');
 const DURATION = Number(option('duration', '10'));
-const PG_ADMIN = process.env.RAPPORT_BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DECK = path.join(ROOT, 'test/fixtures/files/deck.pdf');
 const UA = PHONE_UA;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-function rssOf(pid: number): number {
-  try {
-    return Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
-  } catch {
-    return 0;
-  }
-}
-
-function cli(args: string[], env: Record<string, string>): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/rapport.js', ...args], { cwd: ROOT, env: { ...process.env, ...env, LOG_LEVEL: 'warn' } });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`rapport ${args.join(' ')} exited ${code}`))));
-  });
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface Figures {
   reqPerSec: number;
@@ -95,65 +62,10 @@ async function measure(pid: number, options: autocannon.Options, ok: (status: nu
 }
 
 async function main(): Promise<void> {
-  buildServer();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rapport-bench-viewer-'));
-  let dbName: string | null = null;
-  const env: Record<string, string> = { DATA_DIR: dataDir };
-  if (DB === 'postgres') {
-    dbName = `rapport_bench_${randomBytes(4).toString('hex')}`;
-    const c = new pg.Client(PG_ADMIN);
-    await c.connect();
-    await c.query(`CREATE DATABASE ${dbName}`);
-    await c.end();
-    const url = new URL(PG_ADMIN);
-    url.pathname = `/${dbName}`;
-    env.DATABASE_URL = url.toString();
-  }
-  let server: ChildProcess | null = null;
+  const server = await startBenchServer({ db: DB, label: 'viewer' });
   try {
-    await cli(['migrate'], env);
-    const client = JSON.parse(await cli(['client', 'create', '--name', 'bench'], env)) as { client_id: string; client_secret: string };
-    const port = await freePort();
-    server = spawn(process.execPath, [...SERVER_FLAGS, ...SERVER_ARGS], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        ...SERVER_ENV,
-        ...env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'warn',
-        RAPPORT_EMBEDDED_RELAY: 'false',
-      },
-      // Its log lines go to stderr: stdout carries only this script's figures (npm run bench parses them).
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    server.stdout?.pipe(process.stderr);
-    const base = `http://127.0.0.1:${port}`;
-    for (let i = 0; ; i++) {
-      try {
-        if ((await fetch(`${base}/healthz`)).ok) break;
-      } catch {
-        // not yet
-      }
-      if (i > 400) throw new Error('the server never answered');
-      await sleep(50);
-    }
-    const basic = `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`;
-    const form = { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' };
-    await fetch(`${base}/svcuser/oauth2/register`, { method: 'POST', headers: form, body: 'phoneNum=13900000000&password=bench+password' });
-    const login = await fetch(`${base}/svcuser/oauth2/access_token`, {
-      method: 'POST',
-      headers: form,
-      body: 'grant_type=password&username=13900000000&password=bench+password',
-    });
-    const auth = { authorization: `Bearer ${((await login.json()) as { access_token: string }).access_token}` };
-    const json = { ...auth, 'content-type': 'application/json' };
-    const appId = (
-      (await (await fetch(`${base}/api/v1.7/apps`, { method: 'POST', headers: json, body: '{"name":"Viewer bench"}' })).json()) as {
-        data: { appId: string };
-      }
-    ).data.appId;
+    const { base } = server;
+    const { auth, json, appId } = await server.signIn('Viewer bench');
     const body = new FormData();
     body.append('file', new Blob([fs.readFileSync(DECK)], { type: 'application/pdf' }), 'deck.pdf');
     const fileId = (
@@ -179,7 +91,7 @@ async function main(): Promise<void> {
       ).json()) as { data: { shareToken: string } }
     ).data;
     const pagePath = `/l/${link.shareToken}`;
-    const pid = server.pid ?? 0;
+    const { pid } = server;
 
     // The viewer page: 64 connections, a phone's browser.
     await measure(pid, { url: `${base}${pagePath}`, connections: 64, duration: 2, headers: { 'user-agent': UA } }, (s) => s === 200);
@@ -297,17 +209,7 @@ async function main(): Promise<void> {
       ),
     );
   } finally {
-    if (server) {
-      server.kill('SIGTERM');
-      await new Promise((r) => server?.once('exit', r));
-    }
-    fs.rmSync(dataDir, { recursive: true, force: true });
-    if (dbName !== null) {
-      const c = new pg.Client(PG_ADMIN);
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-      await c.end();
-    }
+    await server.stop();
   }
 }
 
