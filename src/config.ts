@@ -73,6 +73,8 @@ export interface Config {
   readonly natsSubjectPrefix: string;
   /** Days a delivered event stays readable in the pull feed. */
   readonly eventRetentionDays: number;
+  /** Days an anonymous site visitor's records and visits are kept before they expire (SITE_ANONYMOUS_DAYS). */
+  readonly siteAnonymousDays: number;
   /** Requests per minute per budget (RATE_LIMITS, RATE_LIMIT_TOKEN, RATE_LIMIT_PROJECT, RATE_LIMIT_CLIENT, RATE_LIMIT_IP); docs/operations.md. */
   readonly rateLimits: RateLimitConfig;
   /** Redis shared by the processes for their rate limits (REDIS_URL); unset: each process counts alone. */
@@ -341,6 +343,7 @@ export function loadConfig(env: Env = process.env): Config {
     natsStream: natsName(env, 'NATS_STREAM', 'RAPPORT', /^[A-Za-z0-9_-]{1,64}$/),
     natsSubjectPrefix: natsName(env, 'NATS_SUBJECT_PREFIX', 'rapport', /^[A-Za-z0-9_-]{1,64}$/),
     eventRetentionDays: intSetting(env, 'EVENT_RETENTION_DAYS', 7, 1, 3650),
+    siteAnonymousDays: intSetting(env, 'SITE_ANONYMOUS_DAYS', 395, 1, 3650),
     rateLimits: Object.freeze({
       enabled: boolSetting(env, 'RATE_LIMITS', true),
       perToken: intSetting(env, 'RATE_LIMIT_TOKEN', 600, 1, 1_000_000),

@@ -380,6 +380,60 @@ describe('POST /t/collect', () => {
     expect(await t.server.services.site.sweep()).toBe(0);
   });
 
+  it('expires anonymous history older than SITE_ANONYMOUS_DAYS, and keeps the recent and the identified', async () => {
+    const db = t.server.ctx.database.db;
+    const siteSecret = await secretOfSite();
+    const visit = (at: number) => ({ t: 'visit', at, url: `${ORIGIN}/`, title: 'Home', ref: '', kw: '' });
+    const [old, recent, known] = [newId(), newId(), newId()];
+    const [oldVisit, knownVisit] = [newId(), newId()];
+    await collect({ v: old, s: oldVisit, e: [visit(Date.now() - 5000)] });
+    await collect({ v: recent, s: newId(), e: [visit(Date.now() - 5000)] });
+    await collect({
+      v: known,
+      s: knownVisit,
+      e: [
+        visit(Date.now() - 5000),
+        { t: 'identify', customerId: 'site-cy', hash: createHmac('sha256', siteSecret).update('site-cy').digest('hex') },
+      ],
+    });
+    expect(await anonymousCount(old)).toBeGreaterThan(0);
+    // The first and the known visitor's visits end 400 days ago, and the first one's records are that old.
+    const longAgo = Date.now() - 400 * 24 * 3600 * 1000;
+    await db.updateTable('site_events').set({ when_at: longAgo }).where('app_id', '=', p.appId).where('visitor_id', '=', old).execute();
+    for (const [v, s] of [
+      [old, oldVisit],
+      [known, knownVisit],
+    ] as const)
+      await db
+        .updateTable('site_visits')
+        .set({ started_at: longAgo, last_at: longAgo, ended_at: longAgo })
+        .where('app_id', '=', p.appId)
+        .where('visitor_id', '=', v)
+        .where('id', '=', s)
+        .execute();
+    const visitsOf = async (v: string) =>
+      (await db.selectFrom('site_visits').select('id').where('app_id', '=', p.appId).where('visitor_id', '=', v).execute()).length;
+
+    expect(t.server.ctx.config.siteAnonymousDays).toBe(395);
+    expect(await t.server.services.site.expireAnonymous()).toBeGreaterThanOrEqual(2);
+    expect(await anonymousCount(old)).toBe(0);
+    expect(await visitsOf(old)).toBe(0);
+    expect(await anonymousCount(recent)).toBeGreaterThan(0);
+    expect(await visitsOf(recent)).toBe(1);
+    // A customer's visits are the customer's history: they stay.
+    expect(await visitsOf(known)).toBe(1);
+    expect(await t.server.services.site.expireAnonymous()).toBe(0);
+
+    // Identified later, the expired visitor brings nothing older than the limit.
+    await collect({
+      v: old,
+      s: newId(),
+      e: [{ t: 'identify', customerId: 'site-cy', hash: createHmac('sha256', siteSecret).update('site-cy').digest('hex') }],
+    });
+    const joined = (await behaviour('site-cy')).filter((r) => r.when === t.server.ctx.clock.format(longAgo));
+    expect(joined).toEqual([]);
+  });
+
   it('a tracked e-mail click joins the visitor to its customer and tells of the return visit', async () => {
     const s = t.server.services;
     const returns: unknown[] = [];

@@ -114,6 +114,8 @@ export const CROSS_PROJECT = {
     'unique across projects, and the project found names every later statement.',
   'site-visit-sweep':
     'Recording the end of site visits that fell silent, in every project: each server sweeps whatever visits stopped sending.',
+  'site-anonymous-expiry':
+    "Deleting anonymous site visitors' records and visits older than SITE_ANONYMOUS_DAYS, in every project: each server expires what has aged.",
   'event-sequencer': "The sequencer gives committed events their positions in ONE feed order over every project's outbox rows.",
   'mail-queue':
     'The campaign senders look for campaigns due to send, and for recipients a stopped process left in sending, in every ' +

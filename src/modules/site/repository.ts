@@ -42,4 +42,55 @@ export const siteRepository = {
       .modifyEnd(crossProject('site-visit-sweep'))
       .execute();
   },
+
+  /** Up to `limit` anonymous visitors' records (every project's) made before `before`. */
+  oldAnonymousEvents(db: Db, before: number, limit: number): Promise<{ app_id: string; id: string }[]> {
+    return db
+      .selectFrom('site_events')
+      .select(['app_id', 'id'])
+      .where('when_at', '<', before)
+      .limit(limit)
+      .modifyEnd(crossProject('site-anonymous-expiry'))
+      .execute();
+  },
+
+  async deleteAnonymousEvents(db: Db, appId: string, ids: string[]): Promise<number> {
+    const result = await db.deleteFrom('site_events').where('app_id', '=', appId).where('id', 'in', ids).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  },
+
+  /** Up to `limit` ended visits (every project's) last seen before `before` of visitors tied to no customer. */
+  oldAnonymousVisits(db: Db, before: number, limit: number): Promise<{ app_id: string; visitor_id: string; id: string }[]> {
+    return db
+      .selectFrom('site_visits as v')
+      .select(['v.app_id', 'v.visitor_id', 'v.id'])
+      .where('v.ended_at', 'is not', null)
+      .where('v.last_at', '<', before)
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('site_visitors as tie')
+              .select('tie.id')
+              .whereRef('tie.app_id', '=', 'v.app_id')
+              .whereRef('tie.id', '=', 'v.visitor_id'),
+          ),
+        ),
+      )
+      .limit(limit)
+      .modifyEnd(crossProject('site-anonymous-expiry'))
+      .execute();
+  },
+
+  /** Deletes those visits of one visitor, unless the visitor has been tied to a customer meanwhile. */
+  async deleteAnonymousVisits(db: Db, appId: string, visitorId: string, ids: string[]): Promise<number> {
+    const result = await db
+      .deleteFrom('site_visits')
+      .where('app_id', '=', appId)
+      .where('visitor_id', '=', visitorId)
+      .where('id', 'in', ids)
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('site_visitors').select('id').where('app_id', '=', appId).where('id', '=', visitorId))))
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  },
 };

@@ -39,6 +39,20 @@ export const noClickTokens: ClickTokenResolver = async () => null;
  */
 export type HandoffResolver = (appId: string, token: string) => Promise<string | null>;
 
+/** Anonymous rows the expiry looks for at a time. */
+const EXPIRE_BATCH = 1000;
+
+function groupBy<T>(rows: T[], keyOf: (row: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const row of rows) {
+    const key = keyOf(row);
+    const group = groups.get(key);
+    if (group) group.push(row);
+    else groups.set(key, [row]);
+  }
+  return groups;
+}
+
 /** A visit with no sign of life for this long is over: the sweep records its end. The snippet starts a new visit after the same time. */
 export const SITE_VISIT_IDLE_MS = 30 * 60 * 1000;
 /** Anonymous records one join turns into the customer's at most (the visitor's oldest first). */
@@ -385,7 +399,48 @@ export function createSiteService(
       const now = clock.now();
       let closed = 0;
       for (const v of await repo.silentVisits(db, now - SITE_VISIT_IDLE_MS, 200)) if (await closeVisit(v, now)) closed += 1;
+      await this.expireAnonymous();
       return closed;
+    },
+
+    /**
+     * Deletes what anonymous visitors did more than SITE_ANONYMOUS_DAYS ago (every project's): their
+     * records and their ended visits, a batch at a time, each its own short transaction. Returns how
+     * many rows it deleted.
+     */
+    async expireAnonymous(): Promise<number> {
+      const before = clock.now() - ctx.config.siteAnonymousDays * 24 * 3600 * 1000;
+      let deleted = 0;
+      // A round that found a full batch looks again, unless it deleted nothing (others raced it there).
+      for (let round = EXPIRE_BATCH; round === EXPIRE_BATCH;) {
+        const rows = await repo.oldAnonymousEvents(db, before, EXPIRE_BATCH);
+        let n = 0;
+        for (const [appId, group] of groupBy(rows, (r) => r.app_id))
+          n += await repo.deleteAnonymousEvents(
+            db,
+            appId,
+            group.map((r) => r.id),
+          );
+        deleted += n;
+        round = n === 0 ? 0 : rows.length;
+      }
+      for (let round = EXPIRE_BATCH; round === EXPIRE_BATCH;) {
+        const rows = await repo.oldAnonymousVisits(db, before, EXPIRE_BATCH);
+        let n = 0;
+        for (const group of groupBy(rows, (r) => `${r.app_id}\u0000${r.visitor_id}`).values()) {
+          const { app_id: appId, visitor_id: visitorId } = group[0] as (typeof rows)[number];
+          n += await repo.deleteAnonymousVisits(
+            db,
+            appId,
+            visitorId,
+            group.map((r) => r.id),
+          );
+        }
+        deleted += n;
+        round = n === 0 ? 0 : rows.length;
+      }
+      if (deleted > 0) logger.info({ deleted }, "site: expired anonymous visitors' records and visits");
+      return deleted;
     },
   };
 }
