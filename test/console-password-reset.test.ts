@@ -315,3 +315,27 @@ describe('reset codes by e-mail', () => {
     expect(done.json()).toEqual({});
   });
 });
+
+describe('rate limits', () => {
+  it('count both calls against the address, as the sign-in is', async () => {
+    const limited = await startTestServer({ RATE_LIMITS: 'on', RATE_LIMIT_IP: '3' });
+    try {
+      // A new name each call: the minute between two codes for one name is another matter.
+      for (const [url, body] of [
+        ['/svcuser/console/session', () => ({ username: uniquePhone(), password: 'long enough pw' })],
+        ['/svcuser/console/password-code', () => ({ username: uniquePhone() })],
+        ['/svcuser/console/password-reset', () => ({ username: uniquePhone(), code: '123456', password: 'long enough pw' })],
+      ] as const) {
+        const ip = `192.0.2.${url.length}`;
+        const answers = [];
+        for (let i = 0; i < 4; i++) answers.push(await limited.api.post(url, body(), { headers: fromConsole, ip }));
+        expect(answers.slice(0, 3).map((r) => r.statusCode), url).not.toContain(429);
+        expect(answers[3]?.statusCode, url).toBe(429);
+        expect(answers[3]?.json(), url).toMatchObject({ error: 'too_many_requests' });
+        expect(Number(answers[3]?.headers['retry-after']), url).toBeGreaterThan(0);
+      }
+    } finally {
+      await limited.close();
+    }
+  });
+});
