@@ -329,7 +329,10 @@ describe('rate limits', () => {
         const ip = `192.0.2.${url.length}`;
         const answers = [];
         for (let i = 0; i < 4; i++) answers.push(await limited.api.post(url, body(), { headers: fromConsole, ip }));
-        expect(answers.slice(0, 3).map((r) => r.statusCode), url).not.toContain(429);
+        expect(
+          answers.slice(0, 3).map((r) => r.statusCode),
+          url,
+        ).not.toContain(429);
         expect(answers[3]?.statusCode, url).toBe(429);
         expect(answers[3]?.json(), url).toMatchObject({ error: 'too_many_requests' });
         expect(Number(answers[3]?.headers['retry-after']), url).toBeGreaterThan(0);

@@ -64,7 +64,10 @@ async function expectAccessible(page: Page, what: string): Promise<void> {
 
 /** Nothing wider than the screen: a phone needs no sideways scrolling. */
 async function expectFits(page: Page, what: string): Promise<void> {
-  const { scroll, width } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: window.innerWidth }));
+  const { scroll, width } = await page.evaluate(() => {
+    const g = globalThis as unknown as { innerWidth: number; document: { documentElement: { scrollWidth: number } } };
+    return { scroll: g.document.documentElement.scrollWidth, width: g.innerWidth };
+  });
   expect(scroll, what).toBeLessThanOrEqual(width);
 }
 
@@ -218,7 +221,8 @@ describe('a forgotten password, reset from the console', { timeout: 60_000 }, ()
     await shot(phone, 'reset-code-375');
 
     // The code field has the focus; Tab goes on to each password, Enter submits.
-    const focused = (field: typeof reset.code) => field.evaluate((el) => el === document.activeElement);
+    const focused = (field: typeof reset.code) =>
+      field.evaluate((el) => el === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement);
     expect(await focused(reset.code)).toBe(true);
     await phone.keyboard.type(code);
     await phone.keyboard.press('Tab');
