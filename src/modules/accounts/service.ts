@@ -392,7 +392,8 @@ export function createAccountsService(ctx: AppContext, clients: ClientsService) 
       const user = await repo.findUserByUsername(db, id.email ?? id.phoneNum ?? '');
       const code = await storeCode(target, 'reset');
       if (user !== undefined && user.status !== 2) {
-        const to = id.email ? { email: id.email } : { phoneNum: id.phoneNum ?? '' };
+        // To the address on the account, as it was written there.
+        const to = id.email ? { email: user.email ?? id.email } : { phoneNum: user.phone_num ?? id.phoneNum ?? '' };
         ctx.codeSender.send(to, code, 'reset').catch((err: unknown) => {
           ctx.logger.error({ err, userId: user.id }, 'the password reset code could not be sent');
         });
