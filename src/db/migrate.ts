@@ -21,6 +21,7 @@ import * as m018 from './migrations/018_customer_imports.ts';
 import * as m019 from './migrations/019_custom_fields.ts';
 import * as m020 from './migrations/020_customer_merge.ts';
 import * as m021 from './migrations/021_secret_rotation.ts';
+import * as m022 from './migrations/022_password_reset.ts';
 import * as m025 from './migrations/025_site_anonymous_expiry.ts';
 import type { Database } from './schema.ts';
 
@@ -54,6 +55,7 @@ const MIGRATIONS: Record<string, PortableMigration> = {
   '019_custom_fields': m019,
   '020_customer_merge': m020,
   '021_secret_rotation': m021,
+  '022_password_reset': m022,
   '025_site_anonymous_expiry': m025,
 };
 

@@ -59,6 +59,8 @@ export interface RefreshTokensTable {
 export interface VerificationCodesTable {
   /** 'phone:<number>' or 'email:<lower-cased address>'. */
   target: string;
+  /** What the code is good for: 'register' or 'reset' (a password reset). */
+  purpose: string;
   code_hash: string;
   expires_at: number;
   created_at: number;

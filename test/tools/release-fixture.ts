@@ -72,6 +72,7 @@ async function fill(db: Kysely<Database>): Promise<void> {
     .insertInto('verification_codes')
     .values({
       target: 'phone:13900000003',
+      purpose: 'register',
       code_hash: sha256('phone:13900000003:123456'),
       expires_at: T + 600_000,
       created_at: T,

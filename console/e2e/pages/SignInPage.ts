@@ -1,5 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
-import { type Lang, text } from '../locale.ts';
+import { type Lang, buttonName, text } from '../locale.ts';
 
 /** /console/sign-in: sign-in, and sign-up while the server allows it. */
 export class SignInPage {
@@ -24,13 +24,18 @@ export class SignInPage {
     await this.page.getByRole('button', { name: text(this.lang, 'auth.signUp.submit') }).click();
   }
 
+  /** The sign-in form's link to the forgotten-password page. */
+  forgotLink(): Locator {
+    return this.page.getByRole('link', { name: text(this.lang, 'auth.signIn.forgot') });
+  }
+
   async signIn(username: string, password: string): Promise<void> {
-    const tab = this.page.getByRole('tab', { name: text(this.lang, 'auth.signIn.submit') });
+    const tab = this.page.getByRole('tab', { name: buttonName(this.lang, 'auth.signIn.submit') });
     if (await tab.isVisible()) await tab.click();
     await this.page.getByLabel(text(this.lang, 'auth.signIn.username')).fill(username);
     await this.page.getByLabel(text(this.lang, 'auth.signIn.password'), { exact: true }).fill(password);
     await this.page
-      .getByRole('button', { name: text(this.lang, 'auth.signIn.submit'), exact: true })
+      .getByRole('button', { name: buttonName(this.lang, 'auth.signIn.submit') })
       .last()
       .click();
   }

@@ -11,6 +11,7 @@ export const router = createBrowserRouter(
       errorElement: <RouteError />,
       children: [
         { path: 'sign-in', lazy: pages.signIn },
+        { path: 'reset-password', lazy: pages.resetPassword },
         {
           // The shell of the signed-in pages (menu, project switch, live stream) loads with the first of them.
           lazy: () => import('./layout/SignedIn.tsx').then((m) => ({ Component: m.SignedIn })),

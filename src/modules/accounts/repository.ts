@@ -1,6 +1,7 @@
 import { type PreparedReader, crossProject, preparedQuery, type UsersTable, type Database, type DatabaseHandle } from '../../db/index.ts';
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import { sha256 } from '../../lib/secrets.ts';
+import type { CodePurpose } from './code-sender.ts';
 
 export type UserRow = Selectable<UsersTable>;
 type Db = Kysely<Database>;
@@ -151,7 +152,7 @@ export const accountsRepository = {
       .insertInto('verification_codes')
       .values(row)
       .onConflict((oc) =>
-        oc.column('target').doUpdateSet({
+        oc.columns(['target', 'purpose']).doUpdateSet({
           code_hash: row.code_hash,
           expires_at: row.expires_at,
           created_at: row.created_at,
@@ -161,20 +162,43 @@ export const accountsRepository = {
       .execute();
   },
 
-  findVerificationCode(db: Db, target: string) {
-    return db.selectFrom('verification_codes').selectAll().where('target', '=', target).executeTakeFirst();
+  findVerificationCode(db: Db, target: string, purpose: CodePurpose) {
+    return db.selectFrom('verification_codes').selectAll().where('target', '=', target).where('purpose', '=', purpose).executeTakeFirst();
   },
 
-  async countCodeAttempt(db: Db, target: string): Promise<void> {
-    await db
+  /**
+   * Counts one try of a live code that has tries left, and answers its hash; undefined when there is
+   * no such code. One statement, so tries made at the same moment cannot pass the limit together.
+   */
+  async claimCodeAttempt(db: Db, target: string, purpose: CodePurpose, now: number, maxAttempts: number): Promise<string | undefined> {
+    const row = await db
       .updateTable('verification_codes')
       .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
       .where('target', '=', target)
-      .execute();
+      .where('purpose', '=', purpose)
+      .where('expires_at', '>', now)
+      .where('attempts', '<', maxAttempts)
+      .returning('code_hash')
+      .executeTakeFirst();
+    return row?.code_hash;
   },
 
-  async deleteVerificationCode(db: Db, target: string): Promise<void> {
-    await db.deleteFrom('verification_codes').where('target', '=', target).execute();
+  /** Deletes a code; true when there was one (a code is used once: whoever deletes it used it). */
+  async deleteVerificationCode(db: Db, target: string, purpose: CodePurpose): Promise<boolean> {
+    const res = await db.deleteFrom('verification_codes').where('target', '=', target).where('purpose', '=', purpose).executeTakeFirst();
+    return Number(res.numDeletedRows) > 0;
+  },
+
+  /** Deletes every access and refresh token of a user, whatever client issued it; how many. */
+  async deleteUserTokens(db: Db, userId: number): Promise<number> {
+    const access = await db.deleteFrom('access_tokens').where('user_id', '=', userId).executeTakeFirst();
+    const refresh = await db.deleteFrom('refresh_tokens').where('user_id', '=', userId).executeTakeFirst();
+    return Number(access.numDeletedRows) + Number(refresh.numDeletedRows);
+  },
+
+  /** Forgets the failed log-ins counted under these keys. */
+  async clearFailures(db: Db, keys: string[]): Promise<void> {
+    if (keys.length > 0) await db.deleteFrom('login_failures').where('key', 'in', keys).execute();
   },
 
   /** Times of the most recent failures of a key since `since`, newest first. */

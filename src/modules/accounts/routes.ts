@@ -15,6 +15,9 @@ import { Envelope, OAuthErrorBody, RateLimited, ok } from '../../http/envelope.t
 import { oauthError } from '../../http/errors.ts';
 import type { AccountsService } from './service.ts';
 import {
+  CodeIssued,
+  ConsolePasswordCodeBody,
+  ConsolePasswordResetBody,
   ConsoleSignInBody,
   ConsoleSignUpBody,
   ConsoleToken,
@@ -95,7 +98,7 @@ export async function accountsRoutes(fastify: FastifyInstance, opts: AccountsRou
         tags: TAG,
         summary: 'Send a 6-digit verification code (valid 10 minutes) to a phone number or e-mail, for register.',
         body: VerificationCodeBody,
-        response: { 200: { type: 'object', properties: { expires_in: { type: 'integer' } } }, 400: OAuthError },
+        response: { 200: CodeIssued, 400: OAuthError },
       },
     },
     async (request) => accounts.issueVerificationCode(request.body),
@@ -250,6 +253,40 @@ export async function accountsRoutes(fastify: FastifyInstance, opts: AccountsRou
       },
     },
     async (request, reply) => startSession(request, reply, await accounts.consoleSignUp(request.body)),
+  );
+
+  // Forgotten passwords (docs/accounts.md): a reset code by the verification-code sender, then the
+  // code and a new password. Both answer alike whether or not the account exists.
+  app.post(
+    '/svcuser/console/password-code',
+    {
+      ...consoleRoute,
+      schema: {
+        tags: TAG,
+        security: [],
+        summary:
+          "The console's forgotten password, step one (its origin only): sends a 6-digit reset code (valid 10 minutes) to the account's e-mail or mobile number. The same answer whether or not the account exists.",
+        body: ConsolePasswordCodeBody,
+        response: { 200: CodeIssued, 400: OAuthError, 403: OAuthErrorBody, 429: OAuthErrorBody },
+      },
+    },
+    async (request) => accounts.consolePasswordCode(request.body.username),
+  );
+
+  app.post(
+    '/svcuser/console/password-reset',
+    {
+      ...consoleRoute,
+      schema: {
+        tags: TAG,
+        security: [],
+        summary:
+          "The console's forgotten password, step two (its origin only): the reset code and a new password (8 to 128 characters). Every token of the user is revoked: their sessions end.",
+        body: ConsolePasswordResetBody,
+        response: { 200: EmptyObject, 400: OAuthError, 403: OAuthErrorBody, 429: OAuthErrorBody },
+      },
+    },
+    async (request) => accounts.consolePasswordReset(request.body),
   );
 
   app.get(

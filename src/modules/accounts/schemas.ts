@@ -117,6 +117,20 @@ export const ConsoleSignUpBody = Type.Object({
   nickname: Opt(Str(256)),
 });
 
+export const ConsolePasswordCodeBody = Type.Object({
+  username: Opt(Str(254)),
+});
+
+export const ConsolePasswordResetBody = Type.Object({
+  username: Opt(Str(254)),
+  code: Opt(Str(32)),
+  password: Opt(Str(1024)),
+});
+
+export const CodeIssued = Type.Object({
+  expires_in: Type.Integer({ description: 'Seconds the code is valid' }),
+});
+
 /** The console's token answer: no refresh token (it is in the HttpOnly cookie). */
 export const ConsoleToken = Type.Object({
   access_token: Type.String(),

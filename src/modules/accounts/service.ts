@@ -17,6 +17,7 @@ import {
 import { deriveKey, signValue, verifyValue } from '../../lib/signed-tokens.ts';
 import { CONSOLE_CLIENT_ID, type ClientsService } from '../clients/service.ts';
 import { type PlatformUser, toPlatformUser } from './mapper.ts';
+import type { CodePurpose } from './code-sender.ts';
 import { type UserRow, accountsRepository as repo } from './repository.ts';
 
 export type { UserRow };
@@ -73,6 +74,8 @@ export interface AuthUser {
 
 const REGISTER_CHANNELS = new Set([3, 4, 5, 6, 7]);
 
+const codeNotCorrect = () => oauthError('code_not_correct', 'The verification code is incorrect or has expired');
+
 function blank(v: string | undefined): v is undefined {
   return v === undefined || v.trim() === '';
 }
@@ -126,19 +129,49 @@ export function createAccountsService(ctx: AppContext, clients: ClientsService) 
     return { phoneNum, email };
   }
 
+  /** Whether `code` is the live code of `target` for `purpose`; every try counts, and a code allows five. */
+  async function codeMatches(target: string, purpose: CodePurpose, code: string | undefined): Promise<boolean> {
+    const hash = await repo.claimCodeAttempt(db, target, purpose, clock.now(), CODE_MAX_ATTEMPTS);
+    return hash !== undefined && code !== undefined && safeEqual(hash, sha256(`${target}:${code.trim()}`));
+  }
+
   async function checkCode(target: string, code: string | undefined): Promise<void> {
-    const row = await repo.findVerificationCode(db, target);
-    const valid =
-      row !== undefined &&
-      code !== undefined &&
-      row.expires_at > clock.now() &&
-      row.attempts < CODE_MAX_ATTEMPTS &&
-      safeEqual(row.code_hash, sha256(`${target}:${code.trim()}`));
-    if (!valid) {
-      if (row !== undefined) await repo.countCodeAttempt(db, target);
-      throw oauthError('code_not_correct', 'The verification code is incorrect or has expired');
+    // Deleted by whoever uses it: of two uses at once, one passes.
+    if (!(await codeMatches(target, 'register', code)) || !(await repo.deleteVerificationCode(db, target, 'register'))) {
+      throw codeNotCorrect();
     }
-    await repo.deleteVerificationCode(db, target);
+  }
+
+  /**
+   * Stores a new code of `purpose` for `target` and answers it; HTTP 429 when the target was given
+   * one less than a minute ago.
+   */
+  async function storeCode(target: string, purpose: CodePurpose): Promise<string> {
+    const now = clock.now();
+    const existing = await repo.findVerificationCode(db, target, purpose);
+    if (existing && now - existing.created_at < CODE_RESEND_MS) {
+      throw tooManyRequests((existing.created_at + CODE_RESEND_MS - now) / 1000, 'A code was sent less than a minute ago');
+    }
+    const code = randomDigits(6);
+    await repo.upsertVerificationCode(db, {
+      target,
+      purpose,
+      code_hash: sha256(`${target}:${code}`),
+      expires_at: now + CODE_TTL_MS,
+      created_at: now,
+      attempts: 0,
+    });
+    return code;
+  }
+
+  /** A sign-in name (mobile number or e-mail) as the identifier it is; invalid_request when it is neither. */
+  function usernameIdentifier(username: string | undefined): { phoneNum?: string | undefined; email?: string | undefined } {
+    if (blank(username)) throw oauthError('invalid_request', 'Missing parameter: username');
+    const name = username.trim();
+    if (name.includes('@') ? !isEmail(name) : !isPhone(name)) {
+      throw oauthError('invalid_request', 'username must be a mobile number or an e-mail address');
+    }
+    return name.includes('@') ? { email: name } : { phoneNum: name };
   }
 
   /** Validates a registration and stores the new user (status 0, not activated). */
@@ -339,23 +372,69 @@ export function createAccountsService(ctx: AppContext, clients: ClientsService) 
     },
 
     async issueVerificationCode(input: { phoneNum?: string | undefined; email?: string | undefined }): Promise<{ expires_in: number }> {
-      const target = codeTarget(identifier(input));
-      const now = clock.now();
-      const existing = await repo.findVerificationCode(db, target);
-      if (existing && now - existing.created_at < CODE_RESEND_MS) {
-        throw tooManyRequests((existing.created_at + CODE_RESEND_MS - now) / 1000, 'A code was sent less than a minute ago');
-      }
-      const code = randomDigits(6);
-      await repo.upsertVerificationCode(db, {
-        target,
-        code_hash: sha256(`${target}:${code}`),
-        expires_at: now + CODE_TTL_MS,
-        created_at: now,
-        attempts: 0,
-      });
       const id = identifier(input);
-      await ctx.codeSender.send(id.email ? { email: id.email } : { phoneNum: id.phoneNum ?? '' }, code);
+      const code = await storeCode(codeTarget(id), 'register');
+      await ctx.codeSender.send(id.email ? { email: id.email } : { phoneNum: id.phoneNum ?? '' }, code, 'register');
       return { expires_in: CODE_TTL_MS / 1000 };
+    },
+
+    /**
+     * The console's "forgot password": a reset code for the account whose mobile number or e-mail
+     * `username` is. The answer, and the work before it, are the same whether or not such an account
+     * exists (or is disabled): a code is stored for the target either way (so the minute between two
+     * codes holds either way), and only an enabled account's is sent, after the answer, so that the
+     * time a delivery takes tells nothing either.
+     */
+    async consolePasswordCode(username: string | undefined): Promise<{ expires_in: number }> {
+      await consoleClient();
+      const id = usernameIdentifier(username);
+      const target = codeTarget(id);
+      const user = await repo.findUserByUsername(db, id.email ?? id.phoneNum ?? '');
+      const code = await storeCode(target, 'reset');
+      if (user !== undefined && user.status !== 2) {
+        // To the address on the account, as it was written there.
+        const to = id.email ? { email: user.email ?? id.email } : { phoneNum: user.phone_num ?? id.phoneNum ?? '' };
+        ctx.codeSender.send(to, code, 'reset').catch((err: unknown) => {
+          ctx.logger.error({ err, userId: user.id }, 'the password reset code could not be sent');
+        });
+      }
+      // Otherwise the stored code goes to nobody: no one can use it.
+      return { expires_in: CODE_TTL_MS / 1000 };
+    },
+
+    /**
+     * The console's password reset: the reset code of the account `username` names sets its new
+     * password, once. A wrong, used or expired code, an unknown account and a disabled one all answer
+     * `code_not_correct`. Every access and refresh token of the user is deleted with the change, so
+     * every session of theirs ends; their failed log-ins are forgotten.
+     */
+    async consolePasswordReset(input: { username?: string | undefined; code?: string | undefined; password?: string | undefined }) {
+      await consoleClient();
+      const id = usernameIdentifier(input.username);
+      if (blank(input.code)) throw oauthError('invalid_request', 'Missing parameter: code');
+      const password = input.password ?? '';
+      if (password.length < 8 || password.length > 128) throw oauthError('invalid_request', 'password must be 8 to 128 characters');
+      const target = codeTarget(id);
+      if (!(await codeMatches(target, 'reset', input.code))) throw codeNotCorrect();
+      const user = await repo.findUserByUsername(db, id.email ?? id.phoneNum ?? '');
+      if (user === undefined || user.status === 2) {
+        await repo.deleteVerificationCode(db, target, 'reset');
+        throw codeNotCorrect();
+      }
+      const passwordHash = await hashPassword(password, cost);
+      const now = clock.now();
+      const revoked = await db.transaction().execute(async (trx) => {
+        // Used once: of two resets with one code at the same time, only one gets here.
+        if (!(await repo.deleteVerificationCode(trx, target, 'reset'))) throw codeNotCorrect();
+        await repo.updateUser(trx, user.id, { password_hash: passwordHash, updated_at: now });
+        await repo.clearFailures(
+          trx,
+          [user.phone_num, user.email_lower].flatMap((name) => (name === null ? [] : [`user:${name.toLowerCase()}`])),
+        );
+        return repo.deleteUserTokens(trx, user.id);
+      });
+      ctx.logger.info({ userId: user.id, tokensRevoked: revoked }, 'password reset with a verification code');
+      return {};
     },
 
     async passwordGrant(username: string, password: string, ip: string, clientId: string): Promise<TokenResponse> {

@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, useMutation } from '@tanstack/react-query';
 import { api, unwrap } from '../../shared/api/client.ts';
 
 export const authQueries = {
@@ -19,3 +19,19 @@ export const authQueries = {
 };
 
 export type Me = Awaited<ReturnType<NonNullable<ReturnType<typeof authQueries.me>['queryFn']>>>;
+
+/** The forgotten password (docs/accounts.md): a reset code, then the code and a new password. */
+export function useSendResetCode() {
+  return useMutation({
+    meta: { silent: true },
+    mutationFn: async (username: string) => unwrap(await api.POST('/svcuser/console/password-code', { body: { username } })),
+  });
+}
+
+export function useResetPassword() {
+  return useMutation({
+    meta: { silent: true },
+    mutationFn: async (input: { username: string; code: string; password: string }) =>
+      unwrap(await api.POST('/svcuser/console/password-reset', { body: input })),
+  });
+}

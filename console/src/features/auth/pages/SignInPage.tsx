@@ -1,13 +1,14 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Flex, Form, Input, Tabs, Typography } from 'antd';
+import { Alert, Button, Form, Input, Tabs, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useNavigate, useSearchParams } from 'react-router';
-import { LanguageSwitch } from '../../../app/layout/AppLayout.tsx';
+import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useSignedIn } from '../../../app/useSession.ts';
 import { session } from '../../../shared/api/session.ts';
 import { errorDetail, errorText } from '../../../shared/i18n/errors.ts';
 import { authQueries } from '../api.ts';
+import { AuthFrame } from '../components/AuthFrame.tsx';
+import type { AuthPageState } from './ResetPasswordPage.tsx';
 
 /** Only paths of the console itself are followed after signing in. */
 function safeNext(next: string | null): string {
@@ -20,6 +21,10 @@ export function SignInPage() {
   const navigate = useNavigate();
   const client = useQueryClient();
   const [params] = useSearchParams();
+  const handedOver = (useLocation().state as AuthPageState | null) ?? {};
+  const [signInForm] = Form.useForm<{ username: string; password: string }>();
+  // The name typed so far goes to the forgotten-password page with its link.
+  const typedName = (Form.useWatch('username', signInForm) ?? '').trim();
   const signedIn = useSignedIn();
   const info = useQuery(authQueries.serverInfo());
   const [error, setError] = useState<unknown>(null);
@@ -43,9 +48,11 @@ export function SignInPage() {
 
   const signIn = (
     <Form
+      form={signInForm}
       layout="vertical"
       requiredMark={false}
-      onFinish={(v: { username: string; password: string }) => void run(() => session.signIn(v.username.trim(), v.password))}
+      initialValues={{ username: handedOver.username ?? '' }}
+      onFinish={(v) => void run(() => session.signIn(v.username.trim(), v.password))}
     >
       <Form.Item name="username" label={t('auth.signIn.username')} rules={[{ required: true, message: t('auth.signIn.usernameRequired') }]}>
         <Input autoComplete="username" />
@@ -56,6 +63,11 @@ export function SignInPage() {
       <Button type="primary" htmlType="submit" block loading={busy}>
         {t('auth.signIn.submit')}
       </Button>
+      <Typography.Paragraph style={{ margin: '12px 0 0', textAlign: 'center' }}>
+        <Link to="/reset-password" state={typedName ? ({ username: typedName } satisfies AuthPageState) : undefined}>
+          {t('auth.signIn.forgot')}
+        </Link>
+      </Typography.Paragraph>
     </Form>
   );
 
@@ -95,29 +107,20 @@ export function SignInPage() {
 
   const detail = errorDetail(error);
   return (
-    <main style={{ minHeight: '100vh', display: 'grid', placeItems: 'center', padding: 16, background: '#f5f7fa' }}>
-      <Card style={{ width: '100%', maxWidth: 400 }}>
-        <Flex vertical gap={16}>
-          <Flex justify="space-between" align="center" wrap gap={8}>
-            <Typography.Title level={1} style={{ margin: 0, fontSize: 22 }}>
-              {t('auth.signIn.title')}
-            </Typography.Title>
-            <LanguageSwitch />
-          </Flex>
-          {error ? <Alert type="error" showIcon message={errorText(error)} description={detail} /> : null}
-          {info.data?.signup ? (
-            <Tabs
-              defaultActiveKey="signUp"
-              items={[
-                { key: 'signIn', label: t('auth.signIn.submit'), children: signIn },
-                { key: 'signUp', label: t('auth.signUp.tab'), children: signUp },
-              ]}
-            />
-          ) : (
-            signIn
-          )}
-        </Flex>
-      </Card>
-    </main>
+    <AuthFrame title={t('auth.signIn.title')}>
+      {handedOver.passwordReset && !error ? <Alert type="success" showIcon message={t('auth.signIn.passwordReset')} /> : null}
+      {error ? <Alert type="error" showIcon message={errorText(error)} description={detail} /> : null}
+      {info.data?.signup ? (
+        <Tabs
+          defaultActiveKey="signUp"
+          items={[
+            { key: 'signIn', label: t('auth.signIn.submit'), children: signIn },
+            { key: 'signUp', label: t('auth.signUp.tab'), children: signUp },
+          ]}
+        />
+      ) : (
+        signIn
+      )}
+    </AuthFrame>
   );
 }
