@@ -9,7 +9,12 @@ export function consoleTheme(motion: boolean): ThemeConfig {
   return {
     token: {
       colorPrimary: '#1565c0',
+      // antd's own hover and active shades of it are too light for white text (about 4.1:1).
+      colorPrimaryHover: '#1976d2',
+      colorPrimaryActive: '#0d47a1',
       colorLink: '#1565c0',
+      colorLinkHover: '#1976d2',
+      colorLinkActive: '#0d47a1',
       colorError: '#c62828',
       colorTextSecondary: '#595959',
       colorTextDescription: '#595959',
