@@ -2,7 +2,7 @@ import ExcelJS from 'exceljs';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from '../console/e2e/axe.ts';
-import { text } from '../console/e2e/locale.ts';
+import { buttonName, text } from '../console/e2e/locale.ts';
 import { CustomersPage } from '../console/e2e/pages/CustomersPage.ts';
 import { ImportWizard } from '../console/e2e/pages/ImportWizard.ts';
 import { SignInPage } from '../console/e2e/pages/SignInPage.ts';
@@ -128,7 +128,7 @@ describe('customer import and export in the console', { timeout: 120_000 }, () =
       await signIn.open(base);
       await signIn.signIn('sam@acme.example', PASSWORD);
       const customers = new CustomersPage(page);
-      await page.waitForURL(/\/console\//);
+      await page.waitForURL((u) => !u.pathname.includes('sign-in'));
       await customers.open(base, project.appId);
       await customers.customerLink(`Existing ${tag}`).waitFor();
       await expectAccessible(page, `customers at ${width}`);
@@ -222,6 +222,57 @@ describe('customer import and export in the console', { timeout: 120_000 }, () =
       await page.close();
     });
   }
+
+  it('shows an import still running after a reload, and opens its progress (in Chinese)', async () => {
+    const context = await browser.newContext({
+      viewport: { width: 1440, height: 900 },
+      userAgent: DESKTOP_UA,
+      locale: 'zh-CN',
+      timezoneId: 'Asia/Shanghai',
+      bypassCSP: true,
+      reducedMotion: 'reduce',
+    });
+    context.setDefaultTimeout(30_000);
+    contexts.push(context);
+    const page = await context.newPage();
+    page.on('pageerror', (err) => pageErrors.push(err.message));
+    // The customer list's reads while 60,000 customers arrive on the live stream (coalesced: about one a second).
+    let listReads = 0;
+    page.on('request', (r) => {
+      if (/\/member\/all\/customers/.test(new URL(r.url()).pathname)) listReads += 1;
+    });
+    const signIn = new SignInPage(page, 'zh-CN');
+    await signIn.open(base);
+    await signIn.signIn('sam@acme.example', PASSWORD);
+    await page.waitForURL((u) => !u.pathname.includes('sign-in'));
+    // An import large enough to be running while the page loads, started elsewhere (another tab, a script).
+    const rows = Array.from({ length: 60_000 }, (_, i) => `Bulk ${i},1393${String(i).padStart(7, '0')}`);
+    const body = new FormData();
+    body.append('file', new Blob([['name,phone', ...rows].join('\r\n')], { type: 'text/csv' }), 'bulk.csv');
+    const started = await fetch(`${base}/api/v1.7/app/${project.appId}/member/${salesId}/customer-imports`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${salesToken}` },
+      body,
+    });
+    expect(await started.json()).toMatchObject({ status: 1, data: { status: 'queued' } });
+
+    const customers = new CustomersPage(page, 'zh-CN');
+    await customers.open(base, project.appId);
+    const banner = page.getByRole('alert').filter({ hasText: 'bulk.csv' });
+    await banner.waitFor();
+    await expectAccessible(page, 'running import notice (zh-CN)');
+    await banner.getByRole('button', { name: buttonName('zh-CN', 'customers.import.show') }).click();
+    const wizard = new ImportWizard(page, 'zh-CN');
+    await wizard.drawer.waitFor();
+    await wizard.drawer.getByRole('progressbar').waitFor();
+    await wizard.drawer.getByText(text('zh-CN', 'customers.import.done', { count: 60_000, file: 'bulk.csv' })).waitFor({ timeout: 90_000 });
+    expect(await wizard.counts('did')).toEqual({ created: 60_000, updated: 0, skipped: 0, failed: 0 });
+    await expectAccessible(page, 'import summary (zh-CN)');
+    await wizard.button('customers.import.finish').click();
+    await banner.waitFor({ state: 'detached' });
+    expect(listReads).toBeLessThan(200);
+    await context.close();
+  });
 
   it('explains the refusal when the project does not let Sales members export', async () => {
     const ownerToken = project.auth.authorization.slice('Bearer '.length);

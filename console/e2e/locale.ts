@@ -10,3 +10,14 @@ export function text(lang: Lang, key: string, values: Record<string, string | nu
   if (typeof found !== 'string') throw new Error(`no text ${key} in ${lang}`);
   return found.replace(/{{(\w+)}}/g, (_m, name: string) => String(values[name] ?? `{{${name}}}`));
 }
+
+/**
+ * A button's accessible name for a text, as antd draws it: a text of two CJK characters gets a space
+ * between them (antd's autoInsertSpace), and an icon's label (its name, e.g. "download") may come first.
+ */
+export function buttonName(lang: Lang, key: string, values: Record<string, string | number> = {}): RegExp {
+  const t = text(lang, key, values);
+  const escaped = t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const spaced = /^[\u4e00-\u9fff]{2}$/.test(t) ? `${t[0]} ?${t[1]}` : escaped;
+  return new RegExp(`^(?:[a-z-]+ )?${spaced}$`);
+}

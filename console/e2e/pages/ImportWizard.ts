@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { Download, Locator, Page } from 'playwright-core';
-import { type Lang, text } from '../locale.ts';
+import { type Lang, buttonName, text } from '../locale.ts';
 
 /** The customers page's import wizard (a drawer) and export menu. */
 export class ImportWizard {
@@ -12,15 +12,13 @@ export class ImportWizard {
     readonly lang: Lang = 'en-US',
   ) {
     this.drawer = page.getByRole('dialog').filter({ hasText: text(lang, 'customers.import.title') });
-    // The page's buttons carry an icon, whose label (antd's: the icon's name) comes first in their name.
-    this.importButton = page.getByRole('button', { name: new RegExp(`^import ${text(lang, 'customers.import.button')}$`) });
+    this.importButton = page.getByRole('button', { name: buttonName(lang, 'customers.import.button') });
     this.exportButton = page.getByRole('button', { name: new RegExp(`^export ${text(lang, 'customers.export.button')}`) });
   }
 
-  /** A button of the drawer by its text (after its icon's label, when it has an icon). */
+  /** A button of the drawer by its text. */
   button(key: string): Locator {
-    const escaped = text(this.lang, key).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    return this.drawer.getByRole('button', { name: new RegExp(`^(?:[a-z-]+ )?${escaped}$`) });
+    return this.drawer.getByRole('button', { name: buttonName(this.lang, key) });
   }
 
   async chooseFile(name: string, content: string): Promise<void> {

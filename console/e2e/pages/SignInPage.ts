@@ -1,5 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
-import { type Lang, text } from '../locale.ts';
+import { type Lang, buttonName, text } from '../locale.ts';
 
 /** /console/sign-in: sign-in, and sign-up while the server allows it. */
 export class SignInPage {
@@ -30,7 +30,7 @@ export class SignInPage {
     await this.page.getByLabel(text(this.lang, 'auth.signIn.username')).fill(username);
     await this.page.getByLabel(text(this.lang, 'auth.signIn.password'), { exact: true }).fill(password);
     await this.page
-      .getByRole('button', { name: text(this.lang, 'auth.signIn.submit'), exact: true })
+      .getByRole('button', { name: buttonName(this.lang, 'auth.signIn.submit') })
       .last()
       .click();
   }

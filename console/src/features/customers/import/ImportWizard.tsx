@@ -344,14 +344,14 @@ export function ImportWizard({ appId, me, isManager, open, resume, onClose }: Pr
     <Flex vertical gap={16}>
       {start.error ? <Failure error={start.error} /> : null}
       <Typography.Text type="secondary">{t('customers.import.checkHint')}</Typography.Text>
-      {dryRun.error ? <Failure error={dryRun.error} /> : null}
+      {dryRun.error && !dryRun.data ? <Failure error={dryRun.error} /> : null}
       {dryRun.data ? <JobOutcome appId={appId} me={me} job={dryRun.data as ImportJob} /> : null}
     </Flex>
   );
 
   const runStep = (
     <Flex vertical gap={16}>
-      {run.error ? <Failure error={run.error} /> : null}
+      {run.error && !run.data ? <Failure error={run.error} /> : null}
       {run.data ? <JobOutcome appId={appId} me={me} job={run.data as ImportJob} /> : null}
       {run.data && !isSettled(run.data) ? <Typography.Text type="secondary">{t('customers.import.closeHint')}</Typography.Text> : null}
     </Flex>

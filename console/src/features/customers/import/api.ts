@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, unwrap } from '../../../shared/api/client.ts';
+import { ApiError, api, unwrap } from '../../../shared/api/client.ts';
 import { type DownloadedFile, readFile } from '../../../shared/api/download.ts';
 import { customerQueries } from '../api.ts';
 import { type ImportJobView, isSettled, previewPart } from './model.ts';
@@ -8,6 +8,12 @@ export type FileFormat = 'csv' | 'xlsx';
 
 /** Polling of a job while it runs. */
 const POLL_MS = 1000;
+
+/** A poll is asked again after a network failure or the server's `overloaded` (a large import on SQLite holds it by the batch). */
+const pollRetry = {
+  retry: (n: number, err: unknown) => n < 3 && (!(err instanceof ApiError) || err.code === 'overloaded'),
+  retryDelay: POLL_MS,
+};
 
 export const importQueries = {
   all: (appId: string) => ['customer-imports', appId] as const,
@@ -22,6 +28,9 @@ export const importQueries = {
           }),
         ),
       refetchInterval: (q) => (q.state.data?.some((j) => !isSettled(j)) ? POLL_MS : false),
+      // A notice the page shows when there is something to show: its failures are not the user's concern.
+      meta: { silent: true },
+      ...pollRetry,
     }),
   /** A job, polled until it is done or failed. */
   job: (appId: string, memberId: number, importId: string) =>
@@ -34,6 +43,9 @@ export const importQueries = {
           }),
         ),
       refetchInterval: (q) => (q.state.data && isSettled(q.state.data) ? false : POLL_MS),
+      // The wizard shows a failure itself.
+      meta: { silent: true },
+      ...pollRetry,
     }),
   /** A member's groups (an import's group must be one of its owner's). */
   groupsOf: (appId: string, ownerId: number) =>
