@@ -6,7 +6,7 @@ import { buttonName, text } from '../console/e2e/locale.ts';
 import { CustomersPage } from '../console/e2e/pages/CustomersPage.ts';
 import { ImportWizard } from '../console/e2e/pages/ImportWizard.ts';
 import { SignInPage } from '../console/e2e/pages/SignInPage.ts';
-import { DESKTOP_UA, PHONE_UA, launchChromium } from './helpers/browser.ts';
+import { launchChromium, personContext } from './helpers/browser.ts';
 import { type ProvisionedProject, freePort, provisionProject, runCli, useProcessDatabase, waitForOk } from './helpers/process.ts';
 
 /**
@@ -26,20 +26,8 @@ let salesToken = '';
 const pageErrors: string[] = [];
 const contexts: BrowserContext[] = [];
 
-async function contextFor(width: number, touch: boolean): Promise<BrowserContext> {
-  const context = await browser.newContext({
-    viewport: { width, height: touch ? 812 : 900 },
-    isMobile: touch,
-    hasTouch: touch,
-    userAgent: touch ? PHONE_UA : DESKTOP_UA,
-    locale: 'en-US',
-    timezoneId: 'Europe/Berlin',
-    bypassCSP: true,
-    reducedMotion: 'reduce',
-    acceptDownloads: true,
-  });
-  context.setDefaultTimeout(20_000);
-  context.on('page', (page) => page.on('pageerror', (err) => pageErrors.push(err.message)));
+async function contextFor(width: number, touch: boolean, locale = 'en-US'): Promise<BrowserContext> {
+  const context = await personContext(browser, { width, touch, locale, pageErrors, timeout: 30_000 });
   contexts.push(context);
   return context;
 }
@@ -224,18 +212,8 @@ describe('customer import and export in the console', { timeout: 120_000 }, () =
   }
 
   it('shows an import still running after a reload, and opens its progress (in Chinese)', async () => {
-    const context = await browser.newContext({
-      viewport: { width: 1440, height: 900 },
-      userAgent: DESKTOP_UA,
-      locale: 'zh-CN',
-      timezoneId: 'Asia/Shanghai',
-      bypassCSP: true,
-      reducedMotion: 'reduce',
-    });
-    context.setDefaultTimeout(30_000);
-    contexts.push(context);
+    const context = await contextFor(1440, false, 'zh-CN');
     const page = await context.newPage();
-    page.on('pageerror', (err) => pageErrors.push(err.message));
     // The customer list's reads while 60,000 customers arrive on the live stream (coalesced: about one a second).
     let listReads = 0;
     page.on('request', (r) => {

@@ -56,7 +56,7 @@ export const importQueries = {
     }),
 };
 
-export type ImportJob = Awaited<ReturnType<NonNullable<ReturnType<typeof importQueries.job>['queryFn']>>> & ImportJobView;
+export type ImportJob = ImportJobView;
 
 /** What the server reads of a file: its columns with its suggested mapping, and its first rows. */
 export function usePreview(appId: string) {

@@ -1,3 +1,5 @@
+import type { paths } from '@rapport/sdk';
+
 /**
  * The import wizard's state, apart from the screen (docs/console.md "Import and export"): the file's
  * columns and the attribute each fills, as the server suggested them (its preview) and as the user
@@ -65,20 +67,9 @@ export function previewPart(file: File): Blob {
   return workbook || file.size <= PREVIEW_BYTES ? file : file.slice(0, PREVIEW_BYTES);
 }
 
-/** A job as the API answers it (the fields the wizard reads). */
-export interface ImportJobView {
-  id: string;
-  status: string;
-  total: number;
-  processed: number;
-  created: number;
-  updated: number;
-  skipped: number;
-  failed: number;
-  dryRun: boolean;
-  fileName: string;
-  error: string | null;
-}
+/** A job as the API answers it. */
+export type ImportJobView =
+  paths['/api/v1.7/app/{appId}/member/{svcUserId}/customer-import/{importId}']['get']['responses'][200]['content']['application/json']['data'];
 
 export function isSettled(job: Pick<ImportJobView, 'status'>): boolean {
   return job.status === 'done' || job.status === 'failed';
@@ -92,7 +83,7 @@ export function percentDone(job: Pick<ImportJobView, 'status' | 'total' | 'proce
 }
 
 /** The most recent real (not dry-run) import still queued or running: the one to show again after a reload. */
-export function runningImport<J extends ImportJobView>(jobs: readonly J[]): J | undefined {
+export function runningImport<J extends Pick<ImportJobView, 'dryRun' | 'status'>>(jobs: readonly J[]): J | undefined {
   return jobs.find((j) => !j.dryRun && !isSettled(j));
 }
 
