@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +19,7 @@ import { type ProvisionedProject, freePort, provisionProject, runCli, useProcess
  * switches Sales export off, and the export explains the server's refusal.
  */
 const PASSWORD = 'a long enough password';
+const SHOTS = process.env.CONSOLE_SHOTS_DIR ?? '/tmp/console-shots';
 const processes = useProcessDatabase();
 let base = '';
 let browser: Browser;
@@ -37,6 +40,12 @@ async function expectAccessible(page: Page, what: string): Promise<void> {
   await page.mouse.move(0, 0);
   await page.waitForTimeout(300);
   expect(await seriousViolations(page), what).toEqual([]);
+}
+
+/** A screenshot into CONSOLE_SHOTS_DIR (as the other browser tests; `npm run screenshots`). */
+async function shot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
 }
 
 async function api<T>(path: string, token: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
@@ -147,6 +156,7 @@ describe('customer import and export in the console', { timeout: 120_000 }, () =
       await wizard.mapWithKeyboard('Firma', text('en-US', 'customers.fields.company'));
       await expect.poll(() => wizard.mappedTo('Firma')).toBe(text('en-US', 'customers.fields.company'));
       await expectAccessible(page, `import: columns at ${width}`);
+      await shot(page, `import-columns-${width}`);
       await wizard.button('customers.import.check').click();
 
       // Step 3: the dry run says what would happen; its failed rows download.
@@ -172,6 +182,7 @@ describe('customer import and export in the console', { timeout: 120_000 }, () =
       expect(lines[0]).toBe('Full name,Mobile,E-mail,Firma,Notes,reason');
       expect(lines.slice(1)).toEqual([`Broken ${tag},not-a-phone,,,an invalid mobile,phone_invalid: phone is not a valid mobile number`]);
       await expectAccessible(page, `import: summary at ${width}`);
+      await shot(page, `import-summary-${width}`);
       await wizard.button('customers.import.finish').click();
       await wizard.drawer.waitFor({ state: 'hidden' });
 
