@@ -84,6 +84,8 @@ export function ExportButton({ params, isManager }: { params: CustomerListParams
   return (
     <Dropdown
       trigger={['click']}
+      // Opened with the keyboard, the menu takes the focus: arrows move in it, Enter chooses.
+      autoFocus
       menu={{
         items: (['csv', 'xlsx'] as FileFormat[]).map((format) => ({ key: format, label: t(`customers.export.as.${format}`) })),
         onClick: ({ key }) => void exportAs(key as FileFormat),
