@@ -73,6 +73,18 @@ describe('customer export', () => {
     expect(sheet.getRow(1).getCell(2).value).toBe('姓名');
   });
 
+  it("takes the list's owner filter: Master and Admin export one member's customers, a Sales member only their own", async () => {
+    const names = async (token: string, query: Record<string, string>) =>
+      rowsOf((await exportCsv(token, query)).body)
+        .slice(1)
+        .map((r) => r[1]);
+    expect(await names(p.admin.token, { svc_user_id: String(p.sales2.id) })).toEqual(['导出客户']);
+    expect(await names(p.master.token, { svc_user_id: String(p.sales.id), keyword: 'Export' })).toEqual(['Export Sales']);
+    expect(await names(p.sales.token, { svc_user_id: String(p.sales.id) })).toEqual(['Export Sales']);
+    expect((await exportCsv(p.sales.token, { svc_user_id: String(p.sales2.id) })).statusCode).toBe(403);
+    expect((await exportCsv(p.master.token, { svc_user_id: 'x' })).json()).toMatchObject({ status: 0, code: 'Bad Request' });
+  });
+
   it('refuses outsiders, and Sales members once the project switches Sales export off; Master and Admin still export', async () => {
     expect((await exportCsv(p.outsider.token)).statusCode).toBe(403);
     const off = await t.server.api.post(`/api/v1.7/app/${p.appId}`, { sales_export: 0 }, { token: p.master.token });

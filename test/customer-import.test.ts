@@ -251,6 +251,96 @@ describe('customer import', () => {
     expect(outsider.statusCode).toBe(403);
   });
 
+  it("lists a member's imports newest first, to the member and Master only", async () => {
+    const first = await runImport(p.sales2.token, p.sales2.id, 'first.csv', csv(['name,phone', `List One,${uniquePhone()}`]));
+    const second = await runImport(p.sales2.token, p.sales2.id, 'second.csv', csv(['name,phone', `List Two,${uniquePhone()}`]), {
+      dry_run: 'true',
+    });
+    const own = await t.server.api.get(`${base(p.sales2.id)}/customer-imports`, { token: p.sales2.token });
+    expect(own.statusCode).toBe(200);
+    const jobs = own.json().data as (Job & { fileName: string; dryRun: boolean })[];
+    expect(jobs.slice(0, 2)).toMatchObject([
+      { id: second.id, fileName: 'second.csv', dryRun: true, status: 'done', created: 1 },
+      { id: first.id, fileName: 'first.csv', dryRun: false, status: 'done', created: 1 },
+    ]);
+    const one = await t.server.api.get(`${base(p.sales2.id)}/customer-imports`, { token: p.sales2.token, query: { count: 1 } });
+    expect((one.json().data as Job[]).map((j) => j.id)).toEqual([second.id]);
+    const byMaster = await t.server.api.get(`${base(p.sales2.id)}/customer-imports`, { token: p.master.token });
+    expect((byMaster.json().data as Job[]).map((j) => j.id)).toContain(first.id);
+    // Another Sales member sees none of them, and a member's list holds only what they started.
+    const other = await t.server.api.get(`${base(p.sales2.id)}/customer-imports`, { token: p.sales.token });
+    expect(other.statusCode).toBe(403);
+    const mine = await t.server.api.get(`${base(p.sales.id)}/customer-imports`, { token: p.sales.token });
+    expect((mine.json().data as Job[]).map((j) => j.id)).not.toContain(first.id);
+    const bad = await t.server.api.get(`${base(p.sales2.id)}/customer-imports`, { token: p.sales2.token, query: { count: 0 } });
+    expect(bad.json()).toMatchObject({ status: 0, code: 'Bad Request' });
+  });
+
+  it("previews a file: its header with the import's own mapping and first rows, from a CSV's first bytes, nothing kept", async () => {
+    const preview = async (token: string, filename: string, bytes: Buffer, fields: Record<string, string> = {}) => {
+      const body = multipart({ filename, bytes }, fields);
+      return t.server.api.post(`/api/v1.7/app/${p.appId}/customer-import/preview`, body.payload, {
+        token,
+        headers: { 'content-type': body.contentType },
+      });
+    };
+    const rows = Array.from({ length: 3000 }, (_, i) => `"Person ${i}",1390000${String(i).padStart(4, '0')},p${i}@example.com,x`);
+    const whole = csv(['姓名*,Mobile,E-mail,Notes', ...rows]);
+    // The first 64 KiB only: the last line is cut off; the answer is what the whole file gives.
+    const res = await preview(p.sales.token, 'people.csv', whole.subarray(0, 64 * 1024));
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toEqual({
+      format: 'csv',
+      encoding: 'utf8',
+      mapping: [
+        { column: '姓名*', attribute: 'name' },
+        { column: 'Mobile', attribute: 'phone' },
+        { column: 'E-mail', attribute: 'email' },
+        { column: 'Notes', attribute: '' },
+      ],
+      rows: [
+        ['Person 0', '13900000000', 'p0@example.com', 'x'],
+        ['Person 1', '13900000001', 'p1@example.com', 'x'],
+        ['Person 2', '13900000002', 'p2@example.com', 'x'],
+      ],
+    });
+    const gbk = await preview(p.sales.token, 'gbk.csv', iconv.encode('公司,手机号\r\n测试公司,13900000000\r\n', 'gbk'));
+    expect(gbk.json().data).toMatchObject({
+      encoding: 'gb18030',
+      mapping: [
+        { column: '公司', attribute: 'company' },
+        { column: '手机号', attribute: 'phone' },
+      ],
+      rows: [['测试公司', '13900000000']],
+    });
+    const wb = new ExcelJS.Workbook();
+    const sheet = wb.addWorksheet('s');
+    sheet.addRow(['Company', 'Unknown']);
+    sheet.addRow(['Acme', 'z']);
+    const xlsx = await preview(p.master.token, 'book.xlsx', Buffer.from(await wb.xlsx.writeBuffer()));
+    expect(xlsx.json().data).toMatchObject({
+      format: 'xlsx',
+      mapping: [
+        { column: 'Company', attribute: 'company' },
+        { column: 'Unknown', attribute: '' },
+      ],
+      rows: [['Acme', 'z']],
+    });
+    // A file of no known column is previewed (the caller maps it); unreadable ones are refused as an import refuses them.
+    const unmapped = await preview(p.sales.token, 'x.csv', csv(['foo,bar', '1,2']));
+    expect(unmapped.json().data.mapping).toEqual([
+      { column: 'foo', attribute: '' },
+      { column: 'bar', attribute: '' },
+    ]);
+    expect((await preview(p.sales.token, 'x.bin', Buffer.from([1, 0, 2, 0]))).json()).toMatchObject({ code: 'import_file_invalid' });
+    expect((await preview(p.sales.token, 'x.xlsx', Buffer.from('not a zip'))).json()).toMatchObject({ code: 'import_file_invalid' });
+    expect((await preview(p.sales.token, 'x.csv', csv(['a']), { encoding: 'nope' })).json()).toMatchObject({ code: 'Bad Request' });
+    expect((await preview(p.outsider.token, 'x.csv', csv(['name', 'A']))).statusCode).toBe(403);
+    // No job and no file are left behind.
+    const incoming = path.join(t.server.ctx.config.dataDir, 'imports', 'incoming');
+    expect(fs.existsSync(incoming) ? fs.readdirSync(incoming) : []).toEqual([]);
+  });
+
   it("serves a template with the project's current attributes, CSV and XLSX", async () => {
     const res = await t.server.api.get(`/api/v1.7/app/${p.appId}/customer-import/template`, { token: p.sales.token });
     expect(res.statusCode).toBe(200);

@@ -101,6 +101,22 @@ const probes: Record<string, Probe> = {
     w.server.api.get(`/api/v1.7/app/${w.appId}/customer-import/template`, { token: u.token }),
   'GET /api/v1.7/app/{app-id}/customers/export': (w, u) =>
     w.server.api.get(`/api/v1.7/app/${w.appId}/customers/export`, { token: u.token }),
+  "GET /api/v1.7/app/{app-id}/customers/export (one member's customers)": async (w, u) =>
+    w.server.api.get(`/api/v1.7/app/${w.appId}/customers/export`, {
+      token: u.token,
+      query: { svc_user_id: String((await w.newMember('Sales')).id) },
+    }),
+  "GET /api/v1.7/app/{app-id}/member/{svc-user-id}/customer-imports (another member's imports)": async (w, u) => {
+    const owner = await w.newMember('Sales');
+    return w.server.api.get(`/api/v1.7/app/${w.appId}/member/${owner.id}/customer-imports`, { token: u.token });
+  },
+  'POST /api/v1.7/app/{app-id}/customer-import/preview': (w, u) => {
+    const body = multipart({ filename: 'probe.csv', bytes: Buffer.from('name\r\nProbe preview\r\n') });
+    return w.server.api.post(`/api/v1.7/app/${w.appId}/customer-import/preview`, body.payload, {
+      token: u.token,
+      headers: { 'content-type': body.contentType },
+    });
+  },
   'GET /api/v1.7/app/{app-id}/audit-log': (w, u) => w.server.api.get(`/api/v1.7/app/${w.appId}/audit-log`, { token: u.token }),
   'POST /api/v1.7/app/{app-id}/member/{svc-user-id} (a Sales member)': async (w, u) =>
     w.server.api.post(`/api/v1.7/app/${w.appId}/member/${(await w.newMember('Sales')).id}`, {}, { token: u.token }),

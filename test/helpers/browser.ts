@@ -4,7 +4,7 @@
  * HeadlessChrome, which isbot counts as a bot, so a test that plays a person sets one of these.
  */
 import fs from 'node:fs';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium } from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -41,4 +41,28 @@ export async function launchChromium(options: { userAgent?: string } = {}): Prom
       '--disable-sync',
     ],
   });
+}
+
+/**
+ * A browser context as a person's: a phone (touch, its user agent) or a desktop at `width`, in
+ * `locale`, with reduced motion (antd's animations off) and the CSP bypassed (axe-core is injected
+ * with addScriptTag); page errors are collected in `pageErrors`.
+ */
+export async function personContext(
+  browser: Browser,
+  options: { width: number; touch: boolean; locale?: string; timezoneId?: string; pageErrors: string[]; timeout?: number },
+): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    viewport: { width: options.width, height: options.touch ? 812 : 900 },
+    isMobile: options.touch,
+    hasTouch: options.touch,
+    userAgent: options.touch ? PHONE_UA : DESKTOP_UA,
+    locale: options.locale ?? 'en-US',
+    timezoneId: options.timezoneId ?? 'Europe/Berlin',
+    bypassCSP: true,
+    reducedMotion: 'reduce',
+  });
+  context.setDefaultTimeout(options.timeout ?? 20_000);
+  context.on('page', (page) => page.on('pageerror', (err) => options.pageErrors.push(err.message)));
+  return context;
 }

@@ -677,11 +677,14 @@ export function createCustomersService(
       return { acting, isManager: m.isManager };
     },
 
-    /** Whose customers a caller may export: a Sales member their own, unless the project switched Sales export off. */
-    async exportScope(appId: string, callerId: number): Promise<CustomerScope> {
+    /**
+     * Whose customers a caller may export: a Sales member their own, unless the project switched Sales
+     * export off; Master and Admin everyone's, or one member's (`requestedOwner`, as the list's owner filter).
+     */
+    async exportScope(appId: string, callerId: number, requestedOwner?: number): Promise<CustomerScope> {
       const m = await access.membership(appId, callerId);
       if (!m.isManager && m.app.sales_export === 0) throw forbidden('This project does not let Sales members export customers');
-      return { appId, ownerId: access.visibleOwner(m, undefined) };
+      return { appId, ownerId: access.visibleOwner(m, requestedOwner) };
     },
 
     /** Live customers of the project among these ids, as the public viewer attributes views to them. */

@@ -23,6 +23,19 @@ export function createImportsRepository(features: DialectFeatures) {
       return db.selectFrom('customer_imports').selectAll().where('app_id', '=', appId).where('id', '=', id).executeTakeFirst();
     },
 
+    /** The imports a member started, newest first. */
+    recent(db: Db, appId: string, createdBy: number, limit: number): Promise<ImportRow[]> {
+      return db
+        .selectFrom('customer_imports')
+        .selectAll()
+        .where('app_id', '=', appId)
+        .where('created_by', '=', createdBy)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .execute();
+    },
+
     async update(db: Db, appId: string, id: string, patch: Updateable<CustomerImportsTable>): Promise<void> {
       await db.updateTable('customer_imports').set(patch).where('app_id', '=', appId).where('id', '=', id).execute();
     },

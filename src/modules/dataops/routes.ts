@@ -5,7 +5,17 @@ import type { Readable } from 'node:stream';
 import { businessResponses, ok } from '../../http/envelope.ts';
 import { receivedFile, uploadRoute } from '../../http/upload.ts';
 import { AppIdParams } from '../projects/schemas.ts';
-import { ExportQuery, FormatQuery, ImportBody, ImportItemPath, ImportJob, ImportPath } from './schemas.ts';
+import {
+  ExportQuery,
+  FormatQuery,
+  ImportBody,
+  ImportItemPath,
+  ImportJob,
+  ImportPath,
+  ImportPreview,
+  PreviewBody,
+  RecentImportsQuery,
+} from './schemas.ts';
 import type { DataOpsService, ExportFormat } from './service.ts';
 
 const tags = ['Customer import and export'];
@@ -51,6 +61,40 @@ export async function dataOpsRoutes(fastify: FastifyInstance, opts: { dataops: D
     },
     async (request) =>
       ok(await dataops.startImport(request.params.appId, request.user.id, request.params.svcUserId, receivedFile(request), request.body)),
+  );
+
+  app.get(
+    '/api/v1.7/app/:appId/member/:svcUserId/customer-imports',
+    {
+      schema: {
+        tags,
+        summary: 'The imports a member started, newest first (the member, Master, Admin)',
+        params: ImportPath,
+        querystring: RecentImportsQuery,
+        response: businessResponses(Type.Array(ImportJob)),
+      },
+    },
+    async (request) =>
+      ok(await dataops.recentImports(request.params.appId, request.user.id, request.params.svcUserId, request.query.count ?? 20)),
+  );
+
+  app.post(
+    '/api/v1.7/app/:appId/customer-import/preview',
+    {
+      ...uploadRoute(dataops.upload),
+      schema: {
+        tags,
+        summary:
+          "What an import of a file would read: its header, each column's automatic mapping, its first rows (any member; nothing kept)",
+        description:
+          "multipart/form-data with the file in the field `file`; a CSV's first 64 KiB are enough. Refused as an import refuses the file (import_file_invalid).",
+        consumes: ['multipart/form-data'],
+        params: AppIdParams,
+        body: PreviewBody,
+        response: businessResponses(ImportPreview),
+      },
+    },
+    async (request) => ok(await dataops.previewImport(request.params.appId, request.user.id, receivedFile(request), request.body)),
   );
 
   app.get(
@@ -121,6 +165,7 @@ export async function dataOpsRoutes(fastify: FastifyInstance, opts: { dataops: D
         request.user.id,
         { keyword: request.query.keyword, groupId: request.query.group_id },
         format,
+        request.query.svc_user_id,
       );
       return sendFile(reply, body, format, 'customers');
     },

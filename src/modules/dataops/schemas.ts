@@ -59,4 +59,32 @@ export const ExportQuery = Type.Object({
     Type.String({ maxLength: 64, description: 'as the customer list: name, company, mobile number or e-mail contains it' }),
   ),
   group_id: Type.Optional(Type.String({ maxLength: 64, description: "as the customer list: one group ('' for no group)" })),
+  svc_user_id: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 2147483647,
+      description: "one member's customers (Master/Admin; a Sales member may name only themselves)",
+    }),
+  ),
+});
+
+export const PreviewBody = Type.Object({
+  file: Type.Optional(
+    Type.String({ format: 'binary', description: "the file, or a CSV's first 64 KiB (enough for its header, encoding and first rows)" }),
+  ),
+  encoding: Type.Optional(Type.String({ maxLength: 32, description: 'the CSV encoding (default: detected)' })),
+});
+
+export const ImportPreview = Type.Object({
+  format: Type.String({ description: 'csv or xlsx' }),
+  encoding: Type.String({ description: "the CSV's encoding as detected or given (utf8 for XLSX)" }),
+  mapping: Type.Array(
+    Type.Object({ column: Type.String(), attribute: Type.String({ description: 'the attribute the import would fill ("" for none)' }) }),
+    { description: "each column of the header, in order, with the attribute an import's automatic mapping gives it" },
+  ),
+  rows: Type.Array(Type.Array(Type.String()), { description: 'the first data rows (up to 3), as read' }),
+});
+
+export const RecentImportsQuery = Type.Object({
+  count: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'how many (default 20)' })),
 });

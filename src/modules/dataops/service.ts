@@ -45,6 +45,8 @@ const EXPORT_PAGE = 1000;
 const POLL_MS = 5000;
 /** An incoming upload this old was left by a process that stopped while receiving it. */
 const INCOMING_MAX_AGE_MS = 3600_000;
+/** Data rows a preview shows. */
+const PREVIEW_ROWS = 3;
 const POLICIES: readonly DuplicatePolicy[] = ['skip', 'update', 'merge'];
 
 const importNotFound = () => failure('import_not_found');
@@ -90,6 +92,49 @@ export function createDataOpsService(ctx: AppContext, customers: CustomersServic
     }
   }
 
+  function checkEncoding(encoding: string | undefined): void {
+    if (encoding !== undefined && encoding !== '' && !isKnownEncoding(encoding)) {
+      throw badRequest(`Invalid parameter 'encoding': unknown encoding ${encoding}`);
+    }
+  }
+
+  /** An upload's format, encoding (a CSV's: the given one, else detected) and header; a file that cannot be read is `import_file_invalid`. */
+  async function headOf(
+    incoming: IncomingFile,
+    givenEncoding: string | undefined,
+  ): Promise<{ format: 'csv' | 'xlsx'; encoding: string; header: string[] }> {
+    try {
+      const format = await formatOf(incoming.path, incoming.filename);
+      if (format === 'xlsx' && incoming.size > limits.xlsxMaxBytes) {
+        throw new UnreadableFile(`An XLSX workbook may be at most ${limits.xlsxMaxBytes} bytes; save larger files as CSV`);
+      }
+      const encoding = format === 'csv' ? givenEncoding || (await detectEncoding(incoming.path)) : 'utf8';
+      return { format, encoding, header: await headerOf(incoming.path, format, encoding) };
+    } catch (err) {
+      if (err instanceof UnreadableFile) throw invalidFile(err.message);
+      throw err;
+    }
+  }
+
+  /** Up to `n` data rows after the header; a row that cannot be read (a preview's cut-off last line) ends them. */
+  async function sampleRows(filePath: string, format: 'csv' | 'xlsx', encoding: string, n: number): Promise<string[][]> {
+    const out: string[][] = [];
+    const rows = fileRows(filePath, format, encoding);
+    try {
+      await rows.next();
+      while (out.length < n) {
+        const next = await rows.next();
+        if (next.done) break;
+        out.push(next.value);
+      }
+    } catch (err) {
+      if (!(err instanceof UnreadableFile)) throw err;
+    } finally {
+      await rows.return(undefined);
+    }
+    return out;
+  }
+
   /** Validates the upload and its options, keeps the file, and records the job (queued). */
   async function createJob(
     appId: string,
@@ -114,28 +159,13 @@ export function createDataOpsService(ctx: AppContext, customers: CustomersServic
         throw badRequest("Invalid parameter 'mapping': a JSON object of column → attribute name");
       }
     }
-    if (input.encoding !== undefined && input.encoding !== '' && !isKnownEncoding(input.encoding)) {
-      throw badRequest(`Invalid parameter 'encoding': unknown encoding ${input.encoding}`);
-    }
+    checkEncoding(input.encoding);
     let owner = actor.acting;
     if (input.svc_user_id !== undefined && input.svc_user_id !== actor.acting && actor.callerId !== null) {
       // As on create: only Master/Admin name another owner, an active member (checked again on every row).
       owner = (await customers.actingFor(appId, actor.callerId, String(input.svc_user_id))).acting;
     }
-    let format: 'csv' | 'xlsx';
-    let encoding = 'utf8';
-    let header: string[];
-    try {
-      format = await formatOf(incoming.path, incoming.filename);
-      if (format === 'xlsx' && incoming.size > limits.xlsxMaxBytes) {
-        throw new UnreadableFile(`An XLSX workbook may be at most ${limits.xlsxMaxBytes} bytes; save larger files as CSV`);
-      }
-      if (format === 'csv') encoding = input.encoding || (await detectEncoding(incoming.path));
-      header = await headerOf(incoming.path, format, encoding);
-    } catch (err) {
-      if (err instanceof UnreadableFile) throw invalidFile(err.message);
-      throw err;
-    }
+    const { format, encoding, header } = await headOf(incoming, input.encoding);
     const attributes = await customers.importAttributes(appId);
     const columns = mapColumns(header, attributes, overrides);
     if (columns.every((c) => c === null)) throw invalidFile('No column of the file maps to a customer attribute');
@@ -485,6 +515,40 @@ export function createDataOpsService(ctx: AppContext, customers: CustomersServic
       return toImportJob(row, clock);
     },
 
+    /**
+     * What an import of a file would read, before it is started: its format, encoding, header, the
+     * mapping its columns would take (the import's own, from the header) and its first rows. Nothing
+     * is kept. A CSV's first 64 KiB say as much as the whole file (its encoding is detected from
+     * them), so a client may send only those; a cut-off last row is left out.
+     */
+    async previewImport(appId: string, callerId: number, incoming: IncomingFile | undefined, input: { encoding?: string | undefined }) {
+      try {
+        // Any member (the same check as an import for themselves).
+        await customers.actingFor(appId, callerId, String(callerId));
+        if (!incoming) throw invalidFile("No file: send it as multipart/form-data in the field 'file'");
+        if (incoming.tooLarge) throw invalidFile(`The file is larger than ${limits.maxBytes} bytes`);
+        checkEncoding(input.encoding);
+        const { format, encoding, header } = await headOf(incoming, input.encoding);
+        const columns = mapColumns(header, await customers.importAttributes(appId));
+        const rows = await sampleRows(incoming.path, format, encoding, PREVIEW_ROWS + 1);
+        return {
+          format,
+          encoding,
+          mapping: header.map((column, i) => ({ column, attribute: columns[i] ?? '' })),
+          // One row more was read: the last may be cut off where a client stopped sending the file.
+          rows: rows.slice(0, PREVIEW_ROWS),
+        };
+      } finally {
+        if (incoming) await fsp.rm(incoming.path, { force: true });
+      }
+    },
+
+    /** The imports a member started, newest first (the member themselves, Master, Admin). */
+    async recentImports(appId: string, callerId: number, pathUserId: string, limit: number): Promise<ImportJobResponse[]> {
+      const { acting } = await customers.actingFor(appId, callerId, pathUserId);
+      return (await repo.recent(db, appId, acting, limit)).map((row) => toImportJob(row, clock));
+    },
+
     /** An import's progress (its creator, Master, Admin). */
     async importJob(appId: string, callerId: number, pathUserId: string, id: string): Promise<ImportJobResponse> {
       const { isManager } = await customers.actingFor(appId, callerId, pathUserId);
@@ -525,10 +589,18 @@ export function createDataOpsService(ctx: AppContext, customers: CustomersServic
 
     /**
      * The customers the caller may see (a Sales member: their own, unless the project switched Sales
-     * export off), with the list's filters, as CSV or XLSX, streamed. Recorded in the audit log.
+     * export off), with the list's filters (Master/Admin: `ownerId`, one member's), as CSV or XLSX,
+     * streamed. Recorded in the audit log.
      */
-    async exportCustomers(appId: string, callerId: number | null, filter: CustomerFilter, format: ExportFormat): Promise<Readable> {
-      const scope: CustomerScope = callerId === null ? { appId, ownerId: null } : await customers.exportScope(appId, callerId);
+    async exportCustomers(
+      appId: string,
+      callerId: number | null,
+      filter: CustomerFilter,
+      format: ExportFormat,
+      ownerId?: number,
+    ): Promise<Readable> {
+      const scope: CustomerScope =
+        callerId === null ? { appId, ownerId: ownerId ?? null } : await customers.exportScope(appId, callerId, ownerId);
       const columns = await exportColumns(appId);
       await audit(db, {
         appId,

@@ -8,6 +8,7 @@ import { readEventStream } from '../../shared/api/sse.ts';
 import { customerQueries } from '../customers/api.ts';
 import { linkQueries } from '../links/api.ts';
 import { useBehaviourTitle } from '../customer-detail/components/useBehaviourTitle.ts';
+import { coalesced } from './coalesce.ts';
 import { type FeedEntry, liveFeed } from './liveFeed.ts';
 
 /** A message of the live stream (docs/live.md): the event, as webhooks carry it. */
@@ -42,6 +43,13 @@ export function useLiveStream(appId: string | undefined): { open: boolean } {
   useEffect(() => {
     if (!appId) return;
     const abort = new AbortController();
+    // What events changed is read again when next shown (at once, where it is on screen), once a
+    // second at most however many arrive (an import's), without cancelling a read under way.
+    const refresh = coalesced(() => {
+      void client.invalidateQueries({ queryKey: customerQueries.all(appId) }, { cancelRefetch: false });
+      // …and the links' counters and view logs (a view, a page read, a form sent).
+      void client.invalidateQueries({ queryKey: linkQueries.all(appId) }, { cancelRefetch: false });
+    }, 1000);
     void readEventStream({
       url: `/api/v1.7/app/${encodeURIComponent(appId)}/live`,
       token: session.token,
@@ -80,10 +88,7 @@ export function useLiveStream(appId: string | undefined): { open: boolean } {
         }
         const isCustomer = event.domainType === 'Customer';
         const customerId = isCustomer ? event.domainId : body.customerId;
-        // What the event changed is read again when next shown (at once, where it is on screen).
-        void client.invalidateQueries({ queryKey: customerQueries.all(appId) });
-        // …and the links' counters and view logs (a view, a page read, a form sent).
-        void client.invalidateQueries({ queryKey: linkQueries.all(appId) });
+        refresh.request();
         const entry: FeedEntry = {
           id: message.id ?? event.domainId,
           appId,
@@ -118,7 +123,10 @@ export function useLiveStream(appId: string | undefined): { open: boolean } {
         });
       },
     });
-    return () => abort.abort();
+    return () => {
+      abort.abort();
+      refresh.cancel();
+    };
   }, [appId, client, notification, t, title, navigate]);
 
   return { open };

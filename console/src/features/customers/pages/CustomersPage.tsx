@@ -1,6 +1,6 @@
-import { PlusOutlined } from '@ant-design/icons';
+import { ImportOutlined, PlusOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { App, Badge, Button, Card, Empty, Flex, Grid, Input, List, Select, Space, Table, Tag, Typography } from 'antd';
+import { Alert, App, Badge, Button, Card, Empty, Flex, Grid, Input, List, Select, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
@@ -10,6 +10,10 @@ import { authQueries } from '../../auth/api.ts';
 import { memberQueries } from '../../members/api.ts';
 import { type CustomerListItem, type CustomerListParams, customerQueries } from '../api.ts';
 import { CustomerFormDrawer } from '../components/CustomerFormDrawer.tsx';
+import { importQueries } from '../import/api.ts';
+import { ExportButton } from '../import/ExportButton.tsx';
+import { ImportWizard } from '../import/ImportWizard.tsx';
+import { percentDone, runningImport } from '../import/model.ts';
 
 const PAGE_SIZE = 20;
 /** The group filter's value for "in no group" (the API's empty group_id). */
@@ -48,7 +52,10 @@ export function CustomersPage() {
   const wide = Boolean(Grid.useBreakpoint().md);
   const [params, update] = useListParams(appId);
   const [creating, setCreating] = useState(false);
+  const [importing, setImporting] = useState<{ resume?: string } | null>(null);
   const me = useQuery(authQueries.me());
+  const imports = useQuery({ ...importQueries.recent(appId, me.data?.id ?? 0), enabled: me.data !== undefined });
+  const running = runningImport(imports.data ?? []);
   const members = useQuery(memberQueries.list(appId));
   const groups = useQuery(customerQueries.groups(appId));
   const list = useQuery(customerQueries.list(params));
@@ -168,11 +175,30 @@ export function CustomersPage() {
       <PageHeader
         title={t('customers.title')}
         extra={
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)} loading={me.isLoading}>
-            {t('customers.new')}
-          </Button>
+          <>
+            <Button icon={<ImportOutlined />} onClick={() => setImporting({})} disabled={!me.data}>
+              {t('customers.import.button')}
+            </Button>
+            <ExportButton params={params} isManager={seesAll} />
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)} loading={me.isLoading}>
+              {t('customers.new')}
+            </Button>
+          </>
         }
       />
+      {running && !importing && (
+        <Alert
+          type="info"
+          showIcon
+          style={{ marginBottom: 16 }}
+          message={t('customers.import.runningBanner', { file: running.fileName, percent: percentDone(running) })}
+          action={
+            <Button size="small" onClick={() => setImporting({ resume: running.id })}>
+              {t('customers.import.show')}
+            </Button>
+          }
+        />
+      )}
       {filters}
       {wide ? table : cards}
       {(params.page > 1 || list.data?.hasMore) && (
@@ -185,6 +211,16 @@ export function CustomersPage() {
             {t('common.actions.next')}
           </Button>
         </Flex>
+      )}
+      {me.data && (
+        <ImportWizard
+          appId={appId}
+          me={me.data.id}
+          isManager={seesAll}
+          open={importing !== null}
+          resume={importing?.resume}
+          onClose={() => setImporting(null)}
+        />
       )}
       {me.data && (
         <CustomerFormDrawer
