@@ -152,6 +152,23 @@ describe('previewing a draft', () => {
     expect((res.json() as { data: Preview }).data.html).toContain('Not yours');
   });
 
+  it("counts a group's recipients as a campaign would: a Sales member's own customers of it, one per address", async () => {
+    const g = await t.server.api.post(
+      `/api/v1.7/app/${p.appId}/customer-groups`,
+      { name: 'Draft group', svc_user_id: p.sales.id },
+      { token: p.master.token },
+    );
+    const groupId = (g.json() as { data: { id: string } }).data.id;
+    await customer(p.sales.id, { group: groupId, email: 'same@example.com' });
+    await customer(p.sales.id, { group: groupId, email: 'SAME@example.com' });
+    await customer(p.sales.id, { group: groupId });
+    await customer(p.sales2.id, { group: groupId });
+    const count = async (token: string) =>
+      ((await preview(token, { title: 'T', html: 'x', group_id: groupId })).json() as { data: Preview }).data.recipientCount;
+    expect(await count(p.sales.token)).toBe(2);
+    expect(await count(p.admin.token)).toBe(3);
+  });
+
   it('works without SMTP; nothing is stored', async () => {
     const q = await historyProject(noMail.server);
     const res = await noMail.server.api.post(

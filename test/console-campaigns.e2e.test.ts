@@ -6,6 +6,7 @@ import { seriousViolations } from '../console/e2e/axe.ts';
 import { text } from '../console/e2e/locale.ts';
 import { AppShell } from '../console/e2e/pages/AppShell.ts';
 import { ComposerPage } from '../console/e2e/pages/ComposerPage.ts';
+import { ProjectsPage } from '../console/e2e/pages/ProjectsPage.ts';
 import { SignInPage } from '../console/e2e/pages/SignInPage.ts';
 import { DESKTOP_UA, PHONE_UA, launchChromium } from './helpers/browser.ts';
 import { startMailbox } from './helpers/mailbox.ts';
@@ -166,7 +167,8 @@ async function signedIn(context: BrowserContext): Promise<Page> {
   const signIn = new SignInPage(page);
   await signIn.open(base);
   await signIn.signIn(SALES_EMAIL, PASSWORD);
-  await page.getByRole('heading', { level: 1 }).first().waitFor();
+  // Signed in once the projects page shows (the session cookie is set by then).
+  await new ProjectsPage(page).heading.waitFor();
   await page.goto(`${base}/console/p/${appId}/posts`);
   await page.getByRole('heading', { level: 1, name: text('en-US', 'histories.posts.title') }).waitFor();
   return page;
