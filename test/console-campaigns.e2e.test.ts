@@ -295,4 +295,32 @@ describe('the campaign composer', { timeout: 120_000 }, () => {
     await page.close();
     expect(pageErrors).toEqual([]);
   });
+  it("under the console's content security policy the preview shows, runs nothing, and loads no remote image", async () => {
+    const strict = await browser.newContext({ viewport: { width: 1440, height: 900 }, userAgent: DESKTOP_UA, reducedMotion: 'reduce' });
+    try {
+      const page = await signedIn(strict);
+      const violations: string[] = [];
+      page.on('console', (m) => {
+        if (/Content Security Policy|Blocked script execution/i.test(m.text())) violations.push(m.text());
+      });
+      const composer = new ComposerPage(page);
+      await composer.openFromList();
+      await composer.subject.fill('Strict');
+      const remote = 'https://images.example/logo.png';
+      await composer.body.fill(
+        `<p style="color:#1565c0">Hi {{name}}</p><script>parent.document.title='x'</script><img src="${remote}" alt="logo">`,
+      );
+      await composer.preview.getByText('Hi Ada Lovelace').waitFor();
+      // Inline styles apply; the script does not run (sandbox without scripts); the remote image is refused by the CSP.
+      expect(await composer.preview.getByText('Hi Ada Lovelace').evaluate((el) => getComputedStyle(el).color)).toBe('rgb(21, 101, 192)');
+      expect(await page.title()).not.toBe('x');
+      await expect.poll(() => violations.some((v) => v.includes(remote) && /img-src/.test(v))).toBe(true);
+      await expect.poll(() => violations.some((v) => /Blocked script execution in 'about:srcdoc'/.test(v))).toBe(true);
+      // Nothing of the console's own is refused.
+      expect(violations.filter((v) => !v.includes(remote) && !v.includes('about:srcdoc'))).toEqual([]);
+    } finally {
+      await strict.close();
+    }
+    expect(pageErrors).toEqual([]);
+  });
 });

@@ -170,7 +170,9 @@ export function ComposerPage() {
     }
   };
 
-  const count = preview.data?.recipientCount;
+  // The count of the draft as it is now: while a change is not yet previewed, none is said.
+  const current = JSON.stringify(draft) === JSON.stringify(settled) && !preview.isFetching && !preview.isError;
+  const count = current ? preview.data?.recipientCount : undefined;
   const sendAt = Form.useWatch('sendAt', form);
 
   return (
@@ -348,9 +350,9 @@ export function ComposerPage() {
                 {t('campaigns.compose.previewSubject', { subject: preview.data?.subject ?? (title.trim() || t('common.none')) })}
               </Typography.Text>
               <Typography.Text type="secondary" data-testid="recipient-count" style={{ minHeight: 22 }}>
-                {count === null || count === undefined
+                {preview.data?.recipientCount === null || preview.data?.recipientCount === undefined
                   ? t('campaigns.compose.noRecipientsYet')
-                  : t('campaigns.compose.recipientCount', { count })}
+                  : t('campaigns.compose.recipientCount', { count: preview.data.recipientCount })}
               </Typography.Text>
               <Spin spinning={preview.isFetching}>
                 <div style={{ height: 480, border: '1px solid #d9d9d9', borderRadius: 6, overflow: 'hidden' }}>
