@@ -312,7 +312,11 @@ describe('the campaign composer', { timeout: 120_000 }, () => {
       );
       await composer.preview.getByText('Hi Ada Lovelace').waitFor();
       // Inline styles apply; the script does not run (sandbox without scripts); the remote image is refused by the CSP.
-      expect(await composer.preview.getByText('Hi Ada Lovelace').evaluate((el) => getComputedStyle(el).color)).toBe('rgb(21, 101, 192)');
+      expect(
+        await composer.preview
+          .getByText('Hi Ada Lovelace')
+          .evaluate((el) => (globalThis as unknown as { getComputedStyle(e: unknown): { color: string } }).getComputedStyle(el).color),
+      ).toBe('rgb(21, 101, 192)');
       expect(await page.title()).not.toBe('x');
       await expect.poll(() => violations.some((v) => v.includes(remote) && /img-src/.test(v))).toBe(true);
       await expect.poll(() => violations.some((v) => /Blocked script execution in 'about:srcdoc'/.test(v))).toBe(true);

@@ -392,6 +392,10 @@ export function createCampaignsService(
     names.set(appId, { name, at: Date.now() });
     return name;
   }
+  /** A project's mail `From`: its name, with SMTP_FROM's address. */
+  async function fromOf(appId: string): Promise<{ name: string; address: string }> {
+    return { name: await fromName(appId), address: /<([^>]+)>/.exec(config.smtpFrom)?.[1] ?? config.smtpFrom };
+  }
   /** Campaigns whose Post record this process has seen stored. */
   const posted = new Set<string>();
   let sweptAt = 0;
@@ -410,9 +414,7 @@ export function createCampaignsService(
       { error: 'the address is unsubscribed or bounced' },
     );
     const go = batch.filter((r) => !suppressed.has(r.email_norm));
-    const projectName = await fromName(appId);
-    const fromAddress = /<([^>]+)>/.exec(config.smtpFrom)?.[1] ?? config.smtpFrom;
-    const from = { name: projectName, address: fromAddress };
+    const from = await fromOf(appId);
     const results = await Promise.allSettled(
       go.map(async (r) => {
         await limiter();
@@ -615,12 +617,11 @@ export function createCampaignsService(
       if (to === '' || !isEmail(to)) throw failure('account_email_missing');
       const t = await mailer();
       if (t === null) throw failure('mail_not_configured');
-      const fromAddress = /<([^>]+)>/.exec(config.smtpFrom)?.[1] ?? config.smtpFrom;
       const subject = `${TEST_MARK} ${draft.title}`;
       try {
         await limiter();
         await t.sendMail({
-          from: { name: await fromName(appId), address: fromAddress },
+          from: await fromOf(appId),
           to: user?.name ? { name: user.name, address: to } : to,
           subject,
           html: draft.html,
