@@ -63,7 +63,9 @@ async function expectAccessible(page: Page, what: string): Promise<void> {
 
 async function shot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SHOTS, { recursive: true });
-  await page.waitForTimeout(300);
+  // The page, not the live alerts of the moment.
+  for (const close of await page.locator('.ant-notification-notice-close').all()) await close.click().catch(() => undefined);
+  await page.waitForTimeout(600);
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
 }
 
