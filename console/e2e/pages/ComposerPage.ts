@@ -61,8 +61,14 @@ export class ComposerPage {
     await this.page.getByRole('button', { name: text(this.lang, 'campaigns.compose.send') }).click();
     const dialog = this.page.getByRole('dialog').filter({ hasText: text(this.lang, 'campaigns.compose.confirmTitle') });
     await dialog.waitFor();
+    const confirm = dialog.getByRole('button', { name: text(this.lang, 'campaigns.compose.confirmSend'), exact: true });
+    // Enabled once the count of the draft as it is now is known.
+    for (let i = 0; !(await confirm.isEnabled()); i++) {
+      if (i > 100) throw new Error('the confirmation never had its count');
+      await this.page.waitForTimeout(100);
+    }
     const said = await dialog.innerText();
-    await dialog.getByRole('button', { name: text(this.lang, 'campaigns.compose.confirmSend'), exact: true }).click();
+    await confirm.click();
     return said;
   }
 }

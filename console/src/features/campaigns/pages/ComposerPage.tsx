@@ -28,6 +28,7 @@ import { toServerTime } from '../../../shared/time/serverTime.ts';
 import { PageHeader } from '../../../shared/ui/PageHeader.tsx';
 import { customerQueries } from '../../customers/api.ts';
 import { type CampaignInput, type Draft, campaignQueries, useCreateCampaign, useSendTest } from '../api.ts';
+import { type Field, fieldOf } from '../model.ts';
 
 /** The merge fields the server fills (docs/campaigns.md). */
 const MERGE_FIELDS = ['name', 'email', 'company', 'title', 'phone'] as const;
@@ -45,17 +46,6 @@ interface Values {
   group?: string;
   when: 'now' | 'later';
   sendAt?: Dayjs | null;
-}
-
-type Field = 'title' | 'html' | 'recipients' | 'sendAt';
-
-/** Where the API names a field in a failure: the composer's field that shows it. */
-function fieldOf(code: string): Field | undefined {
-  if (code.startsWith('title_')) return 'title';
-  if (code.startsWith('html_')) return 'html';
-  if (code.startsWith('send_at_')) return 'sendAt';
-  if (code.startsWith('customer_') || code.startsWith('group_') || code === 'no_recipients') return 'recipients';
-  return undefined;
 }
 
 const messages = (err: unknown) => [errorText(err), errorDetail(err)].filter((x): x is string => Boolean(x));
@@ -170,9 +160,9 @@ export function ComposerPage() {
     }
   };
 
-  // The count of the draft as it is now: while a change is not yet previewed, none is said.
-  const current = JSON.stringify(draft) === JSON.stringify(settled) && !preview.isFetching && !preview.isError;
-  const count = current ? preview.data?.recipientCount : undefined;
+  // The count of the draft as it is now: while a change is being previewed, the confirmation waits for it.
+  const counting = (JSON.stringify(draft) !== JSON.stringify(settled) || preview.isFetching) && !preview.isError;
+  const count = counting || preview.isError ? undefined : preview.data?.recipientCount;
   const sendAt = Form.useWatch('sendAt', form);
 
   return (
@@ -388,13 +378,16 @@ export function ComposerPage() {
         okText={t('campaigns.compose.confirmSend')}
         cancelText={t('common.actions.cancel')}
         confirmLoading={create.isPending}
+        okButtonProps={{ disabled: counting }}
         onOk={() => void send()}
         onCancel={() => setConfirming(false)}
       >
         <Typography.Paragraph>
-          {count === null || count === undefined
-            ? t('campaigns.compose.confirmUnknown', { subject: title.trim() })
-            : t('campaigns.compose.confirmBody', { count, subject: title.trim() })}
+          {counting
+            ? t('campaigns.compose.counting')
+            : count === null || count === undefined
+              ? t('campaigns.compose.confirmUnknown', { subject: title.trim() })
+              : t('campaigns.compose.confirmBody', { count, subject: title.trim() })}
         </Typography.Paragraph>
         <Typography.Paragraph type="secondary">
           {when === 'later' && sendAt
