@@ -146,6 +146,8 @@ export interface RateLimitConfig {
   readonly perSiteVisitor: number;
   /** The site snippet's collect calls per minute of one site key, every visitor together (RATE_LIMIT_SITE_KEY). */
   readonly perSiteKey: number;
+  /** Test mails of campaign drafts per minute of one user (RATE_LIMIT_TEST_MAIL). */
+  readonly perTestMail: number;
 }
 
 export class ConfigError extends Error {}
@@ -355,6 +357,7 @@ export function loadConfig(env: Env = process.env): Config {
       perForm: intSetting(env, 'RATE_LIMIT_FORM', 10, 1, 1_000_000),
       perSiteVisitor: intSetting(env, 'RATE_LIMIT_SITE_VISITOR', 60, 1, 1_000_000),
       perSiteKey: intSetting(env, 'RATE_LIMIT_SITE_KEY', 30_000, 1, 1_000_000),
+      perTestMail: intSetting(env, 'RATE_LIMIT_TEST_MAIL', 5, 1, 1_000_000),
     }),
     redisUrl: redisUrlSetting(env),
     redisPrefix: redisPrefixSetting(env),

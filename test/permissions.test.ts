@@ -326,6 +326,24 @@ const probes: Record<string, Probe> = {
     ),
   "POST /api/v1.7/app/{app-id}/posts (another member's customer)": async (w, u) =>
     w.server.api.post(`/api/v1.7/app/${w.appId}/posts`, await campaignBody(w, await mailableCustomerOf(w)), { token: u.token }),
+  'POST /api/v1.7/app/{app-id}/post-previews (their own customer)': async (w, u, role) =>
+    w.server.api.post(
+      `/api/v1.7/app/${w.appId}/post-previews`,
+      { title: 'Probe', html: '<p>{{name}}</p>', customer_id: await mailableCustomerOf(w, role === 'Non-member' ? undefined : u) },
+      { token: u.token },
+    ),
+  "POST /api/v1.7/app/{app-id}/post-previews (another member's customer)": async (w, u) =>
+    w.server.api.post(
+      `/api/v1.7/app/${w.appId}/post-previews`,
+      { title: 'Probe', html: '<p>{{name}}</p>', customer_id: await mailableCustomerOf(w) },
+      { token: u.token },
+    ),
+  "POST /api/v1.7/app/{app-id}/post-tests (another member's customer; the caller has no e-mail address)": async (w, u) =>
+    w.server.api.post(
+      `/api/v1.7/app/${w.appId}/post-tests`,
+      { title: 'Probe', html: '<p>{{name}}</p>', customer_id: await mailableCustomerOf(w) },
+      { token: u.token },
+    ),
   "GET /api/v1.7/app/{app-id}/post/{post-id} (another member's campaign)": async (w, u) =>
     w.server.api.get(`/api/v1.7/app/${w.appId}/post/${await campaignOf(w)}`, { token: u.token }),
   'POST /api/v1.7/app/{app-id}/post/{post-id}/pause (their own campaign)': async (w, u, role) =>

@@ -415,6 +415,16 @@ export const ERROR_CODES = {
     en: 'The server sends no e-mail: SMTP_URL is not set',
     zh: '服务器未配置邮件发送：未设置 SMTP_URL',
   },
+  account_email_missing: {
+    http: [BUSINESS],
+    en: 'Your account has no e-mail address to send the test mail to',
+    zh: '你的账号没有邮箱地址，无法接收测试邮件',
+  },
+  mail_send_failed: {
+    http: [BUSINESS],
+    en: 'The SMTP server did not take the mail; nothing was sent',
+    zh: '邮件服务器未接受该邮件，未发送',
+  },
   mail_token_invalid: {
     http: [PUBLIC],
     en: 'The e-mail tracking address is not valid: forged, cut short, or of a campaign that no longer exists',

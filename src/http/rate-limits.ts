@@ -48,7 +48,9 @@ export type Budget =
   /** One site visitor's collect calls (`perSiteVisitor`): the project and the snippet's visitor id. */
   | { siteVisitor: string }
   /** Every collect call of one site key (`perSiteKey`), whatever the visitor. */
-  | { siteKey: string };
+  | { siteKey: string }
+  /** One user's test mails of campaign drafts (`perTestMail`), on top of their token's budget. */
+  | { testMail: number };
 
 export interface RequestLimits {
   /** Counts the request against a budget; throws rate_limited (too_many_requests under /svcuser) when it is spent. */
@@ -72,6 +74,7 @@ export interface RateLimitSettings {
   perForm: number;
   perSiteVisitor: number;
   perSiteKey: number;
+  perTestMail: number;
   redisUrl: string | undefined;
   redisPrefix: string;
 }
@@ -153,7 +156,9 @@ export async function registerRateLimits(app: FastifyInstance, settings: RateLim
                   ? settings.perSiteVisitor
                   : key.startsWith('site-key:')
                     ? settings.perSiteKey
-                    : settings.perToken;
+                    : key.startsWith('test-mail:')
+                      ? settings.perTestMail
+                      : settings.perToken;
   await app.register(rateLimit, {
     global: false,
     timeWindow: WINDOW_MS,
@@ -185,7 +190,9 @@ export async function registerRateLimits(app: FastifyInstance, settings: RateLim
                       ? `site-visitor:${budget.siteVisitor}`
                       : 'siteKey' in budget
                         ? `site-key:${budget.siteKey}`
-                        : `client:${budget.client}:${normalizeIP(budget.ip)}`;
+                        : 'testMail' in budget
+                          ? `test-mail:${budget.testMail}`
+                          : `client:${budget.client}:${normalizeIP(budget.ip)}`;
       (request as Keyed)[KEY] = key;
       const result = await check(request);
       if (result.isAllowed) return;
@@ -211,7 +218,9 @@ export async function registerRateLimits(app: FastifyInstance, settings: RateLim
                   ? 'this site visitor'
                   : 'siteKey' in budget
                     ? 'this site key'
-                    : 'this client from this address';
+                    : 'testMail' in budget
+                      ? 'test mails of this account'
+                      : 'this client from this address';
       const detail = `Rate limit of ${result.max} requests a minute for ${who} reached; try again in ${result.ttlInSeconds} s`;
       throw request.url.startsWith('/svcuser/') ? tooManyRequests(result.ttlInSeconds, detail) : rateLimited(result.ttlInSeconds, detail);
     },

@@ -14,6 +14,8 @@ export const pages = {
   webhooks: () => import('../features/webhooks/pages/WebhooksPage.tsx').then((m) => ({ Component: m.WebhooksPage })),
   calls: () => import('../features/histories/pages/CallsPage.tsx').then((m) => ({ Component: m.CallsPage })),
   posts: () => import('../features/histories/pages/PostsPage.tsx').then((m) => ({ Component: m.PostsPage })),
+  composer: () => import('../features/campaigns/pages/ComposerPage.tsx').then((m) => ({ Component: m.ComposerPage })),
+  campaign: () => import('../features/campaigns/pages/CampaignPage.tsx').then((m) => ({ Component: m.CampaignPage })),
   clients: () => import('../features/admin/pages/ClientsPage.tsx').then((m) => ({ Component: m.ClientsPage })),
   members: () => import('../features/members/pages/MembersPage.tsx').then((m) => ({ Component: m.MembersPage })),
   fields: () => import('../features/customers/pages/FieldsPage.tsx').then((m) => ({ Component: m.FieldsPage })),

@@ -29,6 +29,8 @@ export const router = createBrowserRouter(
             { path: 'p/:appId/settings', lazy: pages.settings },
             { path: 'p/:appId/calls', lazy: pages.calls },
             { path: 'p/:appId/posts', lazy: pages.posts },
+            { path: 'p/:appId/posts/new', lazy: pages.composer },
+            { path: 'p/:appId/posts/:postId', lazy: pages.campaign },
             { path: 'p/:appId/webhooks', lazy: pages.webhooks },
             { path: '*', Component: NotFound },
           ],

@@ -8005,6 +8005,193 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1.7/app/{appId}/post-previews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A campaign draft rendered as its mail would be, for one customer or sample values (any member; Sales: their own customers)
+         * @description The subject, the HTML part (merge values HTML-escaped, links to their own targets, no open pixel, an inert unsubscribe link) and the plain-text part, with the rules of a campaign; with `customer_ids` or `group_id`, how many recipients a campaign to them would have now. Nothing is stored; no SMTP needed. Failures: title_required, title_invalid, html_required, html_invalid, customer_not_found (unknown, or not yours), customer_ids_invalid, group_not_found.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description the subject (required) */
+                        title?: string;
+                        /** @description the HTML body (required), with merge fields {{name}}, {{email}}, {{company}}, {{title}}, {{phone}} */
+                        html?: string;
+                        /** @description the customer whose merge values fill the draft (a Sales member: one of their own); sample values when none */
+                        customer_id?: string;
+                        /** @description the recipients: customer ids, comma-separated (or an array); or group_id */
+                        customer_ids?: string | string[];
+                        /** @description the recipients: every customer of this group (of those the caller may see) */
+                        group_id?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                subject: string;
+                                /** @description the HTML part: merge values escaped, links to their own targets, no open pixel */
+                                html: string;
+                                /** @description the plain-text part */
+                                text: string;
+                                /** @description the customer whose values filled it; null: sample values */
+                                customerId: string | null;
+                                /** @description the recipients customer_ids or group_id would have now (null when neither is given) */
+                                recipientCount: number | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1.7/app/{appId}/post-tests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail a campaign draft to the caller's own account address, the subject marked [Test] (any member)
+         * @description Rendered as the preview renders it. Not a campaign: no Post record, nothing counted. Limited per user (`RATE_LIMIT_TEST_MAIL` a minute, then 429 rate_limited). Failures: those of the preview, mail_not_configured, account_email_missing (the caller has no e-mail address), mail_send_failed (the SMTP server refused it).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description the subject (required) */
+                        title?: string;
+                        /** @description the HTML body (required), with merge fields {{name}}, {{email}}, {{company}}, {{title}}, {{phone}} */
+                        html?: string;
+                        /** @description the customer whose merge values fill the draft (a Sales member: one of their own); sample values when none */
+                        customer_id?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                /** @description the caller's own account address */
+                                to: string;
+                                /** @description the subject as sent, marked [Test] */
+                                subject: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1.7/app/{appId}/post/{postId}": {
         parameters: {
             query?: never;

@@ -82,9 +82,19 @@ export function prepareTemplate(html: string): PreparedTemplate {
 export interface MailAddresses {
   /** The tracked address of the link at `position`. */
   click(position: number): string;
-  pixel: string;
+  /** The open pixel's address; null leaves the pixel out (a preview, a test mail). */
+  pixel: string | null;
   unsubscribe: string;
 }
+
+/** Merge values a preview shows when no customer is chosen. */
+export const SAMPLE_VALUES: Required<MergeValues> = {
+  name: 'Ada Lovelace',
+  email: 'ada@example.com',
+  company: 'Analytical Engines Ltd',
+  title: 'Director',
+  phone: '+44 20 7946 0000',
+};
 
 /** The merged HTML (values escaped) with its tracked links, pixel and unsubscribe footer, and its plain-text part. */
 export function renderMail(template: string, values: MergeValues, urls: MailAddresses): { html: string; text: string } {
@@ -94,7 +104,9 @@ export function renderMail(template: string, values: MergeValues, urls: MailAddr
   const footer =
     `<p style="font-size:12px;color:#666">If you no longer want these e-mails, ` +
     `<a href="${escapeHtml(urls.unsubscribe)}">unsubscribe</a>.</p>` +
-    `<img src="${escapeHtml(urls.pixel)}" width="1" height="1" alt="" style="display:block;border:0;width:1px;height:1px">`;
+    (urls.pixel === null
+      ? ''
+      : `<img src="${escapeHtml(urls.pixel)}" width="1" height="1" alt="" style="display:block;border:0;width:1px;height:1px">`);
   const close = linked.search(/<\/body\s*>/i);
   const html = close >= 0 ? `${linked.slice(0, close)}${footer}${linked.slice(close)}` : `${linked}\n${footer}`;
   const text = `${htmlToText(linked)}\n\n--\nUnsubscribe: ${urls.unsubscribe}\n`;

@@ -6,7 +6,7 @@ import { AppError } from '../../http/errors.ts';
 import { publicPage } from '../../http/public-pages.ts';
 import { AppIdParams } from '../projects/schemas.ts';
 import { invalidLinkPage, unsubscribeConfirmPage, unsubscribedPage } from './pages.ts';
-import { AppPostParams, Campaign, CampaignBody } from './schemas.ts';
+import { AppPostParams, Campaign, CampaignBody, CampaignPreview, CampaignTest, DraftBody, PreviewBody } from './schemas.ts';
 import type { CampaignsService, TrackedRequest } from './service.ts';
 
 const tags = ['E-mail campaigns'];
@@ -40,6 +40,47 @@ export async function campaignsRoutes(fastify: FastifyInstance, opts: CampaignsR
       },
     },
     async (request) => ok(await campaigns.create(request.params.appId, request.user.id, request.body)),
+  );
+
+  app.post(
+    '/api/v1.7/app/:appId/post-previews',
+    {
+      schema: {
+        tags,
+        summary:
+          'A campaign draft rendered as its mail would be, for one customer or sample values (any member; Sales: their own customers)',
+        description:
+          'The subject, the HTML part (merge values HTML-escaped, links to their own targets, no open pixel, an inert unsubscribe ' +
+          'link) and the plain-text part, with the rules of a campaign; with `customer_ids` or `group_id`, how many recipients ' +
+          'a campaign to them would have now. Nothing is stored; no SMTP needed. Failures: title_required, title_invalid, ' +
+          'html_required, html_invalid, customer_not_found (unknown, or not yours), customer_ids_invalid, group_not_found.',
+        params: AppIdParams,
+        body: PreviewBody,
+        response: businessResponses(CampaignPreview),
+      },
+    },
+    async (request) => ok(await campaigns.preview(request.params.appId, request.user.id, request.body)),
+  );
+
+  app.post(
+    '/api/v1.7/app/:appId/post-tests',
+    {
+      schema: {
+        tags,
+        summary: "Mail a campaign draft to the caller's own account address, the subject marked [Test] (any member)",
+        description:
+          'Rendered as the preview renders it. Not a campaign: no Post record, nothing counted. Limited per user ' +
+          '(`RATE_LIMIT_TEST_MAIL` a minute, then 429 rate_limited). Failures: those of the preview, mail_not_configured, ' +
+          'account_email_missing (the caller has no e-mail address), mail_send_failed (the SMTP server refused it).',
+        params: AppIdParams,
+        body: DraftBody,
+        response: businessResponses(CampaignTest),
+      },
+    },
+    async (request, reply) => {
+      await fastify.limits.count(request, reply, { testMail: request.user.id });
+      return ok(await campaigns.sendTest(request.params.appId, request.user.id, request.body));
+    },
   );
 
   app.get(

@@ -15,6 +15,37 @@ export const CampaignBody = Type.Object({
   send_at: S(64, 'yyyy-MM-dd HH:mm:ss (server zone) or ISO 8601 with an offset; default now'),
 });
 
+/** A draft to preview or mail as a test: a campaign's subject and body, and whose merge values fill it. */
+export const DraftBody = Type.Object({
+  title: CampaignBody.properties.title,
+  html: CampaignBody.properties.html,
+  customer_id: S(64, 'the customer whose merge values fill the draft (a Sales member: one of their own); sample values when none'),
+});
+
+/** A preview's draft, and optionally the recipients whose number to count. */
+export const PreviewBody = Type.Object({
+  ...DraftBody.properties,
+  customer_ids: CampaignBody.properties.customer_ids,
+  group_id: CampaignBody.properties.group_id,
+});
+
+/** A draft as its mail would be. */
+export const CampaignPreview = Type.Object({
+  subject: Type.String(),
+  html: Type.String({ description: 'the HTML part: merge values escaped, links to their own targets, no open pixel' }),
+  text: Type.String({ description: 'the plain-text part' }),
+  customerId: Type.Union([Type.String(), Type.Null()], { description: 'the customer whose values filled it; null: sample values' }),
+  recipientCount: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
+    description: 'the recipients customer_ids or group_id would have now (null when neither is given)',
+  }),
+});
+
+/** Where a test mail went. */
+export const CampaignTest = Type.Object({
+  to: Type.String({ description: "the caller's own account address" }),
+  subject: Type.String({ description: 'the subject as sent, marked [Test]' }),
+});
+
 export const AppPostParams = Type.Object({ appId: Type.String({ maxLength: 64 }), postId: Type.String({ maxLength: 64 }) });
 
 const N = Type.Integer({ minimum: 0 });

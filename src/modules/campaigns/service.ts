@@ -11,8 +11,16 @@ import { type SigningKey, deriveKey, signValue, verifyValue } from '../../lib/si
 import type { AccessService } from '../access/service.ts';
 import type { AccountsService } from '../accounts/service.ts';
 import type { IngestCaller, IngestService } from '../ingest/service.ts';
-import { type CampaignRow, type CampaignView, type RecipientRow, toCampaign } from './mapper.ts';
-import { TemplateError, type MergeValues, normaliseEmail, prepareTemplate, renderMail } from './render.ts';
+import { type CampaignRow, type CampaignView, type RecipientCustomer, type RecipientRow, toCampaign } from './mapper.ts';
+import {
+  type MergeValues,
+  type PreparedTemplate,
+  SAMPLE_VALUES,
+  TemplateError,
+  normaliseEmail,
+  prepareTemplate,
+  renderMail,
+} from './render.ts';
 import { campaignsRepository as repo } from './repository.ts';
 
 /** What the create endpoint takes (snake_case, as the other endpoints). */
@@ -23,6 +31,17 @@ export interface CampaignInput {
   group_id?: string | undefined;
   send_at?: string | undefined;
 }
+
+/** A draft of a campaign's mail, for a preview or a test send. */
+export interface DraftInput {
+  title?: string | undefined;
+  html?: string | undefined;
+  /** The customer whose merge values fill the draft; sample values when none. */
+  customer_id?: string | undefined;
+}
+
+/** The mark before a test mail's subject. */
+export const TEST_MARK = '[Test]';
 
 /** Who is behind a tracked request (the routes read it). */
 export interface TrackedRequest {
@@ -235,6 +254,89 @@ export function createCampaignsService(
     ]);
   }
 
+  /** Whether the server can send mail (SMTP_URL, or a transport given in tests). */
+  const mailConfigured = () => config.smtpUrl !== undefined || (deps.transport !== undefined && deps.transport !== null);
+
+  /** The subject and body of a draft, checked as a campaign's are; the template prepared (links collected). */
+  function checkDraft(input: DraftInput): { title: string; prepared: PreparedTemplate } {
+    const title = (input.title ?? '').trim();
+    if (title === '') throw fieldFailure('title', 'required', 'title is required');
+    if (title.length > 1000 || title.includes('\u0000'))
+      throw fieldFailure('title', 'invalid', 'title is at most 1000 characters, without NUL');
+    const html = input.html ?? '';
+    if (html.trim() === '') throw fieldFailure('html', 'required', 'html is required');
+    if (html.length > MAX_HTML) throw fieldFailure('html', 'invalid', `html is at most ${MAX_HTML} characters`);
+    try {
+      return { title, prepared: prepareTemplate(html) };
+    } catch (e) {
+      if (e instanceof TemplateError) throw fieldFailure('html', 'invalid', e.message);
+      throw e;
+    }
+  }
+
+  /**
+   * The recipients `customer_ids` or `group_id` name, one customer per normalised address: live
+   * customers the caller may mail (a Sales member: their own), with a valid address not suppressed.
+   * Null when neither is given. A customer named by id that the caller may not see is refused, as
+   * an unknown one is.
+   */
+  async function recipientsOf(
+    appId: string,
+    callerId: number,
+    isManager: boolean,
+    input: Pick<CampaignInput, 'customer_ids' | 'group_id'>,
+  ): Promise<Map<string, RecipientCustomer> | null> {
+    const ids = splitIds(input.customer_ids);
+    const groupId = (input.group_id ?? '').trim();
+    if (ids.length === 0 && groupId === '') return null;
+    if (ids.length > 0 && groupId !== '') throw fieldFailure('customer_ids', 'invalid', 'give customer_ids or group_id, not both');
+    if (ids.length > MAX_RECIPIENTS) throw fieldFailure('customer_ids', 'invalid', `at most ${MAX_RECIPIENTS} customers`);
+    const badId = [...ids, groupId].find((id) => id.length > 64 || id.includes('\u0000'));
+    if (badId !== undefined) throw failure(ids.includes(badId) ? 'customer_not_found' : 'group_not_found');
+    const found = await repo.customers(db, appId, ids.length > 0 ? { ids: [...new Set(ids)] } : { groupId }, isManager ? null : callerId);
+    if (ids.length > 0) {
+      const seen = new Set(found.map((c) => c.id));
+      const missing = ids.find((id) => !seen.has(id));
+      if (missing !== undefined) throw failure('customer_not_found', `customer ${missing} not found`);
+    }
+    const withAddress = found.filter((c) => c.email !== null && isEmail(c.email.trim()));
+    const suppressed = await repo.suppressed(
+      db,
+      appId,
+      withAddress.map((c) => normaliseEmail(c.email as string)),
+    );
+    // One mail per address: two customers with the same address get it once.
+    const byAddress = new Map<string, RecipientCustomer>();
+    for (const c of withAddress) {
+      const norm = normaliseEmail(c.email as string);
+      if (!suppressed.has(norm) && !byAddress.has(norm)) byAddress.set(norm, c);
+    }
+    return byAddress;
+  }
+
+  /**
+   * A draft rendered as its mail would be for one customer (a Sales member: one of their own), or
+   * for sample values: merge values escaped as in a sent mail, links to their own targets (a preview
+   * counts no click), no open pixel, an unsubscribe link that leads nowhere.
+   */
+  async function renderDraft(appId: string, callerId: number, isManager: boolean, input: DraftInput) {
+    const { title, prepared } = checkDraft(input);
+    const customerId = (input.customer_id ?? '').trim();
+    let values: MergeValues = SAMPLE_VALUES;
+    if (customerId !== '') {
+      if (customerId.length > 64 || customerId.includes('\u0000')) throw failure('customer_not_found');
+      const [c] = await repo.customers(db, appId, { ids: [customerId] }, isManager ? null : callerId);
+      if (c === undefined) throw failure('customer_not_found', `customer ${customerId} not found`);
+      values = { name: c.name, email: c.email, company: c.company, title: c.title, phone: c.phone };
+    }
+    const { html, text } = renderMail(prepared.html, values, {
+      click: (n) => prepared.targets[n] ?? '#',
+      pixel: null,
+      unsubscribe: '#unsubscribe',
+    });
+    return { title, html, text, customerId: customerId === '' ? null : customerId };
+  }
+
   // ---- The API ----
 
   async function ownCampaign(appId: string, callerId: number, postId: string): Promise<CampaignRow> {
@@ -290,6 +392,10 @@ export function createCampaignsService(
     names.set(appId, { name, at: Date.now() });
     return name;
   }
+  /** A project's mail `From`: its name, with SMTP_FROM's address. */
+  async function fromOf(appId: string): Promise<{ name: string; address: string }> {
+    return { name: await fromName(appId), address: /<([^>]+)>/.exec(config.smtpFrom)?.[1] ?? config.smtpFrom };
+  }
   /** Campaigns whose Post record this process has seen stored. */
   const posted = new Set<string>();
   let sweptAt = 0;
@@ -308,9 +414,7 @@ export function createCampaignsService(
       { error: 'the address is unsubscribed or bounced' },
     );
     const go = batch.filter((r) => !suppressed.has(r.email_norm));
-    const projectName = await fromName(appId);
-    const fromAddress = /<([^>]+)>/.exec(config.smtpFrom)?.[1] ?? config.smtpFrom;
-    const from = { name: projectName, address: fromAddress };
+    const from = await fromOf(appId);
     const results = await Promise.allSettled(
       go.map(async (r) => {
         await limiter();
@@ -412,21 +516,8 @@ export function createCampaignsService(
     /** Creates a campaign (any member; a Sales member mails only their own customers) and queues its recipients. */
     async create(appId: string, callerId: number, input: CampaignInput): Promise<CampaignView> {
       const m = await access.membership(appId, callerId);
-      if (config.smtpUrl === undefined && deps.transport === undefined) throw failure('mail_not_configured');
-      const title = (input.title ?? '').trim();
-      if (title === '') throw fieldFailure('title', 'required', 'title is required');
-      if (title.length > 1000 || title.includes('\u0000'))
-        throw fieldFailure('title', 'invalid', 'title is at most 1000 characters, without NUL');
-      const html = input.html ?? '';
-      if (html.trim() === '') throw fieldFailure('html', 'required', 'html is required');
-      if (html.length > MAX_HTML) throw fieldFailure('html', 'invalid', `html is at most ${MAX_HTML} characters`);
-      let prepared;
-      try {
-        prepared = prepareTemplate(html);
-      } catch (e) {
-        if (e instanceof TemplateError) throw fieldFailure('html', 'invalid', e.message);
-        throw e;
-      }
+      if (!mailConfigured()) throw failure('mail_not_configured');
+      const { title, prepared } = checkDraft(input);
       const now = clock.now();
       let sendAt = now;
       if (input.send_at !== undefined && input.send_at.trim() !== '') {
@@ -434,33 +525,8 @@ export function createCampaignsService(
         if (parsed === null) throw fieldFailure('send_at', 'invalid', 'send_at is yyyy-MM-dd HH:mm:ss, or ISO 8601 with an offset');
         sendAt = parsed;
       }
-      const ids = splitIds(input.customer_ids);
-      const groupId = (input.group_id ?? '').trim();
-      if (ids.length === 0 && groupId === '') throw fieldFailure('customer_ids', 'required', 'customer_ids or group_id is required');
-      if (ids.length > 0 && groupId !== '') throw fieldFailure('customer_ids', 'invalid', 'give customer_ids or group_id, not both');
-      if (ids.length > MAX_RECIPIENTS) throw fieldFailure('customer_ids', 'invalid', `at most ${MAX_RECIPIENTS} customers`);
-      const badId = [...ids, groupId].find((id) => id.length > 64 || id.includes('\u0000'));
-      if (badId !== undefined) throw failure(ids.includes(badId) ? 'customer_not_found' : 'group_not_found');
-      const ownerFilter = m.isManager ? null : callerId;
-      const found = await repo.customers(db, appId, ids.length > 0 ? { ids: [...new Set(ids)] } : { groupId }, ownerFilter);
-      // A customer named by id that the caller may not see is refused, as an unknown one is.
-      if (ids.length > 0) {
-        const seen = new Set(found.map((c) => c.id));
-        const missing = ids.find((id) => !seen.has(id));
-        if (missing !== undefined) throw failure('customer_not_found', `customer ${missing} not found`);
-      }
-      const withAddress = found.filter((c) => c.email !== null && isEmail(c.email.trim()));
-      const suppressed = await repo.suppressed(
-        db,
-        appId,
-        withAddress.map((c) => normaliseEmail(c.email as string)),
-      );
-      // One mail per address: two customers with the same address get it once.
-      const byAddress = new Map<string, (typeof found)[number]>();
-      for (const c of withAddress) {
-        const norm = normaliseEmail(c.email as string);
-        if (!suppressed.has(norm) && !byAddress.has(norm)) byAddress.set(norm, c);
-      }
+      const byAddress = await recipientsOf(appId, callerId, m.isManager, input);
+      if (byAddress === null) throw fieldFailure('customer_ids', 'required', 'customer_ids or group_id is required');
       if (byAddress.size === 0) throw failure('no_recipients');
       if (byAddress.size > MAX_RECIPIENTS) throw fieldFailure('group_id', 'invalid', `a campaign has at most ${MAX_RECIPIENTS} recipients`);
 
@@ -517,6 +583,60 @@ export function createCampaignsService(
       }
       nudge();
       return view(row);
+    },
+
+    /**
+     * A draft as its mail would be (any member; a Sales member previews with their own customers),
+     * with the number of recipients `customer_ids` or `group_id` would have now (null when neither is
+     * given). Nothing is stored.
+     */
+    async preview(appId: string, callerId: number, input: DraftInput & Pick<CampaignInput, 'customer_ids' | 'group_id'>) {
+      const m = await access.membership(appId, callerId);
+      const draft = await renderDraft(appId, callerId, m.isManager, input);
+      const recipients = await recipientsOf(appId, callerId, m.isManager, input);
+      return {
+        subject: draft.title,
+        html: draft.html,
+        text: draft.text,
+        customerId: draft.customerId,
+        recipientCount: recipients === null ? null : recipients.size,
+      };
+    },
+
+    /**
+     * Mails a draft, rendered as the preview renders it, to the caller's own account address, the
+     * subject marked `[Test]`. Not a campaign: nothing is stored or counted. The routes limit how
+     * often a user may call it.
+     */
+    async sendTest(appId: string, callerId: number, input: DraftInput): Promise<{ to: string; subject: string }> {
+      const m = await access.membership(appId, callerId);
+      if (!mailConfigured()) throw failure('mail_not_configured');
+      const draft = await renderDraft(appId, callerId, m.isManager, input);
+      const user = await accounts.userById(callerId);
+      const to = user?.email?.trim() ?? '';
+      if (to === '' || !isEmail(to)) throw failure('account_email_missing');
+      const t = await mailer();
+      if (t === null) throw failure('mail_not_configured');
+      const subject = `${TEST_MARK} ${draft.title}`;
+      try {
+        await limiter();
+        await t.sendMail({
+          from: await fromOf(appId),
+          to: user?.name ? { name: user.name, address: to } : to,
+          subject,
+          html: draft.html,
+          text: draft.text,
+          headers: { 'X-Rapport-Test': appId },
+        });
+      } catch (err) {
+        const e = err as { response?: string; message?: string };
+        logger.warn({ err, appId }, 'campaigns: a test mail was not sent');
+        throw failure(
+          'mail_send_failed',
+          `The SMTP server did not take the test mail: ${(e.response ?? e.message ?? String(err)).slice(0, 300)}`,
+        );
+      }
+      return { to, subject };
     },
 
     /** The campaign and its progress: recipients per state. */

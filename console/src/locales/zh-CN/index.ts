@@ -1,5 +1,6 @@
 import admin from './admin.json' with { type: 'json' };
 import auth from './auth.json' with { type: 'json' };
+import campaigns from './campaigns.json' with { type: 'json' };
 import common from './common.json' with { type: 'json' };
 import customer from './customer.json' with { type: 'json' };
 import customers from './customers.json' with { type: 'json' };
@@ -13,5 +14,5 @@ import site from './site.json' with { type: 'json' };
 import webhooks from './webhooks.json' with { type: 'json' };
 
 /** Simplified Chinese: the same keys as en-US (src/shared/i18n/locales.test.ts checks). */
-const zhCN = { common, auth, projects, members, customers, customer, live, site, links, settings, webhooks, histories, admin };
+const zhCN = { common, auth, projects, members, customers, customer, live, site, links, settings, webhooks, histories, campaigns, admin };
 export default zhCN;

@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import { Card, Empty, Flex, Grid, List, Result, Table, Typography } from 'antd';
+import { PlusOutlined } from '@ant-design/icons';
+import { Button, Card, Empty, Flex, Grid, List, Result, Table, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useParams, useSearchParams } from 'react-router';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { errorText } from '../../../shared/i18n/errors.ts';
 import { DateTime } from '../../../shared/ui/DateTime.tsx';
 import { PageHeader } from '../../../shared/ui/PageHeader.tsx';
@@ -12,6 +13,7 @@ import { Pager } from '../Pager.tsx';
 export function PostsPage() {
   const { appId = '' } = useParams();
   const { t } = useTranslation();
+  const navigate = useNavigate();
   const wide = Boolean(Grid.useBreakpoint().md);
   const [search, setSearch] = useSearchParams();
   const page = Math.max(1, Number(search.get('page')) || 1);
@@ -28,7 +30,14 @@ export function PostsPage() {
 
   return (
     <>
-      <PageHeader title={t('histories.posts.title')} />
+      <PageHeader
+        title={t('histories.posts.title')}
+        extra={
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => void navigate(`/p/${appId}/posts/new`)}>
+            {t('campaigns.new')}
+          </Button>
+        }
+      />
       <Typography.Paragraph type="secondary">{t('histories.posts.intro')}</Typography.Paragraph>
       {posts.isError ? (
         <Result status="warning" title={t('histories.loadFailed')} subTitle={errorText(posts.error)} />
@@ -40,7 +49,11 @@ export function PostsPage() {
           pagination={false}
           locale={{ emptyText: empty }}
           columns={[
-            { title: t('histories.posts.subject'), key: 'title', render: (_, p) => p.title || t('common.none') },
+            {
+              title: t('histories.posts.subject'),
+              key: 'title',
+              render: (_, p) => <Link to={`/p/${appId}/posts/${p.postId}`}>{p.title || t('common.none')}</Link>,
+            },
             { title: t('histories.posts.sender'), key: 'owner', render: (_, p) => p.ownerName || t('common.none') },
             { title: t('histories.posts.recipients'), key: 'to', align: 'right', render: (_, p) => p.senderCount },
             { title: t('histories.posts.delivered'), key: 'ok', align: 'right', render: (_, p) => p.successLogCount },
@@ -58,7 +71,9 @@ export function PostsPage() {
             <List.Item style={{ padding: 0, border: 'none', marginBottom: 8 }}>
               <Card size="small" style={{ width: '100%' }}>
                 <Flex vertical gap={2}>
-                  <Typography.Text strong>{p.title || t('common.none')}</Typography.Text>
+                  <Link to={`/p/${appId}/posts/${p.postId}`}>
+                    <strong>{p.title || t('common.none')}</strong>
+                  </Link>
                   <Typography.Text>{counters(p)}</Typography.Text>
                   <Typography.Text type="secondary">
                     {p.ownerName || t('common.none')} · <DateTime value={p.sendTime} />
