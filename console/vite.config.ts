@@ -1,6 +1,5 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
-import { antdStylesheet } from './build/antd-stylesheet.ts';
 
 // The console is served by the server under /console/, on the same origin as the API (src/http/console.ts);
 // under `npm run dev` the dev server passes the API's paths on to a server running locally (`npm start`).
@@ -8,7 +7,7 @@ const server = 'http://localhost:8080';
 
 export default defineConfig({
   base: '/console/',
-  plugins: [react(), antdStylesheet()],
+  plugins: [react()],
   build: {
     outDir: 'dist',
     sourcemap: true,

@@ -1,10 +1,6 @@
 import type { ThemeConfig } from 'antd';
 
-/**
- * The console's antd theme. `npm run build` writes antd's styles for it (motion on) to a stylesheet
- * the page links (vite.config.ts), so the first render does not compute them; with motion off (a user
- * who prefers reduced motion) they are computed in the page as before.
- */
+/** The console's antd theme, made once: `motion` off for users who prefer reduced motion. */
 export function consoleTheme(motion: boolean): ThemeConfig {
   return {
     token: {
