@@ -10,6 +10,7 @@ import { linkQueries } from '../links/api.ts';
 import { useBehaviourTitle } from '../customer-detail/components/useBehaviourTitle.ts';
 import { coalesced } from './coalesce.ts';
 import { type FeedEntry, liveFeed } from './liveFeed.ts';
+import { alerts } from './alerts.ts';
 
 /** A message of the live stream (docs/live.md): the event, as webhooks carry it. */
 interface LiveEvent {
@@ -101,8 +102,8 @@ export function useLiveStream(appId: string | undefined): { open: boolean } {
           at: event.createdAt,
         };
         liveFeed.add(entry);
-        // A customer's doing, not the console's own writes (a creation's record, an edit).
-        if (event.domainType !== 'BehaviourLog' || body.action === 'create') return;
+        // A customer's doing worth hearing of at once (features/live/alerts.ts), not the team's own.
+        if (event.domainType !== 'BehaviourLog' || !alerts(body.action)) return;
         const what = title({ action: body.action ?? '', content: entry.content, when: event.createdAt });
         notification.info({
           key: `live-${entry.id}`,
