@@ -160,8 +160,14 @@ export function ComposerPage() {
     }
   };
 
-  // The count of the draft as it is now: while a change is being previewed, the confirmation waits for it.
-  const counting = (JSON.stringify(draft) !== JSON.stringify(settled) || preview.isFetching) && !preview.isError;
+  // The count of the draft as it is now: while a change is being previewed (or the answer shown is an
+  // earlier draft's, or has no count for the recipients chosen), the confirmation waits for it.
+  const hasRecipients = recipients.customer_ids !== undefined || recipients.group_id !== undefined;
+  const counting =
+    JSON.stringify(draft) !== JSON.stringify(settled) ||
+    preview.isFetching ||
+    preview.isPlaceholderData ||
+    (hasRecipients && !preview.isError && typeof preview.data?.recipientCount !== 'number');
   const count = counting || preview.isError ? undefined : preview.data?.recipientCount;
   const sendAt = Form.useWatch('sendAt', form);
 
