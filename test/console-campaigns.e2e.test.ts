@@ -1,14 +1,13 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seriousViolations } from '../console/e2e/axe.ts';
 import { text } from '../console/e2e/locale.ts';
 import { AppShell } from '../console/e2e/pages/AppShell.ts';
 import { ComposerPage } from '../console/e2e/pages/ComposerPage.ts';
 import { ProjectsPage } from '../console/e2e/pages/ProjectsPage.ts';
 import { SignInPage } from '../console/e2e/pages/SignInPage.ts';
-import { DESKTOP_UA, PHONE_UA, launchChromium } from './helpers/browser.ts';
+import { DESKTOP_UA, launchChromium, personContext } from './helpers/browser.ts';
+import { expectAccessible, shot } from './helpers/console-checks.ts';
 import { startMailbox } from './helpers/mailbox.ts';
 import { freePort, runCli, useProcessDatabase, waitForOk } from './helpers/process.ts';
 
@@ -21,7 +20,6 @@ import { freePort, runCli, useProcessDatabase, waitForOk } from './helpers/proce
  * paused, resumed and cancelled; the composer in Chinese. axe on each state; screenshots go to
  * CONSOLE_SHOTS_DIR (default /tmp/console-shots).
  */
-const SHOTS = process.env.CONSOLE_SHOTS_DIR ?? '/tmp/console-shots';
 const PASSWORD = 'a long enough password';
 const SALES_EMAIL = 'sam@campaigns.example';
 
@@ -33,41 +31,6 @@ let desktop: BrowserContext;
 let mobile: BrowserContext;
 let appId = '';
 const pageErrors: string[] = [];
-
-async function contextFor(width: number, height: number, touch: boolean): Promise<BrowserContext> {
-  const context = await browser.newContext({
-    viewport: { width, height },
-    isMobile: touch,
-    hasTouch: touch,
-    userAgent: touch ? PHONE_UA : DESKTOP_UA,
-    locale: 'en-US',
-    timezoneId: 'Asia/Shanghai',
-    // axe-core is injected with addScriptTag.
-    bypassCSP: true,
-    reducedMotion: 'reduce',
-  });
-  context.setDefaultTimeout(20_000);
-  context.on('page', (page) => page.on('pageerror', (err) => pageErrors.push(err.message)));
-  return context;
-}
-
-async function expectAccessible(page: Page, what: string): Promise<void> {
-  await page.waitForTimeout(300);
-  await expect
-    .poll(() => page.locator('[class*="-leave-active"], [class*="-enter-active"], [class*="-appear-active"]').count(), {
-      timeout: 10_000,
-    })
-    .toBe(0);
-  expect(await seriousViolations(page), what).toEqual([]);
-}
-
-async function shot(page: Page, name: string): Promise<void> {
-  fs.mkdirSync(SHOTS, { recursive: true });
-  // The page, not the live alerts of the moment.
-  for (const close of await page.locator('.ant-notification-notice-close').all()) await close.click().catch(() => undefined);
-  await page.waitForTimeout(600);
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-}
 
 /** An OAuth client made with the CLI, as an integration would have. */
 let basic = '';
@@ -117,6 +80,9 @@ async function call(
   return json;
 }
 
+const contextFor = (width: number, touch: boolean): Promise<BrowserContext> =>
+  personContext(browser, { width, touch, timezoneId: 'Asia/Shanghai', pageErrors });
+
 beforeAll(async () => {
   expect(fs.existsSync(new URL('../console/dist/index.html', import.meta.url)), 'console/dist is missing: run `npm run build`').toBe(true);
   const port = await freePort();
@@ -155,8 +121,8 @@ beforeAll(async () => {
   });
 
   browser = await launchChromium();
-  desktop = await contextFor(1440, 900, false);
-  mobile = await contextFor(375, 812, true);
+  desktop = await contextFor(1440, false);
+  mobile = await contextFor(375, true);
 }, 60_000);
 
 afterAll(async () => {

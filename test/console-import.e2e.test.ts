@@ -1,14 +1,12 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import ExcelJS from 'exceljs';
-import { type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seriousViolations } from '../console/e2e/axe.ts';
 import { buttonName, text } from '../console/e2e/locale.ts';
 import { CustomersPage } from '../console/e2e/pages/CustomersPage.ts';
 import { ImportWizard } from '../console/e2e/pages/ImportWizard.ts';
 import { SignInPage } from '../console/e2e/pages/SignInPage.ts';
 import { launchChromium, personContext } from './helpers/browser.ts';
+import { expectAccessible, shot } from './helpers/console-checks.ts';
 import { type ProvisionedProject, freePort, provisionProject, runCli, useProcessDatabase, waitForOk } from './helpers/process.ts';
 
 /**
@@ -19,7 +17,6 @@ import { type ProvisionedProject, freePort, provisionProject, runCli, useProcess
  * switches Sales export off, and the export explains the server's refusal.
  */
 const PASSWORD = 'a long enough password';
-const SHOTS = process.env.CONSOLE_SHOTS_DIR ?? '/tmp/console-shots';
 const processes = useProcessDatabase();
 let base = '';
 let browser: Browser;
@@ -33,19 +30,6 @@ async function contextFor(width: number, touch: boolean, locale = 'en-US'): Prom
   const context = await personContext(browser, { width, touch, locale, pageErrors, timeout: 30_000 });
   contexts.push(context);
   return context;
-}
-
-async function expectAccessible(page: Page, what: string): Promise<void> {
-  // The pointer off the button just clicked (the next step's button takes its place): axe reads colours as drawn at rest.
-  await page.mouse.move(0, 0);
-  await page.waitForTimeout(300);
-  expect(await seriousViolations(page), what).toEqual([]);
-}
-
-/** A screenshot into CONSOLE_SHOTS_DIR (as the other browser tests; `npm run screenshots`). */
-async function shot(page: Page, name: string): Promise<void> {
-  fs.mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
 }
 
 async function api<T>(path: string, token: string, init: { method?: string; body?: unknown } = {}): Promise<T> {

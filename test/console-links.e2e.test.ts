@@ -1,9 +1,8 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { DESKTOP_UA, PHONE_UA, launchChromium } from './helpers/browser.ts';
+import { PHONE_UA, launchChromium, personContext } from './helpers/browser.ts';
+import { expectAccessible, shot } from './helpers/console-checks.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seriousViolations } from '../console/e2e/axe.ts';
 import { text } from '../console/e2e/locale.ts';
 import { AppShell } from '../console/e2e/pages/AppShell.ts';
 import { CustomersPage } from '../console/e2e/pages/CustomersPage.ts';
@@ -23,7 +22,6 @@ import { startReceiver } from './helpers/receiver.ts';
  * 1440 px and at 375 px on a touch screen, checked by axe; screenshots go to CONSOLE_SHOTS_DIR
  * (default /tmp/console-shots; `npm run screenshots` writes docs/screenshots/).
  */
-const SHOTS = process.env.CONSOLE_SHOTS_DIR ?? '/tmp/console-shots';
 const PASSWORD = 'a long enough password';
 const DECK = new URL('./fixtures/files/deck.pdf', import.meta.url).pathname;
 
@@ -39,42 +37,8 @@ let shareUrl = '';
 const receiver = await startReceiver();
 const pageErrors: string[] = [];
 
-async function contextFor(width: number, height: number, touch: boolean): Promise<BrowserContext> {
-  const context = await browser.newContext({
-    viewport: { width, height },
-    isMobile: touch,
-    hasTouch: touch,
-    userAgent: touch ? PHONE_UA : DESKTOP_UA,
-    locale: 'en-US',
-    timezoneId: 'Europe/Berlin',
-    // axe-core is injected with addScriptTag.
-    bypassCSP: true,
-    reducedMotion: 'reduce',
-    permissions: ['clipboard-read', 'clipboard-write'],
-  });
-  context.setDefaultTimeout(20_000);
-  context.on('page', (page) => page.on('pageerror', (err) => pageErrors.push(err.message)));
-  return context;
-}
-
-async function expectAccessible(page: Page, what: string): Promise<void> {
-  // Let antd's entrance animations settle, and the toasts' fading ones end: axe reads colours as drawn.
-  await page.waitForTimeout(300);
-  await expect
-    .poll(() => page.locator('[class*="-leave-active"], [class*="-enter-active"], [class*="-appear-active"]').count(), {
-      timeout: 10_000,
-    })
-    .toBe(0);
-  expect(await seriousViolations(page), what).toEqual([]);
-}
-
-async function shot(page: Page, name: string): Promise<void> {
-  fs.mkdirSync(SHOTS, { recursive: true });
-  // The page, not the toasts of the moment.
-  for (const close of await page.locator('.ant-notification-notice-close').all()) await close.click().catch(() => undefined);
-  await page.waitForTimeout(600);
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-}
+const contextFor = (width: number, touch: boolean): Promise<BrowserContext> =>
+  personContext(browser, { width, touch, timezoneId: 'Europe/Berlin', pageErrors, permissions: ['clipboard-read', 'clipboard-write'] });
 
 beforeAll(async () => {
   expect(fs.existsSync(new URL('../console/dist/index.html', import.meta.url)), 'console/dist is missing: run `npm run build`').toBe(true);
@@ -96,8 +60,8 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${port}`;
   await waitForOk(`${base}/healthz`);
   browser = await launchChromium();
-  desktop = await contextFor(1440, 900, false);
-  mobile = await contextFor(375, 812, true);
+  desktop = await contextFor(1440, false);
+  mobile = await contextFor(375, true);
   owner = await desktop.newPage();
   phone = await mobile.newPage();
 }, 60_000);

@@ -1,14 +1,13 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../src/http/error-codes.ts';
-import { seriousViolations } from '../console/e2e/axe.ts';
 import { type Lang, text } from '../console/e2e/locale.ts';
 import { ProjectsPage } from '../console/e2e/pages/ProjectsPage.ts';
 import { ResetPasswordPage } from '../console/e2e/pages/ResetPasswordPage.ts';
 import { SignInPage } from '../console/e2e/pages/SignInPage.ts';
-import { DESKTOP_UA, PHONE_UA, launchChromium } from './helpers/browser.ts';
+import { launchChromium, personContext } from './helpers/browser.ts';
+import { expectAccessible, shot } from './helpers/console-checks.ts';
 import { startMailbox } from './helpers/mailbox.ts';
 import { type Spawned, freePort, runCli, useProcessDatabase, waitForOk } from './helpers/process.ts';
 
@@ -20,7 +19,6 @@ import { type Spawned, freePort, runCli, useProcessDatabase, waitForOk } from '.
  * mobile number, the code relayed from the server's log, with the keyboard. Screenshots go to
  * CONSOLE_SHOTS_DIR (default /tmp/console-shots).
  */
-const SHOTS = process.env.CONSOLE_SHOTS_DIR ?? '/tmp/console-shots';
 const PHONE = '13912345678';
 const EMAIL = 'Ada.Reset@Example.com';
 const FIRST = 'the first password';
@@ -38,30 +36,6 @@ let wide: Page;
 let phone: Page;
 const pageErrors: string[] = [];
 
-async function contextFor(width: number, height: number, touch: boolean, locale: Lang): Promise<BrowserContext> {
-  const context = await browser.newContext({
-    viewport: { width, height },
-    isMobile: touch,
-    hasTouch: touch,
-    userAgent: touch ? PHONE_UA : DESKTOP_UA,
-    locale,
-    timezoneId: 'Asia/Shanghai',
-    // axe-core is injected with addScriptTag.
-    bypassCSP: true,
-    reducedMotion: 'reduce',
-  });
-  context.setDefaultTimeout(15_000);
-  context.on('page', (page) => page.on('pageerror', (err) => pageErrors.push(err.message)));
-  return context;
-}
-
-async function expectAccessible(page: Page, what: string): Promise<void> {
-  // The resting state: the pointer off whatever the last tap left it over (a button under it is drawn hovered).
-  await page.mouse.move(0, 0);
-  await page.waitForTimeout(300);
-  expect(await seriousViolations(page), what).toEqual([]);
-}
-
 /** Nothing wider than the screen: a phone needs no sideways scrolling. */
 async function expectFits(page: Page, what: string): Promise<void> {
   const { scroll, width } = await page.evaluate(() => {
@@ -69,11 +43,6 @@ async function expectFits(page: Page, what: string): Promise<void> {
     return { scroll: g.document.documentElement.scrollWidth, width: g.innerWidth };
   });
   expect(scroll, what).toBeLessThanOrEqual(width);
-}
-
-async function shot(page: Page, name: string): Promise<void> {
-  fs.mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
 }
 
 /** The newest reset code the server wrote to its log for `to` (a mobile number: no SMS gateway), once there are more than `skip`. */
@@ -92,6 +61,9 @@ async function codeFromLog(to: string, skip: number): Promise<string> {
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+const contextFor = (width: number, touch: boolean, locale: Lang): Promise<BrowserContext> =>
+  personContext(browser, { width, touch, locale, timezoneId: 'Asia/Shanghai', pageErrors, timeout: 15_000 });
 
 beforeAll(async () => {
   expect(fs.existsSync(new URL('../console/dist/index.html', import.meta.url)), 'console/dist is missing: run `npm run build`').toBe(true);
@@ -125,8 +97,8 @@ beforeAll(async () => {
   });
   expect(await update.json()).toMatchObject({ status: 1 });
   browser = await launchChromium();
-  desktop = await contextFor(1440, 900, false, 'en-US');
-  mobile = await contextFor(375, 812, true, 'zh-CN');
+  desktop = await contextFor(1440, false, 'en-US');
+  mobile = await contextFor(375, true, 'zh-CN');
   wide = await desktop.newPage();
   phone = await mobile.newPage();
 }, 60_000);

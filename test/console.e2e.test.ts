@@ -1,9 +1,8 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { DESKTOP_UA, PHONE_UA, launchChromium } from './helpers/browser.ts';
+import { DESKTOP_UA, launchChromium, personContext } from './helpers/browser.ts';
+import { expectAccessible, shot } from './helpers/console-checks.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seriousViolations } from '../console/e2e/axe.ts';
 import { text } from '../console/e2e/locale.ts';
 import { AppShell } from '../console/e2e/pages/AppShell.ts';
 import { CustomerPage } from '../console/e2e/pages/CustomerPage.ts';
@@ -22,7 +21,6 @@ import { freePort, runCli, useProcessDatabase, waitForOk } from './helpers/proce
  * files. Screenshots of the customer list and a customer's page at both widths go to
  * CONSOLE_SHOTS_DIR (default /tmp/console-shots).
  */
-const SHOTS = process.env.CONSOLE_SHOTS_DIR ?? '/tmp/console-shots';
 const PASSWORD = 'a long enough password';
 
 const processes = useProcessDatabase();
@@ -36,23 +34,6 @@ let appId = '';
 let secret = '';
 let customerId = '';
 const pageErrors: string[] = [];
-
-async function contextFor(width: number, height: number, touch: boolean): Promise<BrowserContext> {
-  const context = await browser.newContext({
-    viewport: { width, height },
-    isMobile: touch,
-    hasTouch: touch,
-    userAgent: touch ? PHONE_UA : DESKTOP_UA,
-    locale: 'en-US',
-    timezoneId: 'Europe/Berlin',
-    // axe-core is injected with addScriptTag; the CSP itself is checked in a context of its own.
-    bypassCSP: true,
-    reducedMotion: 'reduce',
-  });
-  context.setDefaultTimeout(15_000);
-  context.on('page', (page) => page.on('pageerror', (err) => pageErrors.push(err.message)));
-  return context;
-}
 
 async function ingest(batch: unknown[]): Promise<void> {
   const res = await fetch(`${base}/api/v1.7/app/${appId}/events`, {
@@ -78,16 +59,8 @@ const visit = (id: string, customer: string, name: string, title: string, svcUse
   },
 });
 
-async function expectAccessible(page: Page, what: string): Promise<void> {
-  // Let antd's entrance animations settle: axe reads colours as drawn.
-  await page.waitForTimeout(300);
-  expect(await seriousViolations(page), what).toEqual([]);
-}
-
-async function shot(page: Page, name: string): Promise<void> {
-  fs.mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-}
+const contextFor = (width: number, touch: boolean): Promise<BrowserContext> =>
+  personContext(browser, { width, touch, timezoneId: 'Europe/Berlin', pageErrors, timeout: 15_000 });
 
 beforeAll(async () => {
   expect(fs.existsSync(new URL('../console/dist/index.html', import.meta.url)), 'console/dist is missing: run `npm run build`').toBe(true);
@@ -98,8 +71,8 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${port}`;
   await waitForOk(`${base}/healthz`);
   browser = await launchChromium();
-  desktop = await contextFor(1440, 900, false);
-  mobile = await contextFor(375, 812, true);
+  desktop = await contextFor(1440, false);
+  mobile = await contextFor(375, true);
   owner = await desktop.newPage();
   sales = await mobile.newPage();
 }, 60_000);

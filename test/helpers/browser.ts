@@ -44,13 +44,21 @@ export async function launchChromium(options: { userAgent?: string } = {}): Prom
 }
 
 /**
- * A browser context as a person's: a phone (touch, its user agent) or a desktop at `width`, in
- * `locale`, with reduced motion (antd's animations off) and the CSP bypassed (axe-core is injected
- * with addScriptTag); page errors are collected in `pageErrors`.
+ * A browser context as a person's: a phone (touch, its user agent, 812 px high) or a desktop (900 px
+ * high) at `width`, in `locale`, with reduced motion (antd's animations off) and the CSP bypassed
+ * (axe-core is injected with addScriptTag); page errors are collected in `pageErrors`.
  */
 export async function personContext(
   browser: Browser,
-  options: { width: number; touch: boolean; locale?: string; timezoneId?: string; pageErrors: string[]; timeout?: number },
+  options: {
+    width: number;
+    touch: boolean;
+    locale?: string;
+    timezoneId?: string;
+    pageErrors: string[];
+    timeout?: number;
+    permissions?: string[];
+  },
 ): Promise<BrowserContext> {
   const context = await browser.newContext({
     viewport: { width: options.width, height: options.touch ? 812 : 900 },
@@ -61,6 +69,7 @@ export async function personContext(
     timezoneId: options.timezoneId ?? 'Europe/Berlin',
     bypassCSP: true,
     reducedMotion: 'reduce',
+    ...(options.permissions ? { permissions: options.permissions } : {}),
   });
   context.setDefaultTimeout(options.timeout ?? 20_000);
   context.on('page', (page) => page.on('pageerror', (err) => options.pageErrors.push(err.message)));
