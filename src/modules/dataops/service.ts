@@ -15,6 +15,7 @@ import { type ImportJobOptions, type ImportJobResponse, type ImportRow, toImport
 import { mapColumns } from './mapping.ts';
 import { UnreadableFile, countCsvRows, detectEncoding, fileRows, formatOf, isKnownEncoding } from './reader.ts';
 import { createImportsRepository } from './repository.ts';
+import { workLoop } from '../../lib/work-loop.ts';
 
 /** A file an upload brought (src/http/upload.ts gives this shape). */
 export interface IncomingFile {
@@ -225,43 +226,14 @@ export function createDataOpsService(ctx: AppContext, customers: CustomersServic
 
   // ---- The worker: one import at a time per process, a batch per transaction. ----
 
-  let stopped = false;
-  let loop: Promise<void> | null = null;
-  let wake: (() => void) | null = null;
   const progressListeners = new Map<string, (job: ImportRow) => void>();
-
-  function poke(): void {
-    if (stopped) return;
-    loop ??= run().finally(() => {
-      loop = null;
-    });
-    wake?.();
-  }
-
-  async function run(): Promise<void> {
-    while (!stopped) {
-      let claimed: ImportRow | null = null;
-      try {
-        claimed = await claimNext();
-      } catch (err) {
-        logger.warn({ err }, 'imports: could not look for imports to run; will retry');
-      }
-      if (claimed) {
-        await runJob(claimed);
-        continue;
-      }
-      if (stopped) break;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, POLL_MS);
-        timer.unref();
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      wake = null;
-    }
-  }
+  const worker = workLoop<ImportRow>({
+    pollMs: POLL_MS,
+    next: () => claimNext(),
+    work: (job) => runJob(job),
+    lookFailed: (err) => logger.warn({ err }, 'imports: could not look for imports to run; will retry'),
+  });
+  const poke = () => worker.poke();
 
   async function claimNext(): Promise<ImportRow | null> {
     const now = clock.now();
@@ -301,7 +273,7 @@ export function createDataOpsService(ctx: AppContext, customers: CustomersServic
         let total = -1; // the header
         if (format === 'csv') total += await countCsvRows(job.file_path, opts.encoding);
         else for await (const _ of fileRows(job.file_path, format, opts.encoding)) total += 1;
-        if (stopped) return;
+        if (worker.stopped) return;
         const lease = clock.now() + leaseMs;
         if (
           !(await repo.advance(db, job.app_id, job.id, job.lease_until, {
@@ -334,7 +306,7 @@ export function createDataOpsService(ctx: AppContext, customers: CustomersServic
         batch.push({ cells, row: rowNumber });
         if (batch.length >= IMPORT_BATCH) {
           await flush();
-          if (stopped) return;
+          if (worker.stopped) return;
         }
       }
       await flush();
@@ -653,16 +625,13 @@ export function createDataOpsService(ctx: AppContext, customers: CustomersServic
      * receiving one now).
      */
     start(): void {
-      stopped = false;
-      poke();
+      worker.start();
       void sweepIncoming();
     },
 
     /** Stops the worker between batches; an import it was running is taken up again once its lease runs out. */
     async close(): Promise<void> {
-      stopped = true;
-      wake?.();
-      await loop;
+      await worker.stop();
     },
   };
   return service;

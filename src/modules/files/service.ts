@@ -14,6 +14,7 @@ import type { AccessService, Membership } from '../access/service.ts';
 import type { AuditRecorder } from '../audit/service.ts';
 import { type FilePageRow, type FileResponse, type FileRow, toFile } from './mapper.ts';
 import { filesRepository as repo } from './repository.ts';
+import { workLoop } from '../../lib/work-loop.ts';
 
 /** The two widths every page is rendered at, in pixels (docs/files.md). */
 export const PAGE_WIDTHS = { desktop: 1600, phone: 750 } as const;
@@ -140,41 +141,14 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
 
   // ---- Rendering: one file at a time, page after page, on the renderer's thread. ----
 
-  let stopped = false;
-  let loop: Promise<void> | null = null;
-  let wake: (() => void) | null = null;
-
+  const worker = workLoop<FileRow>({
+    pollMs: POLL_MS,
+    next: () => claimNext(),
+    work: (file) => renderFile(file),
+    lookFailed: (err) => logger.warn({ err }, 'files: could not look for files to render; will retry'),
+  });
   /** Starts the rendering loop if it is not running, and has it look for work now. */
-  function poke(): void {
-    if (stopped) return;
-    loop ??= run();
-    wake?.();
-  }
-
-  async function run(): Promise<void> {
-    while (!stopped) {
-      let claimed: FileRow | null = null;
-      try {
-        claimed = await claimNext();
-      } catch (err) {
-        logger.warn({ err }, 'files: could not look for files to render; will retry');
-      }
-      if (claimed) {
-        await renderFile(claimed);
-        continue;
-      }
-      if (stopped) break;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, POLL_MS);
-        timer.unref();
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      wake = null;
-    }
-  }
+  const poke = () => worker.poke();
 
   /** The oldest waiting file this process could take, taken. */
   async function claimNext(): Promise<FileRow | null> {
@@ -510,10 +484,9 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
 
     /** Stops rendering; a file being rendered is given up, for the next process to take up where it stopped. */
     async close(): Promise<void> {
-      stopped = true;
-      wake?.();
+      const stopped = worker.stop();
       await renderer.close();
-      await loop;
+      await stopped;
     },
   };
 }
