@@ -33,7 +33,6 @@ export const campaignQueries = {
       queryFn: async () => unwrap(await api.POST('/api/v1.7/app/{appId}/post-previews', { params: { path: { appId } }, body: draft })),
       placeholderData: keepPreviousData,
       meta: { silent: true },
-      retry: false,
     }),
   /** A campaign and its progress; asked again every 2 s while it is sending or waiting. */
   campaign: (appId: string, postId: string) =>
@@ -42,7 +41,6 @@ export const campaignQueries = {
       queryFn: async () => unwrap(await api.GET('/api/v1.7/app/{appId}/post/{postId}', { params: { path: { appId, postId } } })),
       refetchInterval: (q) => (q.state.data?.status === 'active' ? 2000 : false),
       meta: { silent: true },
-      retry: false,
     }),
 };
 

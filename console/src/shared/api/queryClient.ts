@@ -12,6 +12,14 @@ declare module '@tanstack/react-query' {
   }
 }
 
+/**
+ * A failure worth asking again: the network's, or the server's `overloaded` (it did nothing with the
+ * request and said when to come back). Every other answer of the server is final (a code).
+ */
+export function isTransient(error: unknown): boolean {
+  return !(error instanceof ApiError) || error.code === 'overloaded';
+}
+
 export const queryClient = new QueryClient({
   queryCache: new QueryCache({
     onError: (error, query) => {
@@ -28,8 +36,8 @@ export const queryClient = new QueryClient({
       // Data a salesperson looks at changes by the minute, and live events invalidate what they touch.
       staleTime: 30_000,
       refetchOnWindowFocus: false,
-      // The server's answers are final (a code); only the network is worth a second try.
-      retry: (count, error) => !(error instanceof ApiError) && count < 2,
+      // The server's answers are final (a code); only a transient failure is worth a second try.
+      retry: (count, error) => isTransient(error) && count < 2,
     },
   },
 });

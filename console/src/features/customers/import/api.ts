@@ -1,5 +1,6 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { ApiError, api, unwrap } from '../../../shared/api/client.ts';
+import { api, unwrap } from '../../../shared/api/client.ts';
+import { isTransient } from '../../../shared/api/queryClient.ts';
 import { type DownloadedFile, readFile } from '../../../shared/api/download.ts';
 import { customerQueries } from '../api.ts';
 import { type ImportJobView, isSettled, previewPart } from './model.ts';
@@ -11,7 +12,7 @@ const POLL_MS = 1000;
 
 /** A poll is asked again after a network failure or the server's `overloaded` (a large import on SQLite holds it by the batch). */
 const pollRetry = {
-  retry: (n: number, err: unknown) => n < 3 && (!(err instanceof ApiError) || err.code === 'overloaded'),
+  retry: (n: number, err: unknown) => n < 3 && isTransient(err),
   retryDelay: POLL_MS,
 };
 
