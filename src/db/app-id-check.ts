@@ -700,10 +700,21 @@ export class AppIdCheckError extends Error {
 }
 
 const exempt = new AsyncLocalStorage<true>();
+/**
+ * Whether a connection in this process checks statements. Until one does, the exemption is not
+ * recorded at all: an AsyncLocalStorage, once run, turns on Node's promise hooks for the rest of the
+ * process, and every promise of every request pays for them.
+ */
+let checking = false;
+
+/** Called by the database layer when it opens connections that check their statements. */
+export function startCheckingAppIds(): void {
+  checking = true;
+}
 
 /** Runs `work` with its statements exempt from the check (migrations; tests reading storage directly). */
 export function withoutAppIdCheck<T>(work: () => T): T {
-  return exempt.run(true, work);
+  return checking ? exempt.run(true, work) : work();
 }
 
 const recorded: string[] = [];

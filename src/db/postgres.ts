@@ -1,6 +1,6 @@
 import { type Driver, Kysely, PostgresDialect, type PostgresDialectConfig, PostgresDriver, type SqlBool, sql } from 'kysely';
 import pg from 'pg';
-import { AppIdCheckedClient } from './app-id-check.ts';
+import { AppIdCheckedClient, startCheckingAppIds } from './app-id-check.ts';
 import { ChangeTrackingDriver, type ChangeTopic, TOPICS } from './change-epoch.ts';
 import { cacheRegistry } from './cache.ts';
 import { type CommitGroup, type CommitGroupOptions, GROUP_COMMIT, createCommitGroup, durableCommits } from './group-commit.ts';
@@ -135,6 +135,7 @@ export function openPostgres(
   // Two pools: prepared reads (the hot reads of every page) never wait for a connection behind
   // transactions, whose connections are held across round trips and commits.
   // With the app_id check on, every connection of both pools checks each statement before sending it.
+  if (options.appIdCheck) startCheckingAppIds();
   const Client = options.appIdCheck ? { Client: AppIdCheckedClient } : {};
   const pool = new pg.Pool({ connectionString: url, max: poolSize, ...Client });
   const readPool = new pg.Pool({ connectionString: url, max: readPoolSize, ...Client });
