@@ -11,6 +11,7 @@ import {
 } from 'kysely';
 import type { DialectFeatures } from './dialect.ts';
 import type { Database } from './schema.ts';
+import { BoundedCache } from '../lib/bounded-cache.ts';
 
 type Db = Kysely<Database>;
 type Table = keyof Database & string;
@@ -56,21 +57,6 @@ function chunk<T>(rows: T[], size: number): T[][] {
 
 /** A quoted identifier for hand-built statement text (names come from code, never from input). */
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
-
-/** Statement texts by shape; the same string object is handed out again, so its hash is computed once. */
-class TextCache {
-  private readonly texts = new Map<string, string>();
-  get(key: string, build: () => string): string {
-    let text = this.texts.get(key);
-    if (text === undefined) {
-      text = build();
-      // Shapes are few (tables × row counts of a chunk); the bound only guards against surprises.
-      if (this.texts.size >= 512) this.texts.clear();
-      this.texts.set(key, text);
-    }
-    return text;
-  }
-}
 
 /**
  * An insert written as text, with a query node that names its table: the change tracking
@@ -122,7 +108,9 @@ function valuesBulkOps(features: DialectFeatures): BulkOps {
   const { maxParameters } = features;
   const rowsPerStatement = (columns: number) =>
     Math.max(1, Math.min(1000, Math.floor(Math.min(maxParameters, MAX_STATEMENT_PARAMETERS) / columns)));
-  const texts = new TextCache();
+  // Statement texts by shape; the same string object is handed out again, so its hash is computed
+  // once. Shapes are few (tables × row counts of a chunk); the bound only guards against surprises.
+  const texts = new BoundedCache<string, string>(512);
 
   function statement(table: string, columns: string[], count: number, suffix: string): string {
     return texts.get(`${table}\u0000${columns.join(',')}\u0000${count}\u0000${suffix}`, () => {
@@ -172,7 +160,9 @@ function valuesBulkOps(features: DialectFeatures): BulkOps {
 }
 
 function arrayBulkOps(): BulkOps {
-  const texts = new TextCache();
+  // Statement texts by shape; the same string object is handed out again, so its hash is computed
+  // once. Shapes are few (tables × row counts of a chunk); the bound only guards against surprises.
+  const texts = new BoundedCache<string, string>(512);
 
   // The rows go in as ONE JSON parameter that PostgreSQL turns into rows of the table's own type
   // (json_populate_recordset: each column converted by its type's input function). Against one

@@ -1,4 +1,5 @@
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { BoundedCache } from './bounded-cache.ts';
 
 /**
  * Small values the server signs and later takes back from a client (the viewer's view tokens, a
@@ -20,17 +21,41 @@ export function signValue(key: SigningKey, value: unknown): string {
   return `${payload}.${mac(key, payload).toString('base64url')}`;
 }
 
-/** The value of a token this key signed, or null (malformed, or not signed with this key). */
-export function verifyValue(key: SigningKey, token: string): unknown {
-  if (token.length > 2048) return null;
+/**
+ * Tokens whose signature was found good, per key, with their payload's text: a viewer's beacons bring
+ * the same view token every few seconds, and the HMAC is most of a beacon's check. Only good
+ * signatures are kept, and a token's payload is parsed again for each caller.
+ */
+const verified = new WeakMap<SigningKey, BoundedCache<string, string>>();
+
+/** The payload's text of a token this key signed, or null. */
+function signedPayload(key: SigningKey, token: string): string | null {
   const dot = token.indexOf('.');
   if (dot <= 0 || dot !== token.lastIndexOf('.')) return null;
   const payload = token.slice(0, dot);
   const given = Buffer.from(token.slice(dot + 1), 'base64url');
   const expected = mac(key, payload);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  return Buffer.from(payload, 'base64url').toString('utf8');
+}
+
+/** The value of a token this key signed, or null (malformed, or not signed with this key). */
+export function verifyValue(key: SigningKey, token: string): unknown {
+  if (token.length > 2048) return null;
+  let cache = verified.get(key);
+  if (cache === undefined) {
+    cache = new BoundedCache(10_000);
+    verified.set(key, cache);
+  }
+  let text = cache.peek(token);
+  if (text === undefined) {
+    const found = signedPayload(key, token);
+    if (found === null) return null;
+    cache.set(token, found);
+    text = found;
+  }
   try {
-    return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as unknown;
+    return JSON.parse(text) as unknown;
   } catch {
     return null;
   }

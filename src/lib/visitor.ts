@@ -3,6 +3,7 @@ import net from 'node:net';
 import { isbot } from 'isbot';
 import { type CityResponse, Reader } from 'maxmind';
 import { UAParser } from 'ua-parser-js';
+import { BoundedCache } from './bounded-cache.ts';
 
 /**
  * Who a visitor's request comes from, as the records store it (docs/identity.md): the client from
@@ -114,27 +115,37 @@ export function createVisitorDescriber(options: VisitorOptions) {
     return { location: parts.length > 0 ? parts.join(' ') : null, province, city };
   }
 
+  type Client = Pick<Visitor, 'isBot' | 'clientName' | 'clientVersion' | 'os' | 'osVersion' | 'device' | 'system' | 'client'>;
+  function client(ua: string): Client {
+    const parsed = new UAParser(ua).getResult();
+    const clientName = parsed.browser.name ?? null;
+    const clientVersion = parsed.browser.version ?? null;
+    const os = parsed.os.name ?? null;
+    const osVersion = parsed.os.version ?? null;
+    const type = parsed.device.type;
+    return {
+      // No real browser sends no User-Agent.
+      isBot: ua.trim() === '' || isbot(ua),
+      clientName,
+      clientVersion,
+      os,
+      osVersion,
+      device: type === 'mobile' || type === 'wearable' ? 'mobile' : type === 'tablet' ? 'tablet' : 'desktop',
+      system: os === null ? null : [os, osVersion].filter(Boolean).join(' '),
+      client: clientName === null ? null : [clientName, parsed.browser.major].filter(Boolean).join(' '),
+    };
+  }
+  // Parsing a User-Agent is most of describing a request, and a visitor's requests all bring the same
+  // one: the descriptions of the most recent ones are kept (each is a new object for its caller).
+  const clients = new BoundedCache<string, Client>(2_000);
+
   return {
     /** The visitor behind a request: its User-Agent header and its client address (after TRUST_PROXY). */
     describe(userAgent: string | undefined, address: string | undefined): Visitor {
       const ua = (userAgent ?? '').slice(0, 1024);
-      const parsed = new UAParser(ua).getResult();
-      const clientName = parsed.browser.name ?? null;
-      const clientVersion = parsed.browser.version ?? null;
-      const os = parsed.os.name ?? null;
-      const osVersion = parsed.os.version ?? null;
-      const type = parsed.device.type;
       const ip = address ? unmapped(address) : '';
       return {
-        // No real browser sends no User-Agent.
-        isBot: ua.trim() === '' || isbot(ua),
-        clientName,
-        clientVersion,
-        os,
-        osVersion,
-        device: type === 'mobile' || type === 'wearable' ? 'mobile' : type === 'tablet' ? 'tablet' : 'desktop',
-        system: os === null ? null : [os, osVersion].filter(Boolean).join(' '),
-        client: clientName === null ? null : [clientName, parsed.browser.major].filter(Boolean).join(' '),
+        ...clients.get(ua, () => client(ua)),
         ip: ip === '' ? null : options.truncateIps ? truncateIp(ip) || null : ip,
         ...place(ip),
       };
