@@ -19,6 +19,8 @@ const PAGE_SIZE = 20;
 /** The group filter's value for "in no group" (the API's empty group_id). */
 const NO_GROUP = '-';
 
+const ONE_LINE = { display: 'block', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' } as const;
+
 /** The list's state, all of it in the URL: a link or a reload shows the same list. */
 function useListParams(appId: string): [CustomerListParams, (patch: Record<string, string | undefined>) => void] {
   const [search, setSearch] = useSearchParams();
@@ -155,7 +157,8 @@ export function CustomersPage() {
                   </Link>
                   {isNew(c)}
                 </Space>
-                <Typography.Text type="secondary" ellipsis>
+                {/* Cut by CSS: antd's measured ellipsis lays the page out again for each card. */}
+                <Typography.Text type="secondary" style={ONE_LINE}>
                   {[c.company, c.phone || c.email].filter(Boolean).join(' · ') || t('common.none')}
                 </Typography.Text>
                 {activity(c)}
