@@ -6,9 +6,8 @@
  */
 import { Worker } from 'node:worker_threads';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { preparedQuery } from '../src/db/prepared.ts';
-import { SqliteReadWorker } from '../src/db/sqlite-worker.ts';
 import { TEST_DIALECT } from './helpers/database.ts';
 import { type TestServer, startTestServer } from './helpers/harness.ts';
 import { type HistoryProject, DAY, ago, customerEvent, event, historyProject, ingest } from './helpers/histories.ts';
@@ -20,48 +19,6 @@ const broken = preparedQuery('testReadThreadBroken', ({ db }, text: string) =>
     .select('id')
     .where(sql<number>`json_extract(${text}, '$.a')`, '=', 1),
 );
-
-// Counts to `upTo` in SQLite: as quick or as slow as its argument makes it.
-const counting = preparedQuery('testReadThreadCounting', ({ db }, upTo: number) =>
-  db
-    .selectFrom('customers')
-    .select(sql<number>`(with recursive n(i) as (select 1 union all select i + 1 from n where i < ${upTo}) select count(*) from n)`.as('n'))
-    .limit(1),
-);
-
-const countingSlowly = preparedQuery('testReadThreadCountingSlowly', ({ db }, upTo: number) =>
-  db
-    .selectFrom('customers')
-    .select(sql<number>`(with recursive n(i) as (select 1 union all select i + 1 from n where i < ${upTo}) select count(*) from n)`.as('n'))
-    .limit(1),
-);
-
-/** How many reads of the counting statements went to the worker thread while `work` ran. */
-async function countingOnWorker(work: () => Promise<unknown>): Promise<number> {
-  const spy = vi.spyOn(SqliteReadWorker.prototype, 'read');
-  try {
-    await work();
-    return spy.mock.calls.filter(([text]) => text.includes('with recursive n(i)')).length;
-  } finally {
-    spy.mockRestore();
-  }
-}
-
-/** How many messages went to the worker thread while `work` ran. */
-async function messagesDuring(work: () => Promise<unknown>): Promise<number> {
-  const post = Worker.prototype.postMessage;
-  let messages = 0;
-  Worker.prototype.postMessage = function (this: Worker, ...a: Parameters<typeof post>) {
-    messages += 1;
-    return post.apply(this, a);
-  };
-  try {
-    await work();
-  } finally {
-    Worker.prototype.postMessage = post;
-  }
-  return messages;
-}
 
 describe.runIf(TEST_DIALECT === 'sqlite')('SQLite reads on a worker thread', () => {
   let server: TestServer;
@@ -100,10 +57,18 @@ describe.runIf(TEST_DIALECT === 'sqlite')('SQLite reads on a worker thread', () 
       alone.push({ status: r.statusCode, body: r.body });
     }
     expect(alone.filter((a) => JSON.parse(a.body).status === 1).length).toBeGreaterThan(36);
-    const messages = await messagesDuring(async () => {
+    const post = Worker.prototype.postMessage;
+    let messages = 0;
+    Worker.prototype.postMessage = function (this: Worker, ...a: Parameters<typeof post>) {
+      messages += 1;
+      return post.apply(this, a);
+    };
+    try {
       const together = await Promise.all(urls.map(get));
       expect(together.map((r) => ({ status: r.statusCode, body: r.body }))).toEqual(alone);
-    });
+    } finally {
+      Worker.prototype.postMessage = post;
+    }
     // The reads went to the worker, several to a message.
     expect(messages).toBeGreaterThan(0);
     expect(messages).toBeLessThan(urls.length);
@@ -119,31 +84,5 @@ describe.runIf(TEST_DIALECT === 'sqlite')('SQLite reads on a worker thread', () 
     expect(String((bad as PromiseRejectedResult).reason)).toMatch(/malformed JSON/);
     expect(await reader.all(broken, '{"a":1}')).toHaveLength(12);
     expect(good.status === 'fulfilled' && good.value.json()).toMatchObject({ status: 1, data: { id: 'c-1' } });
-  });
-
-  it('keeps a statement that is always quick on the main thread, and sends it back when it is slow', async () => {
-    const reader = server.ctx.database.reader;
-    // Quick every time on the worker: after a run of such reads it runs here, without the worker (a
-    // busy machine can make some runs slow, so it is asked until it qualifies, within reason).
-    const untilHere = async () => {
-      for (let i = 0; i < 2_000; i += 1) if ((await countingOnWorker(() => reader.first(counting, 2))) === 0) return true;
-      return false;
-    };
-    expect(await untilHere()).toBe(true);
-    expect(await countingOnWorker(async () => expect(await reader.first(counting, 3)).toEqual({ n: 3 }))).toBe(0);
-    // Slow here (a count to 200,000): back to the worker; after three such returns it stays there.
-    for (let round = 0; round < 3; round += 1) {
-      if (round > 0) expect(await untilHere()).toBe(true);
-      expect(await reader.first(counting, 200_000)).toEqual({ n: 200_000 });
-      expect(await countingOnWorker(() => reader.first(counting, 2))).toBe(1);
-    }
-    for (let i = 0; i < 100; i += 1) await reader.first(counting, 2);
-    expect(await countingOnWorker(() => reader.first(counting, 2))).toBe(1);
-  });
-
-  it('leaves a statement that is never quick on the worker', async () => {
-    const reader = server.ctx.database.reader;
-    for (let i = 0; i < 60; i += 1) await reader.first(countingSlowly, 50_000);
-    expect(await countingOnWorker(async () => expect(await reader.first(countingSlowly, 50_000)).toEqual({ n: 50_000 }))).toBe(1);
   });
 });

@@ -1,13 +1,11 @@
 // @ts-check
 /**
  * The SQLite read worker thread started by SqliteReadWorker (sqlite-worker.ts): its own read-only
- * connection runs the batches of reads it is sent and answers each batch in one message, with each
- * statement's time.
+ * connection runs the batches of reads it is sent and answers each batch in one message.
  *
  * Plain JavaScript, so the same file runs from src/ under the tests (a worker thread does not get
  * vitest's TypeScript loader) and from dist/ in the build, which copies it beside the server bundle.
  */
-import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 
@@ -43,10 +41,7 @@ port.on('message', (/** @type {Request[]} */ requests) => {
     const r = /** @type {Request} */ (requests[i]);
     try {
       const s = statementOf(r.sql, r.pluck);
-      const started = performance.now();
-      const result = r.first ? s.get(r.params) : s.all(r.params);
-      // The statement's time (µs) lets the main thread keep the quickest statements to itself.
-      replies[i] = [r.id, true, result, Math.round((performance.now() - started) * 1000)];
+      replies[i] = [r.id, true, r.first ? s.get(r.params) : s.all(r.params)];
     } catch (e) {
       const error = /** @type {{ message?: unknown; code?: string } | undefined} */ (e);
       replies[i] = [r.id, false, { message: String(error?.message), code: error?.code }];

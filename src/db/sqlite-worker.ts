@@ -17,7 +17,7 @@ interface Request {
   pluck: boolean;
 }
 
-type Reply = [id: number, ok: true, result: unknown, micros: number] | [id: number, ok: false, error: { message: string; code?: string }];
+type Reply = [id: number, ok: true, result: unknown] | [id: number, ok: false, error: { message: string; code?: string }];
 
 // Beside this module in src/ (the tests) and beside the server bundle in dist/, which holds this module.
 const WORKER_FILE = new URL('./sqlite-read-worker.js', import.meta.url);
@@ -35,10 +35,7 @@ export class SqliteReadError extends Error {
 
 export class SqliteReadWorker {
   private worker: Worker | null = null;
-  private readonly pending = new Map<
-    number,
-    { resolve: (v: unknown) => void; reject: (e: unknown) => void; timed: ((micros: number) => void) | undefined }
-  >();
+  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: unknown) => void }>();
   private queue: Request[] = [];
   private scheduled = false;
   private nextId = 1;
@@ -49,15 +46,12 @@ export class SqliteReadWorker {
     private readonly cacheSize: number,
   ) {}
 
-  /**
-   * Runs a read on the worker: the rows (value arrays, or plucked values) or the first, or undefined.
-   * `timed` is told how long the statement ran on the worker, in microseconds.
-   */
-  read(sql: string, params: unknown[], first: boolean, pluck: boolean, timed?: (micros: number) => void): Promise<unknown> {
+  /** Runs a read on the worker: the rows (value arrays, or plucked values) or the first, or undefined. */
+  read(sql: string, params: unknown[], first: boolean, pluck: boolean): Promise<unknown> {
     if (this.closed) return Promise.reject(new Error('the database is closed'));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, timed });
+      this.pending.set(id, { resolve, reject });
       this.queue.push({ id, sql, params, first, pluck });
       if (!this.scheduled) {
         // The reads of this turn of the event loop go in one message.
@@ -87,10 +81,8 @@ export class SqliteReadWorker {
         const p = this.pending.get(reply[0]);
         if (p === undefined) continue;
         this.pending.delete(reply[0]);
-        if (reply[1]) {
-          p.timed?.(reply[3]);
-          p.resolve(reply[2]);
-        } else p.reject(new SqliteReadError(reply[2].message, reply[2].code));
+        if (reply[1]) p.resolve(reply[2]);
+        else p.reject(new SqliteReadError(reply[2].message, reply[2].code));
       }
     });
     const fail = (error: unknown) => {

@@ -148,18 +148,11 @@ function openReader(file: string, db: Kysely<Database>, worker: SqliteReadWorker
   const raw = new SqliteDatabase(file, { fileMustExist: true });
   raw.pragma('busy_timeout = 5000');
   raw.pragma('query_only = ON');
-  // With a read worker this connection prepares statements (to learn their columns), watches
-  // data_version and runs the quickest reads (Placement): the worker's connection has the big cache.
-  raw.pragma(`cache_size = ${worker ? -4096 : READ_CACHE_SIZE}`);
+  // With a read worker this connection only prepares statements (to learn their columns) and
+  // watches data_version: the worker's connection has the page cache.
+  raw.pragma(`cache_size = ${worker ? -2048 : READ_CACHE_SIZE}`);
   /** `pluck`: the statement's one column is the row as JSON text. */
-  type Entry = {
-    template: QueryTemplate;
-    stmt: SqliteDatabase.Statement;
-    row: (values: unknown[]) => unknown;
-    pluck: boolean;
-    /** Where its reads run: the worker, the worker while its times are counted, or this thread (inline). */
-    place: Placement;
-  };
+  type Entry = { template: QueryTemplate; stmt: SqliteDatabase.Statement; row: (values: unknown[]) => unknown; pluck: boolean };
   const statements = new Map<PreparedQuery<never, unknown>, Entry>();
   const prepared = (q: PreparedQuery<never, unknown>) => {
     let entry = statements.get(q);
@@ -181,7 +174,7 @@ function openReader(file: string, db: Kysely<Database>, worker: SqliteReadWorker
         const build = row;
         row = (text) => build(JSON.parse(text as unknown as string) as unknown[]);
       }
-      entry = { template, stmt, row, pluck, place: { inline: false, runs: 0, averageUs: 0, returns: 0 } };
+      entry = { template, stmt, row, pluck };
       statements.set(q, entry);
     }
     return entry;
@@ -216,33 +209,17 @@ function openReader(file: string, db: Kysely<Database>, worker: SqliteReadWorker
   const localWrite = () => {
     checkedAt = -Infinity;
   };
-  /** Runs a statement here, timed (Placement). */
-  const inline = <T>(place: Placement, run: () => T): T => {
-    const started = performance.now();
-    try {
-      return run();
-    } finally {
-      timedHere(place, (performance.now() - started) * 1000);
-    }
-  };
   const reader: PreparedReader = worker
     ? {
         async all(q, ...args) {
-          const { template, stmt, row, pluck, place } = prepared(q as PreparedQuery<never, unknown>);
-          const params = sqliteParameters(bindTemplate(template, args));
-          const rows = place.inline
-            ? inline(place, () => stmt.all(params) as unknown[][])
-            : ((await worker.read(stmt.source, params, false, pluck, (us) => timedOnWorker(place, us))) as unknown[][]);
+          const { template, stmt, row, pluck } = prepared(q as PreparedQuery<never, unknown>);
+          const rows = (await worker.read(stmt.source, sqliteParameters(bindTemplate(template, args)), false, pluck)) as unknown[][];
           return rows.map(row) as never[];
         },
         async first(q, ...args) {
-          const { template, stmt, row, pluck, place } = prepared(q as PreparedQuery<never, unknown>);
-          const params = sqliteParameters(bindTemplate(template, args));
-          const values = (
-            place.inline
-              ? inline(place, () => stmt.get(params))
-              : await worker.read(stmt.source, params, true, pluck, (us) => timedOnWorker(place, us))
-          ) as unknown[] | undefined;
+          const { template, stmt, row, pluck } = prepared(q as PreparedQuery<never, unknown>);
+          const values = (await worker.read(stmt.source, sqliteParameters(bindTemplate(template, args)), true, pluck)) as
+            unknown[] | undefined;
           return (values === undefined ? undefined : row(values)) as never;
         },
       }
@@ -270,44 +247,6 @@ const READ_CACHE_SIZE = -32768;
  * thread, off the main one.
  */
 const WORKER_CACHE_SIZE = -16384;
-
-/**
- * Where a prepared statement's reads run when the read worker is on. A message to the worker and its
- * answer cost the main thread more than a read by key costs SQLite (a beacon's view, a link by its
- * token: a few µs), so a statement whose runs on the worker average at most INLINE_US (a moving
- * average over about the last eight, after at least INLINE_AFTER runs) runs on the main thread's own
- * read connection from then on, timed there too. When its runs there average over INLINE_BACK_US (a
- * moving average over about the last 64: a key that matches many rows, pages not in the cache; one
- * garbage collection landing in a run does not do it) it goes back to the worker; after
- * INLINE_CHANCES such returns it stays there. Lists, searches and counts never qualify: their
- * statements take longer.
- */
-interface Placement {
-  inline: boolean;
-  runs: number;
-  averageUs: number;
-  returns: number;
-}
-const INLINE_AFTER = 32;
-const INLINE_US = 25;
-const INLINE_BACK_US = 60;
-const INLINE_CHANCES = 3;
-
-function timedOnWorker(place: Placement, micros: number): void {
-  if (place.inline || place.returns >= INLINE_CHANCES) return;
-  place.averageUs = place.runs === 0 ? micros : place.averageUs + (micros - place.averageUs) / 8;
-  place.runs += 1;
-  if (place.runs >= INLINE_AFTER && place.averageUs <= INLINE_US) place.inline = true;
-}
-
-function timedHere(place: Placement, micros: number): void {
-  place.averageUs += (micros - place.averageUs) / 64;
-  if (place.averageUs > INLINE_BACK_US) {
-    place.inline = false;
-    place.runs = 0;
-    place.returns += 1;
-  }
-}
 
 /** Prepared reads with at least this many columns transfer each row as JSON text (openReader). */
 const JSON_ROW_COLUMNS = 8;
