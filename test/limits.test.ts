@@ -336,6 +336,20 @@ describe('security headers', () => {
     expect(json.headers['x-content-type-options']).toBe('nosniff');
     expect(json.headers['referrer-policy']).toBe('no-referrer');
     expect(json.headers['x-powered-by']).toBeUndefined();
+    // helmet's whole set, on every answer (recorded once when the server starts).
+    for (const answer of [json, await t.server.api.get('/healthz')]) {
+      expect(answer.headers).toMatchObject({
+        'cross-origin-opener-policy': 'same-origin',
+        'cross-origin-resource-policy': 'same-origin',
+        'origin-agent-cluster': '?1',
+        'x-dns-prefetch-control': 'off',
+        'x-download-options': 'noopen',
+        'x-frame-options': 'SAMEORIGIN',
+        'x-permitted-cross-domain-policies': 'none',
+        'x-xss-protection': '0',
+      });
+      expect(answer.headers['content-security-policy']).toBe(missing.headers['content-security-policy']);
+    }
   });
 });
 
