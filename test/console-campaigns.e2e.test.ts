@@ -230,9 +230,7 @@ describe('the campaign composer', { timeout: 120_000 }, () => {
   it('at 375 px: a campaign for later is paused, resumed and cancelled; the composer in Chinese', async () => {
     const page = await signedIn(mobile);
     const composer = new ComposerPage(page);
-    await composer.openFromList();
-    await composer.subject.fill('Autumn news');
-    await composer.body.fill('<p>Hello {{name}}</p>');
+    await composer.startDraft('Autumn news', '<p>Hello {{name}}</p>');
     await composer.pickCustomer('Grace', 'Grace Hopper');
     await composer.recipientCount.filter({ hasText: text('en-US', 'campaigns.compose.recipientCount', { count: 1 }) }).waitFor();
     await composer.preview.getByText('Hello Ada Lovelace').waitFor();
@@ -276,12 +274,11 @@ describe('the campaign composer', { timeout: 120_000 }, () => {
     await page.close();
     expect(pageErrors).toEqual([]);
   });
+
   it('a campaign to a customer group goes to the group’s customers (1440 px)', async () => {
     const page = await signedIn(desktop);
     const composer = new ComposerPage(page);
-    await composer.openFromList();
-    await composer.subject.fill('Group news');
-    await composer.body.fill('<p>Hi {{name}}</p>');
+    await composer.startDraft('Group news', '<p>Hi {{name}}</p>');
     await page.getByText(text('en-US', 'campaigns.compose.byGroup'), { exact: true }).click();
     // Sending without a group names the missing field.
     await page.getByRole('button', { name: text('en-US', 'campaigns.compose.send') }).click();

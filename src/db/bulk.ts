@@ -59,6 +59,12 @@ function chunk<T>(rows: T[], size: number): T[][] {
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 /**
+ * Statement texts by shape; the same string object is handed out again, so its hash is computed once.
+ * Shapes are few (tables × row counts of a chunk); the bound only guards against surprises.
+ */
+const statementTexts = () => new BoundedCache<string, string>(512);
+
+/**
  * An insert written as text, with a query node that names its table: the change tracking
  * (change-epoch.ts) reads which table a statement writes from its node, never from its text.
  */
@@ -108,9 +114,7 @@ function valuesBulkOps(features: DialectFeatures): BulkOps {
   const { maxParameters } = features;
   const rowsPerStatement = (columns: number) =>
     Math.max(1, Math.min(1000, Math.floor(Math.min(maxParameters, MAX_STATEMENT_PARAMETERS) / columns)));
-  // Statement texts by shape; the same string object is handed out again, so its hash is computed
-  // once. Shapes are few (tables × row counts of a chunk); the bound only guards against surprises.
-  const texts = new BoundedCache<string, string>(512);
+  const texts = statementTexts();
 
   function statement(table: string, columns: string[], count: number, suffix: string): string {
     return texts.get(`${table}\u0000${columns.join(',')}\u0000${count}\u0000${suffix}`, () => {
@@ -160,9 +164,7 @@ function valuesBulkOps(features: DialectFeatures): BulkOps {
 }
 
 function arrayBulkOps(): BulkOps {
-  // Statement texts by shape; the same string object is handed out again, so its hash is computed
-  // once. Shapes are few (tables × row counts of a chunk); the bound only guards against surprises.
-  const texts = new BoundedCache<string, string>(512);
+  const texts = statementTexts();
 
   // The rows go in as ONE JSON parameter that PostgreSQL turns into rows of the table's own type
   // (json_populate_recordset: each column converted by its type's input function). Against one

@@ -27,6 +27,13 @@ export class ComposerPage {
     await this.heading.waitFor();
   }
 
+  /** Opens the composer from the list and writes a draft's subject and body. */
+  async startDraft(subject: string, body: string): Promise<void> {
+    await this.openFromList();
+    await this.subject.fill(subject);
+    await this.body.fill(body);
+  }
+
   /** Inserts a merge field at the body's cursor with its button. */
   async insertField(field: string): Promise<void> {
     await this.page
