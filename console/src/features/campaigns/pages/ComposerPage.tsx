@@ -19,7 +19,7 @@ import {
 } from 'antd';
 import type { TextAreaRef } from 'antd/es/input/TextArea';
 import type { Dayjs } from 'dayjs';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ArrowLeftOutlined } from '@ant-design/icons';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -92,6 +92,12 @@ export function ComposerPage() {
 
   const recipients: Pick<Draft, 'customer_ids' | 'group_id'> =
     mode === 'group' ? (group ? { group_id: group } : {}) : picked.length > 0 ? { customer_ids: picked.map((c) => c.value) } : {};
+  // The same list while the picked customers stay: a new list on each render (a preview arriving)
+  // moved the keyboard's highlighted option back to the chosen one.
+  const previewAsOptions = useMemo(
+    () => [{ value: '', label: t('campaigns.compose.sample') }, ...picked.map((c) => ({ value: c.value, label: c.label }))],
+    [picked, t],
+  );
   const shownAs = mode === 'customers' && picked.some((c) => c.value === previewAs) ? previewAs : '';
   const draft: Draft = { title, html, ...(shownAs ? { customer_id: shownAs } : {}), ...recipients };
   const settled = useSettled(draft, 400);
@@ -335,10 +341,7 @@ export function ComposerPage() {
                     style={{ minWidth: 200, flex: 1 }}
                     value={shownAs}
                     onChange={setPreviewAs}
-                    options={[
-                      { value: '', label: t('campaigns.compose.sample') },
-                      ...picked.map((c) => ({ value: c.value, label: c.label })),
-                    ]}
+                    options={previewAsOptions}
                   />
                 </Flex>
               ) : null}
