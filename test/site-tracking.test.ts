@@ -80,6 +80,7 @@ beforeAll(async () => {
     customerEvent('site-cy', { name: 'Cy', svcUserId: p.sales.id }),
     customerEvent('site-dee', { name: 'Dee', svcUserId: p.sales.id }),
     customerEvent('site-eve', { name: 'Eve', email: 'eve@example.com', svcUserId: p.sales.id }),
+    customerEvent('site-fay', { name: 'Fay', email: 'fay@example.com', svcUserId: p.sales.id }),
   ]);
   expect(res.json()).toMatchObject({ status: 1 });
   const edit = await t.server.api.post(
@@ -297,6 +298,24 @@ describe('POST /t/collect', () => {
     const ids = new Set(records.map((r) => r.id));
     const events = (feed.json() as { data: { events: { domainType: string; domainId: string }[] } }).data.events;
     expect(events.filter((e) => e.domainType === 'BehaviourLog' && ids.has(e.domainId))).toHaveLength(ids.size);
+  });
+
+  it('joins every anonymous record of calls sent while the identify is written, none left anonymous', async () => {
+    // Each visitor's pages and its identify go at once: some anonymous calls are still being written
+    // when the identify reads what to join, some share its group commit, some come after it.
+    const visitors = Array.from({ length: 24 }, () => ({ v: newId(), s: newId() }));
+    const page = (n: number) => ({ t: 'page', id: newId(), at: Date.now() - 1000 + n, url: `${ORIGIN}/p${n}`, title: `P${n}` });
+    const calls = visitors.flatMap(({ v, s }) => [
+      collect({ v, s, e: [page(1)] }),
+      collect({ v, s, e: [page(2)] }),
+      collect({ v, s, e: [{ t: 'identify', email: 'fay@example.com' }] }),
+      collect({ v, s, e: [page(3)] }),
+    ]);
+    for (const res of await Promise.all(calls)) expect(res.json()).toEqual({ status: 1, data: {} });
+    for (const { v } of visitors) expect(await anonymousCount(v)).toBe(0);
+    const ours = new Set(visitors.map((x) => x.v));
+    const records = (await behaviour('site-fay')).filter((r) => ours.has(r.dealUserId));
+    expect(records.filter((r) => r.action === 'web_page_view')).toHaveLength(visitors.length * 3);
   });
 
   it('answers identify alike whether or not it names a customer, and never makes or edits one', async () => {

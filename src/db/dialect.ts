@@ -21,9 +21,10 @@ export interface DialectFeatures {
   /**
    * Serialises a transaction against every other holder of the same key until it ends (PostgreSQL:
    * an advisory transaction lock; SQLite: a no-op, its single writer already serialises). `shared`:
-   * held together with other shared holders, only against an exclusive one.
+   * held together with other shared holders, only against an exclusive one. Several keys are taken
+   * in ascending order in one statement, so transactions that take overlapping sets never deadlock.
    */
-  transactionLock(trx: Kysely<Database>, key: number, mode?: 'exclusive' | 'shared'): Promise<void>;
+  transactionLock(trx: Kysely<Database>, key: number | readonly number[], mode?: 'exclusive' | 'shared'): Promise<void>;
   /**
    * `column IN (list)` with the whole list bound as one parameter, so a prepared statement serves
    * lists of any length (SQLite: a JSON array through json_each; PostgreSQL: an array through unnest).

@@ -24,8 +24,17 @@ export const postgresFeatures: DialectFeatures = {
   arrayParameters: true,
   // A select, so that the change tracking does not take it for a write.
   transactionLock: async (trx, key, mode = 'exclusive') => {
-    const lock = mode === 'shared' ? sql`pg_advisory_xact_lock_shared(${key}::int8)` : sql`pg_advisory_xact_lock(${key}::int8)`;
-    await trx.selectNoFrom(lock.as('locked')).execute();
+    const fn = sql.raw(mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock');
+    if (typeof key === 'number') {
+      await trx.selectNoFrom(sql`${fn}(${key}::int8)`.as('locked')).execute();
+      return;
+    }
+    if (key.length === 0) return;
+    // The sorted subquery hands the keys over in order; the volatile lock function runs row by row.
+    await trx
+      .selectFrom(sql<{ k: number }>`(select distinct unnest(${[...key]}::int8[]) as k order by k)`.as('keys'))
+      .select(sql`${fn}(keys.k)`.as('locked'))
+      .execute();
   },
   // Sub-select of unnest rather than `= any($1)`: see bulk.ts anyOf (planned as index probes).
   listParameter: (column, list, type) => sql<SqlBool>`${sql.ref(column)} in (select unnest(${list}::${sql.raw(type)}[]))`,

@@ -68,6 +68,29 @@ export interface SiteRows {
   tie: { row: Insertable<Database['site_visitors']>; joined: string[] } | null;
   /** A silent visit's end, recorded once: only while the visit is open with this last sign of life. */
   close: { visitorId: string; id: string; lastAt: number; endedAt: number } | null;
+  /** What anonymous records or a tie were computed from, checked in the transaction (see guardHolds). */
+  guard: SiteGuard | null;
+}
+
+/**
+ * The visitor's state a write of anonymous records or of a tie was computed from. The write applies
+ * only while the visitor is still tied to `tiedTo` (null: to nobody) and, for a tie whose join read
+ * every anonymous record (`joinedAll`), while the visitor has no anonymous record but those joined;
+ * else nothing of the plan is written (`applied` false) and the caller computes it again. So an
+ * anonymous record written while an identify joins the visitor is never left behind.
+ */
+export interface SiteGuard {
+  visitorId: string;
+  tiedTo: string | null;
+  joinedAll: boolean;
+}
+
+/** The advisory key of a site visitor (a namespace of its own above the 32-bit keys of other locks). */
+function visitorLockKey(appId: string, visitorId: string): number {
+  let h = 0x811c9dc5;
+  const s = `${appId}\u0000${visitorId}`;
+  for (let i = 0; i < s.length; i += 1) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return 0x5_0000_0000 + (h >>> 0);
 }
 
 const RECORD_TABLES: readonly RecordTable[] = ['customers', 'behaviour_logs', 'calls', 'links', 'link_view_logs', 'clues', 'posts'];
@@ -299,10 +322,53 @@ export function createIngestRepository(database: DatabaseHandle) {
     }
   }
 
+  /**
+   * Whether a plan's site guard holds in this transaction. `taken` holds what earlier plans of the
+   * group do to each guarded visitor: a tie excludes any other guarded plan of its visitor in the
+   * group (the other one is computed again after this commit), anonymous records exclude a tie.
+   */
+  async function guardHolds(trx: Db, s: SiteRows, taken: Map<string, { tie: boolean; tiedTo: string | null }>): Promise<boolean> {
+    const g = s.guard;
+    if (g === null) return true;
+    const key = `${s.appId}\u0000${g.visitorId}`;
+    const tie = s.tie !== null;
+    const before = taken.get(key);
+    if (before !== undefined) {
+      if (tie || before.tie || before.tiedTo !== g.tiedTo) return false;
+      return true;
+    }
+    const row = await trx
+      .selectFrom('site_visitors')
+      .select('customer_id')
+      .where('app_id', '=', s.appId)
+      .where('id', '=', g.visitorId)
+      .executeTakeFirst();
+    if ((row?.customer_id ?? null) !== g.tiedTo) return false;
+    if (s.tie !== null && g.joinedAll) {
+      const joined = new Set(s.tie.joined);
+      const left = await trx
+        .selectFrom('site_events')
+        .select('id')
+        .where('app_id', '=', s.appId)
+        .where('visitor_id', '=', g.visitorId)
+        .limit(joined.size + 1)
+        .execute();
+      if (left.some((r) => !joined.has(r.id))) return false;
+    }
+    taken.set(key, { tie, tiedTo: g.tiedTo });
+    return true;
+  }
+
   async function writeViewer(trx: Db, plans: ViewerRows[]): Promise<void> {
+    const guarded = plans.flatMap((p) => (p.site?.guard == null ? [] : [visitorLockKey(p.site.appId, p.site.guard.visitorId)]));
+    // Guarded visitors are taken in turn (PostgreSQL: a lock per visitor until commit; SQLite's one
+    // writer already serialises), so that a guard read here still holds when the transaction commits.
+    if (guarded.length > 0) await database.features.transactionLock(trx, guarded);
+    const taken = new Map<string, { tie: boolean; tiedTo: string | null }>();
     const applied: ViewerRows[] = [];
     for (const p of plans) {
       p.applied =
+        (p.site === null || (await guardHolds(trx, p.site, taken))) &&
         (p.progress === null || (await progressView(trx, p.progress))) &&
         (p.site?.close == null || (await closeVisit(trx, p.site.appId, p.site.close)));
       if (p.applied) applied.push(p);

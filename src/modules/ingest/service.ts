@@ -164,6 +164,11 @@ export interface SiteWrite {
   tie?: { visitorId: string; customerId: string; verified: boolean; via: 'identify' | 'click' | 'link'; joined: string[] };
   /** A silent visit's end: written only while the visit is open with this last sign of life, else nothing of the write is. */
   close?: { visitorId: string; id: string; lastAt: number };
+  /**
+   * With `anonymous` or `tie`: the visitor's state they were computed from (SiteGuard). If it no
+   * longer holds when the write commits, nothing of the write is (recordViewer answers false).
+   */
+  guard?: { visitorId: string; tiedTo: string | null; joinedAll: boolean };
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -633,6 +638,7 @@ export function createIngestService(
               joined: s.tie.joined,
             },
       close: s.close === undefined ? null : { ...s.close, endedAt: now },
+      guard: s.guard ?? null,
     };
   }
 
@@ -640,7 +646,7 @@ export function createIngestService(
     /**
      * Writes what the public viewer records (docs/links.md) with the rules and statements of a
      * batch: in `trx` when given (a form, with its customer), else grouped with other small writes.
-     * False when the write's `progress` found its view moved on: then nothing was written.
+     * False when the write's `progress` found its view moved on, or its site guard failed: then nothing was written.
      */
     async recordViewer(w: ViewerWrite, trx?: Transaction<Database>): Promise<boolean> {
       let plan: ViewerRows;

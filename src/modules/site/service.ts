@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import { type Database, isUniqueViolation } from '../../db/index.ts';
-import { publicFailure, publicForbidden } from '../../http/errors.ts';
+import { overloaded, publicFailure, publicForbidden } from '../../http/errors.ts';
 import { isEmail, isPhone } from '../../lib/formats.ts';
 import { timeOrderedUuid } from '../../lib/ids.ts';
 import { runPeriodically } from '../../lib/periodic.ts';
@@ -57,6 +57,8 @@ function groupBy<T>(rows: T[], keyOf: (row: T) => string): Map<string, T[]> {
 export const SITE_VISIT_IDLE_MS = 30 * 60 * 1000;
 /** Anonymous records one join turns into the customer's at most (the visitor's oldest first). */
 const JOIN_MAX_EVENTS = 5000;
+/** Times a collect call is computed again when the visitor changed under it before it is answered `overloaded`. */
+const RECORD_ATTEMPTS = 5;
 /** How often a server looks for silent visits. */
 const SWEEP_EVERY_MS = 60_000;
 
@@ -221,12 +223,14 @@ export function createSiteService(
   async function joined(appId: string, visitorId: string, customer: ViewerCustomer) {
     const rows = await repo.anonymousEvents(db, appId, visitorId, JOIN_MAX_EVENTS);
     return {
+      all: rows.length < JOIN_MAX_EVENTS,
       ids: rows.map((r) => r.id),
       behaviours: rows.map((r) => ({ id: r.id, body: forCustomer(JSON.parse(r.body) as Record<string, unknown>, customer) })),
     };
   }
 
-  async function record(project: SiteProject, c: Collect, env: Env): Promise<void> {
+  /** Writes one collect call; false when the visitor's tie or anonymous records changed meanwhile (nothing written). */
+  async function record(project: SiteProject, c: Collect, env: Env): Promise<boolean> {
     const { appId } = project;
     const now = clock.now();
     const current = await repo.visitorTie(reader, appId, c.visitorId);
@@ -254,9 +258,12 @@ export function createSiteService(
     }
     const site: SiteWrite = {};
     const behaviours: NonNullable<ViewerWrite['behaviours']> = [];
+    let joinedAll = false;
     if (tie !== null) {
       // A visitor newly joined to the customer brings what it did anonymously, as it happened.
-      const earlier = customer?.id === tie.customer.id ? { ids: [], behaviours: [] } : await joined(appId, c.visitorId, tie.customer);
+      const earlier =
+        customer?.id === tie.customer.id ? { all: false, ids: [], behaviours: [] } : await joined(appId, c.visitorId, tie.customer);
+      joinedAll = earlier.all;
       behaviours.push(...earlier.behaviours);
       site.tie = { visitorId: c.visitorId, customerId: tie.customer.id, verified: tie.verified, via: tie.via, joined: earlier.ids };
       customer = tie.customer;
@@ -286,8 +293,11 @@ export function createSiteService(
       ];
     }
     if (anonymous.length > 0) site.anonymous = anonymous;
-    if (behaviours.length === 0 && site.visits === undefined && site.tie === undefined && site.anonymous === undefined) return;
-    await ingest.recordViewer({ appId, now, linkTags: [], behaviours, site });
+    if (site.anonymous !== undefined || site.tie !== undefined) {
+      site.guard = { visitorId: c.visitorId, tiedTo: current?.customer_id ?? null, joinedAll };
+    }
+    if (behaviours.length === 0 && site.visits === undefined && site.tie === undefined && site.anonymous === undefined) return true;
+    if (!(await ingest.recordViewer({ appId, now, linkTags: [], behaviours, site }))) return false;
     if (postId !== null && customer !== null && deps.returnVisits !== undefined) {
       try {
         await deps.returnVisits({ appId, postId, customerId: customer.id, visitId: c.visitId, at: now });
@@ -295,6 +305,7 @@ export function createSiteService(
         logger.warn({ err, appId }, 'site: recording a return visit failed');
       }
     }
+    return true;
   }
 
   /** Closes one silent visit: its `access_site_end` record, the customer's or kept anonymous. */
@@ -324,7 +335,13 @@ export function createSiteService(
       behaviours: customer === null ? [] : [{ id, body: forCustomer(body, customer) }],
       site: {
         close: { visitorId: v.visitor_id, id: v.id, lastAt: v.last_at },
-        ...(customer === null ? { anonymous: [{ id, visitorId: v.visitor_id, body }] } : {}),
+        // Identified meanwhile: nothing is written, and the next sweep closes it as the customer's.
+        ...(customer === null
+          ? {
+              anonymous: [{ id, visitorId: v.visitor_id, body }],
+              guard: { visitorId: v.visitor_id, tiedTo: tie?.customer_id ?? null, joinedAll: false },
+            }
+          : {}),
       },
     });
   }
@@ -372,12 +389,13 @@ export function createSiteService(
       if (env.isBot) return {};
       for (let attempt = 1; ; attempt += 1) {
         try {
-          await record(project, c, env);
-          return {};
+          // False: another call tied the visitor, or wrote anonymous records an identify must join, meanwhile.
+          if (await record(project, c, env)) return {};
         } catch (err) {
           // Two calls joined the same anonymous records at once: one wrote them; read again.
-          if (attempt >= 2 || !isUniqueViolation(err)) throw err;
+          if (attempt >= RECORD_ATTEMPTS || !isUniqueViolation(err)) throw err;
         }
+        if (attempt >= RECORD_ATTEMPTS) throw overloaded(1, "the visitor's other calls kept changing it; send again");
       }
     },
 
