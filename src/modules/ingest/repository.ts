@@ -322,28 +322,48 @@ export function createIngestRepository(database: DatabaseHandle) {
     }
   }
 
+  /** The guarded visitors' ties as this transaction sees them (app, NUL, visitor → customer), one statement per project and chunk. */
+  async function tiesOf(trx: Db, sites: SiteRows[]): Promise<Map<string, string>> {
+    const byApp = new Map<string, Set<string>>();
+    for (const s of sites) {
+      if (s.guard === null) continue;
+      let ids = byApp.get(s.appId);
+      if (ids === undefined) byApp.set(s.appId, (ids = new Set()));
+      ids.add(s.guard.visitorId);
+    }
+    const ties = new Map<string, string>();
+    for (const [appId, ids] of byApp) {
+      for (const part of bulk.lookupChunks([...ids])) {
+        const rows = await trx
+          .selectFrom('site_visitors')
+          .select(['id', 'customer_id'])
+          .where('app_id', '=', appId)
+          .where(bulk.anyOf('id', part))
+          .execute();
+        for (const r of rows) ties.set(`${appId}\u0000${r.id}`, r.customer_id);
+      }
+    }
+    return ties;
+  }
+
   /**
-   * Whether a plan's site guard holds in this transaction. `taken` holds what earlier plans of the
-   * group do to each guarded visitor: a tie excludes any other guarded plan of its visitor in the
-   * group (the other one is computed again after this commit), anonymous records exclude a tie.
+   * Whether a plan's site guard holds in this transaction. `ties`: the guarded visitors' ties before
+   * the group; `taken`: what earlier plans of the group do to each guarded visitor. A tie excludes any
+   * other guarded plan of its visitor in the group (that one is computed again after this commit);
+   * anonymous records exclude a tie.
    */
-  async function guardHolds(trx: Db, s: SiteRows, taken: Map<string, { tie: boolean; tiedTo: string | null }>): Promise<boolean> {
+  async function guardHolds(
+    trx: Db,
+    s: SiteRows,
+    ties: Map<string, string>,
+    taken: Map<string, { tie: boolean; tiedTo: string | null }>,
+  ): Promise<boolean> {
     const g = s.guard;
     if (g === null) return true;
     const key = `${s.appId}\u0000${g.visitorId}`;
-    const tie = s.tie !== null;
     const before = taken.get(key);
-    if (before !== undefined) {
-      if (tie || before.tie || before.tiedTo !== g.tiedTo) return false;
-      return true;
-    }
-    const row = await trx
-      .selectFrom('site_visitors')
-      .select('customer_id')
-      .where('app_id', '=', s.appId)
-      .where('id', '=', g.visitorId)
-      .executeTakeFirst();
-    if ((row?.customer_id ?? null) !== g.tiedTo) return false;
+    if (before !== undefined) return s.tie === null && !before.tie && before.tiedTo === g.tiedTo;
+    if ((ties.get(key) ?? null) !== g.tiedTo) return false;
     if (s.tie !== null && g.joinedAll) {
       const joined = new Set(s.tie.joined);
       const left = await trx
@@ -355,20 +375,27 @@ export function createIngestRepository(database: DatabaseHandle) {
         .execute();
       if (left.some((r) => !joined.has(r.id))) return false;
     }
-    taken.set(key, { tie, tiedTo: g.tiedTo });
+    taken.set(key, { tie: s.tie !== null, tiedTo: g.tiedTo });
     return true;
   }
 
   async function writeViewer(trx: Db, plans: ViewerRows[]): Promise<void> {
-    const guarded = plans.flatMap((p) => (p.site?.guard == null ? [] : [visitorLockKey(p.site.appId, p.site.guard.visitorId)]));
-    // Guarded visitors are taken in turn (PostgreSQL: a lock per visitor until commit; SQLite's one
-    // writer already serialises), so that a guard read here still holds when the transaction commits.
-    if (guarded.length > 0) await database.features.transactionLock(trx, guarded);
+    const guarded = plans.flatMap((p) => (p.site?.guard == null ? [] : [p.site]));
+    let ties = new Map<string, string>();
+    if (guarded.length > 0) {
+      // Guarded visitors are taken in turn (PostgreSQL: a lock per visitor until commit; SQLite's one
+      // writer already serialises), so that a guard read here still holds when the transaction commits.
+      await database.features.transactionLock(
+        trx,
+        guarded.map((s) => visitorLockKey(s.appId, (s.guard as SiteGuard).visitorId)),
+      );
+      ties = await tiesOf(trx, guarded);
+    }
     const taken = new Map<string, { tie: boolean; tiedTo: string | null }>();
     const applied: ViewerRows[] = [];
     for (const p of plans) {
       p.applied =
-        (p.site === null || (await guardHolds(trx, p.site, taken))) &&
+        (p.site === null || (await guardHolds(trx, p.site, ties, taken))) &&
         (p.progress === null || (await progressView(trx, p.progress))) &&
         (p.site?.close == null || (await closeVisit(trx, p.site.appId, p.site.close)));
       if (p.applied) applied.push(p);
