@@ -242,12 +242,18 @@ describe('sending', () => {
     await t.server.api.get(click, { headers: browser });
     expect(await post(c.postId)).toMatchObject({ linkViewLogCount: 2, linkViewLogUserCount: 1 });
 
-    // The site snippet sends the parameter back: the resolver names the customer and counts the return visit.
+    // The site snippet sends the parameter back: the resolver names the customer, and counts the
+    // return visit once told it is recorded (returning visitors once each).
     const resolve = t.server.services.campaigns.resolveClick;
-    expect(await resolve(p.appId, token)).toEqual({ customerId: id, postId: c.postId });
+    const resolved = await resolve(p.appId, token);
+    expect(resolved).toMatchObject({ customerId: id, postId: c.postId });
     expect(await resolve('another-project', token)).toBeNull();
     expect(await resolve(p.appId, `${token.slice(0, -2)}xx`)).toBeNull();
+    expect(await post(c.postId)).toMatchObject({ returnLogCount: 0, returnLogUserCount: 0 });
+    await resolved?.countReturn();
     expect(await post(c.postId)).toMatchObject({ returnLogCount: 1, returnLogUserCount: 1 });
+    await resolved?.countReturn();
+    expect(await post(c.postId)).toMatchObject({ returnLogCount: 2, returnLogUserCount: 1 });
 
     // Forged or unknown: 400 in the envelope's shape; a position with no stored target too.
     const forged = click.replace(/\/m\/c\/([^/]+)\//, (_w, tok: string) => `/m/c/${tok.slice(0, -3)}abc/`);

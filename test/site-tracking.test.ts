@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { timeOrderedUuid } from '../src/lib/ids.ts';
 import { loadSiteScript } from '../src/lib/viewer-script.ts';
 import { createSiteService } from '../src/modules/site/service.ts';
 import { useTestServer } from './helpers/harness.ts';
@@ -318,6 +319,95 @@ describe('POST /t/collect', () => {
     expect(records.filter((r) => r.action === 'web_page_view')).toHaveLength(visitors.length * 3);
   });
 
+  it('a claim nobody vouched for, sent while a signed identify verifies the visitor, does not move it', async () => {
+    const hash = createHmac('sha256', await secretOfSite())
+      .update('site-bob')
+      .digest('hex');
+    const visitors = Array.from({ length: 16 }, () => newId());
+    for (const v of visitors) await collect({ v, s: newId(), e: [{ t: 'identify', email: 'bob@example.com' }] });
+    const calls = visitors.flatMap((v) => [
+      collect({ v, s: newId(), e: [{ t: 'identify', customerId: 'site-bob', hash }] }),
+      collect({ v, s: newId(), e: [{ t: 'identify', email: 'eve@example.com' }] }),
+    ]);
+    for (const res of await Promise.all(calls)) expect(res.json()).toEqual({ status: 1, data: {} });
+    const ties = await t.server.ctx.database.db
+      .selectFrom('site_visitors')
+      .select(['customer_id', 'verified'])
+      .where('app_id', '=', p.appId)
+      .where('id', 'in', visitors)
+      .execute();
+    expect(ties).toHaveLength(visitors.length);
+    for (const tie of ties) expect(tie).toEqual({ customer_id: 'site-bob', verified: 1 });
+  });
+
+  it("writes nothing of a call computed from a visitor's state that changed before its commit", async () => {
+    // What the collect calls rely on, asked of the write path directly: each write carries the
+    // visitor's state it was computed from, and is left out whole when that state is gone.
+    const hash = createHmac('sha256', await secretOfSite())
+      .update('site-fay')
+      .digest('hex');
+    const v = newId();
+    await collect({ v, s: newId(), e: [{ t: 'page', id: newId(), at: Date.now(), url: `${ORIGIN}/`, title: 'Home' }] });
+    const ingestService = t.server.services.ingest;
+    const now = Date.now();
+    const body = {
+      dealUserId: v,
+      action: 'web_page_view',
+      userType: 0,
+      when: t.server.ctx.clock.format(now),
+      content: JSON.stringify({ web_access_log_id: newId(), url: `${ORIGIN}/`, title: 'Home' }),
+    };
+    const tieTo = (customerId: string, verified: boolean, joined: string[]) => ({
+      visitorId: v,
+      customerId,
+      verified,
+      via: 'identify' as const,
+      joined,
+    });
+    // A join that did not read the record kept meanwhile: refused, the record stays anonymous.
+    const join = await ingestService.recordViewer({
+      appId: p.appId,
+      now,
+      linkTags: [],
+      behaviours: [],
+      site: { tie: tieTo('site-eve', false, []), guard: { visitorId: v, tiedTo: null, verified: false, joinedAll: true } },
+    });
+    expect(join).toBe(false);
+    expect(await anonymousCount(v)).toBe(1);
+    // The visitor is then identified, verified.
+    await collect({ v, s: newId(), e: [{ t: 'identify', customerId: 'site-fay', hash }] });
+    expect(await anonymousCount(v)).toBe(0);
+    // An anonymous record computed before that: refused, nothing kept.
+    const anonymous = await ingestService.recordViewer({
+      appId: p.appId,
+      now,
+      linkTags: [],
+      behaviours: [],
+      site: {
+        anonymous: [{ id: timeOrderedUuid(), visitorId: v, body }],
+        guard: { visitorId: v, tiedTo: null, verified: false, joinedAll: false },
+      },
+    });
+    expect(anonymous).toBe(false);
+    expect(await anonymousCount(v)).toBe(0);
+    // An unverified claim computed while the tie was still unverified: refused, the tie stays.
+    const claim = await ingestService.recordViewer({
+      appId: p.appId,
+      now,
+      linkTags: [],
+      behaviours: [],
+      site: { tie: tieTo('site-eve', false, []), guard: { visitorId: v, tiedTo: 'site-fay', verified: false, joinedAll: false } },
+    });
+    expect(claim).toBe(false);
+    const tie = await t.server.ctx.database.db
+      .selectFrom('site_visitors')
+      .select(['customer_id', 'verified'])
+      .where('app_id', '=', p.appId)
+      .where('id', '=', v)
+      .executeTakeFirstOrThrow();
+    expect(tie).toEqual({ customer_id: 'site-fay', verified: 1 });
+  });
+
   it('answers identify alike whether or not it names a customer, and never makes or edits one', async () => {
     const v = newId();
     const before = await t.server.ctx.database.db
@@ -456,12 +546,21 @@ describe('POST /t/collect', () => {
   it('a tracked e-mail click joins the visitor to its customer and tells of the return visit', async () => {
     const s = t.server.services;
     const returns: unknown[] = [];
+    let counted = 0;
     const site = createSiteService(t.server.ctx, {
       projects: s.projects,
       customers: s.customers,
       ingest: s.ingest,
       clickTokens: async (appId, token) =>
-        appId === p.appId && token === 'signed-click' ? { customerId: 'site-dee', postId: 'post-1' } : null,
+        appId === p.appId && token === 'signed-click'
+          ? {
+              customerId: 'site-dee',
+              postId: 'post-1',
+              countReturn: async () => {
+                counted += 1;
+              },
+            }
+          : null,
       returnVisits: async (visit) => {
         returns.push(visit);
       },
@@ -492,6 +591,8 @@ describe('POST /t/collect', () => {
     expect(records.map((r) => r.action).sort()).toEqual(['access_site', 'web_page_view']);
     expect(JSON.parse((records.find((r) => r.action === 'access_site') as Behaviour).content)).toMatchObject({ postId: 'post-1' });
     expect(returns).toEqual([{ appId: p.appId, postId: 'post-1', customerId: 'site-dee', visitId, at: expect.any(Number) }]);
+    // The campaign's return visit is counted once the visit is recorded, once.
+    expect(counted).toBe(1);
   });
 
   it("a shared link's form reaches the site visitor the link handed to the project's site", async () => {

@@ -185,6 +185,13 @@ export function createCampaignsService(
   const recipientToken = async (appId: string, recipientId: string) => signValue((await signingKeys()).mail, { a: appId, r: recipientId });
 
   /** The recipient a tracking token names, with its campaign; throws mail_token_invalid otherwise. */
+  /** The recipient a `rapport_click` token of the project names, if the token is good. */
+  async function clickRecipient(appId: string, token: string) {
+    const value = verifyValue((await signingKeys()).click, token) as { a?: unknown; r?: unknown } | null;
+    if (value === null || value.a !== appId || typeof value.r !== 'string') return undefined;
+    return repo.recipient(db, appId, value.r);
+  }
+
   async function recipientOf(token: string): Promise<{ rec: RecipientRow; campaign: CampaignRow }> {
     const value = verifyValue((await signingKeys()).mail, token) as { a?: unknown; r?: unknown } | null;
     if (value === null || typeof value.a !== 'string' || typeof value.r !== 'string') throw publicFailure('mail_token_invalid');
@@ -729,24 +736,26 @@ export function createCampaignsService(
     },
 
     /**
-     * The site-tracking service's resolver: verifies a `rapport_click` token and counts the return
-     * visit it brings (return visits, and returning visitors once each) on the campaign's Post.
+     * The site-tracking service's resolver: verifies a `rapport_click` token; `countReturn` counts the
+     * return visit it brings (return visits, and returning visitors once each) on the campaign's Post,
+     * called once the visit is recorded.
      */
     resolveClick: (async (appId: string, token: string) => {
-      const value = verifyValue((await signingKeys()).click, token) as { a?: unknown; r?: unknown } | null;
-      if (value === null || value.a !== appId || typeof value.r !== 'string') return null;
-      const rec = await repo.recipient(db, appId, value.r);
+      const rec = await clickRecipient(appId, token);
       if (rec === undefined) return null;
-      const n = (await repo.count(db, appId, rec.id, 'returns')) ?? 0;
-      await repo.bumpPost(db, appId, rec.campaign_id, { return_log_count: 1, return_log_user_count: n === 1 ? 1 : 0 });
-      return { customerId: rec.customer_id, postId: rec.campaign_id };
+      return {
+        customerId: rec.customer_id,
+        postId: rec.campaign_id,
+        countReturn: async () => {
+          const n = (await repo.count(db, appId, rec.id, 'returns')) ?? 0;
+          await repo.bumpPost(db, appId, rec.campaign_id, { return_log_count: 1, return_log_user_count: n === 1 ? 1 : 0 });
+        },
+      };
     }) satisfies MailClickResolver,
 
     /** The customer a `rapport_click` token names, counting nothing (a share link's viewer ties its visitor to it). */
     identifyClick: (async (appId: string, token: string) => {
-      const value = verifyValue((await signingKeys()).click, token) as { a?: unknown; r?: unknown } | null;
-      if (value === null || value.a !== appId || typeof value.r !== 'string') return null;
-      const rec = await repo.recipient(db, appId, value.r);
+      const rec = await clickRecipient(appId, token);
       return rec === undefined ? null : { customerId: rec.customer_id, postId: rec.campaign_id };
     }) satisfies MailClickResolver,
 

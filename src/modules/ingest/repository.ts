@@ -74,7 +74,7 @@ export interface SiteRows {
 
 /**
  * The visitor's state a write of anonymous records or of a tie was computed from. The write applies
- * only while the visitor is still tied to `tiedTo` (null: to nobody) and, for a tie whose join read
+ * only while the visitor is still tied to `tiedTo` (null: to nobody) as `verified` and, for a tie whose join read
  * every anonymous record (`joinedAll`), while the visitor has no anonymous record but those joined;
  * else nothing of the plan is written (`applied` false) and the caller computes it again. So an
  * anonymous record written while an identify joins the visitor is never left behind.
@@ -82,8 +82,17 @@ export interface SiteRows {
 export interface SiteGuard {
   visitorId: string;
   tiedTo: string | null;
+  /** Whether that tie was verified (a tie written meanwhile may have verified it). */
+  verified: boolean;
   joinedAll: boolean;
 }
+
+/** What a guarded plan of the group does to its visitor, and the tie it was computed from. */
+type Taken = { tie: boolean; state: string };
+const NO_TIE = '';
+/** A visitor's tie as one comparable value: NO_TIE, or verified flag and customer. */
+const tieState = (customerId: string | null, verified: boolean): string =>
+  customerId === null ? NO_TIE : `${verified ? 1 : 0}:${customerId}`;
 
 /** The advisory key of a site visitor (a namespace of its own above the 32-bit keys of other locks). */
 function visitorLockKey(appId: string, visitorId: string): number {
@@ -322,7 +331,7 @@ export function createIngestRepository(database: DatabaseHandle) {
     }
   }
 
-  /** The guarded visitors' ties as this transaction sees them (app, NUL, visitor → customer), one statement per project and chunk. */
+  /** The guarded visitors' ties as this transaction sees them (see tieState), one statement per project and chunk. */
   async function tiesOf(trx: Db, sites: SiteRows[]): Promise<Map<string, string>> {
     const byApp = new Map<string, Set<string>>();
     for (const s of sites) {
@@ -336,11 +345,11 @@ export function createIngestRepository(database: DatabaseHandle) {
       for (const part of bulk.lookupChunks([...ids])) {
         const rows = await trx
           .selectFrom('site_visitors')
-          .select(['id', 'customer_id'])
+          .select(['id', 'customer_id', 'verified'])
           .where('app_id', '=', appId)
           .where(bulk.anyOf('id', part))
           .execute();
-        for (const r of rows) ties.set(`${appId}\u0000${r.id}`, r.customer_id);
+        for (const r of rows) ties.set(`${appId}\u0000${r.id}`, tieState(r.customer_id, Number(r.verified) === 1));
       }
     }
     return ties;
@@ -348,22 +357,18 @@ export function createIngestRepository(database: DatabaseHandle) {
 
   /**
    * Whether a plan's site guard holds in this transaction. `ties`: the guarded visitors' ties before
-   * the group; `taken`: what earlier plans of the group do to each guarded visitor. A tie excludes any
+   * the group; `taken`: what the group's applied plans do to each guarded visitor. A tie excludes any
    * other guarded plan of its visitor in the group (that one is computed again after this commit);
    * anonymous records exclude a tie.
    */
-  async function guardHolds(
-    trx: Db,
-    s: SiteRows,
-    ties: Map<string, string>,
-    taken: Map<string, { tie: boolean; tiedTo: string | null }>,
-  ): Promise<boolean> {
+  async function guardHolds(trx: Db, s: SiteRows, ties: Map<string, string>, taken: Map<string, Taken>): Promise<boolean> {
     const g = s.guard;
     if (g === null) return true;
     const key = `${s.appId}\u0000${g.visitorId}`;
+    const seen = tieState(g.tiedTo, g.verified);
     const before = taken.get(key);
-    if (before !== undefined) return s.tie === null && !before.tie && before.tiedTo === g.tiedTo;
-    if ((ties.get(key) ?? null) !== g.tiedTo) return false;
+    if (before !== undefined) return s.tie === null && !before.tie && before.state === seen;
+    if ((ties.get(key) ?? NO_TIE) !== seen) return false;
     if (s.tie !== null && g.joinedAll) {
       const joined = new Set(s.tie.joined);
       const left = await trx
@@ -375,7 +380,6 @@ export function createIngestRepository(database: DatabaseHandle) {
         .execute();
       if (left.some((r) => !joined.has(r.id))) return false;
     }
-    taken.set(key, { tie: s.tie !== null, tiedTo: g.tiedTo });
     return true;
   }
 
@@ -391,14 +395,19 @@ export function createIngestRepository(database: DatabaseHandle) {
       );
       ties = await tiesOf(trx, guarded);
     }
-    const taken = new Map<string, { tie: boolean; tiedTo: string | null }>();
+    const taken = new Map<string, Taken>();
     const applied: ViewerRows[] = [];
     for (const p of plans) {
       p.applied =
         (p.site === null || (await guardHolds(trx, p.site, ties, taken))) &&
         (p.progress === null || (await progressView(trx, p.progress))) &&
         (p.site?.close == null || (await closeVisit(trx, p.site.appId, p.site.close)));
-      if (p.applied) applied.push(p);
+      if (!p.applied) continue;
+      applied.push(p);
+      const g = p.site?.guard;
+      if (p.site != null && g != null) {
+        taken.set(`${p.site.appId}\u0000${g.visitorId}`, { tie: p.site.tie !== null, state: tieState(g.tiedTo, g.verified) });
+      }
     }
     if (applied.length === 0) return;
     await writeRows(trx, applied);

@@ -168,7 +168,7 @@ export interface SiteWrite {
    * With `anonymous` or `tie`: the visitor's state they were computed from (SiteGuard). If it no
    * longer holds when the write commits, nothing of the write is (recordViewer answers false).
    */
-  guard?: { visitorId: string; tiedTo: string | null; joinedAll: boolean };
+  guard?: { visitorId: string; tiedTo: string | null; verified: boolean; joinedAll: boolean };
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -20,7 +20,10 @@ export { COLLECT_MAX_BYTES } from './collect.ts';
  * customer it was mailed to and the campaign, or null (forged, expired, another project's). The
  * campaigns feature provides it; without it no token resolves.
  */
-export type ClickTokenResolver = (appId: string, token: string) => Promise<{ customerId: string; postId: string } | null>;
+export type ClickTokenResolver = (
+  appId: string,
+  token: string,
+) => Promise<{ customerId: string; postId: string; countReturn?: () => Promise<void> } | null>;
 
 /** Told of a return visit: a visit that began with a resolved click of the campaign `postId`. */
 export type ReturnVisitRecorder = (visit: {
@@ -69,6 +72,13 @@ export interface SiteRequest {
 }
 
 type Env = ReturnType<AppContext['visitors']['describe']>;
+
+/** A tracked e-mail click the call brings: the tie it makes, its campaign, and how to count its return visit. */
+interface Click {
+  tie: Tie;
+  postId: string;
+  countReturn: (() => Promise<void>) | undefined;
+}
 
 /** A new tie of the visitor to a customer. */
 interface Tie {
@@ -199,7 +209,7 @@ export function createSiteService(
   }
 
   /** A tracked e-mail click's customer and campaign, or null. */
-  async function clicked(project: SiteProject, token: string): Promise<{ tie: Tie; postId: string } | null> {
+  async function clicked(project: SiteProject, token: string): Promise<Click | null> {
     let resolved: Awaited<ReturnType<ClickTokenResolver>>;
     try {
       resolved = await clickTokens(project.appId, token);
@@ -209,7 +219,7 @@ export function createSiteService(
     }
     if (resolved === null) return null;
     const c = (await customers.viewerCustomers(project.appId, [resolved.customerId])).get(resolved.customerId);
-    return c ? { tie: { customer: c, verified: true, via: 'click' }, postId: resolved.postId } : null;
+    return c ? { tie: { customer: c, verified: true, via: 'click' }, postId: resolved.postId, countReturn: resolved.countReturn } : null;
   }
 
   /** Whether a new tie replaces the current one: a claim nobody vouched for never replaces a verified tie. */
@@ -221,16 +231,18 @@ export function createSiteService(
 
   /** The anonymous visitor's records, now the customer's: behaviour records with their own ids and times. */
   async function joined(appId: string, visitorId: string, customer: ViewerCustomer) {
-    const rows = await repo.anonymousEvents(db, appId, visitorId, JOIN_MAX_EVENTS);
+    // One more than it joins: whether it read them all.
+    const read = await repo.anonymousEvents(db, appId, visitorId, JOIN_MAX_EVENTS + 1);
+    const rows = read.slice(0, JOIN_MAX_EVENTS);
     return {
-      all: rows.length < JOIN_MAX_EVENTS,
+      all: read.length <= JOIN_MAX_EVENTS,
       ids: rows.map((r) => r.id),
       behaviours: rows.map((r) => ({ id: r.id, body: forCustomer(JSON.parse(r.body) as Record<string, unknown>, customer) })),
     };
   }
 
   /** Writes one collect call; false when the visitor's tie or anonymous records changed meanwhile (nothing written). */
-  async function record(project: SiteProject, c: Collect, env: Env): Promise<boolean> {
+  async function record(project: SiteProject, c: Collect, env: Env, click: Click | null): Promise<boolean> {
     const { appId } = project;
     const now = clock.now();
     const current = await repo.visitorTie(reader, appId, c.visitorId);
@@ -238,12 +250,9 @@ export function createSiteService(
       current === undefined ? null : ((await customers.viewerCustomers(appId, [current.customer_id])).get(current.customer_id) ?? null);
     let tie: Tie | null = null;
     let postId: string | null = null;
-    if (c.click !== null) {
-      const click = await clicked(project, c.click);
-      if (click !== null) {
-        postId = click.postId;
-        if (replaces(click.tie, current)) tie = click.tie;
-      }
+    if (click !== null) {
+      postId = click.postId;
+      if (replaces(click.tie, current)) tie = click.tie;
     }
     if (c.handoff !== null && deps.handoffs !== undefined && (tie ?? current) === undefined) {
       // An anonymous visitor a shared link handed to the site: its link visitor's form, once filled, names it.
@@ -294,10 +303,17 @@ export function createSiteService(
     }
     if (anonymous.length > 0) site.anonymous = anonymous;
     if (site.anonymous !== undefined || site.tie !== undefined) {
-      site.guard = { visitorId: c.visitorId, tiedTo: current?.customer_id ?? null, joinedAll };
+      site.guard = { visitorId: c.visitorId, tiedTo: current?.customer_id ?? null, verified: current?.verified === 1, joinedAll };
     }
     if (behaviours.length === 0 && site.visits === undefined && site.tie === undefined && site.anonymous === undefined) return true;
     if (!(await ingest.recordViewer({ appId, now, linkTags: [], behaviours, site }))) return false;
+    if (click?.countReturn !== undefined) {
+      try {
+        await click.countReturn();
+      } catch (err) {
+        logger.warn({ err, appId }, "site: counting a campaign's return visit failed");
+      }
+    }
     if (postId !== null && customer !== null && deps.returnVisits !== undefined) {
       try {
         await deps.returnVisits({ appId, postId, customerId: customer.id, visitId: c.visitId, at: now });
@@ -339,7 +355,7 @@ export function createSiteService(
         ...(customer === null
           ? {
               anonymous: [{ id, visitorId: v.visitor_id, body }],
-              guard: { visitorId: v.visitor_id, tiedTo: tie?.customer_id ?? null, joinedAll: false },
+              guard: { visitorId: v.visitor_id, tiedTo: tie?.customer_id ?? null, verified: tie?.verified === 1, joinedAll: false },
             }
           : {}),
       },
@@ -387,10 +403,12 @@ export function createSiteService(
       await countVisitor(c.visitorId);
       const env = ctx.visitors.describe(visitor.userAgent, visitor.ip);
       if (env.isBot) return {};
+      // Resolved once: a call computed again does not count its campaign's return visit again.
+      const click = c.click === null ? null : await clicked(project, c.click);
       for (let attempt = 1; ; attempt += 1) {
         try {
           // False: another call tied the visitor, or wrote anonymous records an identify must join, meanwhile.
-          if (await record(project, c, env)) return {};
+          if (await record(project, c, env, click)) return {};
         } catch (err) {
           // Two calls joined the same anonymous records at once: one wrote them; read again.
           if (attempt >= RECORD_ATTEMPTS || !isUniqueViolation(err)) throw err;
