@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { timeOrderedUuid } from '../src/lib/ids.ts';
 import { loadSiteScript } from '../src/lib/viewer-script.ts';
 import { createSiteService } from '../src/modules/site/service.ts';
-import { useTestServer } from './helpers/harness.ts';
+import { startTestServer, useTestServer } from './helpers/harness.ts';
 import { type HistoryProject, customerEvent, historyProject, ingest } from './helpers/histories.ts';
 
 /**
@@ -448,6 +448,31 @@ describe('POST /t/collect', () => {
     // An e-mail claim nobody vouched for does not move a verified visitor to another customer.
     await collect({ v, s: newId(), e: [page(), { t: 'identify', email: 'ada@example.com' }] });
     expect((await behaviour('site-bob')).length).toBe(3);
+  });
+
+  it('a visitor over its rate budget gets 429 with Retry-After the page can read, so the snippet sends again', async () => {
+    const limited = await startTestServer({ RATE_LIMITS: 'on', RATE_LIMIT_SITE_VISITOR: '2' });
+    try {
+      const q = await historyProject(limited);
+      await limited.api.post(`/api/v1.7/app/${q.appId}`, { site_origins: ORIGIN }, { token: q.master.token });
+      const key = ((await limited.api.get(`/api/v1.7/app/${q.appId}`, { token: q.sales.token })).json() as { data: { siteKey: string } })
+        .data.siteKey;
+      const v = newId();
+      const call = () =>
+        limited.api.post(`/t/collect?k=${key}`, JSON.stringify({ v, s: newId(), e: [] }), {
+          headers: { 'content-type': 'text/plain', 'user-agent': UA, origin: ORIGIN },
+        });
+      expect((await call()).statusCode).toBe(200);
+      expect((await call()).statusCode).toBe(200);
+      const refused = await call();
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json()).toMatchObject({ status: 0, code: 'rate_limited' });
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect(refused.headers['access-control-allow-origin']).toBe(ORIGIN);
+      expect(refused.headers['access-control-expose-headers']).toBe('Retry-After');
+    } finally {
+      await limited.close();
+    }
   });
 
   it('drops bots', async () => {

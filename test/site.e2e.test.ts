@@ -88,6 +88,12 @@ beforeAll(async () => {
       domainId: 'site-e2e-ada',
       body: { name: 'Ada Visitor', email: 'ada.visitor@example.com' },
     },
+    {
+      event_type: 'create',
+      domainType: 'Customer',
+      domainId: 'site-e2e-bob',
+      body: { name: 'Bob Visitor', email: 'bob.visitor@example.com' },
+    },
   ]);
   expect(((await created.json()) as { status: number }).status).toBe(1);
   expect(server.output()).not.toContain('"level":50');
@@ -154,6 +160,46 @@ describe('a visitor on a site with the snippet', () => {
     const overview = await api<Record<string, unknown>>('GET', `/api/v1.7/customer/site-e2e-ada/overview`);
     expect(overview).toMatchObject({ accessSiteCount: 1, submitFormCount: 1, downloadFileCount: 0 });
     expect(overview.webAccessData).toEqual([{ site: 'Welcome', num: 1 }]);
+  });
+
+  it('a call the server refuses for load goes again after Retry-After, and arrives once', async () => {
+    const context = await browser.newContext({ userAgent: DESKTOP_UA });
+    const tab = await context.newPage();
+    // The server's answer to a full write queue, given to the first call: nothing of it is written.
+    const sent: string[] = [];
+    await tab.route(`${base}/t/collect**`, async (route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      sent.push(route.request().postData() ?? '');
+      if (sent.length > 1) return route.continue();
+      return route.fulfill({
+        status: 503,
+        headers: {
+          'access-control-allow-origin': siteBase,
+          'access-control-expose-headers': 'Retry-After',
+          'retry-after': '1',
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ status: 0, code: 'overloaded', msg: 'The server is busy' }),
+      });
+    });
+    await tab.goto(`${siteBase}/contact`);
+    await tab.waitForFunction(() => (globalThis as unknown as { rapport?: { loaded?: boolean } }).rapport?.loaded === true);
+    await tab.fill('#email', 'bob.visitor@example.com');
+    const accepted = tab.waitForResponse((r) => r.url().includes('/t/collect') && r.status() === 200, { timeout: 15_000 });
+    await tab.click('#send');
+    await accepted;
+    // The refused call went again as it was.
+    expect(sent.length).toBeGreaterThanOrEqual(2);
+    expect(sent[1]).toBe(sent[0]);
+    expect(sent[0]).toContain('identify');
+    await context.close();
+    const behaviour = await until(
+      'the identified visit in the customer timeline',
+      () => api<Behaviour[]>('GET', `/api/v1.7/app/${p.appId}/member/customer/site-e2e-bob/behaviour?count=100`),
+      (list) => list.some((r) => r.action === 'access_site'),
+    );
+    expect(behaviour.filter((r) => r.action === 'access_site')).toHaveLength(1);
+    expect(behaviour.filter((r) => r.action === 'web_page_view')).toHaveLength(1);
   });
 
   it('a page on an origin not on the list is refused', async () => {

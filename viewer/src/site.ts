@@ -147,11 +147,43 @@ interface Item {
   };
   const touch = (): void => write(VISIT, `${visitId}.${Date.now()}`, IDLE_MS / 1000);
 
+  /** Calls the server refused for load (503) or rate (429): nothing of them was written, so they go again. */
+  const refused = new Set<string>();
+  const beacon = (text: string): boolean => typeof navigator.sendBeacon === 'function' && navigator.sendBeacon(endpoint, text);
+  const post = (text: string, tries: number): void => {
+    void fetch(endpoint, {
+      method: 'POST',
+      body: text,
+      keepalive: true,
+      credentials: 'omit',
+      headers: { 'Content-Type': 'text/plain' },
+    })
+      .then((res) => {
+        if ((res.status !== 503 && res.status !== 429) || tries >= 3) return;
+        refused.add(text);
+        const after = Number(res.headers.get('Retry-After'));
+        setTimeout(
+          () => {
+            if (refused.delete(text)) post(text, tries + 1);
+          },
+          Math.min(after > 0 ? after : 5, 60) * 1000,
+        );
+      })
+      .catch(() => undefined);
+  };
+
   /** Sends what waits: with sendBeacon when the page goes (it outlives the page), else fetch. */
   const flush = (leaving: boolean): void => {
     clearTimeout(timer);
     timer = undefined;
-    if (declined || !consented || queue.length === 0) return;
+    if (declined || !consented) return;
+    if (leaving) {
+      for (const text of refused) {
+        refused.delete(text);
+        if (!beacon(text)) post(text, 3);
+      }
+    }
+    if (queue.length === 0) return;
     if (!visitorId) begin();
     touch();
     while (queue.length > 0) {
@@ -162,14 +194,7 @@ interface Item {
       }
       if (handoff) body.l = handoff;
       const text = JSON.stringify(body);
-      if (leaving && typeof navigator.sendBeacon === 'function' && navigator.sendBeacon(endpoint, text)) continue;
-      void fetch(endpoint, {
-        method: 'POST',
-        body: text,
-        keepalive: true,
-        credentials: 'omit',
-        headers: { 'Content-Type': 'text/plain' },
-      }).catch(() => undefined);
+      if (!(leaving && beacon(text))) post(text, 0);
     }
   };
 

@@ -52,9 +52,13 @@ export async function siteRoutes(fastify: FastifyInstance, opts: SiteRoutesOptio
   };
   const originOf = (request: FastifyRequest) => request.headers.origin;
 
-  /** The answer may be read by the page that sent it (its origin is allowed). */
+  /** The answer may be read by the page that sent it (its origin is allowed), Retry-After included: the snippet sends a refused call again after it. */
   const allow = (reply: FastifyReply, origin: string) =>
-    reply.header('Access-Control-Allow-Origin', origin).header('Vary', 'Origin').header('Cross-Origin-Resource-Policy', 'cross-origin');
+    reply
+      .header('Access-Control-Allow-Origin', origin)
+      .header('Access-Control-Expose-Headers', 'Retry-After')
+      .header('Vary', 'Origin')
+      .header('Cross-Origin-Resource-Policy', 'cross-origin');
 
   // A preflight (a page sending JSON with fetch): allowed for the project's origins only.
   fastify.options(
