@@ -3,6 +3,7 @@ import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { timeOrderedUuid } from '../src/lib/ids.ts';
 import { loadSiteScript } from '../src/lib/viewer-script.ts';
+import type { SiteWrite } from '../src/modules/ingest/service.ts';
 import { createSiteService } from '../src/modules/site/service.ts';
 import { startTestServer, useTestServer } from './helpers/harness.ts';
 import { type HistoryProject, customerEvent, historyProject, ingest } from './helpers/histories.ts';
@@ -348,8 +349,8 @@ describe('POST /t/collect', () => {
       .digest('hex');
     const v = newId();
     await collect({ v, s: newId(), e: [{ t: 'page', id: newId(), at: Date.now(), url: `${ORIGIN}/`, title: 'Home' }] });
-    const ingestService = t.server.services.ingest;
     const now = Date.now();
+    const write = (site: SiteWrite) => t.server.services.ingest.recordViewer({ appId: p.appId, now, linkTags: [], behaviours: [], site });
     const body = {
       dealUserId: v,
       action: 'web_page_view',
@@ -365,12 +366,9 @@ describe('POST /t/collect', () => {
       joined,
     });
     // A join that did not read the record kept meanwhile: refused, the record stays anonymous.
-    const join = await ingestService.recordViewer({
-      appId: p.appId,
-      now,
-      linkTags: [],
-      behaviours: [],
-      site: { tie: tieTo('site-eve', false, []), guard: { visitorId: v, tiedTo: null, verified: false, joinedAll: true } },
+    const join = await write({
+      tie: tieTo('site-eve', false, []),
+      guard: { visitorId: v, tiedTo: null, verified: false, joinedAll: true },
     });
     expect(join).toBe(false);
     expect(await anonymousCount(v)).toBe(1);
@@ -378,25 +376,16 @@ describe('POST /t/collect', () => {
     await collect({ v, s: newId(), e: [{ t: 'identify', customerId: 'site-fay', hash }] });
     expect(await anonymousCount(v)).toBe(0);
     // An anonymous record computed before that: refused, nothing kept.
-    const anonymous = await ingestService.recordViewer({
-      appId: p.appId,
-      now,
-      linkTags: [],
-      behaviours: [],
-      site: {
-        anonymous: [{ id: timeOrderedUuid(), visitorId: v, body }],
-        guard: { visitorId: v, tiedTo: null, verified: false, joinedAll: false },
-      },
+    const anonymous = await write({
+      anonymous: [{ id: timeOrderedUuid(), visitorId: v, body }],
+      guard: { visitorId: v, tiedTo: null, verified: false, joinedAll: false },
     });
     expect(anonymous).toBe(false);
     expect(await anonymousCount(v)).toBe(0);
     // An unverified claim computed while the tie was still unverified: refused, the tie stays.
-    const claim = await ingestService.recordViewer({
-      appId: p.appId,
-      now,
-      linkTags: [],
-      behaviours: [],
-      site: { tie: tieTo('site-eve', false, []), guard: { visitorId: v, tiedTo: 'site-fay', verified: false, joinedAll: false } },
+    const claim = await write({
+      tie: tieTo('site-eve', false, []),
+      guard: { visitorId: v, tiedTo: 'site-fay', verified: false, joinedAll: false },
     });
     expect(claim).toBe(false);
     const tie = await t.server.ctx.database.db
