@@ -74,6 +74,15 @@ const anonymousCount = async (visitorId: string) =>
       .executeTakeFirstOrThrow()
   ).n;
 
+/** The site visitors' ties to customers in the project. */
+const tiesOf = (visitors: string[]) =>
+  t.server.ctx.database.db
+    .selectFrom('site_visitors')
+    .select(['customer_id', 'verified'])
+    .where('app_id', '=', p.appId)
+    .where('id', 'in', visitors)
+    .execute();
+
 beforeAll(async () => {
   p = await historyProject(t.server);
   const res = await ingest(t.server, p, [
@@ -331,12 +340,7 @@ describe('POST /t/collect', () => {
       collect({ v, s: newId(), e: [{ t: 'identify', email: 'eve@example.com' }] }),
     ]);
     for (const res of await Promise.all(calls)) expect(res.json()).toEqual({ status: 1, data: {} });
-    const ties = await t.server.ctx.database.db
-      .selectFrom('site_visitors')
-      .select(['customer_id', 'verified'])
-      .where('app_id', '=', p.appId)
-      .where('id', 'in', visitors)
-      .execute();
+    const ties = await tiesOf(visitors);
     expect(ties).toHaveLength(visitors.length);
     for (const tie of ties) expect(tie).toEqual({ customer_id: 'site-bob', verified: 1 });
   });
@@ -388,13 +392,7 @@ describe('POST /t/collect', () => {
       guard: { visitorId: v, tiedTo: 'site-fay', verified: false, joinedAll: false },
     });
     expect(claim).toBe(false);
-    const tie = await t.server.ctx.database.db
-      .selectFrom('site_visitors')
-      .select(['customer_id', 'verified'])
-      .where('app_id', '=', p.appId)
-      .where('id', '=', v)
-      .executeTakeFirstOrThrow();
-    expect(tie).toEqual({ customer_id: 'site-fay', verified: 1 });
+    expect(await tiesOf([v])).toEqual([{ customer_id: 'site-fay', verified: 1 }]);
   });
 
   it('answers identify alike whether or not it names a customer, and never makes or edits one', async () => {
