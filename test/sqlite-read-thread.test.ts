@@ -2,7 +2,7 @@
  * SQLITE_READ_THREAD=true (ADR 0003): SQLite's prepared reads run on a worker thread, the reads of one
  * event-loop turn in one message. The whole suite runs that way once in .ci/run; here, on SQLite,
  * the answers through HTTP must be those of the server without it, the reads must have gone in
- * batches, and a failing read must fail alone.
+ * batches, a batch's first answers must not wait for the rest of it, and a failing read must fail alone.
  */
 import { Worker } from 'node:worker_threads';
 import { sql } from 'kysely';
@@ -18,6 +18,21 @@ const broken = preparedQuery('testReadThreadBroken', ({ db }, text: string) =>
     .selectFrom('customers')
     .select('id')
     .where(sql<number>`json_extract(${text}, '$.a')`, '=', 1),
+);
+
+// Counts 1..n in a recursive CTE: a read whose work grows with n (a few ms for 50,000 rows).
+const counting = preparedQuery('testReadThreadCounting', ({ db }, n: number) =>
+  db
+    .withRecursive('r(x)', (qb) =>
+      qb.selectNoFrom(sql<number>`1`.as('x')).unionAll((u) =>
+        u
+          .selectFrom('r')
+          .select(sql<number>`x + 1`.as('x'))
+          .where('x', '<', n),
+      ),
+    )
+    .selectFrom('r')
+    .select((eb) => eb.fn.countAll<number>().as('n')),
 );
 
 describe.runIf(TEST_DIALECT === 'sqlite')('SQLite reads on a worker thread', () => {
@@ -72,6 +87,24 @@ describe.runIf(TEST_DIALECT === 'sqlite')('SQLite reads on a worker thread', () 
     // The reads went to the worker, several to a message.
     expect(messages).toBeGreaterThan(0);
     expect(messages).toBeLessThan(urls.length);
+  });
+
+  it("answers a batch's first reads while the worker still runs the rest", async () => {
+    const reader = server.ctx.database.reader;
+    const emit = Worker.prototype.emit;
+    let answers = 0;
+    Worker.prototype.emit = function (this: Worker, ...a: Parameters<typeof emit>) {
+      if (a[0] === 'message') answers += 1;
+      return emit.apply(this, a);
+    };
+    try {
+      // Sent in one turn, so in one message: the first takes more than a slice, the second far more.
+      const [first, second] = await Promise.all([reader.first(counting, 50_000), reader.first(counting, 2_000_000)]);
+      expect([Number(first?.n), Number(second?.n)]).toEqual([50_000, 2_000_000]);
+    } finally {
+      Worker.prototype.emit = emit;
+    }
+    expect(answers).toBe(2);
   });
 
   it('fails a read that fails, and only that one', async () => {

@@ -2,8 +2,9 @@
  * SQLite reads on a worker thread (SQLITE_READ_THREAD, on by default; ADR 0003). better-sqlite3 runs
  * a statement on the calling thread, so on the main thread every read's SQLite work competes with
  * HTTP for one core while the second core waits. The worker holds its own read-only connection; the
- * reads of one turn of the event loop go to it in one message and come back in one, so a read costs
- * the main thread ~1–2 µs under load instead of its whole statement.
+ * reads of one turn of the event loop go to it in one message and come back in a few (a slice of about
+ * half a millisecond of work each, so that the main thread answers the first while the worker runs the
+ * rest), so a read costs the main thread ~1–2 µs under load instead of its whole statement.
  */
 import { Worker } from 'node:worker_threads';
 
