@@ -159,6 +159,8 @@ describe('a customer reads a deck on a phone', () => {
     const opening = page.waitForRequest((r) => r.url().endsWith('/events') && (r.postData() ?? '').includes('"type":"open"'));
     await page.goto(link.url);
     const open = await opening;
+    // The test's own clock around each page: a loaded machine stretches the steps between the waits.
+    const openedAt = Date.now();
     await page.waitForTimeout(3000);
     // The first page shows from the HTML alone.
     expect(
@@ -168,8 +170,10 @@ describe('a customer reads a deck on a phone', () => {
       }),
     ).toBe(true);
     expect((await (await open.response())?.json()) as unknown).toMatchObject({ status: 1, data: { counted: true } });
+    const pressedAt = Date.now();
     await page.keyboard.press('ArrowRight');
     await expect.poll(() => page.locator('#current').textContent()).toBe('2');
+    const flippedAt = Date.now();
     expect(new URL(page.url()).searchParams.get('p')).toBe('2');
     await expect
       .poll(() =>
@@ -181,6 +185,7 @@ describe('a customer reads a deck on a phone', () => {
       .toBe(true);
     await page.waitForTimeout(2000);
     await page.close();
+    const closedAt = Date.now();
 
     // The leave beacon closes the view: 2 pages, each read for about the time it was shown.
     const [log] = await until(
@@ -191,8 +196,10 @@ describe('a customer reads a deck on a phone', () => {
     expect(log).toMatchObject({ viewerId: customer.id, viewerName: 'Ada Reader', totalPage: 2 });
     const ms = new Map(log?.durations.map((d) => [d.pageIndex, Number(d.duration)]));
     expect([...ms.keys()]).toEqual(['1', '2']);
-    expect(Math.abs((ms.get('1') ?? 0) - 3000)).toBeLessThanOrEqual(1000);
-    expect(Math.abs((ms.get('2') ?? 0) - 2000)).toBeLessThanOrEqual(1000);
+    expect(ms.get('1')).toBeGreaterThanOrEqual(2000);
+    expect(ms.get('1')).toBeLessThanOrEqual(flippedAt - openedAt + 1000);
+    expect(ms.get('2')).toBeGreaterThanOrEqual(1000);
+    expect(ms.get('2')).toBeLessThanOrEqual(closedAt - pressedAt + 1000);
 
     const records = await api<{ action: string; content: string }[]>(
       'GET',
