@@ -31,7 +31,8 @@ interface Props {
   open: boolean;
   /** An import already running (after a reload): the wizard opens on its progress. */
   resume?: string | undefined;
-  onClose: () => void;
+  /** Called with the import whose end the user has just seen in the drawer, if any. */
+  onClose: (seenEnded?: string) => void;
 }
 
 type Policy = 'skip' | 'update' | 'merge';
@@ -167,8 +168,9 @@ export function ImportWizard({ appId, me, isManager, open, resume, onClose }: Pr
     start.reset();
   };
   const close = () => {
+    const seen = run.data && isSettled(run.data) ? run.data.id : undefined;
     reset();
-    onClose();
+    onClose(seen);
   };
 
   const readFile = async () => {

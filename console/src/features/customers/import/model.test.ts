@@ -8,6 +8,7 @@ import {
   mappingField,
   percentDone,
   previewPart,
+  noticedImport,
   runningImport,
   unmappedRequired,
 } from './model.ts';
@@ -84,6 +85,16 @@ describe('a job', () => {
     expect(percentDone(job({ total: 0, processed: 0 }))).toBe(0);
     expect(percentDone(job({ total: 3, processed: 1 }))).toBe(33);
     expect(percentDone(job({ status: 'done', total: 0 }))).toBe(100);
+  });
+
+  it('tells of the running import, or of the one it was showing once that one has ended', () => {
+    const running = job({ id: 'r' });
+    expect(noticedImport([running], null)?.id).toBe('r');
+    expect(noticedImport([job({ id: 'r', status: 'done' })], 'r')?.status).toBe('done');
+    expect(noticedImport([job({ id: 'r', status: 'failed' })], 'r')?.status).toBe('failed');
+    // One that ended unseen is not announced, and a newer running one comes first.
+    expect(noticedImport([job({ id: 'r', status: 'done' })], null)).toBeUndefined();
+    expect(noticedImport([job({ id: 'n' }), job({ id: 'r', status: 'done' })], 'r')?.id).toBe('n');
   });
 
   it('finds the newest real import still running, not a dry run nor a finished one', () => {

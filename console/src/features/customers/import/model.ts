@@ -87,6 +87,17 @@ export function runningImport<J extends Pick<ImportJobView, 'dryRun' | 'status'>
   return jobs.find((j) => !j.dryRun && !isSettled(j));
 }
 
+/**
+ * The import the customers page tells of: the one still running, or else the one it was showing
+ * when that one ended, so the user learns it finished (and how) instead of seeing the notice vanish.
+ */
+export function noticedImport<J extends Pick<ImportJobView, 'dryRun' | 'status'> & { id: string }>(
+  jobs: readonly J[],
+  watched: string | null,
+): J | undefined {
+  return runningImport(jobs) ?? (watched === null ? undefined : jobs.find((j) => j.id === watched && isSettled(j)));
+}
+
 /** A byte count for people ("1.2 MB"). */
 export function byteSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;

@@ -1,7 +1,7 @@
 import { ImportOutlined, PlusOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, App, Badge, Button, Card, Empty, Flex, Grid, Input, List, Select, Space, Table, Tag, Typography } from 'antd';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { DateTime } from '../../../shared/ui/DateTime.tsx';
@@ -13,7 +13,7 @@ import { CustomerFormDrawer } from '../components/CustomerFormDrawer.tsx';
 import { importQueries } from '../import/api.ts';
 import { ExportButton } from '../import/ExportButton.tsx';
 import { ImportWizard } from '../import/ImportWizard.tsx';
-import { percentDone, runningImport } from '../import/model.ts';
+import { isSettled, noticedImport, percentDone, runningImport } from '../import/model.ts';
 
 const PAGE_SIZE = 20;
 /** The group filter's value for "in no group" (the API's empty group_id). */
@@ -57,7 +57,13 @@ export function CustomersPage() {
   const [importing, setImporting] = useState<{ resume?: string } | null>(null);
   const me = useQuery(authQueries.me());
   const imports = useQuery({ ...importQueries.recent(appId, me.data?.id ?? 0), enabled: me.data !== undefined });
-  const running = runningImport(imports.data ?? []);
+  // The import the notice above the list shows: the running one, kept once it ends until the user has seen how.
+  const [watched, setWatched] = useState<string | null>(null);
+  const runningId = runningImport(imports.data ?? [])?.id;
+  useEffect(() => {
+    if (runningId !== undefined) setWatched(runningId);
+  }, [runningId]);
+  const noticed = noticedImport(imports.data ?? [], watched);
   const members = useQuery(memberQueries.list(appId));
   const groups = useQuery(customerQueries.groups(appId));
   const list = useQuery(customerQueries.list(params));
@@ -189,14 +195,22 @@ export function CustomersPage() {
           </>
         }
       />
-      {running && !importing && (
+      {noticed && !importing && (
         <Alert
-          type="info"
+          type={!isSettled(noticed) ? 'info' : noticed.status === 'failed' ? 'error' : 'success'}
           showIcon
           style={{ marginBottom: 16 }}
-          message={t('customers.import.runningBanner', { file: running.fileName, percent: percentDone(running) })}
+          message={
+            !isSettled(noticed)
+              ? t('customers.import.runningBanner', { file: noticed.fileName, percent: percentDone(noticed) })
+              : t(noticed.status === 'failed' ? 'customers.import.failedBanner' : 'customers.import.finishedBanner', {
+                  file: noticed.fileName,
+                })
+          }
+          closable={isSettled(noticed)}
+          onClose={() => setWatched(null)}
           action={
-            <Button size="small" onClick={() => setImporting({ resume: running.id })}>
+            <Button size="small" onClick={() => setImporting({ resume: noticed.id })}>
               {t('customers.import.show')}
             </Button>
           }
@@ -222,7 +236,10 @@ export function CustomersPage() {
           isManager={seesAll}
           open={importing !== null}
           resume={importing?.resume}
-          onClose={() => setImporting(null)}
+          onClose={(seenEnded) => {
+            setImporting(null);
+            if (seenEnded !== undefined && seenEnded === watched) setWatched(null);
+          }}
         />
       )}
       {me.data && (
