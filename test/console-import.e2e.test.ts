@@ -244,7 +244,7 @@ describe('customer import and export in the console', { timeout: 120_000 }, () =
     expect(pageErrors).toEqual([]);
   });
 
-  it('shows an import still running after a reload, and opens its progress (in Chinese)', async () => {
+  it('shows an import still running after a reload, then that it finished, and opens its summary (in Chinese)', async () => {
     const context = await contextFor(1440, false, 'zh-CN');
     const page = await context.newPage();
     // The customer list's reads while 60,000 customers arrive on the live stream (coalesced: about one a second).
@@ -260,23 +260,39 @@ describe('customer import and export in the console', { timeout: 120_000 }, () =
     const rows = Array.from({ length: 60_000 }, (_, i) => `Bulk ${i},1393${String(i).padStart(7, '0')}`);
     const body = new FormData();
     body.append('file', new Blob([['name,phone', ...rows].join('\r\n')], { type: 'text/csv' }), 'bulk.csv');
-    const started = await fetch(`${base}/api/v1.7/app/${project.appId}/member/${salesId}/customer-imports`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${salesToken}` },
-      body,
-    });
-    expect(await started.json()).toMatchObject({ status: 1, data: { status: 'queued' } });
+    const jobs = `${base}/api/v1.7/app/${project.appId}/member/${salesId}`;
+    const auth = { authorization: `Bearer ${salesToken}` };
+    const started = await fetch(`${jobs}/customer-imports`, { method: 'POST', headers: auth, body });
+    const job = (await started.json()) as { status: number; data: { id: string; status: string } };
+    expect(job).toMatchObject({ status: 1, data: { status: 'queued' } });
 
     const customers = new CustomersPage(page, 'zh-CN');
     await customers.open(base, project.appId);
     const banner = page.getByRole('alert').filter({ hasText: 'bulk.csv' });
-    await banner.waitFor();
+    // While it runs: its progress ("正在导入 bulk.csv：已完成 N%。").
+    const [runningBefore] = text('zh-CN', 'customers.import.runningBanner', { file: 'bulk.csv', percent: '§' }).split('§');
+    await banner.filter({ hasText: runningBefore }).waitFor();
     await expectAccessible(page, 'running import notice (zh-CN)');
+    // Once it is over, the notice stays and says so, until its summary is opened.
+    const jobPath = `/api/v1.7/app/${project.appId}/member/${salesId}/customer-import/${job.data.id}`;
+    await expect
+      .poll(async () => (await api<{ status: string }>(jobPath, salesToken)).status, { timeout: 90_000, interval: 500 })
+      .toBe('done');
+    await banner
+      .filter({
+        hasText: text('zh-CN', 'customers.import.finishedBanner', { file: 'bulk.csv', created: 60_000, updated: 0, skipped: 0, failed: 0 }),
+      })
+      .waitFor();
+    await expectAccessible(page, 'finished import notice (zh-CN)');
+    await shot(page, 'import-finished-notice-1440');
+    await page.setViewportSize({ width: 375, height: 812 });
+    await shot(page, 'import-finished-notice-375');
+    await page.setViewportSize({ width: 1440, height: 900 });
     await banner.getByRole('button', { name: buttonName('zh-CN', 'customers.import.show') }).click();
     const wizard = new ImportWizard(page, 'zh-CN');
     await wizard.drawer.waitFor();
     await wizard.drawer.getByRole('progressbar').waitFor();
-    await wizard.drawer.getByText(text('zh-CN', 'customers.import.done', { count: 60_000, file: 'bulk.csv' })).waitFor({ timeout: 90_000 });
+    await wizard.drawer.getByText(text('zh-CN', 'customers.import.done', { count: 60_000, file: 'bulk.csv' })).waitFor();
     expect(await wizard.counts('did')).toEqual({ created: 60_000, updated: 0, skipped: 0, failed: 0 });
     await expectAccessible(page, 'import summary (zh-CN)');
     await wizard.button('customers.import.finish').click();

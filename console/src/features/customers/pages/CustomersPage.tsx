@@ -1,5 +1,5 @@
 import { ImportOutlined, PlusOutlined } from '@ant-design/icons';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Badge, Button, Card, Empty, Flex, Grid, Input, List, Select, Space, Table, Tag, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,7 +10,7 @@ import { authQueries } from '../../auth/api.ts';
 import { memberQueries } from '../../members/api.ts';
 import { type CustomerListItem, type CustomerListParams, customerQueries } from '../api.ts';
 import { CustomerFormDrawer } from '../components/CustomerFormDrawer.tsx';
-import { importQueries } from '../import/api.ts';
+import { importQueries, refreshCustomers } from '../import/api.ts';
 import { ExportButton } from '../import/ExportButton.tsx';
 import { ImportWizard } from '../import/ImportWizard.tsx';
 import { isSettled, noticedImport, percentDone, runningImport } from '../import/model.ts';
@@ -64,6 +64,12 @@ export function CustomersPage() {
     if (runningId !== undefined) setWatched(runningId);
   }, [runningId]);
   const noticed = noticedImport(imports.data ?? [], watched);
+  // Its customers join the list as soon as it is over (the live stream's refreshes come a second apart).
+  const client = useQueryClient();
+  const ended = noticed && isSettled(noticed) ? noticed.id : undefined;
+  useEffect(() => {
+    if (ended !== undefined) void refreshCustomers(client, appId);
+  }, [ended, client, appId]);
   const members = useQuery(memberQueries.list(appId));
   const groups = useQuery(customerQueries.groups(appId));
   const list = useQuery(customerQueries.list(params));
@@ -203,9 +209,15 @@ export function CustomersPage() {
           message={
             !isSettled(noticed)
               ? t('customers.import.runningBanner', { file: noticed.fileName, percent: percentDone(noticed) })
-              : t(noticed.status === 'failed' ? 'customers.import.failedBanner' : 'customers.import.finishedBanner', {
-                  file: noticed.fileName,
-                })
+              : noticed.status === 'failed'
+                ? t('customers.import.failedBanner', { file: noticed.fileName })
+                : t('customers.import.finishedBanner', {
+                    file: noticed.fileName,
+                    created: noticed.created,
+                    updated: noticed.updated,
+                    skipped: noticed.skipped,
+                    failed: noticed.failed,
+                  })
           }
           closable={isSettled(noticed)}
           onClose={() => setWatched(null)}
