@@ -1,20 +1,38 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Two projects. `unit`: specs (`*.spec.ts`) of services and helpers with fake repositories and a fake
+ * clock, and the console's own tests: no server process, no database, no build (`npm run test:unit`).
+ * `integration`: everything over HTTP against a real database (`*.test.ts`), each file with its own.
+ * `npm test` runs both.
+ */
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'console/src/**/*.test.ts'],
-    globalSetup: ['test/helpers/build.ts'],
-    // Fails a file whose statements broke the app_id rule (on PostgreSQL runs, where the check is on).
-    setupFiles: ['test/helpers/app-id-check.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // Each test file gets its own fresh database; files run in parallel on the two cores.
+    // Files run in parallel on the two cores.
     maxWorkers: 2,
-    // On PostgreSQL every statement over a project table must name its project (src/db/app-id-check.ts).
     env: {
       RAPPORT_INSECURE_FAST_HASH: '1',
+      // On PostgreSQL every statement over a project table must name its project (src/db/app-id-check.ts).
       ...(process.env.RAPPORT_TEST_DB === 'postgres' ? { RAPPORT_APP_ID_CHECK: process.env.RAPPORT_APP_ID_CHECK ?? '1' } : {}),
     },
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: ['test/**/*.spec.ts', 'console/src/**/*.test.ts'] },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['test/**/*.test.ts'],
+          globalSetup: ['test/helpers/build.ts'],
+          // Fails a file whose statements broke the app_id rule (on PostgreSQL runs, where the check is on).
+          setupFiles: ['test/helpers/app-id-check.ts'],
+        },
+      },
+    ],
   },
 });

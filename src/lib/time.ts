@@ -39,6 +39,16 @@ export class Clock {
   }
 
   /**
+   * Calls `fn` once `ms` have passed on this clock; the returned function cancels it. The timer does
+   * not keep the process alive. Background work waits through here, so a test's clock can move it.
+   */
+  after(ms: number, fn: () => void): () => void {
+    const timer = setTimeout(fn, Math.max(0, ms));
+    timer.unref();
+    return () => clearTimeout(timer);
+  }
+
+  /**
    * Every timestamp of every response goes through here (a customer page has 40), and Intl's
    * formatToParts costs ~5 µs a call. The zone's offset is looked up once per
    * hour of time and remembered; the text is built by arithmetic, the date part once per day.
