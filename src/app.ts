@@ -222,7 +222,7 @@ export async function buildApp(ctx: AppContext & { readonly metrics?: Metrics | 
     secureCookies: ctx.config.publicBaseUrl.startsWith('https:'),
   });
   await app.register(siteRoutes, { site: services.site, script: loadSiteScript() });
-  await app.register(campaignsRoutes, { campaigns: services.campaigns });
+  await app.register(campaignsRoutes, { campaigns: services.campaigns, tracking: services.campaignTracking });
   await registerConsole(app, ctx.config.consoleDir, ctx.logger as FastifyBaseLogger);
   // The console's own OAuth client, made by whichever process starts first (idempotent).
   app.addHook('onReady', async () => {

@@ -17,9 +17,11 @@ export interface Observer {
   ingested(outcome: { accepted: number; duplicates: number } | { refused: string }): void;
   /** A webhook delivery attempt ended. */
   webhookDelivery(result: DeliveryResult, seconds: number): void;
+  /** A background job's tick ended: it worked, found nothing to do, or failed (src/lib/jobs.ts). */
+  jobTicked(job: string, outcome: 'worked' | 'idle' | 'failed', seconds: number): void;
 }
 
-export const NO_OBSERVER: Observer = { ingested: () => {}, webhookDelivery: () => {} };
+export const NO_OBSERVER: Observer = { ingested: () => {}, webhookDelivery: () => {}, jobTicked: () => {} };
 
 /** What every service is built from. Nothing here knows about HTTP, so the CLI shares it. */
 export interface AppContext {

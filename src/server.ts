@@ -54,8 +54,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
   services.merges.start();
   // Site visits that fell silent get their end recorded every minute.
   const stopSiteSweeping = services.site.startSweeping();
-  // Campaign mail goes out from the queue in the database (MAIL_WORKER=false leaves it to other processes).
-  const stopSending = ctx.config.mailWorker ? services.campaigns.start() : null;
+  // The background jobs: campaign mail goes out from the queue in the database (MAIL_WORKER=false
+  // leaves it to other processes).
+  services.jobs.start();
   logger.info({ database: ctx.database.description, timeZone: config.timeZone }, 'rapport is serving');
   let closing: Promise<void> | null = null;
   return {
@@ -69,7 +70,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
         stopSweeping();
         stopSiteSweeping();
         await app.close();
-        await stopSending?.();
+        await services.jobs.stop();
         await services.files.close();
         await services.merges.close();
         await services.dataops.close();

@@ -1,11 +1,12 @@
 import path from 'node:path';
 import type { AppContext } from './context.ts';
 import { LocalFileStorage } from './lib/file-storage.ts';
+import { BackgroundJobs } from './lib/jobs.ts';
 import { createAccessService } from './modules/access/service.ts';
 import { createAccountsService } from './modules/accounts/service.ts';
 import { createAuditService } from './modules/audit/service.ts';
 import { createBehaviourService } from './modules/behaviour/service.ts';
-import { createCampaignsService } from './modules/campaigns/service.ts';
+import { createCampaignServices } from './modules/campaigns/service.ts';
 import { createClientsService } from './modules/clients/service.ts';
 import { createCustomersService } from './modules/customers/service.ts';
 import { createErasureService } from './modules/erasure/service.ts';
@@ -29,6 +30,11 @@ import { createWebhooksService } from './modules/webhooks/service.ts';
  * service is built after those it needs, so nothing is wired afterwards.
  */
 export function createServices(ctx: AppContext) {
+  // Every loop of background work; the server starts them and stops them on SIGTERM (src/lib/jobs.ts).
+  const jobs = new BackgroundJobs(ctx.clock, {
+    ticked: (job, outcome, seconds) => ctx.observer.jobTicked(job, outcome, seconds),
+    failed: (job, err, retryInMs) => ctx.logger.warn({ err, job, retryInMs }, `${job}: failed; will retry`),
+  });
   const clients = createClientsService(ctx);
   const accounts = createAccountsService(ctx, clients);
   const access = createAccessService(ctx.database);
@@ -56,9 +62,14 @@ export function createServices(ctx: AppContext) {
   // Uploaded files and their pages under DATA_DIR/files, whichever database runs.
   const files = createFilesService(ctx, access, new LocalFileStorage(path.join(ctx.config.dataDir, 'files')), audit.record);
   const live = createLiveService(ctx, access, histories);
-  // Links shared from Rapport and their public viewer: views are written through ingestion's write path.
-  // E-mail campaigns: their Post records and behaviour records go through ingestion's write path.
-  const campaigns = createCampaignsService(ctx, { access, accounts, ingest });
+  // E-mail campaigns: composed by members, mailed by a background job (where MAIL_WORKER is on), tracked
+  // from the recipients' mail; their Post records and behaviour records go through ingestion's write path.
+  const mail = createCampaignServices(ctx, {
+    access,
+    accounts,
+    ingest,
+    defineJob: ctx.config.mailWorker ? (def) => jobs.define(def) : null,
+  });
   // Links shared from Rapport and their public viewer: views are written through ingestion's write path;
   // a campaign's tracked click on a share link tells the viewer which customer is viewing.
   const links = createLinksService(ctx, {
@@ -69,7 +80,7 @@ export function createServices(ctx: AppContext) {
     customers,
     ingest,
     projects,
-    mailClick: campaigns.identifyClick,
+    mailClick: mail.tracking.identifyClick,
   });
   // The site snippet's records: written through ingestion's write path as the viewer's are.
   // A shared link's form reaches the site visitor it handed off to the project's site; a campaign's
@@ -79,9 +90,10 @@ export function createServices(ctx: AppContext) {
     customers,
     ingest,
     handoffs: links.handedOffCustomer,
-    clickTokens: campaigns.resolveClick,
+    clickTokens: mail.tracking.resolveClick,
   });
   return {
+    jobs,
     clients,
     accounts,
     access,
@@ -102,7 +114,10 @@ export function createServices(ctx: AppContext) {
     live,
     links,
     site,
-    campaigns,
+    campaigns: mail.composer,
+    campaignSender: mail.sender,
+    campaignTracking: mail.tracking,
+    mailTransport: mail.transport,
   };
 }
 

@@ -73,7 +73,7 @@ describe('campaign settings', () => {
       MAIL_MACHINE_OPEN_SECONDS: '3600',
     });
     const postId = await campaign(server, p, customer);
-    await server.services.campaigns.drain();
+    await server.services.campaignSender.drain();
     const mail = box.inbox.find((m) => m.mail.headers.get('x-rapport-post') === postId);
     expect(mail).toBeDefined();
     const dkim = mail!.mail.headerLines.find((h) => h.key === 'dkim-signature')?.line.replace(/\r?\n\s+/g, ' ') ?? '';
@@ -94,7 +94,7 @@ describe('campaign settings', () => {
   it('an SMTP server that cannot be reached fails no one: the recipients stay queued', async () => {
     const { server, p, customer } = await serverWith({ SMTP_URL: `smtp://127.0.0.1:${await freePort()}` });
     const postId = await campaign(server, p, customer);
-    await server.services.campaigns.drain();
+    await server.services.campaignSender.drain();
     const res = await server.api.get(`/api/v1.7/app/${p.appId}/post/${postId}`, { token: p.sales.token });
     expect(res.json()).toMatchObject({ status: 1, data: { status: 'active', states: { queued: 1, sending: 0, failed: 0, unknown: 0 } } });
   });

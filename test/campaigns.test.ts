@@ -83,7 +83,7 @@ async function post(postId: string): Promise<Record<string, unknown>> {
 
 /** Sends everything due and returns the mails that arrived for this campaign. */
 async function sendAll(postId: string): Promise<Delivered[]> {
-  await t.server.services.campaigns.drain();
+  await t.server.services.campaignSender.drain();
   return box.inbox.filter((m) => m.mail.headers.get('x-rapport-post') === postId);
 }
 
@@ -244,7 +244,7 @@ describe('sending', () => {
 
     // The site snippet sends the parameter back: the resolver names the customer, and counts the
     // return visit once told it is recorded (returning visitors once each).
-    const resolve = t.server.services.campaigns.resolveClick;
+    const resolve = t.server.services.campaignTracking.resolveClick;
     const resolved = await resolve(p.appId, token);
     expect(resolved).toMatchObject({ customerId: id, postId: c.postId });
     expect(await resolve('another-project', token)).toBeNull();
@@ -318,7 +318,7 @@ describe('unsubscribe and failures', () => {
       code: 'no_recipients',
     });
     // The campaign made before the unsubscribe does not mail it either.
-    await t.server.services.campaigns.drain();
+    await t.server.services.campaignSender.drain();
     const still = await t.server.ctx.database.db
       .selectFrom('campaign_recipients')
       .select('state')

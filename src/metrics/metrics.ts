@@ -90,6 +90,19 @@ export class Metrics implements Observer, DatabaseObserver {
     buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [this.registry],
   });
+  private readonly jobTicks = new prom.Counter({
+    name: 'rapport_job_ticks_total',
+    help: 'Ticks of the background jobs, by job and outcome: worked, idle (nothing was due) or failed (retried after a backoff)',
+    labelNames: ['job', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  private readonly jobSeconds = new prom.Histogram({
+    name: 'rapport_job_tick_duration_seconds',
+    help: 'Time of one tick of a background job, by job',
+    labelNames: ['job'] as const,
+    buckets: [0.001, 0.005, 0.025, 0.1, 0.5, 2.5, 10, 60],
+    registers: [this.registry],
+  });
   private readonly statementSeconds = new prom.Histogram({
     name: 'rapport_db_statement_duration_seconds',
     help: 'Time of database statements: "query" (through Kysely: writes and transactions), "read" (prepared reads)',
@@ -208,6 +221,11 @@ export class Metrics implements Observer, DatabaseObserver {
   webhookDelivery(result: DeliveryResult, seconds: number): void {
     this.deliveries.inc({ result });
     this.deliverySeconds.observe(seconds);
+  }
+
+  jobTicked(job: string, outcome: 'worked' | 'idle' | 'failed', seconds: number): void {
+    this.jobTicks.inc({ job, outcome });
+    this.jobSeconds.observe({ job }, seconds);
   }
 
   statement(kind: 'query' | 'read', seconds: number): void {

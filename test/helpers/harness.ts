@@ -128,7 +128,8 @@ export async function startTestServer(extraEnv: Record<string, string> = {}): Pr
     async close() {
       await app.close();
       await services.files.close();
-      services.campaigns.close();
+      await services.jobs.stop();
+      services.mailTransport.close();
       await services.dataops.close();
       await ctx.database.close();
       await db.drop();

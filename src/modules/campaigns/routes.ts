@@ -7,7 +7,7 @@ import { publicPage } from '../../http/public-pages.ts';
 import { AppIdParams } from '../projects/schemas.ts';
 import { invalidLinkPage, unsubscribeConfirmPage, unsubscribedPage } from './pages.ts';
 import { AppPostParams, Campaign, CampaignBody, CampaignPreview, CampaignTest, DraftBody, PreviewBody } from './schemas.ts';
-import type { CampaignsService, TrackedRequest } from './service.ts';
+import type { CampaignComposer, CampaignTracking, TrackedRequest } from './service.ts';
 
 const tags = ['E-mail campaigns'];
 
@@ -15,12 +15,13 @@ const tags = ['E-mail campaigns'];
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 
 export interface CampaignsRoutesOptions {
-  campaigns: CampaignsService;
+  campaigns: CampaignComposer;
+  tracking: CampaignTracking;
 }
 
 export async function campaignsRoutes(fastify: FastifyInstance, opts: CampaignsRoutesOptions): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { campaigns } = opts;
+  const { campaigns, tracking } = opts;
 
   app.post(
     '/api/v1.7/app/:appId/posts',
@@ -130,7 +131,7 @@ export async function campaignsRoutes(fastify: FastifyInstance, opts: CampaignsR
     },
     async (request, reply) => {
       crossOrigin(reply);
-      await campaigns.open(request.params.token, tracked(request));
+      await tracking.open(request.params.token, tracked(request));
       return reply.type('image/gif').send(PIXEL);
     },
   );
@@ -149,7 +150,7 @@ export async function campaignsRoutes(fastify: FastifyInstance, opts: CampaignsR
     },
     async (request, reply) => {
       crossOrigin(reply).header('Referrer-Policy', 'no-referrer');
-      const to = await campaigns.click(request.params.token, Number(request.params.n), tracked(request));
+      const to = await tracking.click(request.params.token, Number(request.params.n), tracked(request));
       return reply.redirect(to, 302);
     },
   );
@@ -185,7 +186,7 @@ export async function campaignsRoutes(fastify: FastifyInstance, opts: CampaignsR
     },
     async (request, reply) =>
       orInvalid(reply, async () => {
-        const info = await campaigns.unsubscribeInfo(request.params.token);
+        const info = await tracking.unsubscribeInfo(request.params.token);
         return unsubscribeConfirmPage(info.address, info.unsubscribed);
       }),
   );
@@ -205,7 +206,7 @@ export async function campaignsRoutes(fastify: FastifyInstance, opts: CampaignsR
     },
     async (request, reply) =>
       orInvalid(reply, async () => {
-        await campaigns.unsubscribe(request.params.token);
+        await tracking.unsubscribe(request.params.token);
         return unsubscribedPage();
       }),
   );
