@@ -21,7 +21,7 @@ const REPOSITORY = '^src/modules/[^/]+/repository\\.ts$';
 const MAPPER = '^src/modules/[^/]+/mapper\\.ts$';
 /**
  * Files directly in src/: the composition root (services.ts builds the services, app.ts registers
- * the routes), the entry points (server.ts, runtime.ts, maintenance.ts) and the configuration,
+ * the routes), the entry points (server.ts, runtime.ts) and the configuration,
  * context and logger they share.
  */
 const ROOT = '^src/[^/]+\\.ts$';
@@ -44,7 +44,7 @@ module.exports = {
       severity: 'error',
       comment: 'src/db is the database seam: it knows no feature, no HTTP, no events and no wiring.',
       from: { path: '^src/db/' },
-      to: { path: ['^src/(modules|http|events|cli)/', '^src/(app|services|server|runtime|maintenance)\\.ts$'] },
+      to: { path: ['^src/(modules|http|events|cli)/', '^src/(app|services|server|runtime)\\.ts$'] },
     },
     {
       name: 'lib-is-a-leaf',

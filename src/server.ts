@@ -4,7 +4,6 @@ import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import { createLogger } from './logger.ts';
 import { Relay } from './events/relay.ts';
-import { startMaintenance } from './maintenance.ts';
 import { clusterMetrics } from './metrics/cluster.ts';
 import { startMetricsServer } from './metrics/serve.ts';
 import { openContext, type ServerContext } from './runtime.ts';
@@ -41,7 +40,6 @@ export async function startServer(config: Config): Promise<RunningServer> {
     await ctx.database.close();
     throw err;
   }
-  const stopMaintenance = startMaintenance(ctx, services.accounts);
   const relay = config.embeddedRelay ? new Relay(ctx) : null;
   relay?.start();
   // Files left processing by a stopped or crashed process are rendered again from where they stopped.
@@ -50,12 +48,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
   services.dataops.start();
   // Views of shared links that fell silent are closed (their leave recorded) every few seconds.
   const stopSweeping = services.links.startSweeping();
-  // Merged customers' history moves to their survivors in the background, resuming where it stopped.
-  services.merges.start();
   // Site visits that fell silent get their end recorded every minute.
   const stopSiteSweeping = services.site.startSweeping();
   // The background jobs: campaign mail goes out from the queue in the database (MAIL_WORKER=false
-  // leaves it to other processes).
+  // leaves it to other processes); merged customers' history moves to their survivors, resuming where it stopped.
   services.jobs.start();
   logger.info({ database: ctx.database.description, timeZone: config.timeZone }, 'rapport is serving');
   let closing: Promise<void> | null = null;
@@ -66,13 +62,11 @@ export async function startServer(config: Config): Promise<RunningServer> {
       // Stop accepting, let in-flight requests finish (with the group commits they wait for), stop
       // the relay after its pass, then close the database once every write queue is empty.
       closing ??= (async () => {
-        stopMaintenance();
         stopSweeping();
         stopSiteSweeping();
         await app.close();
         await services.jobs.stop();
         await services.files.close();
-        await services.merges.close();
         await services.dataops.close();
         await relay?.stop();
         await metricsServer?.close();

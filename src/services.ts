@@ -38,6 +38,17 @@ export function createServices(ctx: AppContext) {
   const clients = createClientsService(ctx);
   const accounts = createAccountsService(ctx, clients);
   const access = createAccessService(ctx.database);
+  // So nothing grows without bound: expired access and refresh tokens, expired verification codes and
+  // failed log-ins older than the throttle window, every ten minutes.
+  jobs.define({
+    name: 'prune-expired',
+    idleMs: 10 * 60_000,
+    async tick() {
+      const removed = await accounts.pruneExpired();
+      if (removed > 0) ctx.logger.debug({ removed }, 'pruned expired tokens and codes');
+      return 'idle';
+    },
+  });
   const audit = createAuditService(ctx, access);
   const metadata = createMetadataService(ctx, access);
   // A new project gets the default customer attributes in the transaction that creates it.
@@ -47,7 +58,7 @@ export function createServices(ctx: AppContext) {
   const groups = createGroupsService(ctx, access, members);
   const customers = createCustomersService(ctx, access, metadata, groups, members, audit.record);
   // Merging customers; their history moves to the survivor in the background (ADR 0027).
-  const merges = createMergesService(ctx, access, members, customers, audit.record);
+  const merges = createMergesService(ctx, { access, members, customers, audit: audit.record, defineJob: (def) => jobs.define(def) });
   const erasure = createErasureService(ctx, access, audit.record);
   // Ingested Customer items go through the same validated write path as the create endpoint.
   const ingest = createIngestService(ctx, access, accounts, projects, async (trx, appId, items, now) => {

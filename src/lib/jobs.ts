@@ -45,10 +45,15 @@ export interface Job {
   readonly stopping: boolean;
 }
 
+/** How a service defines its job (the composition root hands it `jobs.define`). */
+export type DefineJob = (def: JobDefinition) => Job;
+
 const DEFAULT_MAX_BACKOFF_MS = 60_000;
 
 class JobLoop implements Job, JobRun {
   stopping = false;
+  /** A poke came while a tick ran: the next wait is skipped, so the work it announced is not left for idleMs. */
+  private poked = false;
   private loops: Promise<void>[] = [];
   private readonly wakers = new Set<() => void>();
   private failures = 0;
@@ -69,7 +74,12 @@ class JobLoop implements Job, JobRun {
 
   poke(): void {
     if (this.stopping) return;
-    if (!this.running && this.def.startOnPoke) this.start();
+    if (!this.running) {
+      // A job that starts ticks at once.
+      if (this.def.startOnPoke) this.start();
+      return;
+    }
+    this.poked = true;
     for (const wake of this.wakers) wake();
   }
 
@@ -107,8 +117,10 @@ class JobLoop implements Job, JobRun {
 
   private async loop(): Promise<void> {
     while (!this.stopping) {
+      this.poked = false;
       const outcome = await this.tickOnce();
       if (outcome === 'worked' || this.stopping) continue;
+      if (this.poked) continue;
       await this.wait(outcome === 'idle' ? this.def.idleMs : outcome.waitMs);
     }
   }

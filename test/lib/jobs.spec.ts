@@ -64,6 +64,28 @@ describe('background jobs', () => {
     await jobs.stop();
   });
 
+  it('a poke during a tick skips the next wait', async () => {
+    const clock = new FakeClock();
+    const jobs = new BackgroundJobs(clock, recorder().events);
+    let n = 0;
+    const job: { poke(): void } = jobs.define({
+      name: 'merge',
+      idleMs: 1000,
+      async tick() {
+        n += 1;
+        if (n === 2) job.poke();
+        return 'idle';
+      },
+    });
+    jobs.start();
+    await settle();
+    expect(n).toBe(1);
+    await clock.advance(1000);
+    // The second tick was poked while it ran: the third follows without a wait.
+    expect(n).toBe(3);
+    await jobs.stop();
+  });
+
   it('a job without startOnPoke ignores pokes until started', async () => {
     const clock = new FakeClock();
     const jobs = new BackgroundJobs(clock, recorder().events);

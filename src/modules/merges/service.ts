@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { type EventMessage, RECORD_BODY, writeEvents } from '../../events/outbox.ts';
 import { badRequest, failure, forbidden } from '../../http/errors.ts';
 import type { Page } from '../../http/paging.ts';
+import type { DefineJob } from '../../lib/jobs.ts';
 import type { AccessService } from '../access/service.ts';
 import type { AuditRecorder } from '../audit/service.ts';
 import { type CustomerResponse, type CustomerRow, type CustomersService, customerRecord, toCustomer } from '../customers/service.ts';
@@ -97,11 +98,9 @@ export interface DuplicateSet {
 /** Customer merge, the duplicates finder and the background move of merged history (docs/customers.md, ADR 0027). */
 export function createMergesService(
   ctx: AppContext,
-  access: AccessService,
-  members: MembersService,
-  customers: CustomersService,
-  audit: AuditRecorder,
+  deps: { access: AccessService; members: MembersService; customers: CustomersService; audit: AuditRecorder; defineJob: DefineJob },
 ) {
+  const { access, members, customers, audit } = deps;
   const db: Kysely<Database> = ctx.database.db;
   const clock = ctx.clock;
   const repo = createMergesRepository(ctx.database.features);
@@ -144,9 +143,6 @@ export function createMergesService(
   }
 
   // ---- The background job ---------------------------------------------------------------------
-  let running: Promise<number> | null = null;
-  let again = false;
-  let timer: NodeJS.Timeout | null = null;
 
   /** Moves one merge's history as far as it goes; true once it is finished. */
   async function moveOne(m: CustomerMergeRow, settleMs: number): Promise<boolean> {
@@ -179,24 +175,12 @@ export function createMergesService(
     return finished;
   }
 
-  function kick(): void {
-    if (running) {
-      again = true;
-      return;
-    }
-    running = runPending(MERGE_SETTLE_MS)
-      .catch((err: unknown) => {
-        ctx.logger.warn({ err }, 'moving merged customers history failed; will retry');
-        return 0;
-      })
-      .finally(() => {
-        running = null;
-        if (again) {
-          again = false;
-          kick();
-        }
-      });
-  }
+  // Every few seconds on a server, and right after each merge.
+  const job = deps.defineJob({
+    name: 'merge-history',
+    idleMs: JOB_EVERY_MS,
+    tick: async () => ((await runPending(MERGE_SETTLE_MS)) > 0 ? 'worked' : 'idle'),
+  });
 
   return {
     /**
@@ -304,8 +288,8 @@ export function createMergesService(
         });
         return body;
       });
-      // A server runs the job (start()); elsewhere (the CLI, tests) runPending() moves the history.
-      if (timer) kick();
+      // A server runs the job; elsewhere (the CLI, tests) runPending() moves the history.
+      job.poke();
       return result;
     },
 
@@ -351,20 +335,6 @@ export function createMergesService(
      */
     runPending(settleMs = MERGE_SETTLE_MS): Promise<number> {
       return runPending(settleMs);
-    },
-
-    /** Runs the job every few seconds (and right after each merge) until close(). */
-    start(): void {
-      if (timer) return;
-      timer = setInterval(kick, JOB_EVERY_MS);
-      timer.unref();
-      kick();
-    },
-
-    async close(): Promise<void> {
-      if (timer) clearInterval(timer);
-      timer = null;
-      await running;
     },
   };
 }
