@@ -184,7 +184,6 @@ export function createCampaignsService(
 
   const recipientToken = async (appId: string, recipientId: string) => signValue((await signingKeys()).mail, { a: appId, r: recipientId });
 
-  /** The recipient a tracking token names, with its campaign; throws mail_token_invalid otherwise. */
   /** The recipient a `rapport_click` token of the project names, if the token is good. */
   async function clickRecipient(appId: string, token: string) {
     const value = verifyValue((await signingKeys()).click, token) as { a?: unknown; r?: unknown } | null;
@@ -192,6 +191,7 @@ export function createCampaignsService(
     return repo.recipient(db, appId, value.r);
   }
 
+  /** The recipient a tracking token names, with its campaign; throws mail_token_invalid otherwise. */
   async function recipientOf(token: string): Promise<{ rec: RecipientRow; campaign: CampaignRow }> {
     const value = verifyValue((await signingKeys()).mail, token) as { a?: unknown; r?: unknown } | null;
     if (value === null || typeof value.a !== 'string' || typeof value.r !== 'string') throw publicFailure('mail_token_invalid');
