@@ -48,16 +48,16 @@ const OVERLOADED_RETRY_SECONDS = 5;
 /** How often the event-loop lag is sampled. */
 const PRESSURE_SAMPLE_MS = 1000;
 
-/**
- * Builds the HTTP app: plugins → conventions → modules → 404 and error handlers. With `ctx.metrics`
- * (METRICS_TOKEN set) every answer is counted, and `/metrics` is served here unless METRICS_PORT is set.
- */
 /** TRUST_PROXY for Fastify: a number of hops becomes the function proxy-addr would make of it (Fastify's types take no number). */
 function trustProxyOption(setting: boolean | number | string[]): boolean | string[] | ((address: string, hop: number) => boolean) {
   if (typeof setting !== 'number') return setting;
   return (_address, hop) => hop < setting;
 }
 
+/**
+ * Builds the HTTP app: plugins → conventions → modules → 404 and error handlers. With `ctx.metrics`
+ * (METRICS_TOKEN set) every answer is counted, and `/metrics` is served here unless METRICS_PORT is set.
+ */
 export async function buildApp(ctx: AppContext & { readonly metrics?: Metrics | null }, services: Services): Promise<FastifyInstance> {
   const { headersTimeout, idleTimeout } = ctx.config;
   const app = Fastify({

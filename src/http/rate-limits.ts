@@ -28,7 +28,6 @@ export type LimitBy =
   /** not limited: health and readiness, the API reference, metrics (which has its own token) */
   | 'none';
 
-/** What a request is counted as. */
 /**
  * Whose budget a request spends: a user's (whatever token of theirs it carries: a new token buys no new
  * budget), a project's (ingestion by its secret), an OAuth client's from one address (a leaked client
@@ -97,8 +96,6 @@ const REDIS_LOG_EVERY_MS = 30_000;
 
 const KEY = Symbol('rapport.rateLimitKey');
 type Keyed = FastifyRequest & { [KEY]?: string };
-
-/** A credential as a budget key: hashed (and salted apart from the stored token hashes), never the credential itself. */
 
 function limitByOf(request: FastifyRequest): LimitBy {
   return request.routeOptions.config?.limitBy ?? (authModeOf(request) === 'none' ? 'ip' : 'token');

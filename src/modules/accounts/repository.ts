@@ -76,7 +76,6 @@ export const accountsRepository = {
     return row !== undefined;
   },
 
-  /** The number of Sales members across the projects the user created. */
   /** Sales members across the live projects the user created (prepared: every user info answer has it). */
   async salesCount(reader: PreparedReader, userId: number): Promise<number> {
     const row = await reader.first(salesCountOf, userId);
@@ -91,8 +90,6 @@ export const accountsRepository = {
     await db.insertInto('refresh_tokens').values(row).execute();
   },
 
-  /** The user behind a live access token, in one round trip. */
-  /** The user an access token belongs to, with the token's expiry (checked by the caller, so the row can be cached). */
   /**
    * The user an access token belongs to, and when the token expires; undefined for an unknown
    * token. Every authenticated request asks, so the answer is kept in memory until a commit changes

@@ -235,10 +235,6 @@ const byWhenDesc = <T extends { when_at: number; id: string }>(a: T, b: T) =>
 
 export const behaviourRepository = {
   /**
-   * The customer's visibility fields with its overview sums per kind and key: the all-time totals,
-   * or the rollups from `fromDay` on.
-   */
-  /**
    * The customer's visibility fields and its overview sums: all-time (no window), or from the
    * window's first day with that day's records before the window's start (`before`).
    */

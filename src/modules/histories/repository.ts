@@ -419,7 +419,6 @@ export const historiesRepository = {
     return withDurations(await r.all(viewLogsIn, appId, appId, ids));
   },
 
-  /** Marks every view log of the link as read by its creator. */
   /**
    * The creator has seen every view up to `lastSeq` (read with the link): the update, a write
    * transaction, runs only when views arrived since the last look, not on every page read.

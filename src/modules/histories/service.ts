@@ -23,10 +23,6 @@ export interface HistoryRefs {
 }
 
 /**
- * Calls, links, link view logs and mass e-mail sends (the interface's history endpoints).
- * Permission failures are NEED_AUTH envelopes (docs/interface.md §6); Sales see only their own records.
- */
-/**
  * The customer a call or link names, as far as the caller may see it: the detail's rule (Master and
  * Admin see every customer of the project, a Sales member only their own), else no customer.
  */
@@ -34,6 +30,10 @@ function inReach(m: Membership, customer: CustomerRow | undefined): CustomerRow 
   return customer !== undefined && (m.isManager || customer.owner_id === m.userId) ? customer : undefined;
 }
 
+/**
+ * Calls, links, link view logs and mass e-mail sends (the interface's history endpoints).
+ * Permission failures are NEED_AUTH envelopes (docs/interface.md §6); Sales see only their own records.
+ */
 export function createHistoriesService(ctx: AppContext, access: AccessService) {
   const db = ctx.database.db;
   const reader = ctx.database.reader;

@@ -251,10 +251,6 @@ export function createIngestRepository(database: DatabaseHandle) {
     return true;
   }
 
-  /**
-   * The viewer's plans: each view's progress first (a plan whose view moved on meanwhile is left out
-   * whole), then the records of the plans that apply, as a batch's, then the attributions.
-   */
   /** Records a silent visit's end once: false when it was closed meanwhile or came back to life. */
   async function closeVisit(trx: Db, appId: string, c: NonNullable<SiteRows['close']>): Promise<boolean> {
     const res = await trx
@@ -383,6 +379,10 @@ export function createIngestRepository(database: DatabaseHandle) {
     return true;
   }
 
+  /**
+   * The viewer's plans: each view's progress first (a plan whose view moved on meanwhile is left out
+   * whole), then the records of the plans that apply, as a batch's, then the attributions.
+   */
   async function writeViewer(trx: Db, plans: ViewerRows[]): Promise<void> {
     const guarded = plans.flatMap((p) => (p.site?.guard == null ? [] : [p.site]));
     let ties = new Map<string, string>();
