@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import rapport from './eslint/function-size.js';
 
 // What dependency-cruiser (.dependency-cruiser.cjs) cannot see in imports: SQL built outside a
 // repository with the executor a service holds, and dependencies set on a service after it is built.
@@ -13,6 +14,52 @@ const setterInjection = [
     message: 'No setter injection: a service gets what it needs when it is built, in src/services.ts.',
   },
 ];
+
+// The size limits of src/: no function with more than 80 lines of its own code (eslint/function-size.js),
+// no service file over 400 lines, no service function with more than four parameters (an actor and an
+// input object instead of id strings in a row). Released migrations never change, so they are not held
+// to them. The files below still break a limit and are to be split; none may be added.
+const SERVICE_FILES = ['src/modules/**/service.ts', 'src/modules/**/*.service.ts'];
+const TO_SPLIT = {
+  functionSize: [
+    'src/app.ts',
+    'src/cli/index.ts',
+    'src/config.ts',
+    'src/services.ts',
+    'src/modules/accounts/routes.ts',
+    'src/modules/campaigns/routes.ts',
+    'src/modules/customers/routes.ts',
+    'src/modules/customers/service.ts',
+    'src/modules/customers/validation.ts',
+    'src/modules/dataops/routes.ts',
+    'src/modules/files/routes.ts',
+    'src/modules/ingest/service.ts',
+    'src/modules/links/routes.ts',
+    'src/modules/links/service.ts',
+    'src/modules/projects/routes.ts',
+    'src/modules/webhooks/routes.ts',
+  ],
+  serviceLines: [
+    'src/modules/accounts/service.ts',
+    'src/modules/customers/service.ts',
+    'src/modules/dataops/service.ts',
+    'src/modules/files/service.ts',
+    'src/modules/ingest/service.ts',
+    'src/modules/links/service.ts',
+    'src/modules/site/service.ts',
+  ],
+  serviceParams: [
+    'src/modules/behaviour/service.ts',
+    'src/modules/customers/service.ts',
+    'src/modules/dataops/service.ts',
+    'src/modules/files/service.ts',
+    'src/modules/ingest/service.ts',
+    'src/modules/links/service.ts',
+    'src/modules/members/service.ts',
+    'src/modules/merges/service.ts',
+    'src/modules/site/service.ts',
+  ],
+};
 
 export default tseslint.config(
   {
@@ -66,5 +113,21 @@ export default tseslint.config(
   {
     files: ['**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
+  },
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/db/migrations/**', ...TO_SPLIT.functionSize],
+    plugins: { rapport },
+    rules: { 'rapport/function-size': ['error', { max: 80 }] },
+  },
+  {
+    files: SERVICE_FILES,
+    ignores: TO_SPLIT.serviceLines,
+    rules: { 'max-lines': ['error', { max: 400, skipBlankLines: true, skipComments: true }] },
+  },
+  {
+    files: SERVICE_FILES,
+    ignores: TO_SPLIT.serviceParams,
+    rules: { 'max-params': ['error', 4] },
   },
 );

@@ -196,7 +196,8 @@ export function createCampaignComposer(
   }
 
   /** Moves a campaign of the caller's from one of `from` to `to`; `post_state_invalid` otherwise. */
-  async function steer(appId: string, callerId: number, postId: string, from: string[], to: string): Promise<CampaignView> {
+  async function steer(appId: string, callerId: number, postId: string, move: { from: string[]; to: string }): Promise<CampaignView> {
+    const { from, to } = move;
     const c = await ownCampaign(appId, callerId, postId);
     const now = clock.now();
     const done = await db.transaction().execute(async (trx) => {
@@ -306,12 +307,13 @@ export function createCampaignComposer(
     },
 
     /** Pauses a sending campaign: mails being handed to SMTP finish; the queued ones wait. */
-    pause: (appId: string, callerId: number, postId: string) => steer(appId, callerId, postId, ['active'], 'paused'),
+    pause: (appId: string, callerId: number, postId: string) => steer(appId, callerId, postId, { from: ['active'], to: 'paused' }),
 
-    resume: (appId: string, callerId: number, postId: string) => steer(appId, callerId, postId, ['paused'], 'active'),
+    resume: (appId: string, callerId: number, postId: string) => steer(appId, callerId, postId, { from: ['paused'], to: 'active' }),
 
     /** Cancels a sending or paused campaign: its queued recipients are never mailed. */
-    cancel: (appId: string, callerId: number, postId: string) => steer(appId, callerId, postId, ['active', 'paused'], 'cancelled'),
+    cancel: (appId: string, callerId: number, postId: string) =>
+      steer(appId, callerId, postId, { from: ['active', 'paused'], to: 'cancelled' }),
   };
 }
 
