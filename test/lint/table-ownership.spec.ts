@@ -1,0 +1,132 @@
+/**
+ * Each table has one owner module; another module reads or writes it through the owner's service (or
+ * a read model the owner exports), never from its own repository. This reads every module's
+ * repository.ts for the tables it names (quoted table names, and words after FROM, JOIN, INTO and
+ * UPDATE in raw SQL) and fails on a table a module does not own, unless the crossing is one listed
+ * below as still to be moved behind its owner. A listed crossing that is gone fails too, so the list
+ * only shrinks.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+/** The owner of every table of src/db/schema.ts. `*`: shared, each module keeps its own row (server_secrets). */
+const OWNERS: Record<string, string> = {
+  users: 'accounts',
+  user_presence: 'accounts',
+  access_tokens: 'accounts',
+  refresh_tokens: 'accounts',
+  verification_codes: 'accounts',
+  login_failures: 'accounts',
+  oauth_clients: 'clients',
+  apps: 'projects',
+  members: 'members',
+  outbox: 'events',
+  event_cursors: 'events',
+  webhooks: 'webhooks',
+  webhook_deliveries: 'webhooks',
+  customer_metadata: 'metadata',
+  customer_groups: 'groups',
+  customers: 'customers',
+  customer_field_values: 'customers',
+  behaviour_logs: 'behaviour',
+  behaviour_totals: 'behaviour',
+  behaviour_rollups: 'behaviour',
+  calls: 'histories',
+  clues: 'histories',
+  posts: 'histories',
+  links: 'links',
+  link_view_logs: 'links',
+  link_view_durations: 'links',
+  visitors: 'links',
+  customer_merges: 'merges',
+  site_visitors: 'site',
+  site_visits: 'site',
+  site_events: 'site',
+  server_secrets: '*',
+  audit_log: 'audit',
+  files: 'files',
+  file_pages: 'files',
+  campaigns: 'campaigns',
+  campaign_links: 'campaigns',
+  campaign_recipients: 'campaigns',
+  mail_suppressions: 'campaigns',
+  customer_imports: 'dataops',
+  customer_import_problems: 'dataops',
+};
+
+/** Repositories that still name another module's table: to be moved behind the owner's service. */
+const STILL_CROSSING: Record<string, string[]> = {
+  access: ['apps', 'members'],
+  accounts: ['apps', 'members'],
+  behaviour: ['customer_merges', 'customers'],
+  campaigns: ['apps', 'customers', 'links', 'posts'],
+  clients: ['access_tokens', 'refresh_tokens'],
+  customers: ['behaviour_logs', 'behaviour_rollups', 'behaviour_totals', 'outbox'],
+  erasure: [
+    'behaviour_logs',
+    'behaviour_rollups',
+    'behaviour_totals',
+    'calls',
+    'clues',
+    'customer_merges',
+    'customers',
+    'link_view_durations',
+    'link_view_logs',
+    'links',
+    'outbox',
+    'visitors',
+  ],
+  groups: ['customers'],
+  histories: ['customers', 'link_view_durations', 'link_view_logs', 'links'],
+  ingest: [
+    'behaviour_logs',
+    'behaviour_rollups',
+    'behaviour_totals',
+    'calls',
+    'clues',
+    'customers',
+    'link_view_durations',
+    'link_view_logs',
+    'links',
+    'members',
+    'outbox',
+    'posts',
+    'site_events',
+    'site_visitors',
+    'site_visits',
+  ],
+  members: ['apps', 'user_presence', 'users'],
+  merges: ['behaviour_logs', 'behaviour_rollups', 'behaviour_totals', 'calls', 'customers', 'link_view_logs', 'links', 'visitors'],
+  projects: ['members'],
+  webhooks: ['outbox'],
+};
+
+function tablesNamed(source: string): Set<string> {
+  const found = new Set<string>();
+  for (const m of source.matchAll(/['"`]([a-z_]+)(?:\.[a-z_]+)?(?: as [a-z_]+)?['"`]/g)) if (m[1] && m[1] in OWNERS) found.add(m[1]);
+  for (const m of source.matchAll(/\b(?:FROM|JOIN|INTO|UPDATE)\s+([a-z_]+)/g)) if (m[1] && m[1] in OWNERS) found.add(m[1]);
+  return found;
+}
+
+describe('table ownership', () => {
+  const schema = fs.readFileSync(path.join(ROOT, 'src/db/schema.ts'), 'utf8');
+  const database = /export interface Database \{([\s\S]*?)\n\}/.exec(schema)?.[1] ?? '';
+  const tables = [...database.matchAll(/^ {2}([a-z_]+):/gm)].map((m) => m[1] as string);
+
+  it('every table has an owner', () => {
+    expect(tables.length).toBeGreaterThan(30);
+    expect(tables.filter((t) => !(t in OWNERS))).toEqual([]);
+    expect(Object.keys(OWNERS).filter((t) => !tables.includes(t))).toEqual([]);
+  });
+
+  const modules = fs.readdirSync(path.join(ROOT, 'src/modules'), { withFileTypes: true }).filter((e) => e.isDirectory());
+  it.each(modules.map((e) => e.name))("%s's repository names only its own tables (and the listed crossings)", (name) => {
+    const file = path.join(ROOT, 'src/modules', name, 'repository.ts');
+    const named = fs.existsSync(file) ? tablesNamed(fs.readFileSync(file, 'utf8')) : new Set<string>();
+    const crossing = [...named].filter((t) => OWNERS[t] !== name && OWNERS[t] !== '*').sort();
+    expect(crossing).toEqual([...(STILL_CROSSING[name] ?? [])].sort());
+  });
+});
