@@ -1,6 +1,7 @@
 /**
- * Writes docs/errors.md from the error table (src/http/error-codes.ts): `npm run docs:errors`.
- * test/error-codes.test.ts fails when the committed file differs from what this renders.
+ * Writes docs/errors.md and the SDK's copy of the table (packages/sdk/src/error-table.ts, which the
+ * console reads) from the error table (src/http/error-codes.ts): `npm run docs:errors`.
+ * test/error-codes.test.ts fails when a committed file differs from what this renders.
  */
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +9,7 @@ import prettier from 'prettier';
 import { ERROR_CODES, type ErrorCodeSpec, FIELD_ERROR_CODES } from '../src/http/error-codes.ts';
 
 export const ERRORS_DOC = fileURLToPath(new URL('../docs/errors.md', import.meta.url));
+export const SDK_ERROR_TABLE = fileURLToPath(new URL('../packages/sdk/src/error-table.ts', import.meta.url));
 
 const cell = (text: string) => text.replaceAll('|', '\\|');
 const answers = (spec: ErrorCodeSpec) => spec.http.map((a) => `${a.status} ${a.body}`).join(', ');
@@ -21,7 +23,7 @@ export async function renderErrorsDoc(): Promise<string> {
     '<!-- Generated from src/http/error-codes.ts by `npm run docs:errors`: edit the table, not this file. -->',
     '',
     'Every error code the API answers. Clients match on the code; the texts are for people, in English and',
-    'in Chinese (Simplified). The web console imports the same table (`ERROR_CODES`, `FIELD_ERROR_CODES`).',
+    'in Chinese (Simplified). The SDK carries the same table (`errorCodeSpec`, `ERROR_CODES`, `FIELD_ERROR_CODES`), and the web console reads it there.',
     '',
     'Bodies:',
     '',
@@ -54,6 +56,37 @@ export async function renderErrorsDoc(): Promise<string> {
   return prettier.format(lines.join('\n'), { ...options, filepath: ERRORS_DOC });
 }
 
+/** The SDK's copy of the table: the codes with their answers and texts, and the look-up by code. */
+export async function renderSdkErrorTable(): Promise<string> {
+  const source = `/**
+ * Every error code the API answers, with its HTTP answers and its English and Chinese texts (docs/errors.md).
+ * Generated from the server's src/http/error-codes.ts by \`npm run docs:errors\`: edit that table, not this file.
+ */
+export interface ErrorCodeSpec {
+  readonly http: readonly { readonly status: number; readonly body: 'envelope' | 'error' }[];
+  readonly en: string;
+  readonly zh: string;
+}
+
+export const ERROR_CODES: Readonly<Record<string, ErrorCodeSpec>> = ${JSON.stringify(ERROR_CODES)};
+
+/** The texts of \`<parameter>_<problem>\` codes, by problem. */
+export const FIELD_ERROR_CODES: Readonly<Record<string, ErrorCodeSpec>> = ${JSON.stringify(FIELD_ERROR_CODES)};
+
+const FIELD_CODE = /_(${Object.keys(FIELD_ERROR_CODES).join('|')})$/;
+
+/** The table's entry for any code the API answers (a fixed code, else a field code), or undefined. */
+export function errorCodeSpec(code: string): ErrorCodeSpec | undefined {
+  if (Object.hasOwn(ERROR_CODES, code)) return ERROR_CODES[code];
+  const problem = FIELD_CODE.exec(code)?.[1];
+  return problem === undefined || code.length === problem.length + 1 ? undefined : FIELD_ERROR_CODES[problem];
+}
+`;
+  const options = await prettier.resolveConfig(SDK_ERROR_TABLE);
+  return prettier.format(source, { ...options, filepath: SDK_ERROR_TABLE });
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   await writeFile(ERRORS_DOC, await renderErrorsDoc());
+  await writeFile(SDK_ERROR_TABLE, await renderSdkErrorTable());
 }

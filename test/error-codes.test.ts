@@ -1,7 +1,7 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ERRORS_DOC, renderErrorsDoc } from '../scripts/docs-errors.ts';
+import { ERRORS_DOC, SDK_ERROR_TABLE, renderErrorsDoc, renderSdkErrorTable } from '../scripts/docs-errors.ts';
 import { ERROR_CODES, FIELD_ERROR_CODES, errorCodeSpec } from '../src/http/error-codes.ts';
 
 const SRC = fileURLToPath(new URL('../src', import.meta.url));
@@ -14,6 +14,10 @@ async function sources(): Promise<string> {
 describe('error table', () => {
   it('docs/errors.md is what `npm run docs:errors` generates from it', async () => {
     expect(await readFile(ERRORS_DOC, 'utf8')).toBe(await renderErrorsDoc());
+  });
+
+  it("the SDK's copy of the table (packages/sdk/src/error-table.ts) is what `npm run docs:errors` generates", async () => {
+    expect(await readFile(SDK_ERROR_TABLE, 'utf8')).toBe(await renderSdkErrorTable());
   });
 
   it('has an English and a Chinese text for every code', () => {

@@ -18,3 +18,4 @@ export {
 } from './client.js';
 export { type PasswordLogin, TokenSession, connect } from './session.js';
 export { MAX_PAGE, type PageQuery, allPages, collectPages } from './paging.js';
+export { ERROR_CODES, type ErrorCodeSpec, FIELD_ERROR_CODES, errorCodeSpec } from './error-table.js';

@@ -1,6 +1,5 @@
-import { ApiError } from '@rapport/sdk';
-// The server's error table (plain data, both languages): the console shows its text for a code.
-import { errorCodeSpec } from '../../../../src/http/error-codes.ts';
+// The SDK carries the server's error table (both languages): the console shows its text for a code.
+import { ApiError, errorCodeSpec } from '@rapport/sdk';
 import { i18n } from './i18n.ts';
 
 /** The text for a failure, in the user's language: the server's table by code, else a generic one. */

@@ -1,0 +1,352 @@
+/**
+ * Every error code the API answers, with its HTTP answers and its English and Chinese texts (docs/errors.md).
+ * Generated from the server's src/http/error-codes.ts by `npm run docs:errors`: edit that table, not this file.
+ */
+export interface ErrorCodeSpec {
+  readonly http: readonly { readonly status: number; readonly body: 'envelope' | 'error' }[];
+  readonly en: string;
+  readonly zh: string;
+}
+
+export const ERROR_CODES: Readonly<Record<string, ErrorCodeSpec>> = {
+  'Bad Request': {
+    http: [
+      { status: 200, body: 'envelope' },
+      { status: 400, body: 'envelope' },
+    ],
+    en: 'The request is malformed, or a parameter is missing or invalid',
+    zh: '请求格式错误，或参数缺失、无效',
+  },
+  payload_too_large: { http: [{ status: 413, body: 'envelope' }], en: 'Request body is too large', zh: '请求体过大' },
+  unsupported_media_type: {
+    http: [{ status: 415, body: 'envelope' }],
+    en: 'Unsupported Content-Type; send form fields or JSON',
+    zh: '不支持的 Content-Type，请发送表单字段或 JSON',
+  },
+  internal_error: { http: [{ status: 500, body: 'envelope' }], en: 'Internal server error', zh: '服务器内部错误' },
+  rate_limited: {
+    http: [{ status: 429, body: 'envelope' }],
+    en: 'Too many requests for this token, project or address; try again after the seconds given in Retry-After',
+    zh: '该令牌、项目或地址的请求过于频繁，请在 Retry-After 给出的秒数后重试',
+  },
+  body_too_slow: {
+    http: [{ status: 408, body: 'envelope' }],
+    en: 'The request body arrived too slowly and was cut off; send it again faster or in smaller parts',
+    zh: '请求体传输过慢，已被中断：请更快地重新发送，或分成更小的部分发送',
+  },
+  length_required: {
+    http: [{ status: 411, body: 'envelope' }],
+    en: 'A multipart body must be sent with its Content-Length',
+    zh: 'multipart 请求体必须带有 Content-Length',
+  },
+  overloaded: {
+    http: [{ status: 503, body: 'envelope' }],
+    en: 'The server is overloaded and did nothing with the request: try again after the seconds given in Retry-After',
+    zh: '服务器过载，未处理本次请求：请在 Retry-After 给出的秒数后重试',
+  },
+  access_denied: {
+    http: [{ status: 403, body: 'error' }],
+    en: 'No access token, or an invalid or expired one',
+    zh: '缺少访问令牌，或令牌无效、已过期',
+  },
+  forbidden: {
+    http: [
+      { status: 403, body: 'error' },
+      { status: 200, body: 'envelope' },
+    ],
+    en: 'Not allowed: the account is not activated or is disabled, or the caller may not do this',
+    zh: '无权操作：账号未激活或已停用，或调用者无此权限',
+  },
+  NEED_AUTH: { http: [{ status: 200, body: 'envelope' }], en: 'No permission to call this API', zh: '无权调用此接口' },
+  too_many_requests: {
+    http: [{ status: 429, body: 'error' }],
+    en: 'Too many requests; try again after the seconds given in Retry-After',
+    zh: '请求过于频繁，请在 Retry-After 给出的秒数后重试',
+  },
+  invalid_request: {
+    http: [
+      { status: 400, body: 'error' },
+      { status: 408, body: 'error' },
+      { status: 411, body: 'error' },
+      { status: 413, body: 'error' },
+      { status: 415, body: 'error' },
+    ],
+    en: 'The request is malformed, or a parameter is missing or invalid',
+    zh: '请求格式错误，或参数缺失、无效',
+  },
+  invalid_client: {
+    http: [{ status: 400, body: 'error' }],
+    en: 'Unknown client, wrong client secret, or malformed client credentials',
+    zh: '客户端不存在、客户端密钥错误，或客户端凭据格式错误',
+  },
+  invalid_grant: {
+    http: [{ status: 400, body: 'error' }],
+    en: 'Invalid username or password, or an invalid or expired refresh token',
+    zh: '用户名或密码错误，或刷新令牌无效、已过期',
+  },
+  unsupported_grant_type: { http: [{ status: 400, body: 'error' }], en: 'This grant_type is not supported', zh: '不支持此 grant_type' },
+  code_not_correct: {
+    http: [{ status: 400, body: 'error' }],
+    en: 'The verification code is incorrect or has expired',
+    zh: '验证码错误或已过期',
+  },
+  phone_num_existed: { http: [{ status: 400, body: 'error' }], en: 'The mobile number is already registered', zh: '该手机号已被注册' },
+  email_existed: {
+    http: [
+      { status: 400, body: 'error' },
+      { status: 200, body: 'envelope' },
+    ],
+    en: 'The e-mail is already registered',
+    zh: '该电子邮箱已被注册',
+  },
+  signup_closed: {
+    http: [{ status: 400, body: 'error' }],
+    en: 'Sign-up is closed on this server: ask a project administrator to add you',
+    zh: '本服务器未开放注册：请联系项目管理员添加您',
+  },
+  user_not_found: { http: [{ status: 200, body: 'envelope' }], en: 'User not found', zh: '用户不存在' },
+  sex_invalid: { http: [{ status: 200, body: 'envelope' }], en: 'sex must be 1 (male) or 2 (female)', zh: '性别必须为 1（男）或 2（女）' },
+  email_invalid: { http: [{ status: 200, body: 'envelope' }], en: 'The e-mail address is not valid', zh: '电子邮箱地址无效' },
+  app_not_found: { http: [{ status: 200, body: 'envelope' }], en: 'Project not found', zh: '项目不存在' },
+  name_required: { http: [{ status: 200, body: 'envelope' }], en: 'name is required', zh: '名称为必填项' },
+  name_invalid: { http: [{ status: 200, body: 'envelope' }], en: 'name is too long', zh: '名称过长' },
+  description_invalid: { http: [{ status: 200, body: 'envelope' }], en: 'description is too long', zh: '描述过长' },
+  svc_user_id_invalid: {
+    http: [{ status: 200, body: 'envelope' }],
+    en: 'svc_user_id (svc-user-id) must be the caller, or an active member of the project',
+    zh: 'svc_user_id（svc-user-id）必须是调用者本人，或项目的有效成员',
+  },
+  role_invalid: { http: [{ status: 200, body: 'envelope' }], en: 'role must be Admin or Sales', zh: '角色必须为 Admin 或 Sales' },
+  post_roles_invalid: {
+    http: [{ status: 200, body: 'envelope' }],
+    en: 'post_roles must name MarketPost and/or SalesPost',
+    zh: 'post_roles 只能为 MarketPost 和/或 SalesPost',
+  },
+  member_not_found: { http: [{ status: 200, body: 'envelope' }], en: 'Member not found', zh: '成员不存在' },
+  cannot_remove_owner: { http: [{ status: 200, body: 'envelope' }], en: 'The project creator cannot be removed', zh: '不能移除项目创建者' },
+  customer_not_found: { http: [{ status: 200, body: 'envelope' }], en: 'Customer not found', zh: '客户不存在' },
+  group_not_found: { http: [{ status: 200, body: 'envelope' }], en: 'Customer group not found', zh: '客户分组不存在' },
+  datas_invalid: {
+    http: [{ status: 200, body: 'envelope' }],
+    en: 'datas is not valid: every item needs a customerId, and no customer may appear twice',
+    zh: 'datas 无效：每一项都需要 customerId，且同一客户不能出现两次',
+  },
+  field_exists: {
+    http: [{ status: 200, body: 'envelope' }],
+    en: 'The project already has a customer field of this name',
+    zh: '该项目已有同名的客户字段',
+  },
+  field_not_found: {
+    http: [{ status: 200, body: 'envelope' }],
+    en: 'The project has no customer field of this name',
+    zh: '该项目没有此名称的客户字段',
+  },
+  field_builtin: {
+    http: [{ status: 200, body: 'envelope' }],
+    en: 'A built-in customer field keeps its type and read-only flag and cannot be removed',
+    zh: '内置客户字段的类型和只读属性不能修改，且不能删除',
+  },
+  field_duplicates: {
+    http: [{ status: 200, body: 'envelope' }],
+    en: 'Not made unique: some values are held by several customers (see duplicates)',
+    zh: '无法设为唯一：部分取值已被多个客户使用（见 duplicates）',
+  },
+  target_svc_userid_invalid: {
+    http: [{ status: 200, body: 'envelope' }],
+    en: 'The target is not a member of this project',
+    zh: '目标用户不是该项目的成员',
+  },
+  srouceSvcUserId_mismatch: {
+    http: [{ status: 200, body: 'envelope' }],
+    en: 'A customer is not owned by the given srouceSvcUserId',
+    zh: '客户的负责人不是所给的 srouceSvcUserId',
+  },
+  srouceGroupId_mismatch: {
+    http: [{ status: 200, body: 'envelope' }],
+    en: 'A customer is not in the given srouceGroupId',
+    zh: '客户不在所给的 srouceGroupId 分组中',
+  },
+  customer_not_in_group: { http: [{ status: 200, body: 'envelope' }], en: 'A customer is not in the source group', zh: '客户不在源分组中' },
+  customer_already_merged: {
+    http: [{ status: 200, body: 'envelope' }],
+    en: 'A customer has already been merged into another one',
+    zh: '客户已被合并到其他客户',
+  },
+  merge_user_ids_invalid: {
+    http: [{ status: 200, body: 'envelope' }],
+    en: 'merge_user_ids is not valid: between 1 and 100 customer ids, each once, without the main customer',
+    zh: 'merge_user_ids 无效：需要 1 到 100 个客户 id，不能重复，且不能包含主客户',
+  },
+  merge_target_id_invalid: {
+    http: [{ status: 200, body: 'envelope' }],
+    en: 'The merge target is not an active member of this project',
+    zh: '合并后的负责人不是该项目的有效成员',
+  },
+  group_owner_mismatch: {
+    http: [{ status: 200, body: 'envelope' }],
+    en: "The target group belongs to another member than the customer's owner",
+    zh: '目标分组属于客户负责人以外的成员',
+  },
+  link_not_found: { http: [{ status: 200, body: 'envelope' }], en: 'Link not found', zh: '链接不存在' },
+  invalid_events: {
+    http: [{ status: 200, body: 'envelope' }],
+    en: 'The batch was not stored: `errors` lists the invalid items ({index, msg})',
+    zh: '该批次未保存：`errors` 列出了无效的条目（{index, msg}）',
+  },
+  client_id_invalid: {
+    http: [{ status: 200, body: 'envelope' }],
+    en: "client_id is not valid: 3 to 64 letters, digits, dots, dashes or underscores, not the console's own, and not in use",
+    zh: 'client_id 无效：须为 3 到 64 个字母、数字、点、连字符或下划线，不能是控制台自用的，且未被占用',
+  },
+  client_secret_invalid: {
+    http: [{ status: 200, body: 'envelope' }],
+    en: 'client_secret is not valid: 16 to 200 printable characters without spaces',
+    zh: 'client_secret 无效：须为 16 到 200 个不含空格的可打印字符',
+  },
+  client_name_invalid: {
+    http: [{ status: 200, body: 'envelope' }],
+    en: 'name must be 1 to 100 characters',
+    zh: 'name 须为 1 到 100 个字符',
+  },
+  client_not_found: { http: [{ status: 200, body: 'envelope' }], en: 'OAuth client not found', zh: 'OAuth 客户端不存在' },
+  webhook_not_found: { http: [{ status: 200, body: 'envelope' }], en: 'Webhook not found', zh: 'Webhook 不存在' },
+  url_required: { http: [{ status: 200, body: 'envelope' }], en: 'url is required', zh: 'url 为必填项' },
+  url_invalid: {
+    http: [{ status: 200, body: 'envelope' }],
+    en: 'url is not valid: too long, not an absolute http(s) URL, or an address the server may not call',
+    zh: 'url 无效：过长、不是绝对的 http(s) 地址，或是服务器不允许访问的地址',
+  },
+  domain_types_invalid: {
+    http: [{ status: 200, body: 'envelope' }],
+    en: 'domain_types names an unknown domain type',
+    zh: 'domain_types 中有未知的领域类型',
+  },
+  too_many_webhooks: {
+    http: [{ status: 200, body: 'envelope' }],
+    en: 'The project has as many webhooks as it may have',
+    zh: '该项目的 Webhook 数量已达上限',
+  },
+  event_not_found: {
+    http: [{ status: 200, body: 'envelope' }],
+    en: 'Event not found, or no longer stored, for this project',
+    zh: '该项目没有此事件，或事件已不再保存',
+  },
+  import_file_invalid: {
+    http: [{ status: 200, body: 'envelope' }],
+    en: 'The import file was not accepted: it is missing, too large, not CSV or XLSX, not in a readable encoding, or has no header row',
+    zh: '导入文件未被接受：缺少文件、文件过大、不是 CSV 或 XLSX、编码无法识别，或没有表头行',
+  },
+  import_not_found: { http: [{ status: 200, body: 'envelope' }], en: 'Import not found', zh: '导入任务不存在' },
+  invalid_file: {
+    http: [{ status: 200, body: 'envelope' }],
+    en: 'The file was not stored: it is missing, too large, not a PDF, PNG or JPEG, encrypted, unreadable, or has too many pages or pixels',
+    zh: '文件未保存：缺少文件、文件过大、不是 PDF、PNG 或 JPEG、已加密、无法读取，或页数、像素过多',
+  },
+  file_not_found: { http: [{ status: 200, body: 'envelope' }], en: 'File not found', zh: '文件不存在' },
+  page_not_found: {
+    http: [{ status: 200, body: 'envelope' }],
+    en: 'The file has no such page, or its rendering failed',
+    zh: '文件没有该页，或文件渲染失败',
+  },
+  page_not_ready: {
+    http: [{ status: 200, body: 'envelope' }],
+    en: 'The page is still being rendered; try again shortly',
+    zh: '该页仍在渲染中，请稍后重试',
+  },
+  post_not_found: { http: [{ status: 200, body: 'envelope' }], en: 'E-mail campaign not found', zh: '群发邮件不存在' },
+  post_state_invalid: {
+    http: [{ status: 200, body: 'envelope' }],
+    en: 'The campaign cannot do that in its state: only a sending campaign pauses, only a paused one resumes, and a finished or cancelled one stays so',
+    zh: '群发邮件当前状态不允许该操作：只有发送中的可暂停，只有已暂停的可恢复，已完成或已取消的不可更改',
+  },
+  no_recipients: {
+    http: [{ status: 200, body: 'envelope' }],
+    en: 'No recipient can be mailed: the customers named are unknown, not yours, have no e-mail address, or their addresses are unsubscribed or bounced',
+    zh: '没有可发送的收件人：客户不存在、不属于你、没有邮箱，或其邮箱已退订或退信',
+  },
+  mail_not_configured: {
+    http: [{ status: 200, body: 'envelope' }],
+    en: 'The server sends no e-mail: SMTP_URL is not set',
+    zh: '服务器未配置邮件发送：未设置 SMTP_URL',
+  },
+  account_email_missing: {
+    http: [{ status: 200, body: 'envelope' }],
+    en: 'Your account has no e-mail address to send the test mail to',
+    zh: '你的账号没有邮箱地址，无法接收测试邮件',
+  },
+  mail_send_failed: {
+    http: [{ status: 200, body: 'envelope' }],
+    en: 'The SMTP server did not take the mail; nothing was sent',
+    zh: '邮件服务器未接受该邮件，未发送',
+  },
+  mail_token_invalid: {
+    http: [{ status: 400, body: 'envelope' }],
+    en: 'The e-mail tracking address is not valid: forged, cut short, or of a campaign that no longer exists',
+    zh: '邮件跟踪地址无效：伪造、不完整，或所属群发邮件已不存在',
+  },
+  link_unavailable: {
+    http: [{ status: 400, body: 'envelope' }],
+    en: 'The link does not open: it is unknown, disabled or expired, or locked by a passcode or an e-mail gate not yet passed',
+    zh: '链接无法打开：链接不存在、已停用或已过期，或尚未通过访问密码或邮箱验证',
+  },
+  beacon_invalid: {
+    http: [{ status: 400, body: 'envelope' }],
+    en: 'The beacon is malformed: not a JSON object of type, seq, token, page and dwell within their limits',
+    zh: '信标格式错误：不是字段 type、seq、token、page、dwell 均在限制内的 JSON 对象',
+  },
+  view_token_invalid: {
+    http: [{ status: 400, body: 'envelope' }],
+    en: 'The view token is not valid for this link: forged, made for another link, or expired',
+    zh: '浏览令牌对该链接无效：伪造、属于其他链接，或已过期',
+  },
+  view_not_found: {
+    http: [{ status: 400, body: 'envelope' }],
+    en: 'No such view: a view starts with its open beacon',
+    zh: '浏览不存在：浏览需以 open 信标开始',
+  },
+  form_invalid: {
+    http: [{ status: 400, body: 'envelope' }],
+    en: 'The form is not valid: a field is too long or malformed, or it names no one (a name, an e-mail address or a mobile number)',
+    zh: '表单无效：有字段过长或格式错误，或未填写姓名、邮箱或手机号中的任何一项',
+  },
+  site_key_invalid: {
+    http: [{ status: 400, body: 'envelope' }],
+    en: 'The site key is unknown, or was replaced by a new one: take the snippet again from the project',
+    zh: '站点密钥无效或已更换：请从项目重新获取代码片段',
+  },
+  origin_not_allowed: {
+    http: [{ status: 403, body: 'envelope' }],
+    en: "The page's origin is not on the project's list of site origins",
+    zh: '页面来源不在项目的站点来源列表中',
+  },
+  collect_invalid: {
+    http: [{ status: 400, body: 'envelope' }],
+    en: 'The collect call is malformed: not a JSON object of visitor, visit and events within their limits',
+    zh: '采集请求格式错误：不是访客、访问和事件均在限制内的 JSON 对象',
+  },
+};
+
+/** The texts of `<parameter>_<problem>` codes, by problem. */
+export const FIELD_ERROR_CODES: Readonly<Record<string, ErrorCodeSpec>> = {
+  invalid: {
+    http: [{ status: 200, body: 'envelope' }],
+    en: 'The parameter is not valid: wrong type or format, too long, not an allowed value, or not a member',
+    zh: '参数无效：类型或格式错误、过长、不是允许的取值，或不是项目成员',
+  },
+  required: { http: [{ status: 200, body: 'envelope' }], en: 'The parameter is required', zh: '该参数为必填项' },
+  readonly: {
+    http: [{ status: 200, body: 'envelope' }],
+    en: 'The attribute is read-only and cannot be edited',
+    zh: '该属性为只读，不能修改',
+  },
+  unique: { http: [{ status: 200, body: 'envelope' }], en: 'Another customer already has this value', zh: '已有其他客户使用该值' },
+};
+
+const FIELD_CODE = /_(invalid|required|readonly|unique)$/;
+
+/** The table's entry for any code the API answers (a fixed code, else a field code), or undefined. */
+export function errorCodeSpec(code: string): ErrorCodeSpec | undefined {
+  if (Object.hasOwn(ERROR_CODES, code)) return ERROR_CODES[code];
+  const problem = FIELD_CODE.exec(code)?.[1];
+  return problem === undefined || code.length === problem.length + 1 ? undefined : FIELD_ERROR_CODES[problem];
+}
