@@ -90,6 +90,16 @@ export default tseslint.config(
     rules: { 'no-restricted-syntax': ['error', sqlOutsideRepositories, ...setterInjection] },
   },
   {
+    // The console reaches the server only over HTTP, through the SDK (types, the error table): never its source.
+    files: ['console/src/**/*.ts', 'console/src/**/*.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^(\\.\\./)+(src|test)/', message: "The console reads the server's contract from @rapport/sdk." }] },
+      ],
+    },
+  },
+  {
     // The console's words come from its locale files (console/src/locales): no literal text in its components.
     files: ['console/src/**/*.tsx'],
     rules: {
