@@ -55,7 +55,7 @@ export function createServices(ctx: AppContext) {
   const webhooks = createWebhooksService(ctx, access, audit.record);
   // Uploaded files and their pages under DATA_DIR/files, whichever database runs.
   const files = createFilesService(ctx, access, new LocalFileStorage(path.join(ctx.config.dataDir, 'files')), audit.record);
-  const live = createLiveService(ctx, access, histories);
+  const live = createLiveService(ctx, access, accounts, histories);
   // Links shared from Rapport and their public viewer: views are written through ingestion's write path.
   // E-mail campaigns: their Post records and behaviour records go through ingestion's write path.
   const campaigns = createCampaignsService(ctx, { access, accounts, ingest });
