@@ -1,5 +1,7 @@
 import dns from 'node:dns';
+import fs from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sendWebhook } from '../src/events/webhook-sender.ts';
@@ -195,6 +197,28 @@ describe('webhook address checks', () => {
     } finally {
       await new Promise((r) => redirector.close(r));
       await target.close();
+    }
+  });
+
+  it('speaks TLS over the checked connection and verifies the certificate', async () => {
+    // A self-signed certificate (test/fixtures/tls): the handshake fails, so no request is made.
+    const dir = new URL('./fixtures/tls/', import.meta.url);
+    let requests = 0;
+    const server = https.createServer(
+      { key: fs.readFileSync(new URL('localhost-key.pem', dir)), cert: fs.readFileSync(new URL('localhost-cert.pem', dir)) },
+      (req, res) => {
+        requests += 1;
+        res.writeHead(200).end();
+      },
+    );
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+      const result = await sendWebhook(url, 's', '[]', [], { timeoutMs: 2000, allowPrivate: true });
+      expect(result).toMatchObject({ ok: false, status: null, error: expect.stringContaining('self-signed certificate') });
+      expect(requests).toBe(0);
+    } finally {
+      await new Promise((r) => server.close(r));
     }
   });
 
