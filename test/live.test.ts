@@ -256,6 +256,36 @@ describe('live streams follow access', () => {
     await drained();
   });
 
+  it('a password reset ends the streams of every token of the user', async () => {
+    const { master, admin, appId } = await team();
+    const s = await connect(appId, admin.token);
+    const fromConsole = { origin: 'http://localhost:80' };
+    await expectEndedAfterLoss(
+      appId,
+      master,
+      s,
+      async () => {
+        expect(
+          (await t.server.api.post('/svcuser/console/password-code', { username: admin.username }, { headers: fromConsole })).statusCode,
+        ).toBe(200);
+        let code: string | undefined;
+        for (let i = 0; i < 200 && code === undefined; i++) {
+          const line = [...t.server.logs].reverse().find((l) => (l.verification as { to?: string } | undefined)?.to === admin.username);
+          code = (line?.verification as { code?: string } | undefined)?.code;
+          if (code === undefined) await new Promise((r) => setTimeout(r, 10));
+        }
+        const reset = await t.server.api.post(
+          '/svcuser/console/password-reset',
+          { username: admin.username, code, password: 'a brand new password' },
+          { headers: fromConsole },
+        );
+        expect(reset.json()).toEqual({});
+      },
+      false,
+    );
+    await drained();
+  });
+
   it('caps open streams per user and per process: past them HTTP 429 rate_limited with Retry-After', async () => {
     const teams = await Promise.all([team(), team(), team()]);
     const [a, b, c] = teams as [Awaited<ReturnType<typeof team>>, Awaited<ReturnType<typeof team>>, Awaited<ReturnType<typeof team>>];
