@@ -75,7 +75,7 @@ async function post(server: AbuseServer, user: AbuseUser, path: string, body: un
 }
 
 /** Runs the openings `WAVE` at a time, each wave at once. */
-const WAVE = 20;
+const WAVE = 10;
 async function waves(openings: (() => Promise<Stream>)[]): Promise<Stream[]> {
   const out: Stream[] = [];
   for (let i = 0; i < openings.length; i += WAVE) out.push(...(await Promise.all(openings.slice(i, i + WAVE).map((f) => f()))));
@@ -158,7 +158,7 @@ describe('live streams', () => {
     const attack = await underAttack(
       server,
       async () => {
-        // One user, 200 in waves of 20 (each wave at once); then six more users, 30 each: the process cap is reached.
+        // One user, 200 in waves of 10 (each wave at once); then six more users, 30 each: the process cap is reached.
         const own = await waves(Array.from({ length: 200 }, () => () => openStream(server, appId, attacker)));
         const many = await waves(crowd.flatMap((u) => Array.from({ length: 30 }, () => () => openStream(server, appId, u))));
         return { own, many };
