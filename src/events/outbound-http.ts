@@ -27,7 +27,14 @@ const MAX_ANSWER_BYTES = 64 * 1024;
 async function openSocket(url: URL, allowPrivate: boolean, signal: AbortSignal): Promise<net.Socket> {
   const host = hostOf(url);
   const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
-  const addresses = await resolvePublic(host, allowPrivate);
+  // A resolver that does not answer holds the delivery no longer than its deadline.
+  const aborted = new Promise<never>((_, reject) => {
+    const fail = () => reject(signal.reason instanceof Error ? signal.reason : new Error('abandoned'));
+    if (signal.aborted) fail();
+    else signal.addEventListener('abort', fail, { once: true });
+  });
+  aborted.catch(() => {});
+  const addresses = await Promise.race([resolvePublic(host, allowPrivate), aborted]);
   let last: unknown = null;
   for (const address of addresses) {
     try {
