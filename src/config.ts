@@ -46,6 +46,9 @@ export interface Config {
   readonly geoLanguage: 'en' | 'zh-CN' | 'de' | 'es' | 'fr' | 'ja' | 'pt-BR' | 'ru';
   /** Milliseconds between a server's looks at the feed for its open live streams (LIVE_POLL_MS). */
   readonly livePollMs: number;
+  /** Open live streams a process takes in all (LIVE_MAX_STREAMS) and per user (LIVE_MAX_STREAMS_PER_USER). */
+  readonly liveMaxStreams: number;
+  readonly liveMaxStreamsPerUser: number;
   /** Records of small writes that may wait for their group commit before new ones get 503 (WRITE_QUEUE_RECORDS). */
   readonly writeQueueRecords: number;
   /** SQLite: run each process's reads on a worker thread (SQLITE_READ_THREAD, default true). */
@@ -334,6 +337,8 @@ export function loadConfig(env: Env = process.env): Config {
     geoDatabase: env.GEOIP_DB ? path.resolve(env.GEOIP_DB) : undefined,
     geoLanguage: geoLanguageSetting(env),
     livePollMs: intSetting(env, 'LIVE_POLL_MS', 250, 20, 10_000),
+    liveMaxStreams: intSetting(env, 'LIVE_MAX_STREAMS', 256, 1, 100_000),
+    liveMaxStreamsPerUser: intSetting(env, 'LIVE_MAX_STREAMS_PER_USER', 5, 1, 1000),
     sqliteReadThread: boolSetting(env, 'SQLITE_READ_THREAD', true),
     writeQueueRecords: intSetting(env, 'WRITE_QUEUE_RECORDS', 16_384, 1, 1_000_000),
     trustProxy: trustProxySetting(env.TRUST_PROXY),

@@ -72,7 +72,7 @@ export function createServices(ctx: AppContext) {
   const webhooks = createWebhooksService(ctx, access, audit.record);
   // Uploaded files and their pages under DATA_DIR/files, whichever database runs.
   const files = createFilesService(ctx, access, new LocalFileStorage(path.join(ctx.config.dataDir, 'files')), audit.record);
-  const live = createLiveService(ctx, access, histories);
+  const live = createLiveService(ctx, access, accounts, histories);
   // E-mail campaigns: composed by members, mailed by a background job (where MAIL_WORKER is on), tracked
   // from the recipients' mail; their Post records and behaviour records go through ingestion's write path.
   const mail = createCampaignServices(ctx, {

@@ -1,7 +1,5 @@
 import { createHmac } from 'node:crypto';
-import http from 'node:http';
-import https from 'node:https';
-import { guardedLookup } from './ssrf.ts';
+import { guardedRequest } from './outbound-http.ts';
 
 export interface SendResult {
   ok: boolean;
@@ -15,49 +13,33 @@ export function signature(secret: string, body: string, unixSeconds: number): st
   return `t=${unixSeconds},v1=${mac}`;
 }
 
-/** POSTs one signed batch; never throws. */
-export function sendWebhook(
+/** POSTs one signed batch through the guarded client (outbound-http.ts); never throws. */
+export async function sendWebhook(
   url: string,
   secret: string,
   body: string,
   eventIds: string[],
   opts: { timeoutMs: number; allowPrivate: boolean },
 ): Promise<SendResult> {
-  return new Promise((resolve) => {
-    let u: URL;
-    try {
-      u = new URL(url);
-    } catch {
-      resolve({ ok: false, status: null, error: 'invalid url' });
-      return;
-    }
-    const client = u.protocol === 'https:' ? https : http;
-    const t = Math.floor(Date.now() / 1000);
-    const req = client.request(
-      u,
-      {
-        method: 'POST',
-        lookup: guardedLookup(opts.allowPrivate),
-        timeout: opts.timeoutMs,
-        headers: {
-          'content-type': 'application/json; charset=utf-8',
-          'content-length': Buffer.byteLength(body),
-          'user-agent': 'Rapport-Webhooks/1',
-          'x-rapport-signature': signature(secret, body, t),
-          'x-rapport-event-ids': eventIds.join(','),
-        },
+  const t = Math.floor(Date.now() / 1000);
+  try {
+    const status = await guardedRequest(url, {
+      method: 'POST',
+      timeoutMs: opts.timeoutMs,
+      allowPrivate: opts.allowPrivate,
+      body,
+      headers: {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': Buffer.byteLength(body),
+        'user-agent': 'Rapport-Webhooks/1',
+        'x-rapport-signature': signature(secret, body, t),
+        'x-rapport-event-ids': eventIds.join(','),
       },
-      (res) => {
-        res.resume();
-        res.on('end', () => {
-          const status = res.statusCode ?? 0;
-          resolve({ ok: status >= 200 && status < 300, status, error: status >= 200 && status < 300 ? null : `HTTP ${status}` });
-        });
-        res.on('error', (err) => resolve({ ok: false, status: res.statusCode ?? null, error: err.message }));
-      },
-    );
-    req.on('timeout', () => req.destroy(new Error(`timed out after ${opts.timeoutMs} ms`)));
-    req.on('error', (err) => resolve({ ok: false, status: null, error: err.message.slice(0, 500) }));
-    req.end(body);
-  });
+    });
+    const ok = status >= 200 && status < 300;
+    return { ok, status, error: ok ? null : `HTTP ${status}` };
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    return { ok: false, status: null, error: message.slice(0, 500) };
+  }
 }

@@ -235,12 +235,14 @@ export async function underAttack<T>(
       await new Promise((r) => setTimeout(r, gapMs));
     }
   })();
+  let result: T;
   try {
-    const result = await attack();
-    return { result, worstMs, probes, peakRssMb: Math.max(peakRssMb, treeRssMb(s.pid)) };
+    result = await attack();
   } finally {
     done = true;
     clearInterval(sampler);
     await probing;
   }
+  // Measured once the probe under way when the attack ended has answered: it counts too.
+  return { result, worstMs, probes, peakRssMb: Math.max(peakRssMb, treeRssMb(s.pid)) };
 }

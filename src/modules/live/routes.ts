@@ -1,15 +1,24 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { bearerToken } from '../../http/auth.ts';
 import { businessResponses } from '../../http/envelope.ts';
+import { AppError } from '../../http/errors.ts';
 import { AppIdParams } from '../projects/schemas.ts';
 import type { LiveMessage, LiveService } from './service.ts';
 
 /** A stream whose reader has fallen this far behind is ended; the client resumes with Last-Event-ID. */
 const MAX_BUFFERED_BYTES = 1024 * 1024;
 
-function frame(m: LiveMessage): string {
-  return `id: ${m.seq}\nevent: ${m.event}\ndata: ${JSON.stringify(m.data)}\n\n`;
+/**
+ * A message's frame, encoded once however many streams send it: a slow reader's backlog holds the
+ * same bytes as every other stream's, so a hundred streams behind on one project cost its events once.
+ */
+const frames = new WeakMap<LiveMessage, Buffer>();
+function frame(m: LiveMessage): Buffer {
+  let b = frames.get(m);
+  if (b === undefined) frames.set(m, (b = Buffer.from(`id: ${m.seq}\nevent: ${m.event}\ndata: ${JSON.stringify(m.data)}\n\n`)));
+  return b;
 }
 
 /** `GET /api/v1.7/app/{app-id}/live`: the project's events as Server-Sent Events (docs/live.md). */
@@ -54,9 +63,13 @@ export async function liveRoutes(fastify: FastifyInstance, opts: { live: LiveSer
     },
     async (request, reply) => {
       const res = reply.raw;
+      let ready = false;
       let ended = false;
       let heartbeat: NodeJS.Timeout | null = null;
       let unsubscribe: (() => void) | null = null;
+      // What the service hands over before the answer's head is written waits for it.
+      let early: LiveMessage[] = [];
+      let endedBefore: string | null = null;
       const end = () => {
         if (ended) return;
         ended = true;
@@ -65,27 +78,57 @@ export async function liveRoutes(fastify: FastifyInstance, opts: { live: LiveSer
         open.delete(end);
         res.end();
       };
-      const write = (text: string) => {
+      const write = (chunks: (string | Buffer)[]) => {
         if (ended) return;
-        res.write(text);
+        res.cork();
+        for (const c of chunks) res.write(c);
+        res.uncork();
         if (res.writableLength > MAX_BUFFERED_BYTES) end();
       };
-      // Refusals (not a member, a bad Last-Event-ID) are thrown here, before anything is sent.
-      unsubscribe = await live.open(request.params.appId, request.user.id, request.headers['last-event-id'], {
-        send: (messages) => write(messages.map(frame).join('')),
-      });
+      const sink = {
+        send: (messages: LiveMessage[]) => (ready ? write(messages.map(frame)) : early.push(...messages)),
+        // Access gone (docs/live.md): a last comment says why, then the stream ends.
+        close: (why: string) => {
+          if (!ready) endedBefore = why;
+          else {
+            write([`: closed: ${why.replace(/[\r\n]+/g, ' ')}\n\n`]);
+            end();
+          }
+        },
+      };
+      // Refusals (not a member, a bad Last-Event-ID, too many streams) are thrown here, before anything is sent.
+      try {
+        unsubscribe = await live.open(
+          request.params.appId,
+          { userId: request.user.id, token: bearerToken(request) },
+          request.headers['last-event-id'],
+          sink,
+        );
+      } catch (err) {
+        // A refused stream frees its connection: a client past the caps cannot keep sockets by retrying on them.
+        if (err instanceof AppError && err.kind === 'rate_limited') reply.header('connection', 'close');
+        throw err;
+      }
       reply.hijack();
       open.add(end);
       res.on('close', end);
+      // A client gone while the stream was being opened: 'close' came before the listener did.
+      if (res.destroyed || request.raw.socket.destroyed) {
+        end();
+        return reply;
+      }
       res.writeHead(200, {
         'Content-Type': 'text/event-stream; charset=utf-8',
         'Cache-Control': 'no-store',
         'X-Accel-Buffering': 'no',
         'X-Content-Type-Options': 'nosniff',
       });
+      ready = true;
       // The retry hint, and a first comment so proxies and clients see the stream open at once.
-      write(`retry: 2000\n: connected\n\n`);
-      heartbeat = setInterval(() => write(': heartbeat\n\n'), heartbeatMs);
+      write([`retry: 2000\n: connected\n\n`, ...early.map(frame)]);
+      early = [];
+      if (endedBefore !== null) sink.close(endedBefore);
+      heartbeat = setInterval(() => write([': heartbeat\n\n']), heartbeatMs);
       heartbeat.unref();
       return reply;
     },

@@ -1,11 +1,16 @@
 import type { AppContext } from '../../context.ts';
 import { type FeedEvent, lastPosition, oldestPosition, readFeed, toMessage } from '../../events/sequencer.ts';
-import { badRequest } from '../../http/errors.ts';
+import { AppError, badRequest, rateLimited } from '../../http/errors.ts';
 import type { AccessService, Membership } from '../access/service.ts';
+import type { AccountsService } from '../accounts/service.ts';
 import type { HistoriesService } from '../histories/service.ts';
 
 /** Events read per project per poll at most; a longer backlog is read over the next polls. */
 const READ_BATCH = 500;
+/** How often an open stream's token and membership are checked again when no event comes (docs/live.md). */
+export const ACCESS_CHECK_MS = 2000;
+/** Retry-After of a stream refused for the caps: streams end when their clients go, not on a clock. */
+const CAP_RETRY_AFTER_S = 5;
 
 /** One message of the stream: the feed's event message, its feed position as the SSE id. */
 export interface LiveMessage {
@@ -16,12 +21,23 @@ export interface LiveMessage {
 
 /** What the route gives the service for one open stream. */
 export interface LiveSink {
-  /** Sends messages in feed order; returns false when the connection can take no more now. */
+  /** Sends messages in feed order. */
   send(messages: LiveMessage[]): void;
+  /** Ends the stream: the caller's access is gone (member removed, token revoked, project deleted). */
+  close(why: string): void;
+}
+
+/** Who opens a stream: the user, and the access token the stream lives by. */
+export interface LiveCaller {
+  userId: number;
+  token: string | undefined;
 }
 
 interface Subscriber {
-  readonly membership: Membership;
+  readonly appId: string;
+  readonly caller: LiveCaller;
+  /** Taken again at every access check: a role changed since the stream opened filters from then on. */
+  membership: Membership;
   readonly sink: LiveSink;
   cursor: number;
 }
@@ -33,15 +49,52 @@ interface Subscriber {
  * A manager sees every event; a Sales member sees those about their own customers (the body's
  * `svcUserId`) and about their own links (a behaviour record whose content names a link they created).
  */
-export function createLiveService(ctx: AppContext, access: AccessService, histories: HistoriesService) {
+export function createLiveService(ctx: AppContext, access: AccessService, accounts: AccountsService, histories: HistoriesService) {
   const db = ctx.database.db;
   const clock = ctx.clock;
-  const pollMs = ctx.config.livePollMs;
+  const { livePollMs: pollMs, liveMaxStreams, liveMaxStreamsPerUser } = ctx.config;
   const byApp = new Map<string, Set<Subscriber>>();
+  /** Open (and opening) streams, in all and per user: the caps are checked and taken before any await. */
+  let open = 0;
+  const perUser = new Map<number, number>();
   let timer: NodeJS.Timeout | null = null;
   let polling = false;
   let seen = 0;
   let closed = false;
+  let checkedAt = clock.now();
+
+  function release(userId: number): void {
+    open -= 1;
+    const n = (perUser.get(userId) ?? 1) - 1;
+    if (n <= 0) perUser.delete(userId);
+    else perUser.set(userId, n);
+  }
+
+  /**
+   * Whether the stream's caller still may read it: the token still valid (not logged out, revoked
+   * with its client, dropped by a password reset, expired), the account still enabled, and still a
+   * member of the live project. Both reads go through the access caches, emptied by every commit to
+   * tokens, users, projects and members: a check costs a map lookup until one of those changes.
+   * A stream that may not is ended; so is one whose check fails for another reason (closed, not open).
+   */
+  async function stillAllowed(s: Subscriber): Promise<boolean> {
+    try {
+      accounts.assertActive(await accounts.authenticate(s.caller.token));
+      s.membership = await access.membership(s.appId, s.caller.userId);
+      return true;
+    } catch (err) {
+      if (!(err instanceof AppError)) ctx.logger.warn({ err, appId: s.appId }, 'live: access check failed; the stream is ended');
+      s.sink.close(err instanceof AppError ? err.message : 'access could not be checked');
+      return false;
+    }
+  }
+
+  /** Every stream's access, checked again; those that lost it are ended. */
+  async function checkAll(): Promise<void> {
+    checkedAt = clock.now();
+    const all = [...byApp.values()].flatMap((set) => [...set]);
+    await Promise.all(all.map(stillAllowed));
+  }
 
   /** The link an event is about: an anonymous view's, or a behaviour record's from its content (`linkId`); or null. */
   function linkOf(e: FeedEvent): string | null {
@@ -68,6 +121,9 @@ export function createLiveService(ctx: AppContext, access: AccessService, histor
   /** Delivers a project's events to its subscribers, each after its own cursor and as it may see them. */
   async function deliver(appId: string, subscribers: Set<Subscriber>, events: FeedEvent[]): Promise<void> {
     if (events.length === 0) return;
+    // Access is checked again before anything is sent: an event written after a member was removed
+    // (or their token revoked) never reaches them, however recently the last check ran.
+    await Promise.all([...subscribers].map(stillAllowed));
     let creators: Map<string, number> | null = null;
     if ([...subscribers].some((s) => !s.membership.isManager)) {
       const linkIds = [...new Set(events.map(linkOf).filter((id): id is string => id !== null))];
@@ -112,13 +168,23 @@ export function createLiveService(ctx: AppContext, access: AccessService, histor
     seen = top;
   }
 
+  /** Where a stream starts: after `lastEventId` (a feed position this stream sent earlier), or now. */
+  async function startCursor(appId: string, lastEventId: string | undefined): Promise<number> {
+    if (lastEventId === undefined || lastEventId.trim() === '') return lastPosition(db);
+    if (!/^\d{1,15}$/.test(lastEventId.trim()))
+      throw badRequest("Invalid Last-Event-ID: a feed position this stream sent as an event's id");
+    // Resuming from before the oldest event kept starts at the oldest one kept.
+    return Math.max(Number(lastEventId.trim()), (await oldestPosition(db, appId)) - 1);
+  }
+
   function schedule(): void {
     if (timer !== null || closed || byApp.size === 0) return;
     timer = setTimeout(() => {
       timer = null;
       if (polling) return schedule();
       polling = true;
-      poll()
+      (clock.now() - checkedAt >= ACCESS_CHECK_MS ? checkAll() : Promise.resolve())
+        .then(poll)
         .catch((err: unknown) => ctx.logger.warn({ err }, 'live: feed poll failed; retrying'))
         .finally(() => {
           polling = false;
@@ -132,26 +198,41 @@ export function createLiveService(ctx: AppContext, access: AccessService, histor
     /**
      * Opens a stream for a member of the project: from the event after `lastEventId` (a feed
      * position this stream sent earlier), or from now. Returns the function that closes it.
+     * Past LIVE_MAX_STREAMS_PER_USER streams of the caller, or LIVE_MAX_STREAMS of this process,
+     * refused with `rate_limited` (HTTP 429, Retry-After).
      */
-    async open(appId: string, callerId: number, lastEventId: string | undefined, sink: LiveSink): Promise<() => void> {
-      const membership = await access.membership(appId, callerId);
-      let cursor: number;
-      if (lastEventId === undefined || lastEventId.trim() === '') {
-        cursor = await lastPosition(db);
-      } else if (/^\d{1,15}$/.test(lastEventId.trim())) {
-        // Resuming from before the oldest event kept starts at the oldest one kept.
-        cursor = Math.max(Number(lastEventId.trim()), (await oldestPosition(db, appId)) - 1);
-      } else {
-        throw badRequest("Invalid Last-Event-ID: a feed position this stream sent as an event's id");
+    async open(appId: string, caller: LiveCaller, lastEventId: string | undefined, sink: LiveSink): Promise<() => void> {
+      const mine = perUser.get(caller.userId) ?? 0;
+      if (mine >= liveMaxStreamsPerUser)
+        throw rateLimited(CAP_RETRY_AFTER_S, `At most ${liveMaxStreamsPerUser} open live streams per user; close one first`);
+      if (open >= liveMaxStreams)
+        throw rateLimited(CAP_RETRY_AFTER_S, 'This server has as many open live streams as it takes; try again later');
+      open += 1;
+      perUser.set(caller.userId, mine + 1);
+      let subscriber: Subscriber;
+      try {
+        subscriber = {
+          appId,
+          caller,
+          membership: await access.membership(appId, caller.userId),
+          sink,
+          cursor: await startCursor(appId, lastEventId),
+        };
+      } catch (err) {
+        release(caller.userId);
+        throw err;
       }
-      const subscriber: Subscriber = { membership, sink, cursor };
       let set = byApp.get(appId);
       if (!set) byApp.set(appId, (set = new Set()));
       set.add(subscriber);
       // Events after the cursor may already be in the feed (a resumed stream): the next poll sends them.
-      seen = Math.min(seen, cursor);
+      seen = Math.min(seen, subscriber.cursor);
       schedule();
+      let done = false;
       return () => {
+        if (done) return;
+        done = true;
+        release(caller.userId);
         const s = byApp.get(appId);
         if (!s) return;
         s.delete(subscriber);
