@@ -13,7 +13,8 @@ import type { CustomerFilter, CustomerScope, CustomersService, DuplicatePolicy, 
 import { BOM, csvLine, neutralized } from './csv.ts';
 import { type ImportJobOptions, type ImportJobResponse, type ImportRow, toImportJob } from './mapper.ts';
 import { mapColumns } from './mapping.ts';
-import { UnreadableFile, countCsvRows, detectEncoding, fileRows, formatOf, isKnownEncoding } from './reader.ts';
+import type { ReadLimits } from './limits.ts';
+import { UnreadableFile, countDataRows, detectEncoding, fileRows, firstRows, formatOf, isKnownEncoding } from './reader.ts';
 import { createImportsRepository } from './repository.ts';
 import { workLoop } from '../../lib/work-loop.ts';
 
@@ -41,6 +42,8 @@ export type ExportFormat = 'csv' | 'xlsx';
 
 /** Rows per import batch: one transaction each (customers, counters and problems together). */
 export const IMPORT_BATCH = 2000;
+/** Characters of a batch's cells: a batch of long rows is written sooner, so it never holds more than this. */
+const BATCH_CHARS = 8 * 1024 * 1024;
 /** Rows per export page (a primary-key walk). */
 const EXPORT_PAGE = 1000;
 const POLL_MS = 5000;
@@ -71,6 +74,11 @@ export function createDataOpsService(ctx: AppContext, customers: CustomersServic
   const repo = createImportsRepository(ctx.database.features);
   const limits = ctx.config.imports;
   const leaseMs = limits.leaseSeconds * 1000;
+  const readLimits: ReadLimits = {
+    maxRows: limits.maxRows,
+    maxUncompressedBytes: limits.xlsxMaxUncompressedBytes,
+    maxSharedStrings: limits.xlsxMaxSharedStrings,
+  };
   const dir = path.join(ctx.config.dataDir, 'imports');
   /** Imports this process cannot run (their file is on another server's disk). */
   const elsewhere = new Set<string>();
@@ -81,16 +89,11 @@ export function createDataOpsService(ctx: AppContext, customers: CustomersServic
     return row;
   }
 
-  /** The header of a file, read (which also proves the file opens). */
+  /** The header of a file, read (which also proves the file opens, and that a workbook is within its limits). */
   async function headerOf(filePath: string, format: 'csv' | 'xlsx', encoding: string): Promise<string[]> {
-    const rows = fileRows(filePath, format, encoding);
-    try {
-      const first = await rows.next();
-      if (first.done || first.value.every((c) => c.trim() === '')) throw new UnreadableFile('The file has no header row');
-      return first.value.map((c) => c.trim());
-    } finally {
-      await rows.return(undefined);
-    }
+    const [first] = await firstRows(filePath, format, encoding, readLimits, 1);
+    if (!first || first.every((c) => c.trim() === '')) throw new UnreadableFile('The file has no header row');
+    return first.map((c) => c.trim());
   }
 
   function checkEncoding(encoding: string | undefined): void {
@@ -119,21 +122,12 @@ export function createDataOpsService(ctx: AppContext, customers: CustomersServic
 
   /** Up to `n` data rows after the header; a row that cannot be read (a preview's cut-off last line) ends them. */
   async function sampleRows(filePath: string, format: 'csv' | 'xlsx', encoding: string, n: number): Promise<string[][]> {
-    const out: string[][] = [];
-    const rows = fileRows(filePath, format, encoding);
     try {
-      await rows.next();
-      while (out.length < n) {
-        const next = await rows.next();
-        if (next.done) break;
-        out.push(next.value);
-      }
+      return (await firstRows(filePath, format, encoding, readLimits, n + 1)).slice(1);
     } catch (err) {
-      if (!(err instanceof UnreadableFile)) throw err;
-    } finally {
-      await rows.return(undefined);
+      if (err instanceof UnreadableFile) throw invalidFile(err.message);
+      throw err;
     }
-    return out;
   }
 
   /** Validates the upload and its options, keeps the file, and records the job (queued). */
@@ -270,9 +264,8 @@ export function createDataOpsService(ctx: AppContext, customers: CustomersServic
     const started = Date.now();
     try {
       if (Number(job.total) === 0 && Number(job.processed) === 0) {
-        let total = -1; // the header
-        if (format === 'csv') total += await countCsvRows(job.file_path, opts.encoding);
-        else for await (const _ of fileRows(job.file_path, format, opts.encoding)) total += 1;
+        // Counted (and, over IMPORT_MAX_ROWS, refused) before a row is written.
+        const total = await countDataRows(job.file_path, format, opts.encoding, readLimits);
         if (worker.stopped) return;
         const lease = clock.now() + leaseMs;
         if (
@@ -287,16 +280,18 @@ export function createDataOpsService(ctx: AppContext, customers: CustomersServic
       }
       let rowNumber = 0;
       let batch: { cells: string[]; row: number }[] = [];
+      let batchChars = 0;
       const flush = async () => {
         if (batch.length === 0) return;
         job = await commitBatch(job, opts, batch);
         batch = [];
+        batchChars = 0;
         progressListeners.get(job.id)?.(job);
         // Requests waiting meanwhile are served between batches.
         await new Promise<void>((resolve) => setImmediate(resolve));
       };
       let header = true;
-      for await (const cells of fileRows(job.file_path, format, opts.encoding)) {
+      for await (const cells of fileRows(job.file_path, format, opts.encoding, readLimits)) {
         if (header) {
           header = false;
           continue;
@@ -304,7 +299,8 @@ export function createDataOpsService(ctx: AppContext, customers: CustomersServic
         rowNumber += 1;
         if (rowNumber <= Number(job.processed)) continue;
         batch.push({ cells, row: rowNumber });
-        if (batch.length >= IMPORT_BATCH) {
+        for (const c of cells) batchChars += c.length;
+        if (batch.length >= IMPORT_BATCH || batchChars >= BATCH_CHARS) {
           await flush();
           if (worker.stopped) return;
         }
