@@ -341,6 +341,8 @@ export function createDataOpsService(ctx: AppContext, customers: CustomersServic
       const outcome = await customers.importInTransaction(trx, job.app_id, items, {
         ownerId: Number(job.owner_id),
         mayAssignOthers: opts.mayAssignOthers,
+        // A Sales member's import matches only their own customers (the ones they can read).
+        matchOwnerId: opts.mayAssignOthers ? null : Number(job.owner_id),
         groupId: opts.groupId,
         policy: opts.policy,
         dryRun: opts.dryRun,
