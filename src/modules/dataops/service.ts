@@ -89,11 +89,11 @@ export function createDataOpsService(ctx: AppContext, customers: CustomersServic
     return row;
   }
 
-  /** The header of a file, read (which also proves the file opens, and that a workbook is within its limits). */
-  async function headerOf(filePath: string, format: 'csv' | 'xlsx', encoding: string): Promise<string[]> {
-    const [first] = await firstRows(filePath, format, encoding, readLimits, 1);
+  /** A file's header and up to `n` data rows (reading them also proves the file opens, and that a workbook is within its limits). */
+  async function headerOf(filePath: string, format: 'csv' | 'xlsx', encoding: string, n: number): Promise<string[][]> {
+    const [first, ...rows] = await firstRows(filePath, format, encoding, readLimits, n + 1);
     if (!first || first.every((c) => c.trim() === '')) throw new UnreadableFile('The file has no header row');
-    return first.map((c) => c.trim());
+    return [first.map((c) => c.trim()), ...rows];
   }
 
   function checkEncoding(encoding: string | undefined): void {
@@ -102,28 +102,23 @@ export function createDataOpsService(ctx: AppContext, customers: CustomersServic
     }
   }
 
-  /** An upload's format, encoding (a CSV's: the given one, else detected) and header; a file that cannot be read is `import_file_invalid`. */
+  /**
+   * An upload's format, encoding (a CSV's: the given one, else detected), header and up to `n` data
+   * rows; a file that cannot be read is `import_file_invalid`.
+   */
   async function headOf(
     incoming: IncomingFile,
     givenEncoding: string | undefined,
-  ): Promise<{ format: 'csv' | 'xlsx'; encoding: string; header: string[] }> {
+    n = 0,
+  ): Promise<{ format: 'csv' | 'xlsx'; encoding: string; header: string[]; rows: string[][] }> {
     try {
       const format = await formatOf(incoming.path, incoming.filename);
       if (format === 'xlsx' && incoming.size > limits.xlsxMaxBytes) {
         throw new UnreadableFile(`An XLSX workbook may be at most ${limits.xlsxMaxBytes} bytes; save larger files as CSV`);
       }
       const encoding = format === 'csv' ? givenEncoding || (await detectEncoding(incoming.path)) : 'utf8';
-      return { format, encoding, header: await headerOf(incoming.path, format, encoding) };
-    } catch (err) {
-      if (err instanceof UnreadableFile) throw invalidFile(err.message);
-      throw err;
-    }
-  }
-
-  /** Up to `n` data rows after the header; a row that cannot be read (a preview's cut-off last line) ends them. */
-  async function sampleRows(filePath: string, format: 'csv' | 'xlsx', encoding: string, n: number): Promise<string[][]> {
-    try {
-      return (await firstRows(filePath, format, encoding, readLimits, n + 1)).slice(1);
+      const [header, ...rows] = await headerOf(incoming.path, format, encoding, n);
+      return { format, encoding, header: header as string[], rows };
     } catch (err) {
       if (err instanceof UnreadableFile) throw invalidFile(err.message);
       throw err;
@@ -498,14 +493,13 @@ export function createDataOpsService(ctx: AppContext, customers: CustomersServic
         if (!incoming) throw invalidFile("No file: send it as multipart/form-data in the field 'file'");
         if (incoming.tooLarge) throw invalidFile(`The file is larger than ${limits.maxBytes} bytes`);
         checkEncoding(input.encoding);
-        const { format, encoding, header } = await headOf(incoming, input.encoding);
+        // One row more is read: the last may be cut off where a client stopped sending the file.
+        const { format, encoding, header, rows } = await headOf(incoming, input.encoding, PREVIEW_ROWS + 1);
         const columns = mapColumns(header, await customers.importAttributes(appId));
-        const rows = await sampleRows(incoming.path, format, encoding, PREVIEW_ROWS + 1);
         return {
           format,
           encoding,
           mapping: header.map((column, i) => ({ column, attribute: columns[i] ?? '' })),
-          // One row more was read: the last may be cut off where a client stopped sending the file.
           rows: rows.slice(0, PREVIEW_ROWS),
         };
       } finally {

@@ -356,19 +356,20 @@ export async function xlsxRowCount(path: string, limits: ReadLimits): Promise<nu
   }
 }
 
+/** Rows read past the `n` a sample asks for, in case some turn out blank once their shared strings are known. */
+const SAMPLE_SPARE = 64;
+
 /**
  * The first `n` rows (the header included), and proof that the whole workbook's shared strings are
- * within their limits: only the ones these rows use are kept (the strings are read twice: once for
- * which are blank, once for those the rows use).
+ * within their limits, in one pass over them that keeps only the ones these rows use.
  */
 export async function xlsxSample(path: string, limits: ReadLimits, n: number): Promise<string[][]> {
   try {
     const book = await openBook(path, limits);
-    const blank = await blankStrings(book, limits);
     const rows: RawCell[][] = [];
-    const sheet = sheetRows(book, limits, (i) => (blank(i) ? '' : i));
+    const sheet = sheetRows(book, limits, (i) => i);
     try {
-      while (rows.length < n) {
+      while (rows.length < n + SAMPLE_SPARE) {
         const next = await sheet.next();
         if (next.done) break;
         rows.push(next.value);
@@ -381,7 +382,10 @@ export async function xlsxSample(path: string, limits: ReadLimits, n: number): P
     await readSharedStrings(book, limits, (i, text) => {
       if (wanted.has(i)) found.set(i, text);
     });
-    return rows.map((cells) => cells.map((c) => (typeof c === 'number' ? (found.get(c) ?? '') : c)));
+    return rows
+      .map((cells) => cells.map((c) => (typeof c === 'number' ? (found.get(c) ?? '') : c)))
+      .filter((cells) => cells.some((c) => c.trim() !== ''))
+      .slice(0, n);
   } catch (err) {
     throw refusal(err);
   }
