@@ -9,7 +9,7 @@ import { manySharedStrings, sheetXml, workbook } from '../helpers/zip.ts';
 import { type AbuseProject, type AbuseUser, addMember, abusePhone, createProject, signUp, underAttack, useAbuseServer } from './harness.ts';
 
 // An inflated-size limit of 60 MiB (default 1 GiB), so an honest entry over it is cheap to build here.
-const t = useAbuseServer({ IMPORT_XLSX_MAX_UNCOMPRESSED_BYTES: String(60 * 1024 * 1024) });
+const t = useAbuseServer({ IMPORT_XLSX_MAX_INFLATED: String(60 * 1024 * 1024) });
 
 interface Answer {
   status: number;
@@ -84,7 +84,7 @@ describe('import abuse', () => {
         undeclared: 'more than 1,000,000 shared strings',
         declared: 'more than 1,000,000 shared strings',
         lying: 'inflates beyond the 4096 bytes it declares',
-        honest: 'IMPORT_XLSX_MAX_UNCOMPRESSED_BYTES',
+        honest: 'IMPORT_XLSX_MAX_INFLATED',
       };
       for (const [name, bytes] of Object.entries(hostile) as [keyof typeof hostile, Buffer][]) {
         expect(bytes.length).toBeLessThan(1_300_000);

@@ -8,9 +8,9 @@ export class UnreadableFile extends Error {}
 export interface ReadLimits {
   /** Data rows (the header not counted): IMPORT_MAX_ROWS. */
   maxRows: number;
-  /** Inflated bytes of an XLSX workbook's entries, together: IMPORT_XLSX_MAX_UNCOMPRESSED_BYTES. */
+  /** Inflated bytes of an XLSX workbook's entries, together: IMPORT_XLSX_MAX_INFLATED. */
   maxUncompressedBytes: number;
-  /** Shared strings of an XLSX workbook: IMPORT_XLSX_MAX_SHARED_STRINGS. */
+  /** Shared strings of an XLSX workbook: IMPORT_XLSX_MAX_STRINGS. */
   maxSharedStrings: number;
 }
 

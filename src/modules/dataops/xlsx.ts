@@ -154,7 +154,7 @@ async function readSharedStrings(book: Book, limits: ReadLimits, keep: (index: n
   let parts: string[] = [];
   let chars = 0;
   const tooMany = () =>
-    new UnreadableFile(`The XLSX workbook has more than ${fmt(limits.maxSharedStrings)} shared strings (IMPORT_XLSX_MAX_SHARED_STRINGS)`);
+    new UnreadableFile(`The XLSX workbook has more than ${fmt(limits.maxSharedStrings)} shared strings (IMPORT_XLSX_MAX_STRINGS)`);
   await scanEntry(book.path, book.sharedStrings, {
     open: (name, attrs) => {
       if (name === 'sst') {
