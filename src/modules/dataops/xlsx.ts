@@ -367,7 +367,8 @@ export async function xlsxSample(path: string, limits: ReadLimits, n: number): P
   try {
     const book = await openBook(path, limits);
     const rows: RawCell[][] = [];
-    const sheet = sheetRows(book, limits, (i) => i);
+    // The row limit is the count's to enforce (before a job writes), not a sample's.
+    const sheet = sheetRows(book, { ...limits, maxRows: Number.MAX_SAFE_INTEGER }, (i) => i);
     try {
       while (rows.length < n + SAMPLE_SPARE) {
         const next = await sheet.next();
