@@ -27,6 +27,17 @@ interface Book {
 
 const fmt = (v: number) => v.toLocaleString('en-US');
 
+let lastBreath = performance.now();
+/**
+ * Gives the event loop a turn once reading has held it for 5 ms: inflated chunks already buffered
+ * are handed over in microtasks, so without this one reader (or several) could starve every request.
+ */
+async function breathe(): Promise<void> {
+  if (performance.now() - lastBreath < 5) return;
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  lastBreath = performance.now();
+}
+
 /** Feeds an entry's XML to a handler, until the entry ends or `done()` says enough was read. */
 async function scanEntry(path: string, entry: ZipEntry, handler: XmlHandler, done: () => boolean = () => false): Promise<void> {
   const scanner = new XmlScanner(handler);
@@ -34,6 +45,7 @@ async function scanEntry(path: string, entry: ZipEntry, handler: XmlHandler, don
   for await (const chunk of entryBytes(path, entry)) {
     scanner.push(decoder.write(chunk));
     if (done()) return;
+    await breathe();
   }
   scanner.push(decoder.end());
   scanner.end();
@@ -310,6 +322,7 @@ async function* sheetRows(book: Book, limits: ReadLimits, shared: (index: number
   for await (const chunk of entryBytes(book.path, book.sheet)) {
     scanner.push(decoder.write(chunk));
     yield* handler.take();
+    await breathe();
   }
   scanner.push(decoder.end());
   scanner.end();

@@ -104,6 +104,26 @@ export class XmlScanner {
 
   /** Handles the markup at `lt`; answers the position after it, or -1 when it is not complete yet. */
   private markup(buf: string, lt: number): number {
+    const next = buf.charCodeAt(lt + 1);
+    if (next === 0x21 /* ! */ || next === 0x3f /* ? */) return this.special(buf, lt);
+    const gt = tagEnd(buf, lt + 1);
+    if (gt < 0) return -1;
+    if (next === 0x2f /* / */) {
+      this.handler.close(localName(buf.slice(lt + 2, gt).trim()));
+      return gt + 1;
+    }
+    const selfClosing = buf.charCodeAt(gt - 1) === 0x2f;
+    const end = selfClosing ? gt - 1 : gt;
+    let space = lt + 1;
+    while (space < end && buf.charCodeAt(space) > 0x20) space += 1;
+    const name = localName(buf.slice(lt + 1, space));
+    this.handler.open(name, space < end ? buf.slice(space, end) : '');
+    if (selfClosing) this.handler.close(name);
+    return gt + 1;
+  }
+
+  /** A comment, CDATA section, processing instruction or DOCTYPE at `lt`. */
+  private special(buf: string, lt: number): number {
     if (buf.startsWith('<!--', lt)) {
       const end = buf.indexOf('-->', lt + 4);
       return end < 0 ? -1 : end + 3;
@@ -118,22 +138,7 @@ export class XmlScanner {
       const end = buf.indexOf('?>', lt + 2);
       return end < 0 ? -1 : end + 2;
     }
-    if (buf.startsWith('<!', lt)) {
-      if (buf.length - lt < 9) return -1;
-      throw new XmlRefused('its XML has a DOCTYPE');
-    }
-    const gt = tagEnd(buf, lt + 1);
-    if (gt < 0) return -1;
-    if (buf.charCodeAt(lt + 1) === 0x2f) {
-      this.handler.close(localName(buf.slice(lt + 2, gt).trim()));
-      return gt + 1;
-    }
-    const selfClosing = buf.charCodeAt(gt - 1) === 0x2f;
-    const inner = buf.slice(lt + 1, selfClosing ? gt - 1 : gt);
-    const space = inner.search(/[\s]/);
-    const name = localName(space < 0 ? inner : inner.slice(0, space));
-    this.handler.open(name, space < 0 ? '' : inner.slice(space));
-    if (selfClosing) this.handler.close(name);
-    return gt + 1;
+    if (buf.length - lt < 9) return -1;
+    throw new XmlRefused('its XML has a DOCTYPE');
   }
 }

@@ -126,8 +126,7 @@ export async function zipEntries(path: string, maxInflated: number): Promise<Map
       p = next;
       if (flags & 0x1) throw new ZipRefused(`its entry ${entry.name} is encrypted`);
       declared += entry.size;
-      if (declared > maxInflated)
-        throw new ZipRefused(`its entries inflate to more than ${maxInflated} bytes (IMPORT_XLSX_MAX_INFLATED)`);
+      if (declared > maxInflated) throw new ZipRefused(`its entries inflate to more than ${maxInflated} bytes (IMPORT_XLSX_MAX_INFLATED)`);
       if (entry.localOffset + 30 + entry.compressedSize > fileSize) throw new ZipRefused(`its entry ${entry.name} is cut short`);
       entries.set(entry.name, entry);
     }
