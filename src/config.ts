@@ -383,14 +383,8 @@ export function loadConfig(env: Env = process.env): Config {
       maxBytes: intSetting(env, 'IMPORT_MAX_BYTES', 1024 * 1024 * 1024, 1024, 64 * 1024 * 1024 * 1024),
       xlsxMaxBytes: intSetting(env, 'IMPORT_XLSX_MAX_BYTES', 50 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
       maxRows: intSetting(env, 'IMPORT_MAX_ROWS', 1_000_000, 1, 100_000_000),
-      xlsxMaxUncompressedBytes: intSetting(
-        env,
-        'IMPORT_XLSX_MAX_INFLATED',
-        1024 * 1024 * 1024,
-        1024 * 1024,
-        16 * 1024 * 1024 * 1024,
-      ),
-      // 4,000,000 at most: with their bytes capped at 64 MiB, more would be empty strings only.
+      xlsxMaxUncompressedBytes: intSetting(env, 'IMPORT_XLSX_MAX_INFLATED', 1024 * 1024 * 1024, 1024 * 1024, 16 * 1024 * 1024 * 1024),
+      // 4,000,000 at most: an import holds 8 bytes of offsets a string besides their 64 MiB of text.
       xlsxMaxSharedStrings: intSetting(env, 'IMPORT_XLSX_MAX_STRINGS', 1_000_000, 1, 4_000_000),
       leaseSeconds: intSetting(env, 'IMPORT_LEASE_SECONDS', 30, 1, 3600),
     }),
