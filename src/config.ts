@@ -113,6 +113,12 @@ export interface ImportsConfig {
   readonly maxBytes: number;
   /** Largest XLSX workbook an import may bring, in bytes (IMPORT_XLSX_MAX_BYTES, default 50 MiB). */
   readonly xlsxMaxBytes: number;
+  /** Most data rows an import's file may have (IMPORT_MAX_ROWS, default 1,000,000). */
+  readonly maxRows: number;
+  /** Most bytes an XLSX workbook's entries may inflate to, together (IMPORT_XLSX_MAX_INFLATED, default 1 GiB). */
+  readonly xlsxMaxUncompressedBytes: number;
+  /** Most shared strings an XLSX workbook may have (IMPORT_XLSX_MAX_STRINGS, default 1,000,000). */
+  readonly xlsxMaxSharedStrings: number;
   /** Seconds a running import is held by its process between batches; after that another takes it up (IMPORT_LEASE_SECONDS, default 30). */
   readonly leaseSeconds: number;
 }
@@ -381,6 +387,10 @@ export function loadConfig(env: Env = process.env): Config {
     imports: Object.freeze({
       maxBytes: intSetting(env, 'IMPORT_MAX_BYTES', 1024 * 1024 * 1024, 1024, 64 * 1024 * 1024 * 1024),
       xlsxMaxBytes: intSetting(env, 'IMPORT_XLSX_MAX_BYTES', 50 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+      maxRows: intSetting(env, 'IMPORT_MAX_ROWS', 1_000_000, 1, 100_000_000),
+      xlsxMaxUncompressedBytes: intSetting(env, 'IMPORT_XLSX_MAX_INFLATED', 1024 * 1024 * 1024, 1024 * 1024, 16 * 1024 * 1024 * 1024),
+      // 4,000,000 at most: an import holds 8 bytes of offsets a string besides their 64 MiB of text.
+      xlsxMaxSharedStrings: intSetting(env, 'IMPORT_XLSX_MAX_STRINGS', 1_000_000, 1, 4_000_000),
       leaseSeconds: intSetting(env, 'IMPORT_LEASE_SECONDS', 30, 1, 3600),
     }),
     allowSignup: boolSetting(env, 'ALLOW_SIGNUP', false),

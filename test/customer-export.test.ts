@@ -1,8 +1,12 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import ExcelJS from 'exceljs';
 import fc from 'fast-check';
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BOM, csvCell, csvLine, neutralized } from '../src/modules/dataops/csv.ts';
+import { BOM, couldBeFormula, csvCell, csvLine, neutralized } from '../src/modules/dataops/csv.ts';
+import { type ZipEntry, entryBytes, zipEntries } from '../src/modules/dataops/zip.ts';
 import { uniquePhone } from './helpers/fixtures.ts';
 import { useTestServer } from './helpers/harness.ts';
 import { type HistoryProject, historyProject } from './helpers/histories.ts';
@@ -97,6 +101,43 @@ describe('customer export', () => {
     expect((await exportCsv(p.sales.token)).statusCode).toBe(200);
   });
 
+  it('neutralizes a formula after any separator in CSV and XLSX, and writes XLSX cells as strings, never formulas', async () => {
+    const company = 'Acme;=HYPERLINK("http://evil","x")';
+    const title = 'Boss\t@SUM(A1)';
+    const res = await t.server.api.post(
+      `/api/v1.7/app/${p.appId}/member/${p.master.id}/customers`,
+      { name: 'Separator Person', phone: uniquePhone(), company, title },
+      { token: p.master.token },
+    );
+    expect(res.json().status).toBe(1);
+    const body = (await exportCsv(p.master.token, { keyword: 'Separator' })).body;
+    // Quoted as one cell, so a locale splitting on `;` or TAB still reads one; and shown as text.
+    expect(body).toContain(`"'Acme;=HYPERLINK(""http://evil"",""x"")"`);
+    expect(body).toContain(`"'Boss\t@SUM(A1)"`);
+    const rows = rowsOf(body);
+    const header = rows[0] as string[];
+    expect((rows[1] as string[])[header.indexOf('公司名称')]).toBe(`'${company}`);
+
+    const x = await exportCsv(p.master.token, { keyword: 'Separator', format: 'xlsx' });
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'export-'));
+    const file = path.join(dir, 'x.xlsx');
+    fs.writeFileSync(file, x.rawPayload);
+    const sheetEntry = (await zipEntries(file, 64 * 1024 * 1024)).get('xl/worksheets/sheet1.xml');
+    expect(sheetEntry).toBeDefined();
+    let sheetXml = '';
+    for await (const chunk of entryBytes(file, sheetEntry as ZipEntry)) sheetXml += chunk.toString();
+    fs.rmSync(dir, { recursive: true, force: true });
+    expect(sheetXml).not.toMatch(/<f[\s>]/);
+    const types = [...sheetXml.matchAll(/<c\b([^>]*)>/g)].map((m) => /\bt="(\w+)"/.exec(m[1] as string)?.[1]);
+    expect(types.length).toBeGreaterThan(10);
+    expect(new Set(types)).toEqual(new Set(['str']));
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(x.rawPayload as unknown as ArrayBuffer);
+    const companyCell = (wb.worksheets[0] as ExcelJS.Worksheet).getRow(2).getCell(header.indexOf('公司名称') + 1);
+    expect(companyCell.type).toBe(ExcelJS.ValueType.String);
+    expect(companyCell.value).toBe(`'${company}`);
+  });
+
   it('writes an audit log entry for each export', async () => {
     await exportCsv(p.admin.token, { keyword: 'Export', format: 'csv' });
     const log = await t.server.api.get(`/api/v1.7/app/${p.appId}/audit-log`, { token: p.master.token });
@@ -107,11 +148,43 @@ describe('customer export', () => {
   });
 });
 
-describe('CSV writer (property)', () => {
-  it('round-trips any text through a CSV parser, with formula starts neutralized and mobile numbers kept', () => {
+describe('CSV writer', () => {
+  it('neutralizes every cell a spreadsheet in any locale could read as a formula, and quotes its separators', () => {
+    // [cell, the CSV cell written]
+    const table: [string, string][] = [
+      ['=1+1', "'=1+1"],
+      ['+1+1', "'+1+1"],
+      ['-2+3', "'-2+3"],
+      ['@SUM(A1)', "'@SUM(A1)"],
+      ['\t=1', `"'\t=1"`],
+      ['\r=1', `"'\r=1"`],
+      [' =1', "' =1"],
+      ['a;=1+1', `"'a;=1+1"`],
+      ['a,=1+1', `"'a,=1+1"`],
+      ['a\t=1+1', `"'a\t=1+1"`],
+      ['a|=1+1', `"'a|=1+1"`],
+      ['a，=1+1', `"'a，=1+1"`],
+      ['a；+1+1', `"'a；+1+1"`],
+      ['a; @x', `"'a; @x"`],
+      ['a;"=1"', `"'a;""=1"""`],
+      ["a;'=1", `"'a;'=1"`],
+      ['＝1+1', "'＝1+1"],
+      ['a\n=1', `"a\n=1"`],
+      ['+8613800000000', '+8613800000000'],
+      ['+8613800000000;+8613900000000', '"+8613800000000;+8613900000000"'],
+      ['a;b', '"a;b"'],
+      ['plain text', 'plain text'],
+      ['e-mail a-b@example.com', 'e-mail a-b@example.com'],
+      ['', ''],
+    ];
+    for (const [cell, written] of table) expect([cell, csvCell(cell)]).toEqual([cell, written]);
+    expect(csvCell(null)).toBe('');
+  });
+
+  it('round-trips any text through a CSV parser, neutralized exactly where a piece could start a formula', () => {
     const cell = fc.oneof(
       fc.string(),
-      fc.constantFrom('=A1', '+1', '+8613800000000', '-', '@x', '\tTab', '\rCR', ' pad ', 'a,b', 'say "hi"', 'a\nb'),
+      fc.constantFrom('=A1', '+1', '+8613800000000', '-', '@x', '\tTab', '\rCR', ' pad ', 'a,b', 'say "hi"', 'a\nb', 'x;=1', 'y，@z'),
     );
     fc.assert(
       fc.property(fc.array(fc.array(cell, { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 5 }), (rows) => {
@@ -120,14 +193,15 @@ describe('CSV writer (property)', () => {
         expect(parsed).toEqual(rows.map((r) => r.map(neutralized)));
         for (const r of rows) {
           for (const c of r) {
-            const out = neutralized(c);
-            if (/^[=+\-@\t\r]/.test(c) && !/^\+\d+$/.test(c)) expect(out).toBe(`'${c}`);
-            else expect(out).toBe(c);
+            // An independent statement of the rule: each piece split at a separator, past spaces and quotes.
+            const pieces = c.split(/[,;\t|，；]/).map((piece) => piece.replace(/^[\s"']*/, ''));
+            const risky =
+              /^[\t\r]/.test(c) || pieces.some((piece) => /^[=+\-@\t\r＝＋－＠]/.test(piece) && !/^\+\d{1,20}$/.test(piece.trimEnd()));
+            expect(couldBeFormula(c)).toBe(risky);
+            expect(neutralized(c)).toBe(risky ? `'${c}` : c);
           }
         }
       }),
     );
-    expect(csvCell(null)).toBe('');
-    expect(csvCell('+8613800000000')).toBe('+8613800000000');
   });
 });

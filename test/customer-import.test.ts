@@ -251,6 +251,77 @@ describe('customer import', () => {
     expect(outsider.statusCode).toBe(403);
   });
 
+  it("never matches a Sales member's row to a colleague's customer: each policy and a dry run answer as for an unused address, as create does", async () => {
+    const detailOf = async (id: string) =>
+      (await t.server.api.get(`/api/v1.7/customer/${id}/detail`, { token: p.master.token })).json().data;
+    const ownedBySales = async (email: string) =>
+      (
+        await t.server.api.get(`/api/v1.7/app/${p.appId}/member/all/customers`, { token: p.sales.token, query: { email, count: 100 } })
+      ).json().data as { svcUserId: string }[];
+    const summary = (job: Job) => ({
+      status: job.status,
+      total: job.total,
+      created: job.created,
+      updated: job.updated,
+      skipped: job.skipped,
+      failed: job.failed,
+    });
+    const attempt = async (email: string, phone: string, fields: Record<string, string>) => {
+      const file = csv(['name,email,phone,company', `Taken Over,${email},${phone},Sales Co`, 'Bad Row,,not-a-phone,Sales Co']);
+      const job = await runImport(p.sales.token, p.sales.id, 'x.csv', file, fields);
+      const problems = (await t.server.api.get(`${base(p.sales.id)}/customer-import/${job.id}/problems.csv`, { token: p.sales.token }))
+        .body;
+      return { summary: summary(job), problems };
+    };
+    let lastEmail = '';
+    const runs: Record<string, string>[] = [
+      { duplicate_policy: 'skip' },
+      { duplicate_policy: 'update' },
+      { duplicate_policy: 'merge' },
+      { duplicate_policy: 'update', dry_run: 'true' },
+    ];
+    for (const fields of runs) {
+      const theirPhone = uniquePhone();
+      const theirEmail = `colleague-${theirPhone}@example.com`;
+      lastEmail = theirEmail;
+      const theirs = await t.server.api.post(
+        `${base(p.sales2.id)}/customers`,
+        { name: 'Colleague Customer', phone: theirPhone, email: theirEmail, company: 'Their Co' },
+        { token: p.sales2.token },
+      );
+      const theirId = theirs.json().data.id as string;
+      const before = await detailOf(theirId);
+      // The colleague's e-mail, then their mobile number, against an address nobody uses.
+      const unused = uniquePhone();
+      const byEmail = await attempt(theirEmail, uniquePhone(), fields);
+      const byPhone = await attempt(`other-${theirPhone}@example.com`, theirPhone, fields);
+      const byNobody = await attempt(`nobody-${unused}@example.com`, unused, fields);
+      expect(byEmail).toEqual(byNobody);
+      expect(byPhone).toEqual(byNobody);
+      expect(byNobody.summary).toMatchObject({ status: 'done', total: 2, created: 1, updated: 0, skipped: 0, failed: 1 });
+      expect(await detailOf(theirId)).toEqual(before);
+      expect(before).toMatchObject({ name: 'Colleague Customer', company: 'Their Co', svcUserId: String(p.sales2.id) });
+      // What create does with the same e-mail: a customer of the importer's own (a dry run makes none).
+      const mine = await ownedBySales(theirEmail);
+      expect(mine.map((c) => c.svcUserId)).toEqual(fields.dry_run ? [] : [String(p.sales.id)]);
+    }
+    const created = await t.server.api.post(
+      `${base(p.sales.id)}/customers`,
+      { name: 'By Create', email: lastEmail },
+      { token: p.sales.token },
+    );
+    expect(created.json()).toMatchObject({ status: 1, data: { svcUserId: String(p.sales.id) } });
+
+    // An Admin reads every customer: their import still updates and reassigns it.
+    const adminPhone = uniquePhone();
+    await t.server.api.post(`${base(p.sales2.id)}/customers`, { name: 'Admin Target', phone: adminPhone }, { token: p.sales2.token });
+    const admin = await runImport(p.admin.token, p.admin.id, 'a.csv', csv(['name,phone', `Admin Update,${adminPhone}`]), {
+      duplicate_policy: 'update',
+    });
+    expect(admin).toMatchObject({ created: 0, updated: 1 });
+    expect(await customersOf(p.master.token, adminPhone)).toMatchObject([{ name: 'Admin Update', svcUserId: String(p.admin.id) }]);
+  });
+
   it("lists a member's imports newest first, to the member and Master only", async () => {
     const first = await runImport(p.sales2.token, p.sales2.id, 'first.csv', csv(['name,phone', `List One,${uniquePhone()}`]));
     const second = await runImport(p.sales2.token, p.sales2.id, 'second.csv', csv(['name,phone', `List Two,${uniquePhone()}`]), {

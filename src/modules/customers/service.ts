@@ -60,6 +60,11 @@ export interface ImportOptions {
   ownerId: number;
   /** Master/Admin (or the CLI): rows may name another owner. */
   mayAssignOthers: boolean;
+  /**
+   * The one owner whose customers a row may match (a Sales member's import: the customers they can
+   * read); null: every customer of the project (Master/Admin, the CLI).
+   */
+  matchOwnerId: number | null;
   /** The group of rows that name none. */
   groupId?: string | undefined;
   policy: DuplicatePolicy;
@@ -477,9 +482,9 @@ export function createCustomersService(
      * One batch of an import inside the caller's transaction (docs/data-operations.md): each row
      * goes through the create endpoint's validation and write path (createWay 7), an invalid row is
      * reported and the others go on. A row whose duplicate key (the project's unique attributes;
-     * without any, the mobile number and then the e-mail) names a live customer, or an earlier row of
-     * the batch, is skipped, or updates that customer (`update`: the row's non-blank values win;
-     * `merge`: only the customer's blank attributes are filled).
+     * without any, the mobile number and then the e-mail) names a live customer the importer may
+     * read, or an earlier row of the batch, is skipped, or updates that customer (`update`: the
+     * row's non-blank values win; `merge`: only the customer's blank attributes are filled).
      */
     async importInTransaction(trx: Kysely<Database>, appId: string, items: ImportItem[], opts: ImportOptions): Promise<ImportOutcome> {
       const outcome: ImportOutcome = { created: 0, updated: 0, skipped: 0, problems: [] };
@@ -499,6 +504,8 @@ export function createCustomersService(
       for (const key of keys) {
         const values = [...new Set(items.map((it) => keyOf(it.input, key)).filter((v): v is string => v !== null))];
         for (const row of await repo.liveByValues(trx, appId, key.column, values)) {
+          // A customer the importer cannot read is no match: the row is a new customer, as create makes it.
+          if (opts.matchOwnerId !== null && row.owner_id !== opts.matchOwnerId) continue;
           const value = row[key.column];
           const k = `${key.column}\u0000${String(value)}`;
           const earlier = stored.get(k);

@@ -1,17 +1,19 @@
 import fs from 'node:fs';
 import type { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
-import ExcelJS from 'exceljs';
 import iconv from 'iconv-lite';
+import { MAX_ROW_CHARS, type ReadLimits, UnreadableFile, checkRow, tooManyRows } from './limits.ts';
+import { xlsxRowCount, xlsxRows, xlsxSample } from './xlsx.ts';
+
+export { UnreadableFile } from './limits.ts';
 
 /**
  * Reading an import's file a row at a time, at constant memory whatever its size: CSV through
- * csv-parse (decoded by iconv-lite when it is not UTF-8), XLSX through exceljs' streaming reader
- * (never the whole workbook in memory). Each row is its cells as text.
+ * csv-parse (decoded by iconv-lite when it is not UTF-8), XLSX through xlsx.ts (the archive's entries
+ * streamed, never the whole workbook in memory). Each row is its cells as text, within the limits of
+ * limits.ts.
  */
 export type ImportFormat = 'csv' | 'xlsx';
-
-export class UnreadableFile extends Error {}
 
 const SAMPLE_BYTES = 64 * 1024;
 
@@ -68,10 +70,10 @@ export async function detectEncoding(path: string): Promise<string> {
  * GBK/GB18030, where `"` and line-feed bytes never occur inside a character; other encodings are
  * counted by parsing.
  */
-export async function countCsvRows(path: string, encoding: string): Promise<number> {
+export async function countCsvRows(path: string, encoding: string, limits: ReadLimits): Promise<number> {
   if (!/^(utf-?8|gbk|gb18030|gb2312|cp936)$/i.test(encoding)) {
     let n = 0;
-    for await (const _ of csvRows(path, encoding)) n += 1;
+    for await (const _ of csvRows(path, encoding, limits)) n += 1;
     return n;
   }
   let rows = 0;
@@ -94,19 +96,25 @@ export async function countCsvRows(path: string, encoding: string): Promise<numb
   return content ? rows + 1 : rows;
 }
 
-/** The rows of a CSV file in an encoding, as text cells. */
-export async function* csvRows(path: string, encoding: string): AsyncGenerator<string[]> {
+/** The rows of a CSV file in an encoding, as text cells (a row at most 1 MiB, as csv-parse counts it). */
+export async function* csvRows(path: string, encoding: string, limits: ReadLimits): AsyncGenerator<string[]> {
   const file = fs.createReadStream(path, { highWaterMark: 256 * 1024 });
   const decoded = (/^utf-?8$/i.test(encoding) ? file : file.pipe(iconv.decodeStream(encoding))) as Readable;
   const parser = decoded.pipe(
-    parse({ bom: true, relax_column_count: true, skip_empty_lines: true, relax_quotes: true, max_record_size: 1024 * 1024 }),
+    parse({ bom: true, relax_column_count: true, skip_empty_lines: true, relax_quotes: true, max_record_size: MAX_ROW_CHARS }),
   );
   const failed = (err: unknown) => parser.destroy(err as Error);
   file.on('error', failed);
   if (decoded !== file) decoded.on('error', failed);
+  let row = 0;
   try {
-    for await (const record of parser as AsyncIterable<string[]>) yield record;
+    for await (const record of parser as AsyncIterable<string[]>) {
+      row += 1;
+      checkRow(record, row, limits);
+      yield record;
+    }
   } catch (err) {
+    if (err instanceof UnreadableFile) throw err;
     if (err instanceof Error && 'code' in err && String(err.code).startsWith('CSV_'))
       throw new UnreadableFile(`The CSV cannot be read: ${err.message}`);
     throw err;
@@ -115,45 +123,37 @@ export async function* csvRows(path: string, encoding: string): AsyncGenerator<s
   }
 }
 
-function cellText(value: ExcelJS.CellValue): string {
-  if (value === null || value === undefined) return '';
-  if (value instanceof Date) return value.toISOString();
-  if (typeof value === 'object') {
-    if ('richText' in value) return value.richText.map((r) => r.text).join('');
-    if ('text' in value) return String(value.text);
-    if ('result' in value) return value.result === undefined || value.result === null ? '' : String(value.result as unknown);
-    if ('error' in value) return '';
-    return '';
-  }
-  return String(value);
+/** A file's rows, the header first, each checked against the limits. */
+export function fileRows(path: string, format: ImportFormat, encoding: string, limits: ReadLimits): AsyncGenerator<string[]> {
+  return format === 'xlsx' ? xlsxRows(path, limits) : csvRows(path, encoding, limits);
 }
 
-/** The rows of an XLSX workbook's first sheet, as text cells (streamed: shared strings cached, rows emitted one by one). */
-export async function* xlsxRows(path: string): AsyncGenerator<string[]> {
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, {
-    sharedStrings: 'cache',
-    hyperlinks: 'ignore',
-    styles: 'ignore',
-    worksheets: 'emit',
-    entries: 'ignore',
-  });
+/** A file's data rows (the header not counted), refused over IMPORT_MAX_ROWS before any is imported. */
+export async function countDataRows(path: string, format: ImportFormat, encoding: string, limits: ReadLimits): Promise<number> {
+  const rows = format === 'xlsx' ? await xlsxRowCount(path, limits) : await countCsvRows(path, encoding, limits);
+  if (rows - 1 > limits.maxRows) throw tooManyRows(limits);
+  return Math.max(0, rows - 1);
+}
+
+/**
+ * The first `n` rows, the header included. A CSV's rows are read as far as they go (a preview's file
+ * may be cut off: a row that cannot be read ends them); an XLSX workbook is checked whole first.
+ */
+export async function firstRows(path: string, format: ImportFormat, encoding: string, limits: ReadLimits, n: number): Promise<string[][]> {
+  if (format === 'xlsx') return xlsxSample(path, limits, n);
+  const out: string[][] = [];
+  const rows = csvRows(path, encoding, limits);
   try {
-    for await (const sheet of reader) {
-      for await (const row of sheet as AsyncIterable<ExcelJS.Row>) {
-        const values = row.values as ExcelJS.CellValue[];
-        const cells: string[] = [];
-        for (let i = 1; i < values.length; i += 1) cells.push(cellText(values[i]));
-        if (cells.some((c) => c.trim() !== '')) yield cells;
-      }
-      return; // the first sheet only
+    while (out.length < n) {
+      const next = await rows.next();
+      if (next.done) break;
+      out.push(next.value);
     }
   } catch (err) {
-    if (err instanceof UnreadableFile) throw err;
-    throw new UnreadableFile(`The XLSX workbook cannot be read: ${err instanceof Error ? err.message : String(err)}`);
+    // The header must be read; a later row may be the cut-off end of a partial upload.
+    if (!(err instanceof UnreadableFile) || out.length === 0) throw err;
+  } finally {
+    await rows.return(undefined);
   }
-}
-
-/** A file's rows, the header first. */
-export function fileRows(path: string, format: ImportFormat, encoding: string): AsyncGenerator<string[]> {
-  return format === 'xlsx' ? xlsxRows(path) : csvRows(path, encoding);
+  return out;
 }

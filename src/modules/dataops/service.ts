@@ -13,7 +13,8 @@ import type { CustomerFilter, CustomerScope, CustomersService, DuplicatePolicy, 
 import { BOM, csvLine, neutralized } from './csv.ts';
 import { type ImportJobOptions, type ImportJobResponse, type ImportRow, toImportJob } from './mapper.ts';
 import { mapColumns } from './mapping.ts';
-import { UnreadableFile, countCsvRows, detectEncoding, fileRows, formatOf, isKnownEncoding } from './reader.ts';
+import type { ReadLimits } from './limits.ts';
+import { UnreadableFile, countDataRows, detectEncoding, fileRows, firstRows, formatOf, isKnownEncoding } from './reader.ts';
 import { createImportsRepository } from './repository.ts';
 import { workLoop } from '../../lib/work-loop.ts';
 
@@ -41,6 +42,8 @@ export type ExportFormat = 'csv' | 'xlsx';
 
 /** Rows per import batch: one transaction each (customers, counters and problems together). */
 export const IMPORT_BATCH = 2000;
+/** Characters of a batch's cells: a batch of long rows is written sooner, so it never holds more than this. */
+const BATCH_CHARS = 8 * 1024 * 1024;
 /** Rows per export page (a primary-key walk). */
 const EXPORT_PAGE = 1000;
 const POLL_MS = 5000;
@@ -71,6 +74,11 @@ export function createDataOpsService(ctx: AppContext, customers: CustomersServic
   const repo = createImportsRepository(ctx.database.features);
   const limits = ctx.config.imports;
   const leaseMs = limits.leaseSeconds * 1000;
+  const readLimits: ReadLimits = {
+    maxRows: limits.maxRows,
+    maxUncompressedBytes: limits.xlsxMaxUncompressedBytes,
+    maxSharedStrings: limits.xlsxMaxSharedStrings,
+  };
   const dir = path.join(ctx.config.dataDir, 'imports');
   /** Imports this process cannot run (their file is on another server's disk). */
   const elsewhere = new Set<string>();
@@ -81,16 +89,11 @@ export function createDataOpsService(ctx: AppContext, customers: CustomersServic
     return row;
   }
 
-  /** The header of a file, read (which also proves the file opens). */
-  async function headerOf(filePath: string, format: 'csv' | 'xlsx', encoding: string): Promise<string[]> {
-    const rows = fileRows(filePath, format, encoding);
-    try {
-      const first = await rows.next();
-      if (first.done || first.value.every((c) => c.trim() === '')) throw new UnreadableFile('The file has no header row');
-      return first.value.map((c) => c.trim());
-    } finally {
-      await rows.return(undefined);
-    }
+  /** A file's header and up to `n` data rows (reading them also proves the file opens, and that a workbook is within its limits). */
+  async function headerOf(filePath: string, format: 'csv' | 'xlsx', encoding: string, n: number): Promise<string[][]> {
+    const [first, ...rows] = await firstRows(filePath, format, encoding, readLimits, n + 1);
+    if (!first || first.every((c) => c.trim() === '')) throw new UnreadableFile('The file has no header row');
+    return [first.map((c) => c.trim()), ...rows];
   }
 
   function checkEncoding(encoding: string | undefined): void {
@@ -99,41 +102,27 @@ export function createDataOpsService(ctx: AppContext, customers: CustomersServic
     }
   }
 
-  /** An upload's format, encoding (a CSV's: the given one, else detected) and header; a file that cannot be read is `import_file_invalid`. */
+  /**
+   * An upload's format, encoding (a CSV's: the given one, else detected), header and up to `n` data
+   * rows; a file that cannot be read is `import_file_invalid`.
+   */
   async function headOf(
     incoming: IncomingFile,
     givenEncoding: string | undefined,
-  ): Promise<{ format: 'csv' | 'xlsx'; encoding: string; header: string[] }> {
+    n = 0,
+  ): Promise<{ format: 'csv' | 'xlsx'; encoding: string; header: string[]; rows: string[][] }> {
     try {
       const format = await formatOf(incoming.path, incoming.filename);
       if (format === 'xlsx' && incoming.size > limits.xlsxMaxBytes) {
         throw new UnreadableFile(`An XLSX workbook may be at most ${limits.xlsxMaxBytes} bytes; save larger files as CSV`);
       }
       const encoding = format === 'csv' ? givenEncoding || (await detectEncoding(incoming.path)) : 'utf8';
-      return { format, encoding, header: await headerOf(incoming.path, format, encoding) };
+      const [header, ...rows] = await headerOf(incoming.path, format, encoding, n);
+      return { format, encoding, header: header as string[], rows };
     } catch (err) {
       if (err instanceof UnreadableFile) throw invalidFile(err.message);
       throw err;
     }
-  }
-
-  /** Up to `n` data rows after the header; a row that cannot be read (a preview's cut-off last line) ends them. */
-  async function sampleRows(filePath: string, format: 'csv' | 'xlsx', encoding: string, n: number): Promise<string[][]> {
-    const out: string[][] = [];
-    const rows = fileRows(filePath, format, encoding);
-    try {
-      await rows.next();
-      while (out.length < n) {
-        const next = await rows.next();
-        if (next.done) break;
-        out.push(next.value);
-      }
-    } catch (err) {
-      if (!(err instanceof UnreadableFile)) throw err;
-    } finally {
-      await rows.return(undefined);
-    }
-    return out;
   }
 
   /** Validates the upload and its options, keeps the file, and records the job (queued). */
@@ -270,9 +259,8 @@ export function createDataOpsService(ctx: AppContext, customers: CustomersServic
     const started = Date.now();
     try {
       if (Number(job.total) === 0 && Number(job.processed) === 0) {
-        let total = -1; // the header
-        if (format === 'csv') total += await countCsvRows(job.file_path, opts.encoding);
-        else for await (const _ of fileRows(job.file_path, format, opts.encoding)) total += 1;
+        // Counted (and, over IMPORT_MAX_ROWS, refused) before a row is written.
+        const total = await countDataRows(job.file_path, format, opts.encoding, readLimits);
         if (worker.stopped) return;
         const lease = clock.now() + leaseMs;
         if (
@@ -287,16 +275,18 @@ export function createDataOpsService(ctx: AppContext, customers: CustomersServic
       }
       let rowNumber = 0;
       let batch: { cells: string[]; row: number }[] = [];
+      let batchChars = 0;
       const flush = async () => {
         if (batch.length === 0) return;
         job = await commitBatch(job, opts, batch);
         batch = [];
+        batchChars = 0;
         progressListeners.get(job.id)?.(job);
         // Requests waiting meanwhile are served between batches.
         await new Promise<void>((resolve) => setImmediate(resolve));
       };
       let header = true;
-      for await (const cells of fileRows(job.file_path, format, opts.encoding)) {
+      for await (const cells of fileRows(job.file_path, format, opts.encoding, readLimits)) {
         if (header) {
           header = false;
           continue;
@@ -304,7 +294,8 @@ export function createDataOpsService(ctx: AppContext, customers: CustomersServic
         rowNumber += 1;
         if (rowNumber <= Number(job.processed)) continue;
         batch.push({ cells, row: rowNumber });
-        if (batch.length >= IMPORT_BATCH) {
+        for (const c of cells) batchChars += c.length;
+        if (batch.length >= IMPORT_BATCH || batchChars >= BATCH_CHARS) {
           await flush();
           if (worker.stopped) return;
         }
@@ -345,6 +336,8 @@ export function createDataOpsService(ctx: AppContext, customers: CustomersServic
       const outcome = await customers.importInTransaction(trx, job.app_id, items, {
         ownerId: Number(job.owner_id),
         mayAssignOthers: opts.mayAssignOthers,
+        // A Sales member's import matches only their own customers (the ones they can read).
+        matchOwnerId: opts.mayAssignOthers ? null : Number(job.owner_id),
         groupId: opts.groupId,
         policy: opts.policy,
         dryRun: opts.dryRun,
@@ -500,14 +493,13 @@ export function createDataOpsService(ctx: AppContext, customers: CustomersServic
         if (!incoming) throw invalidFile("No file: send it as multipart/form-data in the field 'file'");
         if (incoming.tooLarge) throw invalidFile(`The file is larger than ${limits.maxBytes} bytes`);
         checkEncoding(input.encoding);
-        const { format, encoding, header } = await headOf(incoming, input.encoding);
+        // One row more is read: the last may be cut off where a client stopped sending the file.
+        const { format, encoding, header, rows } = await headOf(incoming, input.encoding, PREVIEW_ROWS + 1);
         const columns = mapColumns(header, await customers.importAttributes(appId));
-        const rows = await sampleRows(incoming.path, format, encoding, PREVIEW_ROWS + 1);
         return {
           format,
           encoding,
           mapping: header.map((column, i) => ({ column, attribute: columns[i] ?? '' })),
-          // One row more was read: the last may be cut off where a client stopped sending the file.
           rows: rows.slice(0, PREVIEW_ROWS),
         };
       } finally {
