@@ -17,9 +17,11 @@ export interface Observer {
   ingested(outcome: { accepted: number; duplicates: number } | { refused: string }): void;
   /** A webhook delivery attempt ended. */
   webhookDelivery(result: DeliveryResult, seconds: number): void;
+  /** A site collect call was refused because the project's daily quota of anonymous records is spent. */
+  siteQuotaRefused(appId: string): void;
 }
 
-export const NO_OBSERVER: Observer = { ingested: () => {}, webhookDelivery: () => {} };
+export const NO_OBSERVER: Observer = { ingested: () => {}, webhookDelivery: () => {}, siteQuotaRefused: () => {} };
 
 /** What every service is built from. Nothing here knows about HTTP, so the CLI shares it. */
 export interface AppContext {

@@ -55,6 +55,8 @@ export interface ViewerRows extends RowsPlan {
   site: SiteRows | null;
   /** Set by the write: false when `progress` found the view moved on, or `site.close` the visit closed (nothing of the plan was written). */
   applied?: boolean;
+  /** Set by the write with `applied` false: the project's daily quota of anonymous site records had no room for the plan's. */
+  refusedForQuota?: boolean;
 }
 
 /** What the site snippet's collect calls, joins and visit sweep write beside their behaviour records. */
@@ -70,6 +72,11 @@ export interface SiteRows {
   close: { visitorId: string; id: string; lastAt: number; endedAt: number } | null;
   /** What anonymous records or a tie were computed from, checked in the transaction (see guardHolds). */
   guard: SiteGuard | null;
+  /**
+   * The project's daily quota the anonymous records count against (the day, `yyyy-MM-dd` in the
+   * server's zone, and its cap), or null: not counted. See takeQuotas.
+   */
+  quota: { day: string; cap: number } | null;
 }
 
 /**
@@ -383,6 +390,36 @@ export function createIngestRepository(database: DatabaseHandle) {
     return true;
   }
 
+  /**
+   * The room left in the daily quotas of the group's counted plans, by project and day. Each
+   * project's row of the day is locked here (made when missing) before any other row the group
+   * writes, in key order, so that every process and server counts against one figure and two groups
+   * cannot wait for each other's rows.
+   */
+  async function quotaRooms(trx: Db, plans: ViewerRows[]): Promise<Map<string, { appId: string; day: string; room: number; used: number }>> {
+    const rooms = new Map<string, { appId: string; day: string; room: number; used: number }>();
+    const wanted = new Map<string, { appId: string; day: string; cap: number }>();
+    for (const p of plans) {
+      const q = p.site?.quota;
+      if (p.site != null && q != null) wanted.set(`${p.site.appId}\u0000${q.day}`, { appId: p.site.appId, day: q.day, cap: q.cap });
+    }
+    for (const key of [...wanted.keys()].sort()) {
+      const { appId, day, cap } = wanted.get(key) as { appId: string; day: string; cap: number };
+      const row = await trx
+        .insertInto('site_anonymous_counts')
+        .values({ app_id: appId, day, records: 0 })
+        .onConflict((oc) => oc.columns(['app_id', 'day']).doUpdateSet((eb) => ({ records: eb.ref('site_anonymous_counts.records') })))
+        .returning('records')
+        .executeTakeFirstOrThrow();
+      rooms.set(key, { appId, day, room: cap - Number(row.records), used: 0 });
+    }
+    return rooms;
+  }
+
+  /** The room of a plan's quota (undefined: not counted). */
+  const roomOf = (s: SiteRows | null, rooms: Map<string, { room: number; used: number }>) =>
+    s?.quota == null ? undefined : rooms.get(`${s.appId}\u0000${s.quota.day}`);
+
   async function writeViewer(trx: Db, plans: ViewerRows[]): Promise<void> {
     const guarded = plans.flatMap((p) => (p.site?.guard == null ? [] : [p.site]));
     let ties = new Map<string, string>();
@@ -395,19 +432,34 @@ export function createIngestRepository(database: DatabaseHandle) {
       );
       ties = await tiesOf(trx, guarded);
     }
+    const rooms = await quotaRooms(trx, plans);
     const taken = new Map<string, Taken>();
     const applied: ViewerRows[] = [];
     for (const p of plans) {
+      const room = roomOf(p.site, rooms);
+      const records = p.site?.anonymous.length ?? 0;
+      p.refusedForQuota = room !== undefined && room.used + records > room.room;
       p.applied =
+        !p.refusedForQuota &&
         (p.site === null || (await guardHolds(trx, p.site, ties, taken))) &&
         (p.progress === null || (await progressView(trx, p.progress))) &&
         (p.site?.close == null || (await closeVisit(trx, p.site.appId, p.site.close)));
       if (!p.applied) continue;
+      if (room !== undefined) room.used += records;
       applied.push(p);
       const g = p.site?.guard;
       if (p.site != null && g != null) {
         taken.set(`${p.site.appId}\u0000${g.visitorId}`, { tie: p.site.tie !== null, state: tieState(g.tiedTo, g.verified) });
       }
+    }
+    for (const r of rooms.values()) {
+      if (r.used === 0) continue;
+      await trx
+        .updateTable('site_anonymous_counts')
+        .set((eb) => ({ records: eb('records', '+', r.used) }))
+        .where('app_id', '=', r.appId)
+        .where('day', '=', r.day)
+        .execute();
     }
     if (applied.length === 0) return;
     await writeRows(trx, applied);

@@ -380,6 +380,8 @@ export async function linksRoutes(fastify: FastifyInstance, opts: LinksRoutesOpt
       },
     },
     async (request, reply) => {
+      // Every beacon spends its address's budget too: made-up view ids buy no fresh one.
+      await fastify.limits.count(request, reply, { beaconAddress: request.ip });
       const visitor = await visitorOf(request, reply);
       let counted = false;
       try {

@@ -11,6 +11,7 @@ import type { CustomersService, ViewerCustomer } from '../customers/service.ts';
 import type { IngestService, SiteWrite, ViewerWrite } from '../ingest/service.ts';
 import type { ProjectsService, SiteProject } from '../projects/service.ts';
 import { type Collect, CollectError, type Identify, KEY_BEHAVIOURS, type SiteEvent, parseCollect, siteOf } from './collect.ts';
+import { createSiteQuota } from './quota.ts';
 import { siteRepository as repo } from './repository.ts';
 
 export { COLLECT_MAX_BYTES } from './collect.ts';
@@ -112,6 +113,7 @@ export function createSiteService(
   const db: Kysely<Database> = ctx.database.db;
   const reader = ctx.database.reader;
   const { clock, logger } = ctx;
+  const quota = createSiteQuota(ctx);
 
   /** A behaviour record's body without its customer: what an anonymous visitor's record keeps. */
   function recordBody(visitorId: string, action: string, when: number, content: Record<string, unknown>, env: Env | null) {
@@ -301,7 +303,12 @@ export function createSiteService(
         },
       ];
     }
-    if (anonymous.length > 0) site.anonymous = anonymous;
+    if (anonymous.length > 0) {
+      // What strangers can make a project store is capped a day; a known customer's records are not.
+      quota.check(appId, now);
+      site.anonymous = anonymous;
+      site.dailyCap = quota.cap;
+    }
     if (site.anonymous !== undefined || site.tie !== undefined) {
       site.guard = { visitorId: c.visitorId, tiedTo: current?.customer_id ?? null, verified: current?.verified === 1, joinedAll };
     }
@@ -410,6 +417,7 @@ export function createSiteService(
           // False: another call tied the visitor, or wrote anonymous records an identify must join, meanwhile.
           if (await record(project, c, env, click)) return {};
         } catch (err) {
+          quota.observe(project.appId, err);
           // Two calls joined the same anonymous records at once: one wrote them; read again.
           if (attempt >= RECORD_ATTEMPTS || !isUniqueViolation(err)) throw err;
         }
@@ -436,6 +444,8 @@ export function createSiteService(
       let closed = 0;
       for (const v of await repo.silentVisits(db, now - SITE_VISIT_IDLE_MS, 200)) if (await closeVisit(v, now)) closed += 1;
       await this.expireAnonymous();
+      // Yesterday's count stays a day (a call that began before midnight may still count against it).
+      await repo.pruneAnonymousCounts(db, clock.day(now - 24 * 3600 * 1000));
       return closed;
     },
 
