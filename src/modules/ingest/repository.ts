@@ -396,7 +396,10 @@ export function createIngestRepository(database: DatabaseHandle) {
    * writes, in key order, so that every process and server counts against one figure and two groups
    * cannot wait for each other's rows.
    */
-  async function quotaRooms(trx: Db, plans: ViewerRows[]): Promise<Map<string, { appId: string; day: string; room: number; used: number }>> {
+  async function quotaRooms(
+    trx: Db,
+    plans: ViewerRows[],
+  ): Promise<Map<string, { appId: string; day: string; room: number; used: number }>> {
     const rooms = new Map<string, { appId: string; day: string; room: number; used: number }>();
     const wanted = new Map<string, { appId: string; day: string; cap: number }>();
     for (const p of plans) {

@@ -84,7 +84,11 @@ export const siteRepository = {
 
   /** Deletes the daily counts of anonymous records of days before `day` (`yyyy-MM-dd`), every project's. */
   async pruneAnonymousCounts(db: Db, day: string): Promise<number> {
-    const result = await db.deleteFrom('site_anonymous_counts').where('day', '<', day).modifyEnd(crossProject('site-quota-prune')).executeTakeFirst();
+    const result = await db
+      .deleteFrom('site_anonymous_counts')
+      .where('day', '<', day)
+      .modifyEnd(crossProject('site-quota-prune'))
+      .executeTakeFirst();
     return Number(result.numDeletedRows);
   },
 
