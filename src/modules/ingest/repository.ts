@@ -94,6 +94,26 @@ export interface SiteGuard {
   joinedAll: boolean;
 }
 
+/** A project's daily quota of anonymous site records in one group: its cap, the room it had when read, what the group used. */
+interface QuotaRoom {
+  appId: string;
+  day: string;
+  cap: number;
+  room: number;
+  used: number;
+}
+
+/**
+ * Another transaction took the room of a project's daily quota after this group read it: the group
+ * fails and is written again (the group commit splits it; each part reads the count anew).
+ */
+export class QuotaTaken extends Error {
+  constructor(readonly appId: string) {
+    super(`The daily quota of anonymous site records of project ${appId} was taken meanwhile`);
+    this.name = 'QuotaTaken';
+  }
+}
+
 /** What a guarded plan of the group does to its visitor, and the tie it was computed from. */
 type Taken = { tie: boolean; state: string };
 const NO_TIE = '';
@@ -391,16 +411,12 @@ export function createIngestRepository(database: DatabaseHandle) {
   }
 
   /**
-   * The room left in the daily quotas of the group's counted plans, by project and day. Each
-   * project's row of the day is locked here (made when missing) before any other row the group
-   * writes, in key order, so that every process and server counts against one figure and two groups
-   * cannot wait for each other's rows.
+   * The room left in the daily quotas of the group's counted plans, by project and day, as read now
+   * (each project's row of the day made when missing). Read without a lock: takeQuotas counts what
+   * the group used at its end, and fails the group if another transaction took the room meanwhile.
    */
-  async function quotaRooms(
-    trx: Db,
-    plans: ViewerRows[],
-  ): Promise<Map<string, { appId: string; day: string; room: number; used: number }>> {
-    const rooms = new Map<string, { appId: string; day: string; room: number; used: number }>();
+  async function quotaRooms(trx: Db, plans: ViewerRows[]): Promise<Map<string, QuotaRoom>> {
+    const rooms = new Map<string, QuotaRoom>();
     const wanted = new Map<string, { appId: string; day: string; cap: number }>();
     for (const p of plans) {
       const q = p.site?.quota;
@@ -408,15 +424,40 @@ export function createIngestRepository(database: DatabaseHandle) {
     }
     for (const key of [...wanted.keys()].sort()) {
       const { appId, day, cap } = wanted.get(key) as { appId: string; day: string; cap: number };
-      const row = await trx
+      await trx
         .insertInto('site_anonymous_counts')
         .values({ app_id: appId, day, records: 0 })
-        .onConflict((oc) => oc.columns(['app_id', 'day']).doUpdateSet((eb) => ({ records: eb.ref('site_anonymous_counts.records') })))
-        .returning('records')
+        .onConflict((oc) => oc.columns(['app_id', 'day']).doNothing())
+        .execute();
+      const row = await trx
+        .selectFrom('site_anonymous_counts')
+        .select('records')
+        .where('app_id', '=', appId)
+        .where('day', '=', day)
         .executeTakeFirstOrThrow();
-      rooms.set(key, { appId, day, room: cap - Number(row.records), used: 0 });
+      rooms.set(key, { appId, day, cap, room: cap - Number(row.records), used: 0 });
     }
     return rooms;
+  }
+
+  /**
+   * Counts what the group stored against each quota, last, so that the row is locked (PostgreSQL)
+   * only while the transaction commits. Another process's group that took the room since the read
+   * fails this one: the group commit then writes it again in halves, each reading the count anew,
+   * down to the plan that no longer fits, which is refused alone.
+   */
+  async function takeQuotas(trx: Db, rooms: Map<string, QuotaRoom>): Promise<void> {
+    for (const r of [...rooms.values()].sort((a, b) => (a.appId === b.appId ? (a.day < b.day ? -1 : 1) : a.appId < b.appId ? -1 : 1))) {
+      if (r.used === 0) continue;
+      const res = await trx
+        .updateTable('site_anonymous_counts')
+        .set((eb) => ({ records: eb('records', '+', r.used) }))
+        .where('app_id', '=', r.appId)
+        .where('day', '=', r.day)
+        .where((eb) => eb(eb('records', '+', r.used), '<=', r.cap))
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) !== 1) throw new QuotaTaken(r.appId);
+    }
   }
 
   /** The room of a plan's quota (undefined: not counted). */
@@ -455,15 +496,6 @@ export function createIngestRepository(database: DatabaseHandle) {
         taken.set(`${p.site.appId}\u0000${g.visitorId}`, { tie: p.site.tie !== null, state: tieState(g.tiedTo, g.verified) });
       }
     }
-    for (const r of rooms.values()) {
-      if (r.used === 0) continue;
-      await trx
-        .updateTable('site_anonymous_counts')
-        .set((eb) => ({ records: eb('records', '+', r.used) }))
-        .where('app_id', '=', r.appId)
-        .where('day', '=', r.day)
-        .execute();
-    }
     if (applied.length === 0) return;
     await writeRows(trx, applied);
     await writeSite(trx, applied);
@@ -489,6 +521,7 @@ export function createIngestRepository(database: DatabaseHandle) {
           .execute();
       }
     }
+    await takeQuotas(trx, rooms);
   }
 
   const viewerGroup = database.commitGroup<ViewerRows>(writeViewer);

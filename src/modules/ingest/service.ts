@@ -24,7 +24,15 @@ import {
   parseViewLog,
 } from './bodies.ts';
 import { ItemError, RECORD_ID_RE } from './reader.ts';
-import { type PlanRows, type RecordTable, type RowsPlan, type SiteRows, type ViewerRows, createIngestRepository } from './repository.ts';
+import {
+  type PlanRows,
+  QuotaTaken,
+  type RecordTable,
+  type RowsPlan,
+  type SiteRows,
+  type ViewerRows,
+  createIngestRepository,
+} from './repository.ts';
 
 export const MAX_EVENTS = 1000;
 /** Route body limit (docs/interface.md §12: ≤ 5 MB). */
@@ -667,19 +675,22 @@ export function createIngestService(
         await repo.writeViewer(trx, [plan]);
         return plan.applied === true;
       }
+      const spent = () => {
+        const end = clock.dayEnd(w.now);
+        return quotaExceeded(
+          (end - clock.now()) / 1000,
+          `The project's daily quota of ${w.site?.dailyCap ?? 0} anonymous site records is spent until ${clock.format(end)}; nothing was written`,
+        );
+      };
       try {
         await repo.writeViewerGrouped(plan);
       } catch (err) {
         if (err instanceof CommitQueueFull) throw overloaded(err.retryAfterSeconds, err.message);
+        // Written alone, it still met another process taking the quota's last room.
+        if (err instanceof QuotaTaken) throw spent();
         throw err;
       }
-      if (plan.refusedForQuota === true) {
-        const end = clock.dayEnd(w.now);
-        throw quotaExceeded(
-          (end - clock.now()) / 1000,
-          `The project's daily quota of ${w.site?.dailyCap ?? 0} anonymous site records is spent until ${clock.format(end)}; nothing was written`,
-        );
-      }
+      if (plan.refusedForQuota === true) throw spent();
       return plan.applied === true;
     },
 
