@@ -476,8 +476,8 @@ export const ERROR_CODES = {
   },
   quota_exceeded: {
     http: [{ status: 429, body: 'envelope' }],
-    en: "The project's daily quota of anonymous site records is spent; nothing was written: try again after the seconds given in Retry-After (the next day)",
-    zh: '项目今日的匿名站点记录配额已用完，本次未写入：请在 Retry-After 给出的秒数后（次日）重试',
+    en: "The project's daily quota of anonymous site records is spent; nothing was written: try again after the seconds given in Retry-After",
+    zh: '项目今日的匿名站点记录配额已用完，未写入：请在 Retry-After 给出的秒数后重试',
   },
 } as const satisfies Record<string, ErrorCodeSpec>;
 

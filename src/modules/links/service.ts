@@ -1082,7 +1082,7 @@ export function createLinksService(
     /**
      * A passcode given on the gate page: the unlock cookie when right, null when wrong; undefined when
      * the link does not open. `lockedFor` (seconds): the link's passcode is locked after too many wrong
-     * ones from anywhere (LINK_PASSCODE_FAILURES in LINK_PASSCODE_LOCKOUT_SECONDS), the right one
+     * ones from anywhere (LINK_PASSCODE_FAILURES in LINK_PASSCODE_LOCKOUT), the right one
      * refused too, unchecked, until the lockout ends or the owner sets a new passcode.
      */
     async unlock(
