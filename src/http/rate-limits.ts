@@ -12,6 +12,8 @@ import { rateLimited, tooManyRequests } from './errors.ts';
  * - ingestion with a project secret: the project's (`perProject`);
  * - the token and register calls of an authenticated OAuth client: the client's from that address (`perClient`);
  * - anything else, and every request whose credentials are refused: the client address's (`perIp`).
+ * Public routes count their own (`caller`), some several each: the site snippet's collect call its
+ * address's, its key's and its visitor's; a viewer beacon its address's and its view's.
  * One window of a minute per budget, counted by @fastify/rate-limit in the process, or in Redis
  * when REDIS_URL is set. Answers carry `RateLimit-Limit`, `RateLimit-Remaining` and
  * `RateLimit-Reset`; a spent budget answers 429 with `Retry-After`.
