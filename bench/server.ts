@@ -12,8 +12,11 @@ import path from 'node:path';
  */
 export const SERVER_FLAGS = ['--max-old-space-size=256', ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean)];
 export const SERVER_ARGS = ['bin/rapport.js', 'serve'];
-/** As `npm start` has it, but without rate limits: the bench loads the server from one address with a few tokens. */
-export const SERVER_ENV = { GLIBC_TUNABLES: 'glibc.malloc.mmap_threshold=131072', RATE_LIMITS: 'off' };
+/**
+ * As `npm start` has it, but without rate limits (the bench loads the server from one address with a
+ * few tokens) and without the daily quota of anonymous site records (its site scenario stores more).
+ */
+export const SERVER_ENV = { GLIBC_TUNABLES: 'glibc.malloc.mmap_threshold=131072', RATE_LIMITS: 'off', SITE_ANONYMOUS_DAILY_CAP: '0' };
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 

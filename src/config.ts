@@ -78,6 +78,12 @@ export interface Config {
   readonly eventRetentionDays: number;
   /** Days an anonymous site visitor's records and visits are kept before they expire (SITE_ANONYMOUS_DAYS). */
   readonly siteAnonymousDays: number;
+  /** Anonymous site records a project may store a day, every visitor together (SITE_ANONYMOUS_DAILY_CAP; 0: no cap). */
+  readonly siteAnonymousDailyCap: number;
+  /** Wrong passcodes of one link, from any address, that lock its passcode (LINK_PASSCODE_FAILURES). */
+  readonly linkPasscodeFailures: number;
+  /** Seconds the wrong passcodes are counted over, and the passcode is then refused for (LINK_PASSCODE_LOCKOUT). */
+  readonly linkPasscodeLockoutSeconds: number;
   /** Requests per minute per budget (RATE_LIMITS, RATE_LIMIT_TOKEN, RATE_LIMIT_PROJECT, RATE_LIMIT_CLIENT, RATE_LIMIT_IP); docs/operations.md. */
   readonly rateLimits: RateLimitConfig;
   /** Redis shared by the processes for their rate limits (REDIS_URL); unset: each process counts alone. */
@@ -149,12 +155,16 @@ export interface RateLimitConfig {
   readonly perViewer: number;
   /** Beacons per minute of one view (RATE_LIMIT_VIEW). */
   readonly perView: number;
+  /** The viewer's beacons per minute from one address, every view together (RATE_LIMIT_BEACON_IP). */
+  readonly perBeaconAddress: number;
   /** Forms, passcodes and e-mail gates per minute from one address (RATE_LIMIT_FORM). */
   readonly perForm: number;
   /** The site snippet's collect calls per minute of one visitor (RATE_LIMIT_SITE_VISITOR). */
   readonly perSiteVisitor: number;
   /** The site snippet's collect calls per minute of one site key, every visitor together (RATE_LIMIT_SITE_KEY). */
   readonly perSiteKey: number;
+  /** The site snippet's collect calls per minute from one address, every key and visitor together (RATE_LIMIT_SITE_IP). */
+  readonly perSiteAddress: number;
   /** Test mails of campaign drafts per minute of one user (RATE_LIMIT_TEST_MAIL). */
   readonly perTestMail: number;
 }
@@ -357,6 +367,9 @@ export function loadConfig(env: Env = process.env): Config {
     natsSubjectPrefix: natsName(env, 'NATS_SUBJECT_PREFIX', 'rapport', /^[A-Za-z0-9_-]{1,64}$/),
     eventRetentionDays: intSetting(env, 'EVENT_RETENTION_DAYS', 7, 1, 3650),
     siteAnonymousDays: intSetting(env, 'SITE_ANONYMOUS_DAYS', 395, 1, 3650),
+    siteAnonymousDailyCap: intSetting(env, 'SITE_ANONYMOUS_DAILY_CAP', 200_000, 0, 1_000_000_000),
+    linkPasscodeFailures: intSetting(env, 'LINK_PASSCODE_FAILURES', 10, 1, 1_000_000),
+    linkPasscodeLockoutSeconds: intSetting(env, 'LINK_PASSCODE_LOCKOUT', 900, 1, 30 * 24 * 3600),
     rateLimits: Object.freeze({
       enabled: boolSetting(env, 'RATE_LIMITS', true),
       perToken: intSetting(env, 'RATE_LIMIT_TOKEN', 600, 1, 1_000_000),
@@ -365,9 +378,11 @@ export function loadConfig(env: Env = process.env): Config {
       perIp: intSetting(env, 'RATE_LIMIT_IP', 120, 1, 1_000_000),
       perViewer: intSetting(env, 'RATE_LIMIT_VIEWER', 1200, 1, 1_000_000),
       perView: intSetting(env, 'RATE_LIMIT_VIEW', 120, 1, 1_000_000),
+      perBeaconAddress: intSetting(env, 'RATE_LIMIT_BEACON_IP', 600, 1, 1_000_000),
       perForm: intSetting(env, 'RATE_LIMIT_FORM', 10, 1, 1_000_000),
       perSiteVisitor: intSetting(env, 'RATE_LIMIT_SITE_VISITOR', 60, 1, 1_000_000),
       perSiteKey: intSetting(env, 'RATE_LIMIT_SITE_KEY', 30_000, 1, 1_000_000),
+      perSiteAddress: intSetting(env, 'RATE_LIMIT_SITE_IP', 600, 1, 1_000_000),
       perTestMail: intSetting(env, 'RATE_LIMIT_TEST_MAIL', 5, 1, 1_000_000),
     }),
     redisUrl: redisUrlSetting(env),

@@ -19,9 +19,11 @@ export interface Observer {
   webhookDelivery(result: DeliveryResult, seconds: number): void;
   /** A background job's tick ended: it worked, found nothing to do, or failed (src/lib/jobs.ts). */
   jobTicked(job: string, outcome: 'worked' | 'idle' | 'failed', seconds: number): void;
+  /** A site collect call was refused because the project's daily quota of anonymous records is spent. */
+  siteQuotaRefused(appId: string): void;
 }
 
-export const NO_OBSERVER: Observer = { ingested: () => {}, webhookDelivery: () => {}, jobTicked: () => {} };
+export const NO_OBSERVER: Observer = { ingested: () => {}, webhookDelivery: () => {}, jobTicked: () => {}, siteQuotaRefused: () => {} };
 
 /** What every service is built from. Nothing here knows about HTTP, so the CLI shares it. */
 export interface AppContext {

@@ -218,6 +218,79 @@ describe('a view', () => {
   });
 });
 
+describe('what a beacon credits', () => {
+  let dwellLink: LinkData;
+  beforeAll(async () => {
+    dwellLink = await madeLink(t.server, p.appId, p.sales.token, { name: 'Dwell', file_id: fileId });
+  });
+
+  /** A view opened by a new browser, its id and token. */
+  async function opened() {
+    const b = new Browser(t.server);
+    const token = (await b.open(dwellLink.shareToken)).viewToken as string;
+    await b.beacon(dwellLink.shareToken, { type: 'open', seq: 1, token, page: 1 });
+    const logs = await viewLogs(dwellLink.id);
+    return { b, token, id: logs.find((l) => l.viewerId === b.cookies.get('rapport_visitor'))?.id as string };
+  }
+  const db = () => t.server.ctx.database.db;
+  const stored = async (id: string) =>
+    db()
+      .selectFrom('link_view_logs')
+      .where('app_id', '=', p.appId)
+      .where('id', '=', id)
+      .select(['total_duration', 'closed_at', 'beacon_at'])
+      .executeTakeFirstOrThrow();
+  /** Moves the view's start and last beacon back in time, as if it had been read that long ago. */
+  const backdate = (id: string, viewTime: number, beaconAt: number) =>
+    db()
+      .updateTable('link_view_logs')
+      .where('app_id', '=', p.appId)
+      .where('id', '=', id)
+      .set({ view_time: viewTime, beacon_at: beaconAt })
+      .execute();
+
+  it('no more than a heartbeat (10 s) plus 2 s, however long since the previous beacon', async () => {
+    const { b, token, id } = await opened();
+    const now = Date.now();
+    await backdate(id, now - 20 * 60_000, now - 25_000);
+    const res = await b.beacon(dwellLink.shareToken, { type: 'hb', seq: 2, token, page: 1, dwell: { 1: 25_000 } });
+    expect(res.json()).toEqual({ status: 1, data: { accepted: true } });
+    expect(Number((await stored(id)).total_duration)).toBe(12_000);
+  });
+
+  it('beacons in quick succession credit no more than the time between them and a quarter of it', async () => {
+    const { b, token, id } = await opened();
+    const now = Date.now();
+    await backdate(id, now - 20 * 60_000, now - 10_000);
+    await b.beacon(dwellLink.shareToken, { type: 'hb', seq: 2, token, page: 1, dwell: { 1: 10_000 } });
+    const base = Number((await stored(id)).total_duration);
+    const start = Date.now();
+    for (let seq = 3; seq < 8; seq += 1)
+      await b.beacon(dwellLink.shareToken, { type: 'page', seq, token, page: 2, dwell: { 1: 10_000, 2: seq * 2000 } });
+    const added = Number((await stored(id)).total_duration) - base;
+    expect(added).toBeGreaterThan(0);
+    expect(added).toBeLessThanOrEqual((Date.now() - start) * 1.25 + 50);
+  });
+
+  it('nothing across a close for silence: the next heartbeat reopens the view and credits none of the gap', async () => {
+    const { b, token, id } = await opened();
+    const now = Date.now();
+    await backdate(id, now - 24 * 3600_000 + 60_000, now - 23 * 3600_000);
+    expect(await t.server.services.links.sweep()).toBeGreaterThanOrEqual(1);
+    const closed = await stored(id);
+    expect(closed.closed_at).not.toBeNull();
+    const hb = await b.beacon(dwellLink.shareToken, { type: 'hb', seq: 2, token, page: 1, dwell: { 1: 23 * 3600_000 } });
+    expect(hb.json()).toEqual({ status: 1, data: { accepted: true } });
+    const reopened = await stored(id);
+    expect(reopened.closed_at).toBeNull();
+    expect(Number(reopened.total_duration)).toBe(Number(closed.total_duration));
+    // From the reopening on, reading counts again, within each beacon's budget.
+    await backdate(id, now - 24 * 3600_000 + 60_000, Date.now() - 10_000);
+    await b.beacon(dwellLink.shareToken, { type: 'hb', seq: 3, token, page: 1, dwell: { 1: 23 * 3600_000 + 10_000 } });
+    expect(Number((await stored(id)).total_duration) - Number(closed.total_duration)).toBe(12_000);
+  });
+});
+
 describe('bad beacons', () => {
   let b: Browser;
   let token: string;

@@ -68,6 +68,8 @@ export const TABLE_SCOPE = {
   site_visitors: PROJECT,
   site_visits: PROJECT,
   site_events: PROJECT,
+  site_anonymous_counts: PROJECT,
+  link_passcode_failures: PROJECT,
   campaigns: PROJECT,
   campaign_links: PROJECT,
   campaign_recipients: PROJECT,
@@ -116,6 +118,8 @@ export const CROSS_PROJECT = {
     'Recording the end of site visits that fell silent, in every project: each server sweeps whatever visits stopped sending.',
   'site-anonymous-expiry':
     "Deleting anonymous site visitors' records and visits older than SITE_ANONYMOUS_DAYS, in every project: each server expires what has aged.",
+  'site-quota-prune':
+    'Deleting the daily counts of anonymous site records (SITE_ANONYMOUS_DAILY_CAP) of days gone by, in every project: each server prunes what has passed.',
   'event-sequencer': "The sequencer gives committed events their positions in ONE feed order over every project's outbox rows.",
   'mail-queue':
     'The campaign senders look for campaigns due to send, and for recipients a stopped process left in sending, in every ' +

@@ -23,6 +23,7 @@ import * as m020 from './migrations/020_customer_merge.ts';
 import * as m021 from './migrations/021_secret_rotation.ts';
 import * as m022 from './migrations/022_password_reset.ts';
 import * as m025 from './migrations/025_site_anonymous_expiry.ts';
+import * as m026 from './migrations/026_public_endpoint_limits.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -57,6 +58,7 @@ const MIGRATIONS: Record<string, PortableMigration> = {
   '021_secret_rotation': m021,
   '022_password_reset': m022,
   '025_site_anonymous_expiry': m025,
+  '026_public_endpoint_limits': m026,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -662,6 +662,23 @@ export interface SiteEventsTable {
   created_at: number;
 }
 
+/** Anonymous site records a project stored on one day, against SITE_ANONYMOUS_DAILY_CAP (migration 026). */
+export interface SiteAnonymousCountsTable {
+  app_id: string;
+  /** yyyy-MM-dd in the server's TIME_ZONE */
+  day: string;
+  records: number;
+}
+
+/** A link's wrong passcodes in its current window, and until when its passcode is refused (migration 026). */
+export interface LinkPasscodeFailuresTable {
+  app_id: string;
+  link_id: string;
+  window_start: number;
+  failures: number;
+  locked_until: number | null;
+}
+
 /** A secret the server made for itself (the view-token key), shared by its processes (migration 015). */
 export interface ServerSecretsTable {
   name: string;
@@ -756,6 +773,8 @@ export interface Database {
   site_visitors: SiteVisitorsTable;
   site_visits: SiteVisitsTable;
   site_events: SiteEventsTable;
+  site_anonymous_counts: SiteAnonymousCountsTable;
+  link_passcode_failures: LinkPasscodeFailuresTable;
   server_secrets: ServerSecretsTable;
   clues: CluesTable;
   posts: PostsTable;

@@ -53,6 +53,7 @@ export function sendAppError(reply: FastifyReply, err: AppError): FastifyReply {
       reply.header('Retry-After', String(err.retryAfter ?? 60));
       return sendJson(reply, 429, { error: err.code, error_description: err.message });
     case 'rate_limited':
+    case 'quota_exceeded':
       reply.header('Retry-After', String(err.retryAfter ?? 60));
       return sendJson(reply, 429, { status: 0, code: err.code, msg: err.message });
     case 'body_too_slow':

@@ -24,6 +24,8 @@ export type ErrorKind =
   | 'length_required'
   /** HTTP 503 `{status:0, code:"overloaded", msg}` with Retry-After: the server is full, nothing was written. */
   | 'overloaded'
+  /** HTTP 429 `{status:0, code:"quota_exceeded", msg}` with Retry-After: a project's daily quota is spent, nothing was written. */
+  | 'quota_exceeded'
   /** HTTP 400 `{status:0, code, msg}`: bad input to a public route of the viewer (a beacon, a form); nothing was written. */
   | 'public'
   /** HTTP 403 `{status:0, code, msg}`: a public route refused who is calling (the site snippet from an origin not allowed). */
@@ -87,6 +89,10 @@ export const tooManyRequests = (retryAfter: number, detail: string): AppError =>
 /** The server cannot take the write now (its queue is full); nothing was written. */
 export const overloaded = (retryAfter: number, detail: string): AppError =>
   new AppError('overloaded', 'overloaded', detail, undefined, Math.max(1, Math.ceil(retryAfter)));
+
+/** A project's daily quota of what strangers may make it store is spent until `retryAfter` seconds from now; nothing was written. */
+export const quotaExceeded = (retryAfter: number, detail: string): AppError =>
+  new AppError('quota_exceeded', 'quota_exceeded', detail, undefined, Math.max(1, Math.ceil(retryAfter)));
 
 /** A rate limit under /api (the /svcuser calls answer `tooManyRequests`). */
 export const rateLimited = (retryAfter: number, detail: string): AppError =>

@@ -12,6 +12,8 @@ import { rateLimited, tooManyRequests } from './errors.ts';
  * - ingestion with a project secret: the project's (`perProject`);
  * - the token and register calls of an authenticated OAuth client: the client's from that address (`perClient`);
  * - anything else, and every request whose credentials are refused: the client address's (`perIp`).
+ * Public routes count their own (`caller`), some several each: the site snippet's collect call its
+ * address's, its key's and its visitor's; a viewer beacon its address's and its view's.
  * One window of a minute per budget, counted by @fastify/rate-limit in the process, or in Redis
  * when REDIS_URL is set. Answers carry `RateLimit-Limit`, `RateLimit-Remaining` and
  * `RateLimit-Reset`; a spent budget answers 429 with `Retry-After`.
@@ -42,12 +44,16 @@ export type Budget =
   | { viewer: string }
   /** One view's beacons (`perView`): a view id, as its signed token names it. */
   | { view: string }
+  /** The viewer's beacons from one address (`perBeaconAddress`), every view together: made-up views buy no fresh budget. */
+  | { beaconAddress: string }
   /** Forms, passcodes and e-mail gates from one address (`perForm`): spam and guessing stop there. */
   | { form: string }
   /** One site visitor's collect calls (`perSiteVisitor`): the project and the snippet's visitor id. */
   | { siteVisitor: string }
   /** Every collect call of one site key (`perSiteKey`), whatever the visitor. */
   | { siteKey: string }
+  /** Every collect call from one address (`perSiteAddress`), whatever the key and the visitor: a new visitor id buys no fresh budget. */
+  | { siteAddress: string }
   /** One user's test mails of campaign drafts (`perTestMail`), on top of their token's budget. */
   | { testMail: number };
 
@@ -70,9 +76,11 @@ export interface RateLimitSettings {
   perIp: number;
   perViewer: number;
   perView: number;
+  perBeaconAddress: number;
   perForm: number;
   perSiteVisitor: number;
   perSiteKey: number;
+  perSiteAddress: number;
   perTestMail: number;
   redisUrl: string | undefined;
   redisPrefix: string;
@@ -99,6 +107,22 @@ type Keyed = FastifyRequest & { [KEY]?: string };
 
 function limitByOf(request: FastifyRequest): LimitBy {
   return request.routeOptions.config?.limitBy ?? (authModeOf(request) === 'none' ? 'ip' : 'token');
+}
+
+/** A budget's key in the store (its prefix names its maximum) and who it is, as a refusal says. */
+function keyOf(request: FastifyRequest, budget: Budget): { key: string; who: string } {
+  if (budget === 'ip') return { key: `ip:${normalizeIP(request.ip)}`, who: 'this address' };
+  if ('user' in budget) return { key: `user:${budget.user}`, who: 'this account' };
+  if ('project' in budget) return { key: `project:${budget.project}`, who: 'this project' };
+  if ('viewer' in budget) return { key: `viewer:${normalizeIP(budget.viewer)}`, who: 'this address' };
+  if ('view' in budget) return { key: `view:${budget.view}`, who: 'this view' };
+  if ('beaconAddress' in budget) return { key: `beacon-ip:${normalizeIP(budget.beaconAddress)}`, who: 'beacons from this address' };
+  if ('form' in budget) return { key: `form:${normalizeIP(budget.form)}`, who: 'this address' };
+  if ('siteVisitor' in budget) return { key: `site-visitor:${budget.siteVisitor}`, who: 'this site visitor' };
+  if ('siteKey' in budget) return { key: `site-key:${budget.siteKey}`, who: 'this site key' };
+  if ('siteAddress' in budget) return { key: `site-ip:${normalizeIP(budget.siteAddress)}`, who: 'site calls from this address' };
+  if ('testMail' in budget) return { key: `test-mail:${budget.testMail}`, who: 'test mails of this account' };
+  return { key: `client:${budget.client}:${normalizeIP(budget.ip)}`, who: 'this client from this address' };
 }
 
 const UNLIMITED: RequestLimits = {
@@ -136,26 +160,22 @@ export async function registerRateLimits(app: FastifyInstance, settings: RateLim
     });
   }
 
-  const maxOf = (key: string) =>
-    key.startsWith('ip:')
-      ? settings.perIp
-      : key.startsWith('client:')
-        ? settings.perClient
-        : key.startsWith('project:')
-          ? settings.perProject
-          : key.startsWith('viewer:')
-            ? settings.perViewer
-            : key.startsWith('view:')
-              ? settings.perView
-              : key.startsWith('form:')
-                ? settings.perForm
-                : key.startsWith('site-visitor:')
-                  ? settings.perSiteVisitor
-                  : key.startsWith('site-key:')
-                    ? settings.perSiteKey
-                    : key.startsWith('test-mail:')
-                      ? settings.perTestMail
-                      : settings.perToken;
+  // The budget a key spends is named by its prefix (see keyOf).
+  const maxByPrefix: Record<string, number> = {
+    ip: settings.perIp,
+    client: settings.perClient,
+    project: settings.perProject,
+    viewer: settings.perViewer,
+    view: settings.perView,
+    'beacon-ip': settings.perBeaconAddress,
+    form: settings.perForm,
+    'site-visitor': settings.perSiteVisitor,
+    'site-key': settings.perSiteKey,
+    'site-ip': settings.perSiteAddress,
+    'test-mail': settings.perTestMail,
+    user: settings.perToken,
+  };
+  const maxOf = (key: string) => maxByPrefix[key.slice(0, key.indexOf(':'))] ?? settings.perToken;
   await app.register(rateLimit, {
     global: false,
     timeWindow: WINDOW_MS,
@@ -170,26 +190,7 @@ export async function registerRateLimits(app: FastifyInstance, settings: RateLim
   const limits: RequestLimits = {
     async count(request, reply, budget) {
       if (limitByOf(request) === 'none') return;
-      const key =
-        budget === 'ip'
-          ? `ip:${normalizeIP(request.ip)}`
-          : 'user' in budget
-            ? `user:${budget.user}`
-            : 'project' in budget
-              ? `project:${budget.project}`
-              : 'viewer' in budget
-                ? `viewer:${normalizeIP(budget.viewer)}`
-                : 'view' in budget
-                  ? `view:${budget.view}`
-                  : 'form' in budget
-                    ? `form:${normalizeIP(budget.form)}`
-                    : 'siteVisitor' in budget
-                      ? `site-visitor:${budget.siteVisitor}`
-                      : 'siteKey' in budget
-                        ? `site-key:${budget.siteKey}`
-                        : 'testMail' in budget
-                          ? `test-mail:${budget.testMail}`
-                          : `client:${budget.client}:${normalizeIP(budget.ip)}`;
+      const { key, who } = keyOf(request, budget);
       (request as Keyed)[KEY] = key;
       const result = await check(request);
       if (result.isAllowed) return;
@@ -202,22 +203,6 @@ export async function registerRateLimits(app: FastifyInstance, settings: RateLim
       reply.header('RateLimit-Remaining', result.remaining);
       reply.header('RateLimit-Reset', result.ttlInSeconds);
       if (!result.isExceeded) return;
-      const who =
-        budget === 'ip' || 'viewer' in budget || 'form' in budget
-          ? 'this address'
-          : 'user' in budget
-            ? 'this account'
-            : 'project' in budget
-              ? 'this project'
-              : 'view' in budget
-                ? 'this view'
-                : 'siteVisitor' in budget
-                  ? 'this site visitor'
-                  : 'siteKey' in budget
-                    ? 'this site key'
-                    : 'testMail' in budget
-                      ? 'test mails of this account'
-                      : 'this client from this address';
       const detail = `Rate limit of ${result.max} requests a minute for ${who} reached; try again in ${result.ttlInSeconds} s`;
       throw request.url.startsWith('/svcuser/') ? tooManyRequests(result.ttlInSeconds, detail) : rateLimited(result.ttlInSeconds, detail);
     },

@@ -69,6 +69,19 @@ export class Clock {
     return `${this.cachedDate}${TWO_DIGITS[Math.floor(second / 3600)]}:${TWO_DIGITS[Math.floor(second / 60) % 60]}:${TWO_DIGITS[second % 60]}`;
   }
 
+  /** The day holding `ms` in the zone, `yyyy-MM-dd`. */
+  day(ms: number): string {
+    return this.format(ms).slice(0, 10);
+  }
+
+  /** When the day holding `ms` ends in the zone: the next day's first instant. */
+  dayEnd(ms: number): number {
+    const [y, m, d] = this.day(ms).split('-').map(Number) as [number, number, number];
+    const next = new Date(Date.UTC(y, m - 1, d + 1)).toISOString().slice(0, 10);
+    const start = this.parse(`${next} 00:00:00`);
+    return start !== null && start > ms ? start : ms + DAY;
+  }
+
   /** The zone's rendering through Intl (the reference the fast path is tested against). */
   formatSlowly(ms: number): string {
     if (this.formatter === null) {

@@ -78,6 +78,12 @@ export class Metrics implements Observer, DatabaseObserver {
     help: 'Requests refused with 503 overloaded because the group commit queue was full (WRITE_QUEUE_RECORDS)',
     registers: [this.registry],
   });
+  private readonly siteQuotaRefusals = new prom.Counter({
+    name: 'rapport_site_quota_refused_total',
+    help: "Site collect calls refused with quota_exceeded: the project's daily quota of anonymous records (SITE_ANONYMOUS_DAILY_CAP) was spent",
+    labelNames: ['app_id'] as const,
+    registers: [this.registry],
+  });
   private readonly deliveries = new prom.Counter({
     name: 'rapport_webhook_deliveries_total',
     help: 'Webhook delivery attempts by result: delivered, failed (retried later), dead (given up), disabled (410 Gone)',
@@ -226,6 +232,10 @@ export class Metrics implements Observer, DatabaseObserver {
   jobTicked(job: string, outcome: 'worked' | 'idle' | 'failed', seconds: number): void {
     this.jobTicks.inc({ job, outcome });
     this.jobSeconds.observe({ job }, seconds);
+  }
+
+  siteQuotaRefused(appId: string): void {
+    this.siteQuotaRefusals.inc({ app_id: appId });
   }
 
   statement(kind: 'query' | 'read', seconds: number): void {

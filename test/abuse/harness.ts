@@ -5,7 +5,10 @@
  * it started), and how long another user's request took while the attack ran.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { spawn } from 'node:child_process';
+import Sqlite from 'better-sqlite3';
+import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { APP_ID_CHECK_ENV, type FreshDatabase, freshDatabase } from '../helpers/database.ts';
 import { type Spawned, freePort, runCli, waitForOk } from '../helpers/process.ts';
@@ -158,6 +161,36 @@ export async function addMember(s: AbuseServer, owner: AbuseUser, appId: string,
   });
   const body = (await res.json()) as { status: number };
   if (body.status !== 1) throw new Error(`adding a member answered ${JSON.stringify(body)}`);
+}
+
+/**
+ * The first column of the first row of a read-only query on the server's database (`?` for each
+ * parameter; numbered for PostgreSQL here): what an attack left stored, seen from outside the process.
+ */
+export async function readScalar(s: AbuseServer, query: string, params: unknown[] = []): Promise<unknown> {
+  if (s.env.DATABASE_URL !== undefined) {
+    const client = new pg.Client({ connectionString: s.env.DATABASE_URL });
+    await client.connect();
+    try {
+      let n = 0;
+      const row = (
+        await client.query(
+          query.replace(/\?/g, () => `$${(n += 1)}`),
+          params,
+        )
+      ).rows[0] as Record<string, unknown> | undefined;
+      return row === undefined ? undefined : Object.values(row)[0];
+    } finally {
+      await client.end();
+    }
+  }
+  const db = new Sqlite(path.join(s.env.DATA_DIR as string, 'rapport.sqlite'), { readonly: true, fileMustExist: true });
+  try {
+    const row = db.prepare(query).get(...params) as Record<string, unknown> | undefined;
+    return row === undefined ? undefined : Object.values(row)[0];
+  } finally {
+    db.close();
+  }
 }
 
 /** Resident memory in MB of `pid` and every process descending from it (a renderer child, say). */

@@ -147,7 +147,7 @@ interface Item {
   };
   const touch = (): void => write(VISIT, `${visitId}.${Date.now()}`, IDLE_MS / 1000);
 
-  /** Calls the server refused for load (503) or rate (429): nothing of them was written, so they go again. */
+  /** Calls the server refused for load (503) or rate (429) for a minute at most: nothing of them was written, so they go again. */
   const refused = new Set<string>();
   const beacon = (text: string): boolean => typeof navigator.sendBeacon === 'function' && navigator.sendBeacon(endpoint, text);
   const post = (text: string, tries: number): void => {
@@ -160,8 +160,10 @@ interface Item {
     })
       .then((res) => {
         if ((res.status !== 503 && res.status !== 429) || tries >= 3) return;
-        refused.add(text);
         const after = Number(res.headers.get('Retry-After'));
+        // Refused for longer than a minute (the project's daily quota is spent): not sent again.
+        if (after > 60) return;
+        refused.add(text);
         setTimeout(
           () => {
             if (refused.delete(text)) post(text, tries + 1);

@@ -7558,7 +7558,7 @@ export interface paths {
         put?: never;
         /**
          * Unlock a passcode link
-         * @description Form post `passcode`: right answers 303 back to the viewer with an unlock cookie; wrong answers the passcode page again (403).
+         * @description Form post `passcode`: right answers 303 back to the viewer with an unlock cookie; wrong answers the passcode page again (403). After too many wrong ones for the link from any address (LINK_PASSCODE_FAILURES), its passcode is refused, the right one too, with the passcode page saying so (429, Retry-After) until the lockout ends or the owner sets a new passcode.
          */
         post: {
             parameters: {

@@ -55,6 +55,8 @@ export interface ViewerRows extends RowsPlan {
   site: SiteRows | null;
   /** Set by the write: false when `progress` found the view moved on, or `site.close` the visit closed (nothing of the plan was written). */
   applied?: boolean;
+  /** Set by the write with `applied` false: the project's daily quota of anonymous site records had no room for the plan's. */
+  refusedForQuota?: boolean;
 }
 
 /** What the site snippet's collect calls, joins and visit sweep write beside their behaviour records. */
@@ -70,6 +72,11 @@ export interface SiteRows {
   close: { visitorId: string; id: string; lastAt: number; endedAt: number } | null;
   /** What anonymous records or a tie were computed from, checked in the transaction (see guardHolds). */
   guard: SiteGuard | null;
+  /**
+   * The project's daily quota the anonymous records count against (the day, `yyyy-MM-dd` in the
+   * server's zone, and its cap), or null: not counted. See takeQuotas.
+   */
+  quota: { day: string; cap: number } | null;
 }
 
 /**
@@ -85,6 +92,26 @@ export interface SiteGuard {
   /** Whether that tie was verified (a tie written meanwhile may have verified it). */
   verified: boolean;
   joinedAll: boolean;
+}
+
+/** A project's daily quota of anonymous site records in one group: its cap, the room it had when read, what the group used. */
+interface QuotaRoom {
+  appId: string;
+  day: string;
+  cap: number;
+  room: number;
+  used: number;
+}
+
+/**
+ * Another transaction took the room of a project's daily quota after this group read it: the group
+ * fails and is written again (the group commit splits it; each part reads the count anew).
+ */
+export class QuotaTaken extends Error {
+  constructor(readonly appId: string) {
+    super(`The daily quota of anonymous site records of project ${appId} was taken meanwhile`);
+    this.name = 'QuotaTaken';
+  }
 }
 
 /** What a guarded plan of the group does to its visitor, and the tie it was computed from. */
@@ -380,6 +407,60 @@ export function createIngestRepository(database: DatabaseHandle) {
   }
 
   /**
+   * The room left in the daily quotas of the group's counted plans, by project and day, as read now
+   * (each project's row of the day made when missing). Read without a lock: takeQuotas counts what
+   * the group used at its end, and fails the group if another transaction took the room meanwhile.
+   */
+  async function quotaRooms(trx: Db, plans: ViewerRows[]): Promise<Map<string, QuotaRoom>> {
+    const rooms = new Map<string, QuotaRoom>();
+    const wanted = new Map<string, { appId: string; day: string; cap: number }>();
+    for (const p of plans) {
+      const q = p.site?.quota;
+      if (p.site != null && q != null) wanted.set(`${p.site.appId}\u0000${q.day}`, { appId: p.site.appId, day: q.day, cap: q.cap });
+    }
+    for (const key of [...wanted.keys()].sort()) {
+      const { appId, day, cap } = wanted.get(key) as { appId: string; day: string; cap: number };
+      await trx
+        .insertInto('site_anonymous_counts')
+        .values({ app_id: appId, day, records: 0 })
+        .onConflict((oc) => oc.columns(['app_id', 'day']).doNothing())
+        .execute();
+      const row = await trx
+        .selectFrom('site_anonymous_counts')
+        .select('records')
+        .where('app_id', '=', appId)
+        .where('day', '=', day)
+        .executeTakeFirstOrThrow();
+      rooms.set(key, { appId, day, cap, room: cap - Number(row.records), used: 0 });
+    }
+    return rooms;
+  }
+
+  /**
+   * Counts what the group stored against each quota, last, so that the row is locked (PostgreSQL)
+   * only while the transaction commits. Another process's group that took the room since the read
+   * fails this one: the group commit then writes it again in halves, each reading the count anew,
+   * down to the plan that no longer fits, which is refused alone.
+   */
+  async function takeQuotas(trx: Db, rooms: Map<string, QuotaRoom>): Promise<void> {
+    for (const r of [...rooms.values()].sort((a, b) => (a.appId === b.appId ? (a.day < b.day ? -1 : 1) : a.appId < b.appId ? -1 : 1))) {
+      if (r.used === 0) continue;
+      const res = await trx
+        .updateTable('site_anonymous_counts')
+        .set((eb) => ({ records: eb('records', '+', r.used) }))
+        .where('app_id', '=', r.appId)
+        .where('day', '=', r.day)
+        .where((eb) => eb(eb('records', '+', r.used), '<=', r.cap))
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) !== 1) throw new QuotaTaken(r.appId);
+    }
+  }
+
+  /** The room of a plan's quota (undefined: not counted). */
+  const roomOf = (s: SiteRows | null, rooms: Map<string, { room: number; used: number }>) =>
+    s?.quota == null ? undefined : rooms.get(`${s.appId}\u0000${s.quota.day}`);
+
+  /**
    * The viewer's plans: each view's progress first (a plan whose view moved on meanwhile is left out
    * whole), then the records of the plans that apply, as a batch's, then the attributions.
    */
@@ -395,14 +476,20 @@ export function createIngestRepository(database: DatabaseHandle) {
       );
       ties = await tiesOf(trx, guarded);
     }
+    const rooms = await quotaRooms(trx, plans);
     const taken = new Map<string, Taken>();
     const applied: ViewerRows[] = [];
     for (const p of plans) {
+      const room = roomOf(p.site, rooms);
+      const records = p.site?.anonymous.length ?? 0;
+      p.refusedForQuota = room !== undefined && room.used + records > room.room;
       p.applied =
+        !p.refusedForQuota &&
         (p.site === null || (await guardHolds(trx, p.site, ties, taken))) &&
         (p.progress === null || (await progressView(trx, p.progress))) &&
         (p.site?.close == null || (await closeVisit(trx, p.site.appId, p.site.close)));
       if (!p.applied) continue;
+      if (room !== undefined) room.used += records;
       applied.push(p);
       const g = p.site?.guard;
       if (p.site != null && g != null) {
@@ -434,6 +521,7 @@ export function createIngestRepository(database: DatabaseHandle) {
           .execute();
       }
     }
+    await takeQuotas(trx, rooms);
   }
 
   const viewerGroup = database.commitGroup<ViewerRows>(writeViewer);

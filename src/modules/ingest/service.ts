@@ -2,7 +2,7 @@ import { type BehaviourRollupsTable, CommitQueueFull, type Database, isTransient
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import { type EventMessage, RECORD_BODY, eventRows } from '../../events/outbox.ts';
-import { AppError, accessDenied, failure, overloaded } from '../../http/errors.ts';
+import { AppError, accessDenied, failure, overloaded, quotaExceeded } from '../../http/errors.ts';
 import type { AccessService } from '../access/service.ts';
 import type { AccountsService } from '../accounts/service.ts';
 import { overviewKeys } from '../behaviour/service.ts';
@@ -24,7 +24,15 @@ import {
   parseViewLog,
 } from './bodies.ts';
 import { ItemError, RECORD_ID_RE } from './reader.ts';
-import { type PlanRows, type RecordTable, type RowsPlan, type SiteRows, type ViewerRows, createIngestRepository } from './repository.ts';
+import {
+  type PlanRows,
+  QuotaTaken,
+  type RecordTable,
+  type RowsPlan,
+  type SiteRows,
+  type ViewerRows,
+  createIngestRepository,
+} from './repository.ts';
 
 export const MAX_EVENTS = 1000;
 /** Route body limit (docs/interface.md §12: ≤ 5 MB). */
@@ -169,6 +177,12 @@ export interface SiteWrite {
    * longer holds when the write commits, nothing of the write is (recordViewer answers false).
    */
   guard?: { visitorId: string; tiedTo: string | null; verified: boolean; joinedAll: boolean };
+  /**
+   * With `anonymous`: the project's daily cap of anonymous records (SITE_ANONYMOUS_DAILY_CAP) they
+   * count against, on the day of the write's `now`. When the day's count has no room for them,
+   * nothing of the write is written and recordViewer throws quota_exceeded.
+   */
+  dailyCap?: number;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -639,6 +653,7 @@ export function createIngestService(
             },
       close: s.close === undefined ? null : { ...s.close, endedAt: now },
       guard: s.guard ?? null,
+      quota: s.dailyCap === undefined || s.dailyCap === 0 || anonymous.length === 0 ? null : { day: clock.day(now), cap: s.dailyCap },
     };
   }
 
@@ -660,12 +675,22 @@ export function createIngestService(
         await repo.writeViewer(trx, [plan]);
         return plan.applied === true;
       }
+      const spent = () => {
+        const end = clock.dayEnd(w.now);
+        return quotaExceeded(
+          (end - clock.now()) / 1000,
+          `The project's daily quota of ${w.site?.dailyCap ?? 0} anonymous site records is spent until ${clock.format(end)}; nothing was written`,
+        );
+      };
       try {
         await repo.writeViewerGrouped(plan);
       } catch (err) {
         if (err instanceof CommitQueueFull) throw overloaded(err.retryAfterSeconds, err.message);
+        // Written alone, it still met another process taking the quota's last room.
+        if (err instanceof QuotaTaken) throw spent();
         throw err;
       }
+      if (plan.refusedForQuota === true) throw spent();
       return plan.applied === true;
     },
 

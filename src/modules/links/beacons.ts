@@ -79,10 +79,31 @@ export interface DwellState {
   viewTime: number;
   /** When its last beacon arrived. */
   lastBeaconAt: number;
+  /** The view was closed (left, or silent for SILENT_VIEW_MS): the beacon reopens it, crediting nothing. */
+  closed: boolean;
 }
 
 /** A beacon's clock may run ahead of the server's by this much (network jitter, a beacon delayed behind the next). */
 export const DWELL_SLACK_MS = 2000;
+/** How often the viewer's script sends a heartbeat while the page is read (viewer/src/viewer.ts, HEARTBEAT_MS). */
+export const HEARTBEAT_MS = 10_000;
+/** The most one beacon credits: a heartbeat's interval, plus the slack. */
+export const BEACON_CREDIT_MAX_MS = HEARTBEAT_MS + DWELL_SLACK_MS;
+
+/**
+ * What a beacon may credit in all: the wall time since the view's previous beacon, plus a quarter of
+ * it as slack (at most DWELL_SLACK_MS: jitter, without letting beacons sent in quick succession add
+ * up to more than the time between them), never more than one heartbeat's worth (BEACON_CREDIT_MAX_MS),
+ * and nothing across a close: silence or a leave ended the view's reading, and a later beacon's
+ * figures cannot say what happened meanwhile. The view's whole dwell stays within the time since
+ * it began.
+ */
+function creditBudget(state: DwellState, now: number, stored: number, claimed: number): number {
+  if (state.closed) return 0;
+  const gap = Math.max(0, now - state.lastBeaconAt);
+  const slack = Math.min(DWELL_SLACK_MS, gap / 4);
+  return Math.max(0, Math.min(gap + slack, BEACON_CREDIT_MAX_MS, now - state.viewTime + DWELL_SLACK_MS - stored, claimed));
+}
 
 export interface DwellChange {
   /** Pages whose time grew or that are read for the first time, with their new state. */
@@ -96,9 +117,9 @@ export interface DwellChange {
 
 /**
  * The view's dwell after a beacon. The client's figures are totals per page: what they add to the
- * stored ones is accepted up to the wall time since the view's previous beacon (plus slack), and the
- * view's whole dwell never exceeds the time since it began (plus slack), so a forged or replayed
- * figure cannot inflate it; when the client claims more, every page's increase is scaled down alike.
+ * stored ones is accepted up to the beacon's budget (creditBudget), so a forged or replayed figure
+ * cannot inflate it; when the client claims more, every page's increase is scaled down alike, and
+ * what was not credited can be by later beacons, within theirs.
  * A figure below the stored one (a beacon overtaken by a later one) adds nothing. The page being read
  * counts as read once it has time, or when the beacon says it is shown.
  */
@@ -114,7 +135,7 @@ export function applyDwell(state: DwellState, beacon: Pick<Beacon, 'dwell' | 'pa
   }
   let stored = 0;
   for (const p of state.pages.values()) stored += p.ms;
-  const budget = Math.max(0, Math.min(now - state.lastBeaconAt + DWELL_SLACK_MS, now - state.viewTime + DWELL_SLACK_MS - stored, claimed));
+  const budget = creditBudget(state, now, stored, claimed);
   const scale = claimed === 0 ? 0 : budget / claimed;
   const pages = new Map(state.pages);
   const changed = new Map<number, PageDwell>();

@@ -1,5 +1,5 @@
 import { type Database, type PreparedReader, crossProject, preparedQuery } from '../../db/index.ts';
-import type { Insertable, Kysely, Updateable } from 'kysely';
+import { type Insertable, type Kysely, type Updateable, sql } from 'kysely';
 import type { DurationRow, LinkRow, SilentView, ViewRow } from './mapper.ts';
 
 type Db = Kysely<Database>;
@@ -144,6 +144,46 @@ export const linksRepository = {
       ...v,
       durations: durations.filter((d) => d.link_view_log_id === v.id).sort((a, b) => a.position - b.position),
     }));
+  },
+
+  /** Until when the link's passcode is refused (a lockout), or null. */
+  async passcodeLockedUntil(db: Db, appId: string, linkId: string): Promise<number | null> {
+    const row = await db
+      .selectFrom('link_passcode_failures')
+      .select('locked_until')
+      .where('app_id', '=', appId)
+      .where('link_id', '=', linkId)
+      .executeTakeFirst();
+    return row?.locked_until == null ? null : Number(row.locked_until);
+  },
+
+  /**
+   * Counts a wrong passcode of the link in one statement (every process and server counts on the same
+   * row): a window starts with a failure and lasts `windowMs`; the `max`-th failure within it locks
+   * the passcode until `lockUntil`. Answers the lock's end, or null.
+   */
+  async passcodeFailed(db: Db, appId: string, linkId: string, now: number, windowMs: number, max: number, lockUntil: number) {
+    const t = 'link_passcode_failures';
+    const cutoff = now - windowMs;
+    const failures = sql<number>`case when ${sql.ref(`${t}.window_start`)} <= ${cutoff} then 1 else ${sql.ref(`${t}.failures`)} + 1 end`;
+    const row = await db
+      .insertInto(t)
+      .values({ app_id: appId, link_id: linkId, window_start: now, failures: 1, locked_until: max <= 1 ? lockUntil : null })
+      .onConflict((oc) =>
+        oc.columns(['app_id', 'link_id']).doUpdateSet({
+          window_start: sql<number>`case when ${sql.ref(`${t}.window_start`)} <= ${cutoff} then ${now} else ${sql.ref(`${t}.window_start`)} end`,
+          failures,
+          locked_until: sql<number | null>`case when ${failures} >= ${max} then ${lockUntil} else ${sql.ref(`${t}.locked_until`)} end`,
+        }),
+      )
+      .returning('locked_until')
+      .executeTakeFirstOrThrow();
+    return row.locked_until == null ? null : Number(row.locked_until);
+  },
+
+  /** Forgets the link's wrong passcodes and any lockout (its passcode changed). */
+  async clearPasscodeFailures(db: Db, appId: string, linkId: string): Promise<void> {
+    await db.deleteFrom('link_passcode_failures').where('app_id', '=', appId).where('link_id', '=', linkId).execute();
   },
 
   /**

@@ -168,6 +168,12 @@ export async function linksRoutes(fastify: FastifyInstance, opts: LinksRoutesOpt
         return unavailable(reply, answer.why);
       case 'passcode':
         pageHeaders(reply, nonce);
+        if (answer.lockedFor !== undefined) {
+          return reply
+            .code(429)
+            .header('Retry-After', String(answer.lockedFor))
+            .send(passcodePage(nonce, answer.shareToken, answer.title, false, answer.lockedFor));
+        }
         return reply.code(answer.wrong ? 403 : 200).send(passcodePage(nonce, answer.shareToken, answer.title, answer.wrong));
       case 'email':
         pageHeaders(reply, nonce);
@@ -292,7 +298,7 @@ export async function linksRoutes(fastify: FastifyInstance, opts: LinksRoutesOpt
       schema: {
         ...publicPage(
           'Unlock a passcode link',
-          'Form post `passcode`: right answers 303 back to the viewer with an unlock cookie; wrong answers the passcode page again (403).',
+          'Form post `passcode`: right answers 303 back to the viewer with an unlock cookie; wrong answers the passcode page again (403). After too many wrong ones for the link from any address (LINK_PASSCODE_FAILURES), its passcode is refused, the right one too, with the passcode page saying so (429, Retry-After) until the lockout ends or the owner sets a new passcode.',
         ),
         params: shareParams,
         body: formBody,
@@ -304,6 +310,8 @@ export async function linksRoutes(fastify: FastifyInstance, opts: LinksRoutesOpt
       const result = await links.unlock(token, readCookie(request, UNLOCK_COOKIE), (request.body as Record<string, unknown>).passcode);
       if (result === undefined) return unavailable(reply, 'missing');
       if (result === null) return render(reply, { kind: 'passcode', shareToken: token, title: '', wrong: true }, {});
+      if ('lockedFor' in result)
+        return render(reply, { kind: 'passcode', shareToken: token, title: '', wrong: false, lockedFor: result.lockedFor }, {});
       setCookie(reply, UNLOCK_COOKIE, result.cookie, { path: `/l/${token}`, maxAgeSeconds: UNLOCK_TTL_S, secure: secureCookies });
       return reply.redirect(`/l/${encodeURIComponent(token)}`, 303);
     },
@@ -380,6 +388,8 @@ export async function linksRoutes(fastify: FastifyInstance, opts: LinksRoutesOpt
       },
     },
     async (request, reply) => {
+      // Every beacon spends its address's budget too: made-up view ids buy no fresh one.
+      await fastify.limits.count(request, reply, { beaconAddress: request.ip });
       const visitor = await visitorOf(request, reply);
       let counted = false;
       try {

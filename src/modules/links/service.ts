@@ -112,7 +112,7 @@ export interface WebViewerModel {
 
 export type ViewerAnswer =
   | { kind: 'unavailable'; why: Unavailable }
-  | { kind: 'passcode'; shareToken: string; title: string; wrong: boolean }
+  | { kind: 'passcode'; shareToken: string; title: string; wrong: boolean; lockedFor?: number }
   | { kind: 'email'; shareToken: string; title: string; invalid: boolean }
   | { kind: 'redirect'; url: string }
   | { kind: 'document-missing'; title: string }
@@ -609,6 +609,18 @@ export function createLinksService(
     if (customer !== null) void alertOwner(link, customer, viewId, env);
   }
 
+  /** Counts a wrong passcode of the link: null, or the lockout it started (logged, for the owner to hear of it). */
+  async function passcodeFailed(link: LinkRow, now: number): Promise<{ lockedFor: number } | null> {
+    const { linkPasscodeFailures: max, linkPasscodeLockoutSeconds: seconds } = ctx.config;
+    const until = await repo.passcodeFailed(db, link.app_id, link.id, now, seconds * 1000, max, now + seconds * 1000);
+    if (until === null || until <= now) return null;
+    logger.warn(
+      { appId: link.app_id, linkId: link.id, failures: max, until: clock.format(until) },
+      'links: too many wrong passcodes for the link; its passcode is refused until the lockout ends or a new one is set',
+    );
+    return { lockedFor: Math.ceil((until - now) / 1000) };
+  }
+
   /** E-mails the link's creator when a customer opens the link for the first time (with SMTP configured). */
   async function alertOwner(
     link: LinkRow,
@@ -687,6 +699,7 @@ export function createLinksService(
         ),
         viewTime: view.view_time,
         lastBeaconAt: view.beacon_at ?? view.view_time,
+        closed: view.closed_at !== null,
       };
       const change = applyDwell(state, beacon, now);
       const customer =
@@ -952,6 +965,8 @@ export function createLinksService(
       const { m, link } = await changeable(appId, callerId, linkId);
       const columns = await linkColumns(m, input, link);
       await repo.update(db, appId, linkId, { ...columns, updated_at: clock.now() });
+      // A new passcode (or none) ends a lockout of the old one.
+      if (columns.passcode_hash !== undefined) await repo.clearPasscodeFailures(db, appId, linkId);
       return record(m, linkId, withUrl);
     },
 
@@ -1064,13 +1079,27 @@ export function createLinksService(
       return files.viewerOriginal(link.app_id, fileId);
     },
 
-    /** A passcode given on the gate page: the unlock cookie when right, null when wrong; undefined when the link does not open. */
-    async unlock(shareToken: string, unlock: string | undefined, passcode: unknown): Promise<{ cookie: string } | null | undefined> {
+    /**
+     * A passcode given on the gate page: the unlock cookie when right, null when wrong; undefined when
+     * the link does not open. `lockedFor` (seconds): the link's passcode is locked after too many wrong
+     * ones from anywhere (LINK_PASSCODE_FAILURES in LINK_PASSCODE_LOCKOUT), the right one
+     * refused too, unchecked, until the lockout ends or the owner sets a new passcode.
+     */
+    async unlock(
+      shareToken: string,
+      unlock: string | undefined,
+      passcode: unknown,
+    ): Promise<{ cookie: string } | { lockedFor: number } | null | undefined> {
       const found = await linkOf(shareToken);
       if (!('link' in found)) return undefined;
       const link = found.link;
       if (link.passcode_hash === null) return { cookie: await unlockCookie(link, await unlockedOf(link, unlock)) };
-      if (typeof passcode !== 'string' || passcode.length > 256 || !(await verifyPassword(passcode, link.passcode_hash))) return null;
+      const now = clock.now();
+      const lockedUntil = await repo.passcodeLockedUntil(db, link.app_id, link.id);
+      if (lockedUntil !== null && lockedUntil > now) return { lockedFor: Math.ceil((lockedUntil - now) / 1000) };
+      if (typeof passcode !== 'string' || passcode.length > 256 || !(await verifyPassword(passcode, link.passcode_hash))) {
+        return passcodeFailed(link, now);
+      }
       const before = await unlockedOf(link, unlock);
       return { cookie: await unlockCookie(link, { ...before, passcode: true }) };
     },

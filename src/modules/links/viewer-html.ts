@@ -96,15 +96,22 @@ export function messagePage(nonce: string, heading: string, text: string, head?:
 }
 
 /** The passcode a link asks for before it opens. */
-export function passcodePage(nonce: string, shareToken: string, title: string, wrong: boolean): string {
+export function passcodePage(nonce: string, shareToken: string, title: string, wrong: boolean, lockedFor?: number): string {
   const action = `/l/${encodeURIComponent(shareToken)}/unlock`;
+  const minutes = lockedFor === undefined ? 0 : Math.max(1, Math.ceil(lockedFor / 60));
+  const problem =
+    lockedFor !== undefined
+      ? `<p class="error" role="alert">Too many wrong passcodes were given for this link. It does not open for ${minutes} minute${minutes === 1 ? '' : 's'}: try again then, or ask the person who sent it.</p>`
+      : wrong
+        ? '<p class="error" role="alert">That passcode is not right. Try again.</p>'
+        : '';
   return shell({
     title: title || 'Protected document',
     nonce,
     body: `<main class="card">
 <h2>${escapeHtml(title || 'Protected document')}</h2>
 <p>Enter the passcode you were given to open it.</p>
-${wrong ? '<p class="error" role="alert">That passcode is not right. Try again.</p>' : ''}
+${problem}
 <form method="post" action="${action}">
 <label class="field"><span>Passcode</span><input name="passcode" type="password" autocomplete="off" required maxlength="64" autofocus></label>
 <button class="submit" type="submit">Open</button>

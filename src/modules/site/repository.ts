@@ -82,6 +82,16 @@ export const siteRepository = {
       .execute();
   },
 
+  /** Deletes the daily counts of anonymous records of days before `day` (`yyyy-MM-dd`), every project's. */
+  async pruneAnonymousCounts(db: Db, day: string): Promise<number> {
+    const result = await db
+      .deleteFrom('site_anonymous_counts')
+      .where('day', '<', day)
+      .modifyEnd(crossProject('site-quota-prune'))
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  },
+
   /** Deletes those visits of one visitor, unless the visitor has been tied to a customer meanwhile. */
   async deleteAnonymousVisits(db: Db, appId: string, visitorId: string, ids: string[]): Promise<number> {
     const result = await db

@@ -100,7 +100,10 @@ export async function siteRoutes(fastify: FastifyInstance, opts: SiteRoutesOptio
         if (err instanceof AppError) await fastify.limits.count(request, reply, 'ip');
         throw err;
       }
+      // Allowed first, so that the page can read a 429's Retry-After. The address before the key: one
+      // address's flood does not spend the budget of the site's other visitors.
       allow(reply, originOf(request) as string);
+      await fastify.limits.count(request, reply, { siteAddress: request.ip });
       await fastify.limits.count(request, reply, { siteKey: project.appId });
       const visitor = { userAgent: request.headers['user-agent'], ip: request.ip };
       const result = await site.collect(project, request.body, visitor, (visitorId) =>

@@ -11,6 +11,7 @@ import type { CustomersService, ViewerCustomer } from '../customers/service.ts';
 import type { IngestService, SiteWrite, ViewerWrite } from '../ingest/service.ts';
 import type { ProjectsService, SiteProject } from '../projects/service.ts';
 import { type Collect, CollectError, type Identify, KEY_BEHAVIOURS, type SiteEvent, parseCollect, siteOf } from './collect.ts';
+import { createSiteQuota } from './quota.ts';
 import { siteRepository as repo } from './repository.ts';
 
 export { COLLECT_MAX_BYTES } from './collect.ts';
@@ -112,6 +113,7 @@ export function createSiteService(
   const db: Kysely<Database> = ctx.database.db;
   const reader = ctx.database.reader;
   const { clock, logger } = ctx;
+  const quota = createSiteQuota(ctx);
 
   /** A behaviour record's body without its customer: what an anonymous visitor's record keeps. */
   function recordBody(visitorId: string, action: string, when: number, content: Record<string, unknown>, env: Env | null) {
@@ -241,19 +243,12 @@ export function createSiteService(
     };
   }
 
-  /** Writes one collect call; false when the visitor's tie or anonymous records changed meanwhile (nothing written). */
-  async function record(project: SiteProject, c: Collect, env: Env, click: Click | null): Promise<boolean> {
+  type CurrentTie = Awaited<ReturnType<typeof repo.visitorTie>>;
+
+  /** The customer a collect call ties its visitor to now (a campaign click, a link's hand-off, identify), if any. */
+  async function newTie(project: SiteProject, c: Collect, current: CurrentTie, click: Click | null): Promise<Tie | null> {
     const { appId } = project;
-    const now = clock.now();
-    const current = await repo.visitorTie(reader, appId, c.visitorId);
-    let customer: ViewerCustomer | null =
-      current === undefined ? null : ((await customers.viewerCustomers(appId, [current.customer_id])).get(current.customer_id) ?? null);
-    let tie: Tie | null = null;
-    let postId: string | null = null;
-    if (click !== null) {
-      postId = click.postId;
-      if (replaces(click.tie, current)) tie = click.tie;
-    }
+    let tie: Tie | null = click !== null && replaces(click.tie, current) ? click.tie : null;
     if (c.handoff !== null && deps.handoffs !== undefined && (tie ?? current) === undefined) {
       // An anonymous visitor a shared link handed to the site: its link visitor's form, once filled, names it.
       const customerId = await deps.handoffs(appId, c.handoff);
@@ -265,6 +260,36 @@ export function createSiteService(
       if (who !== null && replaces(who, tie === null ? current : { customer_id: tie.customer.id, verified: tie.verified ? 1 : 0 }))
         tie = who;
     }
+    return tie;
+  }
+
+  /** After a collect call was written: the campaign's return visit counted and recorded (failures only logged). */
+  async function afterWrite(appId: string, c: Collect, click: Click | null, customer: ViewerCustomer | null): Promise<void> {
+    if (click?.countReturn !== undefined) {
+      try {
+        await click.countReturn();
+      } catch (err) {
+        logger.warn({ err, appId }, "site: counting a campaign's return visit failed");
+      }
+    }
+    if (click !== null && customer !== null && deps.returnVisits !== undefined) {
+      try {
+        await deps.returnVisits({ appId, postId: click.postId, customerId: customer.id, visitId: c.visitId, at: clock.now() });
+      } catch (err) {
+        logger.warn({ err, appId }, 'site: recording a return visit failed');
+      }
+    }
+  }
+
+  /** Writes one collect call; false when the visitor's tie or anonymous records changed meanwhile (nothing written). */
+  async function record(project: SiteProject, c: Collect, env: Env, click: Click | null): Promise<boolean> {
+    const { appId } = project;
+    const now = clock.now();
+    const current = await repo.visitorTie(reader, appId, c.visitorId);
+    let customer: ViewerCustomer | null =
+      current === undefined ? null : ((await customers.viewerCustomers(appId, [current.customer_id])).get(current.customer_id) ?? null);
+    const postId = click?.postId ?? null;
+    const tie = await newTie(project, c, current, click);
     const site: SiteWrite = {};
     const behaviours: NonNullable<ViewerWrite['behaviours']> = [];
     let joinedAll = false;
@@ -301,26 +326,18 @@ export function createSiteService(
         },
       ];
     }
-    if (anonymous.length > 0) site.anonymous = anonymous;
+    if (anonymous.length > 0) {
+      // What strangers can make a project store is capped a day; a known customer's records are not.
+      quota.check(appId, now);
+      site.anonymous = anonymous;
+      site.dailyCap = quota.cap;
+    }
     if (site.anonymous !== undefined || site.tie !== undefined) {
       site.guard = { visitorId: c.visitorId, tiedTo: current?.customer_id ?? null, verified: current?.verified === 1, joinedAll };
     }
     if (behaviours.length === 0 && site.visits === undefined && site.tie === undefined && site.anonymous === undefined) return true;
     if (!(await ingest.recordViewer({ appId, now, linkTags: [], behaviours, site }))) return false;
-    if (click?.countReturn !== undefined) {
-      try {
-        await click.countReturn();
-      } catch (err) {
-        logger.warn({ err, appId }, "site: counting a campaign's return visit failed");
-      }
-    }
-    if (postId !== null && customer !== null && deps.returnVisits !== undefined) {
-      try {
-        await deps.returnVisits({ appId, postId, customerId: customer.id, visitId: c.visitId, at: now });
-      } catch (err) {
-        logger.warn({ err, appId }, 'site: recording a return visit failed');
-      }
-    }
+    await afterWrite(appId, c, click, customer);
     return true;
   }
 
@@ -410,6 +427,7 @@ export function createSiteService(
           // False: another call tied the visitor, or wrote anonymous records an identify must join, meanwhile.
           if (await record(project, c, env, click)) return {};
         } catch (err) {
+          quota.observe(project.appId, err);
           // Two calls joined the same anonymous records at once: one wrote them; read again.
           if (attempt >= RECORD_ATTEMPTS || !isUniqueViolation(err)) throw err;
         }
@@ -436,6 +454,8 @@ export function createSiteService(
       let closed = 0;
       for (const v of await repo.silentVisits(db, now - SITE_VISIT_IDLE_MS, 200)) if (await closeVisit(v, now)) closed += 1;
       await this.expireAnonymous();
+      // Yesterday's count stays a day (a call that began before midnight may still count against it).
+      await repo.pruneAnonymousCounts(db, clock.day(now - 24 * 3600 * 1000));
       return closed;
     },
 
