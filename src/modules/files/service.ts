@@ -27,6 +27,8 @@ export const MAX_IMAGE_SIDE = 4096;
 export const FILE_FIELD = 'file';
 
 const WEBP_QUALITY = 0.8;
+/** How long a file is rendered while another project's file waits: then it gives way to it (docs/files.md). */
+const TURN_MS = 2000;
 /** How often an idle renderer looks for files no process holds (another process's, or one left by a crash). */
 const POLL_MS = 5000;
 /** An incoming upload this old was left by a process that stopped while receiving it. */
@@ -103,13 +105,14 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
     maxSide: MAX_IMAGE_SIDE,
     quality: WEBP_QUALITY,
     fontDir: limits.fontDir,
+    memoryMb: limits.renderMemoryMb,
   });
   const widths = [PAGE_WIDTHS.desktop, PAGE_WIDTHS.phone];
 
   const tooLarge = () => invalidFile(`The file is larger than ${limits.maxBytes} bytes`);
 
   /** Checks an upload: present, within the limits, a PDF, PNG or JPEG by its bytes, readable, not encrypted. */
-  async function accept(file: IncomingFile | undefined, name: string | undefined): Promise<Accepted> {
+  async function accept(appId: string, file: IncomingFile | undefined, name: string | undefined): Promise<Accepted> {
     if (file === undefined) throw invalidFile(`Send the file as the multipart/form-data field \`${FILE_FIELD}\``);
     if (file.tooLarge) throw tooLarge();
     if (file.size === 0) throw invalidFile('The file is empty');
@@ -124,12 +127,12 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
     }
     let doc: OpenDocument;
     try {
-      doc = await renderer.open({ path: file.path }, kind === 'pdf' ? 'pdf' : 'image', true);
+      doc = await renderer.open({ path: file.path }, kind === 'pdf' ? 'pdf' : 'image', { owner: appId });
     } catch (err) {
       if (!(err instanceof RenderError) || err.kind === 'closed') throw err;
       if (err.kind === 'password') throw invalidFile('The PDF is encrypted: it needs a password to open');
       if (err.kind === 'timeout') throw invalidFile(`The file could not be opened within ${limits.pageTimeoutMs} ms`);
-      if (err.kind === 'crashed') throw invalidFile('The file could not be opened: it needs too much memory');
+      if (err.kind === 'crashed' || err.kind === 'memory') throw invalidFile('The file could not be opened: it needs too much memory');
       throw invalidFile(`The file is corrupt: ${err.message}`);
     }
     await renderer.release(doc);
@@ -150,16 +153,38 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
   /** Starts the rendering loop if it is not running, and has it look for work now. */
   const poke = () => worker.poke();
 
-  /** The oldest waiting file this process could take, taken. */
+  /** When this process last took up each project with files waiting (a turn number): the project served longest ago goes next. */
+  let turn = 0;
+  const servedAt = new Map<string, number>();
+
+  /**
+   * The next file to render, taken: projects take turns, so one project's backlog never holds
+   * another's file behind it. The project this process served longest ago (or never, oldest waiting
+   * first) goes next, with its oldest waiting file.
+   */
   async function claimNext(): Promise<FileRow | null> {
     const now = clock.now();
-    for (const c of await repo.waiting(db, now, 5)) {
-      if (!(await repo.claim(db, c.app_id, c.id, c.content_id, now, now + leaseMs))) continue;
-      const file = await repo.find(db, c.app_id, c.id);
-      // A new version in between: it is waiting (with no lease) for the next look.
-      if (file?.content_id === c.content_id) return file;
+    const projects = await repo.waitingProjects(db, now);
+    const waiting = new Set(projects.map((p) => p.appId));
+    // Only projects with work are remembered: one that comes back later gets its turn at once.
+    for (const appId of servedAt.keys()) if (!waiting.has(appId)) servedAt.delete(appId);
+    projects.sort((a, b) => (servedAt.get(a.appId) ?? -1) - (servedAt.get(b.appId) ?? -1) || a.oldest - b.oldest);
+    for (const { appId } of projects) {
+      for (const c of await repo.waiting(db, appId, now, 5)) {
+        if (!(await repo.claim(db, c.app_id, c.id, c.content_id, now, now + leaseMs))) continue;
+        const file = await repo.find(db, c.app_id, c.id);
+        // A new version in between: it is waiting (with no lease) for the next look.
+        if (file?.content_id !== c.content_id) continue;
+        servedAt.set(appId, ++turn);
+        return file;
+      }
     }
     return null;
+  }
+
+  /** Whether a project other than `appId` has a file waiting (the file being rendered then gives up its turn). */
+  async function othersWaiting(appId: string): Promise<boolean> {
+    return (await repo.waitingProjects(db, clock.now())).some((p) => p.appId !== appId);
   }
 
   async function renderFile(file: FileRow): Promise<void> {
@@ -176,17 +201,22 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
         try {
           return await renderer.render(doc as OpenDocument, n, widths);
         } catch (err) {
-          // Another file's check stopped the thread this document was open on: open it again.
+          // Another file's check stopped the renderer this document was open on: open it again.
           if (!(err instanceof RenderError) || err.kind !== 'lost') throw err;
           doc = await open();
           return renderer.render(doc, n, widths);
         }
       };
-      // The thread draws the next page while this one's images are stored.
+      // The renderer draws the next page while this one's images are stored.
       let next = file.rendered_pages < file.page_count ? draw(file.rendered_pages + 1) : null;
+      let turnStarted = Date.now();
       for (let n = file.rendered_pages + 1; n <= file.page_count && next !== null; n += 1) {
         const images = await next;
-        next = n < file.page_count ? draw(n + 1) : null;
+        // A turn over, the file gives way to another project's waiting file (and is taken up again later).
+        const turnOver = Date.now() - turnStarted >= TURN_MS;
+        if (turnOver) turnStarted = Date.now();
+        const givingWay = n < file.page_count && turnOver && (await othersWaiting(appId));
+        next = n < file.page_count && !givingWay ? draw(n + 1) : null;
         // Not waited for when this file stops early; its failure is this loop's to report, not an unhandled one.
         next?.catch(() => {});
         const [desktop, phone] = images;
@@ -214,6 +244,10 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
           if (now?.content_id !== contentId) await storage.removePrefix(contentPrefix(appId, id, contentId));
           return;
         }
+        if (givingWay) {
+          await repo.release(db, appId, id, contentId);
+          return;
+        }
       }
       await repo.finish(db, appId, id, contentId, { status: 'ready', failure: null }, clock.now());
       logger.info({ appId, fileId: id, pages: file.page_count, ms: Date.now() - started }, 'files: rendered');
@@ -223,19 +257,21 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
         await repo.release(db, appId, id, contentId).catch((e: unknown) => logger.warn({ err: e }, 'files: could not give a file up'));
         return;
       }
-      const reason =
-        err instanceof RenderError
-          ? err.kind === 'timeout'
-            ? `A page took longer than ${limits.pageTimeoutMs} ms to render (${err.message})`
-            : err.kind === 'crashed'
-              ? `The renderer stopped while rendering it (${err.message})`
-              : `It could not be rendered: ${err.message}`
-          : 'It could not be rendered';
+      const reason = failureReason(err);
       logger.warn({ err, appId, fileId: id }, 'files: rendering failed');
       await failRendering(appId, id, contentId, reason);
     } finally {
       if (doc !== null) await renderer.release(doc);
     }
+  }
+
+  /** Why a file could not be rendered, as its `failure` says (docs/files.md). */
+  function failureReason(err: unknown): string {
+    if (!(err instanceof RenderError)) return 'It could not be rendered';
+    if (err.kind === 'timeout') return `A page took longer than ${limits.pageTimeoutMs} ms to render (${err.message})`;
+    if (err.kind === 'memory') return `It needs more memory than the renderer may use (${limits.renderMemoryMb} MB): ${err.message}`;
+    if (err.kind === 'crashed') return `The renderer stopped while rendering it (${err.message})`;
+    return `It could not be rendered: ${err.message}`;
   }
 
   /** Marks the version failed and removes its pages (the original is kept). */
@@ -317,7 +353,7 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
     async create(appId: string, callerId: number, incoming: IncomingFile | undefined, name?: string): Promise<FileResponse> {
       try {
         await access.membership(appId, callerId);
-        const accepted = await accept(incoming, name);
+        const accepted = await accept(appId, incoming, name);
         const now = clock.now();
         const row: FileRow = {
           id: timeOrderedUuid(),
@@ -369,7 +405,7 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
         const m = await access.membership(appId, callerId);
         const before = await fileOf(appId, id);
         mayReplace(m, before);
-        const accepted = await accept(incoming, name ?? (incoming?.filename ? undefined : before.name));
+        const accepted = await accept(appId, incoming, name ?? (incoming?.filename ? undefined : before.name));
         const contentId = timeOrderedUuid();
         const now = clock.now();
         await storage.putFile(originalKey(appId, id, contentId, accepted.kind), (incoming as IncomingFile).path);
