@@ -20,11 +20,12 @@ const WORKER_FILE = fileURLToPath(new URL('./page-render-worker.js', import.meta
 /**
  * Why an operation failed: `timeout` (it took longer than allowed), `memory` (the child ran out of
  * its memory budget, or was killed for going over it), `crashed` (the child stopped otherwise),
- * `lost` (the document was open on a child since stopped), `password` (the PDF needs one),
+ * `lost` (the document was open on a child since stopped), `interrupted` (its user stopped it, to
+ * let other work go first), `password` (the PDF needs one),
  * `invalid` (not a PDF or image pdf.js or the decoder can read), `closed` (the renderer was closed),
  * `failed` (anything else the renderer threw while drawing).
  */
-export type RenderErrorKind = 'timeout' | 'memory' | 'crashed' | 'lost' | 'password' | 'invalid' | 'closed' | 'failed';
+export type RenderErrorKind = 'timeout' | 'memory' | 'crashed' | 'lost' | 'interrupted' | 'password' | 'invalid' | 'closed' | 'failed';
 
 export class RenderError extends Error {
   constructor(
@@ -97,6 +98,8 @@ const WATCH_MS = 20;
 /** The last of the child's standard error kept, to tell why it died. */
 const STDERR_KEPT = 4096;
 const PAGE_BYTES = 4096;
+/** Urgent operations taken in a row before a queued one gets its turn. */
+const URGENT_IN_A_ROW = 4;
 
 /** An allocation that failed, as the child reports it (V8, C++, Skia, an ArrayBuffer). */
 const OUT_OF_MEMORY = /out of memory|allocation failed|bad_alloc|Cannot allocate memory|Create skia surface failed/i;
@@ -156,6 +159,7 @@ export class PageRenderer {
   /** When each owner's last urgent operation was taken (a turn number). */
   private readonly urgentTurns = new Map<string, number>();
   private urgentTurn = 0;
+  private urgentInRow = 0;
   private nextId = 1;
   private nextHandle = 1;
   private closed = false;
@@ -190,6 +194,22 @@ export class PageRenderer {
       // The child that held it is gone: so is the document.
     }
     this.armIdle();
+  }
+
+  /**
+   * Stops the drawing of the document's pages, queued or under way (the child is killed for one under
+   * way: pdf.js cannot be stopped in the middle of a page); they fail as `interrupted`.
+   */
+  interrupt(doc: OpenDocument): void {
+    const error = () => new RenderError('interrupted', 'the drawing was stopped to let other work go first');
+    const mine = (job: Job) => job.request.op === 'render' && job.request.handle === doc.handle && job.generation === doc.generation;
+    for (let i = this.queue.length - 1; i >= 0; i--) {
+      const job = this.queue[i] as Job;
+      if (!mine(job)) continue;
+      this.queue.splice(i, 1);
+      job.reject(error());
+    }
+    if (this.running && mine(this.running)) this.restart(error());
   }
 
   /** Stops the child; queued and running operations fail as `closed`. */
@@ -232,7 +252,10 @@ export class PageRenderer {
 
   private dispatch(): void {
     if (this.running || this.closed) return;
-    const job = this.takeUrgent() ?? this.queue.shift();
+    // Urgent operations go first, but a stream of them cannot hold the queued ones back for ever.
+    const queuedTurn = this.urgentInRow >= URGENT_IN_A_ROW && this.queue.length > 0;
+    const job = (queuedTurn ? undefined : this.takeUrgent()) ?? this.queue.shift();
+    this.urgentInRow = job !== undefined && job.owner !== null ? this.urgentInRow + 1 : 0;
     if (!job) {
       this.armIdle();
       return;

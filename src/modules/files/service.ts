@@ -9,10 +9,11 @@ import type { Page } from '../../http/paging.ts';
 import { type FileKind, MIME_TYPES, imageSizeOfFile, sniffFileKind } from '../../lib/file-kinds.ts';
 import type { FileStorage } from '../../lib/file-storage.ts';
 import { timeOrderedUuid } from '../../lib/ids.ts';
-import { type OpenDocument, PageRenderer, RenderError } from '../../lib/page-renderer.ts';
+import { type OpenDocument, PageRenderer, RenderError, type RenderedImage } from '../../lib/page-renderer.ts';
 import type { AccessService, Membership } from '../access/service.ts';
 import type { AuditRecorder } from '../audit/service.ts';
 import { type FilePageRow, type FileResponse, type FileRow, toFile } from './mapper.ts';
+import { RenderShares } from './render-shares.ts';
 import { filesRepository as repo } from './repository.ts';
 import { workLoop } from '../../lib/work-loop.ts';
 
@@ -27,13 +28,31 @@ export const MAX_IMAGE_SIDE = 4096;
 export const FILE_FIELD = 'file';
 
 const WEBP_QUALITY = 0.8;
-/** How long a file is rendered while another project's file waits: then it gives way to it (docs/files.md). */
-const TURN_MS = 2000;
+/**
+ * A turn of the renderer (docs/files.md): the file being rendered gives way once its project has had
+ * this much more renderer time than another project with work, between pages, or by having the page
+ * being drawn stopped (once a page: then it is drawn to its end).
+ */
+const TURN_MS = 1500;
+/** How often the file being rendered looks whether to give way. */
+const TURN_CHECK_MS = 250;
+/** A page drawn this long may be stopped for a project a turn behind (a shorter one is let finish: a new renderer costs more). */
+const PAGE_GRACE_MS = 1000;
+/** How long a file that gave way waits for other projects' uploads being checked to be stored, so they go next. */
+const UPLOADS_WAIT_MS = 5000;
 /** How often an idle renderer looks for files no process holds (another process's, or one left by a crash). */
 const POLL_MS = 5000;
 /** An incoming upload this old was left by a process that stopped while receiving it. */
 const INCOMING_MAX_AGE_MS = 3600_000;
 const EXTENSIONS: Record<FileKind, string> = { pdf: 'pdf', png: 'png', jpeg: 'jpg' };
+
+/** The file being rendered: its project and version. */
+interface Turn {
+  appId: string;
+  contentId: string;
+  /** When it last looked whether to give way between pages. */
+  checked: number;
+}
 
 /** A file an upload brought (src/http/upload.ts gives this shape): on local disk, or cut off for being too large. */
 export interface IncomingFile {
@@ -153,38 +172,78 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
   /** Starts the rendering loop if it is not running, and has it look for work now. */
   const poke = () => worker.poke();
 
-  /** When this process last took up each project with files waiting (a turn number): the project served longest ago goes next. */
-  let turn = 0;
-  const servedAt = new Map<string, number>();
+  /** Each project's share of the renderer: the one that has had least renderer time goes next. */
+  const shares = new RenderShares(TURN_MS);
 
   /**
-   * The next file to render, taken: projects take turns, so one project's backlog never holds
-   * another's file behind it. The project this process served longest ago (or never, oldest waiting
-   * first) goes next, with its oldest waiting file.
+   * The next file to render, taken: projects share the renderer, so one project's backlog never
+   * holds another's file behind it. The project with work that has had least renderer time in this
+   * process goes next (a project new to it first), with its oldest waiting file.
    */
   async function claimNext(): Promise<FileRow | null> {
     const now = clock.now();
     const projects = await repo.waitingProjects(db, now);
-    const waiting = new Set(projects.map((p) => p.appId));
-    // Only projects with work are remembered: one that comes back later gets its turn at once.
-    for (const appId of servedAt.keys()) if (!waiting.has(appId)) servedAt.delete(appId);
-    projects.sort((a, b) => (servedAt.get(a.appId) ?? -1) - (servedAt.get(b.appId) ?? -1) || a.oldest - b.oldest);
-    for (const { appId } of projects) {
+    shares.present([...projects.map((p) => p.appId), ...uploading.keys()]);
+    for (const { appId } of shares.order(projects)) {
       for (const c of await repo.waiting(db, appId, now, 5)) {
         if (!(await repo.claim(db, c.app_id, c.id, c.content_id, now, now + leaseMs))) continue;
         const file = await repo.find(db, c.app_id, c.id);
         // A new version in between: it is waiting (with no lease) for the next look.
         if (file?.content_id !== c.content_id) continue;
-        servedAt.set(appId, ++turn);
+        shares.started(appId);
         return file;
       }
     }
     return null;
   }
 
-  /** Whether a project other than `appId` has a file waiting (the file being rendered then gives up its turn). */
-  async function othersWaiting(appId: string): Promise<boolean> {
-    return (await repo.waitingProjects(db, clock.now())).some((p) => p.appId !== appId);
+  /** Uploads of each project this process is checking and storing (they come before its file is waiting). */
+  const uploading = new Map<string, number>();
+  const othersUploading = (appId: string) => [...uploading].some(([other, n]) => other !== appId && n > 0);
+  /** Counts an upload of the project as under way; call what it answers once the upload is stored or refused. */
+  function uploadStarted(appId: string): () => void {
+    uploading.set(appId, (uploading.get(appId) ?? 0) + 1);
+    return () => {
+      const n = (uploading.get(appId) ?? 1) - 1;
+      if (n > 0) uploading.set(appId, n);
+      else uploading.delete(appId);
+    };
+  }
+
+  /** Whether another project with work (a file waiting, an upload being checked here) is a turn behind `appId`'s. */
+  async function shouldGiveWay(appId: string): Promise<boolean> {
+    const waiting = await repo.waitingProjects(db, clock.now());
+    return shares.shouldGiveWay(appId, [...waiting.map((p) => p.appId), ...uploading.keys()]);
+  }
+
+  /** The page of each version that was stopped for another project: it is drawn to its end next time. */
+  const stoppedPages = new Map<string, number>();
+
+  /**
+   * Page `n`'s images once drawn. A page drawn longer than PAGE_GRACE_MS while another project is a
+   * turn behind is stopped (unless this page was stopped before), and this throws a RenderError
+   * `interrupted`.
+   */
+  async function pageInTurn(turn: Turn, n: number, pending: Promise<RenderedImage[]>, doc: () => OpenDocument): Promise<RenderedImage[]> {
+    const since = Date.now();
+    let done = false;
+    const page = pending.finally(() => (done = true));
+    page.catch(() => {});
+    while (!done) {
+      await new Promise((r) => setTimeout(r, TURN_CHECK_MS).unref());
+      if (done || stoppedPages.get(turn.contentId) === n || Date.now() - since < PAGE_GRACE_MS) continue;
+      if (await shouldGiveWay(turn.appId)) {
+        stoppedPages.set(turn.contentId, n);
+        renderer.interrupt(doc());
+      }
+    }
+    return page;
+  }
+
+  /** A file that gave way lets other projects' uploads under way be stored first, so they are taken next. */
+  async function letUploadsIn(appId: string): Promise<void> {
+    const until = Date.now() + UPLOADS_WAIT_MS;
+    while (othersUploading(appId) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
   }
 
   async function renderFile(file: FileRow): Promise<void> {
@@ -209,13 +268,13 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
       };
       // The renderer draws the next page while this one's images are stored.
       let next = file.rendered_pages < file.page_count ? draw(file.rendered_pages + 1) : null;
-      let turnStarted = Date.now();
+      const turn: Turn = { appId, contentId, checked: Date.now() };
       for (let n = file.rendered_pages + 1; n <= file.page_count && next !== null; n += 1) {
-        const images = await next;
-        // A turn over, the file gives way to another project's waiting file (and is taken up again later).
-        const turnOver = Date.now() - turnStarted >= TURN_MS;
-        if (turnOver) turnStarted = Date.now();
-        const givingWay = n < file.page_count && turnOver && (await othersWaiting(appId));
+        const images = await pageInTurn(turn, n, next, () => doc as OpenDocument);
+        // Between two pages (looked at every TURN_CHECK_MS), the file gives way to a project a turn behind.
+        const look = n < file.page_count && Date.now() - turn.checked >= TURN_CHECK_MS;
+        if (look) turn.checked = Date.now();
+        const givingWay = look && (await shouldGiveWay(appId));
         next = n < file.page_count && !givingWay ? draw(n + 1) : null;
         // Not waited for when this file stops early; its failure is this loop's to report, not an unhandled one.
         next?.catch(() => {});
@@ -245,10 +304,11 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
           return;
         }
         if (givingWay) {
-          await repo.release(db, appId, id, contentId);
+          await giveWay(appId, id, contentId);
           return;
         }
       }
+      stoppedPages.delete(contentId);
       await repo.finish(db, appId, id, contentId, { status: 'ready', failure: null }, clock.now());
       logger.info({ appId, fileId: id, pages: file.page_count, ms: Date.now() - started }, 'files: rendered');
     } catch (err) {
@@ -257,12 +317,25 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
         await repo.release(db, appId, id, contentId).catch((e: unknown) => logger.warn({ err: e }, 'files: could not give a file up'));
         return;
       }
+      if (err instanceof RenderError && err.kind === 'interrupted') {
+        await giveWay(appId, id, contentId);
+        return;
+      }
+      stoppedPages.delete(contentId);
       const reason = failureReason(err);
       logger.warn({ err, appId, fileId: id }, 'files: rendering failed');
       await failRendering(appId, id, contentId, reason);
     } finally {
+      shares.ended();
       if (doc !== null) await renderer.release(doc);
     }
+  }
+
+  /** Gives the file up for now, to be taken up again after other projects' work, from the page after the last rendered. */
+  async function giveWay(appId: string, id: string, contentId: string): Promise<void> {
+    shares.ended();
+    await letUploadsIn(appId);
+    await repo.release(db, appId, id, contentId).catch((e: unknown) => logger.warn({ err: e }, 'files: could not give a file up'));
   }
 
   /** Why a file could not be rendered, as its `failure` says (docs/files.md). */
@@ -351,6 +424,7 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
 
     /** Stores a new file and starts rendering it; answers at once with the file `processing`. */
     async create(appId: string, callerId: number, incoming: IncomingFile | undefined, name?: string): Promise<FileResponse> {
+      const uploaded = uploadStarted(appId);
       try {
         await access.membership(appId, callerId);
         const accepted = await accept(appId, incoming, name);
@@ -392,6 +466,7 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
         poke();
         return toFile(row, clock);
       } finally {
+        uploaded();
         if (incoming !== undefined) await fsp.rm(incoming.path, { force: true });
       }
     },
@@ -401,6 +476,7 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
      * rendered from its first page; the previous version's original and pages are removed.
      */
     async replace(appId: string, callerId: number, id: string, incoming: IncomingFile | undefined, name?: string): Promise<FileResponse> {
+      const uploaded = uploadStarted(appId);
       try {
         const m = await access.membership(appId, callerId);
         const before = await fileOf(appId, id);
@@ -447,6 +523,7 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
         poke();
         return toFile(await fileOf(appId, id), clock);
       } finally {
+        uploaded();
         if (incoming !== undefined) await fsp.rm(incoming.path, { force: true });
       }
     },
