@@ -228,9 +228,14 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
     const since = Date.now();
     let done = false;
     const page = pending.finally(() => (done = true));
-    page.catch(() => {});
+    const drawn = page.then(
+      () => {},
+      () => {},
+    );
     while (!done) {
-      await new Promise((r) => setTimeout(r, TURN_CHECK_MS).unref());
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([drawn, new Promise((r) => (timer = setTimeout(r, TURN_CHECK_MS)))]);
+      clearTimeout(timer);
       if (done || stoppedPages.get(turn.contentId) === n || Date.now() - since < PAGE_GRACE_MS) continue;
       if (await shouldGiveWay(turn.appId)) {
         stoppedPages.set(turn.contentId, n);
