@@ -136,6 +136,8 @@ export interface FilesConfig {
   readonly maxPages: number;
   /** Milliseconds one page (or opening a document) may take to render before the renderer is stopped (FILE_RENDER_PAGE_TIMEOUT_MS). */
   readonly pageTimeoutMs: number;
+  /** Memory of the renderer's child process in MB, its data segment and resident memory (FILE_RENDER_MEMORY_MB, default 384). */
+  readonly renderMemoryMb: number;
   /** A directory of extra fonts (TTF, OTF) the renderer draws text with when a PDF does not embed its own (FILE_FONT_DIR). */
   readonly fontDir: string | undefined;
 }
@@ -397,6 +399,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxBytes: intSetting(env, 'FILE_MAX_BYTES', 50 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
       maxPages: intSetting(env, 'FILE_MAX_PAGES', 500, 1, 10_000),
       pageTimeoutMs: intSetting(env, 'FILE_RENDER_PAGE_TIMEOUT_MS', 10_000, 100, 600_000),
+      renderMemoryMb: intSetting(env, 'FILE_RENDER_MEMORY_MB', 384, 192, 65_536),
       fontDir: fontDirSetting(env),
     }),
     imports: Object.freeze({

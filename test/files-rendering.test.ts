@@ -8,7 +8,7 @@ import { type HistoryProject, historyProject } from './helpers/histories.ts';
 
 /**
  * The renderer under stress: a page that takes longer than FILE_RENDER_PAGE_TIMEOUT_MS stops the
- * renderer's thread and fails its file, and the next file renders on a fresh thread; a server that
+ * renderer's child and fails its file, and the next file renders in a fresh child; a server that
  * stops while rendering leaves the file for the next one to finish.
  */
 const TIMEOUT_MS = 5000;

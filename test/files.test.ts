@@ -303,17 +303,22 @@ describe('a Chinese deck whose font is not embedded', () => {
 });
 
 describe('settings', () => {
-  it('default to 50 MiB, 500 pages and 10 s a page, and are checked at start', async () => {
+  it('default to 50 MiB, 500 pages, 10 s a page and 384 MB for the renderer, and are checked at start', async () => {
     const { ConfigError, loadConfig } = await import('../src/config.ts');
-    expect(loadConfig({}).files).toEqual({ maxBytes: 50 * 1024 * 1024, maxPages: 500, pageTimeoutMs: 10_000, fontDir: undefined });
-    expect(loadConfig({ FILE_MAX_BYTES: '1048576', FILE_MAX_PAGES: '20', FILE_RENDER_PAGE_TIMEOUT_MS: '2500' }).files).toMatchObject({
-      maxBytes: 1048576,
-      maxPages: 20,
-      pageTimeoutMs: 2500,
+    expect(loadConfig({}).files).toEqual({
+      maxBytes: 50 * 1024 * 1024,
+      maxPages: 500,
+      pageTimeoutMs: 10_000,
+      renderMemoryMb: 384,
+      fontDir: undefined,
     });
+    const env = { FILE_MAX_BYTES: '1048576', FILE_MAX_PAGES: '20', FILE_RENDER_PAGE_TIMEOUT_MS: '2500', FILE_RENDER_MEMORY_MB: '256' };
+    expect(loadConfig(env).files).toMatchObject({ maxBytes: 1048576, maxPages: 20, pageTimeoutMs: 2500, renderMemoryMb: 256 });
     expect(() => loadConfig({ FILE_MAX_BYTES: '50MB' })).toThrow(ConfigError);
     expect(() => loadConfig({ FILE_MAX_PAGES: '0' })).toThrow(ConfigError);
     expect(() => loadConfig({ FILE_RENDER_PAGE_TIMEOUT_MS: '10' })).toThrow(ConfigError);
+    expect(() => loadConfig({ FILE_RENDER_MEMORY_MB: '64' })).toThrow(/FILE_RENDER_MEMORY_MB must be between 192/);
+    expect(() => loadConfig({ FILE_RENDER_MEMORY_MB: '1g' })).toThrow(/FILE_RENDER_MEMORY_MB must be a whole number/);
     expect(() => loadConfig({ FILE_FONT_DIR: '/no/such/directory' })).toThrow(/FILE_FONT_DIR/);
   });
 });

@@ -1,18 +1,18 @@
 // @ts-check
 /**
- * The page renderer's worker thread (started by PageRenderer, page-renderer.ts): opens PDFs with
+ * The page renderer's child process (started by PageRenderer, page-renderer.ts): opens PDFs with
  * pdf.js and images with @napi-rs/canvas, and draws one page at a time into images of the widths
- * asked for. It does one operation at a time, as the renderer sends them; the renderer stops this
- * thread when an operation takes too long.
+ * asked for. It does one operation at a time, as the renderer sends them over the IPC channel; the
+ * renderer kills this process when an operation takes too long or the process takes more memory
+ * than its budget. Its settings come as JSON in its first argument.
  *
- * Plain JavaScript, so the same file runs from src/ under the tests (a worker thread does not get
- * vitest's TypeScript loader) and from dist/ in the build, which copies it beside the server bundle.
+ * Plain JavaScript, so the same file runs from src/ under the tests (the child does not get vitest's
+ * TypeScript loader) and from dist/ in the build, which copies it beside the server bundle.
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Buffer } from 'node:buffer';
-import { parentPort, workerData } from 'node:worker_threads';
 import { GlobalFonts, createCanvas, loadImage } from '@napi-rs/canvas';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 
@@ -24,11 +24,13 @@ import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
  *   | { id: number; op: 'release'; handle: number }} Request
  */
 
-const port = parentPort;
-if (!port) throw new Error('page-render-worker.js runs as a worker thread');
+const send = process.send?.bind(process);
+if (!send) throw new Error('page-render-worker.js runs as a child process with an IPC channel');
+// The renderer gone (the server stopped or crashed): so is this process's purpose.
+process.on('disconnect', () => process.exit(0));
 
 /** @type {Settings} */
-const settings = workerData;
+const settings = JSON.parse(process.argv[2] ?? '{}');
 
 // pdf.js's own data, read from its package: CMaps (the character maps of CJK fonts that are not
 // embedded), the standard 14 fonts, and the WebAssembly image decoders.
@@ -106,8 +108,10 @@ function fit(w, h, width) {
 
 /** @param {Extract<Request, { op: 'open' }>} req */
 async function open(req) {
-  const data = req.path !== undefined ? new Uint8Array(await fs.promises.readFile(req.path)) : req.data;
-  if (data === undefined) throw new Error('no document given');
+  const given = req.path !== undefined ? await fs.promises.readFile(req.path) : req.data;
+  if (given === undefined) throw new Error('no document given');
+  // pdf.js takes a plain Uint8Array (not a Buffer, as the IPC channel may hand it over).
+  const data = new Uint8Array(given.buffer, given.byteOffset, given.byteLength);
   if (req.kind === 'image') {
     const image = await loadImage(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
     if (!image.width || !image.height) throw Object.assign(new Error('the image has no pixels'), { name: 'InvalidImage' });
@@ -192,17 +196,17 @@ async function release(req) {
   return null;
 }
 
-port.on('message', (/** @type {Request} */ req) => {
+process.on('message', (/** @type {Request} */ req) => {
   /** @type {Promise<unknown>} */
   const work = req.op === 'open' ? open(req) : req.op === 'render' ? render(req) : release(req);
   work.then(
-    (result) => port.postMessage({ id: req.id, ok: true, result }),
+    (result) => send({ id: req.id, ok: true, result }),
     (/** @type {unknown} */ err) => {
       const e = /** @type {{ name?: unknown; message?: unknown }} */ (err ?? {});
-      port.postMessage({ id: req.id, ok: false, error: { name: String(e.name ?? 'Error'), message: String(e.message ?? err) } });
+      send({ id: req.id, ok: false, error: { name: String(e.name ?? 'Error'), message: String(e.message ?? err) } });
     },
   );
 });
 
 // Fonts loaded: the renderer may send work (its clock for an operation starts now).
-port.postMessage({ ready: true, fallbacks });
+send({ ready: true, fallbacks });

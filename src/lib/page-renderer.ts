@@ -1,24 +1,31 @@
 /**
- * Draws the pages of PDFs and images into WebP images on one worker thread, so that the event loop
- * stays free (ADR 0019). Operations run one at a time in the order asked, urgent ones (an upload
- * being checked) first. Each has `timeoutMs` once the thread starts it: past that, the thread is
- * stopped, the operation fails with a `RenderError` of kind `timeout`, and the next operation gets
- * a fresh thread. A thread that dies (out of memory) fails its operation the same way, as `crashed`.
- * Documents open on a stopped thread are gone: rendering them fails as `lost`, and their user opens
- * them again. The thread is stopped after a while with no open document, to give its memory back.
+ * Draws the pages of PDFs and images into WebP images in one child process, so that the event loop
+ * stays free and the renderer's memory can be bounded (ADR 0019). Operations run one at a time in the
+ * order asked, urgent ones (an upload being checked) first. Each has `timeoutMs` once the child
+ * starts it: past that, the child is killed, the operation fails with a `RenderError` of kind
+ * `timeout`, and the next operation gets a fresh child. The child's memory is bounded twice: its data
+ * segment by `ulimit -d` (an allocation past it fails, and the child dies), and its resident memory by
+ * a watchdog that samples it and kills it past the budget; either fails the operation as `memory`.
+ * pdf.js inflates image data outside the JavaScript heap, so a heap cap alone bounds nothing.
+ * Documents open on a stopped child are gone: rendering them fails as `lost`, and their user opens
+ * them again. The child is stopped after a while with no open document, to give its memory back.
  */
-import { Worker } from 'node:worker_threads';
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 // Beside this module in src/ (the tests) and beside the server bundle in dist/, which holds this module.
-const WORKER_FILE = new URL('./page-render-worker.js', import.meta.url);
+const WORKER_FILE = fileURLToPath(new URL('./page-render-worker.js', import.meta.url));
 
 /**
- * Why an operation failed: `timeout` (it took longer than allowed), `crashed` (the thread died),
- * `lost` (the document was open on a thread since stopped), `password` (the PDF needs one),
+ * Why an operation failed: `timeout` (it took longer than allowed), `memory` (the child ran out of
+ * its memory budget, or was killed for going over it), `crashed` (the child stopped otherwise),
+ * `lost` (the document was open on a child since stopped), `interrupted` (its user stopped it, to
+ * let other work go first), `password` (the PDF needs one),
  * `invalid` (not a PDF or image pdf.js or the decoder can read), `closed` (the renderer was closed),
  * `failed` (anything else the renderer threw while drawing).
  */
-export type RenderErrorKind = 'timeout' | 'crashed' | 'lost' | 'password' | 'invalid' | 'closed' | 'failed';
+export type RenderErrorKind = 'timeout' | 'memory' | 'crashed' | 'lost' | 'interrupted' | 'password' | 'invalid' | 'closed' | 'failed';
 
 export class RenderError extends Error {
   constructor(
@@ -41,10 +48,13 @@ export interface RendererOptions {
   quality: number;
   /** A directory of extra fonts for text in fonts a PDF does not embed. */
   fontDir: string | undefined;
-  /** Milliseconds without an open document after which the thread is stopped (default 30 s). */
+  /**
+   * Memory of the child, in MB: its data segment (`ulimit -d`) and resident memory (the watchdog);
+   * its JavaScript heap gets half. A document that needs more fails as `memory`.
+   */
+  memoryMb: number;
+  /** Milliseconds without an open document after which the child is stopped (default 30 s). */
   idleMs?: number;
-  /** Heap limit of the thread, in MB (default 512): a document that needs more fails as `crashed`. */
-  heapMb?: number;
 }
 
 export interface OpenDocument {
@@ -73,6 +83,8 @@ interface Job {
   request: Request;
   /** The generation a document operation belongs to; it is `lost` on any other. */
   generation: number | null;
+  /** Whose urgent operation it is (a project); null for one that is not urgent. */
+  owner: string | null;
   resolve(value: unknown): void;
   reject(error: RenderError): void;
 }
@@ -81,58 +93,126 @@ type Reply =
   { ready: true } | { id: number; ok: true; result: unknown } | { id: number; ok: false; error: { name: string; message: string } };
 
 const STARTUP_TIMEOUT_MS = 60_000;
+/** How often the watchdog samples the child's resident memory. */
+const WATCH_MS = 20;
+/** The last of the child's standard error kept, to tell why it died. */
+const STDERR_KEPT = 4096;
+const PAGE_BYTES = 4096;
+/** Urgent operations taken in a row before a queued one gets its turn. */
+const URGENT_IN_A_ROW = 4;
 
-/** The worker's errors as kinds: pdf.js's exception names, the image decoder's messages. */
-function kindOf(name: string): RenderErrorKind {
+/** An allocation that failed, as the child reports it (V8, C++, Skia, an ArrayBuffer). */
+const OUT_OF_MEMORY = /out of memory|allocation failed|bad_alloc|Cannot allocate memory|Create skia surface failed/i;
+
+/** The child's errors as kinds: pdf.js's exception names, the image decoder's messages, failed allocations. */
+function kindOf(name: string, message: string): RenderErrorKind {
   if (name === 'PasswordException') return 'password';
   if (name === 'InvalidPDFException' || name === 'InvalidImage' || name === 'FormatError') return 'invalid';
   if (name === 'DocumentLost') return 'lost';
+  if (OUT_OF_MEMORY.test(message)) return 'memory';
   return 'failed';
 }
 
+/**
+ * Why a child that was not asked to stop died. Under its data limit an allocation that fails kills
+ * it with a signal (a C++ abort, a dereferenced null in native code) or V8's out-of-memory report; a
+ * signal we did not send is taken for that, as is the kernel's OOM killer.
+ */
+function deathOf(code: number | null, signal: NodeJS.Signals | null, stderr: string): RenderError {
+  if (OUT_OF_MEMORY.test(stderr) || signal !== null) {
+    return new RenderError('memory', `the renderer ran out of memory (${signal ?? `exit code ${code}`})`);
+  }
+  return new RenderError('crashed', `the renderer stopped (exit code ${code})`);
+}
+
+/** Resident memory of a process in MB, from /proc (Linux); null where it cannot be read. */
+function residentMb(pid: number): number | null {
+  try {
+    const pages = Number(fs.readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]);
+    return Number.isFinite(pages) ? (pages * PAGE_BYTES) / 1048576 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The command that starts the child: under `ulimit -d` where a POSIX shell has it, else node alone. */
+function childCommand(memoryMb: number, settings: string): { command: string; args: string[] } {
+  const node = [`--max-old-space-size=${Math.max(64, Math.floor(memoryMb / 2))}`, WORKER_FILE, settings];
+  if (process.platform === 'win32' || !fs.existsSync('/bin/sh')) return { command: process.execPath, args: node };
+  // `exec` keeps the pid (the watchdog's and the kill's target) and the IPC channel's descriptor.
+  const script = `ulimit -d ${memoryMb * 1024} 2>/dev/null; exec "$0" "$@"`;
+  return { command: '/bin/sh', args: ['-c', script, process.execPath, ...node] };
+}
+
 export class PageRenderer {
-  private worker: Worker | null = null;
+  private worker: ChildProcess | null = null;
   private ready = false;
-  /** Bumped whenever the thread is stopped or dies: documents of older generations are gone. */
+  /** Bumped whenever the child is stopped or dies: documents of older generations are gone. */
   private generation = 0;
   private readonly urgent: Job[] = [];
   private readonly queue: Job[] = [];
   private running: (Job & { id: number }) | null = null;
   private timer: NodeJS.Timeout | null = null;
   private idleTimer: NodeJS.Timeout | null = null;
+  private watchdog: NodeJS.Timeout | null = null;
   private openDocuments = 0;
+  /** When each owner's last urgent operation was taken (a turn number). */
+  private readonly urgentTurns = new Map<string, number>();
+  private urgentTurn = 0;
+  private urgentInRow = 0;
   private nextId = 1;
   private nextHandle = 1;
   private closed = false;
 
   constructor(private readonly options: RendererOptions) {}
 
-  /** Opens a PDF (`pdf`) or a PNG or JPEG (`image`); `urgent` puts it before queued page drawings. */
-  async open(source: DocumentSource, kind: 'pdf' | 'image', urgent = false): Promise<OpenDocument> {
+  /**
+   * Opens a PDF (`pdf`) or a PNG or JPEG (`image`). `urgent` puts it before queued page drawings;
+   * urgent opens of different `owner`s (projects) take turns, so one owner's many cannot hold
+   * another's behind them.
+   */
+  async open(source: DocumentSource, kind: 'pdf' | 'image', urgent?: { owner: string }): Promise<OpenDocument> {
     const handle = this.nextHandle++;
-    const result = (await this.submit({ op: 'open', handle, kind, ...source }, null, urgent)) as { pageCount: number; encrypted: boolean };
+    const request: Request = { op: 'open', handle, kind, ...source };
+    const result = (await this.submit(request, null, urgent?.owner ?? null)) as { pageCount: number; encrypted: boolean };
     this.openDocuments += 1;
     return { handle, generation: this.generation, pageCount: result.pageCount, encrypted: result.encrypted };
   }
 
   /** Draws page `page` (from 1) once at each width (pixels), largest first, as WebP. */
   async render(doc: OpenDocument, page: number, widths: number[]): Promise<RenderedImage[]> {
-    return (await this.submit({ op: 'render', handle: doc.handle, page, widths }, doc.generation, false)) as RenderedImage[];
+    return (await this.submit({ op: 'render', handle: doc.handle, page, widths }, doc.generation, null)) as RenderedImage[];
   }
 
-  /** Closes a document; one on a stopped thread is already gone. */
+  /** Closes a document; one on a stopped child is already gone. */
   async release(doc: OpenDocument): Promise<void> {
     if (doc.generation !== this.generation) return;
     this.openDocuments = Math.max(0, this.openDocuments - 1);
     try {
-      await this.submit({ op: 'release', handle: doc.handle }, doc.generation, false);
+      await this.submit({ op: 'release', handle: doc.handle }, doc.generation, null);
     } catch {
-      // The thread that held it is gone: so is the document.
+      // The child that held it is gone: so is the document.
     }
     this.armIdle();
   }
 
-  /** Stops the thread; queued and running operations fail as `closed`. */
+  /**
+   * Stops the drawing of the document's pages, queued or under way (the child is killed for one under
+   * way: pdf.js cannot be stopped in the middle of a page); they fail as `interrupted`.
+   */
+  interrupt(doc: OpenDocument): void {
+    const error = () => new RenderError('interrupted', 'the drawing was stopped to let other work go first');
+    const mine = (job: Job) => job.request.op === 'render' && job.request.handle === doc.handle && job.generation === doc.generation;
+    for (let i = this.queue.length - 1; i >= 0; i--) {
+      const job = this.queue[i] as Job;
+      if (!mine(job)) continue;
+      this.queue.splice(i, 1);
+      job.reject(error());
+    }
+    if (this.running && mine(this.running)) this.restart(error());
+  }
+
+  /** Stops the child; queued and running operations fail as `closed`. */
   async close(): Promise<void> {
     this.closed = true;
     const failed = [...this.urgent.splice(0), ...this.queue.splice(0)];
@@ -142,17 +222,40 @@ export class PageRenderer {
     await this.stopWorker();
   }
 
-  private submit(request: Request, generation: number | null, urgent: boolean): Promise<unknown> {
+  /** Queues an operation; an urgent one (with its `owner`) goes before the others. */
+  private submit(request: Request, generation: number | null, owner: string | null): Promise<unknown> {
     if (this.closed) return Promise.reject(new RenderError('closed', 'the renderer is closed'));
     return new Promise((resolve, reject) => {
-      (urgent ? this.urgent : this.queue).push({ request, generation, resolve, reject });
+      if (owner === null) this.queue.push({ request, generation, owner, resolve, reject });
+      else this.urgent.push({ request, generation, owner, resolve, reject });
       this.dispatch();
     });
   }
 
+  /** The urgent operation of the owner served longest ago (or never), first come first among equals. */
+  private takeUrgent(): Job | undefined {
+    const turnOf = (job: Job) => (job.owner === null ? -1 : (this.urgentTurns.get(job.owner) ?? -1));
+    let best = -1;
+    for (let i = 0; i < this.urgent.length; i++) {
+      if (best === -1 || turnOf(this.urgent[i] as Job) < turnOf(this.urgent[best] as Job)) best = i;
+    }
+    if (best === -1) return undefined;
+    const [job] = this.urgent.splice(best, 1) as [Job];
+    if (job.owner !== null) this.urgentTurns.set(job.owner, ++this.urgentTurn);
+    // Only owners with something queued need their turn remembered.
+    if (this.urgentTurns.size > 1000) {
+      const queued = new Set(this.urgent.map((j) => j.owner));
+      for (const owner of this.urgentTurns.keys()) if (!queued.has(owner)) this.urgentTurns.delete(owner);
+    }
+    return job;
+  }
+
   private dispatch(): void {
     if (this.running || this.closed) return;
-    const job = this.urgent.shift() ?? this.queue.shift();
+    // Urgent operations go first, but a stream of them cannot hold the queued ones back for ever.
+    const queuedTurn = this.urgentInRow >= URGENT_IN_A_ROW && this.queue.length > 0;
+    const job = (queuedTurn ? undefined : this.takeUrgent()) ?? this.queue.shift();
+    this.urgentInRow = job !== undefined && job.owner !== null ? this.urgentInRow + 1 : 0;
     if (!job) {
       this.armIdle();
       return;
@@ -167,11 +270,11 @@ export class PageRenderer {
     const id = this.nextId++;
     this.running = { ...job, id };
     const worker = this.startWorker();
-    if (!this.ready) return; // sent when the thread says it is ready
+    if (!this.ready) return; // sent when the child says it is ready
     this.send(worker);
   }
 
-  private send(worker: Worker): void {
+  private send(worker: ChildProcess): void {
     const job = this.running;
     if (!job) return;
     const what =
@@ -182,29 +285,32 @@ export class PageRenderer {
       this.restart(new RenderError('timeout', `${what} took longer than ${this.options.timeoutMs} ms`));
     }, this.options.timeoutMs);
     this.timer.unref();
-    worker.postMessage({ id: job.id, ...job.request });
+    worker.send({ id: job.id, ...job.request });
   }
 
-  private startWorker(): Worker {
+  private startWorker(): ChildProcess {
     if (this.worker) return this.worker;
-    const worker = new Worker(WORKER_FILE, {
-      workerData: {
-        maxImagePixels: this.options.maxImagePixels,
-        maxSide: this.options.maxSide,
-        quality: this.options.quality,
-        fontDir: this.options.fontDir ?? null,
-      },
-      resourceLimits: { maxOldGenerationSizeMb: this.options.heapMb ?? 512 },
-      stdout: true,
-      stderr: false,
+    const settings = JSON.stringify({
+      maxImagePixels: this.options.maxImagePixels,
+      maxSide: this.options.maxSide,
+      quality: this.options.quality,
+      fontDir: this.options.fontDir ?? null,
     });
-    // pdf.js prints warnings with console.log; nothing of the worker's goes to the server's stdout.
-    worker.stdout.resume();
+    const { command, args } = childCommand(this.options.memoryMb, settings);
+    // NODE_OPTIONS is the server's (a test runner's loader, say), not the renderer's.
+    const { NODE_OPTIONS: _, ...env } = process.env;
+    const worker = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'], serialization: 'advanced' });
+    // pdf.js prints warnings with console.log; nothing of the child's goes to the server's output.
+    worker.stdout?.resume();
+    let stderr = '';
+    worker.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-STDERR_KEPT)));
     worker.unref();
+    worker.channel?.unref();
     this.worker = worker;
     this.ready = false;
     const startup = setTimeout(() => this.restart(new RenderError('crashed', 'the renderer did not start')), STARTUP_TIMEOUT_MS);
     startup.unref();
+    this.watch(worker);
     worker.on('message', (reply: Reply) => {
       if (this.worker !== worker) return;
       if ('ready' in reply) {
@@ -213,27 +319,49 @@ export class PageRenderer {
         this.send(worker);
         return;
       }
-      const job = this.running;
-      if (!job || job.id !== reply.id) return;
-      if (this.timer) clearTimeout(this.timer);
-      this.timer = null;
-      this.running = null;
-      if (reply.ok) job.resolve(reply.result);
-      else job.reject(new RenderError(kindOf(reply.error.name), reply.error.message));
-      this.dispatch();
+      this.answer(reply);
     });
     worker.on('error', (err) => {
       clearTimeout(startup);
       if (this.worker === worker) this.restart(new RenderError('crashed', `the renderer stopped: ${err.message}`));
     });
-    worker.on('exit', (code) => {
+    worker.on('exit', (code, signal) => {
       clearTimeout(startup);
-      if (this.worker === worker) this.restart(new RenderError('crashed', `the renderer stopped (exit code ${code})`));
+      if (this.worker !== worker) return;
+      const job = this.running;
+      this.running = null;
+      void this.stopWorker();
+      // Its standard error may still be arriving: the death is judged once its pipes have closed.
+      worker.once('close', () => job?.reject(deathOf(code, signal, stderr)));
+      this.dispatch();
     });
     return worker;
   }
 
-  /** Stops the thread, fails the running operation with `error`, and goes on with the next on a new thread. */
+  private answer(reply: Exclude<Reply, { ready: true }>): void {
+    const job = this.running;
+    if (!job || job.id !== reply.id) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.running = null;
+    if (reply.ok) job.resolve(reply.result);
+    else job.reject(new RenderError(kindOf(reply.error.name, reply.error.message), reply.error.message));
+    this.dispatch();
+  }
+
+  /** Kills the child once its resident memory passes the budget (the data limit usually stops it first). */
+  private watch(worker: ChildProcess): void {
+    const pid = worker.pid;
+    if (pid === undefined) return;
+    this.watchdog = setInterval(() => {
+      const mb = residentMb(pid);
+      if (this.worker !== worker || mb === null || mb <= this.options.memoryMb) return;
+      this.restart(new RenderError('memory', `the renderer used ${Math.round(mb)} MB, over its ${this.options.memoryMb} MB`));
+    }, WATCH_MS);
+    this.watchdog.unref();
+  }
+
+  /** Stops the child, fails the running operation with `error`, and goes on with the next on a new child. */
   private restart(error: RenderError): void {
     const job = this.running;
     this.running = null;
@@ -243,17 +371,21 @@ export class PageRenderer {
   }
 
   private async stopWorker(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    if (this.idleTimer) clearTimeout(this.idleTimer);
+    for (const t of [this.timer, this.idleTimer]) if (t) clearTimeout(t);
+    if (this.watchdog) clearInterval(this.watchdog);
     this.timer = null;
     this.idleTimer = null;
+    this.watchdog = null;
     const worker = this.worker;
     if (!worker) return;
     this.worker = null;
     this.ready = false;
     this.generation += 1;
     this.openDocuments = 0;
-    await worker.terminate();
+    if (worker.exitCode !== null || worker.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    worker.kill('SIGKILL');
+    await exited;
   }
 
   private armIdle(): void {

@@ -14,7 +14,7 @@ export interface NewContent {
   updated_at: number;
 }
 
-/** SQL of files and their rendered pages. Every statement names the project, but the renderer's search for work. */
+/** SQL of files and their rendered pages. Every statement names the project, but the renderer's look for projects with work. */
 export const filesRepository = {
   async insert(db: Db, row: FileRow): Promise<void> {
     await db.insertInto('files').values(row).execute();
@@ -64,19 +64,33 @@ export const filesRepository = {
   },
 
   /**
-   * Files waiting for a renderer, oldest change first: still processing, held by no process (no
-   * lease, or one run out). The one statement over every project: the renderer serves them all.
+   * The projects with files waiting for a renderer (still processing, held by no process: no lease,
+   * or one run out), with the time of each one's oldest waiting change. The one statement over every
+   * project: the renderer serves them all, taking turns between them.
    */
-  waiting(db: Db, now: number, limit: number): Promise<Pick<FileRow, 'app_id' | 'id' | 'content_id'>[]> {
+  async waitingProjects(db: Db, now: number): Promise<{ appId: string; oldest: number }[]> {
+    const rows = await db
+      .selectFrom('files')
+      .select((eb) => ['app_id', eb.fn.min<number>('updated_at').as('oldest')])
+      .where('status', '=', 'processing')
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+      .groupBy('app_id')
+      .modifyEnd(crossProject('file-renderer'))
+      .execute();
+    return rows.map((r) => ({ appId: r.app_id, oldest: Number(r.oldest) }));
+  },
+
+  /** A project's files waiting for a renderer, oldest change first. */
+  waiting(db: Db, appId: string, now: number, limit: number): Promise<Pick<FileRow, 'app_id' | 'id' | 'content_id'>[]> {
     return db
       .selectFrom('files')
       .select(['app_id', 'id', 'content_id'])
+      .where('app_id', '=', appId)
       .where('status', '=', 'processing')
       .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
       .orderBy('updated_at')
       .orderBy('id')
       .limit(limit)
-      .modifyEnd(crossProject('file-renderer'))
       .execute();
   },
 

@@ -9,10 +9,11 @@ import type { Page } from '../../http/paging.ts';
 import { type FileKind, MIME_TYPES, imageSizeOfFile, sniffFileKind } from '../../lib/file-kinds.ts';
 import type { FileStorage } from '../../lib/file-storage.ts';
 import { timeOrderedUuid } from '../../lib/ids.ts';
-import { type OpenDocument, PageRenderer, RenderError } from '../../lib/page-renderer.ts';
+import { type OpenDocument, PageRenderer, RenderError, type RenderedImage } from '../../lib/page-renderer.ts';
 import type { AccessService, Membership } from '../access/service.ts';
 import type { AuditRecorder } from '../audit/service.ts';
 import { type FilePageRow, type FileResponse, type FileRow, toFile } from './mapper.ts';
+import { RenderShares } from './render-shares.ts';
 import { filesRepository as repo } from './repository.ts';
 import { workLoop } from '../../lib/work-loop.ts';
 
@@ -27,11 +28,31 @@ export const MAX_IMAGE_SIDE = 4096;
 export const FILE_FIELD = 'file';
 
 const WEBP_QUALITY = 0.8;
+/**
+ * A turn of the renderer (docs/files.md): the file being rendered gives way once its project has had
+ * this much more renderer time than another project with work, between pages, or by having the page
+ * being drawn stopped (once a page: then it is drawn to its end).
+ */
+const TURN_MS = 1500;
+/** How often the file being rendered looks whether to give way. */
+const TURN_CHECK_MS = 250;
+/** A page drawn this long may be stopped for a project a turn behind (a shorter one is let finish: a new renderer costs more). */
+const PAGE_GRACE_MS = 1000;
+/** How long a file that gave way waits for other projects' uploads being checked to be stored, so they go next. */
+const UPLOADS_WAIT_MS = 5000;
 /** How often an idle renderer looks for files no process holds (another process's, or one left by a crash). */
 const POLL_MS = 5000;
 /** An incoming upload this old was left by a process that stopped while receiving it. */
 const INCOMING_MAX_AGE_MS = 3600_000;
 const EXTENSIONS: Record<FileKind, string> = { pdf: 'pdf', png: 'png', jpeg: 'jpg' };
+
+/** The file being rendered: its project and version. */
+interface Turn {
+  appId: string;
+  contentId: string;
+  /** When it last looked whether to give way between pages. */
+  checked: number;
+}
 
 /** A file an upload brought (src/http/upload.ts gives this shape): on local disk, or cut off for being too large. */
 export interface IncomingFile {
@@ -103,13 +124,14 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
     maxSide: MAX_IMAGE_SIDE,
     quality: WEBP_QUALITY,
     fontDir: limits.fontDir,
+    memoryMb: limits.renderMemoryMb,
   });
   const widths = [PAGE_WIDTHS.desktop, PAGE_WIDTHS.phone];
 
   const tooLarge = () => invalidFile(`The file is larger than ${limits.maxBytes} bytes`);
 
   /** Checks an upload: present, within the limits, a PDF, PNG or JPEG by its bytes, readable, not encrypted. */
-  async function accept(file: IncomingFile | undefined, name: string | undefined): Promise<Accepted> {
+  async function accept(appId: string, file: IncomingFile | undefined, name: string | undefined): Promise<Accepted> {
     if (file === undefined) throw invalidFile(`Send the file as the multipart/form-data field \`${FILE_FIELD}\``);
     if (file.tooLarge) throw tooLarge();
     if (file.size === 0) throw invalidFile('The file is empty');
@@ -124,12 +146,12 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
     }
     let doc: OpenDocument;
     try {
-      doc = await renderer.open({ path: file.path }, kind === 'pdf' ? 'pdf' : 'image', true);
+      doc = await renderer.open({ path: file.path }, kind === 'pdf' ? 'pdf' : 'image', { owner: appId });
     } catch (err) {
       if (!(err instanceof RenderError) || err.kind === 'closed') throw err;
       if (err.kind === 'password') throw invalidFile('The PDF is encrypted: it needs a password to open');
       if (err.kind === 'timeout') throw invalidFile(`The file could not be opened within ${limits.pageTimeoutMs} ms`);
-      if (err.kind === 'crashed') throw invalidFile('The file could not be opened: it needs too much memory');
+      if (err.kind === 'crashed' || err.kind === 'memory') throw invalidFile('The file could not be opened: it needs too much memory');
       throw invalidFile(`The file is corrupt: ${err.message}`);
     }
     await renderer.release(doc);
@@ -150,16 +172,83 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
   /** Starts the rendering loop if it is not running, and has it look for work now. */
   const poke = () => worker.poke();
 
-  /** The oldest waiting file this process could take, taken. */
+  /** Each project's share of the renderer: the one that has had least renderer time goes next. */
+  const shares = new RenderShares(TURN_MS);
+
+  /**
+   * The next file to render, taken: projects share the renderer, so one project's backlog never
+   * holds another's file behind it. The project with work that has had least renderer time in this
+   * process goes next (a project new to it first), with its oldest waiting file.
+   */
   async function claimNext(): Promise<FileRow | null> {
     const now = clock.now();
-    for (const c of await repo.waiting(db, now, 5)) {
-      if (!(await repo.claim(db, c.app_id, c.id, c.content_id, now, now + leaseMs))) continue;
-      const file = await repo.find(db, c.app_id, c.id);
-      // A new version in between: it is waiting (with no lease) for the next look.
-      if (file?.content_id === c.content_id) return file;
+    const projects = await repo.waitingProjects(db, now);
+    shares.present([...projects.map((p) => p.appId), ...uploading.keys()]);
+    for (const { appId } of shares.order(projects)) {
+      for (const c of await repo.waiting(db, appId, now, 5)) {
+        if (!(await repo.claim(db, c.app_id, c.id, c.content_id, now, now + leaseMs))) continue;
+        const file = await repo.find(db, c.app_id, c.id);
+        // A new version in between: it is waiting (with no lease) for the next look.
+        if (file?.content_id !== c.content_id) continue;
+        shares.started(appId);
+        return file;
+      }
     }
     return null;
+  }
+
+  /** Uploads of each project this process is checking and storing (they come before its file is waiting). */
+  const uploading = new Map<string, number>();
+  const othersUploading = (appId: string) => [...uploading].some(([other, n]) => other !== appId && n > 0);
+  /** Counts an upload of the project as under way; call what it answers once the upload is stored or refused. */
+  function uploadStarted(appId: string): () => void {
+    uploading.set(appId, (uploading.get(appId) ?? 0) + 1);
+    return () => {
+      const n = (uploading.get(appId) ?? 1) - 1;
+      if (n > 0) uploading.set(appId, n);
+      else uploading.delete(appId);
+    };
+  }
+
+  /** Whether another project with work (a file waiting, an upload being checked here) is a turn behind `appId`'s. */
+  async function shouldGiveWay(appId: string): Promise<boolean> {
+    const waiting = await repo.waitingProjects(db, clock.now());
+    return shares.shouldGiveWay(appId, [...waiting.map((p) => p.appId), ...uploading.keys()]);
+  }
+
+  /** The page of each version that was stopped for another project: it is drawn to its end next time. */
+  const stoppedPages = new Map<string, number>();
+
+  /**
+   * Page `n`'s images once drawn. A page drawn longer than PAGE_GRACE_MS while another project is a
+   * turn behind is stopped (unless this page was stopped before), and this throws a RenderError
+   * `interrupted`.
+   */
+  async function pageInTurn(turn: Turn, n: number, pending: Promise<RenderedImage[]>, doc: () => OpenDocument): Promise<RenderedImage[]> {
+    const since = Date.now();
+    let done = false;
+    const page = pending.finally(() => (done = true));
+    const drawn = page.then(
+      () => {},
+      () => {},
+    );
+    while (!done) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([drawn, new Promise((r) => (timer = setTimeout(r, TURN_CHECK_MS)))]);
+      clearTimeout(timer);
+      if (done || stoppedPages.get(turn.contentId) === n || Date.now() - since < PAGE_GRACE_MS) continue;
+      if (await shouldGiveWay(turn.appId)) {
+        stoppedPages.set(turn.contentId, n);
+        renderer.interrupt(doc());
+      }
+    }
+    return page;
+  }
+
+  /** A file that gave way lets other projects' uploads under way be stored first, so they are taken next. */
+  async function letUploadsIn(appId: string): Promise<void> {
+    const until = Date.now() + UPLOADS_WAIT_MS;
+    while (othersUploading(appId) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
   }
 
   async function renderFile(file: FileRow): Promise<void> {
@@ -176,17 +265,22 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
         try {
           return await renderer.render(doc as OpenDocument, n, widths);
         } catch (err) {
-          // Another file's check stopped the thread this document was open on: open it again.
+          // Another file's check stopped the renderer this document was open on: open it again.
           if (!(err instanceof RenderError) || err.kind !== 'lost') throw err;
           doc = await open();
           return renderer.render(doc, n, widths);
         }
       };
-      // The thread draws the next page while this one's images are stored.
+      // The renderer draws the next page while this one's images are stored.
       let next = file.rendered_pages < file.page_count ? draw(file.rendered_pages + 1) : null;
+      const turn: Turn = { appId, contentId, checked: Date.now() };
       for (let n = file.rendered_pages + 1; n <= file.page_count && next !== null; n += 1) {
-        const images = await next;
-        next = n < file.page_count ? draw(n + 1) : null;
+        const images = await pageInTurn(turn, n, next, () => doc as OpenDocument);
+        // Between two pages (looked at every TURN_CHECK_MS), the file gives way to a project a turn behind.
+        const look = n < file.page_count && Date.now() - turn.checked >= TURN_CHECK_MS;
+        if (look) turn.checked = Date.now();
+        const givingWay = look && (await shouldGiveWay(appId));
+        next = n < file.page_count && !givingWay ? draw(n + 1) : null;
         // Not waited for when this file stops early; its failure is this loop's to report, not an unhandled one.
         next?.catch(() => {});
         const [desktop, phone] = images;
@@ -214,7 +308,12 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
           if (now?.content_id !== contentId) await storage.removePrefix(contentPrefix(appId, id, contentId));
           return;
         }
+        if (givingWay) {
+          await giveWay(appId, id, contentId);
+          return;
+        }
       }
+      stoppedPages.delete(contentId);
       await repo.finish(db, appId, id, contentId, { status: 'ready', failure: null }, clock.now());
       logger.info({ appId, fileId: id, pages: file.page_count, ms: Date.now() - started }, 'files: rendered');
     } catch (err) {
@@ -223,19 +322,34 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
         await repo.release(db, appId, id, contentId).catch((e: unknown) => logger.warn({ err: e }, 'files: could not give a file up'));
         return;
       }
-      const reason =
-        err instanceof RenderError
-          ? err.kind === 'timeout'
-            ? `A page took longer than ${limits.pageTimeoutMs} ms to render (${err.message})`
-            : err.kind === 'crashed'
-              ? `The renderer stopped while rendering it (${err.message})`
-              : `It could not be rendered: ${err.message}`
-          : 'It could not be rendered';
+      if (err instanceof RenderError && err.kind === 'interrupted') {
+        await giveWay(appId, id, contentId);
+        return;
+      }
+      stoppedPages.delete(contentId);
+      const reason = failureReason(err);
       logger.warn({ err, appId, fileId: id }, 'files: rendering failed');
       await failRendering(appId, id, contentId, reason);
     } finally {
+      shares.ended();
       if (doc !== null) await renderer.release(doc);
     }
+  }
+
+  /** Gives the file up for now, to be taken up again after other projects' work, from the page after the last rendered. */
+  async function giveWay(appId: string, id: string, contentId: string): Promise<void> {
+    shares.ended();
+    await letUploadsIn(appId);
+    await repo.release(db, appId, id, contentId).catch((e: unknown) => logger.warn({ err: e }, 'files: could not give a file up'));
+  }
+
+  /** Why a file could not be rendered, as its `failure` says (docs/files.md). */
+  function failureReason(err: unknown): string {
+    if (!(err instanceof RenderError)) return 'It could not be rendered';
+    if (err.kind === 'timeout') return `A page took longer than ${limits.pageTimeoutMs} ms to render (${err.message})`;
+    if (err.kind === 'memory') return `It needs more memory than the renderer may use (${limits.renderMemoryMb} MB): ${err.message}`;
+    if (err.kind === 'crashed') return `The renderer stopped while rendering it (${err.message})`;
+    return `It could not be rendered: ${err.message}`;
   }
 
   /** Marks the version failed and removes its pages (the original is kept). */
@@ -315,9 +429,10 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
 
     /** Stores a new file and starts rendering it; answers at once with the file `processing`. */
     async create(appId: string, callerId: number, incoming: IncomingFile | undefined, name?: string): Promise<FileResponse> {
+      const uploaded = uploadStarted(appId);
       try {
         await access.membership(appId, callerId);
-        const accepted = await accept(incoming, name);
+        const accepted = await accept(appId, incoming, name);
         const now = clock.now();
         const row: FileRow = {
           id: timeOrderedUuid(),
@@ -356,6 +471,7 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
         poke();
         return toFile(row, clock);
       } finally {
+        uploaded();
         if (incoming !== undefined) await fsp.rm(incoming.path, { force: true });
       }
     },
@@ -365,11 +481,12 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
      * rendered from its first page; the previous version's original and pages are removed.
      */
     async replace(appId: string, callerId: number, id: string, incoming: IncomingFile | undefined, name?: string): Promise<FileResponse> {
+      const uploaded = uploadStarted(appId);
       try {
         const m = await access.membership(appId, callerId);
         const before = await fileOf(appId, id);
         mayReplace(m, before);
-        const accepted = await accept(incoming, name ?? (incoming?.filename ? undefined : before.name));
+        const accepted = await accept(appId, incoming, name ?? (incoming?.filename ? undefined : before.name));
         const contentId = timeOrderedUuid();
         const now = clock.now();
         await storage.putFile(originalKey(appId, id, contentId, accepted.kind), (incoming as IncomingFile).path);
@@ -411,6 +528,7 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
         poke();
         return toFile(await fileOf(appId, id), clock);
       } finally {
+        uploaded();
         if (incoming !== undefined) await fsp.rm(incoming.path, { force: true });
       }
     },
