@@ -132,7 +132,8 @@ export function registerBodyGuards(app: FastifyInstance, rate: BodyRate): void {
     // Ended: whoever read the body read all of it.
     if (!hasBody || raw.readableEnded || raw.destroyed) return payload;
     reply.header('connection', 'close');
-    if (Number(length) <= DRAIN_MAX_BYTES || length === undefined) await drain(request, reply);
+    // A body cut off for its rate (408) is not waited for again.
+    if (reply.statusCode !== 408 && (length === undefined || Number(length) <= DRAIN_MAX_BYTES)) await drain(request, reply);
     return payload;
   });
 
