@@ -4,7 +4,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import type { Logger } from 'pino';
 import type { AppContext } from './context.ts';
 import { registerAuth } from './http/auth.ts';
-import { BODY_LIMITS, registerBodyGuards } from './http/body-limits.ts';
+import { BODY_LIMITS, recordBodyLimits, registerBodyGuards } from './http/body-limits.ts';
 import { registerConsole } from './http/console.ts';
 import { registerDocs } from './http/docs.ts';
 import { frameworkError, registerErrorHandler, sendAppError } from './http/error-handler.ts';
@@ -90,6 +90,7 @@ export async function buildApp(ctx: AppContext & { readonly metrics?: Metrics | 
       new LazyChildLogger(logger as Logger, bindings, options) as unknown as FastifyBaseLogger,
   });
 
+  recordBodyLimits(app);
   registerSecurityHeaders(app);
   // Before the token check: a preflight carries no token, and is answered here.
   await registerCors(app, ctx.config.corsOrigins);
@@ -141,7 +142,7 @@ export async function buildApp(ctx: AppContext & { readonly metrics?: Metrics | 
     { ...ctx.config.rateLimits, redisUrl: ctx.config.redisUrl, redisPrefix: ctx.config.redisPrefix },
     ctx.logger as FastifyBaseLogger,
   );
-  registerAuth(app, services.accounts);
+  registerAuth(app, services.accounts, services.access);
   registerBodyGuards(app, { minBytesPerSecond: ctx.config.bodyMinRate, windowSeconds: ctx.config.bodyRateWindow });
   await registerDocs(app, pkg.version);
 

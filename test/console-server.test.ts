@@ -190,6 +190,27 @@ describe('server-info and the console session', () => {
     }
   });
 
+  it('lets exactly one of 20 concurrent first sign-ups on a new server make an account; the others get signup_closed', async () => {
+    const fresh = await startTestServer();
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          fresh.api.post('/svcuser/console/signup', { phoneNum: uniquePhone(), password: 'long enough pw' }, { headers: fromConsole }),
+        ),
+      );
+      const made = answers.filter((res) => res.statusCode === 200);
+      expect(made).toHaveLength(1);
+      for (const res of answers.filter((r) => r.statusCode !== 200)) {
+        expect(res.statusCode).toBe(400);
+        expect(res.json()).toMatchObject({ error: 'signup_closed' });
+      }
+      const users = await fresh.ctx.database.db.selectFrom('users').select('id').execute();
+      expect(users).toHaveLength(1);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it("the console's client cannot be used on the token calls (it has no secret)", async () => {
     for (const basic of ['console:', 'console:x']) {
       const res = await server.api.post(

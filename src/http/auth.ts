@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AccessService } from '../modules/access/service.ts';
 import type { AccountsService, UserRow } from '../modules/accounts/service.ts';
 
 /**
@@ -7,9 +8,19 @@ import type { AccountsService, UserRow } from '../modules/accounts/service.ts';
  */
 export type AuthMode = 'none' | 'any' | 'active';
 
+/**
+ * What the caller must be in the project its path names (`:appId`), checked with the token, before
+ * the body is read: `member` (the default of every such route), `manager` (Master or Admin),
+ * `history` (a member, refused with NEED_AUTH as the history endpoints are: docs/interface.md §6) or
+ * `none` (the route decides: the caller's own membership endpoints, ingestion by project secret).
+ * The refusal is the access service's, the same the route's service would give.
+ */
+export type ProjectAccess = 'member' | 'manager' | 'history' | 'none';
+
 declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: AuthMode;
+    project?: ProjectAccess;
   }
   interface FastifyRequest {
     /** The authenticated caller; set on every route whose auth mode is not `none`. */
@@ -30,12 +41,23 @@ export function authModeOf(request: FastifyRequest): AuthMode {
   return request.routeOptions.config?.auth ?? (request.routeOptions.url?.startsWith('/api/') ? 'active' : 'none');
 }
 
+/** The project a route's path names, when it must be checked before the body: undefined for none. */
+function projectToCheck(request: FastifyRequest): { appId: string; access: ProjectAccess } | undefined {
+  const access = request.routeOptions.config?.project ?? 'member';
+  if (access === 'none' || !request.routeOptions.url?.includes(':appId')) return undefined;
+  const appId = (request.params as { appId?: unknown } | undefined)?.appId;
+  // An id no project can have is left to the route's validation, which refuses it without asking the database.
+  if (typeof appId !== 'string' || appId.length > 64 || appId.includes('\u0000')) return undefined;
+  return { appId, access };
+}
+
 /**
- * The one place a request's token is checked. Runs before the body is read. A valid token's
+ * The one place a request's token is checked, and the caller's standing in the project the path
+ * names. Runs before the body is read, so a non-member's body is refused unread. A valid token's
  * request counts against the token's rate limit; a refused one against its client address's
  * (rate-limits.ts), so made-up tokens buy no fresh budget.
  */
-export function registerAuth(app: FastifyInstance, accounts: AccountsService): void {
+export function registerAuth(app: FastifyInstance, accounts: AccountsService, access: AccessService): void {
   app.decorateRequest('user', null as unknown as UserRow);
   app.addHook('onRequest', async (request, reply) => {
     const mode = authModeOf(request);
@@ -49,5 +71,9 @@ export function registerAuth(app: FastifyInstance, accounts: AccountsService): v
     );
     if (mode === 'active') accounts.assertActive(user);
     request.user = user;
+    const project = projectToCheck(request);
+    if (project === undefined) return;
+    if (project.access === 'manager') await access.manager(project.appId, user.id);
+    else await access.membership(project.appId, user.id, project.access === 'history' ? 'history' : 'api');
   });
 }

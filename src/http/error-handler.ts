@@ -61,6 +61,8 @@ export function sendAppError(reply: FastifyReply, err: AppError): FastifyReply {
       return sendBodyRefusal(reply, 408, err);
     case 'length_required':
       return sendBodyRefusal(reply, 411, err);
+    case 'payload_too_large':
+      return sendBodyRefusal(reply, 413, err);
     case 'overloaded':
       reply.header('Retry-After', String(err.retryAfter ?? 1));
       return sendJson(reply, 503, { status: 0, code: err.code, msg: err.message });

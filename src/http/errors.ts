@@ -22,6 +22,8 @@ export type ErrorKind =
   | 'body_too_slow'
   /** HTTP 411 `{status:0, code:"length_required", msg}`: a multipart body without Content-Length. */
   | 'length_required'
+  /** HTTP 413 `{status:0, code:"payload_too_large", msg}`: a body, or one of its fields, over its route's limit. */
+  | 'payload_too_large'
   /** HTTP 503 `{status:0, code:"overloaded", msg}` with Retry-After: the server is full, nothing was written. */
   | 'overloaded'
   /** HTTP 429 `{status:0, code:"quota_exceeded", msg}` with Retry-After: a project's daily quota is spent, nothing was written. */
@@ -100,6 +102,9 @@ export const rateLimited = (retryAfter: number, detail: string): AppError =>
 
 /** The request body arrived below the minimum rate; the connection is closed. */
 export const bodyTooSlow = (detail: string): AppError => new AppError('body_too_slow', 'body_too_slow', detail);
+
+/** A body, or a multipart field, larger than its route takes. */
+export const payloadTooLarge = (detail: string): AppError => new AppError('payload_too_large', 'payload_too_large', detail);
 
 /** A multipart body sent without its Content-Length (chunked), which its route's size limit needs. */
 export const lengthRequired = (): AppError => new AppError('length_required', 'length_required', ERROR_CODES.length_required.en);

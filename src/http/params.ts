@@ -2,9 +2,24 @@ import type { FastifyInstance } from 'fastify';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import { coerceToSchema } from './coerce.ts';
-import { badRequest } from './errors.ts';
+import { badRequest, payloadTooLarge } from './errors.ts';
 import { mayHoldUnstorableText, storableText } from './text.ts';
-import { receiveFilePart, registerUploadCleanup } from './upload.ts';
+import { multipartFieldBytes, multipartLimits, receiveFilePart, registerUploadCleanup } from './upload.ts';
+
+/** Multipart limits of a route that says none: its body limit bounds the whole body anyway. */
+const MULTIPART_DEFAULTS = { files: 0, fields: 200, fieldBytes: 1024 * 1024 };
+
+/** A multipart field that reached its route's field size was cut short by the parser: refused, not taken cut. */
+function refuseLongFields(body: unknown, maxBytes: number): void {
+  if (body === null || typeof body !== 'object') return;
+  for (const [name, value] of Object.entries(body as Record<string, unknown>)) {
+    for (const v of [value].flat()) {
+      if (typeof v === 'string' && v.length > maxBytes / 3 && Buffer.byteLength(v) > maxBytes) {
+        throw payloadTooLarge(`The field '${name}' is longer than ${maxBytes} bytes`);
+      }
+    }
+  }
+}
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -83,7 +98,7 @@ export async function registerParameterParsing(app: FastifyInstance): Promise<vo
   // streamed to disk, not held in memory.
   await app.register(multipart, {
     attachFieldsToBody: 'keyValues',
-    limits: { files: 0, fields: 200, fieldSize: 1024 * 1024, parts: 200 },
+    limits: multipartLimits(MULTIPART_DEFAULTS).limits,
     onFile: receiveFilePart,
   });
   registerUploadCleanup(app);
@@ -102,6 +117,7 @@ export async function registerParameterParsing(app: FastifyInstance): Promise<vo
     const contentType = request.headers['content-type'] ?? '';
     const isJson = contentType.includes('json');
     refuseUnreadable(body, contentType);
+    if (request.isMultipart()) refuseLongFields(body, multipartFieldBytes(request, MULTIPART_DEFAULTS.fieldBytes));
     // JSON was checked as it was parsed; form fields are checked here. JSON null means absent.
     const fields =
       isJson && body !== null && typeof body === 'object'

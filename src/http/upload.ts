@@ -33,21 +33,45 @@ export interface ReceivedFile {
 /** Room for the multipart framing and the other fields around the file, beyond its own limit. */
 export const MULTIPART_OVERHEAD = 64 * 1024;
 
+/** The fields an upload route takes besides its file: how many, and the bytes of the longest. */
+export interface UploadFields {
+  fields: number;
+  fieldBytes: number;
+}
+
 const received = new WeakMap<FastifyRequest, ReceivedFile>();
 
 /**
  * Route options of a route that takes one file: the body limit is the file's limit plus the
  * multipart framing (src/http/body-limits.ts holds a multipart body to it by its Content-Length),
- * the parser takes one file and cuts it off, without failing the request, past `maxBytes`.
+ * the parser takes one file and cuts it off, without failing the request, past `maxBytes`. The
+ * other fields are few and short: a body of more is refused (413) as it is parsed, so that a body
+ * as large as the file cannot be held in memory as text fields.
  */
-export function uploadRoute(spec: UploadSpec) {
+export function uploadRoute(spec: UploadSpec, other: UploadFields) {
   return {
     bodyLimit: spec.maxBytes + MULTIPART_OVERHEAD,
     config: {
       upload: spec,
-      multipartOptions: { limits: { files: 1, fileSize: spec.maxBytes }, throwFileSizeLimit: false } as { limits: { files: number } },
+      multipartOptions: multipartLimits({ files: 1, fileSize: spec.maxBytes, ...other }),
     },
   };
+}
+
+/**
+ * @fastify/multipart (busboy) limits for `fields` fields of up to `fieldBytes` bytes. Busboy cuts a
+ * longer field short without failing, so it is let read one byte more and a field that reached it
+ * is refused (params.ts: `refuseLongFields`) rather than taken cut short.
+ */
+export function multipartLimits(l: { files: number; fileSize?: number; fields: number; fieldBytes: number }) {
+  const limits = { files: l.files, fields: l.fields, fieldSize: l.fieldBytes + 1, parts: l.fields + l.files };
+  if (l.fileSize !== undefined) Object.assign(limits, { fileSize: l.fileSize });
+  return { limits, throwFileSizeLimit: false } as { limits: { files: number } };
+}
+
+/** The longest field (bytes) a route's multipart body may have. */
+export function multipartFieldBytes(request: FastifyRequest, fallback: number): number {
+  return (request.routeOptions.config.multipartOptions?.limits?.fieldSize ?? fallback + 1) - 1;
 }
 
 /** The file the request brought in its route's upload field, once the body has been read; undefined when it brought none. */

@@ -4,7 +4,10 @@ import { sha256 } from '../../lib/secrets.ts';
 import type { CodePurpose } from './code-sender.ts';
 
 export type UserRow = Selectable<UsersTable>;
-type Db = Kysely<Database>;
+/** A user's row before it is stored. */
+export type NewUser = Insertable<UsersTable>;
+/** The database, or a transaction of it. */
+export type Db = Kysely<Database>;
 
 /** SQL for platform users, their tokens, verification codes and failed log-ins. */
 const salesCountOf = preparedQuery('salesCountOf', ({ db }, userId: number) =>
@@ -27,6 +30,9 @@ const userByAccessToken = preparedQuery('userByAccessToken', ({ db }, tokenHash:
     .select('access_tokens.expires_at as token_expires_at')
     .where('access_tokens.token_hash', '=', tokenHash),
 );
+
+/** The server_secrets row console sign-ups lock in turn while no user exists; it holds no secret. */
+const FIRST_ACCOUNT_CLAIM = 'first-account-claim';
 
 /** An access token's user, and when the token expires (epoch ms). */
 export interface TokenOwner {
@@ -104,6 +110,19 @@ export const accountsRepository = {
       const { token_expires_at, ...user } = row;
       return { user, expiresAt: token_expires_at };
     });
+  },
+
+  /**
+   * Writes the first-account claim row (a row of server_secrets, inserted or touched), which holds
+   * its row lock until the caller's transaction ends: console sign-ups while no user exists take
+   * it in turn, in every process (docs/console.md).
+   */
+  async lockFirstAccountClaim(db: Db, now: number): Promise<void> {
+    await db
+      .insertInto('server_secrets')
+      .values({ name: FIRST_ACCOUNT_CLAIM, value: '', created_at: now })
+      .onConflict((oc) => oc.column('name').doUpdateSet({ created_at: now }))
+      .execute();
   },
 
   /** Whether any platform user exists (the console lets the first one sign up). */

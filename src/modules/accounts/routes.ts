@@ -306,6 +306,7 @@ export async function accountsRoutes(fastify: FastifyInstance, opts: AccountsRou
   app.post(
     '/api/v1.7/user/update',
     {
+      bodyLimit: BODY_LIMITS.small,
       config: { auth: 'any' },
       schema: {
         tags: TAG,

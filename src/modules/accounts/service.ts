@@ -18,7 +18,7 @@ import { deriveKey, signValue, verifyValue } from '../../lib/signed-tokens.ts';
 import { CONSOLE_CLIENT_ID, type ClientsService } from '../clients/service.ts';
 import { type PlatformUser, toPlatformUser } from './mapper.ts';
 import type { CodePurpose } from './code-sender.ts';
-import { type UserRow, accountsRepository as repo } from './repository.ts';
+import { type Db, type NewUser, type UserRow, accountsRepository as repo } from './repository.ts';
 
 export type { UserRow };
 
@@ -174,8 +174,8 @@ export function createAccountsService(ctx: AppContext, clients: ClientsService) 
     return name.includes('@') ? { email: name } : { phoneNum: name };
   }
 
-  /** Validates a registration and stores the new user (status 0, not activated). */
-  async function createUser(input: RegisterInput): Promise<UserRow> {
+  /** Validates a registration and makes the new user's row (status 0, not activated); stores nothing. */
+  async function newUserRow(input: RegisterInput): Promise<NewUser> {
     const { phoneNum, email } = identifier(input);
     const password = input.password ?? '';
     if (password.length < 8 || password.length > 128) {
@@ -202,32 +202,36 @@ export function createAccountsService(ctx: AppContext, clients: ClientsService) 
         : oauthError('phone_num_existed', 'The mobile number is already registered');
     }
     const now = clock.now();
-    let user: UserRow;
+    return {
+      phone_num: phoneNum ?? null,
+      email: email ?? null,
+      email_lower: email?.toLowerCase() ?? null,
+      password_hash: await hashPassword(password, cost),
+      name: blank(input.nickname) ? null : input.nickname.trim(),
+      email_status: 0,
+      phone_num_status: 0,
+      photo_uri: null,
+      openid: null,
+      unionid: null,
+      sex: input.sex ?? null,
+      city: blank(input.city) ? null : input.city,
+      province: blank(input.province) ? null : input.province,
+      company: null,
+      position: null,
+      industry: null,
+      cc_num: Number(randomDigits(8)),
+      status: 0,
+      channel: input.channel ?? null,
+      weixin_nickname: null,
+      created_at: now,
+      updated_at: now,
+    };
+  }
+
+  /** Stores a new user's row, in `database` (a transaction) when given. */
+  async function insertUser(row: NewUser, database: Db = db): Promise<UserRow> {
     try {
-      user = await repo.insertUser(db, {
-        phone_num: phoneNum ?? null,
-        email: email ?? null,
-        email_lower: email?.toLowerCase() ?? null,
-        password_hash: await hashPassword(password, cost),
-        name: blank(input.nickname) ? null : input.nickname.trim(),
-        email_status: 0,
-        phone_num_status: 0,
-        photo_uri: null,
-        openid: null,
-        unionid: null,
-        sex: input.sex ?? null,
-        city: blank(input.city) ? null : input.city,
-        province: blank(input.province) ? null : input.province,
-        company: null,
-        position: null,
-        industry: null,
-        cc_num: Number(randomDigits(8)),
-        status: 0,
-        channel: input.channel ?? null,
-        weixin_nickname: null,
-        created_at: now,
-        updated_at: now,
-      });
+      return await repo.insertUser(database, row);
     } catch (err) {
       // Two concurrent registrations of the same identifier: the database decides.
       if (isUniqueViolation(err)) {
@@ -237,7 +241,11 @@ export function createAccountsService(ctx: AppContext, clients: ClientsService) 
       }
       throw err;
     }
-    return user;
+  }
+
+  /** Validates a registration and stores the new user (status 0, not activated). */
+  async function createUser(input: RegisterInput): Promise<UserRow> {
+    return insertUser(await newUserRow(input));
   }
 
   // The server's own secrets, by name: made once by whichever process asks first, kept in the database
@@ -364,10 +372,20 @@ export function createAccountsService(ctx: AppContext, clients: ClientsService) 
      * once (the account is activated, as by a first password grant).
      */
     async consoleSignUp(input: RegisterInput): Promise<TokenResponse> {
-      if (!(await this.signupOpen())) throw oauthError('signup_closed', 'Sign-up is closed on this server');
+      const closed = () => oauthError('signup_closed', 'Sign-up is closed on this server');
+      if (!(await this.signupOpen())) throw closed();
       const clientId = await consoleClient();
-      const user = await createUser(input);
-      await repo.updateUser(db, user.id, { status: 1, updated_at: clock.now() });
+      const row: NewUser = { ...(await newUserRow(input)), status: 1 };
+      const user = ctx.config.allowSignup
+        ? await insertUser(row)
+        : // Open only because no user exists yet: exactly one sign-up may make the first account,
+          // however many processes race. Each takes the claim row's lock first (others wait for it
+          // to commit), then looks for a user: the first finds none, every later one finds it.
+          await db.transaction().execute(async (trx) => {
+            await repo.lockFirstAccountClaim(trx, clock.now());
+            if (await repo.anyUser(trx)) throw closed();
+            return insertUser(row, trx);
+          });
       return issueTokens(user.id, clientId, true);
     },
 

@@ -23,6 +23,7 @@ export async function auditRoutes(fastify: FastifyInstance, opts: { audit: Audit
   app.get(
     '/api/v1.7/app/:appId/audit-log',
     {
+      config: { project: 'manager' },
       schema: {
         tags: ['Projects'],
         summary: 'Who did what in the project, newest first (Master/Admin; beyond the interface)',

@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { BODY_LIMITS } from '../../http/body-limits.ts';
 import { businessResponses, ok } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
 import { publicPage } from '../../http/public-pages.ts';
@@ -26,6 +27,7 @@ export async function campaignsRoutes(fastify: FastifyInstance, opts: CampaignsR
   app.post(
     '/api/v1.7/app/:appId/posts',
     {
+      bodyLimit: BODY_LIMITS.campaign,
       schema: {
         tags,
         summary: 'Create an e-mail campaign (any member; Sales mail only their own customers) and queue it for sending',
@@ -46,6 +48,7 @@ export async function campaignsRoutes(fastify: FastifyInstance, opts: CampaignsR
   app.post(
     '/api/v1.7/app/:appId/post-previews',
     {
+      bodyLimit: BODY_LIMITS.campaign,
       schema: {
         tags,
         summary:
@@ -66,6 +69,7 @@ export async function campaignsRoutes(fastify: FastifyInstance, opts: CampaignsR
   app.post(
     '/api/v1.7/app/:appId/post-tests',
     {
+      bodyLimit: BODY_LIMITS.campaign,
       schema: {
         tags,
         summary: "Mail a campaign draft to the caller's own account address, the subject marked [Test] (any member)",
@@ -105,7 +109,7 @@ export async function campaignsRoutes(fastify: FastifyInstance, opts: CampaignsR
   ] as const) {
     app.post(
       `/api/v1.7/app/:appId/post/:postId/${action}`,
-      { schema: { tags, summary, params: AppPostParams, response: businessResponses(Campaign) } },
+      { bodyLimit: BODY_LIMITS.small, schema: { tags, summary, params: AppPostParams, response: businessResponses(Campaign) } },
       async (request) => ok(await campaigns[action](request.params.appId, request.user.id, request.params.postId)),
     );
   }
@@ -195,6 +199,7 @@ export async function campaignsRoutes(fastify: FastifyInstance, opts: CampaignsR
   app.post(
     '/m/u/:token',
     {
+      bodyLimit: BODY_LIMITS.small,
       schema: {
         ...publicPage(
           'Unsubscribe',

@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { BODY_LIMITS } from '../../http/body-limits.ts';
 import { businessResponses, ok } from '../../http/envelope.ts';
 import { failure, forbidden } from '../../http/errors.ts';
 import { CONSOLE_CLIENT_ID, type ClientsService } from './service.ts';
@@ -47,6 +48,7 @@ export async function clientsRoutes(
   app.post(
     '/api/v1.7/admin/clients',
     {
+      bodyLimit: BODY_LIMITS.small,
       schema: {
         tags,
         summary: 'Create an OAuth client (administrators only): the secret is in this answer only',
@@ -76,6 +78,7 @@ export async function clientsRoutes(
   app.delete(
     '/api/v1.7/admin/clients/:clientId',
     {
+      bodyLimit: BODY_LIMITS.small,
       schema: {
         tags,
         summary: 'Revoke an OAuth client and every token issued through it (administrators only)',

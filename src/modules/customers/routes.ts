@@ -57,6 +57,7 @@ export async function customersRoutes(
   app.delete(
     '/api/v1.7/app/:appId/member/:svcUserId/customer/:customerId',
     {
+      bodyLimit: BODY_LIMITS.small,
       schema: {
         tags,
         summary: 'Delete a customer (soft: status 0; extension)',
@@ -151,6 +152,7 @@ export async function customersRoutes(
   app.post(
     '/api/v1.7/app/:appId/metadata/customer',
     {
+      bodyLimit: BODY_LIMITS.default,
       schema: {
         tags,
         summary: "Add a custom customer field to the project's form (Master/Admin; extension)",
@@ -165,6 +167,7 @@ export async function customersRoutes(
   app.put(
     '/api/v1.7/app/:appId/metadata/customer/:name',
     {
+      bodyLimit: BODY_LIMITS.default,
       schema: {
         tags,
         summary: "Edit a customer field: a custom one, or a built-in one's label, required flag, options, order (Master/Admin; extension)",
@@ -179,6 +182,7 @@ export async function customersRoutes(
   app.delete(
     '/api/v1.7/app/:appId/metadata/customer/:name',
     {
+      bodyLimit: BODY_LIMITS.small,
       schema: {
         tags,
         summary: 'Remove a custom customer field from the form; its values are kept (Master/Admin; extension)',
@@ -206,6 +210,7 @@ export async function customersRoutes(
   app.post(
     '/api/v1.7/app/:appId/customer-groups',
     {
+      bodyLimit: BODY_LIMITS.small,
       schema: {
         tags,
         summary: 'Create a customer group (extension)',

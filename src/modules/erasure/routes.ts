@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { BODY_LIMITS } from '../../http/body-limits.ts';
 import { businessResponses, ok } from '../../http/envelope.ts';
 import { ErasurePath, ErasureResult } from './schemas.ts';
 import type { ErasureService } from './service.ts';
@@ -11,6 +12,8 @@ export async function erasureRoutes(fastify: FastifyInstance, opts: { erasure: E
   app.post(
     '/api/v1.7/app/:appId/customer/:customerId/erase',
     {
+      bodyLimit: BODY_LIMITS.small,
+      config: { project: 'manager' },
       schema: {
         tags: ['Customers'],
         summary: 'Erase a customer for good with its history (right to be forgotten; Master/Admin)',

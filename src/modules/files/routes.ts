@@ -19,7 +19,8 @@ const UPLOAD_DESCRIPTION =
 export async function filesRoutes(fastify: FastifyInstance, opts: { files: FilesService }): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { files } = opts;
-  const upload = uploadRoute(files.upload);
+  // Besides the file, only its name (up to 1000 characters).
+  const upload = uploadRoute(files.upload, { fields: 4, fieldBytes: 4 * 1024 });
 
   /** Refused before the body is read: a caller who may not upload here, a body larger than any file it may bring. */
   const checkUpload = async (request: FastifyRequest) => {

@@ -29,6 +29,7 @@ export async function historiesRoutes(fastify: FastifyInstance, opts: { historie
   app.get(
     '/api/v1.7/app/:appId/links',
     {
+      config: { project: 'history' },
       schema: {
         tags,
         summary: 'List sent links by createdAt desc, with view, viewer and clue counters',

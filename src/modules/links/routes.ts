@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { BODY_LIMITS } from '../../http/body-limits.ts';
 import { bearerToken } from '../../http/auth.ts';
 import { readCookie, setCookie } from '../../http/cookies.ts';
 import { MEMBER_PASS_COOKIE } from '../../http/console-session.ts';
@@ -51,6 +52,7 @@ export async function linksRoutes(fastify: FastifyInstance, opts: LinksRoutesOpt
   app.post(
     '/api/v1.7/app/:appId/links',
     {
+      bodyLimit: BODY_LIMITS.default,
       schema: {
         tags,
         summary: 'Create a link (any member; it is theirs): a file (type 1), web page (2) or redirect (3) link with a share token',
@@ -70,6 +72,7 @@ export async function linksRoutes(fastify: FastifyInstance, opts: LinksRoutesOpt
   app.put(
     '/api/v1.7/app/:appId/link/:linkId',
     {
+      bodyLimit: BODY_LIMITS.default,
       schema: {
         tags,
         summary: "Edit a link (Master/Admin: any of the project's; Sales: their own): the fields given change",
@@ -87,6 +90,7 @@ export async function linksRoutes(fastify: FastifyInstance, opts: LinksRoutesOpt
   app.delete(
     '/api/v1.7/app/:appId/link/:linkId',
     {
+      bodyLimit: BODY_LIMITS.small,
       schema: {
         tags,
         summary: 'Disable a link (Master/Admin: any; Sales: their own): its page answers 410 Gone; its views and counters stay',
@@ -294,6 +298,7 @@ export async function linksRoutes(fastify: FastifyInstance, opts: LinksRoutesOpt
   app.post(
     '/l/:token/unlock',
     {
+      bodyLimit: BODY_LIMITS.small,
       config: { limitBy: 'caller' },
       schema: {
         ...publicPage(
@@ -320,6 +325,7 @@ export async function linksRoutes(fastify: FastifyInstance, opts: LinksRoutesOpt
   app.post(
     '/l/:token/gate',
     {
+      bodyLimit: BODY_LIMITS.small,
       config: { limitBy: 'caller' },
       schema: {
         ...publicPage(
@@ -345,6 +351,7 @@ export async function linksRoutes(fastify: FastifyInstance, opts: LinksRoutesOpt
   app.post(
     '/l/:token/form',
     {
+      bodyLimit: BODY_LIMITS.default,
       config: { limitBy: 'caller', errorStyle: 'public' },
       schema: {
         ...publicPage(

@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { BODY_LIMITS } from '../../http/body-limits.ts';
 import { businessResponses, ok } from '../../http/envelope.ts';
 import { page } from '../../http/paging.ts';
 import { AppIdParams } from '../projects/schemas.ts';
@@ -26,6 +27,8 @@ export async function membersRoutes(fastify: FastifyInstance, opts: { members: M
   app.post(
     '/api/v1.7/app/:appId/members',
     {
+      bodyLimit: BODY_LIMITS.small,
+      config: { project: 'manager' },
       schema: {
         tags,
         summary: 'Add a sales member (Master/Admin; only Master makes an Admin)',
@@ -40,6 +43,8 @@ export async function membersRoutes(fastify: FastifyInstance, opts: { members: M
   app.post(
     '/api/v1.7/app/:appId/member/:svcUserId',
     {
+      bodyLimit: BODY_LIMITS.small,
+      config: { project: 'manager' },
       schema: {
         tags,
         summary: 'Remove a member, by member record id or platform user id (Master/Admin; not the creator)',
@@ -81,6 +86,8 @@ export async function membersRoutes(fastify: FastifyInstance, opts: { members: M
   app.post(
     '/api/v1.7/user/membership/:appId/accept',
     {
+      bodyLimit: BODY_LIMITS.small,
+      config: { project: 'none' },
       schema: {
         tags: ownTags,
         summary: 'Accept a membership someone else made: the project then sees your phone number and e-mail',
@@ -94,6 +101,8 @@ export async function membersRoutes(fastify: FastifyInstance, opts: { members: M
   app.post(
     '/api/v1.7/user/membership/:appId/leave',
     {
+      bodyLimit: BODY_LIMITS.small,
+      config: { project: 'none' },
       schema: {
         tags: ownTags,
         summary: 'Leave a project, or decline a pending membership (not the creator)',

@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { BODY_LIMITS } from '../../http/body-limits.ts';
 import { businessResponses, ok } from '../../http/envelope.ts';
 import type { ProjectsService } from './service.ts';
 import { AppIdParams, CreatedProject, Project, ProjectBody, ProjectWithSecret, RotatedSecret, SiteSettings } from './schemas.ts';
@@ -14,6 +15,7 @@ export async function projectsRoutes(fastify: FastifyInstance, opts: { projects:
   app.post(
     '/api/v1.7/apps',
     {
+      bodyLimit: BODY_LIMITS.default,
       schema: {
         tags,
         summary: 'Create a project; the caller becomes its Master',
@@ -27,6 +29,8 @@ export async function projectsRoutes(fastify: FastifyInstance, opts: { projects:
   app.post(
     '/api/v1.7/app/:appId',
     {
+      bodyLimit: BODY_LIMITS.default,
+      config: { project: 'manager' },
       schema: {
         tags,
         summary: 'Edit a project (Master/Admin)',
@@ -44,6 +48,8 @@ export async function projectsRoutes(fastify: FastifyInstance, opts: { projects:
   app.post(
     '/api/v1.7/app/:appId/secret-rotations',
     {
+      bodyLimit: BODY_LIMITS.small,
+      config: { project: 'manager' },
       schema: {
         tags,
         summary: "Rotate the project's secret (Master/Admin): a new one at once, the old one valid 24 hours more",
@@ -63,6 +69,7 @@ export async function projectsRoutes(fastify: FastifyInstance, opts: { projects:
   app.get(
     '/api/v1.7/app/:appId/site',
     {
+      config: { project: 'manager' },
       schema: {
         tags,
         summary: "The project's site tracking settings (Master/Admin): site key, origins, the site secret and the snippet",
@@ -77,6 +84,8 @@ export async function projectsRoutes(fastify: FastifyInstance, opts: { projects:
   app.post(
     '/api/v1.7/app/:appId/site/key',
     {
+      bodyLimit: BODY_LIMITS.small,
+      config: { project: 'manager' },
       schema: {
         tags,
         summary: 'Make a new site key (Master/Admin): pages carrying the old one are refused from now on',
@@ -90,6 +99,8 @@ export async function projectsRoutes(fastify: FastifyInstance, opts: { projects:
   app.post(
     '/api/v1.7/app/:appId/site/secret',
     {
+      bodyLimit: BODY_LIMITS.small,
+      config: { project: 'manager' },
       schema: {
         tags,
         summary: 'Make a new site secret (Master/Admin): customer ids signed with the old one no longer identify',

@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { BODY_LIMITS } from '../../http/body-limits.ts';
 import { businessResponses, ok } from '../../http/envelope.ts';
 import { PagingQuery, page } from '../../http/paging.ts';
 import { AppIdParams } from '../projects/schemas.ts';
@@ -50,6 +51,8 @@ export async function webhooksRoutes(fastify: FastifyInstance, opts: { webhooks:
   app.post(
     '/api/v1.7/app/:appId/webhooks',
     {
+      bodyLimit: BODY_LIMITS.small,
+      config: { project: 'manager' },
       schema: {
         tags,
         summary: 'Subscribe a URL to the project events (Master/Admin)',
@@ -66,19 +69,27 @@ export async function webhooksRoutes(fastify: FastifyInstance, opts: { webhooks:
 
   app.get(
     '/api/v1.7/app/:appId/webhooks',
-    { schema: { tags, summary: "The project's webhooks", params: AppIdParams, response: businessResponses(Type.Array(Webhook)) } },
+    {
+      config: { project: 'manager' },
+      schema: { tags, summary: "The project's webhooks", params: AppIdParams, response: businessResponses(Type.Array(Webhook)) },
+    },
     async (request) => ok(await webhooks.list(request.params.appId, request.user.id)),
   );
 
   app.delete(
     '/api/v1.7/app/:appId/webhooks/:id',
-    { schema: { tags, summary: 'Remove a webhook', params: HookParams, response: businessResponses(Type.Literal(true)) } },
+    {
+      bodyLimit: BODY_LIMITS.small,
+      config: { project: 'manager' },
+      schema: { tags, summary: 'Remove a webhook', params: HookParams, response: businessResponses(Type.Literal(true)) },
+    },
     async (request) => ok(await webhooks.remove(request.params.appId, request.user.id, request.params.id)),
   );
 
   app.get(
     '/api/v1.7/app/:appId/webhooks/:id/deliveries',
     {
+      config: { project: 'manager' },
       schema: {
         tags,
         summary: 'Delivery log of a webhook, newest first',
@@ -93,6 +104,8 @@ export async function webhooksRoutes(fastify: FastifyInstance, opts: { webhooks:
   app.post(
     '/api/v1.7/app/:appId/webhooks/:id/replay',
     {
+      bodyLimit: BODY_LIMITS.default,
+      config: { project: 'manager' },
       schema: {
         tags,
         summary: 'Send again: the given event ids, or every dead-lettered delivery',
@@ -107,6 +120,8 @@ export async function webhooksRoutes(fastify: FastifyInstance, opts: { webhooks:
   app.post(
     '/api/v1.7/app/:appId/webhooks/:id/test',
     {
+      bodyLimit: BODY_LIMITS.small,
+      config: { project: 'manager' },
       schema: {
         tags,
         summary: 'Send a test event (webhook.test) to the webhook now and answer what the receiver said',
@@ -124,6 +139,7 @@ export async function webhooksRoutes(fastify: FastifyInstance, opts: { webhooks:
   app.get(
     '/api/v1.7/app/:appId/events',
     {
+      config: { project: 'manager' },
       schema: {
         tags,
         summary: 'Pull feed: events in commit order after a cursor (Master/Admin)',
