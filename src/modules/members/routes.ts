@@ -21,8 +21,13 @@ const tags = ['Project members'];
 const ownTags = ['Accounts and tokens'];
 
 export async function membersRoutes(fastify: FastifyInstance, opts: { members: MembersService }): Promise<void> {
+  projectMemberRoutes(fastify, opts.members);
+  ownMembershipRoutes(fastify, opts.members);
+}
+
+/** A project's members, as its managers and members see them. */
+function projectMemberRoutes(fastify: FastifyInstance, members: MembersService): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { members } = opts;
 
   app.post(
     '/api/v1.7/app/:appId/members',
@@ -68,8 +73,12 @@ export async function membersRoutes(fastify: FastifyInstance, opts: { members: M
     },
     async (request) => ok(await members.list(request.params.appId, request.user.id, request.query.keyword, page(request.query))),
   );
+}
 
-  // Beyond the interface: the user's own side of memberships (docs/projects.md).
+/** Beyond the interface: the user's own side of memberships (docs/projects.md). */
+function ownMembershipRoutes(fastify: FastifyInstance, members: MembersService): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
   app.get(
     '/api/v1.7/user/memberships',
     {
