@@ -324,6 +324,11 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCodeSpec>> = {
     en: 'The collect call is malformed: not a JSON object of visitor, visit and events within their limits',
     zh: '采集请求格式错误：不是访客、访问和事件均在限制内的 JSON 对象',
   },
+  quota_exceeded: {
+    http: [{ status: 429, body: 'envelope' }],
+    en: "The project's daily quota of anonymous site records is spent; nothing was written: try again after the seconds given in Retry-After",
+    zh: '项目今日的匿名站点记录配额已用完，未写入：请在 Retry-After 给出的秒数后重试',
+  },
 };
 
 /** The texts of `<parameter>_<problem>` codes, by problem. */
