@@ -46,12 +46,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
   services.files.start();
   // Imports left waiting or running by a stopped or crashed process go on from their last batch.
   services.dataops.start();
-  // Views of shared links that fell silent are closed (their leave recorded) every few seconds.
-  const stopSweeping = services.links.startSweeping();
-  // Site visits that fell silent get their end recorded every minute.
-  const stopSiteSweeping = services.site.startSweeping();
-  // The background jobs: campaign mail goes out from the queue in the database (MAIL_WORKER=false
-  // leaves it to other processes); merged customers' history moves to their survivors, resuming where it stopped.
+  // The background jobs (src/services.ts defines them): campaign mail goes out from the queue in the
+  // database (MAIL_WORKER=false leaves it to other processes), merged customers' history moves to its
+  // survivors, silent views and visits are closed, expired tokens pruned.
   services.jobs.start();
   logger.info({ database: ctx.database.description, timeZone: config.timeZone }, 'rapport is serving');
   let closing: Promise<void> | null = null;
@@ -62,8 +59,6 @@ export async function startServer(config: Config): Promise<RunningServer> {
       // Stop accepting, let in-flight requests finish (with the group commits they wait for), stop
       // the relay after its pass, then close the database once every write queue is empty.
       closing ??= (async () => {
-        stopSweeping();
-        stopSiteSweeping();
         await app.close();
         await services.jobs.stop();
         await services.files.close();

@@ -15,13 +15,13 @@ import { createFilesService } from './modules/files/service.ts';
 import { createGroupsService } from './modules/groups/service.ts';
 import { createHistoriesService } from './modules/histories/service.ts';
 import { createLiveService } from './modules/live/service.ts';
-import { createLinksService } from './modules/links/service.ts';
+import { SWEEP_EVERY_MS as LINK_SWEEP_MS, createLinksService } from './modules/links/service.ts';
 import { createIngestService } from './modules/ingest/service.ts';
 import { createMembersService } from './modules/members/service.ts';
 import { createMergesService } from './modules/merges/service.ts';
 import { createMetadataService } from './modules/metadata/service.ts';
 import { type ProjectCreatedHook, createProjectsService } from './modules/projects/service.ts';
-import { createSiteService } from './modules/site/service.ts';
+import { SWEEP_EVERY_MS as SITE_SWEEP_MS, createSiteService } from './modules/site/service.ts';
 import { createWebhooksService } from './modules/webhooks/service.ts';
 
 /**
@@ -103,6 +103,10 @@ export function createServices(ctx: AppContext) {
     handoffs: links.handedOffCustomer,
     clickTokens: mail.tracking.resolveClick,
   });
+  // Views of shared links and site visits that fell silent get their end recorded (several processes
+  // may sweep at once: each is closed once).
+  jobs.define({ name: 'link-view-sweep', idleMs: LINK_SWEEP_MS, tick: async () => ((await links.sweep()) > 0 ? 'worked' : 'idle') });
+  jobs.define({ name: 'site-visit-sweep', idleMs: SITE_SWEEP_MS, tick: async () => ((await site.sweep()) > 0 ? 'worked' : 'idle') });
   return {
     jobs,
     clients,

@@ -6,7 +6,6 @@ import { type Database, isUniqueViolation } from '../../db/index.ts';
 import { AppError, failure, fieldFailure, publicFailure } from '../../http/errors.ts';
 import { isEmail, isPhone } from '../../lib/formats.ts';
 import { timeOrderedUuid } from '../../lib/ids.ts';
-import { runPeriodically } from '../../lib/periodic.ts';
 import { hashPassword, randomToken, verifyPassword } from '../../lib/secrets.ts';
 import { type SigningKey, deriveKey, signValue, verifyValue } from '../../lib/signed-tokens.ts';
 import type { AccessService, Membership } from '../access/service.ts';
@@ -31,7 +30,8 @@ export const SILENT_VIEW_MS = 30 * 1000;
 const FILE_CACHE_MS = 5000;
 const FILE_CACHE_SIZE = 1000;
 /** How often a server looks for silent views to close. */
-const SWEEP_EVERY_MS = 10_000;
+/** How often the sweep job runs (the composition root defines it). */
+export const SWEEP_EVERY_MS = 10_000;
 /** How long a page's view token opens a view and carries its beacons. */
 const VIEW_TOKEN_TTL_S = 24 * 3600;
 /** How long an unlocked passcode or a passed e-mail gate lasts in the visitor's browser. */
@@ -1201,15 +1201,6 @@ export function createLinksService(
       if (value === null || value.a !== appId || typeof value.v !== 'string' || typeof value.t !== 'number') return null;
       if (clock.now() / 1000 - value.t > HANDOFF_TTL_S) return null;
       return repo.visitorCustomer(reader, appId, value.v);
-    },
-
-    /** Sweeps every SWEEP_EVERY_MS until the returned function is called. */
-    startSweeping(): () => void {
-      return runPeriodically(
-        SWEEP_EVERY_MS,
-        () => this.sweep(),
-        (err) => logger.warn({ err }, 'links: closing silent views failed; will retry'),
-      );
     },
 
     /**

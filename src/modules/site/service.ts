@@ -5,7 +5,6 @@ import { type Database, isUniqueViolation } from '../../db/index.ts';
 import { overloaded, publicFailure, publicForbidden } from '../../http/errors.ts';
 import { isEmail, isPhone } from '../../lib/formats.ts';
 import { timeOrderedUuid } from '../../lib/ids.ts';
-import { runPeriodically } from '../../lib/periodic.ts';
 import { actionSpec } from '../behaviour/service.ts';
 import type { CustomersService, ViewerCustomer } from '../customers/service.ts';
 import type { IngestService, SiteWrite, ViewerWrite } from '../ingest/service.ts';
@@ -64,7 +63,8 @@ const JOIN_MAX_EVENTS = 5000;
 /** Times a collect call is computed again when the visitor changed under it before it is answered `overloaded`. */
 const RECORD_ATTEMPTS = 5;
 /** How often a server looks for silent visits. */
-const SWEEP_EVERY_MS = 60_000;
+/** How often the sweep job runs (the composition root defines it). */
+export const SWEEP_EVERY_MS = 60_000;
 
 /** Who is behind a collect call (the route reads it from the request). */
 export interface SiteRequest {
@@ -433,15 +433,6 @@ export function createSiteService(
         }
         if (attempt >= RECORD_ATTEMPTS) throw overloaded(1, "the visitor's other calls kept changing it; send again");
       }
-    },
-
-    /** Sweeps every SWEEP_EVERY_MS until the returned function is called. */
-    startSweeping(): () => void {
-      return runPeriodically(
-        SWEEP_EVERY_MS,
-        () => this.sweep(),
-        (err) => logger.warn({ err }, 'site: recording the end of silent visits failed; will retry'),
-      );
     },
 
     /**
