@@ -44,8 +44,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
   relay?.start();
   // Files left processing by a stopped or crashed process are rendered again from where they stopped.
   services.files.start();
-  // Imports left waiting or running by a stopped or crashed process go on from their last batch.
-  services.dataops.start();
+  // Half-received import uploads a crashed process left are removed; the imports it left waiting or
+  // running go on from their last batch once the jobs start.
+  void services.dataops.sweepIncoming();
   // The background jobs (src/services.ts defines them): campaign mail goes out from the queue in the
   // database (MAIL_WORKER=false leaves it to other processes), merged customers' history moves to its
   // survivors, silent views and visits are closed, expired tokens pruned.
@@ -62,7 +63,6 @@ export async function startServer(config: Config): Promise<RunningServer> {
         await app.close();
         await services.jobs.stop();
         await services.files.close();
-        await services.dataops.close();
         await relay?.stop();
         await metricsServer?.close();
         await ctx.database.close();

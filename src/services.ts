@@ -66,7 +66,7 @@ export function createServices(ctx: AppContext) {
     return 'failed' in result ? result.failed : null;
   });
   // Imports write through the customers service's create path; exports read through it.
-  const dataops = createDataOpsService(ctx, customers, audit.record);
+  const dataops = createDataOpsService(ctx, { customers, audit: audit.record, defineJob: (def) => jobs.define(def) });
   const histories = createHistoriesService(ctx, access);
   const behaviour = createBehaviourService(ctx, access, histories);
   const webhooks = createWebhooksService(ctx, access, audit.record);

@@ -448,17 +448,17 @@ describe('customer import', () => {
       if (job.processed > 0 || job.status === 'done') break;
       await new Promise((r) => setTimeout(r, 5));
     }
-    await t.server.services.dataops.close();
+    await t.server.services.jobs.stop();
     const stopped = (await t.server.api.get(`${base(p.master.id)}/customer-import/${id}`, { token: p.master.token })).json().data as Job;
     expect(stopped.processed).toBeGreaterThan(0);
     // Another process (a restarted server) takes it up once the lease has run out.
     const other = createServices(t.server.ctx);
-    other.dataops.start();
+    other.jobs.start(['customer-import']);
     try {
       const job = await settled(p.master.token, p.master.id, id);
       expect(job).toMatchObject({ status: 'done', total: n, processed: n, created: n, failed: 0, skipped: 0 });
     } finally {
-      await other.dataops.close();
+      await other.jobs.stop();
     }
     const count = await t.server.ctx.database.db
       .selectFrom('customers')
@@ -467,7 +467,7 @@ describe('customer import', () => {
       .where('name', 'like', 'Resume %')
       .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(n);
-    t.server.services.dataops.start();
+    t.server.services.jobs.start(['customer-import']);
   });
 });
 

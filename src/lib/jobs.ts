@@ -26,6 +26,8 @@ export interface JobDefinition {
   readonly maxBackoffMs?: number;
   /** One piece of work. A throw is reported and the tick tried again after the backoff. */
   tick(run: JobRun): Promise<TickOutcome>;
+  /** Called when a stop is asked, before the tick under way is waited for (to abort long work). */
+  stopping?(): Promise<void> | void;
   /** Called once the job's loops have ended on a stop (closing a pool). */
   stopped?(): Promise<void> | void;
 }
@@ -92,7 +94,8 @@ class JobLoop implements Job, JobRun {
   async stop(): Promise<void> {
     this.stopping = true;
     for (const wake of this.wakers) wake();
-    await Promise.all(this.loops);
+    const aborting = this.loops.length > 0 ? this.def.stopping?.() : undefined;
+    await Promise.all([...this.loops, aborting]);
     const wasRunning = this.loops.length > 0;
     this.loops = [];
     if (wasRunning) await this.def.stopped?.();

@@ -130,7 +130,6 @@ export async function startTestServer(extraEnv: Record<string, string> = {}): Pr
       await services.files.close();
       await services.jobs.stop();
       services.mailTransport.close();
-      await services.dataops.close();
       await ctx.database.close();
       await db.drop();
       if (dataDir !== null) fs.rmSync(dataDir, { recursive: true, force: true });

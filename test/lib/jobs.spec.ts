@@ -189,6 +189,22 @@ describe('background jobs', () => {
     expect(clock.pending).toBe(0);
   });
 
+  it('stopping is called when a stop is asked, so a long tick can be aborted', async () => {
+    const clock = new FakeClock();
+    const jobs = new BackgroundJobs(clock, recorder().events);
+    let abort: () => void = () => {};
+    jobs.define({
+      name: 'render',
+      idleMs: 1000,
+      tick: () => new Promise<'worked'>((resolve) => (abort = () => resolve('worked'))),
+      stopping: () => abort(),
+    });
+    jobs.start();
+    await settle();
+    await jobs.stop();
+    expect(clock.pending).toBe(0);
+  });
+
   it('runUntilIdle ticks without a loop until nothing is due', async () => {
     const clock = new FakeClock();
     const jobs = new BackgroundJobs(clock, recorder().events);

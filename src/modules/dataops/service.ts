@@ -16,7 +16,7 @@ import { mapColumns } from './mapping.ts';
 import type { ReadLimits } from './limits.ts';
 import { UnreadableFile, countDataRows, detectEncoding, fileRows, firstRows, formatOf, isKnownEncoding } from './reader.ts';
 import { createImportsRepository } from './repository.ts';
-import { workLoop } from '../../lib/work-loop.ts';
+import type { DefineJob } from '../../lib/jobs.ts';
 
 /** A file an upload brought (src/http/upload.ts gives this shape). */
 export interface IncomingFile {
@@ -67,7 +67,8 @@ function truthy(v: string | boolean | undefined): boolean {
  * failed rows in one transaction, so a resumed import repeats and loses no row. Rows are written by
  * the customers service (the create endpoint's validation and write path).
  */
-export function createDataOpsService(ctx: AppContext, customers: CustomersService, audit: AuditRecorder) {
+export function createDataOpsService(ctx: AppContext, deps: { customers: CustomersService; audit: AuditRecorder; defineJob: DefineJob }) {
+  const { customers, audit } = deps;
   const db: Kysely<Database> = ctx.database.db;
   const clock = ctx.clock;
   const logger = ctx.logger;
@@ -216,11 +217,17 @@ export function createDataOpsService(ctx: AppContext, customers: CustomersServic
   // ---- The worker: one import at a time per process, a batch per transaction. ----
 
   const progressListeners = new Map<string, (job: ImportRow) => void>();
-  const worker = workLoop<ImportRow>({
-    pollMs: POLL_MS,
-    next: () => claimNext(),
-    work: (job) => runJob(job),
-    lookFailed: (err) => logger.warn({ err }, 'imports: could not look for imports to run; will retry'),
+  // One import at a time per process; an upload made here starts it without a server's start.
+  const worker = deps.defineJob({
+    name: 'customer-import',
+    idleMs: POLL_MS,
+    startOnPoke: true,
+    async tick() {
+      const job = await claimNext();
+      if (job === null) return 'idle';
+      await runJob(job);
+      return 'worked';
+    },
   });
   const poke = () => worker.poke();
 
@@ -261,7 +268,7 @@ export function createDataOpsService(ctx: AppContext, customers: CustomersServic
       if (Number(job.total) === 0 && Number(job.processed) === 0) {
         // Counted (and, over IMPORT_MAX_ROWS, refused) before a row is written.
         const total = await countDataRows(job.file_path, format, opts.encoding, readLimits);
-        if (worker.stopped) return;
+        if (worker.stopping) return;
         const lease = clock.now() + leaseMs;
         if (
           !(await repo.advance(db, job.app_id, job.id, job.lease_until, {
@@ -297,7 +304,7 @@ export function createDataOpsService(ctx: AppContext, customers: CustomersServic
         for (const c of cells) batchChars += c.length;
         if (batch.length >= IMPORT_BATCH || batchChars >= BATCH_CHARS) {
           await flush();
-          if (worker.stopped) return;
+          if (worker.stopping) return;
         }
       }
       await flush();
@@ -612,18 +619,12 @@ export function createDataOpsService(ctx: AppContext, customers: CustomersServic
     },
 
     /**
-     * Starts the worker: imports left waiting or running by a stopped process are taken up again.
      * Uploads a crashed process left half-received are removed (an hour old: another process may be
-     * receiving one now).
+     * receiving one now). The server calls it at start, with the background jobs' start (which takes up
+     * imports left waiting or running by a stopped process).
      */
-    start(): void {
-      worker.start();
-      void sweepIncoming();
-    },
-
-    /** Stops the worker between batches; an import it was running is taken up again once its lease runs out. */
-    async close(): Promise<void> {
-      await worker.stop();
+    sweepIncoming(): Promise<void> {
+      return sweepIncoming();
     },
   };
   return service;
