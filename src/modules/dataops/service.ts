@@ -263,7 +263,7 @@ export function createDataOpsService(ctx: AppContext, deps: { customers: Custome
     let job = claimed;
     const opts = JSON.parse(job.options) as ImportJobOptions;
     const format = job.format as 'csv' | 'xlsx';
-    const started = Date.now();
+    const started = clock.now();
     try {
       if (Number(job.total) === 0 && Number(job.processed) === 0) {
         // Counted (and, over IMPORT_MAX_ROWS, refused) before a row is written.
@@ -309,7 +309,7 @@ export function createDataOpsService(ctx: AppContext, deps: { customers: Custome
       }
       await flush();
       await finish(job, 'done', null);
-      logger.info({ appId: job.app_id, importId: job.id, rows: job.processed, ms: Date.now() - started }, 'imports: done');
+      logger.info({ appId: job.app_id, importId: job.id, rows: job.processed, ms: clock.now() - started }, 'imports: done');
     } catch (err) {
       if (err instanceof LeaseLost) return;
       if (err instanceof UnreadableFile) {
@@ -392,7 +392,7 @@ export function createDataOpsService(ctx: AppContext, deps: { customers: Custome
       for (const name of await fsp.readdir(incoming)) {
         const file = path.join(incoming, name);
         const stat = await fsp.stat(file).catch(() => null);
-        if (stat && Date.now() - stat.mtimeMs > INCOMING_MAX_AGE_MS) await fsp.rm(file, { force: true });
+        if (stat && clock.now() - stat.mtimeMs > INCOMING_MAX_AGE_MS) await fsp.rm(file, { force: true });
       }
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') logger.warn({ err }, 'imports: could not sweep half-received uploads');

@@ -225,7 +225,7 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
    * `interrupted`.
    */
   async function pageInTurn(turn: Turn, n: number, pending: Promise<RenderedImage[]>, doc: () => OpenDocument): Promise<RenderedImage[]> {
-    const since = Date.now();
+    const since = clock.now();
     let done = false;
     const page = pending.finally(() => (done = true));
     const drawn = page.then(
@@ -233,10 +233,10 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
       () => {},
     );
     while (!done) {
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([drawn, new Promise((r) => (timer = setTimeout(r, TURN_CHECK_MS)))]);
-      clearTimeout(timer);
-      if (done || stoppedPages.get(turn.contentId) === n || Date.now() - since < PAGE_GRACE_MS) continue;
+      let cancel = () => {};
+      await Promise.race([drawn, new Promise<void>((r) => (cancel = clock.after(TURN_CHECK_MS, r)))]);
+      cancel();
+      if (done || stoppedPages.get(turn.contentId) === n || clock.now() - since < PAGE_GRACE_MS) continue;
       if (await shouldGiveWay(turn.appId)) {
         stoppedPages.set(turn.contentId, n);
         renderer.interrupt(doc());
@@ -247,13 +247,13 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
 
   /** A file that gave way lets other projects' uploads under way be stored first, so they are taken next. */
   async function letUploadsIn(appId: string): Promise<void> {
-    const until = Date.now() + UPLOADS_WAIT_MS;
-    while (othersUploading(appId) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    const until = clock.now() + UPLOADS_WAIT_MS;
+    while (othersUploading(appId) && clock.now() < until) await new Promise<void>((r) => clock.after(50, r));
   }
 
   async function renderFile(file: FileRow): Promise<void> {
     const { app_id: appId, id, content_id: contentId } = file;
-    const started = Date.now();
+    const started = clock.now();
     let doc: OpenDocument | null = null;
     try {
       const kind = kindOfMime(file.mime_type);
@@ -273,12 +273,12 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
       };
       // The renderer draws the next page while this one's images are stored.
       let next = file.rendered_pages < file.page_count ? draw(file.rendered_pages + 1) : null;
-      const turn: Turn = { appId, contentId, checked: Date.now() };
+      const turn: Turn = { appId, contentId, checked: clock.now() };
       for (let n = file.rendered_pages + 1; n <= file.page_count && next !== null; n += 1) {
         const images = await pageInTurn(turn, n, next, () => doc as OpenDocument);
         // Between two pages (looked at every TURN_CHECK_MS), the file gives way to a project a turn behind.
-        const look = n < file.page_count && Date.now() - turn.checked >= TURN_CHECK_MS;
-        if (look) turn.checked = Date.now();
+        const look = n < file.page_count && clock.now() - turn.checked >= TURN_CHECK_MS;
+        if (look) turn.checked = clock.now();
         const givingWay = look && (await shouldGiveWay(appId));
         next = n < file.page_count && !givingWay ? draw(n + 1) : null;
         // Not waited for when this file stops early; its failure is this loop's to report, not an unhandled one.
@@ -315,7 +315,7 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
       }
       stoppedPages.delete(contentId);
       await repo.finish(db, appId, id, contentId, { status: 'ready', failure: null }, clock.now());
-      logger.info({ appId, fileId: id, pages: file.page_count, ms: Date.now() - started }, 'files: rendered');
+      logger.info({ appId, fileId: id, pages: file.page_count, ms: clock.now() - started }, 'files: rendered');
     } catch (err) {
       if (err instanceof RenderError && err.kind === 'closed') {
         // The server is stopping: give the file up, for the next server to take up at once.
@@ -368,7 +368,7 @@ export function createFilesService(ctx: AppContext, access: AccessService, stora
 
   async function sweepIncoming(): Promise<void> {
     try {
-      const old = Date.now() - INCOMING_MAX_AGE_MS;
+      const old = clock.now() - INCOMING_MAX_AGE_MS;
       for (const name of await fsp.readdir(storage.incomingDir).catch(() => [] as string[])) {
         const file = path.join(storage.incomingDir, name);
         const stat = await fsp.stat(file).catch(() => null);
