@@ -1,10 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Two projects. `unit`: specs (`*.spec.ts`) of services and helpers with fake repositories and a fake
+ * Three projects. `unit`: specs (`*.spec.ts`) of services and helpers with fake repositories and a fake
  * clock, and the console's own tests: no server process, no database, no build (`npm run test:unit`).
  * `integration`: everything over HTTP against a real database (`*.test.ts`), each file with its own.
- * `npm test` runs both.
+ * `abuse`: test/abuse/, alone after the others. `npm test` runs all three.
  */
 export default defineConfig({
   test: {
@@ -28,9 +28,23 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/**/*.test.ts'],
+          exclude: ['test/abuse/**'],
           globalSetup: ['test/helpers/build.ts'],
           // Fails a file whose statements broke the app_id rule (on PostgreSQL runs, where the check is on).
           setupFiles: ['test/helpers/app-id-check.ts'],
+        },
+      },
+      {
+        // The abuse suite measures another user's latency while a server is attacked: its files run one
+        // at a time, after the others, so no other test's load is measured with the attack's.
+        extends: true,
+        test: {
+          name: 'abuse',
+          include: ['test/abuse/**/*.test.ts'],
+          globalSetup: ['test/helpers/build.ts'],
+          setupFiles: ['test/helpers/app-id-check.ts'],
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
         },
       },
     ],
