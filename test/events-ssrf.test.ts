@@ -11,6 +11,7 @@ import { type TestUser, activeUser, createClient } from './helpers/fixtures.ts';
 import { useTestServer } from './helpers/harness.ts';
 import { startReceiver } from './helpers/receiver.ts';
 import { PRIVATE_TARGETS, loopbackForms, startTripwire } from './helpers/ssrf-forms.ts';
+import { storedWebhookRow } from './helpers/webhooks.ts';
 
 /** Default settings: webhooks may not reach loopback, private or link-local addresses. */
 const t = useTestServer();
@@ -29,18 +30,7 @@ async function project(name: string): Promise<{ master: TestUser; appId: string 
 async function storeHook(appId: string, createdBy: number, id: string, url: string): Promise<void> {
   await t.server.ctx.database.db
     .insertInto('webhooks')
-    .values({
-      id,
-      app_id: appId,
-      url,
-      secret: 's',
-      domain_types: null,
-      status: 'active',
-      disabled_reason: null,
-      cursor: 0,
-      created_by: createdBy,
-      created_at: Date.now(),
-    })
+    .values(storedWebhookRow(appId, createdBy, id, url))
     .execute();
 }
 

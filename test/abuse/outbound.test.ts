@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../../src/db/index.ts';
 import { PRIVATE_TARGETS, loopbackForms, startTripwire } from '../helpers/ssrf-forms.ts';
+import { storedWebhookRow } from '../helpers/webhooks.ts';
 import { type AbuseServer, type AbuseUser, createProject, signUp, underAttack, useAbuseServer } from './harness.ts';
 
 /**
@@ -31,18 +32,7 @@ async function call(server: AbuseServer, user: AbuseUser, method: string, path: 
 async function storeHooks(server: AbuseServer, appId: string, createdBy: number, urls: string[]): Promise<string[]> {
   const database = createDatabase({ databaseUrl: server.env.DATABASE_URL, dataDir: server.env.DATA_DIR ?? '' });
   try {
-    const rows = urls.map((url, i) => ({
-      id: `ssrf-${i}`,
-      app_id: appId,
-      url,
-      secret: 's',
-      domain_types: null,
-      status: 'active',
-      disabled_reason: null,
-      cursor: 0,
-      created_by: createdBy,
-      created_at: Date.now(),
-    }));
+    const rows = urls.map((url, i) => storedWebhookRow(appId, createdBy, `ssrf-${i}`, url));
     await database.db.insertInto('webhooks').values(rows).execute();
     return rows.map((r) => r.id);
   } finally {
