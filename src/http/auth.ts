@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AccessService } from '../modules/access/service.ts';
+import type { AccessService, Actor } from '../modules/access/service.ts';
 import type { AccountsService, UserRow } from '../modules/accounts/service.ts';
 
 /**
@@ -25,6 +25,11 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The authenticated caller; set on every route whose auth mode is not `none`. */
     user: UserRow;
+    /**
+     * The caller's standing in the project the path names (who, which project, which role), set by
+     * the auth hook on every `:appId` route whose `config.project` is not `none`.
+     */
+    actor: Actor | null;
   }
 }
 
@@ -59,6 +64,7 @@ function projectToCheck(request: FastifyRequest): { appId: string; access: Proje
  */
 export function registerAuth(app: FastifyInstance, accounts: AccountsService, access: AccessService): void {
   app.decorateRequest('user', null as unknown as UserRow);
+  app.decorateRequest('actor', null);
   app.addHook('onRequest', async (request, reply) => {
     const mode = authModeOf(request);
     if (mode === 'none') return;
@@ -73,7 +79,18 @@ export function registerAuth(app: FastifyInstance, accounts: AccountsService, ac
     request.user = user;
     const project = projectToCheck(request);
     if (project === undefined) return;
-    if (project.access === 'manager') await access.manager(project.appId, user.id);
-    else await access.membership(project.appId, user.id, project.access === 'history' ? 'history' : 'api');
+    request.actor =
+      project.access === 'manager'
+        ? await access.manager(project.appId, user.id)
+        : await access.membership(project.appId, user.id, project.access === 'history' ? 'history' : 'api');
   });
+}
+
+/**
+ * The actor the auth hook resolved for this request. A route that calls it must name `:appId` and
+ * leave `config.project` at member, manager or history; anything else is a wiring mistake.
+ */
+export function actorOf(request: FastifyRequest): Actor {
+  if (request.actor === null) throw new Error(`${request.routeOptions.url ?? 'route'} has no resolved actor`);
+  return request.actor;
 }

@@ -17,6 +17,13 @@ export interface Membership {
 }
 
 /**
+ * Who calls, in which project, with which role: what a service method takes first instead of id
+ * strings. Routes get it from the auth hook (`actorOf(request)` in src/http/auth.ts); a service that
+ * acts for a member without a request (a job, ingestion) gets it from `access.membership`.
+ */
+export type Actor = Membership;
+
+/**
  * How a refusal is reported: `api` endpoints answer 403 forbidden; the history endpoints (calls,
  * links, view logs, posts) answer HTTP 200 `{status:0, code:"NEED_AUTH"}` (docs/interface.md §6).
  */
