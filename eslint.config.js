@@ -46,18 +46,14 @@ const TO_SPLIT = {
     'src/modules/files/service.ts',
     'src/modules/ingest/service.ts',
     'src/modules/links/service.ts',
-    'src/modules/site/service.ts',
   ],
   serviceParams: [
-    'src/modules/behaviour/service.ts',
     'src/modules/customers/service.ts',
     'src/modules/dataops/service.ts',
     'src/modules/files/service.ts',
     'src/modules/ingest/service.ts',
     'src/modules/links/service.ts',
     'src/modules/members/service.ts',
-    'src/modules/merges/service.ts',
-    'src/modules/site/service.ts',
   ],
 };
 

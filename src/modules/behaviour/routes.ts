@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { actorOf } from '../../http/auth.ts';
 import { businessResponses, ok } from '../../http/envelope.ts';
 import { page } from '../../http/paging.ts';
 import { AppCustomerParams, BehaviourQuery, BehaviourRecord, CustomerIdParams, Overview, OverviewQuery } from './schemas.ts';
@@ -38,6 +39,8 @@ export async function behaviourRoutes(fastify: FastifyInstance, opts: { behaviou
       },
     },
     async (request) =>
-      ok(await behaviour.list(request.params.appId, request.params.customerId, request.user.id, request.query, page(request.query))),
+      ok(
+        await behaviour.list(actorOf(request), { customerId: request.params.customerId, range: request.query, page: page(request.query) }),
+      ),
   );
 }

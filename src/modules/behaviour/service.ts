@@ -2,7 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
 import { AppError, badRequest, failure } from '../../http/errors.ts';
 import type { Page } from '../../http/paging.ts';
-import type { AccessService } from '../access/service.ts';
+import type { AccessService, Actor } from '../access/service.ts';
 import type { HistoriesService } from '../histories/service.ts';
 import { overviewKeys, taggedLinkOf } from './actions.ts';
 import { CALL_ACTIONS, toBehaviour, toOverview } from './mapper.ts';
@@ -108,15 +108,16 @@ export function createBehaviourService(ctx: AppContext, access: AccessService, h
       return toOverview(sums.filter((s) => s.num > 0));
     },
 
+    /**
+     * A page of a customer's behaviour records. `actor`: the caller's membership in the project of
+     * the path, resolved by the auth hook (outsiders got 403 forbidden there).
+     */
     async list(
-      appId: string,
-      customerId: string,
-      callerId: number,
-      input: { start_time?: string | undefined; end_time?: string | undefined },
-      p: Page,
+      actor: Actor,
+      q: { customerId: string; range: { start_time?: string | undefined; end_time?: string | undefined }; page: Page },
     ): Promise<Static<typeof BehaviourRecord>[]> {
-      // Outsiders of the project get 403 forbidden here (the project is in the path).
-      const membership = await access.membership(appId, callerId);
+      const { customerId, range: input, page: p } = q;
+      const appId = actor.app.id;
       const from = input.start_time === undefined || input.start_time === '' ? null : clock.parse(input.start_time);
       if (from === null && input.start_time) throw badRequest("Invalid parameter 'start_time': expected yyyy-MM-dd HH:mm:ss");
       const to = input.end_time === undefined || input.end_time === '' ? null : clock.parse(input.end_time);
@@ -127,7 +128,7 @@ export function createBehaviourService(ctx: AppContext, access: AccessService, h
       const through = to === null ? null : to + 999;
       const found = await repo.list(reader, appId, customerId, from, through, p.offset, p.limit);
       if (found === undefined) throw customerNotFound();
-      await assertVisible(found.customer, callerId, appId);
+      if (found.customer.app_id !== appId || (!actor.isManager && found.customer.owner_id !== actor.userId)) throw customerNotFound();
       const { page: rows, pageViews } = found;
 
       // Collect what the page joins, then fetch each kind once.
@@ -140,7 +141,7 @@ export function createBehaviourService(ctx: AppContext, access: AccessService, h
             .filter((v): v is string => v !== null),
         ),
       ];
-      const { viewLogs, links, clues, calls } = await histories.referencedRecords(membership, {
+      const { viewLogs, links, clues, calls } = await histories.referencedRecords(actor, {
         linkIds: ids('linkId'),
         viewLogIds: ids('linkViewLogId'),
         clueIds: ids('clueId'),

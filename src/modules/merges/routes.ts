@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { BODY_LIMITS } from '../../http/body-limits.ts';
+import { actorOf } from '../../http/auth.ts';
 import { businessResponses, ok } from '../../http/envelope.ts';
 import { page } from '../../http/paging.ts';
 import { Customer, CustomerPath } from '../customers/schemas.ts';
@@ -53,6 +54,12 @@ export async function mergesRoutes(fastify: FastifyInstance, opts: { merges: Mer
       },
     },
     async (request) =>
-      ok(await merges.duplicates(request.params.appId, request.user.id, request.params.svcUserId, request.query.by, page(request.query))),
+      ok(
+        await merges.duplicates(actorOf(request), {
+          pathUserId: request.params.svcUserId,
+          by: request.query.by,
+          page: page(request.query),
+        }),
+      ),
   );
 }

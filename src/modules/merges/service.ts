@@ -5,7 +5,7 @@ import { type EventMessage, RECORD_BODY, writeEvents } from '../../events/outbox
 import { badRequest, failure, forbidden } from '../../http/errors.ts';
 import type { Page } from '../../http/paging.ts';
 import type { DefineJob } from '../../lib/jobs.ts';
-import type { AccessService } from '../access/service.ts';
+import type { AccessService, Actor } from '../access/service.ts';
 import type { AuditRecorder } from '../audit/service.ts';
 import { type CustomerResponse, type CustomerRow, type CustomersService, customerRecord, toCustomer } from '../customers/service.ts';
 import type { MembersService } from '../members/service.ts';
@@ -297,8 +297,10 @@ export function createMergesService(
      * Sets of live customers the caller may see that share a mobile number, an e-mail (in any case)
      * or a name and company: `by` one kind, paged by set.
      */
-    async duplicates(appId: string, callerId: number, pathUserId: string, by: string | undefined, p: Page): Promise<DuplicateSet[]> {
-      const m = await access.membership(appId, callerId);
+    async duplicates(actor: Actor, q: { pathUserId: string; by: string | undefined; page: Page }): Promise<DuplicateSet[]> {
+      const { pathUserId, by, page: p } = q;
+      const m = actor;
+      const appId = actor.app.id;
       let requested: number | undefined;
       if (pathUserId !== 'all') {
         if (!/^\d{1,10}$/.test(pathUserId)) throw badRequest("Invalid path parameter 'svc-user-id': a platform user id or 'all'");

@@ -116,13 +116,13 @@ export function createSiteService(
   const quota = createSiteQuota(ctx);
 
   /** A behaviour record's body without its customer: what an anonymous visitor's record keeps. */
-  function recordBody(visitorId: string, action: string, when: number, content: Record<string, unknown>, env: Env | null) {
+  function recordBody(r: { visitorId: string; action: string; when: number; content: Record<string, unknown> }, env: Env | null) {
     return {
-      dealUserId: visitorId,
-      action,
+      dealUserId: r.visitorId,
+      action: r.action,
       userType: 0,
-      when: clock.format(when),
-      content: JSON.stringify(content),
+      when: clock.format(r.when),
+      content: JSON.stringify(r.content),
       clientName: env?.clientName ?? null,
       clientVersion: env?.clientVersion ?? null,
       os: env?.os ?? null,
@@ -309,7 +309,7 @@ export function createSiteService(
       lastAt = Math.max(lastAt, e.at);
       if (e.t === 'visit') visit = e;
       const { action, content } = recordOf(e, c.visitId, env, postId);
-      const body = recordBody(c.visitorId, action, e.at, content, env);
+      const body = recordBody({ visitorId: c.visitorId, action, when: e.at, content }, env);
       const id = timeOrderedUuid();
       if (customer === null) anonymous.push({ id, visitorId: c.visitorId, body });
       else behaviours.push({ id, body: forCustomer(body, customer) });
@@ -347,16 +347,18 @@ export function createSiteService(
     const customer =
       tie === undefined ? null : ((await customers.viewerCustomers(v.app_id, [tie.customer_id])).get(tie.customer_id) ?? null);
     const body = recordBody(
-      v.visitor_id,
-      'access_site_end',
-      v.last_at,
       {
-        web_access_log_id: v.id,
-        site: v.site ?? '',
-        referrer: v.referrer ?? '',
-        referrerTitle: '',
-        viewTime: clock.format(v.started_at),
-        leaveTime: clock.format(v.last_at),
+        visitorId: v.visitor_id,
+        action: 'access_site_end',
+        when: v.last_at,
+        content: {
+          web_access_log_id: v.id,
+          site: v.site ?? '',
+          referrer: v.referrer ?? '',
+          referrerTitle: '',
+          viewTime: clock.format(v.started_at),
+          leaveTime: clock.format(v.last_at),
+        },
       },
       null,
     );
