@@ -1,4 +1,4 @@
-import { type OutboxTable, type Database, crossProject } from '../db/index.ts';
+import { type DialectFeatures, type OutboxTable, type Database, bulkOps, crossProject } from '../db/index.ts';
 import type { Insertable, Kysely } from 'kysely';
 import { timeOrderedUuid } from '../lib/ids.ts';
 
@@ -38,6 +38,14 @@ export function eventRows(appId: string, events: EventMessage[], now: number): I
     created_at: now,
     seq: null,
   }));
+}
+
+/**
+ * Writes outbox rows made by eventRows (of one or many batches) with the bulk writer: one statement
+ * per chunk, as ingestion's write path writes its records. Call it with the transaction of the change.
+ */
+export function insertEventRows(trx: Kysely<Database>, features: DialectFeatures, rows: Insertable<OutboxTable>[]): Promise<void> {
+  return bulkOps(features).insert(trx, 'outbox', rows);
 }
 
 /**

@@ -1,5 +1,17 @@
-import { type BehaviourLogsTable, type PreparedReader, crossProject, jsonRowsOf, jsonRowsReader, preparedQuery } from '../../db/index.ts';
-import { type Selectable, sql } from 'kysely';
+import {
+  type BehaviourLogsTable,
+  type BehaviourRollupsTable,
+  type BehaviourTotalsTable,
+  type Database,
+  type DatabaseHandle,
+  type PreparedReader,
+  bulkOps,
+  crossProject,
+  jsonRowsOf,
+  jsonRowsReader,
+  preparedQuery,
+} from '../../db/index.ts';
+import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
 
 /**
  * The customer's visibility fields and, in the same row, its overview sums per kind and key as one
@@ -314,3 +326,72 @@ export const behaviourRepository = {
     return { customer, page, pageViews };
   },
 };
+
+/**
+ * The project of stored behaviour records by id, over every project (ingestion refuses an id another
+ * project's record has): one id (which PostgreSQL's reader coalesces with its neighbours) or a list
+ * bound as one parameter.
+ */
+const storedOne = preparedQuery('ingestStored_behaviour_logs', ({ db }, id: string) =>
+  db.selectFrom('behaviour_logs').select(['id', 'app_id']).where('id', '=', id).modifyEnd(crossProject('ingest-global-ids')),
+);
+const storedList = preparedQuery('ingestStoredList_behaviour_logs', ({ db, inList }, ids: string[]) =>
+  db
+    .selectFrom('behaviour_logs')
+    .select(['id', 'app_id'])
+    .where(inList('id', ids, 'text'))
+    .modifyEnd(crossProject('ingest-global-ids')),
+);
+
+/** Rows sorted by their key columns (plain code-unit order; any fixed order serves). */
+function byKey<T>(rows: T[], key: (r: T) => string[]): T[] {
+  const keyed = rows.map((r) => ({ r, k: key(r) }));
+  keyed.sort((a, b) => {
+    for (let i = 0; i < a.k.length; i += 1) {
+      const x = a.k[i] as string;
+      const y = b.k[i] as string;
+      if (x !== y) return x < y ? -1 : 1;
+    }
+    return 0;
+  });
+  return keyed.map((e) => e.r);
+}
+
+/** The writes of behaviour records and their counters, in the caller's transaction (ingestion's write path). */
+export function createBehaviourWrites(database: DatabaseHandle) {
+  const bulk = bulkOps(database.features);
+  return {
+    /** Records, one statement per chunk. */
+    insertLogs(trx: Kysely<Database>, rows: Insertable<BehaviourLogsTable>[]): Promise<void> {
+      return bulk.insert(trx, 'behaviour_logs', rows);
+    },
+
+    /**
+     * Adds counts to the rollups, already aggregated per key. Rows go in key order: concurrent
+     * batches then lock shared rows in the same order (PostgreSQL: waits, never a deadlock), and
+     * the index is walked forwards.
+     */
+    addRollups(trx: Kysely<Database>, rows: Insertable<BehaviourRollupsTable>[]): Promise<void> {
+      const sorted = byKey(rows, (r) => [r.app_id, r.customer_id, r.day, r.kind, r.key]);
+      return bulk.insertOrAdd(trx, 'behaviour_rollups', sorted, ['app_id', 'customer_id', 'day', 'kind', 'key'], 'count');
+    },
+
+    /** Adds counts to the all-time totals (one row per customer × kind × key), in key order. */
+    addTotals(trx: Kysely<Database>, rows: Insertable<BehaviourTotalsTable>[]): Promise<void> {
+      const sorted = byKey(rows, (r) => [r.app_id, r.customer_id, r.kind, r.key]);
+      return bulk.insertOrAdd(trx, 'behaviour_totals', sorted, ['app_id', 'customer_id', 'kind', 'key'], 'count');
+    },
+
+    /** The project of each of these record ids that is stored: one statement for one id, else one per chunk. */
+    async storedProjects(ids: string[]): Promise<Map<string, string>> {
+      const found = new Map<string, string>();
+      if (ids.length === 0) return found;
+      if (ids.length === 1) {
+        for (const r of await database.reader.all(storedOne, ids[0] as string)) found.set(r.id, r.app_id);
+        return found;
+      }
+      for (const part of bulk.lookupChunks(ids)) for (const r of await database.reader.all(storedList, part)) found.set(r.id, r.app_id);
+      return found;
+    },
+  };
+}

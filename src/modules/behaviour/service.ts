@@ -11,6 +11,8 @@ import type { BehaviourRecord } from './schemas.ts';
 
 // The action catalogue is part of this module's public surface: ingestion validates records against it.
 export { ACTION_NAME_RE, actionSpec, checkContent, overviewKeys, taggedLinkOf } from './actions.ts';
+// The write path of behaviour records and counters, built by the composition root for ingestion.
+export { type BehaviourRecords, createBehaviourRecords } from './records.service.ts';
 
 const customerNotFound = () => failure('customer_not_found');
 

@@ -5,6 +5,9 @@ import type { AccessService, Membership } from '../access/service.ts';
 import { linkUrl, toCall, toClue, toLink, toPost, toViewLog } from './mapper.ts';
 import { type CustomerRow, DURATION_BUCKETS, callCustomer, historiesRepository as repo } from './repository.ts';
 
+// The write path of calls, clues and Post records, built by the composition root for ingestion.
+export { type HistoryRecordRows, type HistoryRecordTable, type HistoryRecords, createHistoryRecords } from './records.service.ts';
+
 export interface CallsInput {
   app_id: string;
   svc_user_id?: number | undefined;

@@ -1,0 +1,41 @@
+import type { BehaviourLogsTable, BehaviourRollupsTable, Database, DatabaseHandle } from '../../db/index.ts';
+import type { Insertable, Kysely } from 'kysely';
+import { createBehaviourWrites } from './repository.ts';
+
+/**
+ * Behaviour records and their overview counters as the write path stores them (ingestion's batches,
+ * the viewer's and the site's writes): always inside the caller's transaction, a whole batch (or a
+ * whole group of batches) per call, one statement per table and chunk.
+ */
+export function createBehaviourRecords(database: DatabaseHandle) {
+  const writes = createBehaviourWrites(database);
+  return {
+    /** Stores records (their outbox events are the caller's). */
+    insert(trx: Kysely<Database>, rows: Insertable<BehaviourLogsTable>[]): Promise<void> {
+      return writes.insertLogs(trx, rows);
+    },
+
+    /**
+     * Adds rollup counts (already summed per customer, day, kind and key) to the daily rollups, then
+     * the same counts to the all-time totals.
+     */
+    async addCounts(trx: Kysely<Database>, rollups: Insertable<BehaviourRollupsTable>[]): Promise<void> {
+      await writes.addRollups(trx, rollups);
+      const totals = new Map<string, { app_id: string; customer_id: string; kind: string; key: string; count: number }>();
+      for (const r of rollups) {
+        const k = `${r.app_id}\u0000${r.customer_id}\u0000${r.kind}\u0000${r.key}`;
+        const t = totals.get(k);
+        if (t) t.count += Number(r.count);
+        else totals.set(k, { app_id: r.app_id, customer_id: r.customer_id, kind: r.kind, key: r.key, count: Number(r.count) });
+      }
+      await writes.addTotals(trx, [...totals.values()]);
+    },
+
+    /** The project each of these ids belongs to, for the ids some project's record already has. */
+    storedProjects(ids: string[]): Promise<Map<string, string>> {
+      return writes.storedProjects(ids);
+    },
+  };
+}
+
+export type BehaviourRecords = ReturnType<typeof createBehaviourRecords>;
