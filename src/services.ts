@@ -5,7 +5,7 @@ import { BackgroundJobs } from './lib/jobs.ts';
 import { createAccessService } from './modules/access/service.ts';
 import { createAccountsService } from './modules/accounts/service.ts';
 import { createAuditService } from './modules/audit/service.ts';
-import { createBehaviourService } from './modules/behaviour/service.ts';
+import { createBehaviourRecords, createBehaviourService } from './modules/behaviour/service.ts';
 import { createCampaignServices } from './modules/campaigns/service.ts';
 import { createClientsService } from './modules/clients/service.ts';
 import { createCustomersService } from './modules/customers/service.ts';
@@ -13,7 +13,7 @@ import { createErasureService } from './modules/erasure/service.ts';
 import { createDataOpsService } from './modules/dataops/service.ts';
 import { createFilesService } from './modules/files/service.ts';
 import { createGroupsService } from './modules/groups/service.ts';
-import { createHistoriesService } from './modules/histories/service.ts';
+import { createHistoriesService, createHistoryRecords } from './modules/histories/service.ts';
 import { createLiveService } from './modules/live/service.ts';
 import { SWEEP_EVERY_MS as LINK_SWEEP_MS, createLinksService } from './modules/links/service.ts';
 import { createIngestService } from './modules/ingest/service.ts';
@@ -21,7 +21,7 @@ import { createMembersService } from './modules/members/service.ts';
 import { createMergesService } from './modules/merges/service.ts';
 import { createMetadataService } from './modules/metadata/service.ts';
 import { type ProjectCreatedHook, createProjectsService } from './modules/projects/service.ts';
-import { SWEEP_EVERY_MS as SITE_SWEEP_MS, createSiteService } from './modules/site/service.ts';
+import { SWEEP_EVERY_MS as SITE_SWEEP_MS, createSiteService, createSiteStore } from './modules/site/service.ts';
 import { createWebhooksService } from './modules/webhooks/service.ts';
 
 /**
@@ -60,15 +60,25 @@ export function createServices(ctx: AppContext) {
   // Merging customers; their history moves to the survivor in the background (ADR 0027).
   const merges = createMergesService(ctx, { access, members, customers, audit: audit.record, defineJob: (def) => jobs.define(def) });
   const erasure = createErasureService(ctx, access, audit.record);
-  // Ingested Customer items go through the same validated write path as the create endpoint.
-  const ingest = createIngestService(ctx, access, accounts, projects, async (trx, appId, items, now) => {
-    const result = await customers.createManyInTransaction(trx, appId, items, { now, validate: 'ingest' });
-    return 'failed' in result ? result.failed : null;
-  });
   // Imports write through the customers service's create path; exports read through it.
   const dataops = createDataOpsService(ctx, { customers, audit: audit.record, defineJob: (def) => jobs.define(def) });
   const histories = createHistoriesService(ctx, access);
   const behaviour = createBehaviourService(ctx, access, histories);
+  // Ingestion writes each record table through its owner, in its own transaction and statements:
+  // history records, behaviour records and counters, the site's visits and anonymous records.
+  // Ingested Customer items go through the same validated write path as the create endpoint.
+  const ingest = createIngestService(ctx, {
+    access,
+    accounts,
+    projects,
+    histories: createHistoryRecords(ctx.database),
+    behaviour: createBehaviourRecords(ctx.database),
+    site: createSiteStore(ctx),
+    writeCustomers: async (trx, appId, items, now) => {
+      const result = await customers.createManyInTransaction(trx, appId, items, { now, validate: 'ingest' });
+      return 'failed' in result ? result.failed : null;
+    },
+  });
   const webhooks = createWebhooksService(ctx, access, audit.record);
   // Uploaded files and their pages under DATA_DIR/files, whichever database runs.
   const files = createFilesService(ctx, access, new LocalFileStorage(path.join(ctx.config.dataDir, 'files')), audit.record);

@@ -14,6 +14,8 @@ import { createSiteQuota } from './quota.ts';
 import { siteRepository as repo } from './repository.ts';
 
 export { COLLECT_MAX_BYTES } from './collect.ts';
+// What the site stores through ingestion's viewer write, built by the composition root for ingestion.
+export { createSiteStore } from './store.service.ts';
 
 /**
  * Resolves a tracked e-mail click's token (the `rapport_click` parameter of the landing URL) to the
