@@ -58,7 +58,18 @@ export function createServices(ctx: AppContext) {
   const groups = createGroupsService(ctx, access, members);
   const customers = createCustomersService(ctx, access, metadata, groups, members, audit.record);
   // Merging customers; their history moves to the survivor in the background (ADR 0027).
-  const merges = createMergesService(ctx, { access, members, customers, audit: audit.record, defineJob: (def) => jobs.define(def) });
+  // Behaviour records and counters, calls, clues and posts as ingestion and merges write them, through their owners.
+  const behaviourRecords = createBehaviourRecords(ctx.database);
+  const historyRecords = createHistoryRecords(ctx.database);
+  const merges = createMergesService(ctx, {
+    access,
+    members,
+    customers,
+    audit: audit.record,
+    defineJob: (def) => jobs.define(def),
+    behaviour: behaviourRecords,
+    histories: historyRecords,
+  });
   const erasure = createErasureService(ctx, access, audit.record);
   // Imports write through the customers service's create path; exports read through it.
   const dataops = createDataOpsService(ctx, { customers, audit: audit.record, defineJob: (def) => jobs.define(def) });
@@ -71,8 +82,8 @@ export function createServices(ctx: AppContext) {
     access,
     accounts,
     projects,
-    histories: createHistoryRecords(ctx.database),
-    behaviour: createBehaviourRecords(ctx.database),
+    histories: historyRecords,
+    behaviour: behaviourRecords,
     site: createSiteStore(ctx),
     writeCustomers: async (trx, appId, items, now) => {
       const result = await customers.createManyInTransaction(trx, appId, items, { now, validate: 'ingest' });

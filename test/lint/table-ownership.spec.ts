@@ -85,7 +85,7 @@ const STILL_CROSSING: Record<string, string[]> = {
   histories: ['customers', 'link_view_durations', 'link_view_logs', 'links'],
   ingest: ['customers', 'link_view_durations', 'link_view_logs', 'links'],
   members: ['apps', 'user_presence', 'users'],
-  merges: ['behaviour_logs', 'behaviour_rollups', 'behaviour_totals', 'calls', 'customers', 'link_view_logs', 'links', 'visitors'],
+  merges: ['customers', 'link_view_logs', 'links', 'visitors'],
   projects: ['members'],
   webhooks: ['outbox'],
 };

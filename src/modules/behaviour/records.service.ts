@@ -1,6 +1,8 @@
 import type { BehaviourLogsTable, BehaviourRollupsTable, Database, DatabaseHandle } from '../../db/index.ts';
 import type { Insertable, Kysely } from 'kysely';
-import { createBehaviourWrites } from './repository.ts';
+import { type MergeMove, createBehaviourWrites } from './repository.ts';
+
+export type { MergeMove } from './repository.ts';
 
 /**
  * Behaviour records and their overview counters as the write path stores them (ingestion's batches,
@@ -29,6 +31,17 @@ export function createBehaviourRecords(database: DatabaseHandle) {
         else totals.set(k, { app_id: r.app_id, customer_id: r.customer_id, kind: r.kind, key: r.key, count: Number(r.count) });
       }
       await writes.addTotals(trx, [...totals.values()]);
+    },
+
+    /** Re-points up to `batch` records of a merged customer to its survivor; returns how many (the merge job's batches). */
+    moveRecords(trx: Kysely<Database>, m: MergeMove, batch: number): Promise<number> {
+      return writes.moveLogs(trx, m, batch);
+    },
+
+    /** The merged customer's counters (totals, then daily rollups) added to the survivor's and removed, in the caller's transaction. */
+    async moveCounters(trx: Kysely<Database>, m: MergeMove): Promise<void> {
+      await writes.moveTotals(trx, m);
+      await writes.moveRollups(trx, m);
     },
 
     /** The project each of these ids belongs to, for the ids some project's record already has. */

@@ -357,6 +357,13 @@ function byKey<T>(rows: T[], key: (r: T) => string[]): T[] {
   return keyed.map((e) => e.r);
 }
 
+/** A merged customer whose history moves to its survivor (ADR 0027). */
+export interface MergeMove {
+  appId: string;
+  mergedId: string;
+  survivorId: string;
+}
+
 /** The writes of behaviour records and their counters, in the caller's transaction (ingestion's write path). */
 export function createBehaviourWrites(database: DatabaseHandle) {
   const bulk = bulkOps(database.features);
@@ -380,6 +387,69 @@ export function createBehaviourWrites(database: DatabaseHandle) {
     addTotals(trx: Kysely<Database>, rows: Insertable<BehaviourTotalsTable>[]): Promise<void> {
       const sorted = byKey(rows, (r) => [r.app_id, r.customer_id, r.kind, r.key]);
       return bulk.insertOrAdd(trx, 'behaviour_totals', sorted, ['app_id', 'customer_id', 'kind', 'key'], 'count');
+    },
+
+    /** Re-points up to `batch` records of a merged customer to its survivor (by primary key); returns how many. */
+    async moveLogs(trx: Kysely<Database>, m: MergeMove, batch: number): Promise<number> {
+      const ids = await trx
+        .selectFrom('behaviour_logs')
+        .select('id')
+        .where('app_id', '=', m.appId)
+        .where('customer_id', '=', m.mergedId)
+        .limit(batch)
+        .execute();
+      if (ids.length === 0) return 0;
+      const list = ids.map((r) => r.id);
+      await trx
+        .updateTable('behaviour_logs')
+        .set({ customer_id: m.survivorId })
+        // By primary key, the project checked on the rows found (SQLite would otherwise walk the project's index).
+        .where(database.features.projectIs('app_id', m.appId))
+        .where(bulk.anyOf('id', list))
+        .execute();
+      return list.length;
+    },
+
+    /** The merged customer's all-time totals added to the survivor's (in key order, a statement per chunk) and removed. */
+    async moveTotals(trx: Kysely<Database>, m: MergeMove): Promise<void> {
+      const totals = await trx
+        .selectFrom('behaviour_totals')
+        .select(['kind', 'key', 'count'])
+        .where('app_id', '=', m.appId)
+        .where('customer_id', '=', m.mergedId)
+        .execute();
+      if (totals.length === 0) return;
+      const rows = totals.map((t) => ({ app_id: m.appId, customer_id: m.survivorId, kind: t.kind, key: t.key, count: Number(t.count) }));
+      rows.sort((a, b) => (a.kind + '\u0000' + a.key < b.kind + '\u0000' + b.key ? -1 : 1));
+      for (const part of bulk.lookupChunks(rows)) {
+        await bulk.insertOrAdd(trx, 'behaviour_totals', part, ['app_id', 'customer_id', 'kind', 'key'], 'count');
+      }
+      await trx.deleteFrom('behaviour_totals').where('app_id', '=', m.appId).where('customer_id', '=', m.mergedId).execute();
+    },
+
+    /** The merged customer's daily rollups added to the survivor's (in key order, a statement per chunk) and removed. */
+    async moveRollups(trx: Kysely<Database>, m: MergeMove): Promise<void> {
+      const rollups = await trx
+        .selectFrom('behaviour_rollups')
+        .select(['day', 'kind', 'key', 'count'])
+        .where('app_id', '=', m.appId)
+        .where('customer_id', '=', m.mergedId)
+        .execute();
+      if (rollups.length === 0) return;
+      const rows = rollups.map((t) => ({
+        app_id: m.appId,
+        customer_id: m.survivorId,
+        day: t.day,
+        kind: t.kind,
+        key: t.key,
+        count: Number(t.count),
+      }));
+      const k = (r: (typeof rows)[number]) => `${r.day}\u0000${r.kind}\u0000${r.key}`;
+      rows.sort((a, b) => (k(a) < k(b) ? -1 : 1));
+      for (const part of bulk.lookupChunks(rows)) {
+        await bulk.insertOrAdd(trx, 'behaviour_rollups', part, ['app_id', 'customer_id', 'day', 'kind', 'key'], 'count');
+      }
+      await trx.deleteFrom('behaviour_rollups').where('app_id', '=', m.appId).where('customer_id', '=', m.mergedId).execute();
     },
 
     /** The project of each of these record ids that is stored: one statement for one id, else one per chunk. */

@@ -16,6 +16,11 @@ export function createHistoryRecords(database: DatabaseHandle) {
       return writes.insert(trx, rows);
     },
 
+    /** Re-points up to `batch` calls of a merged customer to its survivor; returns how many (the merge job's batches). */
+    moveCalls(trx: Kysely<Database>, m: { appId: string; mergedId: string; survivorId: string }, batch: number): Promise<number> {
+      return writes.moveCalls(trx, m, batch);
+    },
+
     /** The project each of these ids belongs to in `table`, for the ids some project's record already has. */
     storedProjects(table: RecordTable, ids: string[]): Promise<Map<string, string>> {
       return writes.storedProjects(table, ids);

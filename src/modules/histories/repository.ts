@@ -491,6 +491,34 @@ export function createHistoryWrites(database: DatabaseHandle) {
       for (const table of RECORD_TABLES) await bulk.insert(trx, table, rows[table] as Insertable<Database[typeof table]>[]);
     },
 
+    /**
+     * Re-points up to `batch` calls of a merged customer to its survivor (by primary key), the call's
+     * parties too where they name it (user type 1); returns how many.
+     */
+    async moveCalls(trx: Db, m: { appId: string; mergedId: string; survivorId: string }, batch: number): Promise<number> {
+      const ids = await trx
+        .selectFrom('calls')
+        .select('id')
+        .where('app_id', '=', m.appId)
+        .where('customer_id', '=', m.mergedId)
+        .limit(batch)
+        .execute();
+      if (ids.length === 0) return 0;
+      const list = ids.map((r) => r.id);
+      await trx
+        .updateTable('calls')
+        .set({
+          customer_id: m.survivorId,
+          from_user_id: sql<string>`case when from_user_type = 1 and from_user_id = ${m.mergedId} then ${m.survivorId} else from_user_id end`,
+          to_user_id: sql<string>`case when to_user_type = 1 and to_user_id = ${m.mergedId} then ${m.survivorId} else to_user_id end`,
+        })
+        // By primary key, the project checked on the rows found (SQLite would otherwise walk the project's index).
+        .where(database.features.projectIs('app_id', m.appId))
+        .where(bulk.anyOf('id', list))
+        .execute();
+      return list.length;
+    },
+
     /** The project of each of these ids that is stored in `table`: one statement for one id, else one per chunk. */
     async storedProjects(table: RecordTable, ids: string[]): Promise<Map<string, string>> {
       const found = new Map<string, string>();

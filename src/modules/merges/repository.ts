@@ -1,25 +1,17 @@
-import {
-  type BehaviourLogsTable,
-  type CustomersTable,
-  type Database,
-  type DialectFeatures,
-  bulkOps,
-  crossProject,
-} from '../../db/index.ts';
-import { type Insertable, type Kysely, type Selectable, type Updateable, sql } from 'kysely';
+import { type CustomersTable, type Database, type DialectFeatures, bulkOps, crossProject } from '../../db/index.ts';
+import { type Kysely, type Selectable, type Updateable, sql } from 'kysely';
 
 type Db = Kysely<Database>;
 export type MergeCustomerRow = Selectable<CustomersTable>;
 export type CustomerMergeRow = Selectable<Database['customer_merges']>;
 
 /**
- * The history tables whose rows name a customer in `customer_id`, moved from a merged customer to
- * its survivor by the background job in batches. A table added here is moved too (its
- * `(app_id, customer_id)` index makes each batch a seek). The counters (behaviour_totals,
- * behaviour_rollups) move apart, whole, in one transaction: see moveCounters.
+ * The link tables whose rows name a customer in `customer_id`, moved here from a merged customer to
+ * its survivor by the background job in batches (behaviour records and calls move through their
+ * owners: see the service's moves).
  */
-export const MOVED_TABLES = ['behaviour_logs', 'calls', 'link_view_logs', 'links'] as const;
-export type MovedTable = (typeof MOVED_TABLES)[number];
+export const MOVED_LINK_TABLES = ['link_view_logs', 'links'] as const;
+export type MovedLinkTable = (typeof MOVED_LINK_TABLES)[number];
 
 /** The advisory key that serialises merges (and the job's finishing of a survivor) within a project. */
 function projectKey(appId: string): number {
@@ -96,14 +88,6 @@ export function createMergesRepository(features: DialectFeatures) {
         .where('app_id', '=', appId)
         .where(bulk.anyOf('customer_id', mergedIds))
         .execute();
-    },
-
-    /** A behaviour record of the survivor (the merge's own), with its overview counters. */
-    async insertBehaviour(trx: Db, row: Insertable<BehaviourLogsTable>, day: string): Promise<void> {
-      await bulk.insert(trx, 'behaviour_logs', [row]);
-      const base = { app_id: row.app_id, customer_id: row.customer_id, kind: 'action', key: row.action, count: 1 };
-      await bulk.insertOrAdd(trx, 'behaviour_rollups', [{ ...base, day }], ['app_id', 'customer_id', 'day', 'kind', 'key'], 'count');
-      await bulk.insertOrAdd(trx, 'behaviour_totals', [base], ['app_id', 'customer_id', 'kind', 'key'], 'count');
     },
 
     /**
@@ -183,8 +167,8 @@ export function createMergesRepository(features: DialectFeatures) {
         .execute();
     },
 
-    /** Moves up to `batch` rows of one table from the merged customer to the survivor; returns how many. */
-    async moveBatch(trx: Db, table: MovedTable, m: CustomerMergeRow, batch: number): Promise<number> {
+    /** Moves up to `batch` rows of one link table from the merged customer to the survivor; returns how many. */
+    async moveBatch(trx: Db, table: MovedLinkTable, m: CustomerMergeRow, batch: number): Promise<number> {
       const ids = (await trx
         .selectFrom(table)
         .select('id')
@@ -194,74 +178,14 @@ export function createMergesRepository(features: DialectFeatures) {
         .execute()) as { id: string }[];
       if (ids.length === 0) return 0;
       const list = ids.map((r) => r.id);
-      if (table === 'calls') {
-        // The call's parties name the customer too (user type 1).
-        await trx
-          .updateTable('calls')
-          .set({
-            customer_id: m.survivor_id,
-            from_user_id: sql<string>`case when from_user_type = 1 and from_user_id = ${m.merged_id} then ${m.survivor_id} else from_user_id end`,
-            to_user_id: sql<string>`case when to_user_type = 1 and to_user_id = ${m.merged_id} then ${m.survivor_id} else to_user_id end`,
-          })
-          // By primary key, the project checked on the rows found (SQLite would otherwise walk the project's index).
-          .where(features.projectIs('app_id', m.app_id))
-          .where(bulk.anyOf('id', list))
-          .execute();
-      } else {
-        await trx
-          .updateTable(table)
-          .set({ customer_id: m.survivor_id })
-          .where(features.projectIs('app_id', m.app_id))
-          .where(bulk.anyOf('id', list))
-          .execute();
-      }
+      await trx
+        .updateTable(table)
+        .set({ customer_id: m.survivor_id })
+        // By primary key, the project checked on the rows found (SQLite would otherwise walk the project's index).
+        .where(features.projectIs('app_id', m.app_id))
+        .where(bulk.anyOf('id', list))
+        .execute();
       return list.length;
-    },
-
-    /** The merged customer's overview counters added to the survivor's and removed, in one transaction. */
-    async moveCounters(trx: Db, m: CustomerMergeRow): Promise<void> {
-      const totals = await trx
-        .selectFrom('behaviour_totals')
-        .select(['kind', 'key', 'count'])
-        .where('app_id', '=', m.app_id)
-        .where('customer_id', '=', m.merged_id)
-        .execute();
-      if (totals.length > 0) {
-        const rows = totals.map((t) => ({
-          app_id: m.app_id,
-          customer_id: m.survivor_id,
-          kind: t.kind,
-          key: t.key,
-          count: Number(t.count),
-        }));
-        rows.sort((a, b) => (a.kind + '\u0000' + a.key < b.kind + '\u0000' + b.key ? -1 : 1));
-        for (const part of bulk.lookupChunks(rows)) {
-          await bulk.insertOrAdd(trx, 'behaviour_totals', part, ['app_id', 'customer_id', 'kind', 'key'], 'count');
-        }
-        await trx.deleteFrom('behaviour_totals').where('app_id', '=', m.app_id).where('customer_id', '=', m.merged_id).execute();
-      }
-      const rollups = await trx
-        .selectFrom('behaviour_rollups')
-        .select(['day', 'kind', 'key', 'count'])
-        .where('app_id', '=', m.app_id)
-        .where('customer_id', '=', m.merged_id)
-        .execute();
-      if (rollups.length > 0) {
-        const rows = rollups.map((t) => ({
-          app_id: m.app_id,
-          customer_id: m.survivor_id,
-          day: t.day,
-          kind: t.kind,
-          key: t.key,
-          count: Number(t.count),
-        }));
-        const k = (r: (typeof rows)[number]) => `${r.day}\u0000${r.kind}\u0000${r.key}`;
-        rows.sort((a, b) => (k(a) < k(b) ? -1 : 1));
-        for (const part of bulk.lookupChunks(rows)) {
-          await bulk.insertOrAdd(trx, 'behaviour_rollups', part, ['app_id', 'customer_id', 'day', 'kind', 'key'], 'count');
-        }
-        await trx.deleteFrom('behaviour_rollups').where('app_id', '=', m.app_id).where('customer_id', '=', m.merged_id).execute();
-      }
     },
 
     /**

@@ -7,9 +7,11 @@ import type { Page } from '../../http/paging.ts';
 import type { DefineJob } from '../../lib/jobs.ts';
 import type { AccessService, Actor } from '../access/service.ts';
 import type { AuditRecorder } from '../audit/service.ts';
+import type { BehaviourRecords } from '../behaviour/service.ts';
 import { type CustomerResponse, type CustomerRow, type CustomersService, customerRecord, toCustomer } from '../customers/service.ts';
+import type { HistoryRecords } from '../histories/service.ts';
 import type { MembersService } from '../members/service.ts';
-import { type CustomerMergeRow, MOVED_TABLES, createMergesRepository } from './repository.ts';
+import { type CustomerMergeRow, MOVED_LINK_TABLES, createMergesRepository } from './repository.ts';
 
 /** Customers merged into one in one call, at most. */
 const MAX_MERGED = 100;
@@ -98,12 +100,40 @@ export interface DuplicateSet {
 /** Customer merge, the duplicates finder and the background move of merged history (docs/customers.md, ADR 0027). */
 export function createMergesService(
   ctx: AppContext,
-  deps: { access: AccessService; members: MembersService; customers: CustomersService; audit: AuditRecorder; defineJob: DefineJob },
+  deps: {
+    access: AccessService;
+    members: MembersService;
+    customers: CustomersService;
+    audit: AuditRecorder;
+    defineJob: DefineJob;
+    /** Behaviour records and counters, written and moved by their owner. */
+    behaviour: BehaviourRecords;
+    /** Calls, moved by their owner. */
+    histories: HistoryRecords;
+  },
 ) {
-  const { access, members, customers, audit } = deps;
+  const { access, members, customers, audit, behaviour, histories } = deps;
   const db: Kysely<Database> = ctx.database.db;
   const clock = ctx.clock;
   const repo = createMergesRepository(ctx.database.features);
+
+  /**
+   * The history whose rows name a customer in `customer_id`, moved from a merged customer to its
+   * survivor by the background job in batches, in this order: behaviour records and calls through
+   * their owners, link tables here. A table that names customers gets a move here (and a step in
+   * erasure). The counters (behaviour_totals, behaviour_rollups) move apart, whole, in one transaction.
+   */
+  type Move = (trx: Kysely<Database>, m: CustomerMergeRow, batch: number) => Promise<number>;
+  const moveOf = (m: CustomerMergeRow) => ({ appId: m.app_id, mergedId: m.merged_id, survivorId: m.survivor_id });
+  const MOVES: Move[] = [
+    (trx, m, batch) => behaviour.moveRecords(trx, moveOf(m), batch),
+    (trx, m, batch) => histories.moveCalls(trx, moveOf(m), batch),
+    ...MOVED_LINK_TABLES.map(
+      (table): Move =>
+        (trx, m, batch) =>
+          repo.moveBatch(trx, table, m, batch),
+    ),
+  ];
 
   const parseIds = (raw: string | undefined): string[] =>
     (raw ?? '')
@@ -146,12 +176,12 @@ export function createMergesService(
 
   /** Moves one merge's history as far as it goes; true once it is finished. */
   async function moveOne(m: CustomerMergeRow, settleMs: number): Promise<boolean> {
-    for (const table of MOVED_TABLES) {
+    for (const move of MOVES) {
       // Each batch commits on its own: a crash loses at most the batch under way, and the next
       // run starts from what still names the merged customer.
       // Between batches the event loop serves requests (SQLite's driver answers synchronously: without
       // this, the whole move would run as one long task).
-      while ((await db.transaction().execute((trx) => repo.moveBatch(trx, table, m, MOVE_BATCH))) === MOVE_BATCH) await yieldToRequests();
+      while ((await db.transaction().execute((trx) => move(trx, m, MOVE_BATCH))) === MOVE_BATCH) await yieldToRequests();
     }
     return db.transaction().execute(async (trx) => {
       await repo.lockProject(trx, m.app_id);
@@ -159,7 +189,7 @@ export function createMergesService(
       const current = await repo.alias(trx, m);
       // Re-pointed by a later merge (its survivor merged in turn): the next pass moves to the new one.
       if (current === undefined || current.survivor_id !== m.survivor_id || current.moved_at !== null) return false;
-      await repo.moveCounters(trx, m);
+      await behaviour.moveCounters(trx, moveOf(m));
       if (now - m.merged_at < settleMs) return false;
       await repo.finish(trx, m, now);
       return true;
@@ -267,7 +297,12 @@ export function createMergesService(
         const whetherMerge = await customers.whetherMergeIn(trx, survivor);
         const body = toCustomer(survivor, clock, whetherMerge);
         const record = customerRecord(appId, survivor, 'customer_merged', body, now);
-        await repo.insertBehaviour(trx, record, clock.format(now).slice(0, 10));
+        // The merge's own behaviour record, with its overview counters.
+        await behaviour.insert(trx, [record]);
+        const day = clock.format(now).slice(0, 10);
+        await behaviour.addCounts(trx, [
+          { app_id: record.app_id, customer_id: record.customer_id, day, kind: 'action', key: record.action, count: 1 },
+        ]);
         const events: EventMessage[] = [
           {
             event_type: 'merge',
