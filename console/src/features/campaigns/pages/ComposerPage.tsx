@@ -26,7 +26,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { errorDetail, errorText } from '../../../shared/i18n/errors.ts';
 import { toServerTime } from '../../../shared/time/serverTime.ts';
 import { PageHeader } from '../../../shared/ui/PageHeader.tsx';
-import { customerQueries } from '../../customers/api.ts';
+import { customerQueries } from '../../customers/index.ts';
 import { type CampaignInput, type Draft, campaignQueries, useCreateCampaign, useSendTest } from '../api.ts';
 import { type Field, fieldOf } from '../model.ts';
 

@@ -5,7 +5,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { saveFile } from '../../../shared/api/download.ts';
 import { errorDetail, errorText } from '../../../shared/i18n/errors.ts';
-import { memberQueries } from '../../members/api.ts';
+import { memberQueries } from '../../members/index.ts';
 import { customerQueries } from '../api.ts';
 import { useFieldLabel } from '../components/useFieldLabel.ts';
 import { type FileFormat, type ImportJob, downloads, importQueries, refreshCustomers, usePreview, useStartImport } from './api.ts';

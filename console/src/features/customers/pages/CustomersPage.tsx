@@ -6,8 +6,8 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { DateTime } from '../../../shared/ui/DateTime.tsx';
 import { PageHeader } from '../../../shared/ui/PageHeader.tsx';
-import { authQueries } from '../../auth/api.ts';
-import { memberQueries } from '../../members/api.ts';
+import { meQuery } from '../../../shared/api/me.ts';
+import { memberQueries } from '../../members/index.ts';
 import { type CustomerListItem, type CustomerListParams, customerQueries } from '../api.ts';
 import { CustomerFormDrawer } from '../components/CustomerFormDrawer.tsx';
 import { importQueries, refreshCustomers } from '../import/api.ts';
@@ -55,7 +55,7 @@ export function CustomersPage() {
   const [params, update] = useListParams(appId);
   const [creating, setCreating] = useState(false);
   const [importing, setImporting] = useState<{ resume?: string } | null>(null);
-  const me = useQuery(authQueries.me());
+  const me = useQuery(meQuery());
   const imports = useQuery({ ...importQueries.recent(appId, me.data?.id ?? 0), enabled: me.data !== undefined });
   // The import the notice above the list shows: the running one, kept once it ends until the user has seen how.
   const [watched, setWatched] = useState<string | null>(null);

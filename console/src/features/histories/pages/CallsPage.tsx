@@ -5,7 +5,7 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import { errorText } from '../../../shared/i18n/errors.ts';
 import { DateTime } from '../../../shared/ui/DateTime.tsx';
 import { PageHeader } from '../../../shared/ui/PageHeader.tsx';
-import { durationParts } from '../../customer-detail/model.ts';
+import { durationParts } from '../../../shared/behaviour/model.ts';
 import { type Call, historyQueries } from '../api.ts';
 import { Pager } from '../Pager.tsx';
 

@@ -27,8 +27,8 @@ import { useParams } from 'react-router';
 import { errorDetail, errorText } from '../../../shared/i18n/errors.ts';
 import { DateTime } from '../../../shared/ui/DateTime.tsx';
 import { PageHeader } from '../../../shared/ui/PageHeader.tsx';
-import { authQueries } from '../../auth/api.ts';
-import { memberQueries } from '../../members/api.ts';
+import { meQuery } from '../../../shared/api/me.ts';
+import { memberQueries } from '../../members/index.ts';
 import {
   DOMAIN_TYPES,
   type Webhook,
@@ -108,7 +108,7 @@ export function WebhooksPage() {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const wide = Boolean(Grid.useBreakpoint().md);
-  const me = useQuery(authQueries.me());
+  const me = useQuery(meQuery());
   const members = useQuery(memberQueries.list(appId));
   const myRole = members.data?.find((m) => m.svcUserId === me.data?.id)?.role;
   const manages = myRole === 'Master' || myRole === 'Admin';
