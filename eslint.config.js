@@ -26,7 +26,6 @@ const TO_SPLIT = {
     'src/cli/index.ts',
     'src/config.ts',
     'src/services.ts',
-    'src/modules/accounts/routes.ts',
     'src/modules/campaigns/routes.ts',
     'src/modules/customers/routes.ts',
     'src/modules/customers/service.ts',
@@ -40,7 +39,6 @@ const TO_SPLIT = {
     'src/modules/webhooks/routes.ts',
   ],
   serviceLines: [
-    'src/modules/accounts/service.ts',
     'src/modules/customers/service.ts',
     'src/modules/dataops/service.ts',
     'src/modules/files/service.ts',

@@ -3,7 +3,7 @@ import type { AppContext } from './context.ts';
 import { LocalFileStorage } from './lib/file-storage.ts';
 import { BackgroundJobs } from './lib/jobs.ts';
 import { createAccessService } from './modules/access/service.ts';
-import { createAccountsService } from './modules/accounts/service.ts';
+import { createAccountsBase, createAccountsService } from './modules/accounts/service.ts';
 import { createAuditService } from './modules/audit/service.ts';
 import { createBehaviourService } from './modules/behaviour/service.ts';
 import { createCampaignServices } from './modules/campaigns/service.ts';
@@ -35,8 +35,10 @@ export function createServices(ctx: AppContext) {
     ticked: (job, outcome, seconds) => ctx.observer.jobTicked(job, outcome, seconds),
     failed: (job, err, retryInMs) => ctx.logger.warn({ err, job, retryInMs }, `${job}: failed; will retry`),
   });
-  const clients = createClientsService(ctx);
-  const accounts = createAccountsService(ctx, clients);
+  // Tokens before clients: a revoked client's tokens go with it.
+  const accountsBase = createAccountsBase(ctx);
+  const clients = createClientsService(ctx, accountsBase.tokens.dropClientTokens);
+  const accounts = createAccountsService(ctx, accountsBase, clients);
   const access = createAccessService(ctx.database);
   // So nothing grows without bound: expired access and refresh tokens, expired verification codes and
   // failed log-ins older than the throttle window, every ten minutes.

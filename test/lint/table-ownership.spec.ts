@@ -65,7 +65,6 @@ const STILL_CROSSING: Record<string, string[]> = {
   accounts: ['apps', 'members'],
   behaviour: ['customer_merges', 'customers'],
   campaigns: ['apps', 'customers', 'links', 'posts'],
-  clients: ['access_tokens', 'refresh_tokens'],
   customers: ['behaviour_logs', 'behaviour_rollups', 'behaviour_totals', 'outbox'],
   erasure: [
     'behaviour_logs',

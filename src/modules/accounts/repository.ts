@@ -205,6 +205,12 @@ export const accountsRepository = {
     return Number(res.numDeletedRows) > 0;
   },
 
+  /** Deletes every access and refresh token issued through a client. */
+  async deleteClientTokens(db: Db, clientId: string): Promise<void> {
+    await db.deleteFrom('access_tokens').where('client_id', '=', clientId).execute();
+    await db.deleteFrom('refresh_tokens').where('client_id', '=', clientId).execute();
+  },
+
   /** Deletes every access and refresh token of a user, whatever client issued it; how many. */
   async deleteUserTokens(db: Db, userId: number): Promise<number> {
     const access = await db.deleteFrom('access_tokens').where('user_id', '=', userId).executeTakeFirst();
