@@ -35,7 +35,6 @@ const TO_SPLIT = {
     'src/modules/ingest/service.ts',
     'src/modules/links/routes.ts',
     'src/modules/links/service.ts',
-    'src/modules/projects/routes.ts',
     'src/modules/webhooks/routes.ts',
   ],
   serviceLines: [
@@ -53,7 +52,6 @@ const TO_SPLIT = {
     'src/modules/files/service.ts',
     'src/modules/ingest/service.ts',
     'src/modules/links/service.ts',
-    'src/modules/members/service.ts',
     'src/modules/merges/service.ts',
     'src/modules/site/service.ts',
   ],

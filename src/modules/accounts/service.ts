@@ -3,8 +3,8 @@ import type { ClientsService } from '../clients/service.ts';
 import { createAccountsAdmin } from './admin.service.ts';
 import { createCodesService } from './codes.service.ts';
 import { consoleClientOf } from './identity.ts';
-import { createProfileService } from './profile.service.ts';
-import { type UserRow, accountsRepository } from './repository.ts';
+import { type SalesCounter, createProfileService } from './profile.service.ts';
+import type { UserRow } from './repository.ts';
 import { createSignInService } from './sign-in.service.ts';
 import { createTokensService } from './tokens.service.ts';
 
@@ -12,15 +12,18 @@ export type { UserRow };
 export type { RegisterInput, UpdateUserInput } from './identity.ts';
 export type { ClientCredentials } from './sign-in.service.ts';
 export { ACCESS_TOKEN_TTL, type AuthUser, type TokenResponse } from './tokens.service.ts';
+export type { SalesCounter } from './profile.service.ts';
+export { userReadModel } from './repository.ts';
+export type { UserReadModel } from './mapper.ts';
 
 /**
  * The parts of accounts that need no other module's service, built first: the server's side
  * (`admin`), profiles and presence (`profile`) and tokens (`tokens`; the clients service is given
- * `tokens.dropClientTokens`).
+ * `tokens.dropClientTokens`). `salesCount` answers the user object's Sales count (the members service's).
  */
-export function createAccountsBase(ctx: AppContext) {
+export function createAccountsBase(ctx: AppContext, salesCount: SalesCounter) {
   const admin = createAccountsAdmin(ctx);
-  const profile = createProfileService(ctx, (userId) => accountsRepository.salesCount(ctx.database.reader, userId));
+  const profile = createProfileService(ctx, salesCount);
   const tokens = createTokensService(ctx, { seen: profile.seen, serverSecret: admin.serverSecret });
   return { admin, profile, tokens };
 }
