@@ -3,7 +3,7 @@ import type { AppContext } from './context.ts';
 import { LocalFileStorage } from './lib/file-storage.ts';
 import { BackgroundJobs } from './lib/jobs.ts';
 import { createAccessService } from './modules/access/service.ts';
-import { createAccountsService } from './modules/accounts/service.ts';
+import { createAccountsBase, createAccountsService } from './modules/accounts/service.ts';
 import { createAuditService } from './modules/audit/service.ts';
 import { createBehaviourService } from './modules/behaviour/service.ts';
 import { createCampaignServices } from './modules/campaigns/service.ts';
@@ -17,7 +17,7 @@ import { createHistoriesService } from './modules/histories/service.ts';
 import { createLiveService } from './modules/live/service.ts';
 import { SWEEP_EVERY_MS as LINK_SWEEP_MS, createLinksService } from './modules/links/service.ts';
 import { createIngestService } from './modules/ingest/service.ts';
-import { createMembersService } from './modules/members/service.ts';
+import { createMembersReadModel, createMembersService } from './modules/members/service.ts';
 import { createMergesService } from './modules/merges/service.ts';
 import { createMetadataService } from './modules/metadata/service.ts';
 import { type ProjectCreatedHook, createProjectsService } from './modules/projects/service.ts';
@@ -35,9 +35,13 @@ export function createServices(ctx: AppContext) {
     ticked: (job, outcome, seconds) => ctx.observer.jobTicked(job, outcome, seconds),
     failed: (job, err, retryInMs) => ctx.logger.warn({ err, job, retryInMs }, `${job}: failed; will retry`),
   });
-  const clients = createClientsService(ctx);
-  const accounts = createAccountsService(ctx, clients);
-  const access = createAccessService(ctx.database);
+  // Memberships as other modules read them (members joined to their projects), from the database alone.
+  const memberReads = createMembersReadModel(ctx.database);
+  // Tokens before clients: a revoked client's tokens go with it.
+  const accountsBase = createAccountsBase(ctx, memberReads.salesCountOf);
+  const clients = createClientsService(ctx, accountsBase.tokens.dropClientTokens);
+  const accounts = createAccountsService(ctx, accountsBase, clients);
+  const access = createAccessService(memberReads.membership);
   // So nothing grows without bound: expired access and refresh tokens, expired verification codes and
   // failed log-ins older than the throttle window, every ten minutes.
   jobs.define({
@@ -53,8 +57,12 @@ export function createServices(ctx: AppContext) {
   const metadata = createMetadataService(ctx, access);
   // A new project gets the default customer attributes in the transaction that creates it.
   const projectCreated: readonly ProjectCreatedHook[] = [(trx, app) => metadata.seedDefaults(trx, app.id)];
-  const projects = createProjectsService(ctx, access, projectCreated, audit.record);
-  const members = createMembersService(ctx, access, accounts, audit.record);
+  const members = createMembersService(ctx, { access, accounts, audit: audit.record, reads: memberReads });
+  const projects = createProjectsService(ctx, {
+    hooks: projectCreated,
+    audit: audit.record,
+    members: { addCreator: members.addCreator, projectsOf: memberReads.projectsOf },
+  });
   const groups = createGroupsService(ctx, access, members);
   const customers = createCustomersService(ctx, access, metadata, groups, members, audit.record);
   // Merging customers; their history moves to the survivor in the background (ADR 0027).
