@@ -10,7 +10,7 @@ import type { FilesService } from '../files/service.ts';
 import type { HistoriesService } from '../histories/service.ts';
 import { type LinkInput, PASSCODE_RE, parseFormFields, parseTags, str, webAddress } from './link-input.ts';
 import type { LinkRow } from './mapper.ts';
-import { linksRepository as repo } from './repository.ts';
+import { linksRepository } from './repository.ts';
 
 /** A new link: its fields, and whether its record shows its viewer address (`url`). */
 export interface CreateLink {
@@ -31,6 +31,8 @@ export interface LinkManagementDeps {
   customers: Pick<CustomersService, 'viewerCustomers'>;
   /** The Link record answered (the histories module maps links for its list too). */
   histories: Pick<HistoriesService, 'linkRecord'>;
+  /** The module's repository (a spec hands a fake). */
+  repository?: Pick<typeof linksRepository, 'insert' | 'find' | 'update' | 'clearPasscodeFailures'>;
 }
 
 type Columns = Partial<LinkRow>;
@@ -42,6 +44,7 @@ type Columns = Partial<LinkRow>;
  */
 export function createLinkManagement(ctx: AppContext, deps: LinkManagementDeps) {
   const { accounts, files, customers, histories } = deps;
+  const repo = deps.repository ?? linksRepository;
   const db = ctx.database.db;
   const { clock } = ctx;
 
