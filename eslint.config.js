@@ -33,8 +33,6 @@ const TO_SPLIT = {
     'src/modules/dataops/routes.ts',
     'src/modules/files/routes.ts',
     'src/modules/ingest/service.ts',
-    'src/modules/links/routes.ts',
-    'src/modules/links/service.ts',
     'src/modules/webhooks/routes.ts',
   ],
   serviceLines: [
@@ -42,7 +40,6 @@ const TO_SPLIT = {
     'src/modules/dataops/service.ts',
     'src/modules/files/service.ts',
     'src/modules/ingest/service.ts',
-    'src/modules/links/service.ts',
     'src/modules/site/service.ts',
   ],
   serviceParams: [
@@ -51,7 +48,6 @@ const TO_SPLIT = {
     'src/modules/dataops/service.ts',
     'src/modules/files/service.ts',
     'src/modules/ingest/service.ts',
-    'src/modules/links/service.ts',
     'src/modules/merges/service.ts',
     'src/modules/site/service.ts',
   ],

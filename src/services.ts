@@ -15,7 +15,7 @@ import { createFilesService } from './modules/files/service.ts';
 import { createGroupsService } from './modules/groups/service.ts';
 import { createHistoriesService } from './modules/histories/service.ts';
 import { createLiveService } from './modules/live/service.ts';
-import { SWEEP_EVERY_MS as LINK_SWEEP_MS, createLinksService } from './modules/links/service.ts';
+import { createLinksService } from './modules/links/service.ts';
 import { createIngestService } from './modules/ingest/service.ts';
 import { createMembersReadModel, createMembersService } from './modules/members/service.ts';
 import { createMergesService } from './modules/merges/service.ts';
@@ -89,8 +89,9 @@ export function createServices(ctx: AppContext) {
     ingest,
     defineJob: ctx.config.mailWorker ? (def) => jobs.define(def) : null,
   });
-  // Links shared from Rapport and their public viewer: views are written through ingestion's write path;
-  // a campaign's tracked click on a share link tells the viewer which customer is viewing.
+  // Links shared from Rapport: their management, their public viewer and view recording; views are written
+  // through ingestion's write path; a campaign's tracked click on a share link tells the viewer which
+  // customer is viewing.
   const links = createLinksService(ctx, {
     access,
     accounts,
@@ -108,12 +109,12 @@ export function createServices(ctx: AppContext) {
     projects,
     customers,
     ingest,
-    handoffs: links.handedOffCustomer,
+    handoffs: links.viewer.handedOffCustomer,
     clickTokens: mail.tracking.resolveClick,
   });
   // Views of shared links and site visits that fell silent get their end recorded (several processes
   // may sweep at once: each is closed once).
-  jobs.define({ name: 'link-view-sweep', idleMs: LINK_SWEEP_MS, tick: async () => ((await links.sweep()) > 0 ? 'worked' : 'idle') });
+  jobs.define(links.views.sweepJob);
   jobs.define({ name: 'site-visit-sweep', idleMs: SITE_SWEEP_MS, tick: async () => ((await site.sweep()) > 0 ? 'worked' : 'idle') });
   return {
     jobs,
