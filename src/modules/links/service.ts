@@ -11,7 +11,7 @@ import { type SigningKey, deriveKey, signValue, verifyValue } from '../../lib/si
 import type { AccessService, Membership } from '../access/service.ts';
 import type { AccountsService } from '../accounts/service.ts';
 import type { CustomersService, ViewerCustomer } from '../customers/service.ts';
-import type { FilesService, PageImage, PageWidth, ViewerFile } from '../files/service.ts';
+import type { FileViewer, PageImage, PageWidth, ViewerFile } from '../files/service.ts';
 import type { HistoriesService } from '../histories/service.ts';
 import type { IngestService, ViewerWrite } from '../ingest/service.ts';
 import type { ProjectsService } from '../projects/service.ts';
@@ -152,7 +152,7 @@ export function createLinksService(
     access: AccessService;
     accounts: AccountsService;
     histories: HistoriesService;
-    files: FilesService;
+    files: FileViewer;
     customers: CustomersService;
     ingest: IngestService;
     /** The project's site origins: a link to them carries the visitor's hand-off (docs/site-tracking.md). */
@@ -1058,7 +1058,7 @@ export function createLinksService(
       const unlocked = await unlockedOf(link, unlock);
       if ((link.passcode_hash !== null && !unlocked.passcode) || (link.email_gate === 1 && !unlocked.gate)) return null;
       try {
-        return await files.viewerPage(link.app_id, fileId, n, width, ifNoneMatch);
+        return await files.viewerPage(link.app_id, { fileId, n, width, ifNoneMatch });
       } catch (err) {
         if (err instanceof AppError) return null;
         throw err;
