@@ -31,7 +31,6 @@ const TO_SPLIT = {
     'src/modules/customers/routes.ts',
     'src/modules/customers/service.ts',
     'src/modules/customers/validation.ts',
-    'src/modules/dataops/routes.ts',
     'src/modules/ingest/service.ts',
     'src/modules/links/routes.ts',
     'src/modules/links/service.ts',
@@ -41,7 +40,6 @@ const TO_SPLIT = {
   serviceLines: [
     'src/modules/accounts/service.ts',
     'src/modules/customers/service.ts',
-    'src/modules/dataops/service.ts',
     'src/modules/ingest/service.ts',
     'src/modules/links/service.ts',
     'src/modules/site/service.ts',
@@ -49,7 +47,6 @@ const TO_SPLIT = {
   serviceParams: [
     'src/modules/behaviour/service.ts',
     'src/modules/customers/service.ts',
-    'src/modules/dataops/service.ts',
     'src/modules/ingest/service.ts',
     'src/modules/links/service.ts',
     'src/modules/members/service.ts',

@@ -45,7 +45,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   // Half-received uploads (files, imports) a crashed process left are removed; the files it left
   // processing and the imports it left waiting or running go on from where they stopped once the jobs start.
   void services.files.uploads.sweepIncoming();
-  void services.dataops.sweepIncoming();
+  void services.dataops.imports.sweepIncoming();
   // The background jobs (src/services.ts defines them): campaign mail goes out from the queue in the
   // database (MAIL_WORKER=false leaves it to other processes), merged customers' history moves to its
   // survivors, uploaded files' pages are rendered, imports run, silent views and visits are closed,

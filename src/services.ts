@@ -10,7 +10,7 @@ import { createCampaignServices } from './modules/campaigns/service.ts';
 import { createClientsService } from './modules/clients/service.ts';
 import { createCustomersService } from './modules/customers/service.ts';
 import { createErasureService } from './modules/erasure/service.ts';
-import { createDataOpsService } from './modules/dataops/service.ts';
+import { createDataOpsServices } from './modules/dataops/service.ts';
 import { createFilesServices } from './modules/files/service.ts';
 import { createGroupsService } from './modules/groups/service.ts';
 import { createHistoriesService } from './modules/histories/service.ts';
@@ -65,8 +65,9 @@ export function createServices(ctx: AppContext) {
     const result = await customers.createManyInTransaction(trx, appId, items, { now, validate: 'ingest' });
     return 'failed' in result ? result.failed : null;
   });
-  // Imports write through the customers service's create path; exports read through it.
-  const dataops = createDataOpsService(ctx, { customers, audit: audit.record, defineJob: (def) => jobs.define(def) });
+  // Imports write through the customers service's create path, run by the job customer-import (which an
+  // import started in this process starts); exports read through it.
+  const dataops = createDataOpsServices(ctx, { customers, audit: audit.record, defineJob: (def) => jobs.define(def) });
   const histories = createHistoriesService(ctx, access);
   const behaviour = createBehaviourService(ctx, access, histories);
   const webhooks = createWebhooksService(ctx, access, audit.record);
