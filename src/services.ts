@@ -10,8 +10,8 @@ import { createCampaignServices } from './modules/campaigns/service.ts';
 import { createClientsService } from './modules/clients/service.ts';
 import { createCustomersService } from './modules/customers/service.ts';
 import { createErasureService } from './modules/erasure/service.ts';
-import { createDataOpsService } from './modules/dataops/service.ts';
-import { createFilesService } from './modules/files/service.ts';
+import { createDataOpsServices } from './modules/dataops/service.ts';
+import { createFilesServices } from './modules/files/service.ts';
 import { createGroupsService } from './modules/groups/service.ts';
 import { createHistoriesService } from './modules/histories/service.ts';
 import { createLiveService } from './modules/live/service.ts';
@@ -73,13 +73,19 @@ export function createServices(ctx: AppContext) {
     const result = await customers.createManyInTransaction(trx, appId, items, { now, validate: 'ingest' });
     return 'failed' in result ? result.failed : null;
   });
-  // Imports write through the customers service's create path; exports read through it.
-  const dataops = createDataOpsService(ctx, { customers, audit: audit.record, defineJob: (def) => jobs.define(def) });
+  // Imports write through the customers service's create path, run by the job customer-import (which an
+  // import started in this process starts); exports read through it.
+  const dataops = createDataOpsServices(ctx, { customers, audit: audit.record, defineJob: (def) => jobs.define(def) });
   const histories = createHistoriesService(ctx, access);
   const behaviour = createBehaviourService(ctx, access, histories);
   const webhooks = createWebhooksService(ctx, access, audit.record);
-  // Uploaded files and their pages under DATA_DIR/files, whichever database runs.
-  const files = createFilesService(ctx, access, new LocalFileStorage(path.join(ctx.config.dataDir, 'files')), audit.record);
+  // Uploaded files and their pages under DATA_DIR/files, whichever database runs; their pages are drawn
+  // by the job file-render, which an upload in this process starts.
+  const files = createFilesServices(ctx, {
+    storage: new LocalFileStorage(path.join(ctx.config.dataDir, 'files')),
+    audit: audit.record,
+    defineJob: (def) => jobs.define(def),
+  });
   const live = createLiveService(ctx, access, accounts, histories);
   // E-mail campaigns: composed by members, mailed by a background job (where MAIL_WORKER is on), tracked
   // from the recipients' mail; their Post records and behaviour records go through ingestion's write path.
@@ -96,7 +102,7 @@ export function createServices(ctx: AppContext) {
     access,
     accounts,
     histories,
-    files,
+    files: files.viewer,
     customers,
     ingest,
     projects,

@@ -6,7 +6,7 @@ import { hashPassword, randomToken } from '../../lib/secrets.ts';
 import type { Actor } from '../access/service.ts';
 import type { AccountsService } from '../accounts/service.ts';
 import type { CustomersService } from '../customers/service.ts';
-import type { FilesService } from '../files/service.ts';
+import type { FileViewer } from '../files/service.ts';
 import type { HistoriesService } from '../histories/service.ts';
 import { type LinkInput, PASSCODE_RE, parseFormFields, parseTags, str, webAddress } from './link-input.ts';
 import type { LinkRow } from './mapper.ts';
@@ -27,7 +27,7 @@ export interface EditLink {
 
 export interface LinkManagementDeps {
   accounts: Pick<AccountsService, 'userById'>;
-  files: Pick<FilesService, 'viewerFile'>;
+  files: Pick<FileViewer, 'viewerFile'>;
   customers: Pick<CustomersService, 'viewerCustomers'>;
   /** The Link record answered (the histories module maps links for its list too). */
   histories: Pick<HistoriesService, 'linkRecord'>;

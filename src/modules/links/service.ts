@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.ts';
 import type { AccessService } from '../access/service.ts';
 import type { AccountsService } from '../accounts/service.ts';
 import type { CustomersService } from '../customers/service.ts';
-import type { FilesService } from '../files/service.ts';
+import type { FileViewer } from '../files/service.ts';
 import type { HistoriesService } from '../histories/service.ts';
 import type { IngestService } from '../ingest/service.ts';
 import type { ProjectsService } from '../projects/service.ts';
@@ -41,7 +41,7 @@ export function createLinksService(
     access: AccessService;
     accounts: AccountsService;
     histories: HistoriesService;
-    files: FilesService;
+    files: FileViewer;
     customers: CustomersService;
     ingest: IngestService;
     /** The project's site origins: a link to them carries the visitor's hand-off (docs/site-tracking.md). */

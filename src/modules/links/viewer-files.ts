@@ -1,5 +1,5 @@
 import type { Clock } from '../../lib/time.ts';
-import type { FilesService, ViewerFile } from '../files/service.ts';
+import type { FileViewer, ViewerFile } from '../files/service.ts';
 
 /** How long the viewer keeps what it read of a file (its pages and their sizes) before reading it again. */
 const FILE_CACHE_MS = 5000;
@@ -10,7 +10,7 @@ const FILE_CACHE_SIZE = 1000;
  * (a new version, or a page rendered meanwhile, shows within FILE_CACHE_MS). A file still rendering
  * is not kept: its next page should show as soon as it is there.
  */
-export function createViewerFiles(clock: Clock, files: Pick<FilesService, 'viewerFile'>) {
+export function createViewerFiles(clock: Clock, files: Pick<FileViewer, 'viewerFile'>) {
   const cache = new Map<string, { until: number; file: Promise<ViewerFile | null> }>();
   return function viewerFile(appId: string, fileId: string): Promise<ViewerFile | null> {
     const key = `${appId}\u0000${fileId}`;

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError, publicFailure } from '../../http/errors.ts';
 import { timeOrderedUuid } from '../../lib/ids.ts';
 import { verifyPassword } from '../../lib/secrets.ts';
-import type { FilesService, PageImage, PageWidth } from '../files/service.ts';
+import type { FileViewer, PageImage, PageWidth } from '../files/service.ts';
 import type { ProjectsService } from '../projects/service.ts';
 import { type FormValues, type LinkForms, readFormFields } from './form.service.ts';
 import type { LinkGates } from './gates.ts';
@@ -27,7 +27,7 @@ export interface PageImageRequest {
 }
 
 export interface LinkViewerDeps {
-  files: Pick<FilesService, 'viewerPage' | 'viewerOriginal'>;
+  files: Pick<FileViewer, 'viewerPage' | 'viewerOriginal'>;
   /** The project's site origins: a link to them carries the visitor's hand-off (docs/site-tracking.md). */
   projects: Pick<ProjectsService, 'siteOrigins'>;
   /** The customer a campaign's signed click parameter names (the campaigns service's), or null. */
@@ -152,7 +152,7 @@ export function createLinkViewer(ctx: AppContext, deps: LinkViewerDeps) {
       const link = await unlockedFileLink(req.shareToken, req.unlock);
       if (link === null) return null;
       try {
-        return await files.viewerPage(link.app_id, link.file1, req.n, req.width, req.ifNoneMatch);
+        return await files.viewerPage(link.app_id, { fileId: link.file1, n: req.n, width: req.width, ifNoneMatch: req.ifNoneMatch });
       } catch (err) {
         if (err instanceof AppError) return null;
         throw err;
