@@ -26,33 +26,26 @@ const TO_SPLIT = {
     'src/cli/index.ts',
     'src/config.ts',
     'src/services.ts',
-    'src/modules/accounts/routes.ts',
     'src/modules/campaigns/routes.ts',
     'src/modules/customers/routes.ts',
     'src/modules/customers/service.ts',
     'src/modules/customers/validation.ts',
-    'src/modules/dataops/routes.ts',
-    'src/modules/files/routes.ts',
-    'src/modules/links/routes.ts',
-    'src/modules/links/service.ts',
-    'src/modules/projects/routes.ts',
     'src/modules/webhooks/routes.ts',
   ],
-  serviceLines: [
-    'src/modules/accounts/service.ts',
-    'src/modules/customers/service.ts',
-    'src/modules/dataops/service.ts',
-    'src/modules/files/service.ts',
-    'src/modules/links/service.ts',
-  ],
-  serviceParams: [
-    'src/modules/customers/service.ts',
-    'src/modules/dataops/service.ts',
-    'src/modules/files/service.ts',
-    'src/modules/links/service.ts',
-    'src/modules/members/service.ts',
-  ],
+  serviceLines: ['src/modules/customers/service.ts'],
+  serviceParams: ['src/modules/customers/service.ts'],
 };
+
+// The console: never the server's source, and no feature reaching into another's files. What two
+// features share lives in console/src/shared/; what a feature offers the others is its index.ts. A file
+// `depth` folders below its feature's folder leaves the feature with depth + 1 `../`: the folder named
+// next is another feature (console/src/features/<other>/), which may be imported from its index.ts only.
+const serverSource = { regex: '^(\\.\\./)+(src|test)/', message: "The console reads the server's contract from @rapport/sdk." };
+const CONSOLE_FEATURE_DEPTHS = [0, 1, 2, 3, 4];
+const otherFeature = (depth) => ({
+  regex: `^(\\.\\./){${depth + 1}}(?!\\.\\./)[^/]+/(?!index\\.ts$)`,
+  message: "Another feature's files are its own: import what it offers from its index.ts, or move what both need to console/src/shared/.",
+});
 
 export default tseslint.config(
   {
@@ -85,13 +78,13 @@ export default tseslint.config(
   {
     // The console reaches the server only over HTTP, through the SDK (types, the error table): never its source.
     files: ['console/src/**/*.ts', 'console/src/**/*.tsx'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ regex: '^(\\.\\./)+(src|test)/', message: "The console reads the server's contract from @rapport/sdk." }] },
-      ],
-    },
+    rules: { 'no-restricted-imports': ['error', { patterns: [serverSource] }] },
   },
+  // A console feature (console/src/features/<name>/) uses another only through that one's index.ts.
+  ...CONSOLE_FEATURE_DEPTHS.map((depth) => ({
+    files: [`console/src/features/*/${'*/'.repeat(depth)}*.ts`, `console/src/features/*/${'*/'.repeat(depth)}*.tsx`],
+    rules: { 'no-restricted-imports': ['error', { patterns: [serverSource, otherFeature(depth)] }] },
+  })),
   {
     // The console's words come from its locale files (console/src/locales): no literal text in its components.
     files: ['console/src/**/*.tsx'],

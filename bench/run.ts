@@ -93,21 +93,6 @@ async function assertKept(env: Record<string, string>): Promise<void> {
   }
 }
 
-/**
- * PostgreSQL plans by table statistics, which autovacuum gathers about a minute after a bulk
- * load. Measuring before that would measure plans made for empty tables (a twin check walking
- * every customer of the project), which no server sees for long: the bench gathers them at once.
- */
-async function analyze(url: string): Promise<void> {
-  const c = new pg.Client(url);
-  await c.connect();
-  try {
-    await c.query('ANALYZE');
-  } finally {
-    await c.end();
-  }
-}
-
 async function call(base: string, method: string, url: string, headers: Record<string, string>, body?: string) {
   const res = await fetch(`${base}${url}`, { method, headers, ...(body !== undefined ? { body } : {}) });
   const text = await res.text();
@@ -613,7 +598,6 @@ async function main() {
       fs.writeFileSync(SAVED, JSON.stringify({ env: db.env, dataset, figures }));
     }
     console.error(`generated in ${figures.generationSeconds?.toFixed(1)} s`);
-    if (db.env.DATABASE_URL !== undefined) await analyze(db.env.DATABASE_URL);
     if (SOAK_MINUTES > 0) {
       const result = await soak(base, dataset, server.pid ?? 0, {
         reset: () => {

@@ -42,14 +42,14 @@ export async function startServer(config: Config): Promise<RunningServer> {
   }
   const relay = config.embeddedRelay ? new Relay(ctx) : null;
   relay?.start();
-  // Files left processing by a stopped or crashed process are rendered again from where they stopped.
-  services.files.start();
-  // Half-received import uploads a crashed process left are removed; the imports it left waiting or
-  // running go on from their last batch once the jobs start.
-  void services.dataops.sweepIncoming();
+  // Half-received uploads (files, imports) a crashed process left are removed; the files it left
+  // processing and the imports it left waiting or running go on from where they stopped once the jobs start.
+  void services.files.uploads.sweepIncoming();
+  void services.dataops.imports.sweepIncoming();
   // The background jobs (src/services.ts defines them): campaign mail goes out from the queue in the
   // database (MAIL_WORKER=false leaves it to other processes), merged customers' history moves to its
-  // survivors, silent views and visits are closed, expired tokens pruned.
+  // survivors, uploaded files' pages are rendered, imports run, silent views and visits are closed,
+  // expired tokens pruned.
   services.jobs.start();
   logger.info({ database: ctx.database.description, timeZone: config.timeZone }, 'rapport is serving');
   let closing: Promise<void> | null = null;
@@ -62,7 +62,6 @@ export async function startServer(config: Config): Promise<RunningServer> {
       closing ??= (async () => {
         await app.close();
         await services.jobs.stop();
-        await services.files.close();
         await relay?.stop();
         await metricsServer?.close();
         await ctx.database.close();

@@ -3,21 +3,21 @@ import type { AppContext } from './context.ts';
 import { LocalFileStorage } from './lib/file-storage.ts';
 import { BackgroundJobs } from './lib/jobs.ts';
 import { createAccessService } from './modules/access/service.ts';
-import { createAccountsService } from './modules/accounts/service.ts';
+import { createAccountsBase, createAccountsService } from './modules/accounts/service.ts';
 import { createAuditService } from './modules/audit/service.ts';
 import { createBehaviourRecords, createBehaviourService } from './modules/behaviour/service.ts';
 import { createCampaignServices } from './modules/campaigns/service.ts';
 import { createClientsService } from './modules/clients/service.ts';
 import { createCustomersService } from './modules/customers/service.ts';
 import { createErasureService } from './modules/erasure/service.ts';
-import { createDataOpsService } from './modules/dataops/service.ts';
-import { createFilesService } from './modules/files/service.ts';
+import { createDataOpsServices } from './modules/dataops/service.ts';
+import { createFilesServices } from './modules/files/service.ts';
 import { createGroupsService } from './modules/groups/service.ts';
 import { createHistoriesService, createHistoryRecords } from './modules/histories/service.ts';
 import { createLiveService } from './modules/live/service.ts';
-import { SWEEP_EVERY_MS as LINK_SWEEP_MS, createLinksService } from './modules/links/service.ts';
+import { createLinksService } from './modules/links/service.ts';
 import { createIngestService } from './modules/ingest/service.ts';
-import { createMembersService } from './modules/members/service.ts';
+import { createMembersReadModel, createMembersService } from './modules/members/service.ts';
 import { createMergesService } from './modules/merges/service.ts';
 import { createMetadataService } from './modules/metadata/service.ts';
 import { type ProjectCreatedHook, createProjectsService } from './modules/projects/service.ts';
@@ -35,9 +35,13 @@ export function createServices(ctx: AppContext) {
     ticked: (job, outcome, seconds) => ctx.observer.jobTicked(job, outcome, seconds),
     failed: (job, err, retryInMs) => ctx.logger.warn({ err, job, retryInMs }, `${job}: failed; will retry`),
   });
-  const clients = createClientsService(ctx);
-  const accounts = createAccountsService(ctx, clients);
-  const access = createAccessService(ctx.database);
+  // Memberships as other modules read them (members joined to their projects), from the database alone.
+  const memberReads = createMembersReadModel(ctx.database);
+  // Tokens before clients: a revoked client's tokens go with it.
+  const accountsBase = createAccountsBase(ctx, memberReads.salesCountOf);
+  const clients = createClientsService(ctx, accountsBase.tokens.dropClientTokens);
+  const accounts = createAccountsService(ctx, accountsBase, clients);
+  const access = createAccessService(memberReads.membership);
   // So nothing grows without bound: expired access and refresh tokens, expired verification codes and
   // failed log-ins older than the throttle window, every ten minutes.
   jobs.define({
@@ -53,8 +57,12 @@ export function createServices(ctx: AppContext) {
   const metadata = createMetadataService(ctx, access);
   // A new project gets the default customer attributes in the transaction that creates it.
   const projectCreated: readonly ProjectCreatedHook[] = [(trx, app) => metadata.seedDefaults(trx, app.id)];
-  const projects = createProjectsService(ctx, access, projectCreated, audit.record);
-  const members = createMembersService(ctx, access, accounts, audit.record);
+  const members = createMembersService(ctx, { access, accounts, audit: audit.record, reads: memberReads });
+  const projects = createProjectsService(ctx, {
+    hooks: projectCreated,
+    audit: audit.record,
+    members: { addCreator: members.addCreator, projectsOf: memberReads.projectsOf },
+  });
   const groups = createGroupsService(ctx, access, members);
   const customers = createCustomersService(ctx, access, metadata, groups, members, audit.record);
   // Merging customers; their history moves to the survivor in the background (ADR 0027).
@@ -71,8 +79,9 @@ export function createServices(ctx: AppContext) {
     histories: historyRecords,
   });
   const erasure = createErasureService(ctx, access, audit.record);
-  // Imports write through the customers service's create path; exports read through it.
-  const dataops = createDataOpsService(ctx, { customers, audit: audit.record, defineJob: (def) => jobs.define(def) });
+  // Imports write through the customers service's create path, run by the job customer-import (which an
+  // import started in this process starts); exports read through it.
+  const dataops = createDataOpsServices(ctx, { customers, audit: audit.record, defineJob: (def) => jobs.define(def) });
   const histories = createHistoriesService(ctx, access);
   const behaviour = createBehaviourService(ctx, access, histories);
   // Ingestion writes each record table through its owner, in its own transaction and statements:
@@ -91,8 +100,13 @@ export function createServices(ctx: AppContext) {
     },
   });
   const webhooks = createWebhooksService(ctx, access, audit.record);
-  // Uploaded files and their pages under DATA_DIR/files, whichever database runs.
-  const files = createFilesService(ctx, access, new LocalFileStorage(path.join(ctx.config.dataDir, 'files')), audit.record);
+  // Uploaded files and their pages under DATA_DIR/files, whichever database runs; their pages are drawn
+  // by the job file-render, which an upload in this process starts.
+  const files = createFilesServices(ctx, {
+    storage: new LocalFileStorage(path.join(ctx.config.dataDir, 'files')),
+    audit: audit.record,
+    defineJob: (def) => jobs.define(def),
+  });
   const live = createLiveService(ctx, access, accounts, histories);
   // E-mail campaigns: composed by members, mailed by a background job (where MAIL_WORKER is on), tracked
   // from the recipients' mail; their Post records and behaviour records go through ingestion's write path.
@@ -102,13 +116,14 @@ export function createServices(ctx: AppContext) {
     ingest,
     defineJob: ctx.config.mailWorker ? (def) => jobs.define(def) : null,
   });
-  // Links shared from Rapport and their public viewer: views are written through ingestion's write path;
-  // a campaign's tracked click on a share link tells the viewer which customer is viewing.
+  // Links shared from Rapport: their management, their public viewer and view recording; views are written
+  // through ingestion's write path; a campaign's tracked click on a share link tells the viewer which
+  // customer is viewing.
   const links = createLinksService(ctx, {
     access,
     accounts,
     histories,
-    files,
+    files: files.viewer,
     customers,
     ingest,
     projects,
@@ -121,12 +136,12 @@ export function createServices(ctx: AppContext) {
     projects,
     customers,
     ingest,
-    handoffs: links.handedOffCustomer,
+    handoffs: links.viewer.handedOffCustomer,
     clickTokens: mail.tracking.resolveClick,
   });
   // Views of shared links and site visits that fell silent get their end recorded (several processes
   // may sweep at once: each is closed once).
-  jobs.define({ name: 'link-view-sweep', idleMs: LINK_SWEEP_MS, tick: async () => ((await links.sweep()) > 0 ? 'worked' : 'idle') });
+  jobs.define(links.views.sweepJob);
   jobs.define({ name: 'site-visit-sweep', idleMs: SITE_SWEEP_MS, tick: async () => ((await site.sweep()) > 0 ? 'worked' : 'idle') });
   return {
     jobs,

@@ -57,12 +57,11 @@ describe('a server that starts', () => {
     fs.utimesSync(stale, twoHoursAgo, twoHoursAgo);
     const next = createServices(t.server.ctx);
     try {
-      next.files.start();
-      for (let i = 0; i < 100 && fs.existsSync(stale); i++) await new Promise((r) => setTimeout(r, 20));
+      await next.files.uploads.sweepIncoming();
       expect(fs.existsSync(stale)).toBe(false);
       expect(fs.existsSync(fresh)).toBe(true);
     } finally {
-      await next.files.close();
+      await next.jobs.stop();
       fs.rmSync(fresh);
     }
   });
@@ -73,7 +72,7 @@ describe('a server that stops while rendering', () => {
     const res = await upload(t.server, p.appId, p.sales.token, { filename: 'deck.pdf', bytes: fixture('deck.pdf') });
     const id = data(res).id;
     // Stop rendering at once (the upload has been answered; its first page takes longer than this).
-    await t.server.services.files.close();
+    await t.server.services.jobs.stop();
     const left = await t.server.ctx.database.db
       .selectFrom('files')
       .selectAll()
@@ -86,21 +85,22 @@ describe('a server that stops while rendering', () => {
     // A new process's services on the same database and DATA_DIR take it up when they start.
     const next = createServices(t.server.ctx);
     try {
-      next.files.start();
+      next.jobs.start(['file-render']);
+      const sales = await next.access.membership(p.appId, p.sales.id);
       const deadline = Date.now() + 60_000;
-      let file = await next.files.get(p.appId, p.sales.id, id);
+      let file = await next.files.uploads.get(sales, id);
       while (file.status === 'processing' && Date.now() < deadline) {
         await new Promise((r) => setTimeout(r, 100));
-        file = await next.files.get(p.appId, p.sales.id, id);
+        file = await next.files.uploads.get(sales, id);
       }
       expect(file).toMatchObject({ status: 'ready', renderedPages: 3 });
       for (let n = 1; n <= 3; n++) {
-        const image = await next.files.page(p.appId, p.sales.id, id, n, 'phone');
+        const image = await next.files.uploads.page(sales, { fileId: id, n, width: 'phone' });
         expect(image.notModified).toBe(false);
         if (!image.notModified) image.body.destroy();
       }
     } finally {
-      await next.files.close();
+      await next.jobs.stop();
     }
   });
 
@@ -133,9 +133,10 @@ describe('a server that stops while rendering', () => {
 
     const next = createServices(t.server.ctx);
     try {
-      next.files.start();
+      next.jobs.start(['file-render']);
+      const sales = await next.access.membership(p.appId, p.sales.id);
       await new Promise((r) => setTimeout(r, 1000));
-      expect(await next.files.get(p.appId, p.sales.id, file.id)).toMatchObject({ status: 'processing', renderedPages: 1 });
+      expect(await next.files.uploads.get(sales, file.id)).toMatchObject({ status: 'processing', renderedPages: 1 });
 
       // The lease runs out: the next look for work takes the file up.
       await db
@@ -145,10 +146,10 @@ describe('a server that stops while rendering', () => {
         .where('id', '=', file.id)
         .execute();
       const deadline = Date.now() + 60_000;
-      let now = await next.files.get(p.appId, p.sales.id, file.id);
+      let now = await next.files.uploads.get(sales, file.id);
       while (now.status === 'processing' && Date.now() < deadline) {
         await new Promise((r) => setTimeout(r, 100));
-        now = await next.files.get(p.appId, p.sales.id, file.id);
+        now = await next.files.uploads.get(sales, file.id);
       }
       expect(now).toMatchObject({ status: 'ready', renderedPages: 3 });
       // Page 1 was not rendered again.
@@ -162,7 +163,7 @@ describe('a server that stops while rendering', () => {
       expect(pages.map((r) => r.page)).toEqual([1, 2, 3]);
       expect(pages[0]).toEqual(firstPage);
     } finally {
-      await next.files.close();
+      await next.jobs.stop();
     }
   });
 });

@@ -202,7 +202,7 @@ describe('a view', () => {
       .set({ beacon_at: lastBeacon })
       .where('id', '=', log?.id as string)
       .execute();
-    expect(await t.server.services.links.sweep()).toBeGreaterThanOrEqual(1);
+    expect(await t.server.services.links.views.sweep()).toBeGreaterThanOrEqual(1);
     const row = await db
       .selectFrom('link_view_logs')
       .where('app_id', '=', p.appId)
@@ -213,7 +213,7 @@ describe('a view', () => {
     expect(Number(row.left_at)).toBe(lastBeacon);
     expect(row.leave_time).toBe(t.server.ctx.clock.format(lastBeacon));
     // A second sweep finds nothing more to close of it.
-    const again = await t.server.services.links.sweep();
+    const again = await t.server.services.links.views.sweep();
     expect(again).toBe(0);
   });
 });
@@ -276,7 +276,7 @@ describe('what a beacon credits', () => {
     const { b, token, id } = await opened();
     const now = Date.now();
     await backdate(id, now - 24 * 3600_000 + 60_000, now - 23 * 3600_000);
-    expect(await t.server.services.links.sweep()).toBeGreaterThanOrEqual(1);
+    expect(await t.server.services.links.views.sweep()).toBeGreaterThanOrEqual(1);
     const closed = await stored(id);
     expect(closed.closed_at).not.toBeNull();
     const hb = await b.beacon(dwellLink.shareToken, { type: 'hb', seq: 2, token, page: 1, dwell: { 1: 23 * 3600_000 } });

@@ -180,18 +180,18 @@ export async function main(argv: string[]): Promise<number> {
       );
       let started = false;
       const job = await withServices((s) =>
-        s.dataops.importLocal(
+        s.dataops.cli.importLocal({
           appId,
-          owner,
-          file,
-          {
+          ownerId: owner,
+          filePath: file,
+          request: {
             dry_run: rest.includes('--dry-run'),
             duplicate_policy: option(rest, '--policy'),
             group_id: option(rest, '--group'),
             mapping: option(rest, '--mapping'),
             encoding: option(rest, '--encoding'),
           },
-          (j) => {
+          onProgress: (j) => {
             const counts = { created: j.created, updated: j.updated, skipped: j.skipped, failed: j.failed };
             if (!started) {
               bar.start(j.total, j.processed, counts);
@@ -200,7 +200,7 @@ export async function main(argv: string[]): Promise<number> {
             bar.setTotal(j.total);
             bar.update(j.processed, counts);
           },
-        ),
+        }),
       ).finally(() => {
         if (started) bar.stop();
       });
@@ -218,12 +218,10 @@ export async function main(argv: string[]): Promise<number> {
       const fs = await import('node:fs');
       const { pipeline } = await import('node:stream/promises');
       await withServices(async (s) => {
-        const body = await s.dataops.exportCustomers(
-          appId,
-          null,
-          { keyword: option(rest, '--keyword'), groupId: option(rest, '--group') },
+        const body = await s.dataops.cli.exportCustomers(appId, {
+          filter: { keyword: option(rest, '--keyword'), groupId: option(rest, '--group') },
           format,
-        );
+        });
         await pipeline(body, out ? fs.createWriteStream(out, { mode: 0o600 }) : process.stdout);
       });
       return 0;

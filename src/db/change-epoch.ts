@@ -64,6 +64,25 @@ export function topicsWrittenBy(query: CompiledQuery): readonly ChangeTopic[] {
   return TOPICS;
 }
 
+/** The one table a write names (insert, update, delete of one table, merge), else undefined. */
+export function tableWrittenBy(query: CompiledQuery): string | undefined {
+  const node = query.query;
+  const target = InsertQueryNode.is(node)
+    ? node.into
+    : UpdateQueryNode.is(node)
+      ? node.table
+      : DeleteQueryNode.is(node) && node.from.froms.length === 1
+        ? node.from.froms[0]
+        : MergeQueryNode.is(node)
+          ? node.into
+          : undefined;
+  const table = target !== undefined && AliasNode.is(target) ? target.node : target;
+  return table !== undefined && TableNode.is(table) ? table.table.identifier.name : undefined;
+}
+
+/** Rows a commit wrote, by table (inserted, updated or deleted: what the planner's statistics drift by). */
+export type RowsWritten = ReadonlyMap<string, number>;
+
 /**
  * Wraps a driver's connections so that `committed(topics)` is called once a write is durable:
  * after an autocommitted statement returns, or after COMMIT for the topics written inside the
@@ -72,10 +91,12 @@ export function topicsWrittenBy(query: CompiledQuery): readonly ChangeTopic[] {
 class ChangeTrackingConnection implements DatabaseConnection {
   private inTransaction = false;
   private readonly pending = new Set<ChangeTopic>();
+  private readonly pendingRows = new Map<string, number>();
 
   constructor(
     readonly inner: DatabaseConnection,
     private readonly committed: (topics: Iterable<ChangeTopic>) => void,
+    private readonly rowsCommitted: ((rows: RowsWritten) => void) | undefined,
   ) {}
 
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
@@ -84,6 +105,14 @@ class ChangeTrackingConnection implements DatabaseConnection {
     if (topics.length > 0) {
       if (this.inTransaction) for (const t of topics) this.pending.add(t);
       else this.committed(topics);
+    }
+    if (this.rowsCommitted !== undefined && result.numAffectedRows !== undefined && result.numAffectedRows > 0n) {
+      const table = tableWrittenBy(compiledQuery);
+      if (table !== undefined) {
+        const rows = Number(result.numAffectedRows);
+        if (this.inTransaction) this.pendingRows.set(table, (this.pendingRows.get(table) ?? 0) + rows);
+        else this.rowsCommitted(new Map([[table, rows]]));
+      }
     }
     return result;
   }
@@ -95,24 +124,31 @@ class ChangeTrackingConnection implements DatabaseConnection {
   begin(): void {
     this.inTransaction = true;
     this.pending.clear();
+    this.pendingRows.clear();
   }
 
   end(committed: boolean): void {
     this.inTransaction = false;
     if (committed && this.pending.size > 0) this.committed([...this.pending]);
+    if (committed && this.pendingRows.size > 0) this.rowsCommitted?.(new Map(this.pendingRows));
     this.pending.clear();
+    this.pendingRows.clear();
   }
 }
 
 type Compile = QueryCompiler['compileQuery'];
 
-/** A driver whose connections report their durable writes by topic. */
+/**
+ * A driver whose connections report their durable writes by topic, and (when `rowsCommitted` is
+ * given) how many rows each commit wrote per table.
+ */
 export class ChangeTrackingDriver implements Driver {
   private readonly wrappers = new WeakMap<DatabaseConnection, ChangeTrackingConnection>();
 
   constructor(
     private readonly inner: Driver,
     private readonly committed: (topics: Iterable<ChangeTopic>) => void,
+    private readonly rowsCommitted?: (rows: RowsWritten) => void,
   ) {}
 
   /** The wrapper Kysely was handed for a connection (the driver only ever hands out wrappers). */
@@ -128,7 +164,7 @@ export class ChangeTrackingDriver implements Driver {
   async acquireConnection(): Promise<DatabaseConnection> {
     const c = await this.inner.acquireConnection();
     let w = this.wrappers.get(c);
-    if (w === undefined) this.wrappers.set(c, (w = new ChangeTrackingConnection(c, this.committed)));
+    if (w === undefined) this.wrappers.set(c, (w = new ChangeTrackingConnection(c, this.committed, this.rowsCommitted)));
     return w;
   }
 

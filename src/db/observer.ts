@@ -13,12 +13,15 @@ export interface DatabaseObserver {
   groupCommitted(jobs: number, records: number, seconds: number): void;
   /** A group commit's queue was full: a request was refused. */
   groupRefused(): void;
+  /** The write path ran ANALYZE on a table (PostgreSQL; planner-statistics.ts). */
+  statisticsGathered(table: string, outcome: 'ok' | 'failed'): void;
 }
 
 export const NO_DATABASE_OBSERVER: DatabaseObserver = {
   statement: () => {},
   groupCommitted: () => {},
   groupRefused: () => {},
+  statisticsGathered: () => {},
 };
 
 /** A connection pool's state (PostgreSQL; SQLite has none). */

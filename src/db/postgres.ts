@@ -10,6 +10,7 @@ import { type DatabaseObserver, NO_DATABASE_OBSERVER, statementLog, timedReader 
 import type { DialectFeatures } from './dialect.ts';
 import type { DatabaseHandle } from './handle.ts';
 import { poolReader } from './pg-reader.ts';
+import { PLANNER_STATISTICS, PlannerStatistics, type PlannerStatisticsOptions } from './planner-statistics.ts';
 import { executorReader } from './prepared.ts';
 import type { Database } from './schema.ts';
 
@@ -109,11 +110,12 @@ class TrackingPostgresDialect extends PostgresDialect {
   constructor(
     private readonly config: PostgresDialectConfig,
     private readonly watch: ChangeWatch,
+    private readonly statistics: PlannerStatistics,
   ) {
     super(config);
   }
   override createDriver(): Driver {
-    return new ChangeTrackingDriver(new PostgresDriver(this.config), (topics) => this.watch.bump(topics));
+    return new ChangeTrackingDriver(new PostgresDriver(this.config), (topics) => this.watch.bump(topics), this.statistics.written);
   }
 }
 
@@ -136,6 +138,8 @@ export function openPostgres(
     observer?: DatabaseObserver;
     /** Check that every statement names the project of each project table it touches (app-id-check.ts; tests). */
     appIdCheck?: boolean;
+    /** When the write path gathers the planner's statistics (planner-statistics.ts). */
+    statistics?: Partial<PlannerStatisticsOptions>;
   } = {},
 ): DatabaseHandle {
   const poolSize = options.poolSize ?? 10;
@@ -153,7 +157,12 @@ export function openPostgres(
   readPool.on('error', () => {});
   const watch = new ChangeWatch(url);
   watch.start();
-  const db = new Kysely<Database>({ dialect: new TrackingPostgresDialect({ pool }, watch), log: statementLog(observer) });
+  const statistics = new PlannerStatistics(pool, {
+    ...PLANNER_STATISTICS,
+    ...options.statistics,
+    onAnalyze: (table, outcome) => observer.statisticsGathered(table, outcome),
+  });
+  const db = new Kysely<Database>({ dialect: new TrackingPostgresDialect({ pool }, watch, statistics), log: statementLog(observer) });
   const groups: CommitGroup<never>[] = [];
   const poolStats = (name: string, p: pg.Pool, max: number) => ({
     name,
@@ -182,6 +191,7 @@ export function openPostgres(
     }),
     async close() {
       await Promise.all(groups.map((g) => g.idle()));
+      await statistics.close();
       await watch.stop();
       await db.destroy();
       await readPool.end();

@@ -96,6 +96,12 @@ export class Metrics implements Observer, DatabaseObserver {
     buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [this.registry],
   });
+  private readonly analyzes = new prom.Counter({
+    name: 'rapport_planner_statistics_total',
+    help: 'ANALYZE runs the write path started on PostgreSQL to keep the planner statistics current, by table and outcome',
+    labelNames: ['table', 'outcome'] as const,
+    registers: [this.registry],
+  });
   private readonly jobTicks = new prom.Counter({
     name: 'rapport_job_ticks_total',
     help: 'Ticks of the background jobs, by job and outcome: worked, idle (nothing was due) or failed (retried after a backoff)',
@@ -250,6 +256,10 @@ export class Metrics implements Observer, DatabaseObserver {
 
   groupRefused(): void {
     this.refused.inc();
+  }
+
+  statisticsGathered(table: string, outcome: 'ok' | 'failed'): void {
+    this.analyzes.inc({ table, outcome });
   }
 
   /**

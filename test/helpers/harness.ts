@@ -127,7 +127,6 @@ export async function startTestServer(extraEnv: Record<string, string> = {}): Pr
     api: makeApi(app),
     async close() {
       await app.close();
-      await services.files.close();
       await services.jobs.stop();
       services.mailTransport.close();
       await ctx.database.close();

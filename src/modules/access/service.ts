@@ -1,8 +1,6 @@
-import type { DatabaseHandle } from '../../db/index.ts';
 import { failure, forbidden, needAuth } from '../../http/errors.ts';
-import type { MemberRow } from '../members/mapper.ts';
+import type { MemberRow, MembershipRow } from '../members/mapper.ts';
 import type { AppRow } from '../projects/mapper.ts';
-import { accessRepository } from './repository.ts';
 
 export type Role = 'Master' | 'Admin' | 'Sales';
 
@@ -41,12 +39,16 @@ export function parseRole(input: string): Role | null {
 }
 
 /**
+ * The project and the user's member record in it, or null when there is no such project: one cached
+ * statement, the members module's read model (`MembersReadModel.membership`).
+ */
+export type MembershipReader = (appId: string, userId: number) => Promise<MembershipRow | null>;
+
+/**
  * The one authorization module: every project-scoped endpoint asks it who the caller is in the
  * project, and it alone decides between app_not_found, 403 forbidden and NEED_AUTH.
  */
-export function createAccessService(database: DatabaseHandle) {
-  const load = (appId: string, userId: number) => accessRepository.membership(database, appId, userId);
-
+export function createAccessService(load: MembershipReader) {
   return {
     /** The caller's active membership, or the decided refusal. */
     async membership(appId: string, userId: number, style: RefusalStyle = 'api'): Promise<Membership> {

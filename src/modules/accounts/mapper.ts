@@ -1,5 +1,8 @@
 import type { Clock } from '../../lib/time.ts';
-import type { UserRow } from './repository.ts';
+import type { UserRow, userReadModel } from './repository.ts';
+
+/** The read model of users another module's repository joins to its rows (the accounts service exports it). */
+export type UserReadModel = typeof userReadModel;
 
 /** The interface's Platform user object (every field; `password` is always null). */
 export interface PlatformUser {

@@ -1,4 +1,4 @@
-import { type PreparedReader, crossProject, preparedQuery, type UsersTable, type Database, type DatabaseHandle } from '../../db/index.ts';
+import { preparedQuery, type UsersTable, type Database, type DatabaseHandle } from '../../db/index.ts';
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import { sha256 } from '../../lib/secrets.ts';
 import type { CodePurpose } from './code-sender.ts';
@@ -10,18 +10,6 @@ export type NewUser = Insertable<UsersTable>;
 export type Db = Kysely<Database>;
 
 /** SQL for platform users, their tokens, verification codes and failed log-ins. */
-const salesCountOf = preparedQuery('salesCountOf', ({ db }, userId: number) =>
-  db
-    .selectFrom('members')
-    .innerJoin('apps', 'apps.id', 'members.app_id')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('apps.creator_id', '=', userId)
-    .where('apps.status', '=', 0)
-    .where('members.status', '=', 0)
-    .where('members.role', '=', 'Sales')
-    .modifyEnd(crossProject('user-projects')),
-);
-
 const userByAccessToken = preparedQuery('userByAccessToken', ({ db }, tokenHash: string) =>
   db
     .selectFrom('access_tokens')
@@ -80,12 +68,6 @@ export const accountsRepository = {
       .where('id', '!=', userId)
       .executeTakeFirst();
     return row !== undefined;
-  },
-
-  /** Sales members across the live projects the user created (prepared: every user info answer has it). */
-  async salesCount(reader: PreparedReader, userId: number): Promise<number> {
-    const row = await reader.first(salesCountOf, userId);
-    return Number(row?.n ?? 0);
   },
 
   async insertAccessToken(db: Db, row: Database['access_tokens']): Promise<void> {
@@ -205,6 +187,12 @@ export const accountsRepository = {
     return Number(res.numDeletedRows) > 0;
   },
 
+  /** Deletes every access and refresh token issued through a client. */
+  async deleteClientTokens(db: Db, clientId: string): Promise<void> {
+    await db.deleteFrom('access_tokens').where('client_id', '=', clientId).execute();
+    await db.deleteFrom('refresh_tokens').where('client_id', '=', clientId).execute();
+  },
+
   /** Deletes every access and refresh token of a user, whatever client issued it; how many. */
   async deleteUserTokens(db: Db, userId: number): Promise<number> {
     const access = await db.deleteFrom('access_tokens').where('user_id', '=', userId).executeTakeFirst();
@@ -236,5 +224,32 @@ export const accountsRepository = {
       .values(keys.map((key) => ({ key, at })))
       .execute();
     await db.deleteFrom('login_failures').where('key', 'in', keys).where('at', '<=', pruneBefore).execute();
+  },
+};
+
+/**
+ * The read model accounts exports to the repositories that show users beside their own rows (the
+ * members list): each a table to join on its user id column, in the same statement. Reached through
+ * the accounts service (`userReadModel`); its type is `UserReadModel` of mapper.ts.
+ */
+export const userReadModel = {
+  /** What a list of people shows of each user, joined on `u_id`. */
+  cards(db: Db) {
+    return db
+      .selectFrom('users')
+      .select([
+        'users.id as u_id',
+        'users.name as u_name',
+        'users.photo_uri as u_photo_uri',
+        'users.created_at as u_created_at',
+        'users.updated_at as u_updated_at',
+        'users.phone_num as u_phone_num',
+        'users.phone_num_status as u_phone_num_status',
+        'users.email as u_email',
+      ]);
+  },
+  /** When each user was last seen (no row: never), joined on `p_user_id`. */
+  presence(db: Db) {
+    return db.selectFrom('user_presence').select(['user_presence.user_id as p_user_id', 'user_presence.last_seen_at as u_last_seen_at']);
   },
 };

@@ -47,16 +47,36 @@ export interface AccountsRoutesOptions {
 }
 
 export async function accountsRoutes(fastify: FastifyInstance, opts: AccountsRoutesOptions): Promise<void> {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { accounts } = opts;
-  // The token and register calls authenticate their OAuth client before validating the rest, so that
-  // every call counts: against the client's rate limit once it is authenticated, against the
-  // address when it is not. They take small bodies.
+  const oauth = oauthClientCalls(fastify, opts.accounts);
+  registrationRoutes(fastify, opts.accounts, oauth);
+  grantRoutes(fastify, opts.accounts, oauth);
+  serverInfoRoute(fastify, opts);
+  const session = consoleSession(opts);
+  consoleSessionRoutes(fastify, opts.accounts, session);
+  consolePasswordRoutes(fastify, opts.accounts, session);
+  userRoutes(fastify, opts.accounts);
+}
+
+/** The OAuth calls' route options and the client each authenticated. */
+interface OAuthCalls {
+  route: {
+    config: { auth: 'none'; errorStyle: 'oauth'; limitBy: 'caller' };
+    bodyLimit: number;
+    preValidation: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+  };
+  clientOf: (request: FastifyRequest) => string;
+}
+
+/**
+ * The token and register calls authenticate their OAuth client before validating the rest, so that
+ * every call counts: against the client's rate limit once it is authenticated, against the address
+ * when it is not. They take small bodies.
+ */
+function oauthClientCalls(app: FastifyInstance, accounts: AccountsService): OAuthCalls {
   const clients = new WeakMap<FastifyRequest, string>();
   const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
-  const oauthConfig = { auth: 'none' as const, errorStyle: 'oauth' as const, limitBy: 'caller' as const };
-  const oauthRoute = {
-    config: oauthConfig,
+  const route = {
+    config: { auth: 'none' as const, errorStyle: 'oauth' as const, limitBy: 'caller' as const },
     bodyLimit: BODY_LIMITS.oauth,
     preValidation: async (request: FastifyRequest, reply: FastifyReply) => {
       const b = (request.body ?? {}) as Record<string, unknown>;
@@ -75,6 +95,13 @@ export async function accountsRoutes(fastify: FastifyInstance, opts: AccountsRou
     if (id === undefined) throw new Error('token call without its client');
     return id;
   };
+  return { route, clientOf };
+}
+
+/** `register` and its verification code, through a partner's client. */
+function registrationRoutes(fastify: FastifyInstance, accounts: AccountsService, oauth: OAuthCalls): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { route: oauthRoute, clientOf } = oauth;
 
   app.post(
     '/svcuser/oauth2/register',
@@ -103,6 +130,12 @@ export async function accountsRoutes(fastify: FastifyInstance, opts: AccountsRou
     },
     async (request) => accounts.issueVerificationCode(request.body),
   );
+}
+
+/** The password and refresh grants and the revoke call, through a partner's client. */
+function grantRoutes(fastify: FastifyInstance, accounts: AccountsService, oauth: OAuthCalls): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { route: oauthRoute, clientOf } = oauth;
 
   app.post(
     '/svcuser/oauth2/access_token',
@@ -152,6 +185,11 @@ export async function accountsRoutes(fastify: FastifyInstance, opts: AccountsRou
       return {};
     },
   );
+}
+
+function serverInfoRoute(fastify: FastifyInstance, opts: AccountsRoutesOptions): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { accounts } = opts;
 
   app.get(
     '/api/v1.7/server-info',
@@ -166,25 +204,51 @@ export async function accountsRoutes(fastify: FastifyInstance, opts: AccountsRou
     },
     async () => ok(await accounts.serverInfo(opts.version)),
   );
+}
 
-  // The web console's session (docs/console.md): its own public client, the refresh token in an
-  // HttpOnly cookie sent only to these paths, accepted only from the console's origin.
-  const consoleRoute = {
-    config: { auth: 'none' as const, errorStyle: 'oauth' as const },
-    bodyLimit: BODY_LIMITS.oauth,
-    preValidation: async (request: FastifyRequest) => assertConsoleOrigin(request, opts.publicBaseUrl),
+/** What the console's routes share: their options, their answers, and how a session starts. */
+interface ConsoleSession {
+  route: {
+    config: { auth: 'none'; errorStyle: 'oauth' };
+    bodyLimit: number;
+    preValidation: (request: FastifyRequest) => Promise<void>;
   };
-  const consoleResponses = { 200: ConsoleToken, 400: OAuthError, 403: OAuthErrorBody, 429: OAuthErrorBody };
-  const startSession = async (
+  responses: typeof CONSOLE_RESPONSES;
+  start: (
     request: FastifyRequest,
     reply: FastifyReply,
     tokens: { access_token: string; refresh_token?: string; expires_in: number },
-  ) => {
-    if (tokens.refresh_token !== undefined) setSessionCookie(request, reply, tokens.refresh_token, opts.refreshTokenTtl);
-    else reply.header('cache-control', 'no-store');
-    setMemberPassCookie(request, reply, await accounts.memberPass(tokens.access_token, tokens.expires_in), tokens.expires_in);
-    return { access_token: tokens.access_token, token_type: 'bearer', expires_in: tokens.expires_in };
+  ) => Promise<{ access_token: string; token_type: string; expires_in: number }>;
+}
+
+const CONSOLE_RESPONSES = { 200: ConsoleToken, 400: OAuthError, 403: OAuthErrorBody, 429: OAuthErrorBody };
+
+/**
+ * The web console's session (docs/console.md): its own public client, the refresh token in an
+ * HttpOnly cookie sent only to these paths, accepted only from the console's origin.
+ */
+function consoleSession(opts: AccountsRoutesOptions): ConsoleSession {
+  const { accounts } = opts;
+  return {
+    route: {
+      config: { auth: 'none' as const, errorStyle: 'oauth' as const },
+      bodyLimit: BODY_LIMITS.oauth,
+      preValidation: async (request: FastifyRequest) => assertConsoleOrigin(request, opts.publicBaseUrl),
+    },
+    responses: CONSOLE_RESPONSES,
+    async start(request, reply, tokens) {
+      if (tokens.refresh_token !== undefined) setSessionCookie(request, reply, tokens.refresh_token, opts.refreshTokenTtl);
+      else reply.header('cache-control', 'no-store');
+      setMemberPassCookie(request, reply, await accounts.memberPass(tokens.access_token, tokens.expires_in), tokens.expires_in);
+      return { access_token: tokens.access_token, token_type: 'bearer', expires_in: tokens.expires_in };
+    },
   };
+}
+
+/** The console's sign-in, refresh, sign-out and sign-up. */
+function consoleSessionRoutes(fastify: FastifyInstance, accounts: AccountsService, session: ConsoleSession): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { route: consoleRoute, responses: consoleResponses, start: startSession } = session;
 
   app.post(
     SESSION_PATH,
@@ -254,9 +318,16 @@ export async function accountsRoutes(fastify: FastifyInstance, opts: AccountsRou
     },
     async (request, reply) => startSession(request, reply, await accounts.consoleSignUp(request.body)),
   );
+}
 
-  // Forgotten passwords (docs/accounts.md): a reset code by the verification-code sender, then the
-  // code and a new password. Both answer alike whether or not the account exists.
+/**
+ * Forgotten passwords (docs/accounts.md): a reset code by the verification-code sender, then the
+ * code and a new password. Both answer alike whether or not the account exists.
+ */
+function consolePasswordRoutes(fastify: FastifyInstance, accounts: AccountsService, session: ConsoleSession): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { route: consoleRoute } = session;
+
   app.post(
     '/svcuser/console/password-code',
     {
@@ -288,6 +359,11 @@ export async function accountsRoutes(fastify: FastifyInstance, opts: AccountsRou
     },
     async (request) => accounts.consolePasswordReset(request.body),
   );
+}
+
+/** The caller's own user object and its update. */
+function userRoutes(fastify: FastifyInstance, accounts: AccountsService): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
   app.get(
     '/svcuser/oauth2/getUserInfoByAccessToken',

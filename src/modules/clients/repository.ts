@@ -30,14 +30,9 @@ export const clientsRepository = {
   list(db: Db) {
     return db.selectFrom('oauth_clients').select(['id', 'name', 'created_at', 'revoked_at']).orderBy('created_at').orderBy('id').execute();
   },
-  /** Marks the client revoked and drops every token issued through it. Returns false if unknown. */
-  async revoke(db: Db, id: string, now: number): Promise<boolean> {
-    return db.transaction().execute(async (trx) => {
-      const res = await trx.updateTable('oauth_clients').set({ revoked_at: now }).where('id', '=', id).executeTakeFirst();
-      if (Number(res.numUpdatedRows) === 0) return false;
-      await trx.deleteFrom('access_tokens').where('client_id', '=', id).execute();
-      await trx.deleteFrom('refresh_tokens').where('client_id', '=', id).execute();
-      return true;
-    });
+  /** Marks the client revoked; false when there is no such client. */
+  async markRevoked(db: Db, id: string, now: number): Promise<boolean> {
+    const res = await db.updateTable('oauth_clients').set({ revoked_at: now }).where('id', '=', id).executeTakeFirst();
+    return Number(res.numUpdatedRows) > 0;
   },
 };

@@ -3,7 +3,11 @@ import type { AppContext } from '../../context.ts';
 import { failure } from '../../http/errors.ts';
 import { randomToken, safeEqual, sha256 } from '../../lib/secrets.ts';
 import { clientsRepository } from './repository.ts';
-import { isUniqueViolation } from '../../db/index.ts';
+import { type Database, isUniqueViolation } from '../../db/index.ts';
+import type { Kysely } from 'kysely';
+
+/** Deletes every token issued through a client, in the transaction that revokes it (the accounts tokens service's). */
+export type ClientTokensDropper = (trx: Kysely<Database>, clientId: string) => Promise<void>;
 
 export interface ClientSummary {
   client_id: string;
@@ -21,7 +25,7 @@ const CLIENT_ID_RE = /^[A-Za-z0-9._-]{3,64}$/;
 const CLIENT_SECRET_RE = /^[\x21-\x7e]{16,200}$/;
 
 /** OAuth clients (partners' ClientID/ClientSecret), managed by the operator from the CLI. */
-export function createClientsService(ctx: AppContext) {
+export function createClientsService(ctx: AppContext, dropTokens: ClientTokensDropper) {
   const db = ctx.database.db;
   return {
     /**
@@ -87,8 +91,13 @@ export function createClientsService(ctx: AppContext) {
       }));
     },
 
+    /** Revokes the client and drops every token issued through it, in one transaction; false if unknown. */
     revoke(clientId: string): Promise<boolean> {
-      return clientsRepository.revoke(db, clientId, ctx.clock.now());
+      return db.transaction().execute(async (trx) => {
+        if (!(await clientsRepository.markRevoked(trx, clientId, ctx.clock.now()))) return false;
+        await dropTokens(trx, clientId);
+        return true;
+      });
     },
 
     /**

@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Readable } from 'node:stream';
+import { actorOf } from '../../http/auth.ts';
 import { businessResponses, ok } from '../../http/envelope.ts';
 import { receivedFile, uploadRoute } from '../../http/upload.ts';
 import { AppIdParams } from '../projects/schemas.ts';
@@ -16,7 +17,7 @@ import {
   PreviewBody,
   RecentImportsQuery,
 } from './schemas.ts';
-import type { DataOpsService, ExportFormat } from './service.ts';
+import type { CustomerExport, DataOpsServices, ExportFormat, ImportJobs } from './service.ts';
 
 const tags = ['Customer import and export'];
 
@@ -44,14 +45,13 @@ function sendFile(reply: FastifyReply, body: Readable, format: ExportFormat, nam
     .send(body);
 }
 
-export async function dataOpsRoutes(fastify: FastifyInstance, opts: { dataops: DataOpsService }): Promise<void> {
+/** Starting imports and following them: the job, a member's recent ones, the failed rows. */
+function importRoutes(fastify: FastifyInstance, imports: ImportJobs): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { dataops } = opts;
-
   app.post(
     '/api/v1.7/app/:appId/member/:svcUserId/customer-imports',
     {
-      ...uploadRoute(dataops.upload, IMPORT_FIELDS),
+      ...uploadRoute(imports.upload, IMPORT_FIELDS),
       schema: {
         tags,
         summary: 'Import customers from a CSV or XLSX file, as a job (answers the job, queued)',
@@ -65,7 +65,13 @@ export async function dataOpsRoutes(fastify: FastifyInstance, opts: { dataops: D
       },
     },
     async (request) =>
-      ok(await dataops.startImport(request.params.appId, request.user.id, request.params.svcUserId, receivedFile(request), request.body)),
+      ok(
+        await imports.startImport(actorOf(request), {
+          pathUserId: request.params.svcUserId,
+          incoming: receivedFile(request),
+          request: request.body,
+        }),
+      ),
   );
 
   app.get(
@@ -80,26 +86,7 @@ export async function dataOpsRoutes(fastify: FastifyInstance, opts: { dataops: D
       },
     },
     async (request) =>
-      ok(await dataops.recentImports(request.params.appId, request.user.id, request.params.svcUserId, request.query.count ?? 20)),
-  );
-
-  app.post(
-    '/api/v1.7/app/:appId/customer-import/preview',
-    {
-      ...uploadRoute(dataops.upload, PREVIEW_FIELDS),
-      schema: {
-        tags,
-        summary:
-          "What an import of a file would read: its header, each column's automatic mapping, its first rows (any member; nothing kept)",
-        description:
-          "multipart/form-data with the file in the field `file`; a CSV's first 64 KiB are enough. Refused as an import refuses the file (import_file_invalid).",
-        consumes: ['multipart/form-data'],
-        params: AppIdParams,
-        body: PreviewBody,
-        response: businessResponses(ImportPreview),
-      },
-    },
-    async (request) => ok(await dataops.previewImport(request.params.appId, request.user.id, receivedFile(request), request.body)),
+      ok(await imports.recentImports(actorOf(request), { pathUserId: request.params.svcUserId, limit: request.query.count ?? 20 })),
   );
 
   app.get(
@@ -113,7 +100,7 @@ export async function dataOpsRoutes(fastify: FastifyInstance, opts: { dataops: D
       },
     },
     async (request) =>
-      ok(await dataops.importJob(request.params.appId, request.user.id, request.params.svcUserId, request.params.importId)),
+      ok(await imports.importJob(actorOf(request), { pathUserId: request.params.svcUserId, importId: request.params.importId })),
   );
 
   app.get(
@@ -128,9 +115,33 @@ export async function dataOpsRoutes(fastify: FastifyInstance, opts: { dataops: D
       },
     },
     async (request, reply) => {
-      const { appId, svcUserId, importId } = request.params;
-      return sendFile(reply, await dataops.problemsCsv(appId, request.user.id, svcUserId, importId), 'csv', `problems-${importId}`);
+      const { svcUserId: pathUserId, importId } = request.params;
+      return sendFile(reply, await imports.problemsCsv(actorOf(request), { pathUserId, importId }), 'csv', `problems-${importId}`);
     },
+  );
+}
+
+/** Before an import: the preview of a file, the template to fill in. */
+function beforeImportRoutes(fastify: FastifyInstance, imports: ImportJobs): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  app.post(
+    '/api/v1.7/app/:appId/customer-import/preview',
+    {
+      ...uploadRoute(imports.upload, PREVIEW_FIELDS),
+      schema: {
+        tags,
+        summary:
+          "What an import of a file would read: its header, each column's automatic mapping, its first rows (any member; nothing kept)",
+        description:
+          "multipart/form-data with the file in the field `file`; a CSV's first 64 KiB are enough. Refused as an import refuses the file (import_file_invalid).",
+        consumes: ['multipart/form-data'],
+        params: AppIdParams,
+        body: PreviewBody,
+        response: businessResponses(ImportPreview),
+      },
+    },
+    async (request) =>
+      ok(await imports.previewImport(actorOf(request), { incoming: receivedFile(request), encoding: request.body.encoding })),
   );
 
   app.get(
@@ -147,10 +158,13 @@ export async function dataOpsRoutes(fastify: FastifyInstance, opts: { dataops: D
     },
     async (request, reply) => {
       const format = request.query.format ?? 'csv';
-      return sendFile(reply, await dataops.template(request.params.appId, request.user.id, format), format, 'customers-template');
+      return sendFile(reply, await imports.template(actorOf(request), format), format, 'customers-template');
     },
   );
+}
 
+function exportRoutes(fastify: FastifyInstance, exports: CustomerExport): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/api/v1.7/app/:appId/customers/export',
     {
@@ -165,14 +179,18 @@ export async function dataOpsRoutes(fastify: FastifyInstance, opts: { dataops: D
     },
     async (request, reply) => {
       const format = request.query.format ?? 'csv';
-      const body = await dataops.exportCustomers(
-        request.params.appId,
-        request.user.id,
-        { keyword: request.query.keyword, groupId: request.query.group_id },
+      const body = await exports.exportCustomers(actorOf(request), {
+        filter: { keyword: request.query.keyword, groupId: request.query.group_id },
         format,
-        request.query.svc_user_id,
-      );
+        ownerId: request.query.svc_user_id,
+      });
       return sendFile(reply, body, format, 'customers');
     },
   );
+}
+
+export async function dataOpsRoutes(fastify: FastifyInstance, opts: { dataops: DataOpsServices }): Promise<void> {
+  importRoutes(fastify, opts.dataops.imports);
+  beforeImportRoutes(fastify, opts.dataops.imports);
+  exportRoutes(fastify, opts.dataops.exports);
 }

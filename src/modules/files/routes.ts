@@ -1,12 +1,13 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { actorOf } from '../../http/auth.ts';
 import { FailureEnvelope, businessResponses, ok } from '../../http/envelope.ts';
 import { PagingQuery, page } from '../../http/paging.ts';
 import { MULTIPART_OVERHEAD, receivedFile, uploadRoute } from '../../http/upload.ts';
 import { AppIdParams } from '../projects/schemas.ts';
 import { File, FileParams, PageParams, PageQuery, UploadBody } from './schemas.ts';
-import type { FilesService } from './service.ts';
+import type { FileUploads, FilesServices } from './service.ts';
 
 const tags = ['Files'];
 
@@ -16,9 +17,11 @@ const UPLOAD_DESCRIPTION =
   '(`renderedPages` counts them), then it is `ready` or `failed`. A missing, too large, unsupported, encrypted or unreadable ' +
   'file, or one with too many pages or pixels: {status:0, code:"invalid_file", msg}, and nothing is stored.';
 
-export async function filesRoutes(fastify: FastifyInstance, opts: { files: FilesService }): Promise<void> {
+const uploadResponses = { ...businessResponses(File), 408: FailureEnvelope, 411: FailureEnvelope };
+
+/** Uploads: a new file, a new version of one. */
+function uploadRoutes(fastify: FastifyInstance, files: FileUploads): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { files } = opts;
   // Besides the file, only its name (up to 1000 characters).
   const upload = uploadRoute(files.upload, { fields: 4, fieldBytes: 4 * 1024 });
 
@@ -28,7 +31,8 @@ export async function filesRoutes(fastify: FastifyInstance, opts: { files: Files
     // Ids no project or file can have are left to validation, which refuses them without asking the database.
     if ([appId, fileId ?? ''].some((id) => id.length > 64 || id.includes('\u0000'))) return;
     const length = request.headers['content-length'];
-    await files.checkUpload(appId, request.user.id, fileId, length === undefined ? undefined : Number(length), MULTIPART_OVERHEAD);
+    const contentLength = length === undefined ? undefined : Number(length);
+    await files.checkUpload(actorOf(request), { fileId, contentLength, overhead: MULTIPART_OVERHEAD });
   };
 
   app.post(
@@ -43,10 +47,10 @@ export async function filesRoutes(fastify: FastifyInstance, opts: { files: Files
         consumes: ['multipart/form-data'],
         params: AppIdParams,
         body: UploadBody,
-        response: { ...businessResponses(File), 408: FailureEnvelope, 411: FailureEnvelope },
+        response: uploadResponses,
       },
     },
-    async (request) => ok(await files.create(request.params.appId, request.user.id, receivedFile(request), request.body.name)),
+    async (request) => ok(await files.create(actorOf(request), { incoming: receivedFile(request), name: request.body.name })),
   );
 
   app.post(
@@ -61,17 +65,23 @@ export async function filesRoutes(fastify: FastifyInstance, opts: { files: Files
         consumes: ['multipart/form-data'],
         params: FileParams,
         body: UploadBody,
-        response: { ...businessResponses(File), 408: FailureEnvelope, 411: FailureEnvelope },
+        response: uploadResponses,
       },
     },
     async (request) =>
-      ok(await files.replace(request.params.appId, request.user.id, request.params.fileId, receivedFile(request), request.body.name)),
+      ok(
+        await files.replace(actorOf(request), { fileId: request.params.fileId, incoming: receivedFile(request), name: request.body.name }),
+      ),
   );
+}
 
+/** Reads: a file, the project's files, a rendered page's image. */
+function readRoutes(fastify: FastifyInstance, files: FileUploads): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/api/v1.7/app/:appId/file/:fileId',
     { schema: { tags, summary: 'A file (any member)', params: FileParams, response: businessResponses(File) } },
-    async (request) => ok(await files.get(request.params.appId, request.user.id, request.params.fileId)),
+    async (request) => ok(await files.get(actorOf(request), request.params.fileId)),
   );
 
   app.get(
@@ -85,7 +95,7 @@ export async function filesRoutes(fastify: FastifyInstance, opts: { files: Files
         response: businessResponses(Type.Array(File)),
       },
     },
-    async (request) => ok(await files.list(request.params.appId, request.user.id, page(request.query))),
+    async (request) => ok(await files.list(actorOf(request), page(request.query))),
   );
 
   app.get(
@@ -109,11 +119,17 @@ export async function filesRoutes(fastify: FastifyInstance, opts: { files: Files
       },
     },
     async (request, reply) => {
-      const { appId, fileId, n } = request.params;
-      const image = await files.page(appId, request.user.id, fileId, n, request.query.width ?? 'desktop', request.headers['if-none-match']);
+      const { fileId, n } = request.params;
+      const width = request.query.width ?? 'desktop';
+      const image = await files.page(actorOf(request), { fileId, n, width, ifNoneMatch: request.headers['if-none-match'] });
       reply.header('ETag', image.etag).header('Cache-Control', 'private, no-cache');
       if (image.notModified) return reply.code(304).send();
       return reply.type(image.contentType).header('Content-Length', String(image.size)).send(image.body);
     },
   );
+}
+
+export async function filesRoutes(fastify: FastifyInstance, opts: { files: FilesServices }): Promise<void> {
+  uploadRoutes(fastify, opts.files.uploads);
+  readRoutes(fastify, opts.files.uploads);
 }

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BODY_LIMITS } from '../../http/body-limits.ts';
-import { bearerToken } from '../../http/auth.ts';
+import { actorOf, bearerToken } from '../../http/auth.ts';
 import { readCookie, setCookie } from '../../http/cookies.ts';
 import { MEMBER_PASS_COOKIE } from '../../http/console-session.ts';
 import { businessResponses, ok } from '../../http/envelope.ts';
@@ -15,7 +15,15 @@ import { Link } from '../histories/schemas.ts';
 import { AppIdParams } from '../projects/schemas.ts';
 import { BEACON_MAX_BYTES } from './beacons.ts';
 import { AppLinkParams, LinkBody, WithUrlQuery } from './schemas.ts';
-import { type LinksService, UNLOCK_TTL_S, type ViewerAnswer, type VisitorRequest } from './service.ts';
+import {
+  type LinkManagement,
+  type LinkViewer,
+  type LinkViews,
+  type LinksService,
+  UNLOCK_TTL_S,
+  type ViewerAnswer,
+  type VisitorRequest,
+} from './service.ts';
 import { emailGatePage, fileViewerPage, messagePage, passcodePage, webViewerPage } from './viewer-html.ts';
 
 const tags = ['Links'];
@@ -42,13 +50,28 @@ export interface LinksRoutesOptions {
   secureCookies: boolean;
 }
 
+/** The viewer's HTTP plumbing its routes share: the visitor, cookies, page headers, rate budgets, rendering. */
+type ViewerHttp = ReturnType<typeof viewerHttp>;
+
+const shareParams = Type.Object({ token: Type.String() });
+const formBody = Type.Record(Type.String(), Type.Unknown());
+
 export async function linksRoutes(fastify: FastifyInstance, opts: LinksRoutesOptions): Promise<void> {
+  const { links } = opts;
+  managementRoutes(fastify, links.management);
+  // The public viewer (docs/links.md). Browser pages and the beacon protocol: no token, their own
+  // rate budgets, listed in the OpenAPI document under the public pages' tag.
+  const http = viewerHttp(fastify, opts);
+  viewerPageRoutes(fastify, links.viewer, http);
+  gateRoutes(fastify, links.viewer, http);
+  formRoute(fastify, links.viewer, http);
+  beaconRoute(fastify, links.views, http);
+  addressRoutes(fastify, links.viewer, http, opts.script);
+}
+
+/** The API: links made through Rapport, by the project's members (the auth hook resolves the actor). */
+function managementRoutes(fastify: FastifyInstance, management: LinkManagement): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { links, accounts, script, secureCookies } = opts;
-  const scriptUrl = script ? `/assets/${script.name}` : null;
-
-  // ---- The API: links made through Rapport. ----
-
   app.post(
     '/api/v1.7/app/:appId/links',
     {
@@ -66,7 +89,7 @@ export async function linksRoutes(fastify: FastifyInstance, opts: LinksRoutesOpt
         response: businessResponses(Link),
       },
     },
-    async (request) => ok(await links.create(request.params.appId, request.user.id, request.body, request.query.with_url === 1)),
+    async (request) => ok(await management.create(actorOf(request), { input: request.body, withUrl: request.query.with_url === 1 })),
   );
 
   app.put(
@@ -84,7 +107,13 @@ export async function linksRoutes(fastify: FastifyInstance, opts: LinksRoutesOpt
       },
     },
     async (request) =>
-      ok(await links.update(request.params.appId, request.user.id, request.params.linkId, request.body, request.query.with_url === 1)),
+      ok(
+        await management.update(actorOf(request), {
+          linkId: request.params.linkId,
+          input: request.body,
+          withUrl: request.query.with_url === 1,
+        }),
+      ),
   );
 
   app.delete(
@@ -98,27 +127,42 @@ export async function linksRoutes(fastify: FastifyInstance, opts: LinksRoutesOpt
         response: businessResponses(Type.Boolean()),
       },
     },
-    async (request) => ok(await links.disable(request.params.appId, request.user.id, request.params.linkId)),
+    async (request) => ok(await management.disable(actorOf(request), { linkId: request.params.linkId })),
   );
+}
 
-  // ---- The public viewer (docs/links.md). Browser pages and the beacon protocol: no token, their own
-  // rate budgets, listed in the OpenAPI document under the public pages' tag. ----
+/** Headers of every viewer page: not indexed, no referrer, never stored, and the page's own CSP. */
+function pageHeaders(reply: FastifyReply, nonce: string, frameOrigin?: string): void {
+  reply
+    .header(
+      'Content-Security-Policy',
+      `default-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'; img-src 'self'; ` +
+        `style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; connect-src 'self'${frameOrigin ? `; frame-src ${frameOrigin}` : ''}`,
+    )
+    .header('X-Robots-Tag', 'noindex, nofollow, noarchive')
+    .header('Referrer-Policy', 'no-referrer')
+    .header('Cache-Control', 'no-store')
+    .type('text/html; charset=utf-8');
+}
 
-  /** Who is behind the request, and the visitor cookie set when the browser had none. */
-  async function visitorOf(request: FastifyRequest, reply: FastifyReply): Promise<VisitorRequest> {
-    let visitorId = readCookie(request, VISITOR_COOKIE);
-    if (visitorId === undefined || !VISITOR_RE.test(visitorId)) {
-      visitorId = randomToken(16);
-      setCookie(reply, VISITOR_COOKIE, visitorId, { path: '/l', maxAgeSeconds: VISITOR_TTL_S, secure: secureCookies });
-    }
-    return {
-      userAgent: request.headers['user-agent'],
-      ip: request.ip,
-      visitorId,
-      userId: await signedInUser(request),
-      unlock: readCookie(request, UNLOCK_COOKIE),
-    };
-  }
+/** The page of a link that does not open. */
+function unavailable(reply: FastifyReply, why: keyof typeof UNAVAILABLE) {
+  const nonce = randomToken(16);
+  const m = UNAVAILABLE[why];
+  pageHeaders(reply, nonce);
+  return reply.code(m.status).send(messagePage(nonce, m.heading, m.text));
+}
+
+/** The page to start on (`?p=`), within the file's pages. */
+const pageOf = (q: unknown, pages: number) => {
+  const raw = (q as { p?: unknown }).p;
+  const n = typeof raw === 'string' && /^\d{1,6}$/.test(raw) ? Number(raw) : 1;
+  return Math.min(Math.max(1, n), pages);
+};
+
+function viewerHttp(fastify: FastifyInstance, opts: LinksRoutesOptions) {
+  const { accounts, script, secureCookies } = opts;
+  const scriptUrl = script ? `/assets/${script.name}` : null;
 
   /**
    * A platform user signed in on this request: a bearer token in the Authorization header, or the
@@ -135,36 +179,7 @@ export async function linksRoutes(fastify: FastifyInstance, opts: LinksRoutesOpt
     }
   }
 
-  /** Headers of every viewer page: not indexed, no referrer, never stored, and the page's own CSP. */
-  function pageHeaders(reply: FastifyReply, nonce: string, frameOrigin?: string): void {
-    reply
-      .header(
-        'Content-Security-Policy',
-        `default-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'; img-src 'self'; ` +
-          `style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; connect-src 'self'${frameOrigin ? `; frame-src ${frameOrigin}` : ''}`,
-      )
-      .header('X-Robots-Tag', 'noindex, nofollow, noarchive')
-      .header('Referrer-Policy', 'no-referrer')
-      .header('Cache-Control', 'no-store')
-      .type('text/html; charset=utf-8');
-  }
-
-  function unavailable(reply: FastifyReply, why: keyof typeof UNAVAILABLE) {
-    const nonce = randomToken(16);
-    const m = UNAVAILABLE[why];
-    pageHeaders(reply, nonce);
-    return reply.code(m.status).send(messagePage(nonce, m.heading, m.text));
-  }
-
-  const countViewer = (request: FastifyRequest, reply: FastifyReply) => fastify.limits.count(request, reply, { viewer: request.ip });
-  const countForm = (request: FastifyRequest, reply: FastifyReply) => fastify.limits.count(request, reply, { form: request.ip });
-  const shareParams = Type.Object({ token: Type.String() });
-  const pageOf = (q: unknown, pages: number) => {
-    const raw = (q as { p?: unknown }).p;
-    const n = typeof raw === 'string' && /^\d{1,6}$/.test(raw) ? Number(raw) : 1;
-    return Math.min(Math.max(1, n), pages);
-  };
-
+  /** The viewer's answer as a page (or a redirect). */
   function render(reply: FastifyReply, answer: ViewerAnswer, query: unknown) {
     const nonce = randomToken(16);
     switch (answer.kind) {
@@ -211,6 +226,42 @@ export async function linksRoutes(fastify: FastifyInstance, opts: LinksRoutesOpt
     }
   }
 
+  return {
+    render,
+
+    /** Who is behind the request, and the visitor cookie set when the browser had none. */
+    async visitorOf(request: FastifyRequest, reply: FastifyReply): Promise<VisitorRequest> {
+      let visitorId = readCookie(request, VISITOR_COOKIE);
+      if (visitorId === undefined || !VISITOR_RE.test(visitorId)) {
+        visitorId = randomToken(16);
+        setCookie(reply, VISITOR_COOKIE, visitorId, { path: '/l', maxAgeSeconds: VISITOR_TTL_S, secure: secureCookies });
+      }
+      return {
+        userAgent: request.headers['user-agent'],
+        ip: request.ip,
+        visitorId,
+        userId: await signedInUser(request),
+        unlock: readCookie(request, UNLOCK_COOKIE),
+      };
+    },
+
+    /** The link's unlock cookie as the browser sent it. */
+    unlockOf: (request: FastifyRequest) => readCookie(request, UNLOCK_COOKIE),
+
+    /** Sets the link's unlock cookie and sends the browser back to the viewer. */
+    unlocked(reply: FastifyReply, token: string, cookie: string) {
+      setCookie(reply, UNLOCK_COOKIE, cookie, { path: `/l/${token}`, maxAgeSeconds: UNLOCK_TTL_S, secure: secureCookies });
+      return reply.redirect(`/l/${encodeURIComponent(token)}`, 303);
+    },
+
+    countViewer: (request: FastifyRequest, reply: FastifyReply) => fastify.limits.count(request, reply, { viewer: request.ip }),
+    countForm: (request: FastifyRequest, reply: FastifyReply) => fastify.limits.count(request, reply, { form: request.ip }),
+  };
+}
+
+/** The viewer's page, its page images and the original file's download. */
+function viewerPageRoutes(fastify: FastifyInstance, viewer: LinkViewer, http: ViewerHttp): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/l/:token',
     {
@@ -224,11 +275,11 @@ export async function linksRoutes(fastify: FastifyInstance, opts: LinksRoutesOpt
       },
     },
     async (request, reply) => {
-      await countViewer(request, reply);
-      const visitor = await visitorOf(request, reply);
+      await http.countViewer(request, reply);
+      const visitor = await http.visitorOf(request, reply);
       const click = (request.query as { rapport_click?: unknown }).rapport_click;
       if (typeof click === 'string' && click.length <= 2048) visitor.mailClick = click;
-      return render(reply, await links.viewer(request.params.token, visitor, request.method === 'HEAD'), request.query);
+      return http.render(reply, await viewer.viewer(request.params.token, visitor, request.method === 'HEAD'), request.query);
     },
   );
 
@@ -245,13 +296,19 @@ export async function linksRoutes(fastify: FastifyInstance, opts: LinksRoutesOpt
       },
     },
     async (request, reply) => {
-      await countViewer(request, reply);
+      await http.countViewer(request, reply);
       const n = /^\d{1,6}$/.test(request.params.n) ? Number(request.params.n) : 0;
       const width = (request.query as { width?: unknown }).width === 'desktop' ? 'desktop' : 'phone';
       const image =
         n < 1
           ? null
-          : await links.pageImage(request.params.token, readCookie(request, UNLOCK_COOKIE), n, width, request.headers['if-none-match']);
+          : await viewer.pageImage({
+              shareToken: request.params.token,
+              unlock: http.unlockOf(request),
+              n,
+              width,
+              ifNoneMatch: request.headers['if-none-match'],
+            });
       if (image === null) return unavailable(reply, 'missing');
       reply
         .header('ETag', image.etag)
@@ -276,8 +333,8 @@ export async function linksRoutes(fastify: FastifyInstance, opts: LinksRoutesOpt
       },
     },
     async (request, reply) => {
-      await countViewer(request, reply);
-      const original = await links.download(request.params.token, readCookie(request, UNLOCK_COOKIE));
+      await http.countViewer(request, reply);
+      const original = await viewer.download(request.params.token, http.unlockOf(request));
       if (original === null) return unavailable(reply, 'missing');
       const ascii = original.name.replace(/[^\x20-\x7e]|["\\]/g, '_');
       return reply
@@ -289,12 +346,11 @@ export async function linksRoutes(fastify: FastifyInstance, opts: LinksRoutesOpt
         .send(original.body);
     },
   );
+}
 
-  const formBody = Type.Record(Type.String(), Type.Unknown());
-  const isPlainFormPost = (request: FastifyRequest) =>
-    (request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded') &&
-    (request.headers.accept ?? '').includes('text/html');
-
+/** The passcode and e-mail gates: form posts answered with the unlock cookie, or the gate page again. */
+function gateRoutes(fastify: FastifyInstance, viewer: LinkViewer, http: ViewerHttp): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.post(
     '/l/:token/unlock',
     {
@@ -310,15 +366,14 @@ export async function linksRoutes(fastify: FastifyInstance, opts: LinksRoutesOpt
       },
     },
     async (request, reply) => {
-      await countForm(request, reply);
+      await http.countForm(request, reply);
       const token = request.params.token;
-      const result = await links.unlock(token, readCookie(request, UNLOCK_COOKIE), (request.body as Record<string, unknown>).passcode);
+      const result = await viewer.unlock(token, http.unlockOf(request), (request.body as Record<string, unknown>).passcode);
       if (result === undefined) return unavailable(reply, 'missing');
-      if (result === null) return render(reply, { kind: 'passcode', shareToken: token, title: '', wrong: true }, {});
+      if (result === null) return http.render(reply, { kind: 'passcode', shareToken: token, title: '', wrong: true }, {});
       if ('lockedFor' in result)
-        return render(reply, { kind: 'passcode', shareToken: token, title: '', wrong: false, lockedFor: result.lockedFor }, {});
-      setCookie(reply, UNLOCK_COOKIE, result.cookie, { path: `/l/${token}`, maxAgeSeconds: UNLOCK_TTL_S, secure: secureCookies });
-      return reply.redirect(`/l/${encodeURIComponent(token)}`, 303);
+        return http.render(reply, { kind: 'passcode', shareToken: token, title: '', wrong: false, lockedFor: result.lockedFor }, {});
+      return http.unlocked(reply, token, result.cookie);
     },
   );
 
@@ -337,18 +392,24 @@ export async function linksRoutes(fastify: FastifyInstance, opts: LinksRoutesOpt
       },
     },
     async (request, reply) => {
-      await countForm(request, reply);
+      await http.countForm(request, reply);
       const token = request.params.token;
-      const visitor = await visitorOf(request, reply);
-      const result = await links.passGate(token, request.body as Record<string, unknown>, visitor);
+      const visitor = await http.visitorOf(request, reply);
+      const result = await viewer.passGate(token, request.body as Record<string, unknown>, visitor);
       if (result === undefined) return unavailable(reply, 'missing');
-      if (result === null) return render(reply, { kind: 'email', shareToken: token, title: '', invalid: true }, {});
-      setCookie(reply, UNLOCK_COOKIE, result.cookie, { path: `/l/${token}`, maxAgeSeconds: UNLOCK_TTL_S, secure: secureCookies });
-      return reply.redirect(`/l/${encodeURIComponent(token)}`, 303);
+      if (result === null) return http.render(reply, { kind: 'email', shareToken: token, title: '', invalid: true }, {});
+      return http.unlocked(reply, token, result.cookie);
     },
   );
+}
 
-  app.post(
+/** The link's form: JSON from the viewer's script, or the browser's own form post without script. */
+function formRoute(fastify: FastifyInstance, viewer: LinkViewer, http: ViewerHttp): void {
+  const isPlainFormPost = (request: FastifyRequest) =>
+    (request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded') &&
+    (request.headers.accept ?? '').includes('text/html');
+
+  fastify.withTypeProvider<TypeBoxTypeProvider>().post(
     '/l/:token/form',
     {
       bodyLimit: BODY_LIMITS.default,
@@ -363,12 +424,12 @@ export async function linksRoutes(fastify: FastifyInstance, opts: LinksRoutesOpt
       },
     },
     async (request, reply) => {
-      await countForm(request, reply);
+      await http.countForm(request, reply);
       const token = request.params.token;
-      const visitor = await visitorOf(request, reply);
+      const visitor = await http.visitorOf(request, reply);
       const plain = isPlainFormPost(request);
       try {
-        await links.form(token, request.body as Record<string, unknown>, visitor);
+        await viewer.form(token, request.body as Record<string, unknown>, visitor);
       } catch (err) {
         if (!plain || !(err instanceof AppError) || err.kind !== 'public') throw err;
         const nonce = randomToken(16);
@@ -380,8 +441,11 @@ export async function linksRoutes(fastify: FastifyInstance, opts: LinksRoutesOpt
       return ok({});
     },
   );
+}
 
-  app.post(
+/** The viewer's beacons (view recording). */
+function beaconRoute(fastify: FastifyInstance, views: LinkViews, http: ViewerHttp): void {
+  fastify.withTypeProvider<TypeBoxTypeProvider>().post(
     '/l/:token/events',
     {
       bodyLimit: BEACON_MAX_BYTES,
@@ -397,10 +461,10 @@ export async function linksRoutes(fastify: FastifyInstance, opts: LinksRoutesOpt
     async (request, reply) => {
       // Every beacon spends its address's budget too: made-up view ids buy no fresh one.
       await fastify.limits.count(request, reply, { beaconAddress: request.ip });
-      const visitor = await visitorOf(request, reply);
+      const visitor = await http.visitorOf(request, reply);
       let counted = false;
       try {
-        const result = await links.beacon(request.params.token, request.body, visitor, async (viewId) => {
+        const result = await views.beacon(request.params.token, request.body, visitor, async (viewId) => {
           counted = true;
           await fastify.limits.count(request, reply, { view: viewId });
         });
@@ -412,7 +476,11 @@ export async function linksRoutes(fastify: FastifyInstance, opts: LinksRoutesOpt
       }
     },
   );
+}
 
+/** The original platform's link address, and the viewer's script. */
+function addressRoutes(fastify: FastifyInstance, viewer: LinkViewer, http: ViewerHttp, script: ViewerScript | null): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   // `/link/{link-id}?share_token=…`, the original platform's address of a link: the viewer's.
   app.get(
     '/link/:linkId',
@@ -427,9 +495,9 @@ export async function linksRoutes(fastify: FastifyInstance, opts: LinksRoutesOpt
       },
     },
     async (request, reply) => {
-      await countViewer(request, reply);
+      await http.countViewer(request, reply);
       const q = (request.query as { share_token?: unknown }).share_token;
-      const to = await links.legacyAddress(request.params.linkId, typeof q === 'string' ? q : undefined);
+      const to = await viewer.legacyAddress(request.params.linkId, typeof q === 'string' ? q : undefined);
       if (to === null) return unavailable(reply, 'missing');
       return reply.header('Referrer-Policy', 'no-referrer').redirect(to, 302);
     },

@@ -1,4 +1,4 @@
-import type { FileViewerModel, WebViewerModel } from './service.ts';
+import type { FileViewerModel, WebViewerModel } from './viewer-model.ts';
 
 /**
  * The public viewer's HTML (docs/links.md, "The viewer"): server-rendered, readable without

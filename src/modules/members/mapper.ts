@@ -1,11 +1,27 @@
 import type { MembersTable, UsersTable } from '../../db/index.ts';
 import type { Selectable } from 'kysely';
 import type { Clock } from '../../lib/time.ts';
+import type { AppRow } from '../projects/mapper.ts';
 
 /** A stored member record. Other modules (access) name it from here, as a type. */
 export type MemberRow = Selectable<MembersTable>;
 
 type UserRow = Selectable<UsersTable>;
+
+/**
+ * A project with the caller's member record in it (null columns when they are not a member): the
+ * membership read access resolves every project-scoped request with.
+ */
+export type MembershipRow = AppRow & {
+  m_id: string | null;
+  m_status: number | null;
+  m_role: string | null;
+  m_conference_id: string | null;
+  m_post_roles: string | null;
+  m_create_time: number | null;
+  m_edit_time: number | null;
+  m_accepted_at: number | null;
+};
 
 /** A member with what the list shows of its platform user (the members repository's list). */
 export type MemberListRow = MemberRow & {
@@ -22,9 +38,9 @@ export type MemberListRow = MemberRow & {
 
 /** One of a user's own memberships, with what they see of its project. */
 export type UserMembershipRow = MemberRow & {
-  a_name: string;
-  a_description: string | null;
-  a_creator_id: number;
+  app_name: string;
+  app_description: string | null;
+  app_creator_id: number;
 };
 
 export interface UserMembership extends MemberResponse {
@@ -34,7 +50,7 @@ export interface UserMembership extends MemberResponse {
 export function toUserMembership(r: UserMembershipRow, clock: Clock): UserMembership {
   return {
     ...toMember(r, clock),
-    app: { id: r.app_id, name: r.a_name, description: r.a_description, creatorId: r.a_creator_id },
+    app: { id: r.app_id, name: r.app_name, description: r.app_description, creatorId: r.app_creator_id },
   };
 }
 

@@ -1,8 +1,104 @@
-import { type MembersTable, type Database, containsInsensitive, crossProject } from '../../db/index.ts';
+import {
+  type MembersTable,
+  type Database,
+  type DatabaseHandle,
+  type PreparedReader,
+  containsInsensitive,
+  crossProject,
+  preparedQuery,
+} from '../../db/index.ts';
 import type { Kysely, Updateable } from 'kysely';
-import type { MemberListRow, MemberRow, UserMembershipRow } from './mapper.ts';
+import type { UserReadModel } from '../accounts/mapper.ts';
+import type { AppRow, ProjectReadModel } from '../projects/mapper.ts';
+import type { MemberListRow, MemberRow, MembershipRow, UserMembershipRow } from './mapper.ts';
 
 type Db = Kysely<Database>;
+
+/** What a members list asks: one page of a project's active members, matching a keyword or not. */
+export interface MemberListQuery {
+  appId: string;
+  keyword: string | undefined;
+  offset: number;
+  limit: number;
+}
+
+/**
+ * The reads that join members to their projects, as one statement each over the projects module's
+ * read model: the caller's membership (every project-scoped request asks, through access), a
+ * creator's Sales count (the user object), a user's projects and memberships.
+ */
+export function projectMemberReads(projects: ProjectReadModel) {
+  /** The project and the caller's member record in it (null columns when not a member). */
+  const membershipRow = preparedQuery('membership', ({ db }, appId: string, userId: number) =>
+    projects
+      .byId(db, appId)
+      .leftJoin('members', (j) => j.onRef('members.app_id', '=', projects.key).on('members.user_id', '=', userId))
+      .select([
+        'members.id as m_id',
+        'members.status as m_status',
+        'members.role as m_role',
+        'members.conference_id as m_conference_id',
+        'members.post_roles as m_post_roles',
+        'members.create_time as m_create_time',
+        'members.edit_time as m_edit_time',
+        'members.accepted_at as m_accepted_at',
+      ]),
+  );
+  /** Sales members across the live projects the user created (prepared: every user info answer has it). */
+  const salesCountOf = preparedQuery('salesCountOf', ({ db }, userId: number) =>
+    projects
+      .liveCreatedBy(db, userId)
+      .innerJoin('members', 'members.app_id', projects.key)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('members.status', '=', 0)
+      .where('members.role', '=', 'Sales')
+      .modifyEnd(crossProject('user-projects')),
+  );
+
+  return {
+    /**
+     * The project and the caller's member record in it, or null when there is no such project.
+     * Every request of a project-scoped endpoint asks and members change rarely, so the rows are
+     * kept in memory until a commit changes users, tokens, projects or members.
+     */
+    membership(database: DatabaseHandle, appId: string, userId: number): Promise<MembershipRow | null> {
+      return database
+        .cache<string, MembershipRow | null>('memberships', 'access')
+        .get(`${userId}:${appId}`, async () => (await database.reader.first(membershipRow, appId, userId)) ?? null);
+    },
+
+    async salesCount(reader: PreparedReader, userId: number): Promise<number> {
+      const row = await reader.first(salesCountOf, userId);
+      return Number(row?.n ?? 0);
+    },
+
+    /** Live projects the user is an active member of, newest first, with the user's role. */
+    projectsOf(db: Db, userId: number): Promise<(AppRow & { role: string })[]> {
+      return projects
+        .liveNewestFirst(db)
+        .innerJoin('members', 'members.app_id', projects.key)
+        .select('members.role')
+        .where('members.user_id', '=', userId)
+        .where('members.status', '=', 0)
+        .modifyEnd(crossProject('user-projects'))
+        .execute();
+    },
+
+    /** The user's active memberships in live projects, newest first, with each project's name and creator; `pending` narrows them. */
+    listForUser(db: Db, userId: number, pending: boolean | undefined): Promise<UserMembershipRow[]> {
+      let q = projects
+        .liveSummaries(db)
+        .innerJoin('members', 'members.app_id', projects.key)
+        .selectAll('members')
+        .where('members.user_id', '=', userId)
+        .where('members.status', '=', 0);
+      if (pending !== undefined) q = q.where('members.accepted_at', pending ? 'is' : 'is not', null);
+      return q.orderBy('members.create_time', 'desc').orderBy('members.id', 'desc').modifyEnd(crossProject('user-projects')).execute();
+    },
+  };
+}
+
+export type ProjectMemberReads = ReturnType<typeof projectMemberReads>;
 
 export const membersRepository = {
   findByUser(db: Db, appId: string, userId: number): Promise<MemberRow | undefined> {
@@ -35,20 +131,6 @@ export const membersRepository = {
     return db.updateTable('members').set(patch).where('app_id', '=', appId).where('id', '=', id).returningAll().executeTakeFirst();
   },
 
-  /** The user's active memberships in live projects, newest first, with each project's name and creator; `pending` narrows them. */
-  listForUser(db: Db, userId: number, pending: boolean | undefined): Promise<UserMembershipRow[]> {
-    let q = db
-      .selectFrom('members')
-      .innerJoin('apps', 'apps.id', 'members.app_id')
-      .selectAll('members')
-      .select(['apps.name as a_name', 'apps.description as a_description', 'apps.creator_id as a_creator_id'])
-      .where('members.user_id', '=', userId)
-      .where('members.status', '=', 0)
-      .where('apps.status', '=', 0);
-    if (pending !== undefined) q = q.where('members.accepted_at', pending ? 'is' : 'is not', null);
-    return q.orderBy('members.create_time', 'desc').orderBy('members.id', 'desc').modifyEnd(crossProject('user-projects')).execute();
-  },
-
   /** Marks a pending active member accepted; undefined when it was not pending (or no longer active). */
   acceptIfPending(db: Db, appId: string, id: string, now: number): Promise<MemberRow | undefined> {
     return db
@@ -67,31 +149,32 @@ export const membersRepository = {
    * or e-mail of members who accepted (a pending member's are masked, and a substring search would
    * reveal them character by character).
    */
-  list(db: Db, appId: string, keyword: string | undefined, offset: number, limit: number): Promise<MemberListRow[]> {
+  list(db: Db, users: UserReadModel, query: MemberListQuery): Promise<MemberListRow[]> {
+    const { appId, keyword, offset, limit } = query;
     let q = db
       .selectFrom('members')
-      .innerJoin('users', 'users.id', 'members.user_id')
-      .leftJoin('user_presence', 'user_presence.user_id', 'members.user_id')
+      .innerJoin(users.cards(db).as('u'), 'u.u_id', 'members.user_id')
+      .leftJoin(users.presence(db).as('p'), 'p.p_user_id', 'members.user_id')
       .selectAll('members')
       .select([
-        'users.name as u_name',
-        'users.photo_uri as u_photo_uri',
-        'users.created_at as u_created_at',
-        'users.updated_at as u_updated_at',
-        'users.phone_num as u_phone_num',
-        'users.phone_num_status as u_phone_num_status',
-        'users.email as u_email',
-        'user_presence.last_seen_at as u_last_seen_at',
+        'u.u_name',
+        'u.u_photo_uri',
+        'u.u_created_at',
+        'u.u_updated_at',
+        'u.u_phone_num',
+        'u.u_phone_num_status',
+        'u.u_email',
+        'p.u_last_seen_at',
       ])
       .where('members.app_id', '=', appId)
       .where('members.status', '=', 0);
     if (keyword !== undefined && keyword !== '') {
       q = q.where((eb) =>
         eb.or([
-          containsInsensitive(eb, eb.ref('users.name'), keyword),
+          containsInsensitive(eb, eb.ref('u.u_name'), keyword),
           eb.and([
             eb('members.accepted_at', 'is not', null),
-            eb.or([containsInsensitive(eb, eb.ref('users.phone_num'), keyword), containsInsensitive(eb, eb.ref('users.email'), keyword)]),
+            eb.or([containsInsensitive(eb, eb.ref('u.u_phone_num'), keyword), containsInsensitive(eb, eb.ref('u.u_email'), keyword)]),
           ]),
         ]),
       );

@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { actorOf } from '../../http/auth.ts';
 import { BODY_LIMITS } from '../../http/body-limits.ts';
 import { businessResponses, ok } from '../../http/envelope.ts';
 import { page } from '../../http/paging.ts';
@@ -42,7 +43,7 @@ function projectMemberRoutes(fastify: FastifyInstance, members: MembersService):
         response: businessResponses(Member),
       },
     },
-    async (request) => ok(await members.add(request.params.appId, request.user.id, request.body)),
+    async (request) => ok(await members.add(actorOf(request), request.body)),
   );
 
   app.post(
@@ -57,7 +58,7 @@ function projectMemberRoutes(fastify: FastifyInstance, members: MembersService):
         response: businessResponses(Type.Literal(true)),
       },
     },
-    async (request) => ok(await members.remove(request.params.appId, request.user.id, request.params.svcUserId)),
+    async (request) => ok(await members.remove(actorOf(request), { ref: request.params.svcUserId })),
   );
 
   app.get(
@@ -71,7 +72,7 @@ function projectMemberRoutes(fastify: FastifyInstance, members: MembersService):
         response: businessResponses(Type.Array(MemberListItem)),
       },
     },
-    async (request) => ok(await members.list(request.params.appId, request.user.id, request.query.keyword, page(request.query))),
+    async (request) => ok(await members.list(actorOf(request), { keyword: request.query.keyword, page: page(request.query) })),
   );
 }
 
@@ -89,7 +90,7 @@ function ownMembershipRoutes(fastify: FastifyInstance, members: MembersService):
         response: businessResponses(Type.Array(UserMembership)),
       },
     },
-    async (request) => ok(await members.memberships(request.user.id, request.query.state)),
+    async (request) => ok(await members.memberships(request.user.id, { state: request.query.state })),
   );
 
   app.post(
@@ -104,7 +105,7 @@ function ownMembershipRoutes(fastify: FastifyInstance, members: MembersService):
         response: businessResponses(Member),
       },
     },
-    async (request) => ok(await members.accept(request.user.id, request.params.appId)),
+    async (request) => ok(await members.accept(request.user.id, { appId: request.params.appId })),
   );
 
   app.post(
@@ -119,6 +120,6 @@ function ownMembershipRoutes(fastify: FastifyInstance, members: MembersService):
         response: businessResponses(Type.Literal(true)),
       },
     },
-    async (request) => ok(await members.leave(request.user.id, request.params.appId)),
+    async (request) => ok(await members.leave(request.user.id, { appId: request.params.appId })),
   );
 }

@@ -1,9 +1,13 @@
 import type { AppsTable } from '../../db/index.ts';
 import type { Selectable } from 'kysely';
 import type { Clock } from '../../lib/time.ts';
+import type { projectReadModel } from './repository.ts';
 
 /** A stored project (an `apps` row). Other modules (access) name it from here, as a type. */
 export type AppRow = Selectable<AppsTable>;
+
+/** The read model of projects another module's repository joins its rows to (the projects service exports it). */
+export type ProjectReadModel = typeof projectReadModel;
 
 export interface ProjectResponse {
   id: string;

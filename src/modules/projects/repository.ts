@@ -1,6 +1,5 @@
-import { type AppsTable, type MembersTable, type Database, type DatabaseHandle, crossProject, preparedQuery } from '../../db/index.ts';
+import { type AppsTable, type Database, type DatabaseHandle, crossProject, preparedQuery } from '../../db/index.ts';
 import type { Insertable, Kysely, Updateable } from 'kysely';
-import type { AppRow } from './mapper.ts';
 
 type Db = Kysely<Database>;
 
@@ -23,9 +22,6 @@ const appBySiteKey = preparedQuery('appBySiteKey', ({ db }, key: string) =>
 export const projectsRepository = {
   async insertApp(db: Db, row: Insertable<AppsTable>): Promise<void> {
     await db.insertInto('apps').values(row).execute();
-  },
-  async insertMember(db: Db, row: Insertable<MembersTable>): Promise<void> {
-    await db.insertInto('members').values(row).execute();
   },
   async updateApp(db: Db, id: string, patch: Updateable<AppsTable>): Promise<void> {
     await db.updateTable('apps').set(patch).where('id', '=', id).execute();
@@ -56,19 +52,39 @@ export const projectsRepository = {
       .cache<string, { site_origins: string | null; status: number } | undefined>('app-site-origins', 'access')
       .get(id, () => database.reader.first(appSiteOrigins, id));
   },
-  /** Live projects the user is an active member of, newest first, with the caller's role. */
-  listForUser(db: Db, userId: number): Promise<(AppRow & { role: string })[]> {
+};
+
+/**
+ * The read model projects exports to the repositories that join their rows to a project (the
+ * members module's memberships): the start of a statement over `apps`, to which the caller joins its
+ * own table on `key` and adds its own columns and conditions, so that the whole is one statement.
+ * Reached through the projects service (`projectReadModel`); its type is `ProjectReadModel` of mapper.ts.
+ */
+export const projectReadModel = {
+  /** The column other tables' `app_id` joins to. */
+  key: 'apps.id' as const,
+  /** The project of this id, every column (live or not: the caller looks at `status`). */
+  byId(db: Db, appId: string) {
+    return db.selectFrom('apps').selectAll('apps').where('apps.id', '=', appId);
+  },
+  /** Every column of the live projects, newest first. */
+  liveNewestFirst(db: Db) {
     return db
-      .selectFrom('members')
-      .innerJoin('apps', 'apps.id', 'members.app_id')
+      .selectFrom('apps')
       .selectAll('apps')
-      .select('members.role')
-      .where('members.user_id', '=', userId)
-      .where('members.status', '=', 0)
       .where('apps.status', '=', 0)
       .orderBy('apps.create_time', 'desc')
-      .orderBy('apps.id', 'desc')
-      .modifyEnd(crossProject('user-projects'))
-      .execute();
+      .orderBy('apps.id', 'desc');
+  },
+  /** The live projects, with the name, description and creator a membership list shows of each. */
+  liveSummaries(db: Db) {
+    return db
+      .selectFrom('apps')
+      .select(['apps.name as app_name', 'apps.description as app_description', 'apps.creator_id as app_creator_id'])
+      .where('apps.status', '=', 0);
+  },
+  /** The live projects a user created, no column. */
+  liveCreatedBy(db: Db, userId: number) {
+    return db.selectFrom('apps').where('apps.creator_id', '=', userId).where('apps.status', '=', 0);
   },
 };

@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { actorOf } from '../../http/auth.ts';
 import { BODY_LIMITS } from '../../http/body-limits.ts';
 import { businessResponses, ok } from '../../http/envelope.ts';
 import type { ProjectsService } from './service.ts';
@@ -9,8 +10,14 @@ import { AppIdParams, CreatedProject, Project, ProjectBody, ProjectWithSecret, R
 const tags = ['Projects'];
 
 export async function projectsRoutes(fastify: FastifyInstance, opts: { projects: ProjectsService }): Promise<void> {
+  projectRoutes(fastify, opts.projects);
+  siteRoutes(fastify, opts.projects);
+  ownProjectRoutes(fastify, opts.projects);
+}
+
+/** Projects themselves: create, edit, detail, the secret's rotation. */
+function projectRoutes(fastify: FastifyInstance, projects: ProjectsService): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { projects } = opts;
 
   app.post(
     '/api/v1.7/apps',
@@ -42,7 +49,7 @@ export async function projectsRoutes(fastify: FastifyInstance, opts: { projects:
         response: businessResponses(Type.Boolean()),
       },
     },
-    async (request) => ok(await projects.edit(request.params.appId, request.user.id, request.body)),
+    async (request) => ok(await projects.edit(actorOf(request), request.body)),
   );
 
   app.post(
@@ -57,14 +64,19 @@ export async function projectsRoutes(fastify: FastifyInstance, opts: { projects:
         response: businessResponses(RotatedSecret),
       },
     },
-    async (request) => ok(await projects.rotateSecret(request.params.appId, request.user.id)),
+    async (request) => ok(await projects.rotateSecret(actorOf(request))),
   );
 
   app.get(
     '/api/v1.7/app/:appId',
     { schema: { tags, summary: 'Project detail (members), without secret', params: AppIdParams, response: businessResponses(Project) } },
-    async (request) => ok(await projects.detail(request.params.appId, request.user.id)),
+    async (request) => ok(projects.detail(actorOf(request))),
   );
+}
+
+/** A project's site-tracking settings (Master/Admin). */
+function siteRoutes(fastify: FastifyInstance, projects: ProjectsService): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
   app.get(
     '/api/v1.7/app/:appId/site',
@@ -78,7 +90,7 @@ export async function projectsRoutes(fastify: FastifyInstance, opts: { projects:
         response: businessResponses(SiteSettings),
       },
     },
-    async (request) => ok(await projects.siteSettings(request.params.appId, request.user.id)),
+    async (request) => ok(projects.siteSettings(actorOf(request))),
   );
 
   app.post(
@@ -93,7 +105,7 @@ export async function projectsRoutes(fastify: FastifyInstance, opts: { projects:
         response: businessResponses(SiteSettings),
       },
     },
-    async (request) => ok(await projects.rotateSite(request.params.appId, request.user.id, 'key')),
+    async (request) => ok(await projects.rotateSite(actorOf(request), { what: 'key' })),
   );
 
   app.post(
@@ -108,8 +120,13 @@ export async function projectsRoutes(fastify: FastifyInstance, opts: { projects:
         response: businessResponses(SiteSettings),
       },
     },
-    async (request) => ok(await projects.rotateSite(request.params.appId, request.user.id, 'secret')),
+    async (request) => ok(await projects.rotateSite(actorOf(request), { what: 'secret' })),
   );
+}
+
+/** The caller's own projects. */
+function ownProjectRoutes(fastify: FastifyInstance, projects: ProjectsService): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
   app.get(
     '/api/v1.7/my-apps',

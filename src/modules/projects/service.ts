@@ -4,13 +4,31 @@ import type { Database } from '../../db/index.ts';
 import { failure, fieldFailure } from '../../http/errors.ts';
 import { randomToken, safeEqual } from '../../lib/secrets.ts';
 import type { AuditRecorder } from '../audit/service.ts';
-import type { AccessService } from '../access/service.ts';
+import type { Actor } from '../access/service.ts';
 import { type AppRow, type ProjectResponse, toProject } from './mapper.ts';
 import { projectsRepository as repo } from './repository.ts';
+
+export { projectReadModel } from './repository.ts';
+export type { ProjectReadModel } from './mapper.ts';
 import { timeOrderedUuid } from '../../lib/ids.ts';
 
 /** Work other modules do inside the transaction that creates a project (e.g. default metadata). */
 export type ProjectCreatedHook = (trx: Transaction<Database>, app: AppRow) => Promise<void>;
+
+/** What projects asks of the members module, which owns the members table. */
+export interface ProjectMembers {
+  /** Writes the creator's Master membership in the transaction that creates the project. */
+  addCreator(trx: Kysely<Database>, input: { appId: string; userId: number; now: number }): Promise<void>;
+  /** Live projects the user is an active member of, newest first, with the user's role in each. */
+  projectsOf(userId: number): Promise<(AppRow & { role: string })[]>;
+}
+
+export interface ProjectsDeps {
+  /** Run in the transaction that creates a project, after its creator's membership. */
+  hooks: readonly ProjectCreatedHook[];
+  audit: AuditRecorder;
+  members: ProjectMembers;
+}
 
 export interface ProjectInput {
   svc_user_id?: number | undefined;
@@ -107,7 +125,12 @@ function siteSettingsOf(app: Pick<AppRow, 'site_key' | 'site_origins' | 'site_se
   };
 }
 
-export function createProjectsService(ctx: AppContext, access: AccessService, hooks: readonly ProjectCreatedHook[], audit: AuditRecorder) {
+/**
+ * Projects, for their members and managers (an actor the auth hook resolved), their creator, and
+ * the modules that find a project by its secret or site key.
+ */
+export function createProjectsService(ctx: AppContext, deps: ProjectsDeps) {
+  const { hooks, audit, members } = deps;
   const db: Kysely<Database> = ctx.database.db;
   const clock = ctx.clock;
   return {
@@ -143,28 +166,19 @@ export function createProjectsService(ctx: AppContext, access: AccessService, ho
       };
       await db.transaction().execute(async (trx) => {
         await repo.insertApp(trx, app);
-        await repo.insertMember(trx, {
-          id: timeOrderedUuid(),
-          app_id: app.id,
-          user_id: callerId,
-          conference_id: null,
-          status: 0,
-          role: 'Master',
-          post_roles: 'MarketPost,SalesPost',
-          create_time: now,
-          edit_time: now,
-          // The creator made the project: their membership needs no acceptance.
-          accepted_at: now,
-        });
+        // The creator made the project: their membership needs no acceptance.
+        await members.addCreator(trx, { appId: app.id, userId: callerId, now });
         for (const hook of hooks) await hook(trx, app);
       });
       return { appId: app.id, name, description };
     },
 
-    async edit(appId: string, callerId: number, input: ProjectInput): Promise<true> {
-      const m = await access.manager(appId, callerId);
+    /** Edits the project (the actor is a manager). */
+    async edit(actor: Actor, input: ProjectInput): Promise<true> {
+      const { app, userId: callerId } = actor;
+      const appId = app.id;
       // The interface names the creator's id here; the caller's own id is accepted as well.
-      if (input.svc_user_id !== undefined && input.svc_user_id !== m.app.creator_id && input.svc_user_id !== callerId) {
+      if (input.svc_user_id !== undefined && input.svc_user_id !== app.creator_id && input.svc_user_id !== callerId) {
         throw failure('svc_user_id_invalid', "svc_user_id must be the project creator's id (or the caller's)");
       }
       // A name that is sent must be a name: blank is refused, not ignored.
@@ -192,9 +206,9 @@ export function createProjectsService(ctx: AppContext, access: AccessService, ho
       return true;
     },
 
-    async detail(appId: string, callerId: number): Promise<ProjectResponse> {
-      const m = await access.membership(appId, callerId);
-      return toProject(m.app, clock);
+    /** The project as its members see it (no secret). */
+    detail(actor: Actor): ProjectResponse {
+      return toProject(actor.app, clock);
     },
 
     /**
@@ -213,30 +227,32 @@ export function createProjectsService(ctx: AppContext, access: AccessService, ho
      * A new secret for the project (Master/Admin). The one it replaces stays valid for
      * SECRET_OVERLAP_MS more; one replaced before that is invalid at once. Audited, without secrets.
      */
-    async rotateSecret(appId: string, callerId: number): Promise<{ secret: string; previousSecretValidUntil: string }> {
-      const m = await access.manager(appId, callerId);
+    async rotateSecret(actor: Actor): Promise<{ secret: string; previousSecretValidUntil: string }> {
+      const { app, userId: callerId } = actor;
+      const appId = app.id;
       const now = clock.now();
       const secret = randomToken(24);
       const until = now + SECRET_OVERLAP_MS;
       await db.transaction().execute(async (trx) => {
-        await repo.updateApp(trx, appId, { secret, previous_secret: m.app.secret, previous_secret_until: until, edit_time: now });
+        await repo.updateApp(trx, appId, { secret, previous_secret: app.secret, previous_secret_until: until, edit_time: now });
         await audit(trx, { appId, actorId: callerId, action: 'project.secret_rotate', targetType: 'project', targetId: appId });
       });
       return { secret, previousSecretValidUntil: clock.format(until) };
     },
 
     /** The project's site tracking settings, its secret included (Master and Admin). */
-    async siteSettings(appId: string, callerId: number) {
-      const m = await access.manager(appId, callerId);
-      return siteSettingsOf(m.app, ctx.config.publicBaseUrl);
+    siteSettings(actor: Actor) {
+      return siteSettingsOf(actor.app, ctx.config.publicBaseUrl);
     },
 
     /**
      * Makes a new site key (Master and Admin): pages still carrying the old one are refused from now on.
      * With `secret`, the site secret instead: customer ids signed with the old one no longer identify.
      */
-    async rotateSite(appId: string, callerId: number, what: 'key' | 'secret') {
-      const m = await access.manager(appId, callerId);
+    async rotateSite(actor: Actor, input: { what: 'key' | 'secret' }) {
+      const { app, userId: callerId } = actor;
+      const appId = app.id;
+      const { what } = input;
       const value = randomToken(what === 'key' ? 16 : 32);
       await db.transaction().execute(async (trx) => {
         await repo.updateApp(trx, appId, { ...(what === 'key' ? { site_key: value } : { site_secret: value }), edit_time: clock.now() });
@@ -249,7 +265,7 @@ export function createProjectsService(ctx: AppContext, access: AccessService, ho
           detail: {},
         });
       });
-      return siteSettingsOf({ ...m.app, ...(what === 'key' ? { site_key: value } : { site_secret: value }) }, ctx.config.publicBaseUrl);
+      return siteSettingsOf({ ...app, ...(what === 'key' ? { site_key: value } : { site_secret: value }) }, ctx.config.publicBaseUrl);
     },
 
     /** The origins the project's site snippet sends from ([] for none, or an unknown project). */
@@ -272,7 +288,7 @@ export function createProjectsService(ctx: AppContext, access: AccessService, ho
 
     /** The caller's projects; `secret` only where the caller is Master or Admin. */
     async mine(callerId: number): Promise<(ProjectResponse & { secret: string | null })[]> {
-      const rows = await repo.listForUser(db, callerId);
+      const rows = await members.projectsOf(callerId);
       return rows.map((r) => ({ ...toProject(r, clock), secret: r.role === 'Master' || r.role === 'Admin' ? r.secret : null }));
     },
   };

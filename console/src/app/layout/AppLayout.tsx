@@ -20,7 +20,7 @@ import { Badge, Button, Drawer, Flex, Grid, Layout, Menu, Radio, Select, Typogra
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useMatch, useNavigate } from 'react-router';
-import { authQueries } from '../../features/auth/api.ts';
+import { meQuery } from '../../shared/api/me.ts';
 import { LiveFeedDrawer } from '../../features/live/components/LiveFeedDrawer.tsx';
 import { liveFeed, useLiveFeed } from '../../features/live/liveFeed.ts';
 import { useLiveStream } from '../../features/live/useLiveStream.tsx';
@@ -55,7 +55,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
   const location = useLocation();
   const navigate = useNavigate();
   const client = useQueryClient();
-  const me = useQuery(authQueries.me());
+  const me = useQuery(meQuery());
   const projects = useQuery(projectQueries.mine());
   const [menuOpen, setMenuOpen] = useState(false);
   const [feedOpen, setFeedOpen] = useState(false);

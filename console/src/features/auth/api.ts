@@ -9,16 +9,7 @@ export const authQueries = {
       queryFn: async () => unwrap(await api.GET('/api/v1.7/server-info')),
       staleTime: 5 * 60_000,
     }),
-  /** The signed-in user. */
-  me: () =>
-    queryOptions({
-      queryKey: ['me'],
-      queryFn: async () => unwrap(await api.GET('/svcuser/oauth2/getUserInfoByAccessToken', { params: { query: {} } })),
-      staleTime: 5 * 60_000,
-    }),
 };
-
-export type Me = Awaited<ReturnType<NonNullable<ReturnType<typeof authQueries.me>['queryFn']>>>;
 
 /** The forgotten password (docs/accounts.md): a reset code, then the code and a new password. */
 export function useSendResetCode() {

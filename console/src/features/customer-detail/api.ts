@@ -1,6 +1,6 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { api, unwrap } from '../../shared/api/client.ts';
-import { customerQueries } from '../customers/api.ts';
+import { customerQueries } from '../customers/index.ts';
 
 const PAGE = 20;
 

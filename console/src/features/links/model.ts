@@ -2,7 +2,7 @@
  * What the link pages compute from the API's records, pure: the dwell per page over a link's views
  * (for the chart), and a link's state as a person reads it.
  */
-import { type PageDuration, pagesRead } from '../customer-detail/model.ts';
+import { type PageDuration, pagesRead } from '../../shared/behaviour/model.ts';
 
 /** The fields of a view log the dwell chart reads. */
 export interface ViewLogLike {

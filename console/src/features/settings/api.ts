@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../shared/api/client.ts';
-import { projectQueries } from '../projects/api.ts';
+import { projectQueries } from '../projects/index.ts';
 
 export const AUDIT_PAGE_SIZE = 20;
 

@@ -14,8 +14,8 @@ import { type ReactNode, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DateTime } from '../../../shared/ui/DateTime.tsx';
 import { customerDetailQueries } from '../api.ts';
-import { type BehaviourKind, type BehaviourLike, describeBehaviour, durationParts } from '../model.ts';
-import { useBehaviourTitle } from './useBehaviourTitle.ts';
+import { type BehaviourKind, type BehaviourLike, describeBehaviour, durationParts } from '../../../shared/behaviour/model.ts';
+import { useBehaviourTitle } from '../../../shared/behaviour/useBehaviourTitle.ts';
 
 const ICONS: Record<BehaviourKind, ReactNode> = {
   link: <FileTextOutlined />,

@@ -6,11 +6,16 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { LazyChart } from '../../../shared/ui/LazyChart.tsx';
 import { PageHeader } from '../../../shared/ui/PageHeader.tsx';
-import { authQueries } from '../../auth/api.ts';
-import { customerQueries } from '../../customers/api.ts';
-import { CustomerFormDrawer } from '../../customers/components/CustomerFormDrawer.tsx';
-import { useFieldLabel, useOptionLabel } from '../../customers/components/useFieldLabel.ts';
-import { customerValue, formFields, parseOptions } from '../../customers/form/registry.ts';
+import { meQuery } from '../../../shared/api/me.ts';
+import {
+  customerQueries,
+  CustomerFormDrawer,
+  useFieldLabel,
+  useOptionLabel,
+  customerValue,
+  formFields,
+  parseOptions,
+} from '../../customers/index.ts';
 import { customerDetailQueries } from '../api.ts';
 import { BehaviourTimeline } from '../components/BehaviourTimeline.tsx';
 
@@ -23,7 +28,7 @@ export function CustomerPage() {
   const { message } = App.useApp();
   const label = useFieldLabel();
   const optionLabel = useOptionLabel();
-  const me = useQuery(authQueries.me());
+  const me = useQuery(meQuery());
   const customer = useQuery({ ...customerQueries.detail(appId, customerId), meta: { silent: true } });
   const metadata = useQuery(customerQueries.metadata(appId));
   const groups = useQuery(customerQueries.groups(appId));

@@ -4,7 +4,7 @@ import { Alert, Button, Drawer, Flex, Form, Grid, Input, Select, Skeleton } from
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorDetail, errorText } from '../../../shared/i18n/errors.ts';
-import { memberQueries } from '../../members/api.ts';
+import { memberQueries } from '../../members/index.ts';
 import { type Customer, customerQueries, useSaveCustomer } from '../api.ts';
 import { type FormField, fieldOfError, formFields, formValues, requestBody } from '../form/registry.ts';
 import { useFieldLabel, useOptionLabel } from './useFieldLabel.ts';

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { PageHeader } from '../../../shared/ui/PageHeader.tsx';
-import { authQueries } from '../../auth/api.ts';
+import { meQuery } from '../../../shared/api/me.ts';
 import { type DuplicateKind, type DuplicateSet, duplicateQueries, useMergeCustomers } from '../api.ts';
 
 const PAGE_SIZE = 20;
@@ -61,7 +61,7 @@ export function DuplicatesPage() {
   const [params, setParams] = useSearchParams();
   const by = (KINDS as string[]).includes(params.get('by') ?? '') ? (params.get('by') as DuplicateKind) : 'phone';
   const page = Math.max(1, Number(params.get('page') ?? '1') || 1);
-  const me = useQuery(authQueries.me());
+  const me = useQuery(meQuery());
   const sets = useQuery(duplicateQueries.list(appId, by, page, PAGE_SIZE));
   const go = (next: { by?: DuplicateKind; page?: number }) =>
     setParams({ by: next.by ?? by, page: String(next.page ?? (next.by ? 1 : page)) });

@@ -5,9 +5,9 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import { errorText } from '../../../shared/i18n/errors.ts';
 import { DateTime } from '../../../shared/ui/DateTime.tsx';
 import { PageHeader } from '../../../shared/ui/PageHeader.tsx';
-import { durationParts } from '../../customer-detail/model.ts';
+import { durationParts } from '../../../shared/behaviour/model.ts';
 import { type Call, historyQueries } from '../api.ts';
-import { Pager } from '../Pager.tsx';
+import { Pager } from '../../../shared/ui/Pager.tsx';
 
 /** The project's calls, newest first, read-only (they come from the phone system's integration). */
 export function CallsPage() {

@@ -7,7 +7,7 @@ import { errorText } from '../../../shared/i18n/errors.ts';
 import { DateTime } from '../../../shared/ui/DateTime.tsx';
 import { PageHeader } from '../../../shared/ui/PageHeader.tsx';
 import { type Post, historyQueries } from '../api.ts';
-import { Pager } from '../Pager.tsx';
+import { Pager } from '../../../shared/ui/Pager.tsx';
 
 /** The project's mass e-mail sends, newest first, with what their sender counted. Read-only. */
 export function PostsPage() {

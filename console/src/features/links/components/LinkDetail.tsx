@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { DateTime } from '../../../shared/ui/DateTime.tsx';
 import { LazyChart } from '../../../shared/ui/LazyChart.tsx';
-import { durationParts, pagesRead } from '../../customer-detail/model.ts';
+import { durationParts, pagesRead } from '../../../shared/behaviour/model.ts';
 import { type LinkItem, linkQueries } from '../api.ts';
 import { dwellByPage, linkKind } from '../model.ts';
 import { ShareLink } from './ShareLink.tsx';

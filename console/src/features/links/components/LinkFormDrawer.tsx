@@ -6,7 +6,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorDetail, errorText } from '../../../shared/i18n/errors.ts';
 import { toServerTime } from '../../../shared/time/serverTime.ts';
-import { customerQueries } from '../../customers/api.ts';
+import { customerQueries } from '../../customers/index.ts';
 import { type LinkInput, type LinkItem, linkQueries, useCreateLink, useUploadFile } from '../api.ts';
 
 interface Values {

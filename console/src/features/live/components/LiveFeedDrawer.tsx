@@ -2,7 +2,7 @@ import { Badge, Drawer, Empty, List, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { DateTime } from '../../../shared/ui/DateTime.tsx';
-import { useBehaviourTitle } from '../../customer-detail/components/useBehaviourTitle.ts';
+import { useBehaviourTitle } from '../../../shared/behaviour/useBehaviourTitle.ts';
 import { useLiveFeed } from '../liveFeed.ts';
 
 /** The tab's live feed, newest first. */

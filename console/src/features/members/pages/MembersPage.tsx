@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { errorText } from '../../../shared/i18n/errors.ts';
 import { PageHeader } from '../../../shared/ui/PageHeader.tsx';
-import { authQueries } from '../../auth/api.ts';
+import { meQuery } from '../../../shared/api/me.ts';
 import { memberQueries, useAddMember, useRemoveMember } from '../api.ts';
 
 /** The project's members, their roles, and (for Master and Admin) adding and removing them. */
@@ -14,7 +14,7 @@ export function MembersPage() {
   const { appId = '' } = useParams();
   const { t } = useTranslation();
   const { message } = App.useApp();
-  const me = useQuery(authQueries.me());
+  const me = useQuery(meQuery());
   const members = useQuery(memberQueries.list(appId));
   const add = useAddMember(appId);
   const remove = useRemoveMember(appId);

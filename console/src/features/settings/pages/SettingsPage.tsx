@@ -7,9 +7,9 @@ import { useParams } from 'react-router';
 import { errorDetail, errorText } from '../../../shared/i18n/errors.ts';
 import { DateTime } from '../../../shared/ui/DateTime.tsx';
 import { PageHeader } from '../../../shared/ui/PageHeader.tsx';
-import { authQueries } from '../../auth/api.ts';
-import { memberQueries } from '../../members/api.ts';
-import { projectQueries } from '../../projects/api.ts';
+import { meQuery } from '../../../shared/api/me.ts';
+import { memberQueries } from '../../members/index.ts';
+import { projectQueries } from '../../projects/index.ts';
 import { type AuditEntry, settingsQueries, useEditProject, useRotateSecret } from '../api.ts';
 
 const h2 = (text: string) => <h2 style={{ fontSize: 16, margin: 0 }}>{text}</h2>;
@@ -35,7 +35,7 @@ export function SettingsPage() {
   const { appId = '' } = useParams();
   const { t } = useTranslation();
   const { message } = App.useApp();
-  const me = useQuery(authQueries.me());
+  const me = useQuery(meQuery());
   const members = useQuery(memberQueries.list(appId));
   const projects = useQuery(projectQueries.mine());
   const project = projects.data?.find((p) => p.id === appId);

@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type BehaviourLike, describeBehaviour } from '../model.ts';
+import { type BehaviourLike, describeBehaviour } from './model.ts';
 
 /** The one-line title of a behaviour record, in the user's language. */
 export function useBehaviourTitle(): (record: BehaviourLike) => string {

@@ -1,0 +1,81 @@
+import { Badge, Card, Empty, Flex, List, Space, Table, Tag, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { DateTime } from '../../../shared/ui/DateTime.tsx';
+import type { CustomerListItem } from '../api.ts';
+import type { CustomerListModel } from '../useCustomerList.ts';
+
+const ONE_LINE = { display: 'block', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' } as const;
+
+/** The page of customers: a table on a wide screen, cards on a narrow one; a row opens the customer. */
+export function CustomerRows({ list: c, wide }: { list: CustomerListModel; wide: boolean }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const groupName = (r: CustomerListItem) => r.groupName || (r.groupId ? c.groups.find((g) => g.id === r.groupId)?.name : '') || '';
+  const href = (r: CustomerListItem) => `/p/${c.appId}/customers/${r.id}`;
+  const nameOf = (r: CustomerListItem) => r.name || t('customers.unnamed');
+  const isNew = (r: CustomerListItem) => (r.isNew === 1 ? <Tag color="red">{t('customers.newBadge')}</Tag> : null);
+  const activity = (r: CustomerListItem) =>
+    r.newCount > 0 ? <Badge count={t('customers.newActivity', { count: r.newCount })} color="#1565c0" /> : null;
+  const empty = <Empty description={t(c.filtered ? 'customers.emptyFiltered' : 'customers.empty')} />;
+
+  if (wide)
+    return (
+      <Table<CustomerListItem>
+        rowKey="id"
+        loading={c.replacing}
+        dataSource={c.rows}
+        pagination={false}
+        locale={{ emptyText: empty }}
+        onRow={(r) => ({ onClick: (e) => !(e.target as HTMLElement).closest('a') && void navigate(href(r)), style: { cursor: 'pointer' } })}
+        columns={[
+          {
+            title: t('customers.columns.name'),
+            key: 'name',
+            render: (_, r) => (
+              <Space size={4} wrap>
+                <Link to={href(r)}>{nameOf(r)}</Link>
+                {isNew(r)}
+                {activity(r)}
+              </Space>
+            ),
+          },
+          { title: t('customers.columns.company'), key: 'company', render: (_, r) => r.company || t('common.none') },
+          { title: t('customers.columns.contact'), key: 'contact', render: (_, r) => r.phone || r.email || t('common.none') },
+          { title: t('customers.columns.group'), key: 'group', render: (_, r) => groupName(r) || t('common.none') },
+          { title: t('customers.columns.updated'), key: 'updated', render: (_, r) => <DateTime value={r.updatedAt} relative /> },
+        ]}
+      />
+    );
+  return (
+    <List
+      loading={c.replacing}
+      dataSource={c.rows}
+      locale={{ emptyText: empty }}
+      renderItem={(r) => (
+        <List.Item style={{ padding: 0, border: 'none', marginBottom: 8 }}>
+          <Card size="small" style={{ width: '100%' }} onClick={() => void navigate(href(r))}>
+            <Flex justify="space-between" align="start" gap={8}>
+              <Flex vertical gap={2} style={{ minWidth: 0 }}>
+                <Space size={4} wrap>
+                  <Link to={href(r)} style={{ fontWeight: 600 }}>
+                    {nameOf(r)}
+                  </Link>
+                  {isNew(r)}
+                </Space>
+                {/* Cut by CSS: antd's measured ellipsis lays the page out again for each card. */}
+                <Typography.Text type="secondary" style={ONE_LINE}>
+                  {[r.company, r.phone || r.email].filter(Boolean).join(' · ') || t('common.none')}
+                </Typography.Text>
+                {activity(r)}
+              </Flex>
+              <Typography.Text type="secondary" style={{ whiteSpace: 'nowrap', fontSize: 12 }}>
+                <DateTime value={r.updatedAt} relative />
+              </Typography.Text>
+            </Flex>
+          </Card>
+        </List.Item>
+      )}
+    />
+  );
+}

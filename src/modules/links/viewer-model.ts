@@ -1,0 +1,56 @@
+import type { ViewerFile } from '../files/service.ts';
+import type { FormField, Unavailable } from './mapper.ts';
+
+/** The form's fields when a link names none (as the Link record shows them). */
+export const DEFAULT_FORM_FIELDS: readonly FormField[] = ['name', 'email', 'phone', 'company'];
+
+/** Who is behind a public request (the routes read it from the request). */
+export interface VisitorRequest {
+  userAgent: string | undefined;
+  ip: string | undefined;
+  /** The first-party visitor cookie's id (the route made a new one when the browser had none). */
+  visitorId: string;
+  /**
+   * A platform user signed in on this request, or null: a bearer token on it (and, where the
+   * console keeps a session cookie, that session). A member of the link's project is never counted.
+   */
+  userId: number | null;
+  /** The link's unlock cookie (a passcode given, the e-mail gate passed), as the browser sent it. */
+  unlock: string | undefined;
+  /** The `rapport_click` parameter a campaign's tracked link added to the address, if any. */
+  mailClick?: string | undefined;
+}
+
+/** What the viewer page of a file link shows. */
+export interface FileViewerModel {
+  kind: 'file';
+  shareToken: string;
+  title: string;
+  viewToken: string | null;
+  file: ViewerFile;
+  formPosition: number | null;
+  formFields: FormField[];
+  download: boolean;
+}
+
+/** A web page link shown in a frame (embed) or opened after the view is recorded. */
+export interface WebViewerModel {
+  kind: 'web';
+  shareToken: string;
+  title: string;
+  viewToken: string | null;
+  website: string;
+  embed: boolean;
+  formPosition: number | null;
+  formFields: FormField[];
+}
+
+/** The viewer's answer to `GET /l/{token}`: a gate, a page, a redirect, or why the link does not open. */
+export type ViewerAnswer =
+  | { kind: 'unavailable'; why: Unavailable }
+  | { kind: 'passcode'; shareToken: string; title: string; wrong: boolean; lockedFor?: number }
+  | { kind: 'email'; shareToken: string; title: string; invalid: boolean }
+  | { kind: 'redirect'; url: string }
+  | { kind: 'document-missing'; title: string }
+  | FileViewerModel
+  | WebViewerModel;

@@ -1,0 +1,263 @@
+import type { Readable } from 'node:stream';
+import type { AppContext } from '../../context.ts';
+import { AppError, publicFailure } from '../../http/errors.ts';
+import { timeOrderedUuid } from '../../lib/ids.ts';
+import { verifyPassword } from '../../lib/secrets.ts';
+import type { FileViewer, PageImage, PageWidth } from '../files/service.ts';
+import type { ProjectsService } from '../projects/service.ts';
+import { type FormValues, type LinkForms, readFormFields } from './form.service.ts';
+import type { LinkGates } from './gates.ts';
+import { type LinkRow, formFieldsOf } from './mapper.ts';
+import { linksRepository as repo } from './repository.ts';
+import type { LinkSigning } from './signing.ts';
+import type { ViewerFiles } from './viewer-files.ts';
+import { DEFAULT_FORM_FIELDS, type ViewerAnswer, type VisitorRequest } from './viewer-model.ts';
+import type { LinkViews } from './views.service.ts';
+
+/** The parameter a web page or redirect link adds to a target on the project's site origins. */
+export const HANDOFF_PARAM = 'rapport_lv';
+
+/** A page image asked of the viewer: the link's share token, its unlock cookie, the page (from 1), its width. */
+export interface PageImageRequest {
+  shareToken: string;
+  unlock: string | undefined;
+  n: number;
+  width: PageWidth;
+  ifNoneMatch?: string | undefined;
+}
+
+export interface LinkViewerDeps {
+  files: Pick<FileViewer, 'viewerPage' | 'viewerOriginal'>;
+  /** The project's site origins: a link to them carries the visitor's hand-off (docs/site-tracking.md). */
+  projects: Pick<ProjectsService, 'siteOrigins'>;
+  /** The customer a campaign's signed click parameter names (the campaigns service's), or null. */
+  mailClick?: ((appId: string, token: string) => Promise<{ customerId: string } | null>) | undefined;
+  gates: LinkGates;
+  signing: LinkSigning;
+  views: LinkViews;
+  forms: LinkForms;
+  viewerFile: ViewerFiles;
+}
+
+/** A field people never see, which form-filling bots fill. */
+const honeypotFilled = (body: Record<string, unknown>) => typeof body.url === 'string' && body.url.trim() !== '';
+
+/**
+ * The public viewer (docs/links.md), for a link's recipients in their browser: the link's page (a
+ * file's rendered pages, a web page, a redirect), its page images and download, the passcode and
+ * e-mail gates, the form, and the hand-off to the project's site. Views are recorded by the view
+ * recording service (views.service.ts); forms are written by form.service.ts.
+ */
+export function createLinkViewer(ctx: AppContext, deps: LinkViewerDeps) {
+  const { files, gates, signing, views, forms, viewerFile } = deps;
+  const { clock, logger } = ctx;
+  const base = ctx.config.publicBaseUrl;
+
+  /**
+   * A web page or redirect link's target, with the visitor's signed hand-off when the target is on
+   * the project's site origins: the site snippet sends it back, and the visitor's tie to a customer
+   * (a form of the link) then reaches the site visitor too (docs/identity.md, "Site visitors").
+   */
+  async function withHandoff(link: LinkRow, target: string, visitorId: string): Promise<string> {
+    let url: URL;
+    try {
+      url = new URL(target);
+    } catch {
+      return target;
+    }
+    if (!(await deps.projects.siteOrigins(link.app_id)).includes(url.origin)) return target;
+    url.searchParams.set(HANDOFF_PARAM, await signing.handoffToken(link.app_id, visitorId));
+    return url.href;
+  }
+
+  /** Opened from a campaign's tracked link: the mail's recipient is viewing, as a form would have told. */
+  async function tieMailClick(link: LinkRow, visitor: VisitorRequest, click: string): Promise<void> {
+    if (deps.mailClick === undefined) return;
+    const known = await deps.mailClick(link.app_id, click);
+    const person = await gates.counts(link, visitor);
+    if (known !== null && person) await repo.tieVisitor(ctx.database.db, link.app_id, visitor.visitorId, known.customerId, clock.now());
+  }
+
+  /** The page of an open file or web page link, with a view token unless a member opens it. */
+  async function pageOf(link: LinkRow, shareToken: string, visitor: VisitorRequest): Promise<ViewerAnswer> {
+    const title = link.name ?? '';
+    const token = (await gates.isMember(link, visitor.userId)) ? null : await signing.viewToken(link.id, timeOrderedUuid());
+    const formFields = formFieldsOf(link, DEFAULT_FORM_FIELDS);
+    const formPosition = link.form_position;
+    if (link.type === 2) {
+      // A framed page is another site's third-party frame: no hand-off there.
+      const website = link.embed === 1 ? (link.website ?? base) : await withHandoff(link, link.website ?? base, visitor.visitorId);
+      return { kind: 'web', shareToken, title, viewToken: token, website, embed: link.embed === 1, formPosition, formFields };
+    }
+    const file = link.file1 === null ? null : await viewerFile(link.app_id, link.file1);
+    if (file === null || file.status === 'failed' || file.pages.length === 0) return { kind: 'document-missing', title };
+    const download = link.allow_download === 1;
+    return { kind: 'file', shareToken, title: title || file.name, viewToken: token, file, formPosition, formFields, download };
+  }
+
+  /** Counts a wrong passcode of the link: null, or the lockout it started (logged, for the owner to hear of it). */
+  async function passcodeFailed(link: LinkRow, now: number): Promise<{ lockedFor: number } | null> {
+    const { linkPasscodeFailures: max, linkPasscodeLockoutSeconds: seconds } = ctx.config;
+    const until = await repo.passcodeFailed(ctx.database.db, link.app_id, link.id, now, seconds * 1000, max, now + seconds * 1000);
+    if (until === null || until <= now) return null;
+    logger.warn(
+      { appId: link.app_id, linkId: link.id, failures: max, until: clock.format(until) },
+      'links: too many wrong passcodes for the link; its passcode is refused until the lockout ends or a new one is set',
+    );
+    return { lockedFor: Math.ceil((until - now) / 1000) };
+  }
+
+  /** The open, unlocked file link of a share token, or null. */
+  async function unlockedFileLink(shareToken: string, unlock: string | undefined): Promise<(LinkRow & { file1: string }) | null> {
+    const found = await gates.linkOf(shareToken);
+    if (!('link' in found) || found.link.type !== 1 || found.link.file1 === null) return null;
+    if (await gates.locked(found.link, unlock)) return null;
+    return found.link as LinkRow & { file1: string };
+  }
+
+  return {
+    /** `/link/{link-id}?share_token=`: the viewer's address when the id and token are one link's, else null. */
+    async legacyAddress(linkId: string, shareToken: string | undefined): Promise<string | null> {
+      if (shareToken === undefined) return null;
+      const found = await gates.linkOf(shareToken);
+      if (!('link' in found) && found.why === 'missing') return null;
+      const link = 'link' in found ? found.link : await gates.anyLinkOf(shareToken);
+      return link && link.id === linkId ? `/l/${encodeURIComponent(shareToken)}` : null;
+    },
+
+    /**
+     * The viewer's answer to `GET /l/{shareToken}`: a gate, the page of a file or web page link,
+     * a redirect link's target (the visit recorded, unless a bot, a member or a HEAD request),
+     * or why the link does not open. Nothing is written for file and web pages: their view starts
+     * with the page's `open` beacon.
+     */
+    async viewer(shareToken: string, visitor: VisitorRequest, head: boolean): Promise<ViewerAnswer> {
+      const found = await gates.linkOf(shareToken);
+      if (!('link' in found)) return { kind: 'unavailable', why: found.why };
+      const link = found.link;
+      const title = link.name ?? '';
+      const unlocked = await gates.unlockedOf(link, visitor.unlock);
+      if (link.passcode_hash !== null && !unlocked.passcode) return { kind: 'passcode', shareToken, title, wrong: false };
+      if (link.email_gate === 1 && !unlocked.gate) return { kind: 'email', shareToken, title, invalid: false };
+      if (visitor.mailClick !== undefined && !head) await tieMailClick(link, visitor, visitor.mailClick);
+      if (link.type === 3) {
+        if (!head && (await gates.counts(link, visitor))) await views.visit(link, visitor);
+        return { kind: 'redirect', url: await withHandoff(link, link.website ?? base, visitor.visitorId) };
+      }
+      return pageOf(link, shareToken, visitor);
+    },
+
+    /** A page image of an open file link (gates passed); null for anything else (the same 404). */
+    async pageImage(req: PageImageRequest): Promise<PageImage | null> {
+      const link = await unlockedFileLink(req.shareToken, req.unlock);
+      if (link === null) return null;
+      try {
+        return await files.viewerPage(link.app_id, { fileId: link.file1, n: req.n, width: req.width, ifNoneMatch: req.ifNoneMatch });
+      } catch (err) {
+        if (err instanceof AppError) return null;
+        throw err;
+      }
+    },
+
+    /** The original file of a link that allows its download (gates passed); null otherwise. */
+    async download(
+      shareToken: string,
+      unlock: string | undefined,
+    ): Promise<{ name: string; contentType: string; size: number; body: Readable } | null> {
+      const link = await unlockedFileLink(shareToken, unlock);
+      if (link === null || link.allow_download !== 1) return null;
+      return files.viewerOriginal(link.app_id, link.file1);
+    },
+
+    /**
+     * A passcode given on the gate page: the unlock cookie when right, null when wrong; undefined when
+     * the link does not open. `lockedFor` (seconds): the link's passcode is locked after too many wrong
+     * ones from anywhere (LINK_PASSCODE_FAILURES in LINK_PASSCODE_LOCKOUT), the right one
+     * refused too, unchecked, until the lockout ends or the owner sets a new passcode.
+     */
+    async unlock(
+      shareToken: string,
+      unlock: string | undefined,
+      passcode: unknown,
+    ): Promise<{ cookie: string } | { lockedFor: number } | null | undefined> {
+      const found = await gates.linkOf(shareToken);
+      if (!('link' in found)) return undefined;
+      const link = found.link;
+      if (link.passcode_hash === null) return { cookie: await signing.unlockCookie(link, await gates.unlockedOf(link, unlock)) };
+      const now = clock.now();
+      const lockedUntil = await repo.passcodeLockedUntil(ctx.database.db, link.app_id, link.id);
+      if (lockedUntil !== null && lockedUntil > now) return { lockedFor: Math.ceil((lockedUntil - now) / 1000) };
+      if (typeof passcode !== 'string' || passcode.length > 256 || !(await verifyPassword(passcode, link.passcode_hash))) {
+        return passcodeFailed(link, now);
+      }
+      const before = await gates.unlockedOf(link, unlock);
+      return { cookie: await signing.unlockCookie(link, { ...before, passcode: true }) };
+    },
+
+    /**
+     * The e-mail gate: an address (and a name, when given) before the first page. It is a form like
+     * the link's own (a clue, a customer matched or made) and passes the gate: the unlock cookie.
+     * Null when the address is not valid; undefined when the link does not open.
+     */
+    async passGate(
+      shareToken: string,
+      body: Record<string, unknown>,
+      visitor: VisitorRequest,
+    ): Promise<{ cookie: string } | null | undefined> {
+      const found = await gates.linkOf(shareToken);
+      if (!('link' in found)) return undefined;
+      const link = found.link;
+      const unlocked = await gates.unlockedOf(link, visitor.unlock);
+      if (link.passcode_hash !== null && !unlocked.passcode) return undefined;
+      let fields: FormValues;
+      try {
+        fields = readFormFields(link, body, ['email', 'name']);
+      } catch (err) {
+        if (err instanceof AppError) return null;
+        throw err;
+      }
+      if (fields.email === undefined) return null;
+      if (!honeypotFilled(body) && !(await gates.isMember(link, visitor.userId))) {
+        await forms.submit(link, visitor, { fields, formType: '2', viewId: null });
+      }
+      return { cookie: await signing.unlockCookie(link, { ...unlocked, gate: true }) };
+    },
+
+    /**
+     * The link's form (docs/links.md, "Who is viewing"): a clue; the customer matched by mobile
+     * number or e-mail, or made (createWay 5, the link's creator its owner); the visitor tied to it
+     * and its earlier anonymous views joined to it. The answer is the same whether a customer was
+     * matched, made or neither; a filled honeypot (`url`) is answered alike and writes nothing.
+     */
+    async form(shareToken: string, body: Record<string, unknown>, visitor: VisitorRequest): Promise<true> {
+      const found = await gates.linkOf(shareToken);
+      if (!('link' in found)) throw publicFailure('link_unavailable', 'The link does not open (unknown, disabled or expired)');
+      const link = found.link;
+      if (await gates.locked(link, visitor.unlock)) {
+        throw publicFailure('link_unavailable', 'The link is locked: give its passcode (or e-mail address) first');
+      }
+      const fields = readFormFields(link, body);
+      if (honeypotFilled(body)) return true;
+      if (await gates.isMember(link, visitor.userId)) return true;
+      let viewId: string | null = null;
+      if (typeof body.token === 'string') {
+        const v = await signing.viewOf(body.token, link.id);
+        if (v !== null && (await repo.view(ctx.database.reader, link.app_id, v))?.view.link_id === link.id) viewId = v;
+      }
+      await forms.submit(link, visitor, { fields, formType: '1', viewId });
+      return true;
+    },
+
+    /**
+     * The customer a site visitor's hand-off (`rapport_lv`, from a link to the project's site) names
+     * in this project: the customer its link visitor is tied to by a form, or null (forged, another
+     * project's, too old, or a visitor not tied yet).
+     */
+    async handedOffCustomer(appId: string, token: string): Promise<string | null> {
+      const visitorId = await signing.handedOffVisitor(appId, token);
+      return visitorId === null ? null : repo.visitorCustomer(ctx.database.reader, appId, visitorId);
+    },
+  };
+}
+
+export type LinkViewer = ReturnType<typeof createLinkViewer>;
