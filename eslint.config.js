@@ -30,7 +30,6 @@ const TO_SPLIT = {
     'src/modules/campaigns/routes.ts',
     'src/modules/customers/routes.ts',
     'src/modules/customers/service.ts',
-    'src/modules/customers/validation.ts',
     'src/modules/dataops/routes.ts',
     'src/modules/files/routes.ts',
     'src/modules/ingest/service.ts',
