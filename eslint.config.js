@@ -28,8 +28,6 @@ const TO_SPLIT = {
     'src/services.ts',
     'src/modules/accounts/routes.ts',
     'src/modules/campaigns/routes.ts',
-    'src/modules/customers/routes.ts',
-    'src/modules/customers/service.ts',
     'src/modules/dataops/routes.ts',
     'src/modules/files/routes.ts',
     'src/modules/ingest/service.ts',
@@ -40,7 +38,6 @@ const TO_SPLIT = {
   ],
   serviceLines: [
     'src/modules/accounts/service.ts',
-    'src/modules/customers/service.ts',
     'src/modules/dataops/service.ts',
     'src/modules/files/service.ts',
     'src/modules/ingest/service.ts',
@@ -49,7 +46,6 @@ const TO_SPLIT = {
   ],
   serviceParams: [
     'src/modules/behaviour/service.ts',
-    'src/modules/customers/service.ts',
     'src/modules/dataops/service.ts',
     'src/modules/files/service.ts',
     'src/modules/ingest/service.ts',

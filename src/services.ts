@@ -8,7 +8,7 @@ import { createAuditService } from './modules/audit/service.ts';
 import { createBehaviourService } from './modules/behaviour/service.ts';
 import { createCampaignServices } from './modules/campaigns/service.ts';
 import { createClientsService } from './modules/clients/service.ts';
-import { createCustomersService } from './modules/customers/service.ts';
+import { createCustomerCounts, createCustomersService } from './modules/customers/service.ts';
 import { createErasureService } from './modules/erasure/service.ts';
 import { createDataOpsService } from './modules/dataops/service.ts';
 import { createFilesService } from './modules/files/service.ts';
@@ -55,20 +55,29 @@ export function createServices(ctx: AppContext) {
   const projectCreated: readonly ProjectCreatedHook[] = [(trx, app) => metadata.seedDefaults(trx, app.id)];
   const projects = createProjectsService(ctx, access, projectCreated, audit.record);
   const members = createMembersService(ctx, access, accounts, audit.record);
-  const groups = createGroupsService(ctx, access, members);
-  const customers = createCustomersService(ctx, access, metadata, groups, members, audit.record);
+  // Groups show their live customers, counted by the customers module.
+  const groups = createGroupsService(ctx, access, members, createCustomerCounts(ctx).liveByGroup);
+  const histories = createHistoriesService(ctx, access);
+  const behaviour = createBehaviourService(ctx, access, histories);
+  // One service per kind of caller (the API, the write path, imports and exports, merges) on one create path;
+  // a new customer's `create` record goes through the behaviour service.
+  const customers = createCustomersService(ctx, { access, metadata, groups, members, audit: audit.record, behaviour });
   // Merging customers; their history moves to the survivor in the background (ADR 0027).
-  const merges = createMergesService(ctx, { access, members, customers, audit: audit.record, defineJob: (def) => jobs.define(def) });
+  const merges = createMergesService(ctx, {
+    access,
+    members,
+    customers: customers.merging,
+    audit: audit.record,
+    defineJob: (def) => jobs.define(def),
+  });
   const erasure = createErasureService(ctx, access, audit.record);
   // Ingested Customer items go through the same validated write path as the create endpoint.
   const ingest = createIngestService(ctx, access, accounts, projects, async (trx, appId, items, now) => {
-    const result = await customers.createManyInTransaction(trx, appId, items, { now, validate: 'ingest' });
+    const result = await customers.writePath.createManyInTransaction(trx, appId, items, { now, validate: 'ingest' });
     return 'failed' in result ? result.failed : null;
   });
   // Imports write through the customers service's create path; exports read through it.
-  const dataops = createDataOpsService(ctx, { customers, audit: audit.record, defineJob: (def) => jobs.define(def) });
-  const histories = createHistoriesService(ctx, access);
-  const behaviour = createBehaviourService(ctx, access, histories);
+  const dataops = createDataOpsService(ctx, { customers: customers.dataOps, audit: audit.record, defineJob: (def) => jobs.define(def) });
   const webhooks = createWebhooksService(ctx, access, audit.record);
   // Uploaded files and their pages under DATA_DIR/files, whichever database runs.
   const files = createFilesService(ctx, access, new LocalFileStorage(path.join(ctx.config.dataDir, 'files')), audit.record);
@@ -88,7 +97,7 @@ export function createServices(ctx: AppContext) {
     accounts,
     histories,
     files,
-    customers,
+    customers: customers.writePath,
     ingest,
     projects,
     mailClick: mail.tracking.identifyClick,
@@ -98,7 +107,7 @@ export function createServices(ctx: AppContext) {
   // tracked click landing on the site ties the visitor to its recipient and counts the return visit.
   const site = createSiteService(ctx, {
     projects,
-    customers,
+    customers: customers.writePath,
     ingest,
     handoffs: links.handedOffCustomer,
     clickTokens: mail.tracking.resolveClick,

@@ -66,7 +66,6 @@ const STILL_CROSSING: Record<string, string[]> = {
   behaviour: ['customer_merges', 'customers'],
   campaigns: ['apps', 'customers', 'links', 'posts'],
   clients: ['access_tokens', 'refresh_tokens'],
-  customers: ['behaviour_logs', 'behaviour_rollups', 'behaviour_totals', 'outbox'],
   erasure: [
     'behaviour_logs',
     'behaviour_rollups',
@@ -81,7 +80,6 @@ const STILL_CROSSING: Record<string, string[]> = {
     'outbox',
     'visitors',
   ],
-  groups: ['customers'],
   histories: ['customers', 'link_view_durations', 'link_view_logs', 'links'],
   ingest: [
     'behaviour_logs',

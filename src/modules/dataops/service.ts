@@ -9,7 +9,7 @@ import type { Database } from '../../db/index.ts';
 import { badRequest, failure } from '../../http/errors.ts';
 import { timeOrderedUuid } from '../../lib/ids.ts';
 import type { AuditRecorder } from '../audit/service.ts';
-import type { CustomerFilter, CustomerScope, CustomersService, DuplicatePolicy, ImportItem } from '../customers/service.ts';
+import type { CustomerDataOps, CustomerFilter, CustomerScope, DuplicatePolicy, ImportItem } from '../customers/service.ts';
 import { BOM, csvLine, neutralized } from './csv.ts';
 import { type ImportJobOptions, type ImportJobResponse, type ImportRow, toImportJob } from './mapper.ts';
 import { mapColumns } from './mapping.ts';
@@ -67,7 +67,7 @@ function truthy(v: string | boolean | undefined): boolean {
  * failed rows in one transaction, so a resumed import repeats and loses no row. Rows are written by
  * the customers service (the create endpoint's validation and write path).
  */
-export function createDataOpsService(ctx: AppContext, deps: { customers: CustomersService; audit: AuditRecorder; defineJob: DefineJob }) {
+export function createDataOpsService(ctx: AppContext, deps: { customers: CustomerDataOps; audit: AuditRecorder; defineJob: DefineJob }) {
   const { customers, audit } = deps;
   const db: Kysely<Database> = ctx.database.db;
   const clock = ctx.clock;

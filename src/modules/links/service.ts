@@ -10,7 +10,7 @@ import { hashPassword, randomToken, verifyPassword } from '../../lib/secrets.ts'
 import { type SigningKey, deriveKey, signValue, verifyValue } from '../../lib/signed-tokens.ts';
 import type { AccessService, Membership } from '../access/service.ts';
 import type { AccountsService } from '../accounts/service.ts';
-import type { CustomersService, ViewerCustomer } from '../customers/service.ts';
+import type { CustomerWritePath, ViewerCustomer } from '../customers/service.ts';
 import type { FilesService, PageImage, PageWidth, ViewerFile } from '../files/service.ts';
 import type { HistoriesService } from '../histories/service.ts';
 import type { IngestService, ViewerWrite } from '../ingest/service.ts';
@@ -153,7 +153,7 @@ export function createLinksService(
     accounts: AccountsService;
     histories: HistoriesService;
     files: FilesService;
-    customers: CustomersService;
+    customers: CustomerWritePath;
     ingest: IngestService;
     /** The project's site origins: a link to them carries the visitor's hand-off (docs/site-tracking.md). */
     projects: ProjectsService;
@@ -803,7 +803,7 @@ export function createLinksService(
       for (const f of ['name', 'email', 'phone', 'company', 'title'] as const) if (fields[f] !== undefined) input[f] = fields[f];
       if (input.name === undefined && typeof input.email === 'string') input.name = input.email.split('@')[0];
       input.deal_user_id = visitor.visitorId;
-      const made = owner === null ? null : await customers.fromForm(trx, appId, input, owner, now);
+      const made = owner === null ? null : await customers.fromForm(trx, appId, { input, ownerId: owner, now });
       customer = made?.customer ?? null;
     }
     const write: ViewerWrite = {
