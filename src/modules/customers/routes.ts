@@ -180,7 +180,7 @@ function fieldRoutes(fastify: FastifyInstance, fields: CustomersService['fields'
         response: businessResponses(MetadataItem),
       },
     },
-    async (request) => ok(await fields.create(request.params.appId, request.user.id, request.body)),
+    async (request) => ok(await fields.create(actorOf(request), request.body)),
   );
 
   app.put(
@@ -195,7 +195,7 @@ function fieldRoutes(fastify: FastifyInstance, fields: CustomersService['fields'
         response: businessResponses(MetadataItem),
       },
     },
-    async (request) => ok(await fields.update(request.params.appId, request.user.id, request.params.name, request.body)),
+    async (request) => ok(await fields.update(actorOf(request), { name: request.params.name, input: request.body })),
   );
 
   app.delete(
@@ -209,7 +209,7 @@ function fieldRoutes(fastify: FastifyInstance, fields: CustomersService['fields'
         response: businessResponses(Type.Literal(true)),
       },
     },
-    async (request) => ok(await fields.remove(request.params.appId, request.user.id, request.params.name)),
+    async (request) => ok(await fields.remove(actorOf(request), { name: request.params.name })),
   );
 }
 

@@ -52,7 +52,7 @@ export function createCustomersService(ctx: AppContext, deps: CustomersDeps) {
   const writePath = createCustomerWritePath(ctx, { path });
   return {
     api: createCustomerApi(ctx, { ...deps, path, writePath, reads }),
-    fields: createFieldOps(ctx.database.db, deps.access, deps.metadata, deps.audit),
+    fields: createFieldOps(ctx.database.db, deps.metadata, deps.audit),
     writePath,
     dataOps: createCustomerDataOps(ctx, { ...deps, path }),
     merging: createCustomerMerging({ metadata: deps.metadata, path }),
