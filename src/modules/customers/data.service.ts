@@ -59,6 +59,8 @@ interface ImportRun {
   appId: string;
   opts: ImportOptions;
   meta: MetadataRow[];
+  /** Attributes an update never sets: read-only ones are set when a customer is made. */
+  readonlyNames: Set<string>;
   outcome: ImportOutcome;
 }
 
@@ -69,13 +71,12 @@ function problem(row: number, err: AppError): { row: number; code: string; reaso
 /** The input of an update by an import row: its non-blank values that an update may set (read-only ones never; `merge` blanks only). */
 function updateInput(run: ImportRun, item: ImportItem, current: CustomerRow): Record<string, unknown> {
   const { opts } = run;
-  const readonlyNames = new Set(run.meta.filter((m) => m.readonly === 1).map((m) => m.name));
   const input: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(importInput(item.input, opts.groupId))) {
     if (blank(value)) continue;
     const spec = ATTRIBUTE_BY_NAME.get(name) ?? ATTRIBUTES.find((a) => a.param === name);
     // Read-only attributes are set when a customer is made, never by an update.
-    if (spec && readonlyNames.has(spec.name)) continue;
+    if (spec && run.readonlyNames.has(spec.name)) continue;
     if (name === 'group_id' && opts.groupId !== undefined && value === opts.groupId && current.group_id !== null) continue;
     if (opts.policy === 'merge' && spec && !blank(current[spec.column])) continue;
     input[name] = value;
@@ -189,7 +190,9 @@ export function createCustomerDataOps(
     async importInTransaction(trx: Kysely<Database>, appId: string, items: ImportItem[], opts: ImportOptions): Promise<ImportOutcome> {
       const outcome: ImportOutcome = { created: 0, updated: 0, skipped: 0, problems: [] };
       if (items.length === 0) return outcome;
-      const run: ImportRun = { trx, appId, opts, meta: await metadata.rows(trx, appId), outcome };
+      const meta = await metadata.rows(trx, appId);
+      const readonlyNames = new Set(meta.filter((m) => m.readonly === 1).map((m) => m.name));
+      const run: ImportRun = { trx, appId, opts, meta, readonlyNames, outcome };
       const keys = duplicateKeys(run.meta);
       const plan = planImport(items, keys, await storedMatches(run, items, keys), opts.policy);
       outcome.skipped += plan.skipped;
