@@ -1,5 +1,16 @@
-import { type BehaviourLogsTable, type PreparedReader, crossProject, jsonRowsOf, jsonRowsReader, preparedQuery } from '../../db/index.ts';
-import { type Selectable, sql } from 'kysely';
+import {
+  type BehaviourLogsTable,
+  type CustomersTable,
+  type Database,
+  type DialectFeatures,
+  type PreparedReader,
+  bulkOps,
+  crossProject,
+  jsonRowsOf,
+  jsonRowsReader,
+  preparedQuery,
+} from '../../db/index.ts';
+import { type ExpressionBuilder, type Insertable, type Kysely, type Selectable, sql } from 'kysely';
 
 /**
  * The customer's visibility fields and, in the same row, its overview sums per kind and key as one
@@ -314,3 +325,42 @@ export const behaviourRepository = {
     return { customer, page, pageViews };
   },
 };
+
+/**
+ * The read model the customers module builds its list, detail and "seen" statements with: a
+ * customer's behaviour record count (the sum of its action totals; each record adds one to one
+ * action), as a subquery correlated with the customer row aliased `c`. An index seek per customer.
+ */
+export function customerBehaviourTotal(eb: ExpressionBuilder<Database & { c: CustomersTable }, 'c'>) {
+  return eb
+    .selectFrom('behaviour_totals as t')
+    .select((e) => e.fn.coalesce(e.fn.sum<number>('t.count'), e.lit(0)).as('n'))
+    .whereRef('t.app_id', '=', 'c.app_id')
+    .whereRef('t.customer_id', '=', 'c.id')
+    .where('t.kind', '=', 'action')
+    .$asScalar();
+}
+
+/** Bulk writes of behaviour records (one statement per table and chunk; see db/bulk.ts). */
+export function createBehaviourWrites(features: DialectFeatures) {
+  const bulk = bulkOps(features);
+  return {
+    /**
+     * New customers' first records (their `create`): the records, and a rollup and a total of one
+     * each. A new customer has no rollup or total yet, so plain inserts.
+     */
+    async insertFirstRecords(trx: Kysely<Database>, records: Insertable<BehaviourLogsTable>[], day: string): Promise<void> {
+      await bulk.insert(trx, 'behaviour_logs', records);
+      await bulk.insert(
+        trx,
+        'behaviour_rollups',
+        records.map((r) => ({ app_id: r.app_id, customer_id: r.customer_id as string, day, kind: 'action', key: r.action, count: 1 })),
+      );
+      await bulk.insert(
+        trx,
+        'behaviour_totals',
+        records.map((r) => ({ app_id: r.app_id, customer_id: r.customer_id as string, kind: 'action', key: r.action, count: 1 })),
+      );
+    },
+  };
+}

@@ -7,7 +7,7 @@ import type { Page } from '../../http/paging.ts';
 import type { DefineJob } from '../../lib/jobs.ts';
 import type { AccessService } from '../access/service.ts';
 import type { AuditRecorder } from '../audit/service.ts';
-import { type CustomerResponse, type CustomerRow, type CustomersService, customerRecord, toCustomer } from '../customers/service.ts';
+import { type CustomerMerging, type CustomerResponse, type CustomerRow, customerRecord, toCustomer } from '../customers/service.ts';
 import type { MembersService } from '../members/service.ts';
 import { type CustomerMergeRow, MOVED_TABLES, createMergesRepository } from './repository.ts';
 
@@ -98,7 +98,7 @@ export interface DuplicateSet {
 /** Customer merge, the duplicates finder and the background move of merged history (docs/customers.md, ADR 0027). */
 export function createMergesService(
   ctx: AppContext,
-  deps: { access: AccessService; members: MembersService; customers: CustomersService; audit: AuditRecorder; defineJob: DefineJob },
+  deps: { access: AccessService; members: MembersService; customers: CustomerMerging; audit: AuditRecorder; defineJob: DefineJob },
 ) {
   const { access, members, customers, audit } = deps;
   const db: Kysely<Database> = ctx.database.db;
@@ -259,7 +259,7 @@ export function createMergesService(
         let survivor = await repo.update(trx, appId, mainId, patch);
         if (!survivor) throw failure('customer_not_found');
         if (Object.keys(input.overrides).length > 0) {
-          const values = await customers.validateMergeOverrides(trx, appId, survivor, input.overrides, owner, m.isManager);
+          const values = await customers.validateMergeOverrides(trx, m, { current: survivor, input: input.overrides, actingUserId: owner });
           if (Object.keys(values).length > 0) survivor = (await repo.update(trx, appId, mainId, values)) ?? survivor;
         }
         // Its custom values as composed (and overridden): what uniqueness and search read.
