@@ -8,7 +8,7 @@ import { createAuditService } from './modules/audit/service.ts';
 import { createBehaviourRecords, createBehaviourService } from './modules/behaviour/service.ts';
 import { createCampaignServices } from './modules/campaigns/service.ts';
 import { createClientsService } from './modules/clients/service.ts';
-import { createCustomersService } from './modules/customers/service.ts';
+import { createCustomerCounts, createCustomersService } from './modules/customers/service.ts';
 import { createErasureService } from './modules/erasure/service.ts';
 import { createDataOpsServices } from './modules/dataops/service.ts';
 import { createFilesServices } from './modules/files/service.ts';
@@ -63,8 +63,13 @@ export function createServices(ctx: AppContext) {
     audit: audit.record,
     members: { addCreator: members.addCreator, projectsOf: memberReads.projectsOf },
   });
-  const groups = createGroupsService(ctx, access, members);
-  const customers = createCustomersService(ctx, access, metadata, groups, members, audit.record);
+  // Groups show their live customers, counted by the customers module.
+  const groups = createGroupsService(ctx, access, members, createCustomerCounts(ctx).liveByGroup);
+  const histories = createHistoriesService(ctx, access);
+  const behaviour = createBehaviourService(ctx, access, histories);
+  // One service per kind of caller (the API, the write path, imports and exports, merges) on one create path;
+  // a new customer's `create` record goes through the behaviour service.
+  const customers = createCustomersService(ctx, { access, metadata, groups, members, audit: audit.record, behaviour });
   // Merging customers; their history moves to the survivor in the background (ADR 0027).
   // Behaviour records and counters, calls, clues and posts as ingestion and merges write them, through their owners.
   const behaviourRecords = createBehaviourRecords(ctx.database);
@@ -72,18 +77,13 @@ export function createServices(ctx: AppContext) {
   const merges = createMergesService(ctx, {
     access,
     members,
-    customers,
+    customers: customers.merging,
     audit: audit.record,
     defineJob: (def) => jobs.define(def),
     behaviour: behaviourRecords,
     histories: historyRecords,
   });
   const erasure = createErasureService(ctx, access, audit.record);
-  // Imports write through the customers service's create path, run by the job customer-import (which an
-  // import started in this process starts); exports read through it.
-  const dataops = createDataOpsServices(ctx, { customers, audit: audit.record, defineJob: (def) => jobs.define(def) });
-  const histories = createHistoriesService(ctx, access);
-  const behaviour = createBehaviourService(ctx, access, histories);
   // Ingestion writes each record table through its owner, in its own transaction and statements:
   // history records, behaviour records and counters, the site's visits and anonymous records.
   // Ingested Customer items go through the same validated write path as the create endpoint.
@@ -95,10 +95,13 @@ export function createServices(ctx: AppContext) {
     behaviour: behaviourRecords,
     site: createSiteStore(ctx),
     writeCustomers: async (trx, appId, items, now) => {
-      const result = await customers.createManyInTransaction(trx, appId, items, { now, validate: 'ingest' });
+      const result = await customers.writePath.createManyInTransaction(trx, appId, items, { now, validate: 'ingest' });
       return 'failed' in result ? result.failed : null;
     },
   });
+  // Imports write through the customers service's create path, run by the job customer-import (which an
+  // import started in this process starts); exports read through it.
+  const dataops = createDataOpsServices(ctx, { customers: customers.dataOps, audit: audit.record, defineJob: (def) => jobs.define(def) });
   const webhooks = createWebhooksService(ctx, access, audit.record);
   // Uploaded files and their pages under DATA_DIR/files, whichever database runs; their pages are drawn
   // by the job file-render, which an upload in this process starts.
@@ -124,7 +127,7 @@ export function createServices(ctx: AppContext) {
     accounts,
     histories,
     files: files.viewer,
-    customers,
+    customers: customers.writePath,
     ingest,
     projects,
     mailClick: mail.tracking.identifyClick,
@@ -134,7 +137,7 @@ export function createServices(ctx: AppContext) {
   // tracked click landing on the site ties the visitor to its recipient and counts the return visit.
   const site = createSiteService(ctx, {
     projects,
-    customers,
+    customers: customers.writePath,
     ingest,
     handoffs: links.viewer.handedOffCustomer,
     clickTokens: mail.tracking.resolveClick,

@@ -265,7 +265,7 @@ describe('field edits racing with writes', () => {
     const ready = new Promise<void>((resolve) => (validated = resolve));
     // A create checked against the form without uniqueness, its transaction kept open.
     const write = t.server.ctx.database.db.transaction().execute(async (trx) => {
-      const c = await t.server.services.customers.createInTransaction(
+      const c = await t.server.services.customers.writePath.createInTransaction(
         trx,
         appId,
         { name: 'Ticket 2', ticket: 'T-1' },

@@ -561,7 +561,7 @@ describe('POST /t/collect', () => {
     let counted = 0;
     const site = createSiteService(t.server.ctx, {
       projects: s.projects,
-      customers: s.customers,
+      customers: s.customers.writePath,
       ingest: s.ingest,
       clickTokens: async (appId, token) =>
         appId === p.appId && token === 'signed-click'

@@ -1,4 +1,4 @@
-import { type DialectFeatures, type OutboxTable, type Database, bulkOps, crossProject } from '../db/index.ts';
+import { type OutboxTable, type Database, type DialectFeatures, bulkOps, crossProject } from '../db/index.ts';
 import type { Insertable, Kysely } from 'kysely';
 import { timeOrderedUuid } from '../lib/ids.ts';
 
@@ -63,6 +63,16 @@ export async function writeEvents(trx: Kysely<Database>, appId: string, events: 
       .execute();
   }
   return rows.map((r) => r.id);
+}
+
+/**
+ * An outbox writer for large batches (a batch of new customers): as writeEvents, with the database's
+ * bulk writer (src/db/bulk.ts), one statement per chunk. Built once; call it with the change's transaction.
+ */
+export function bulkEventWriter(features: DialectFeatures) {
+  const bulk = bulkOps(features);
+  return (trx: Kysely<Database>, appId: string, events: EventMessage[], now: number): Promise<void> =>
+    bulk.insert(trx, 'outbox', eventRows(appId, events, now));
 }
 
 /** What waits to be delivered, for metrics: events the relay has not sequenced, and open webhook deliveries. */

@@ -63,7 +63,6 @@ const OWNERS: Record<string, string> = {
 const STILL_CROSSING: Record<string, string[]> = {
   behaviour: ['customer_merges', 'customers'],
   campaigns: ['apps', 'customers', 'links', 'posts'],
-  customers: ['behaviour_logs', 'behaviour_rollups', 'behaviour_totals', 'outbox'],
   erasure: [
     'behaviour_logs',
     'behaviour_rollups',
@@ -78,7 +77,6 @@ const STILL_CROSSING: Record<string, string[]> = {
     'outbox',
     'visitors',
   ],
-  groups: ['customers'],
   histories: ['customers', 'link_view_durations', 'link_view_logs', 'links'],
   ingest: ['customers', 'link_view_durations', 'link_view_logs', 'links'],
   merges: ['customers', 'link_view_logs', 'links', 'visitors'],

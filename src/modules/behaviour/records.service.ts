@@ -1,6 +1,6 @@
 import type { BehaviourLogsTable, BehaviourRollupsTable, Database, DatabaseHandle } from '../../db/index.ts';
 import type { Insertable, Kysely } from 'kysely';
-import { type MergeMove, createBehaviourWrites } from './repository.ts';
+import { type MergeMove, createBehaviourRecordWrites } from './repository.ts';
 
 export type { MergeMove } from './repository.ts';
 
@@ -10,7 +10,7 @@ export type { MergeMove } from './repository.ts';
  * whole group of batches) per call, one statement per table and chunk.
  */
 export function createBehaviourRecords(database: DatabaseHandle) {
-  const writes = createBehaviourWrites(database);
+  const writes = createBehaviourRecordWrites(database);
   return {
     /** Stores records (their outbox events are the caller's). */
     insert(trx: Kysely<Database>, rows: Insertable<BehaviourLogsTable>[]): Promise<void> {

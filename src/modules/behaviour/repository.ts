@@ -2,8 +2,10 @@ import {
   type BehaviourLogsTable,
   type BehaviourRollupsTable,
   type BehaviourTotalsTable,
+  type CustomersTable,
   type Database,
   type DatabaseHandle,
+  type DialectFeatures,
   type PreparedReader,
   bulkOps,
   crossProject,
@@ -11,7 +13,7 @@ import {
   jsonRowsReader,
   preparedQuery,
 } from '../../db/index.ts';
-import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
+import { type ExpressionBuilder, type Insertable, type Kysely, type Selectable, sql } from 'kysely';
 
 /**
  * The customer's visibility fields and, in the same row, its overview sums per kind and key as one
@@ -328,6 +330,45 @@ export const behaviourRepository = {
 };
 
 /**
+ * The read model the customers module builds its list, detail and "seen" statements with: a
+ * customer's behaviour record count (the sum of its action totals; each record adds one to one
+ * action), as a subquery correlated with the customer row aliased `c`. An index seek per customer.
+ */
+export function customerBehaviourTotal(eb: ExpressionBuilder<Database & { c: CustomersTable }, 'c'>) {
+  return eb
+    .selectFrom('behaviour_totals as t')
+    .select((e) => e.fn.coalesce(e.fn.sum<number>('t.count'), e.lit(0)).as('n'))
+    .whereRef('t.app_id', '=', 'c.app_id')
+    .whereRef('t.customer_id', '=', 'c.id')
+    .where('t.kind', '=', 'action')
+    .$asScalar();
+}
+
+/** Bulk writes of behaviour records (one statement per table and chunk; see db/bulk.ts). */
+export function createBehaviourWrites(features: DialectFeatures) {
+  const bulk = bulkOps(features);
+  return {
+    /**
+     * New customers' first records (their `create`): the records, and a rollup and a total of one
+     * each. A new customer has no rollup or total yet, so plain inserts.
+     */
+    async insertFirstRecords(trx: Kysely<Database>, records: Insertable<BehaviourLogsTable>[], day: string): Promise<void> {
+      await bulk.insert(trx, 'behaviour_logs', records);
+      await bulk.insert(
+        trx,
+        'behaviour_rollups',
+        records.map((r) => ({ app_id: r.app_id, customer_id: r.customer_id as string, day, kind: 'action', key: r.action, count: 1 })),
+      );
+      await bulk.insert(
+        trx,
+        'behaviour_totals',
+        records.map((r) => ({ app_id: r.app_id, customer_id: r.customer_id as string, kind: 'action', key: r.action, count: 1 })),
+      );
+    },
+  };
+}
+
+/**
  * The project of stored behaviour records by id, over every project (ingestion refuses an id another
  * project's record has): one id (which PostgreSQL's reader coalesces with its neighbours) or a list
  * bound as one parameter.
@@ -365,7 +406,7 @@ export interface MergeMove {
 }
 
 /** The writes of behaviour records and their counters, in the caller's transaction (ingestion's write path). */
-export function createBehaviourWrites(database: DatabaseHandle) {
+export function createBehaviourRecordWrites(database: DatabaseHandle) {
   const bulk = bulkOps(database.features);
   return {
     /** Records, one statement per chunk. */

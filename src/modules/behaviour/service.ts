@@ -1,4 +1,6 @@
 import type { Static } from '@sinclair/typebox';
+import type { Insertable, Kysely } from 'kysely';
+import type { BehaviourLogsTable, Database } from '../../db/index.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError, badRequest, failure } from '../../http/errors.ts';
 import type { Page } from '../../http/paging.ts';
@@ -6,7 +8,7 @@ import type { AccessService, Actor } from '../access/service.ts';
 import type { HistoriesService } from '../histories/service.ts';
 import { overviewKeys, taggedLinkOf } from './actions.ts';
 import { CALL_ACTIONS, toBehaviour, toOverview } from './mapper.ts';
-import { behaviourRepository as repo } from './repository.ts';
+import { behaviourRepository as repo, createBehaviourWrites, customerBehaviourTotal } from './repository.ts';
 import type { BehaviourRecord } from './schemas.ts';
 
 // The action catalogue is part of this module's public surface: ingestion validates records against it.
@@ -54,6 +56,7 @@ const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? 
 export function createBehaviourService(ctx: AppContext, access: AccessService, histories: HistoriesService) {
   const reader = ctx.database.reader;
   const clock = ctx.clock;
+  const writes = createBehaviourWrites(ctx.database.features);
 
   /**
    * The customer if the caller may see it: a member of its project, and its owner unless Master or
@@ -76,6 +79,20 @@ export function createBehaviourService(ctx: AppContext, access: AccessService, h
   }
 
   return {
+    /**
+     * For the customers module: a customer's behaviour record count as a subquery correlated with
+     * its row aliased `c` (newCount and whetherMerge come in the list's and the detail's one statement).
+     */
+    customerTotal: customerBehaviourTotal,
+
+    /**
+     * For the customers module, inside the transaction that creates them: new customers' first
+     * records (`create`), with a rollup for `day` and a total each.
+     */
+    writeFirstRecords(trx: Kysely<Database>, records: Insertable<BehaviourLogsTable>[], day: string): Promise<void> {
+      return writes.insertFirstRecords(trx, records, day);
+    },
+
     /**
      * The overview over a window of `when`: daily rollups from the window's first day on, less what
      * that day's records before the window's start added to them (read from the records).

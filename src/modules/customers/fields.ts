@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { CustomerFieldValuesTable, Database } from '../../db/index.ts';
-import { badRequest, failure, fieldFailure } from '../../http/errors.ts';
-import type { AccessService } from '../access/service.ts';
+import { badRequest, failure, fieldFailure, forbidden } from '../../http/errors.ts';
+import type { Actor } from '../access/service.ts';
 import type { AuditRecorder } from '../audit/service.ts';
 import type { MetadataRow, MetadataService } from '../metadata/service.ts';
 import { ATTRIBUTES, ATTRIBUTE_BY_NAME, PLAIN_FIELDS } from './attributes.ts';
@@ -207,8 +207,14 @@ async function placeAt(
   }
 }
 
-/** The editing of a project's fields (Master and Admins): create, edit, remove. */
-export function createFieldOps(db: Kysely<Database>, access: AccessService, metadata: MetadataService, audit: AuditRecorder) {
+/** The actor's project and user id, for Master or Admin only (the refusal `access.manager` gives). */
+function managing(actor: Actor): { appId: string; callerId: number } {
+  if (!actor.isManager) throw forbidden('Only the project Master or an Admin may do this');
+  return { appId: actor.app.id, callerId: actor.userId };
+}
+
+/** The editing of a project's fields (Master and Admins): create, edit, remove, each for the actor the auth hook resolved. */
+export function createFieldOps(db: Kysely<Database>, metadata: MetadataService, audit: AuditRecorder) {
   /** Values live customers of the project share in a field about to become unique. */
   async function refuseDuplicates(trx: Kysely<Database>, appId: string, row: MetadataRow): Promise<void> {
     const spec = ATTRIBUTE_BY_NAME.get(row.name);
@@ -234,8 +240,8 @@ export function createFieldOps(db: Kysely<Database>, access: AccessService, meta
   }
 
   return {
-    async create(appId: string, callerId: number, input: FieldInput) {
-      await access.manager(appId, callerId);
+    async create(actor: Actor, input: FieldInput) {
+      const { appId, callerId } = managing(actor);
       const name = typeof input.name === 'string' ? input.name.trim() : '';
       if (!NAME_RE.test(name)) throw fieldFailure('name', 'invalid', 'name must be a letter then up to 63 letters, digits or _');
       if (RESERVED.has(name.toLowerCase())) throw failure('field_exists', `${name} is a built-in attribute or a reserved name`);
@@ -286,8 +292,9 @@ export function createFieldOps(db: Kysely<Database>, access: AccessService, meta
       });
     },
 
-    async update(appId: string, callerId: number, name: string, input: FieldInput) {
-      await access.manager(appId, callerId);
+    async update(actor: Actor, edit: { name: string; input: FieldInput }) {
+      const { appId, callerId } = managing(actor);
+      const { name, input } = edit;
       return db.transaction().execute(async (trx) => {
         const { rows, row } = await editable(trx, appId, name);
         const spec = ATTRIBUTE_BY_NAME.get(name);
@@ -332,8 +339,9 @@ export function createFieldOps(db: Kysely<Database>, access: AccessService, meta
       });
     },
 
-    async remove(appId: string, callerId: number, name: string): Promise<true> {
-      await access.manager(appId, callerId);
+    async remove(actor: Actor, field: { name: string }): Promise<true> {
+      const { appId, callerId } = managing(actor);
+      const { name } = field;
       await db.transaction().execute(async (trx) => {
         const { row } = await editable(trx, appId, name);
         if (row.is_ext !== 1 && ATTRIBUTE_BY_NAME.has(name)) throw failure('field_builtin', `${name} is built in and cannot be removed`);

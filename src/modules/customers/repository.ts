@@ -5,17 +5,23 @@ import {
   type PreparedReader,
   type RowOf,
   preparedQuery,
-  type BehaviourLogsTable,
   type CustomersTable,
   type CustomerFieldValuesTable,
-  type OutboxTable,
   type Database,
   type DatabaseHandle,
   type DialectFeatures,
   crossProject,
   containsInsensitive,
 } from '../../db/index.ts';
-import { type ExpressionBuilder, type Insertable, type Kysely, type SelectQueryBuilder, type Updateable, sql } from 'kysely';
+import {
+  type AliasableExpression,
+  type ExpressionBuilder,
+  type Insertable,
+  type Kysely,
+  type SelectQueryBuilder,
+  type Updateable,
+  sql,
+} from 'kysely';
 import type { CustomerRow } from './mapper.ts';
 
 type Db = Kysely<Database>;
@@ -54,14 +60,11 @@ function after<O>(q: SelectQueryBuilder<Database, 'customers', O>, updatedAt: nu
   return q.where((eb) => eb(eb.refTuple('updated_at', 'id'), '<', eb.tuple(updatedAt, id)));
 }
 
-/** A customer's behaviour records: the sum of its action totals (each record adds one to one action). */
-const behaviourTotal = (eb: ExpressionBuilder<Database & { c: CustomersTable }, 'c'>) =>
-  eb
-    .selectFrom('behaviour_totals as t')
-    .select((e) => e.fn.coalesce(e.fn.sum<number>('t.count'), e.lit(0)).as('n'))
-    .whereRef('t.app_id', '=', 'c.app_id')
-    .whereRef('t.customer_id', '=', 'c.id')
-    .where('t.kind', '=', 'action');
+/**
+ * A customer's behaviour record count as a subquery correlated with the row aliased `c`: the
+ * behaviour module's read model (its service's `customerTotal`), handed to `customerReads`.
+ */
+export type BehaviourTotalOf = (eb: ExpressionBuilder<Database & { c: CustomersTable }, 'c'>) => AliasableExpression<number>;
 
 /** Another live customer of the same owner with the same value in `column` (an index seek). */
 const twinBy = (eb: ExpressionBuilder<Database & { c: CustomersTable }, 'c'>, column: 'phone' | 'email_lower') =>
@@ -82,7 +85,11 @@ const twinBy = (eb: ExpressionBuilder<Database & { c: CustomersTable }, 'c'>, co
  * (whetherMerge), each an index seek per row of the page only (the page is a subquery, so rows
  * skipped by the offset are never looked at). One statement instead of four.
  */
-function withListExtras(db: Kysely<Database>, page: SelectQueryBuilder<Database, 'customers', CustomerRow>) {
+function withListExtras(
+  db: Kysely<Database>,
+  page: SelectQueryBuilder<Database, 'customers', CustomerRow>,
+  behaviourTotal: BehaviourTotalOf,
+) {
   return db
     .selectFrom(page.as('c'))
     .selectAll('c')
@@ -93,37 +100,6 @@ function withListExtras(db: Kysely<Database>, page: SelectQueryBuilder<Database,
     .orderBy('c.updated_at', 'desc')
     .orderBy('c.id', 'desc');
 }
-
-/** One list/search statement per shape (owner filter or not), so each is prepared once. */
-const projectCustomers = (db: Kysely<Database>, appId: string) => db.selectFrom('customers').selectAll().where('app_id', '=', appId);
-const listAll = preparedQuery('customerListAll', ({ db }, appId: string, offset: number, limit: number) =>
-  withListExtras(db, livePage(projectCustomers(db, appId), offset, limit)),
-);
-const listOwned = preparedQuery('customerListOwned', ({ db }, appId: string, ownerId: number, offset: number, limit: number) =>
-  withListExtras(db, livePage(projectCustomers(db, appId).where('owner_id', '=', ownerId), offset, limit)),
-);
-const listAllAfter = preparedQuery(
-  'customerListAllAfter',
-  ({ db }, appId: string, updatedAt: number, id: string, offset: number, limit: number) =>
-    withListExtras(db, livePage(after(projectCustomers(db, appId), updatedAt, id), offset, limit)),
-);
-const listOwnedAfter = preparedQuery(
-  'customerListOwnedAfter',
-  ({ db }, appId: string, ownerId: number, updatedAt: number, id: string, offset: number, limit: number) =>
-    withListExtras(db, livePage(after(projectCustomers(db, appId).where('owner_id', '=', ownerId), updatedAt, id), offset, limit)),
-);
-
-const searchQueries = (column: 'phone' | 'email_lower') => ({
-  all: preparedQuery(`customerSearch_${column}`, ({ db }, appId: string, value: string, offset: number, limit: number) =>
-    withListExtras(db, livePage(projectCustomers(db, appId).where(column, '=', value), offset, limit)),
-  ),
-  owned: preparedQuery(
-    `customerSearchOwned_${column}`,
-    ({ db }, appId: string, value: string, ownerId: number, offset: number, limit: number) =>
-      withListExtras(db, livePage(projectCustomers(db, appId).where(column, '=', value).where('owner_id', '=', ownerId), offset, limit)),
-  ),
-});
-const searches = { phone: searchQueries('phone'), email_lower: searchQueries('email_lower') };
 
 const twinColumns = ['id', 'owner_id', 'phone', 'email_lower', 'status'] as const;
 // One seek per index (phone, e-mail); status is checked on the rows so that the phone and e-mail
@@ -143,24 +119,6 @@ const twinsByEmail = preparedQuery('customerTwinsByEmail', ({ db, inList }, appI
     .where(inList('email_lower', emails, 'text')),
 );
 
-/**
- * The detail in one statement: the row, its behaviour record count (new since the owner's last look?),
- * and whether a live customer of the same owner shares its phone or e-mail (whetherMerge), each
- * an index seek. The detail's path names the customer only: its project is the row's.
- */
-const detailOf = preparedQuery('customerDetail', ({ db }, id: string) =>
-  db
-    .selectFrom('customers as c')
-    .selectAll('c')
-    .select((eb) => [
-      behaviourTotal(eb).as('behaviour_total'),
-      twinBy(eb, 'phone').as('phone_twin'),
-      twinBy(eb, 'email_lower').as('email_twin'),
-    ])
-    .where('c.id', '=', id)
-    .modifyEnd(crossProject('record-by-id')),
-);
-
 /** The project's customers among these ids, found by primary key (DialectFeatures.projectIs). */
 const customersIn = preparedQuery('customersIn', ({ db, inList, projectIs }, appId: string, ids: string[]) =>
   db
@@ -170,8 +128,76 @@ const customersIn = preparedQuery('customersIn', ({ db, inList, projectIs }, app
     .where(projectIs('app_id', appId)),
 );
 
+/**
+ * The prepared list, search and detail statements, each with what its item shows besides the row
+ * (withListExtras), built with the behaviour module's read model. One statement per shape (owner
+ * filter or not), so each is prepared once.
+ */
+function listQueries(behaviourTotal: BehaviourTotalOf) {
+  const projectCustomers = (db: Kysely<Database>, appId: string) => db.selectFrom('customers').selectAll().where('app_id', '=', appId);
+  const listAll = preparedQuery('customerListAll', ({ db }, appId: string, offset: number, limit: number) =>
+    withListExtras(db, livePage(projectCustomers(db, appId), offset, limit), behaviourTotal),
+  );
+  const listOwned = preparedQuery('customerListOwned', ({ db }, appId: string, ownerId: number, offset: number, limit: number) =>
+    withListExtras(db, livePage(projectCustomers(db, appId).where('owner_id', '=', ownerId), offset, limit), behaviourTotal),
+  );
+  const listAllAfter = preparedQuery(
+    'customerListAllAfter',
+    ({ db }, appId: string, updatedAt: number, id: string, offset: number, limit: number) =>
+      withListExtras(db, livePage(after(projectCustomers(db, appId), updatedAt, id), offset, limit), behaviourTotal),
+  );
+  const listOwnedAfter = preparedQuery(
+    'customerListOwnedAfter',
+    ({ db }, appId: string, ownerId: number, updatedAt: number, id: string, offset: number, limit: number) =>
+      withListExtras(
+        db,
+        livePage(after(projectCustomers(db, appId).where('owner_id', '=', ownerId), updatedAt, id), offset, limit),
+        behaviourTotal,
+      ),
+  );
+  const searchQueries = (column: 'phone' | 'email_lower') => ({
+    all: preparedQuery(`customerSearch_${column}`, ({ db }, appId: string, value: string, offset: number, limit: number) =>
+      withListExtras(db, livePage(projectCustomers(db, appId).where(column, '=', value), offset, limit), behaviourTotal),
+    ),
+    owned: preparedQuery(
+      `customerSearchOwned_${column}`,
+      ({ db }, appId: string, value: string, ownerId: number, offset: number, limit: number) =>
+        withListExtras(
+          db,
+          livePage(projectCustomers(db, appId).where(column, '=', value).where('owner_id', '=', ownerId), offset, limit),
+          behaviourTotal,
+        ),
+    ),
+  });
+  /**
+   * The detail in one statement: the row, its behaviour record count (new since the owner's last look?),
+   * and whether a live customer of the same owner shares its phone or e-mail (whetherMerge), each
+   * an index seek. The detail's path names the customer only: its project is the row's.
+   */
+  const detailOf = preparedQuery('customerDetail', ({ db }, id: string) =>
+    db
+      .selectFrom('customers as c')
+      .selectAll('c')
+      .select((eb) => [
+        behaviourTotal(eb).as('behaviour_total'),
+        twinBy(eb, 'phone').as('phone_twin'),
+        twinBy(eb, 'email_lower').as('email_twin'),
+      ])
+      .where('c.id', '=', id)
+      .modifyEnd(crossProject('record-by-id')),
+  );
+  return {
+    listAll,
+    listOwned,
+    listAllAfter,
+    listOwnedAfter,
+    searches: { phone: searchQueries('phone'), email_lower: searchQueries('email_lower') },
+    detailOf,
+  };
+}
+
 /** A list or search row: the customer and its extras (withListExtras). */
-export type CustomerListRow = RowOf<typeof listAll>;
+export type CustomerListRow = RowOf<ReturnType<typeof listQueries>['listAll']>;
 
 /** What a list item adds to the row, from the extras of its statement. */
 export function listExtras(r: CustomerListRow): { whetherMerge: number; newCount: number } {
@@ -222,20 +248,81 @@ function filtered(db: Db, scope: CustomerScope, filter: CustomerFilter, byKey?: 
   return q;
 }
 
-export const customersRepository = {
-  /** A customer as committed with what its detail needs besides the row (see detailOf). */
-  async detail(
-    reader: PreparedReader,
-    id: string,
-  ): Promise<{ row: CustomerRow; hasNewBehaviour: boolean; whetherMerge: number } | undefined> {
-    const found = await reader.first(detailOf, id);
-    if (found === undefined) return undefined;
-    const { behaviour_total, phone_twin, email_twin, ...row } = found;
-    // Empty phone or e-mail never makes a twin (as in duplicates()).
-    const merge = (row.phone && Number(phone_twin)) || (row.email_lower && Number(email_twin)) ? 1 : 0;
-    return { row, hasNewBehaviour: Number(behaviour_total ?? 0) > Number(row.seen_behaviour_count), whetherMerge: merge };
-  },
+/**
+ * The reads that show a customer's behaviour record count (list and search pages, the detail) and
+ * the detail's "seen" mark, built once by the service with the behaviour module's read model.
+ */
+export function customerReads(behaviourTotal: BehaviourTotalOf) {
+  const { listAll, listOwned, listAllAfter, listOwnedAfter, searches, detailOf } = listQueries(behaviourTotal);
+  return {
+    /** A customer as committed with what its detail needs besides the row (see detailOf). */
+    async detail(
+      reader: PreparedReader,
+      id: string,
+    ): Promise<{ row: CustomerRow; hasNewBehaviour: boolean; whetherMerge: number } | undefined> {
+      const found = await reader.first(detailOf, id);
+      if (found === undefined) return undefined;
+      const { behaviour_total, phone_twin, email_twin, ...row } = found;
+      // Empty phone or e-mail never makes a twin (as in duplicates()).
+      const merge = (row.phone && Number(phone_twin)) || (row.email_lower && Number(email_twin)) ? 1 : 0;
+      return { row, hasNewBehaviour: Number(behaviour_total ?? 0) > Number(row.seen_behaviour_count), whetherMerge: merge };
+    },
 
+    /**
+     * A page of live customers, newest change first; the id breaks ties so pages never overlap.
+     * Deep pages seek from where earlier pages of the same list ended (src/db/page-anchors.ts).
+     */
+    page(database: DatabaseHandle, scope: CustomerScope, offset: number, limit: number): Promise<CustomerListRow[]> {
+      const reader = database.reader;
+      const anchors = database.cache<string, Anchor<ListKey>[]>('customer-list-anchors', 'customers', MAX_ANCHORED_LISTS);
+      return anchoredPage(anchors, `${scope.appId}:${scope.ownerId ?? '*'}`, offset, limit, {
+        from: (from, count) =>
+          scope.ownerId === null
+            ? reader.all(listAll, scope.appId, from, count)
+            : reader.all(listOwned, scope.appId, scope.ownerId, from, count),
+        after: (key, skip, count) =>
+          scope.ownerId === null
+            ? reader.all(listAllAfter, scope.appId, key.updatedAt, key.id, skip, count)
+            : reader.all(listOwnedAfter, scope.appId, scope.ownerId, key.updatedAt, key.id, skip, count),
+        keyOf: (row) => ({ updatedAt: row.updated_at, id: row.id }),
+      });
+    },
+
+    /**
+     * A page of live customers in scope that match a filter: `keyword` in the name, company, mobile
+     * number or e-mail (any case), `groupId` their group ('' for none). The list's order and extras; a
+     * filtered list is read as it is asked (no prepared statement, no page anchors: a filter narrows
+     * the rows, and its pages are read while someone looks at them).
+     */
+    filteredPage(db: Db, scope: CustomerScope, filter: CustomerFilter, offset: number, limit: number): Promise<CustomerListRow[]> {
+      return withListExtras(db, livePage(filtered(db, scope, filter), offset, limit), behaviourTotal).execute() as Promise<
+        CustomerListRow[]
+      >;
+    },
+
+    /** Exact phone, or e-mail case-insensitively, among live customers in scope. */
+    search(reader: PreparedReader, scope: CustomerScope, condition: string, offset: number, limit: number): Promise<CustomerListRow[]> {
+      const byEmail = condition.includes('@');
+      const shapes = searches[byEmail ? 'email_lower' : 'phone'];
+      const value = byEmail ? condition.toLowerCase() : condition;
+      return scope.ownerId === null
+        ? reader.all(shapes.all, scope.appId, value, offset, limit)
+        : reader.all(shapes.owned, scope.appId, value, scope.ownerId, offset, limit);
+    },
+
+    /** The owner opened the detail: not new any more, and every record so far is seen. */
+    async markSeen(db: Db, appId: string, id: string, now: number): Promise<void> {
+      await db
+        .updateTable('customers as c')
+        .set((eb) => ({ is_new: 0, detail_viewed_at: now, seen_behaviour_count: behaviourTotal(eb) }))
+        .where('c.app_id', '=', appId)
+        .where('c.id', '=', id)
+        .execute();
+    },
+  };
+}
+
+export const customersRepository = {
   find(db: Db, appId: string, id: string): Promise<CustomerRow | undefined> {
     return db.selectFrom('customers').selectAll().where('app_id', '=', appId).where('id', '=', id).executeTakeFirst();
   },
@@ -262,46 +349,6 @@ export const customersRepository = {
 
   update(db: Db, appId: string, id: string, patch: Updateable<CustomersTable>): Promise<CustomerRow | undefined> {
     return db.updateTable('customers').set(patch).where('app_id', '=', appId).where('id', '=', id).returningAll().executeTakeFirst();
-  },
-
-  /**
-   * A page of live customers, newest change first; the id breaks ties so pages never overlap.
-   * Deep pages seek from where earlier pages of the same list ended (src/db/page-anchors.ts).
-   */
-  page(database: DatabaseHandle, scope: CustomerScope, offset: number, limit: number): Promise<CustomerListRow[]> {
-    const reader = database.reader;
-    const anchors = database.cache<string, Anchor<ListKey>[]>('customer-list-anchors', 'customers', MAX_ANCHORED_LISTS);
-    return anchoredPage(anchors, `${scope.appId}:${scope.ownerId ?? '*'}`, offset, limit, {
-      from: (from, count) =>
-        scope.ownerId === null
-          ? reader.all(listAll, scope.appId, from, count)
-          : reader.all(listOwned, scope.appId, scope.ownerId, from, count),
-      after: (key, skip, count) =>
-        scope.ownerId === null
-          ? reader.all(listAllAfter, scope.appId, key.updatedAt, key.id, skip, count)
-          : reader.all(listOwnedAfter, scope.appId, scope.ownerId, key.updatedAt, key.id, skip, count),
-      keyOf: (row) => ({ updatedAt: row.updated_at, id: row.id }),
-    });
-  },
-
-  /**
-   * A page of live customers in scope that match a filter: `keyword` in the name, company, mobile
-   * number or e-mail (any case), `groupId` their group ('' for none). The list's order and extras; a
-   * filtered list is read as it is asked (no prepared statement, no page anchors: a filter narrows
-   * the rows, and its pages are read while someone looks at them).
-   */
-  filteredPage(db: Db, scope: CustomerScope, filter: CustomerFilter, offset: number, limit: number): Promise<CustomerListRow[]> {
-    return withListExtras(db, livePage(filtered(db, scope, filter), offset, limit)).execute() as Promise<CustomerListRow[]>;
-  },
-
-  /** Exact phone, or e-mail case-insensitively, among live customers in scope. */
-  search(reader: PreparedReader, scope: CustomerScope, condition: string, offset: number, limit: number): Promise<CustomerListRow[]> {
-    const byEmail = condition.includes('@');
-    const shapes = searches[byEmail ? 'email_lower' : 'phone'];
-    const value = byEmail ? condition.toLowerCase() : condition;
-    return scope.ownerId === null
-      ? reader.all(shapes.all, scope.appId, value, offset, limit)
-      : reader.all(shapes.owned, scope.appId, value, scope.ownerId, offset, limit);
   },
 
   /** Owners' live customers sharing a phone or e-mail with the given ones: the base of whetherMerge. */
@@ -445,14 +492,22 @@ export const customersRepository = {
     return undefined;
   },
 
-  /** The owner opened the detail: not new any more, and every record so far is seen. */
-  async markSeen(db: Db, appId: string, id: string, now: number): Promise<void> {
-    await db
-      .updateTable('customers as c')
-      .set((eb) => ({ is_new: 0, detail_viewed_at: now, seen_behaviour_count: behaviourTotal(eb) }))
-      .where('c.app_id', '=', appId)
-      .where('c.id', '=', id)
-      .execute();
+  /** Live customers in each of these groups of the project (groups without any are left out). */
+  async liveCountsByGroup(db: Db, appId: string, groupIds: string[]): Promise<Map<string, number>> {
+    const counts = new Map<string, number>();
+    for (let i = 0; i < groupIds.length; i += LOOKUP_CHUNK) {
+      const rows = await db
+        .selectFrom('customers')
+        .select(['group_id'])
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('app_id', '=', appId)
+        .where('status', '=', 1)
+        .where('group_id', 'in', groupIds.slice(i, i + LOOKUP_CHUNK))
+        .groupBy('group_id')
+        .execute();
+      for (const r of rows) if (r.group_id !== null) counts.set(r.group_id, Number(r.n));
+    }
+    return counts;
   },
 
   async isTaken(db: Db, appId: string, key: UniqueKey, value: string | number, exceptId: string | undefined): Promise<boolean> {
@@ -577,34 +632,10 @@ async function columnDuplicates(db: Db, appId: string, column: keyof CustomersTa
 export function createCustomerWrites(features: DialectFeatures) {
   const bulk = bulkOps(features);
   return {
-    /**
-     * New customers with their `create` behaviour records and outbox events. The overview counts
-     * every record from daily rollups and totals; a new customer has none yet, so plain inserts.
-     */
-    async insertCreated(
-      trx: Db,
-      batch: {
-        customers: CustomerRow[];
-        fieldValues?: CustomerFieldValuesTable[];
-        behaviours: Insertable<BehaviourLogsTable>[];
-        day: string;
-        outbox: Insertable<OutboxTable>[];
-      },
-    ): Promise<void> {
-      await bulk.insert(trx, 'customers', batch.customers);
-      if (batch.fieldValues && batch.fieldValues.length > 0) await bulk.insert(trx, 'customer_field_values', batch.fieldValues);
-      await bulk.insert(trx, 'behaviour_logs', batch.behaviours);
-      await bulk.insert(
-        trx,
-        'behaviour_rollups',
-        batch.customers.map((r) => ({ app_id: r.app_id, customer_id: r.id, day: batch.day, kind: 'action', key: 'create', count: 1 })),
-      );
-      await bulk.insert(
-        trx,
-        'behaviour_totals',
-        batch.customers.map((r) => ({ app_id: r.app_id, customer_id: r.id, kind: 'action', key: 'create', count: 1 })),
-      );
-      await bulk.insert(trx, 'outbox', batch.outbox);
+    /** New customers and their custom values (their records and events are written by their owners' services). */
+    async insertCreated(trx: Db, customers: CustomerRow[], fieldValues: CustomerFieldValuesTable[]): Promise<void> {
+      await bulk.insert(trx, 'customers', customers);
+      if (fieldValues.length > 0) await bulk.insert(trx, 'customer_field_values', fieldValues);
     },
   };
 }

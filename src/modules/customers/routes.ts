@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { actorOf } from '../../http/auth.ts';
 import { BODY_LIMITS } from '../../http/body-limits.ts';
 import { businessResponses, ok } from '../../http/envelope.ts';
 import { page } from '../../http/paging.ts';
@@ -24,24 +25,33 @@ import {
   OwnerTransferBody,
   SearchQuery,
 } from './schemas.ts';
-import type { CustomersService } from './service.ts';
+import type { CustomerApi, CustomersService } from './service.ts';
 
 const tags = ['Customers'];
 
+/** The customer API's routes, the custom fields' and the groups' (docs/interface.md §9). */
 export async function customersRoutes(
   fastify: FastifyInstance,
   opts: { customers: CustomersService; groups: GroupsService },
 ): Promise<void> {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { customers, groups } = opts;
+  const { api, fields } = opts.customers;
+  customerWriteRoutes(fastify, api);
+  customerReadRoutes(fastify, api);
+  transferRoutes(fastify, api);
+  fieldRoutes(fastify, fields);
+  groupRoutes(fastify, opts.groups);
+}
 
+/** Create, edit and delete, as the path's member. */
+function customerWriteRoutes(fastify: FastifyInstance, api: CustomerApi): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.post(
     '/api/v1.7/app/:appId/member/:svcUserId/customers',
     {
       bodyLimit: BODY_LIMITS.records,
       schema: { tags, summary: 'Create a customer', params: CustomerPath, body: CustomerBody, response: businessResponses(Customer) },
     },
-    async (request) => ok(await customers.create(request.params.appId, request.user.id, request.params.svcUserId, request.body)),
+    async (request) => ok(await api.create(actorOf(request), { ownerId: request.params.svcUserId, body: request.body })),
   );
 
   app.put(
@@ -50,8 +60,10 @@ export async function customersRoutes(
       bodyLimit: BODY_LIMITS.records,
       schema: { tags, summary: 'Edit a customer', params: CustomerItemPath, body: CustomerBody, response: businessResponses(Customer) },
     },
-    async (request) =>
-      ok(await customers.edit(request.params.appId, request.user.id, request.params.svcUserId, request.params.customerId, request.body)),
+    async (request) => {
+      const { svcUserId, customerId } = request.params;
+      return ok(await api.edit(actorOf(request), { ownerId: svcUserId, customerId, body: request.body }));
+    },
   );
 
   app.delete(
@@ -65,10 +77,13 @@ export async function customersRoutes(
         response: businessResponses(Type.Literal(true)),
       },
     },
-    async (request) =>
-      ok(await customers.remove(request.params.appId, request.user.id, request.params.svcUserId, request.params.customerId)),
+    async (request) => ok(await api.remove(actorOf(request), { ownerId: request.params.svcUserId, customerId: request.params.customerId })),
   );
+}
 
+/** The detail, the list and the search. */
+function customerReadRoutes(fastify: FastifyInstance, api: CustomerApi): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/api/v1.7/customer/:customerId/detail',
     {
@@ -79,7 +94,7 @@ export async function customersRoutes(
         response: businessResponses(Customer),
       },
     },
-    async (request) => ok(await customers.detail(request.params.customerId, request.user.id)),
+    async (request) => ok(await api.detail(request.user.id, { customerId: request.params.customerId })),
   );
 
   app.get(
@@ -93,15 +108,11 @@ export async function customersRoutes(
         response: businessResponses(Type.Array(CustomerListItem)),
       },
     },
-    async (request) =>
-      ok(
-        await customers.list(request.params.appId, request.user.id, request.params.svcUserId, page(request.query), {
-          keyword: request.query.keyword,
-          groupId: request.query.group_id ?? request.query.customer_group_id,
-          phone: request.query.phone,
-          email: request.query.email,
-        }),
-      ),
+    async (request) => {
+      const { query } = request;
+      const filter = { keyword: query.keyword, groupId: query.group_id ?? query.customer_group_id, phone: query.phone, email: query.email };
+      return ok(await api.list(actorOf(request), { ownerId: request.params.svcUserId, page: page(query), filter }));
+    },
   );
 
   app.get(
@@ -115,9 +126,13 @@ export async function customersRoutes(
         response: businessResponses(Type.Array(CustomerListItem)),
       },
     },
-    async (request) => ok(await customers.search(request.params.appId, request.user.id, request.query.condition, page(request.query))),
+    async (request) => ok(await api.search(actorOf(request), { condition: request.query.condition, page: page(request.query) })),
   );
+}
 
+/** Owner and group transfers. */
+function transferRoutes(fastify: FastifyInstance, api: CustomerApi): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.post(
     '/api/v1.7/app/:appId/customer/batch-app-member-transfers',
     {
@@ -131,7 +146,7 @@ export async function customersRoutes(
       },
     },
     async (request) =>
-      ok(await customers.transferOwners(request.params.appId, request.user.id, request.body.datas, request.body.target_svc_userid)),
+      ok(await api.transferOwners(actorOf(request), { datas: request.body.datas, target: request.body.target_svc_userid })),
   );
 
   app.post(
@@ -146,9 +161,13 @@ export async function customersRoutes(
         response: businessResponses(Type.Boolean()),
       },
     },
-    async (request) => ok(await customers.transferGroup(request.params.appId, request.user.id, request.body)),
+    async (request) => ok(await api.transferGroup(actorOf(request), request.body)),
   );
+}
 
+/** The project's custom customer fields (docs/metadata.md). */
+function fieldRoutes(fastify: FastifyInstance, fields: CustomersService['fields']): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.post(
     '/api/v1.7/app/:appId/metadata/customer',
     {
@@ -161,7 +180,7 @@ export async function customersRoutes(
         response: businessResponses(MetadataItem),
       },
     },
-    async (request) => ok(await customers.fields.create(request.params.appId, request.user.id, request.body)),
+    async (request) => ok(await fields.create(actorOf(request), request.body)),
   );
 
   app.put(
@@ -176,7 +195,7 @@ export async function customersRoutes(
         response: businessResponses(MetadataItem),
       },
     },
-    async (request) => ok(await customers.fields.update(request.params.appId, request.user.id, request.params.name, request.body)),
+    async (request) => ok(await fields.update(actorOf(request), { name: request.params.name, input: request.body })),
   );
 
   app.delete(
@@ -190,9 +209,13 @@ export async function customersRoutes(
         response: businessResponses(Type.Literal(true)),
       },
     },
-    async (request) => ok(await customers.fields.remove(request.params.appId, request.user.id, request.params.name)),
+    async (request) => ok(await fields.remove(actorOf(request), { name: request.params.name })),
   );
+}
 
+/** The customer groups (the groups module's service). */
+function groupRoutes(fastify: FastifyInstance, groups: GroupsService): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/api/v1.7/app/:appId/customer-groups',
     {
@@ -204,7 +227,7 @@ export async function customersRoutes(
         response: businessResponses(Type.Array(Group)),
       },
     },
-    async (request) => ok(await groups.list(request.params.appId, request.user.id, request.query.svc_user_id)),
+    async (request) => ok(await groups.list(actorOf(request), { svcUserId: request.query.svc_user_id })),
   );
 
   app.post(
@@ -219,6 +242,6 @@ export async function customersRoutes(
         response: businessResponses(Group),
       },
     },
-    async (request) => ok(await groups.create(request.params.appId, request.user.id, request.body)),
+    async (request) => ok(await groups.create(actorOf(request), request.body)),
   );
 }

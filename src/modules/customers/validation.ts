@@ -54,6 +54,19 @@ function storedText(v: unknown): string | null {
   return Array.isArray(v) ? JSON.stringify(v.map(String)) : String(v);
 }
 
+/** One validation under way: its input and environment, and what it has collected so far. */
+interface Run {
+  input: Record<string, unknown>;
+  env: ValidationEnv;
+  values: Record<string, unknown>;
+  fields: Record<string, FieldValue | null>;
+  currentExt: Record<string, FieldValue>;
+  /** The owner before the input: the customer's (edit) or the acting member. */
+  baseOwner: number;
+  /** The owner the input asks for (groups are checked against it). */
+  requestedOwner: number;
+}
+
 /**
  * The metadata-driven validation engine (docs/metadata.md): required (create), option values,
  * formats, readonly (edit, when the value changes), unique — for the built-in attributes and the
@@ -62,130 +75,142 @@ function storedText(v: unknown): string | null {
  * answers `<attribute>_required | _invalid | _readonly | _unique`.
  */
 export async function validateCustomer(input: Record<string, unknown>, env: ValidationEnv): Promise<ValidatedCustomer> {
-  const values: Record<string, unknown> = {};
-  const fields: Record<string, FieldValue | null> = {};
-  const currentExt = parseExt(env.current?.ext ?? null);
-
   // The owner decides which groups are allowed, so it is settled before the in-order checks.
   const ownerRaw = readParam(input, { param: 'svc_user_id', name: 'svcUserId' });
   const ownerText = ownerRaw === undefined ? null : asText(ownerRaw, 'svcUserId');
   const baseOwner = env.current?.owner_id ?? env.actingUserId;
   const requestedOwner = typeof ownerText === 'string' && INT_RE.test(ownerText) ? Number(ownerText) : baseOwner;
+  const run: Run = { input, env, values: {}, fields: {}, currentExt: parseExt(env.current?.ext ?? null), baseOwner, requestedOwner };
+  for (const row of env.metadata) await checkAttribute(run, row);
+  return result(run);
+}
 
-  for (const row of env.metadata) {
-    const spec: AttributeSpec | undefined = ATTRIBUTE_BY_NAME.get(row.name);
-    const name = row.name;
-    const editing = env.mode === 'edit';
-    const current = editing && env.current ? (spec ? env.current[spec.column] : currentExt[name]) : undefined;
-    let raw = spec ? readParam(input, spec) : readCustom(input, name);
+/** The attribute's value as sent, as trimmed text: undefined when not sent, null when sent blank. */
+function sentText(run: Run, row: MetadataRow, spec: AttributeSpec | undefined): string | null | undefined {
+  let raw = spec ? readParam(run.input, spec) : readCustom(run.input, row.name);
+  if (!spec && row.type === 'multiOption' && Array.isArray(raw)) raw = raw.map(String).join('\u0000');
+  if (!spec && row.type === 'multiOption' && typeof raw === 'string') {
+    const parts = multiParts(raw);
+    raw = parts.length === 0 ? '' : parts.join('\u0000');
+  }
+  const text = raw === undefined ? undefined : asText(raw, row.name);
+  if (text instanceof Error) throw text;
+  // Option fields take "0" as "not set" where "0" is not one of their options (the original's forms sent it).
+  if (row.type === 'option' && text === '0' && !optionValueSet(row).has('0')) return null;
+  return text;
+}
 
-    if (!spec && row.type === 'multiOption' && Array.isArray(raw)) raw = raw.map(String).join('\u0000');
-    if (!spec && row.type === 'multiOption' && typeof raw === 'string') {
-      const parts = multiParts(raw);
-      raw = parts.length === 0 ? '' : parts.join('\u0000');
-    }
-    let text = raw === undefined ? undefined : asText(raw, name);
-    if (text instanceof Error) throw text;
-    // Option fields take "0" as "not set" where "0" is not one of their options (the original's forms sent it).
-    if (row.type === 'option' && text === '0' && !optionValueSet(row).has('0')) text = null;
-    const present = text !== undefined;
+/** Sets the attribute's value (a built-in attribute's or a custom field's). */
+function put(run: Run, row: MetadataRow, spec: AttributeSpec | undefined, value: FieldValue | null): void {
+  if (spec) run.values[row.name] = value;
+  else run.fields[row.name] = value;
+}
 
-    if (text !== undefined && editing && row.readonly === 1) {
-      // A read-only attribute sent back as it is (a customer read from the API and sent again) is no change.
-      const same = storedText(current) === (text === null ? null : normalised(row, spec, text));
-      if (!same) throw fieldFailure(name, 'readonly', `${name} is read-only`);
-      continue;
-    }
+/** One attribute of the form checked against the input, in the form's order. */
+async function checkAttribute(run: Run, row: MetadataRow): Promise<void> {
+  const spec: AttributeSpec | undefined = ATTRIBUTE_BY_NAME.get(row.name);
+  const name = row.name;
+  const editing = run.env.mode === 'edit';
+  const current = editing && run.env.current ? (spec ? run.env.current[spec.column] : run.currentExt[name]) : undefined;
+  const text = sentText(run, row, spec);
+  const present = text !== undefined;
 
-    if (text === undefined || text === null) {
-      const creating = !editing;
-      if (row.required === 1 && (creating ? row.default_value === null : present)) {
-        throw fieldFailure(name, 'required', `${name} is required`);
-      }
-      // On create a blank value is no value: the attribute's default applies.
-      if (creating && row.default_value !== null) {
-        if (spec) values[name] = row.default_value;
-        else fields[name] = row.default_value;
-      } else if (present) {
-        if (spec) values[name] = null;
-        else fields[name] = null;
-      }
-      continue;
-    }
-
-    const maxLength = spec?.maxLength ?? (row.type === 'multiOption' ? 10_000 : CUSTOM_TEXT_MAX);
-    if (text.length > maxLength) throw fieldFailure(name, 'invalid', `${name} must be at most ${maxLength} characters`);
-    const invalid = (why: string) => fieldFailure(name, 'invalid', `${name} ${why}`);
-    let stored: FieldValue = text;
-    switch (row.type) {
-      case 'phone':
-        if (!isPhone(text)) throw invalid('is not a valid mobile number');
-        break;
-      case 'fixedPhone':
-        if (!FIXED_PHONE_RE.test(text)) throw invalid('is not a valid landline number');
-        break;
-      case 'email':
-        if (!isEmail(text)) throw invalid('is not a valid e-mail address');
-        break;
-      case 'option':
-        // A value the customer already has stays acceptable after its option is removed.
-        if (!optionValueSet(row).has(text) && storedText(current) !== text) throw invalid(`must be one of the options of ${name}`);
-        break;
-      case 'multiOption': {
-        const options = optionValueSet(row);
-        const had = new Set(Array.isArray(current) ? current.map(String) : []);
-        const picked = text.split('\u0000');
-        const bad = picked.find((p) => !options.has(p) && !had.has(p));
-        if (bad !== undefined) throw invalid(`must be options of ${name} ("${bad.slice(0, 64)}" is not one)`);
-        stored = picked;
-        break;
-      }
-      case 'number':
-        if (!NUMBER_RE.test(text)) throw invalid('must be a number (up to 15 digits, 6 after the point)');
-        stored = Number(text);
-        break;
-      case 'date':
-        if (!DATE_RE.test(text) || !isCalendarDate(text)) throw invalid('must be a date, YYYY-MM-DD');
-        break;
-      case 'owner': {
-        if (!INT_RE.test(text)) throw invalid('must be a platform user id');
-        const owner = Number(text);
-        if (owner !== baseOwner || !editing) {
-          if (owner !== env.actingUserId && !env.mayAssignOthers) {
-            throw forbidden('Only the project Master or an Admin may assign a customer to another member');
-          }
-          if (!(await env.isActiveMember(owner))) throw invalid('is not a member of this project');
-        }
-        break;
-      }
-      case 'member':
-        if (!INT_RE.test(text) || !(await env.isActiveMember(Number(text)))) throw invalid('is not a member of this project');
-        break;
-      case 'group':
-        if (!(await env.isGroupOf(text, requestedOwner))) throw invalid("is not one of the owner's groups");
-        break;
-      default:
-        break;
-    }
-    if (spec?.int && !INT_RE.test(text)) throw invalid('must be a whole number');
-    if (spec) stored = spec.int ? Number(text) : text;
-    if (row.is_unique === 1 && !Array.isArray(stored)) {
-      const key: UniqueKey = spec ? spec.column : `field:${name}`;
-      const asked = spec ? stored : String(stored);
-      if (await env.isTaken(key, asked, env.current?.id)) throw fieldFailure(name, 'unique', `another customer already has this ${name}`);
-    }
-    if (spec) values[name] = stored;
-    else fields[name] = stored;
+  if (text !== undefined && editing && row.readonly === 1) {
+    // A read-only attribute sent back as it is (a customer read from the API and sent again) is no change.
+    const same = storedText(current) === (text === null ? null : normalised(row, spec, text));
+    if (!same) throw fieldFailure(name, 'readonly', `${name} is read-only`);
+    return;
   }
 
+  if (text === undefined || text === null) {
+    const creating = !editing;
+    if (row.required === 1 && (creating ? row.default_value === null : present)) {
+      throw fieldFailure(name, 'required', `${name} is required`);
+    }
+    // On create a blank value is no value: the attribute's default applies.
+    if (creating && row.default_value !== null) put(run, row, spec, row.default_value);
+    else if (present) put(run, row, spec, null);
+    return;
+  }
+
+  const maxLength = spec?.maxLength ?? (row.type === 'multiOption' ? 10_000 : CUSTOM_TEXT_MAX);
+  if (text.length > maxLength) throw fieldFailure(name, 'invalid', `${name} must be at most ${maxLength} characters`);
+  let stored = await typedValue(run, row, text, current);
+  if (spec?.int && !INT_RE.test(text)) throw fieldFailure(name, 'invalid', `${name} must be a whole number`);
+  if (spec) stored = spec.int ? Number(text) : text;
+  if (row.is_unique === 1 && !Array.isArray(stored)) {
+    const key: UniqueKey = spec ? spec.column : `field:${name}`;
+    const asked = spec ? stored : String(stored);
+    if (await run.env.isTaken(key, asked, run.env.current?.id))
+      throw fieldFailure(name, 'unique', `another customer already has this ${name}`);
+  }
+  put(run, row, spec, stored);
+}
+
+/** A sent value checked by its attribute's type, and its stored form (a number, a multi-option's values, else the text). */
+async function typedValue(run: Run, row: MetadataRow, text: string, current: unknown): Promise<FieldValue> {
+  const invalid = (why: string) => fieldFailure(row.name, 'invalid', `${row.name} ${why}`);
+  const { env } = run;
+  switch (row.type) {
+    case 'phone':
+      if (!isPhone(text)) throw invalid('is not a valid mobile number');
+      return text;
+    case 'fixedPhone':
+      if (!FIXED_PHONE_RE.test(text)) throw invalid('is not a valid landline number');
+      return text;
+    case 'email':
+      if (!isEmail(text)) throw invalid('is not a valid e-mail address');
+      return text;
+    case 'option':
+      // A value the customer already has stays acceptable after its option is removed.
+      if (!optionValueSet(row).has(text) && storedText(current) !== text) throw invalid(`must be one of the options of ${row.name}`);
+      return text;
+    case 'multiOption': {
+      const options = optionValueSet(row);
+      const had = new Set(Array.isArray(current) ? current.map(String) : []);
+      const picked = text.split('\u0000');
+      const bad = picked.find((p) => !options.has(p) && !had.has(p));
+      if (bad !== undefined) throw invalid(`must be options of ${row.name} ("${bad.slice(0, 64)}" is not one)`);
+      return picked;
+    }
+    case 'number':
+      if (!NUMBER_RE.test(text)) throw invalid('must be a number (up to 15 digits, 6 after the point)');
+      return Number(text);
+    case 'date':
+      if (!DATE_RE.test(text) || !isCalendarDate(text)) throw invalid('must be a date, YYYY-MM-DD');
+      return text;
+    case 'owner': {
+      if (!INT_RE.test(text)) throw invalid('must be a platform user id');
+      const owner = Number(text);
+      if (owner !== run.baseOwner || env.mode !== 'edit') {
+        if (owner !== env.actingUserId && !env.mayAssignOthers) {
+          throw forbidden('Only the project Master or an Admin may assign a customer to another member');
+        }
+        if (!(await env.isActiveMember(owner))) throw invalid('is not a member of this project');
+      }
+      return text;
+    }
+    case 'member':
+      if (!INT_RE.test(text) || !(await env.isActiveMember(Number(text)))) throw invalid('is not a member of this project');
+      return text;
+    case 'group':
+      if (!(await env.isGroupOf(text, run.requestedOwner))) throw invalid("is not one of the owner's groups");
+      return text;
+    default:
+      return text;
+  }
+}
+
+/** The checked values as columns, the plain fields (no metadata) added, and the owner they name. */
+function result(run: Run): ValidatedCustomer {
   const out: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(values)) {
+  for (const [name, value] of Object.entries(run.values)) {
     const spec = ATTRIBUTE_BY_NAME.get(name);
     if (!spec) continue;
     out[spec.column] = spec.int && value !== null ? Number(value) : value;
   }
   for (const spec of PLAIN_FIELDS) {
-    const raw = readParam(input, spec);
+    const raw = readParam(run.input, spec);
     if (raw === undefined) continue;
     const text = asText(raw, spec.name);
     if (text instanceof Error) throw text;
@@ -195,9 +220,9 @@ export async function validateCustomer(input: Record<string, unknown>, env: Vali
   if (typeof out.email === 'string') out.email_lower = out.email.toLowerCase();
   else if (out.email === null) out.email_lower = null;
   // The owner column is set by the service (transfers have their own rules); keep it out of values.
-  const ownerId = typeof out.owner_id === 'number' ? out.owner_id : baseOwner;
+  const ownerId = typeof out.owner_id === 'number' ? out.owner_id : run.baseOwner;
   delete out.owner_id;
-  return { values: out as Updateable<CustomersTable>, ownerId, ownerChanged: ownerId !== baseOwner, fields };
+  return { values: out as Updateable<CustomersTable>, ownerId, ownerChanged: ownerId !== run.baseOwner, fields: run.fields };
 }
 
 /** A multi-option value's parts: a JSON array, or values separated by commas. */

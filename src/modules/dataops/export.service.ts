@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type { AppContext } from '../../context.ts';
 import type { Actor } from '../access/service.ts';
 import type { AuditRecorder } from '../audit/service.ts';
-import type { CustomerFilter, CustomerScope, CustomersService } from '../customers/service.ts';
+import type { CustomerFilter, CustomerScope, CustomerDataOps } from '../customers/service.ts';
 import { type ExportFormat, encode } from './streams.ts';
 
 /** Rows per export page (a primary-key walk). */
@@ -21,7 +21,7 @@ export interface ExportRequest {
  * read, and recorded in the audit log. Members export through the route; the CLI's operator
  * (`rapport export customers`) sees every customer of the project.
  */
-export function createCustomerExport(ctx: AppContext, deps: { customers: CustomersService; audit: AuditRecorder }) {
+export function createCustomerExport(ctx: AppContext, deps: { customers: CustomerDataOps; audit: AuditRecorder }) {
   const { customers, audit } = deps;
   const db = ctx.database.db;
 

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/index.ts';
 import type { JobDefinition, JobRun } from '../../lib/jobs.ts';
-import type { CustomersService, ImportItem } from '../customers/service.ts';
+import type { CustomerDataOps, ImportItem } from '../customers/service.ts';
 import type { ImportJobOptions, ImportRow } from './mapper.ts';
 import { UnreadableFile, countDataRows, fileRows } from './reader.ts';
 import { createImportsRepository } from './repository.ts';
@@ -32,7 +32,7 @@ class LeaseLost extends Error {}
  * path), counters and failed rows in one transaction, so a resumed import repeats and loses no row.
  * The CLI runs its own import here too, without the job.
  */
-export function createImportRunner(ctx: AppContext, deps: { customers: CustomersService }) {
+export function createImportRunner(ctx: AppContext, deps: { customers: CustomerDataOps }) {
   const { customers } = deps;
   const db: Kysely<Database> = ctx.database.db;
   const { clock, logger } = ctx;

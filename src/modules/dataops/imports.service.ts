@@ -8,7 +8,7 @@ import { badRequest, failure } from '../../http/errors.ts';
 import { timeOrderedUuid } from '../../lib/ids.ts';
 import type { Actor } from '../access/service.ts';
 import type { AuditRecorder } from '../audit/service.ts';
-import type { CustomersService, DuplicatePolicy } from '../customers/service.ts';
+import type { CustomerDataOps, DuplicatePolicy } from '../customers/service.ts';
 import { type ImportJobOptions, type ImportJobResponse, type ImportRow, toImportJob } from './mapper.ts';
 import { mapColumns } from './mapping.ts';
 import { createImportsRepository } from './repository.ts';
@@ -69,7 +69,7 @@ export interface ImportRef {
  * (`started` pokes it). The preview and the template to fill in. The auth hook resolved the actor's
  * membership; the path's member (`svc-user-id`) is the customers service's to check.
  */
-export function createImportJobs(ctx: AppContext, deps: { customers: CustomersService; audit: AuditRecorder; started: () => void }) {
+export function createImportJobs(ctx: AppContext, deps: { customers: CustomerDataOps; audit: AuditRecorder; started: () => void }) {
   const { customers, audit } = deps;
   const db: Kysely<Database> = ctx.database.db;
   const { clock, logger } = ctx;

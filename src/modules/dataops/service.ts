@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import type { DefineJob } from '../../lib/jobs.ts';
 import type { AuditRecorder } from '../audit/service.ts';
-import type { CustomersService } from '../customers/service.ts';
+import type { CustomerDataOps } from '../customers/service.ts';
 import { createDataOpsCli } from './cli.service.ts';
 import { createCustomerExport } from './export.service.ts';
 import { createImportRunner } from './import-runner.service.ts';
@@ -21,7 +21,7 @@ export type { ImportRequest, IncomingFile } from './uploads.ts';
  * operator's import of a local file and export). Customers are read and written through the
  * customers service.
  */
-export function createDataOpsServices(ctx: AppContext, deps: { customers: CustomersService; audit: AuditRecorder; defineJob: DefineJob }) {
+export function createDataOpsServices(ctx: AppContext, deps: { customers: CustomerDataOps; audit: AuditRecorder; defineJob: DefineJob }) {
   const { customers, audit } = deps;
   const runner = createImportRunner(ctx, { customers });
   const job = deps.defineJob(runner.job);

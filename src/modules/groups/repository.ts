@@ -21,16 +21,11 @@ export const groupsRepository = {
     await db.insertInto('customer_groups').values(row).execute();
   },
 
-  /** Groups with their live customer counts, oldest first; one owner's or the whole project's. */
-  list(db: Db, appId: string, ownerId: number | null) {
-    let q = db
-      .selectFrom('customer_groups as g')
-      .leftJoin('customers as c', (j) => j.onRef('c.group_id', '=', 'g.id').onRef('c.app_id', '=', 'g.app_id').on('c.status', '=', 1))
-      .select(['g.id', 'g.name', 'g.owner_id', 'g.created_at'])
-      .select((eb) => eb.fn.count<number>('c.id').as('customer_count'))
-      .where('g.app_id', '=', appId);
-    if (ownerId !== null) q = q.where('g.owner_id', '=', ownerId);
-    return q.groupBy(['g.id', 'g.name', 'g.owner_id', 'g.created_at']).orderBy('g.created_at').orderBy('g.id').execute();
+  /** Groups of the project, oldest first; one owner's or the whole project's. */
+  list(db: Db, appId: string, ownerId: number | null): Promise<GroupRow[]> {
+    let q = db.selectFrom('customer_groups').selectAll().where('app_id', '=', appId);
+    if (ownerId !== null) q = q.where('owner_id', '=', ownerId);
+    return q.orderBy('created_at').orderBy('id').execute();
   },
 
   async names(reader: PreparedReader, appId: string, ids: string[]): Promise<Map<string, string>> {

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/index.ts';
 import { failure, forbidden } from '../../http/errors.ts';
-import type { AccessService, Membership } from '../access/service.ts';
+import type { AccessService, Actor, Membership } from '../access/service.ts';
 import type { MembersService } from '../members/service.ts';
 import { type GroupRow, groupsRepository as repo } from './repository.ts';
 import { timeOrderedUuid } from '../../lib/ids.ts';
@@ -14,27 +14,43 @@ export interface GroupResponse {
   createdAt: string;
 }
 
+/**
+ * Live customers in each of these groups of the project (a group without any left out): the customers
+ * module's count, given when the groups service is built.
+ */
+export type LiveCustomerCounts = (appId: string, groupIds: string[]) => Promise<Map<string, number>>;
+
+/** What the create endpoint takes. */
+export interface GroupInput {
+  name?: string | undefined;
+  svc_user_id?: number | undefined;
+}
+
 /** Customer groups: each belongs to one member of one project (docs/interface.md §9). */
-export function createGroupsService(ctx: AppContext, access: AccessService, members: MembersService) {
+export function createGroupsService(ctx: AppContext, access: AccessService, members: MembersService, customerCounts: LiveCustomerCounts) {
   const db: Kysely<Database> = ctx.database.db;
   const reader = ctx.database.reader;
   const clock = ctx.clock;
   return {
-    async list(appId: string, callerId: number, svcUserId: number | undefined): Promise<GroupResponse[]> {
-      const m = await access.membership(appId, callerId);
-      const owner = access.visibleOwner(m, svcUserId);
+    /** The groups the actor may see (a member's: `svcUserId`, or for Master/Admin without it all), with their live customers counted. */
+    async list(actor: Actor, input: { svcUserId: number | undefined }): Promise<GroupResponse[]> {
+      const appId = actor.app.id;
+      const owner = access.visibleOwner(actor, input.svcUserId);
       const rows = await repo.list(db, appId, owner);
-      return rows.map((r) => ({ id: r.id, name: r.name, customerCount: Number(r.customer_count), createdAt: clock.format(r.created_at) }));
+      const counts =
+        rows.length === 0
+          ? new Map<string, number>()
+          : await customerCounts(
+              appId,
+              rows.map((r) => r.id),
+            );
+      return rows.map((r) => ({ id: r.id, name: r.name, customerCount: counts.get(r.id) ?? 0, createdAt: clock.format(r.created_at) }));
     },
 
-    async create(
-      appId: string,
-      callerId: number,
-      input: { name?: string | undefined; svc_user_id?: number | undefined },
-    ): Promise<GroupResponse> {
-      const m = await access.membership(appId, callerId);
-      const owner = input.svc_user_id ?? callerId;
-      if (owner !== callerId && !m.isManager) throw forbidden('Sales members create groups only for themselves');
+    async create(actor: Actor, input: GroupInput): Promise<GroupResponse> {
+      const appId = actor.app.id;
+      const owner = input.svc_user_id ?? actor.userId;
+      if (owner !== actor.userId && !actor.isManager) throw forbidden('Sales members create groups only for themselves');
       const name = input.name?.trim() ?? '';
       if (name === '') throw failure('name_required');
       if (name.length > 64) throw failure('name_invalid', 'name must be at most 64 characters');

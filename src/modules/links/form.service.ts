@@ -5,7 +5,7 @@ import { publicFailure } from '../../http/errors.ts';
 import { isEmail, isPhone } from '../../lib/formats.ts';
 import { timeOrderedUuid } from '../../lib/ids.ts';
 import type { AccessService } from '../access/service.ts';
-import type { CustomersService, ViewerCustomer } from '../customers/service.ts';
+import type { CustomerWritePath, ViewerCustomer } from '../customers/service.ts';
 import type { IngestService, ViewerWrite } from '../ingest/service.ts';
 import { type FormField, type LinkRow, formFieldsOf, tagsOf } from './mapper.ts';
 import type { LinkRecords } from './records.ts';
@@ -62,7 +62,7 @@ export function createLinkForms(
   ctx: AppContext,
   deps: {
     access: Pick<AccessService, 'memberRecord' | 'projectCreator'>;
-    customers: Pick<CustomersService, 'viewerCustomers' | 'fromForm'>;
+    customers: Pick<CustomerWritePath, 'viewerCustomers' | 'fromForm'>;
     ingest: Pick<IngestService, 'recordViewer'>;
     records: LinkRecords;
   },
@@ -89,7 +89,7 @@ export function createLinkForms(
     for (const f of ['name', 'email', 'phone', 'company', 'title'] as const) if (sent.fields[f] !== undefined) input[f] = sent.fields[f];
     if (input.name === undefined && typeof input.email === 'string') input.name = input.email.split('@')[0];
     input.deal_user_id = visitor.visitorId;
-    const made = owner === null ? null : await customers.fromForm(trx, link.app_id, input, owner, sent.now);
+    const made = owner === null ? null : await customers.fromForm(trx, link.app_id, { input, ownerId: owner, now: sent.now });
     return made?.customer ?? null;
   }
 

@@ -5,7 +5,7 @@ import { timeOrderedUuid } from '../../lib/ids.ts';
 import { hashPassword, randomToken } from '../../lib/secrets.ts';
 import type { Actor } from '../access/service.ts';
 import type { AccountsService } from '../accounts/service.ts';
-import type { CustomersService } from '../customers/service.ts';
+import type { CustomerWritePath } from '../customers/service.ts';
 import type { FileViewer } from '../files/service.ts';
 import type { HistoriesService } from '../histories/service.ts';
 import { type LinkInput, PASSCODE_RE, parseFormFields, parseTags, str, webAddress } from './link-input.ts';
@@ -28,7 +28,7 @@ export interface EditLink {
 export interface LinkManagementDeps {
   accounts: Pick<AccountsService, 'userById'>;
   files: Pick<FileViewer, 'viewerFile'>;
-  customers: Pick<CustomersService, 'viewerCustomers'>;
+  customers: Pick<CustomerWritePath, 'viewerCustomers'>;
   /** The Link record answered (the histories module maps links for its list too). */
   histories: Pick<HistoriesService, 'linkRecord'>;
   /** The module's repository (a spec hands a fake). */

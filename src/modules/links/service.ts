@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import type { AccessService } from '../access/service.ts';
 import type { AccountsService } from '../accounts/service.ts';
-import type { CustomersService } from '../customers/service.ts';
+import type { CustomerWritePath } from '../customers/service.ts';
 import type { FileViewer } from '../files/service.ts';
 import type { HistoriesService } from '../histories/service.ts';
 import type { IngestService } from '../ingest/service.ts';
@@ -42,7 +42,7 @@ export function createLinksService(
     accounts: AccountsService;
     histories: HistoriesService;
     files: FileViewer;
-    customers: CustomersService;
+    customers: CustomerWritePath;
     ingest: IngestService;
     /** The project's site origins: a link to them carries the visitor's hand-off (docs/site-tracking.md). */
     projects: ProjectsService;

@@ -4,7 +4,7 @@ import { publicFailure } from '../../http/errors.ts';
 import { timeOrderedUuid } from '../../lib/ids.ts';
 import type { JobDefinition } from '../../lib/jobs.ts';
 import type { AccountsService } from '../accounts/service.ts';
-import type { CustomersService, ViewerCustomer } from '../customers/service.ts';
+import type { CustomerWritePath, ViewerCustomer } from '../customers/service.ts';
 import type { ViewerFile } from '../files/service.ts';
 import type { IngestService, ViewerWrite } from '../ingest/service.ts';
 import { type Beacon, BeaconError, type DwellChange, type DwellState, type PageDwell, applyDwell, parseBeacon } from './beacons.ts';
@@ -34,7 +34,7 @@ export type ViewsRepository = Pick<
 
 export interface LinkViewsDeps {
   accounts: Pick<AccountsService, 'userById'>;
-  customers: Pick<CustomersService, 'viewerCustomers'>;
+  customers: Pick<CustomerWritePath, 'viewerCustomers'>;
   ingest: Pick<IngestService, 'recordViewer'>;
   /** Owners' alerts on a customer's first open. */
   notifier: OwnerNotifier;

@@ -8,7 +8,7 @@ import type { DefineJob } from '../../lib/jobs.ts';
 import type { AccessService, Actor } from '../access/service.ts';
 import type { AuditRecorder } from '../audit/service.ts';
 import type { BehaviourRecords } from '../behaviour/service.ts';
-import { type CustomerResponse, type CustomerRow, type CustomersService, customerRecord, toCustomer } from '../customers/service.ts';
+import { type CustomerMerging, type CustomerResponse, type CustomerRow, customerRecord, toCustomer } from '../customers/service.ts';
 import type { HistoryRecords } from '../histories/service.ts';
 import type { MembersService } from '../members/service.ts';
 import { type CustomerMergeRow, MOVED_LINK_TABLES, createMergesRepository } from './repository.ts';
@@ -103,7 +103,7 @@ export function createMergesService(
   deps: {
     access: AccessService;
     members: MembersService;
-    customers: CustomersService;
+    customers: CustomerMerging;
     audit: AuditRecorder;
     defineJob: DefineJob;
     /** Behaviour records and counters, written and moved by their owner. */
@@ -289,7 +289,7 @@ export function createMergesService(
         let survivor = await repo.update(trx, appId, mainId, patch);
         if (!survivor) throw failure('customer_not_found');
         if (Object.keys(input.overrides).length > 0) {
-          const values = await customers.validateMergeOverrides(trx, appId, survivor, input.overrides, owner, m.isManager);
+          const values = await customers.validateMergeOverrides(trx, m, { current: survivor, input: input.overrides, actingUserId: owner });
           if (Object.keys(values).length > 0) survivor = (await repo.update(trx, appId, mainId, values)) ?? survivor;
         }
         // Its custom values as composed (and overridden): what uniqueness and search read.

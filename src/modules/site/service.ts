@@ -6,7 +6,7 @@ import { overloaded, publicFailure, publicForbidden } from '../../http/errors.ts
 import { isEmail, isPhone } from '../../lib/formats.ts';
 import { timeOrderedUuid } from '../../lib/ids.ts';
 import { actionSpec } from '../behaviour/service.ts';
-import type { CustomersService, ViewerCustomer } from '../customers/service.ts';
+import type { CustomerWritePath, ViewerCustomer } from '../customers/service.ts';
 import type { IngestService, SiteWrite, ViewerWrite } from '../ingest/service.ts';
 import type { ProjectsService, SiteProject } from '../projects/service.ts';
 import { type Collect, CollectError, type Identify, KEY_BEHAVIOURS, type SiteEvent, parseCollect, siteOf } from './collect.ts';
@@ -100,7 +100,7 @@ export function createSiteService(
   ctx: AppContext,
   deps: {
     projects: ProjectsService;
-    customers: CustomersService;
+    customers: CustomerWritePath;
     ingest: IngestService;
     /** Tracked e-mail clicks (the campaigns feature); by default none resolves. */
     clickTokens?: ClickTokenResolver;

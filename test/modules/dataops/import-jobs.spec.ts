@@ -8,7 +8,7 @@ import { BackgroundJobs } from '../../../src/lib/jobs.ts';
 import { createLogger } from '../../../src/logger.ts';
 import type { Actor } from '../../../src/modules/access/service.ts';
 import type { AuditEntry } from '../../../src/modules/audit/service.ts';
-import type { CustomersService, ImportItem } from '../../../src/modules/customers/service.ts';
+import type { CustomerDataOps, ImportItem } from '../../../src/modules/customers/service.ts';
 import { type DataOpsServices, createDataOpsServices } from '../../../src/modules/dataops/service.ts';
 import { openContext } from '../../../src/runtime.ts';
 import { FakeClock } from '../../helpers/fake-clock.ts';
@@ -29,7 +29,7 @@ interface Fakes {
   refused: number;
 }
 
-function fakeCustomers(fakes: Fakes): CustomersService {
+function fakeCustomers(fakes: Fakes): CustomerDataOps {
   const customers = {
     async actingFor(_appId: string, callerId: number, pathUserId: string) {
       return { acting: Number(pathUserId), isManager: callerId === 1 };
@@ -52,7 +52,7 @@ function fakeCustomers(fakes: Fakes): CustomersService {
       return { created: items.length - problems.length, updated: 0, skipped: 0, problems };
     },
   };
-  return customers as unknown as CustomersService;
+  return customers as unknown as CustomerDataOps;
 }
 
 const admin = { app: { id: APP }, userId: 1, isManager: true, role: 'Admin' } as unknown as Actor;
