@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { AppContext } from './context.ts';
+import { Relay, relayJob } from './events/relay.ts';
 import { LocalFileStorage } from './lib/file-storage.ts';
 import { BackgroundJobs } from './lib/jobs.ts';
 import { createAccessService } from './modules/access/service.ts';
@@ -35,6 +36,9 @@ export function createServices(ctx: AppContext) {
     ticked: (job, outcome, seconds) => ctx.observer.jobTicked(job, outcome, seconds),
     failed: (job, err, retryInMs) => ctx.logger.warn({ err, job, retryInMs }, `${job}: failed; will retry`),
   });
+  // The event relay (outbox to webhooks and NATS) in this process, unless RAPPORT_EMBEDDED_RELAY=false
+  // leaves it to `rapport relay` (or, under WORKERS, to the first worker).
+  if (ctx.config.embeddedRelay) jobs.define(relayJob(new Relay(ctx)));
   const clients = createClientsService(ctx);
   const accounts = createAccountsService(ctx, clients);
   const access = createAccessService(ctx.database);
@@ -72,7 +76,7 @@ export function createServices(ctx: AppContext) {
   const webhooks = createWebhooksService(ctx, access, audit.record);
   // Uploaded files and their pages under DATA_DIR/files, whichever database runs.
   const files = createFilesService(ctx, access, new LocalFileStorage(path.join(ctx.config.dataDir, 'files')), audit.record);
-  const live = createLiveService(ctx, access, accounts, histories);
+  const live = createLiveService(ctx, { access, accounts, histories, defineJob: (def) => jobs.define(def) });
   // E-mail campaigns: composed by members, mailed by a background job (where MAIL_WORKER is on), tracked
   // from the recipients' mail; their Post records and behaviour records go through ingestion's write path.
   const mail = createCampaignServices(ctx, {
