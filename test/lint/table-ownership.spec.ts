@@ -104,7 +104,6 @@ const STILL_CROSSING: Record<string, string[]> = {
   members: ['apps', 'user_presence', 'users'],
   merges: ['behaviour_logs', 'behaviour_rollups', 'behaviour_totals', 'calls', 'customers', 'link_view_logs', 'links', 'visitors'],
   projects: ['members'],
-  webhooks: ['outbox'],
 };
 
 function tablesNamed(source: string): Set<string> {
