@@ -16,7 +16,7 @@ import { createFilesService } from './modules/files/service.ts';
 import { createGroupsService } from './modules/groups/service.ts';
 import { createHistoriesService } from './modules/histories/service.ts';
 import { createLiveService } from './modules/live/service.ts';
-import { SWEEP_EVERY_MS as LINK_SWEEP_MS, createLinksService } from './modules/links/service.ts';
+import { SWEEP_EVERY_MS as LINK_SWEEP_MS, createLinkReads, createLinksService } from './modules/links/service.ts';
 import { createIngestService } from './modules/ingest/service.ts';
 import { createMembersService } from './modules/members/service.ts';
 import { createMergesService } from './modules/merges/service.ts';
@@ -83,6 +83,10 @@ export function createServices(ctx: AppContext) {
     access,
     accounts,
     ingest,
+    projects,
+    customers,
+    links: createLinkReads(ctx),
+    histories,
     defineJob: ctx.config.mailWorker ? (def) => jobs.define(def) : null,
   });
   // Links shared from Rapport and their public viewer: views are written through ingestion's write path;

@@ -64,7 +64,6 @@ const STILL_CROSSING: Record<string, string[]> = {
   access: ['apps', 'members'],
   accounts: ['apps', 'members'],
   behaviour: ['customer_merges', 'customers'],
-  campaigns: ['apps', 'customers', 'links', 'posts'],
   clients: ['access_tokens', 'refresh_tokens'],
   customers: ['behaviour_logs', 'behaviour_rollups', 'behaviour_totals', 'outbox'],
   erasure: [

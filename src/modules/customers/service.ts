@@ -14,6 +14,8 @@ import {
   type CustomerFilter,
   type CustomerListRow,
   type CustomerScope,
+  type MailRecipient,
+  type MailRecipientQuery,
   type UniqueKey,
   createCustomerWrites,
   customersRepository as repo,
@@ -31,6 +33,7 @@ import { isEmail, isPhone } from '../../lib/formats.ts';
 // Pure helpers other modules use on customer rows they read themselves (merges, erasure).
 export { toCustomer } from './mapper.ts';
 export type { CustomerResponse, CustomerRow } from './mapper.ts';
+export type { MailRecipient, MailRecipientQuery } from './repository.ts';
 
 export const DEFAULT_CREATE_WAY = 6;
 /** createWay of a customer a visitor's form made (docs/links.md). */
@@ -692,6 +695,11 @@ export function createCustomersService(
       const m = await access.membership(appId, callerId);
       if (!m.isManager && m.app.sales_export === 0) throw forbidden('This project does not let Sales members export customers');
       return { appId, ownerId: access.visibleOwner(m, requestedOwner) };
+    },
+
+    /** Live customers of the project a campaign may mail: among these ids, or in a group; only one owner's when `ownerId` is set. */
+    mailRecipients(appId: string, query: MailRecipientQuery): Promise<MailRecipient[]> {
+      return repo.mailRecipients(db, appId, query);
     },
 
     /** Live customers of the project among these ids, as the public viewer attributes views to them. */

@@ -141,6 +141,22 @@ function webAddress(value: string): string | null {
 const passcodeFingerprint = (hash: string) => createHash('sha256').update(hash).digest('base64url').slice(0, 12);
 
 /**
+ * What other modules read of links, built from the context alone: campaigns use it, and the links
+ * service is built after them (it takes campaigns' click resolver).
+ */
+export function createLinkReads(ctx: AppContext) {
+  const db = ctx.database.db;
+  return {
+    /** The id of a project's link with one of these share tokens (a campaign's material), or null. */
+    async idByShareToken(appId: string, tokens: string[]): Promise<string | null> {
+      return (await repo.byShareTokens(db, appId, tokens))[0]?.id ?? null;
+    },
+  };
+}
+
+export type LinkReads = ReturnType<typeof createLinkReads>;
+
+/**
  * Links made and shared from Rapport (docs/links.md): creating, editing and disabling them, and
  * the public viewer: its pages, the beacons that record a view, the form that tells who is viewing.
  * Views, their durations, behaviour records, counters and events are written through the ingestion

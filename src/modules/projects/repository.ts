@@ -27,6 +27,10 @@ export const projectsRepository = {
   async insertMember(db: Db, row: Insertable<MembersTable>): Promise<void> {
     await db.insertInto('members').values(row).execute();
   },
+  /** A project's name, whatever its status; null for none. */
+  async name(db: Db, id: string): Promise<string | null> {
+    return (await db.selectFrom('apps').select('name').where('id', '=', id).executeTakeFirst())?.name ?? null;
+  },
   async updateApp(db: Db, id: string, patch: Updateable<AppsTable>): Promise<void> {
     await db.updateTable('apps').set(patch).where('id', '=', id).execute();
   },
