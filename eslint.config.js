@@ -22,12 +22,8 @@ const setterInjection = [
 const SERVICE_FILES = ['src/modules/**/service.ts', 'src/modules/**/*.service.ts'];
 const TO_SPLIT = {
   functionSize: [
-    'src/app.ts',
-    'src/cli/index.ts',
-    'src/config.ts',
     'src/services.ts',
     'src/modules/accounts/routes.ts',
-    'src/modules/campaigns/routes.ts',
     'src/modules/customers/routes.ts',
     'src/modules/customers/service.ts',
     'src/modules/customers/validation.ts',
@@ -37,7 +33,6 @@ const TO_SPLIT = {
     'src/modules/links/routes.ts',
     'src/modules/links/service.ts',
     'src/modules/projects/routes.ts',
-    'src/modules/webhooks/routes.ts',
   ],
   serviceLines: [
     'src/modules/accounts/service.ts',
