@@ -54,13 +54,10 @@ function trustProxyOption(setting: boolean | number | string[]): boolean | strin
   return (_address, hop) => hop < setting;
 }
 
-/**
- * Builds the HTTP app: plugins → conventions → modules → 404 and error handlers. With `ctx.metrics`
- * (METRICS_TOKEN set) every answer is counted, and `/metrics` is served here unless METRICS_PORT is set.
- */
-export async function buildApp(ctx: AppContext & { readonly metrics?: Metrics | null }, services: Services): Promise<FastifyInstance> {
+/** The Fastify instance and its server: timeouts, logger, body limit, proxy trust, parsing and routing options. */
+function createFastify(ctx: AppContext): FastifyInstance {
   const { headersTimeout, idleTimeout } = ctx.config;
-  const app = Fastify({
+  return Fastify({
     // Slow or silent clients cannot hold connections: headers within HEADERS_TIMEOUT, and no
     // connection silent (between requests or inside one) for longer than IDLE_TIMEOUT. Node checks
     // the headers deadline every connectionsCheckingInterval (30 s by default), hence the server is
@@ -89,32 +86,33 @@ export async function buildApp(ctx: AppContext & { readonly metrics?: Metrics | 
     childLoggerFactory: (logger, bindings, options) =>
       new LazyChildLogger(logger as Logger, bindings, options) as unknown as FastifyBaseLogger,
   });
+}
 
-  recordBodyLimits(app);
-  registerSecurityHeaders(app);
-  // Before the token check: a preflight carries no token, and is answered here.
-  await registerCors(app, ctx.config.corsOrigins);
+/**
+ * Before the event loop drowns: past MAX_EVENT_LOOP_DELAY, requests are refused at once (503
+ * overloaded, Retry-After) instead of waiting in a queue they would time out in.
+ * Starting (loading and compiling) blocks the loop too: lag measured before the app has been
+ * ready for two samples is not load, and refuses nothing.
+ */
+async function registerLoadShedding(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  if (ctx.config.maxEventLoopDelay <= 0) return;
+  let readyAt = Infinity;
+  app.addHook('onReady', async () => {
+    readyAt = performance.now();
+  });
+  await app.register(underPressure, {
+    maxEventLoopDelay: ctx.config.maxEventLoopDelay,
+    sampleInterval: PRESSURE_SAMPLE_MS,
+    pressureHandler: (request, reply, type, value) => {
+      if (performance.now() - readyAt < 2 * PRESSURE_SAMPLE_MS) return;
+      request.log.warn({ type, value }, 'under pressure: refusing requests');
+      sendAppError(reply, overloaded(OVERLOADED_RETRY_SECONDS, 'The server is overloaded; try again shortly'));
+    },
+  });
+}
 
-  // Before the event loop drowns: past MAX_EVENT_LOOP_DELAY, requests are refused at once (503
-  // overloaded, Retry-After) instead of waiting in a queue they would time out in.
-  // Starting (loading and compiling) blocks the loop too: lag measured before the app has been
-  // ready for two samples is not load, and refuses nothing.
-  if (ctx.config.maxEventLoopDelay > 0) {
-    let readyAt = Infinity;
-    app.addHook('onReady', async () => {
-      readyAt = performance.now();
-    });
-    await app.register(underPressure, {
-      maxEventLoopDelay: ctx.config.maxEventLoopDelay,
-      sampleInterval: PRESSURE_SAMPLE_MS,
-      pressureHandler: (request, reply, type, value) => {
-        if (performance.now() - readyAt < 2 * PRESSURE_SAMPLE_MS) return;
-        request.log.warn({ type, value }, 'under pressure: refusing requests');
-        sendAppError(reply, overloaded(OVERLOADED_RETRY_SECONDS, 'The server is overloaded; try again shortly'));
-      },
-    });
-  }
-
+/** The request log line and, with metrics, each answer counted by route. */
+function registerRequestAccounting(app: FastifyInstance, ctx: AppContext, metrics: Metrics | null): void {
   // One line per request, with the URL redacted (access_token may ride in the query). Not even
   // registered when info lines are off: the hook and the redaction cost every request.
   if (ctx.logger.isLevelEnabled('info')) {
@@ -126,26 +124,16 @@ export async function buildApp(ctx: AppContext & { readonly metrics?: Metrics | 
     });
   }
 
-  const metrics = ctx.metrics ?? null;
   if (metrics) {
     // By route template (`/api/v1.7/app/:appId`), never the raw URL: one series per route, whatever the ids.
     app.addHook('onResponse', async (request, reply) => {
       metrics.request(request.method, request.routeOptions.url ?? UNMATCHED_ROUTE, reply.statusCode, reply.elapsedTime / 1000);
     });
   }
+}
 
-  registerErrorHandler(app);
-  registerNotFound(app);
-  await registerParameterParsing(app);
-  await registerRateLimits(
-    app,
-    { ...ctx.config.rateLimits, redisUrl: ctx.config.redisUrl, redisPrefix: ctx.config.redisPrefix },
-    ctx.logger as FastifyBaseLogger,
-  );
-  registerAuth(app, services.accounts, services.access);
-  registerBodyGuards(app, { minBytesPerSecond: ctx.config.bodyMinRate, windowSeconds: ctx.config.bodyRateWindow });
-  await registerDocs(app, pkg.version);
-
+/** `/healthz`, `/readyz` and, on this port, `/metrics`. */
+function registerOperations(app: FastifyInstance, ctx: AppContext, metrics: Metrics | null): void {
   app.get(
     '/healthz',
     { config: { limitBy: 'none' }, schema: { tags: ['Operations'], summary: 'Liveness: 200 when the database answers' } },
@@ -193,7 +181,10 @@ export async function buildApp(ctx: AppContext & { readonly metrics?: Metrics | 
       return reply.type(metrics.contentType).send(text);
     });
   }
+}
 
+/** Every module's routes, then the console; the console's OAuth client once the app is ready. */
+async function registerModules(app: FastifyInstance, ctx: AppContext, services: Services): Promise<void> {
   await app.register(accountsRoutes, {
     accounts: services.accounts,
     version: pkg.version,
@@ -229,5 +220,34 @@ export async function buildApp(ctx: AppContext & { readonly metrics?: Metrics | 
   app.addHook('onReady', async () => {
     await services.clients.ensureConsoleClient();
   });
+}
+
+/**
+ * Builds the HTTP app: plugins → conventions → modules → 404 and error handlers. With `ctx.metrics`
+ * (METRICS_TOKEN set) every answer is counted, and `/metrics` is served here unless METRICS_PORT is set.
+ */
+export async function buildApp(ctx: AppContext & { readonly metrics?: Metrics | null }, services: Services): Promise<FastifyInstance> {
+  const app = createFastify(ctx);
+  const metrics = ctx.metrics ?? null;
+  recordBodyLimits(app);
+  registerSecurityHeaders(app);
+  // Before the token check: a preflight carries no token, and is answered here.
+  await registerCors(app, ctx.config.corsOrigins);
+  await registerLoadShedding(app, ctx);
+  registerRequestAccounting(app, ctx, metrics);
+  registerErrorHandler(app);
+  registerNotFound(app);
+  await registerParameterParsing(app);
+  await registerRateLimits(
+    app,
+    { ...ctx.config.rateLimits, redisUrl: ctx.config.redisUrl, redisPrefix: ctx.config.redisPrefix },
+    ctx.logger as FastifyBaseLogger,
+  );
+  registerAuth(app, services.accounts, services.access);
+  registerBodyGuards(app, { minBytesPerSecond: ctx.config.bodyMinRate, windowSeconds: ctx.config.bodyRateWindow });
+  await registerDocs(app, pkg.version);
+
+  registerOperations(app, ctx, metrics);
+  await registerModules(app, ctx, services);
   return app;
 }

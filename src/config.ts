@@ -302,7 +302,8 @@ function dkimSetting(env: Env): Config['mailDkim'] {
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-export function loadConfig(env: Env = process.env): Config {
+/** Where the server listens and is reached, its database, time zone and log level, its metrics port. */
+function serverSettings(env: Env) {
   const databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must be a postgres:// URL (leave it unset for the embedded SQLite database)');
@@ -329,7 +330,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`);
   }
-  return Object.freeze({
+  return {
     port,
     host,
     dataDir: path.resolve(env.DATA_DIR || './data'),
@@ -337,6 +338,15 @@ export function loadConfig(env: Env = process.env): Config {
     publicBaseUrl,
     timeZone: timeZoneSetting(env),
     logLevel,
+    metricsToken,
+    metricsPort,
+    metricsHost: env.METRICS_HOST || host,
+  } satisfies Partial<Config>;
+}
+
+/** Accounts' tokens and codes, and mail: SMTP, the campaign sender's pace and DKIM. */
+function accountAndMailSettings(env: Env) {
+  return {
     refreshTokenTtl: intSetting(env, 'REFRESH_TOKEN_TTL', 30 * 24 * 3600, 60, 10 * 365 * 24 * 3600),
     requireVerificationCode: boolSetting(env, 'REQUIRE_VERIFICATION_CODE', false),
     smtpUrl: env.SMTP_URL || undefined,
@@ -347,6 +357,12 @@ export function loadConfig(env: Env = process.env): Config {
     mailMachineOpenSeconds: intSetting(env, 'MAIL_MACHINE_OPEN_SECONDS', 10, 0, 3600),
     mailWorker: boolSetting(env, 'MAIL_WORKER', true),
     mailDkim: dkimSetting(env),
+  } satisfies Partial<Config>;
+}
+
+/** The process: workers, connection timeouts, load shedding, visitors' addresses, live streams, the database's queues. */
+function processSettings(env: Env) {
+  return {
     workers: intSetting(env, 'WORKERS', 1, 1, 64),
     headersTimeout: intSetting(env, 'HEADERS_TIMEOUT', 10, 1, 300),
     maxEventLoopDelay: intSetting(env, 'MAX_EVENT_LOOP_DELAY', 1000, 0, 60_000),
@@ -363,6 +379,12 @@ export function loadConfig(env: Env = process.env): Config {
     insecureFastHash: boolSetting(env, 'RAPPORT_INSECURE_FAST_HASH', false),
     embeddedRelay: boolSetting(env, 'RAPPORT_EMBEDDED_RELAY', true),
     appIdCheck: boolSetting(env, 'RAPPORT_APP_ID_CHECK', false),
+  } satisfies Partial<Config>;
+}
+
+/** Events out (webhooks, NATS, the feed's retention), and what is kept of site visitors and link passcodes. */
+function eventAndVisitorSettings(env: Env) {
+  return {
     webhookAllowPrivate: boolSetting(env, 'WEBHOOK_ALLOW_PRIVATE', false),
     natsUrl: env.NATS_URL || undefined,
     natsStream: natsName(env, 'NATS_STREAM', 'RAPPORT', /^[A-Za-z0-9_-]{1,64}$/),
@@ -372,45 +394,74 @@ export function loadConfig(env: Env = process.env): Config {
     siteAnonymousDailyCap: intSetting(env, 'SITE_ANONYMOUS_DAILY_CAP', 200_000, 0, 1_000_000_000),
     linkPasscodeFailures: intSetting(env, 'LINK_PASSCODE_FAILURES', 10, 1, 1_000_000),
     linkPasscodeLockoutSeconds: intSetting(env, 'LINK_PASSCODE_LOCKOUT', 900, 1, 30 * 24 * 3600),
-    rateLimits: Object.freeze({
-      enabled: boolSetting(env, 'RATE_LIMITS', true),
-      perToken: intSetting(env, 'RATE_LIMIT_TOKEN', 600, 1, 1_000_000),
-      perProject: intSetting(env, 'RATE_LIMIT_PROJECT', 6000, 1, 1_000_000),
-      perClient: intSetting(env, 'RATE_LIMIT_CLIENT', 300, 1, 1_000_000),
-      perIp: intSetting(env, 'RATE_LIMIT_IP', 120, 1, 1_000_000),
-      perViewer: intSetting(env, 'RATE_LIMIT_VIEWER', 1200, 1, 1_000_000),
-      perView: intSetting(env, 'RATE_LIMIT_VIEW', 120, 1, 1_000_000),
-      perBeaconAddress: intSetting(env, 'RATE_LIMIT_BEACON_IP', 600, 1, 1_000_000),
-      perForm: intSetting(env, 'RATE_LIMIT_FORM', 10, 1, 1_000_000),
-      perSiteVisitor: intSetting(env, 'RATE_LIMIT_SITE_VISITOR', 60, 1, 1_000_000),
-      perSiteKey: intSetting(env, 'RATE_LIMIT_SITE_KEY', 30_000, 1, 1_000_000),
-      perSiteAddress: intSetting(env, 'RATE_LIMIT_SITE_IP', 600, 1, 1_000_000),
-      perTestMail: intSetting(env, 'RATE_LIMIT_TEST_MAIL', 5, 1, 1_000_000),
-    }),
+  } satisfies Partial<Config>;
+}
+
+/** Requests per minute per budget (RATE_LIMITS, RATE_LIMIT_*). */
+function rateLimitSettings(env: Env): RateLimitConfig {
+  return Object.freeze({
+    enabled: boolSetting(env, 'RATE_LIMITS', true),
+    perToken: intSetting(env, 'RATE_LIMIT_TOKEN', 600, 1, 1_000_000),
+    perProject: intSetting(env, 'RATE_LIMIT_PROJECT', 6000, 1, 1_000_000),
+    perClient: intSetting(env, 'RATE_LIMIT_CLIENT', 300, 1, 1_000_000),
+    perIp: intSetting(env, 'RATE_LIMIT_IP', 120, 1, 1_000_000),
+    perViewer: intSetting(env, 'RATE_LIMIT_VIEWER', 1200, 1, 1_000_000),
+    perView: intSetting(env, 'RATE_LIMIT_VIEW', 120, 1, 1_000_000),
+    perBeaconAddress: intSetting(env, 'RATE_LIMIT_BEACON_IP', 600, 1, 1_000_000),
+    perForm: intSetting(env, 'RATE_LIMIT_FORM', 10, 1, 1_000_000),
+    perSiteVisitor: intSetting(env, 'RATE_LIMIT_SITE_VISITOR', 60, 1, 1_000_000),
+    perSiteKey: intSetting(env, 'RATE_LIMIT_SITE_KEY', 30_000, 1, 1_000_000),
+    perSiteAddress: intSetting(env, 'RATE_LIMIT_SITE_IP', 600, 1, 1_000_000),
+    perTestMail: intSetting(env, 'RATE_LIMIT_TEST_MAIL', 5, 1, 1_000_000),
+  });
+}
+
+/** What holds a request back: rate limits (shared through Redis), a slow body's minimum rate, browsers' origins. */
+function requestLimitSettings(env: Env) {
+  return {
+    rateLimits: rateLimitSettings(env),
     redisUrl: redisUrlSetting(env),
     redisPrefix: redisPrefixSetting(env),
     bodyMinRate: intSetting(env, 'BODY_MIN_RATE', 1024, 0, 1_000_000_000),
     bodyRateWindow: intSetting(env, 'BODY_RATE_WINDOW', 10, 1, 3600),
-    metricsToken,
     corsOrigins: corsOriginsSetting(env),
-    metricsPort,
-    metricsHost: env.METRICS_HOST || host,
-    files: Object.freeze({
-      maxBytes: intSetting(env, 'FILE_MAX_BYTES', 50 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
-      maxPages: intSetting(env, 'FILE_MAX_PAGES', 500, 1, 10_000),
-      pageTimeoutMs: intSetting(env, 'FILE_RENDER_PAGE_TIMEOUT_MS', 10_000, 100, 600_000),
-      renderMemoryMb: intSetting(env, 'FILE_RENDER_MEMORY_MB', 384, 192, 65_536),
-      fontDir: fontDirSetting(env),
-    }),
-    imports: Object.freeze({
-      maxBytes: intSetting(env, 'IMPORT_MAX_BYTES', 1024 * 1024 * 1024, 1024, 64 * 1024 * 1024 * 1024),
-      xlsxMaxBytes: intSetting(env, 'IMPORT_XLSX_MAX_BYTES', 50 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
-      maxRows: intSetting(env, 'IMPORT_MAX_ROWS', 1_000_000, 1, 100_000_000),
-      xlsxMaxUncompressedBytes: intSetting(env, 'IMPORT_XLSX_MAX_INFLATED', 1024 * 1024 * 1024, 1024 * 1024, 16 * 1024 * 1024 * 1024),
-      // 4,000,000 at most: an import holds 8 bytes of offsets a string besides their 64 MiB of text.
-      xlsxMaxSharedStrings: intSetting(env, 'IMPORT_XLSX_MAX_STRINGS', 1_000_000, 1, 4_000_000),
-      leaseSeconds: intSetting(env, 'IMPORT_LEASE_SECONDS', 30, 1, 3600),
-    }),
+  } satisfies Partial<Config>;
+}
+
+/** Uploaded files and their rendering (FILE_*). */
+function filesSettings(env: Env): FilesConfig {
+  return Object.freeze({
+    maxBytes: intSetting(env, 'FILE_MAX_BYTES', 50 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    maxPages: intSetting(env, 'FILE_MAX_PAGES', 500, 1, 10_000),
+    pageTimeoutMs: intSetting(env, 'FILE_RENDER_PAGE_TIMEOUT_MS', 10_000, 100, 600_000),
+    renderMemoryMb: intSetting(env, 'FILE_RENDER_MEMORY_MB', 384, 192, 65_536),
+    fontDir: fontDirSetting(env),
+  });
+}
+
+/** Customer imports (IMPORT_*). */
+function importsSettings(env: Env): ImportsConfig {
+  return Object.freeze({
+    maxBytes: intSetting(env, 'IMPORT_MAX_BYTES', 1024 * 1024 * 1024, 1024, 64 * 1024 * 1024 * 1024),
+    xlsxMaxBytes: intSetting(env, 'IMPORT_XLSX_MAX_BYTES', 50 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    maxRows: intSetting(env, 'IMPORT_MAX_ROWS', 1_000_000, 1, 100_000_000),
+    xlsxMaxUncompressedBytes: intSetting(env, 'IMPORT_XLSX_MAX_INFLATED', 1024 * 1024 * 1024, 1024 * 1024, 16 * 1024 * 1024 * 1024),
+    // 4,000,000 at most: an import holds 8 bytes of offsets a string besides their 64 MiB of text.
+    xlsxMaxSharedStrings: intSetting(env, 'IMPORT_XLSX_MAX_STRINGS', 1_000_000, 1, 4_000_000),
+    leaseSeconds: intSetting(env, 'IMPORT_LEASE_SECONDS', 30, 1, 3600),
+  });
+}
+
+/** The settings, group by group (each group checks its own and throws ConfigError on the first bad one). */
+export function loadConfig(env: Env = process.env): Config {
+  return Object.freeze({
+    ...serverSettings(env),
+    ...accountAndMailSettings(env),
+    ...processSettings(env),
+    ...eventAndVisitorSettings(env),
+    ...requestLimitSettings(env),
+    files: filesSettings(env),
+    imports: importsSettings(env),
     allowSignup: boolSetting(env, 'ALLOW_SIGNUP', false),
     adminUserIds: userIdsSetting(env, 'ADMIN_USER_IDS'),
     // src/config.ts and the bundle dist/rapport.js both sit one folder below the checkout.

@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import { createLogger } from './logger.ts';
-import { Relay } from './events/relay.ts';
+import { Relay, relayJob } from './events/relay.ts';
+import { BackgroundJobs } from './lib/jobs.ts';
 import { clusterMetrics } from './metrics/cluster.ts';
 import { startMetricsServer } from './metrics/serve.ts';
 import { openContext, type ServerContext } from './runtime.ts';
@@ -40,16 +41,14 @@ export async function startServer(config: Config): Promise<RunningServer> {
     await ctx.database.close();
     throw err;
   }
-  const relay = config.embeddedRelay ? new Relay(ctx) : null;
-  relay?.start();
   // Half-received uploads (files, imports) a crashed process left are removed; the files it left
   // processing and the imports it left waiting or running go on from where they stopped once the jobs start.
   void services.files.uploads.sweepIncoming();
   void services.dataops.imports.sweepIncoming();
-  // The background jobs (src/services.ts defines them): campaign mail goes out from the queue in the
-  // database (MAIL_WORKER=false leaves it to other processes), merged customers' history moves to its
-  // survivors, uploaded files' pages are rendered, imports run, silent views and visits are closed,
-  // expired tokens pruned.
+  // The background jobs (src/services.ts defines them): the event relay (unless RAPPORT_EMBEDDED_RELAY=false),
+  // the live poll while streams are open, campaign mail from the queue in the database (MAIL_WORKER=false
+  // leaves it to other processes), merged customers' history moved to its survivors, uploaded files'
+  // pages rendered, imports run, silent views and visits closed, expired tokens pruned.
   services.jobs.start();
   logger.info({ database: ctx.database.description, timeZone: config.timeZone }, 'rapport is serving');
   let closing: Promise<void> | null = null;
@@ -58,11 +57,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
     ctx,
     close() {
       // Stop accepting, let in-flight requests finish (with the group commits they wait for), stop
-      // the relay after its pass, then close the database once every write queue is empty.
+      // the jobs (the relay after its pass), then close the database once every write queue is empty.
       closing ??= (async () => {
         await app.close();
         await services.jobs.stop();
-        await relay?.stop();
         await metricsServer?.close();
         await ctx.database.close();
       })();
@@ -97,12 +95,17 @@ export async function relayForever(config: Config): Promise<void> {
     await ctx.database.close();
     throw err;
   }
-  const relay = new Relay(ctx);
-  relay.start();
+  // The relay alone, as the one background job of this process.
+  const jobs = new BackgroundJobs(ctx.clock, {
+    ticked: (job, outcome, seconds) => ctx.observer.jobTicked(job, outcome, seconds),
+    failed: (job, err, retryInMs) => logger.warn({ err, job, retryInMs }, `${job}: failed; will retry`),
+  });
+  jobs.define(relayJob(new Relay(ctx)));
+  jobs.start();
   logger.info({ database: ctx.database.description, metricsPort: metricsServer ? config.metricsPort : undefined }, 'relay running');
   const stop = (signal: string) => {
     logger.info({ signal }, 'relay stopping');
-    void relay
+    void jobs
       .stop()
       .then(() => metricsServer?.close())
       .then(() => ctx.database.close())

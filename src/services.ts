@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { AppContext } from './context.ts';
+import { Relay, relayJob } from './events/relay.ts';
 import { LocalFileStorage } from './lib/file-storage.ts';
 import { BackgroundJobs } from './lib/jobs.ts';
 import { createAccessService } from './modules/access/service.ts';
@@ -15,7 +16,7 @@ import { createFilesServices } from './modules/files/service.ts';
 import { createGroupsService } from './modules/groups/service.ts';
 import { createHistoriesService, createHistoryRecords } from './modules/histories/service.ts';
 import { createLiveService } from './modules/live/service.ts';
-import { createLinksService } from './modules/links/service.ts';
+import { createLinkReads, createLinksService } from './modules/links/service.ts';
 import { createIngestService } from './modules/ingest/service.ts';
 import { createMembersReadModel, createMembersService } from './modules/members/service.ts';
 import { createMergesService } from './modules/merges/service.ts';
@@ -35,6 +36,9 @@ export function createServices(ctx: AppContext) {
     ticked: (job, outcome, seconds) => ctx.observer.jobTicked(job, outcome, seconds),
     failed: (job, err, retryInMs) => ctx.logger.warn({ err, job, retryInMs }, `${job}: failed; will retry`),
   });
+  // The event relay (outbox to webhooks and NATS) in this process, unless RAPPORT_EMBEDDED_RELAY=false
+  // leaves it to `rapport relay` (or, under WORKERS, to the first worker).
+  if (ctx.config.embeddedRelay) jobs.define(relayJob(new Relay(ctx)));
   // Memberships as other modules read them (members joined to their projects), from the database alone.
   const memberReads = createMembersReadModel(ctx.database);
   // Tokens before clients: a revoked client's tokens go with it.
@@ -110,13 +114,17 @@ export function createServices(ctx: AppContext) {
     audit: audit.record,
     defineJob: (def) => jobs.define(def),
   });
-  const live = createLiveService(ctx, access, accounts, histories);
+  const live = createLiveService(ctx, { access, accounts, histories, defineJob: (def) => jobs.define(def) });
   // E-mail campaigns: composed by members, mailed by a background job (where MAIL_WORKER is on), tracked
   // from the recipients' mail; their Post records and behaviour records go through ingestion's write path.
   const mail = createCampaignServices(ctx, {
     access,
     accounts,
     ingest,
+    projects,
+    customers,
+    links: createLinkReads(ctx),
+    histories,
     defineJob: ctx.config.mailWorker ? (def) => jobs.define(def) : null,
   });
   // Links shared from Rapport: their management, their public viewer and view recording; views are written

@@ -74,7 +74,7 @@ describe('NATS JetStream sink', () => {
       await relay.tick();
       expect((await jsm.streams.info(STREAM)).state.messages).toBe(2);
     } finally {
-      await relay.stop();
+      await relay.close();
       await nc.close();
     }
   });

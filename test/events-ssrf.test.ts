@@ -73,7 +73,7 @@ describe('webhook address checks', () => {
       const relay = new Relay(t.server.ctx, { pollMs: 10, retryBaseMs: 10_000 });
       await relay.tick();
       await relay.tick();
-      await relay.stop();
+      await relay.close();
       expect(receiver.requests()).toBe(0);
       const delivery = await db
         .selectFrom('webhook_deliveries')
@@ -110,7 +110,7 @@ describe('webhook address checks', () => {
       const relay = new Relay(t.server.ctx, { pollMs: 10, retryBaseMs: 10_000 });
       await relay.tick();
       await relay.tick();
-      await relay.stop();
+      await relay.close();
       const failed = await t.server.ctx.database.db
         .selectFrom('webhook_deliveries')
         .select(['webhook_id', 'last_error'])

@@ -7,18 +7,18 @@ import { type TestUser, activeUser, createClient } from './helpers/fixtures.ts';
 import { useTestServer } from './helpers/harness.ts';
 import { withoutAppIdCheck } from '../src/db/app-id-check.ts';
 import { startReceiver } from './helpers/receiver.ts';
+import { type RunningRelay, startRelay } from './helpers/relay.ts';
 
 const t = useTestServer({ WEBHOOK_ALLOW_PRIVATE: 'true' });
 let master: TestUser;
 let sales: TestUser;
 let appId: string;
-const relays: Relay[] = [];
+const relays: RunningRelay[] = [];
 const FAST = { pollMs: 10, retryBaseMs: 50, retryMaxMs: 200, timeoutMs: 2000, leaseMs: 500 };
 
-function relay(opts: Partial<typeof FAST & { deadAfterMs: number; batchSize: number }> = {}): Relay {
-  const r = new Relay(t.server.ctx, { ...FAST, ...opts });
+function relay(opts: Partial<typeof FAST & { deadAfterMs: number; batchSize: number }> = {}): RunningRelay {
+  const r = startRelay(t.server.ctx, { ...FAST, ...opts });
   relays.push(r);
-  r.start();
   return r;
 }
 
@@ -425,7 +425,7 @@ describe('retention', () => {
         .where('id', 'in', [delivered ?? '', owed ?? ''])
         .execute();
       expect(left.map((x) => x.id)).toEqual([owed]);
-      await r.stop();
+      await r.close();
     } finally {
       await receiver.close();
     }

@@ -1,9 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withoutAppIdCheck } from '../src/db/app-id-check.ts';
-import { Relay } from '../src/events/relay.ts';
 import { type TestClient, type TestUser, activeUser, createClient } from './helpers/fixtures.ts';
 import { useTestServer } from './helpers/harness.ts';
+import { type RunningRelay, startRelay } from './helpers/relay.ts';
 import { type HistoryProject, addCustomers, ago, event, historyProject, ingest, MINUTE } from './helpers/histories.ts';
 
 /**
@@ -14,7 +14,7 @@ const t = useTestServer({ LIVE_POLL_MS: '20', IDLE_TIMEOUT: '2', LIVE_MAX_STREAM
 let p: HistoryProject;
 let q: HistoryProject;
 let base = '';
-let relay: Relay;
+let relay: RunningRelay;
 
 interface LiveEvent {
   id: string;
@@ -115,8 +115,7 @@ beforeAll(async () => {
   ).toBe(1);
   await t.server.app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(t.server.app.server.address() as AddressInfo).port}`;
-  relay = new Relay(t.server.ctx, { pollMs: 10 });
-  relay.start();
+  relay = startRelay(t.server.ctx, { pollMs: 10 });
 });
 
 afterAll(async () => {

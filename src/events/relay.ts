@@ -1,6 +1,7 @@
 import { type WebhookDeliveriesTable, type Database, crossProject } from '../db/index.ts';
 import type { Kysely, Selectable } from 'kysely';
 import type { AppContext } from '../context.ts';
+import type { JobDefinition } from '../lib/jobs.ts';
 import { NatsSink } from './nats-sink.ts';
 import { readFeedPositions, sequenceOutbox, toFeedEvents, toMessage } from './sequencer.ts';
 import { sendWebhook } from './webhook-sender.ts';
@@ -33,15 +34,41 @@ export const DEFAULT_RELAY_OPTIONS: RelayOptions = {
 const NATS_CURSOR = 'nats';
 const PRUNE_EVERY_MS = 60_000;
 
+/** The relay's background job, in the server (RAPPORT_EMBEDDED_RELAY) or in `rapport relay`. */
+export const RELAY_JOB = 'event-relay';
+/** The longest wait after passes that failed in a row (the database or NATS unreachable). */
+const RELAY_MAX_BACKOFF_MS = 30_000;
+
+/** What the relay's job runs: a pass, and letting go of its connections once the loop has ended. */
+export interface RelayPasses {
+  readonly options: Pick<RelayOptions, 'pollMs'>;
+  /** One pass over every sink: true when there may be more work right away. */
+  tick(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/**
+ * The relay as a background job (src/lib/jobs.ts): a pass after another while there is work, a pass
+ * every `pollMs` when idle (or at once when poked), a pass that throws (the database or NATS
+ * unreachable) retried after a wait doubling from `pollMs` up to 30 s. Stopping waits for the pass
+ * under way, then closes the NATS connection.
+ */
+export function relayJob(relay: RelayPasses): JobDefinition {
+  return {
+    name: RELAY_JOB,
+    idleMs: relay.options.pollMs,
+    maxBackoffMs: RELAY_MAX_BACKOFF_MS,
+    tick: async () => ((await relay.tick()) ? 'worked' : 'idle'),
+    stopped: () => relay.close(),
+  };
+}
+
 /**
  * Moves committed outbox events to the sinks: sequences them (feed order), plans and sends
  * webhook deliveries with retries, publishes to NATS, and prunes what every sink has delivered
  * once the retention period has passed. Delivery is at-least-once; consumers dedupe by event id.
  */
 export class Relay {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private stopped = true;
   private lastPrune = 0;
   private readonly nats: NatsSink | null;
   readonly options: RelayOptions;
@@ -59,33 +86,8 @@ export class Relay {
     return this.ctx.database.db;
   }
 
-  start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    const loop = async () => {
-      if (this.stopped) return;
-      let busy = false;
-      try {
-        this.running = this.tick().then((b) => {
-          busy = b;
-        });
-        await this.running;
-      } catch (err) {
-        this.ctx.logger.warn({ err }, 'relay pass failed; retrying');
-      } finally {
-        this.running = null;
-      }
-      if (!this.stopped) this.timer = setTimeout(() => void loop(), busy ? 0 : this.options.pollMs);
-    };
-    void loop();
-  }
-
-  /** Stops after the pass under way; what it had not delivered is delivered by the next relay. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.running?.catch(() => undefined);
+  /** Lets go of the NATS connection (the job's loop has ended; what was not delivered waits for the next relay). */
+  async close(): Promise<void> {
     await this.nats?.stop().catch(() => undefined);
   }
 

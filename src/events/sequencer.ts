@@ -32,6 +32,11 @@ export async function oldestPosition(db: Kysely<Database>, appId: string): Promi
   return Number(row?.seq ?? 0);
 }
 
+/** A project's stored events among these ids, with their feed positions (null: not sequenced yet); read with `db` (a transaction). */
+export function storedEvents(db: Kysely<Database>, appId: string, ids: string[]): Promise<{ id: string; seq: number | null }[]> {
+  return db.selectFrom('outbox').select(['id', 'seq']).where('app_id', '=', appId).where('id', 'in', ids).execute();
+}
+
 /**
  * Gives committed outbox rows their feed position. Rows get a position only once committed and
  * visible, under a lock that serialises sequencers, and each run's positions commit together, so a

@@ -6,6 +6,8 @@ import { isEmail } from '../../lib/formats.ts';
 import { timeOrderedUuid } from '../../lib/ids.ts';
 import type { AccessService } from '../access/service.ts';
 import type { AccountsService } from '../accounts/service.ts';
+import type { CustomersService } from '../customers/service.ts';
+import type { LinkReads } from '../links/service.ts';
 import { type CampaignRow, type CampaignView, type RecipientCustomer, toCampaign } from './mapper.ts';
 import type { CampaignRecords } from './records.ts';
 import {
@@ -72,9 +74,17 @@ function checkDraft(input: DraftInput): { title: string; prepared: PreparedTempl
  */
 export function createCampaignComposer(
   ctx: AppContext,
-  deps: { access: AccessService; accounts: AccountsService; transport: CampaignTransport; records: CampaignRecords; nudge: () => void },
+  deps: {
+    access: AccessService;
+    accounts: AccountsService;
+    customers: Pick<CustomersService, 'mailRecipients'>;
+    links: LinkReads;
+    transport: CampaignTransport;
+    records: CampaignRecords;
+    nudge: () => void;
+  },
 ) {
-  const { access, accounts, transport, records, nudge } = deps;
+  const { access, accounts, customers, links, transport, records, nudge } = deps;
   const db: Kysely<Database> = ctx.database.db;
   const { clock, logger, config } = ctx;
 
@@ -96,7 +106,7 @@ export function createCampaignComposer(
     if (ids.length > MAX_RECIPIENTS) throw fieldFailure('customer_ids', 'invalid', `at most ${MAX_RECIPIENTS} customers`);
     const badId = [...ids, groupId].find((id) => id.length > 64 || id.includes('\u0000'));
     if (badId !== undefined) throw failure(ids.includes(badId) ? 'customer_not_found' : 'group_not_found');
-    const found = await repo.customers(db, appId, ids.length > 0 ? { ids: [...new Set(ids)] } : { groupId }, ownerId);
+    const found = await customers.mailRecipients(appId, ids.length > 0 ? { ids: [...new Set(ids)], ownerId } : { groupId, ownerId });
     if (ids.length > 0) {
       const seen = new Set(found.map((c) => c.id));
       const missing = ids.find((id) => !seen.has(id));
@@ -128,7 +138,7 @@ export function createCampaignComposer(
     let values: MergeValues = SAMPLE_VALUES;
     if (customerId !== '') {
       if (customerId.length > 64 || customerId.includes('\u0000')) throw failure('customer_not_found');
-      const [c] = await repo.customers(db, appId, { ids: [customerId] }, ownerId);
+      const [c] = await customers.mailRecipients(appId, { ids: [customerId], ownerId });
       if (c === undefined) throw failure('customer_not_found', `customer ${customerId} not found`);
       values = { name: c.name, email: c.email, company: c.company, title: c.title, phone: c.phone };
     }
@@ -147,7 +157,7 @@ export function createCampaignComposer(
       .filter((t) => t.startsWith(sharePrefix))
       .map((t) => new URL(t).pathname.split('/')[2] ?? '')
       .filter((t) => t !== '');
-    return (await repo.linksByShareToken(db, appId, shareTokens))[0]?.id ?? null;
+    return links.idByShareToken(appId, shareTokens);
   }
 
   /** Stores a campaign, its tracked links and its queued recipients in one transaction. */

@@ -1,11 +1,9 @@
-import type { Kysely } from 'kysely';
 import type { AppContext } from '../../context.ts';
-import type { Database } from '../../db/index.ts';
 import { AppError } from '../../http/errors.ts';
 import type { AccountsService } from '../accounts/service.ts';
+import type { HistoriesService, PostCounter } from '../histories/service.ts';
 import type { IngestCaller, IngestService } from '../ingest/service.ts';
 import type { CampaignRow } from './mapper.ts';
-import { campaignsRepository as repo } from './repository.ts';
 
 /** Ingestion's batch limit: behaviour records written per call. */
 const BEHAVIOUR_BATCH = 500;
@@ -26,9 +24,11 @@ export type BehaviourRecord = ReturnType<typeof behaviourRecord>;
  * What campaigns write through ingestion's write path: the campaign's Post record (the interface's
  * `posts`) and the behaviour records of sends, opens and clicks.
  */
-export function createCampaignRecords(ctx: AppContext, deps: { accounts: AccountsService; ingest: IngestService }) {
-  const db: Kysely<Database> = ctx.database.db;
-  const { accounts, ingest } = deps;
+export function createCampaignRecords(
+  ctx: AppContext,
+  deps: { accounts: AccountsService; ingest: IngestService; histories: Pick<HistoriesService, 'postExists' | 'addToPostCounters'> },
+) {
+  const { accounts, ingest, histories } = deps;
   const callerFor = (c: CampaignRow): IngestCaller => ({ appId: c.app_id, defaultOwner: c.owner_id, by: 'secret' });
 
   return {
@@ -55,9 +55,14 @@ export function createCampaignRecords(ctx: AppContext, deps: { accounts: Account
       }
     },
 
+    /** Adds to the counters of a campaign's Post record (sends, opens, clicks, returns), kept by histories. */
+    addToPost(appId: string, postId: string, by: Partial<Record<PostCounter, number>>): Promise<void> {
+      return histories.addToPostCounters(appId, postId, by);
+    },
+
     /** The campaign's Post record, stored once (ingestion skips it when it is there). */
     async ensurePost(c: CampaignRow): Promise<void> {
-      if (await repo.postExists(db, c.app_id, c.id)) return;
+      if (await histories.postExists(c.app_id, c.id)) return;
       const owner = await accounts.userById(c.owner_id);
       await ingest.ingest(callerFor(c), [
         {

@@ -1,21 +1,11 @@
 import { type Database, crossProject } from '../../db/index.ts';
 import { type Insertable, type Kysely, sql } from 'kysely';
-import type { CampaignRow, RecipientCustomer, RecipientRow } from './mapper.ts';
+import type { CampaignRow, RecipientRow } from './mapper.ts';
 
 type Db = Kysely<Database>;
 
 /** Rows per multi-row insert (well inside SQLite's and PostgreSQL's parameter limits). */
 const INSERT_CHUNK = 200;
-
-/** The Post record's counters a campaign moves. */
-export type PostCounter =
-  | 'success_log_count'
-  | 'view_log_count'
-  | 'view_log_user_count'
-  | 'link_view_log_count'
-  | 'link_view_log_user_count'
-  | 'return_log_count'
-  | 'return_log_user_count';
 
 /** The recipient counters a tracked request moves. */
 export type RecipientCounter = 'opens' | 'machine_opens' | 'clicks' | 'returns';
@@ -30,24 +20,6 @@ export const campaignsRepository = {
       .execute();
     const row = await db.selectFrom('server_secrets').select('value').where('name', '=', name).executeTakeFirstOrThrow();
     return row.value;
-  },
-
-  /** Live customers of the project among `ids`, or in `groupId`; only `ownerId`'s when given. */
-  async customers(
-    db: Db,
-    appId: string,
-    by: { ids: string[] } | { groupId: string },
-    ownerId: number | null,
-  ): Promise<RecipientCustomer[]> {
-    let q = db
-      .selectFrom('customers')
-      .select(['id', 'owner_id', 'name', 'email', 'company', 'title', 'phone'])
-      .where('app_id', '=', appId)
-      .where('status', '=', 1)
-      .where('merged_customer_id', 'is', null);
-    q = 'ids' in by ? q.where('id', 'in', by.ids) : q.where('group_id', '=', by.groupId);
-    if (ownerId !== null) q = q.where('owner_id', '=', ownerId);
-    return q.orderBy('id').execute();
   },
 
   /** The addresses among `emails` (normalised) the project may no longer mail. */
@@ -80,17 +52,6 @@ export const campaignsRepository = {
       .where('app_id', '=', appId)
       .where('email_norm', '=', emailNorm)
       .executeTakeFirst();
-  },
-
-  /** The project's links with these share tokens. */
-  async linksByShareToken(db: Db, appId: string, tokens: string[]): Promise<{ id: string; share_token: string | null }[]> {
-    if (tokens.length === 0) return [];
-    return db.selectFrom('links').select(['id', 'share_token']).where('app_id', '=', appId).where('share_token', 'in', tokens).execute();
-  },
-
-  /** The project's name (a mail's From display name). */
-  async projectName(db: Db, appId: string): Promise<string | null> {
-    return (await db.selectFrom('apps').select('name').where('id', '=', appId).executeTakeFirst())?.name ?? null;
   },
 
   async insertCampaign(
@@ -249,14 +210,6 @@ export const campaignsRepository = {
     return Number(r.numUpdatedRows) > 0;
   },
 
-  /** Adds to the campaign's Post record's counters. */
-  async bumpPost(db: Db, appId: string, postId: string, by: Partial<Record<PostCounter, number>>): Promise<void> {
-    const set: Record<string, unknown> = {};
-    for (const [col, n] of Object.entries(by)) if (n) set[col] = sql`${sql.ref(col)} + ${n}`;
-    if (Object.keys(set).length === 0) return;
-    await db.updateTable('posts').set(set).where('app_id', '=', appId).where('id', '=', postId).execute();
-  },
-
   async recipient(db: Db, appId: string, id: string): Promise<RecipientRow | undefined> {
     return db.selectFrom('campaign_recipients').selectAll().where('app_id', '=', appId).where('id', '=', id).executeTakeFirst();
   },
@@ -282,12 +235,5 @@ export const campaignsRepository = {
       .where('position', '=', position)
       .executeTakeFirst();
     return row?.url ?? null;
-  },
-
-  /** Whether the Post record of the campaign is stored. */
-  async postExists(db: Db, appId: string, postId: string): Promise<boolean> {
-    return (
-      (await db.selectFrom('posts').select('id').where('app_id', '=', appId).where('id', '=', postId).executeTakeFirst()) !== undefined
-    );
   },
 };

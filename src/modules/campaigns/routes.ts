@@ -20,9 +20,9 @@ export interface CampaignsRoutesOptions {
   tracking: CampaignTracking;
 }
 
-export async function campaignsRoutes(fastify: FastifyInstance, opts: CampaignsRoutesOptions): Promise<void> {
+/** A member's drafts: create a campaign, preview it, mail a test. */
+function composeRoutes(fastify: FastifyInstance, campaigns: CampaignComposer): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { campaigns, tracking } = opts;
 
   app.post(
     '/api/v1.7/app/:appId/posts',
@@ -87,6 +87,11 @@ export async function campaignsRoutes(fastify: FastifyInstance, opts: CampaignsR
       return ok(await campaigns.sendTest(request.params.appId, request.user.id, request.body));
     },
   );
+}
+
+/** A campaign's progress, and pausing, resuming or cancelling it. */
+function progressRoutes(fastify: FastifyInstance, campaigns: CampaignComposer): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
   app.get(
     '/api/v1.7/app/:appId/post/:postId',
@@ -113,11 +118,14 @@ export async function campaignsRoutes(fastify: FastifyInstance, opts: CampaignsR
       async (request) => ok(await campaigns[action](request.params.appId, request.user.id, request.params.postId)),
     );
   }
+}
 
-  // ---- Public: the open pixel, tracked links and unsubscribe, reached from the mail: no token, under
-  // the public pages' tag in the OpenAPI document. ----
+const tracked = (request: FastifyRequest): TrackedRequest => ({ userAgent: request.headers['user-agent'], ip: request.ip });
 
-  const tracked = (request: FastifyRequest): TrackedRequest => ({ userAgent: request.headers['user-agent'], ip: request.ip });
+/** The open pixel and tracked links, reached from the mail: no token. */
+function trackingRoutes(fastify: FastifyInstance, tracking: CampaignTracking): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
   const crossOrigin = (reply: FastifyReply) =>
     reply.header('Cross-Origin-Resource-Policy', 'cross-origin').header('Cache-Control', 'no-store').header('X-Robots-Tag', 'noindex');
 
@@ -158,6 +166,11 @@ export async function campaignsRoutes(fastify: FastifyInstance, opts: CampaignsR
       return reply.redirect(to, 302);
     },
   );
+}
+
+/** The unsubscribe page and the one-click unsubscribe, reached from the mail: no token. */
+function unsubscribeRoutes(fastify: FastifyInstance, tracking: CampaignTracking): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
   const html = (reply: FastifyReply) =>
     reply
@@ -215,4 +228,12 @@ export async function campaignsRoutes(fastify: FastifyInstance, opts: CampaignsR
         return unsubscribedPage();
       }),
   );
+}
+
+export async function campaignsRoutes(fastify: FastifyInstance, opts: CampaignsRoutesOptions): Promise<void> {
+  composeRoutes(fastify, opts.campaigns);
+  progressRoutes(fastify, opts.campaigns);
+  // Public: the open pixel, tracked links and unsubscribe, under the public pages' tag in the OpenAPI document.
+  trackingRoutes(fastify, opts.tracking);
+  unsubscribeRoutes(fastify, opts.tracking);
 }

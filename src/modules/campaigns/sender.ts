@@ -112,7 +112,7 @@ export function createCampaignSender(
     }
     const ids = sent.map((r) => r.id);
     const settled = await repo.settle(db, appId, ids, worker, 'sent', { sent_at: now });
-    if (settled > 0) await repo.bumpPost(db, appId, c.id, { success_log_count: settled });
+    if (settled > 0) await records.addToPost(appId, c.id, { success_log_count: settled });
     const action = c.material_link_id !== null ? 'send_data_by_mail' : 'mail_sent';
     const content = c.material_link_id !== null ? { linkId: c.material_link_id } : { postId: c.id, title: c.title };
     await records.writeBehaviour(

@@ -2,7 +2,11 @@ import type { AppContext } from '../../context.ts';
 import type { Job, JobDefinition } from '../../lib/jobs.ts';
 import type { AccessService } from '../access/service.ts';
 import type { AccountsService } from '../accounts/service.ts';
+import type { CustomersService } from '../customers/service.ts';
+import type { HistoriesService } from '../histories/service.ts';
 import type { IngestService } from '../ingest/service.ts';
+import type { LinkReads } from '../links/service.ts';
+import type { ProjectsService } from '../projects/service.ts';
 import { createCampaignComposer } from './compose.service.ts';
 import { createCampaignRecords } from './records.ts';
 import { createCampaignSender } from './sender.ts';
@@ -27,13 +31,21 @@ export function createCampaignServices(
     access: AccessService;
     accounts: AccountsService;
     ingest: IngestService;
+    /** A mail's From display name (the project's name). */
+    projects: Pick<ProjectsService, 'name'>;
+    /** The recipients: live customers by id or group. */
+    customers: Pick<CustomersService, 'mailRecipients'>;
+    /** The share link a campaign's mail links to (its material). */
+    links: LinkReads;
+    /** The campaign's Post record and its counters. */
+    histories: Pick<HistoriesService, 'postExists' | 'addToPostCounters'>;
     /** Defines the sender's job where this process sends (MAIL_WORKER); null leaves sending to others. */
     defineJob: ((def: JobDefinition) => Job) | null;
     /** The SMTP transport; by default nodemailer's pool on SMTP_URL (none without it). */
     transport?: MailTransport | null;
   },
 ) {
-  const transport = createCampaignTransport(ctx, deps.transport);
+  const transport = createCampaignTransport(ctx, deps.projects, deps.transport);
   const tokens = createCampaignTokens(ctx);
   const records = createCampaignRecords(ctx, deps);
   const sender = createCampaignSender(ctx, { transport, tokens, records });

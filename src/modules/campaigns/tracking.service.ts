@@ -55,7 +55,7 @@ export function createCampaignTracking(ctx: AppContext, deps: { tokens: Campaign
         return;
       }
       const n = (await repo.count(db, rec.app_id, rec.id, 'opens')) ?? 0;
-      await repo.bumpPost(db, rec.app_id, campaign.id, { view_log_count: 1, view_log_user_count: n === 1 ? 1 : 0 });
+      await records.addToPost(rec.app_id, campaign.id, { view_log_count: 1, view_log_user_count: n === 1 ? 1 : 0 });
       const content = { postId: campaign.id, title: campaign.title };
       await records.writeBehaviour(campaign, [behaviourRecord(`mail-open.${rec.id}.${n}`, rec.customer_id, 'mail_open', now, content)]);
     },
@@ -70,7 +70,7 @@ export function createCampaignTracking(ctx: AppContext, deps: { tokens: Campaign
       if (target === null) throw publicFailure('mail_token_invalid');
       if (!ctx.visitors.describe(req.userAgent, undefined).isBot) {
         const n = (await repo.count(db, rec.app_id, rec.id, 'clicks')) ?? 0;
-        await repo.bumpPost(db, rec.app_id, campaign.id, { link_view_log_count: 1, link_view_log_user_count: n === 1 ? 1 : 0 });
+        await records.addToPost(rec.app_id, campaign.id, { link_view_log_count: 1, link_view_log_user_count: n === 1 ? 1 : 0 });
         const content = { postId: campaign.id, url: target };
         await records.writeBehaviour(campaign, [
           behaviourRecord(`mail-click.${rec.id}.${n}`, rec.customer_id, 'mail_click', clock.now(), content),
@@ -108,7 +108,7 @@ export function createCampaignTracking(ctx: AppContext, deps: { tokens: Campaign
         postId: rec.campaign_id,
         countReturn: async () => {
           const n = (await repo.count(db, appId, rec.id, 'returns')) ?? 0;
-          await repo.bumpPost(db, appId, rec.campaign_id, { return_log_count: 1, return_log_user_count: n === 1 ? 1 : 0 });
+          await records.addToPost(appId, rec.campaign_id, { return_log_count: 1, return_log_user_count: n === 1 ? 1 : 0 });
         },
       };
     }) satisfies MailClickResolver,

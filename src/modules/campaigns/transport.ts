@@ -1,9 +1,7 @@
 import net from 'node:net';
-import type { Kysely } from 'kysely';
 import type { Transporter } from 'nodemailer';
 import type { AppContext } from '../../context.ts';
-import type { Database } from '../../db/index.ts';
-import { campaignsRepository as repo } from './repository.ts';
+import type { ProjectsService } from '../projects/service.ts';
 
 type SocketOptions = { host?: string; port?: number | string; secure?: boolean };
 type SocketCallback = (err: Error | null, socket: { connection: net.Socket } | false) => void;
@@ -18,8 +16,7 @@ const FROM_NAME_MS = 60_000;
  * The campaigns' way out: nodemailer's pool on SMTP_URL (or the transport a test gives), the send
  * rate (MAIL_RATE_PER_SECOND, shared by campaigns and test mails), and a project's From.
  */
-export function createCampaignTransport(ctx: AppContext, given?: MailTransport | null) {
-  const db: Kysely<Database> = ctx.database.db;
+export function createCampaignTransport(ctx: AppContext, projects: Pick<ProjectsService, 'name'>, given?: MailTransport | null) {
   const { config, clock } = ctx;
   let transport: MailTransport | null | undefined = given;
 
@@ -68,7 +65,7 @@ export function createCampaignTransport(ctx: AppContext, given?: MailTransport |
   async function fromName(appId: string): Promise<string> {
     const known = names.get(appId);
     if (known !== undefined && clock.now() - known.at < FROM_NAME_MS) return known.name;
-    const name = (await repo.projectName(db, appId)) ?? 'Rapport';
+    const name = (await projects.name(appId)) ?? 'Rapport';
     if (names.size > 1000) names.clear();
     names.set(appId, { name, at: clock.now() });
     return name;

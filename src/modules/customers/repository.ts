@@ -26,6 +26,20 @@ import type { CustomerRow } from './mapper.ts';
 
 type Db = Kysely<Database>;
 
+/** Which customers a campaign mails: these ids, or a group's; only one owner's when `ownerId` is set. */
+export type MailRecipientQuery = ({ ids: string[] } | { groupId: string }) & { ownerId: number | null };
+
+/** What a campaign's mail knows of a customer: its merge values, and whose it is. */
+export interface MailRecipient {
+  id: string;
+  owner_id: number;
+  name: string | null;
+  email: string | null;
+  company: string | null;
+  title: string | null;
+  phone: string | null;
+}
+
 /** Values per lookup statement: well under every dialect's parameter limit. */
 const LOOKUP_CHUNK = 1000;
 
@@ -534,6 +548,19 @@ export const customersRepository = {
       .where(column, '=', value as never);
     if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
     return (await q.limit(1).executeTakeFirst()) !== undefined;
+  },
+
+  /** Live customers of the project among `ids`, or in `groupId`, by id; only `ownerId`'s when given (a campaign's recipients). */
+  mailRecipients(db: Db, appId: string, query: MailRecipientQuery): Promise<MailRecipient[]> {
+    let q = db
+      .selectFrom('customers')
+      .select(['id', 'owner_id', 'name', 'email', 'company', 'title', 'phone'])
+      .where('app_id', '=', appId)
+      .where('status', '=', 1)
+      .where('merged_customer_id', 'is', null);
+    q = 'ids' in query ? q.where('id', 'in', query.ids) : q.where('group_id', '=', query.groupId);
+    if (query.ownerId !== null) q = q.where('owner_id', '=', query.ownerId);
+    return q.orderBy('id').execute();
   },
 };
 

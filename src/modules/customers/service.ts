@@ -10,7 +10,7 @@ import { createCreatePath } from './create-path.ts';
 import { createCustomerDataOps } from './data.service.ts';
 import { createFieldOps } from './fields.ts';
 import { createCustomerMerging } from './merging.service.ts';
-import { customerReads, customersRepository as repo } from './repository.ts';
+import { type MailRecipient, type MailRecipientQuery, customerReads, customersRepository as repo } from './repository.ts';
 import { createCustomerWritePath } from './write-path.service.ts';
 
 // The module's public surface: its services' types, the inputs they take, and pure helpers other
@@ -24,7 +24,7 @@ export type { CustomerDataOps, ImportOptions, ImportOutcome } from './data.servi
 export type { CustomerMerging, MergeOverrides } from './merging.service.ts';
 export type { CreateOptions, NewCustomer } from './create-path.ts';
 export type { DuplicatePolicy, ImportItem } from './import-plan.ts';
-export type { CustomerFilter, CustomerScope } from './repository.ts';
+export type { CustomerFilter, CustomerScope, MailRecipient, MailRecipientQuery } from './repository.ts';
 export type { TransferItem } from './transfers.ts';
 
 export interface CustomersDeps {
@@ -44,7 +44,8 @@ export interface CustomersDeps {
  * - `fields`: the project's custom fields (docs/metadata.md);
  * - `writePath`: customers written without a member's request (ingestion, the viewer's form, the site);
  * - `dataOps`: imports and exports (the dataops module);
- * - `merging`: what a merge needs inside its transaction (the merges module).
+ * - `merging`: what a merge needs inside its transaction (the merges module);
+ * - `mailRecipients`: a campaign's recipients (live customers by id or group, of one owner or any).
  */
 export function createCustomersService(ctx: AppContext, deps: CustomersDeps) {
   const path = createCreatePath(ctx, deps);
@@ -56,6 +57,9 @@ export function createCustomersService(ctx: AppContext, deps: CustomersDeps) {
     writePath,
     dataOps: createCustomerDataOps(ctx, { ...deps, path }),
     merging: createCustomerMerging({ metadata: deps.metadata, path }),
+    mailRecipients(appId: string, query: MailRecipientQuery): Promise<MailRecipient[]> {
+      return repo.mailRecipients(ctx.database.db, appId, query);
+    },
   };
 }
 

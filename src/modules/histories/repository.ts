@@ -16,6 +16,16 @@ import { type Insertable, type Kysely, type RawBuilder, type SelectQueryBuilder,
 
 type Db = Kysely<Database>;
 
+/** The counters of a Post record (a mass e-mail send) its sender moves. */
+export type PostCounter =
+  | 'success_log_count'
+  | 'view_log_count'
+  | 'view_log_user_count'
+  | 'link_view_log_count'
+  | 'link_view_log_user_count'
+  | 'return_log_count'
+  | 'return_log_user_count';
+
 /** The customer columns a call or link shows (toCallCustomer, toLinkCustomer). */
 const customerColumns = [
   'id',
@@ -441,6 +451,21 @@ export const historiesRepository = {
     let q = db.selectFrom('posts').selectAll().where('app_id', '=', appId);
     if (ownerId !== null) q = q.where('owner_id', '=', ownerId);
     return q.orderBy('send_time', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
+  },
+
+  /** Whether the project's Post record with this id is stored. */
+  async postExists(db: Db, appId: string, postId: string): Promise<boolean> {
+    return (
+      (await db.selectFrom('posts').select('id').where('app_id', '=', appId).where('id', '=', postId).executeTakeFirst()) !== undefined
+    );
+  },
+
+  /** Adds to a Post record's counters. */
+  async addToPostCounters(db: Db, appId: string, postId: string, by: Partial<Record<PostCounter, number>>): Promise<void> {
+    const set: Record<string, unknown> = {};
+    for (const [col, n] of Object.entries(by)) if (n) set[col] = sql`${sql.ref(col)} + ${n}`;
+    if (Object.keys(set).length === 0) return;
+    await db.updateTable('posts').set(set).where('app_id', '=', appId).where('id', '=', postId).execute();
   },
 
   cluesByIds(r: PreparedReader, appId: string, ids: string[]) {

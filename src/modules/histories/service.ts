@@ -3,7 +3,9 @@ import { AppError, failure } from '../../http/errors.ts';
 import type { Page } from '../../http/paging.ts';
 import type { AccessService, Membership } from '../access/service.ts';
 import { linkUrl, toCall, toClue, toLink, toPost, toViewLog } from './mapper.ts';
-import { type CustomerRow, DURATION_BUCKETS, callCustomer, historiesRepository as repo } from './repository.ts';
+import { type CustomerRow, DURATION_BUCKETS, type PostCounter, callCustomer, historiesRepository as repo } from './repository.ts';
+
+export type { PostCounter } from './repository.ts';
 
 // The write path of calls, clues and Post records, built by the composition root for ingestion.
 export { type HistoryRecordRows, type HistoryRecordTable, type HistoryRecords, createHistoryRecords } from './records.service.ts';
@@ -131,6 +133,16 @@ export function createHistoriesService(ctx: AppContext, access: AccessService) {
       const out = new Map<string, number>();
       for (const l of rows) if (l.creator_id !== null) out.set(l.id, l.creator_id);
       return out;
+    },
+
+    /** Whether the project's Post record with this id is stored (a campaign writes its own once). */
+    postExists(appId: string, postId: string): Promise<boolean> {
+      return repo.postExists(db, appId, postId);
+    },
+
+    /** Adds to the counters of the project's Post record (a campaign's sends, opens, clicks and returns). */
+    addToPostCounters(appId: string, postId: string, by: Partial<Record<PostCounter, number>>): Promise<void> {
+      return repo.addToPostCounters(db, appId, postId, by);
     },
 
     /** The tags of the project's links among these ids. */

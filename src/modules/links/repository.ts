@@ -67,6 +67,12 @@ export const linksRepository = {
     return Number(res.numUpdatedRows) === 1;
   },
 
+  /** The project's links with these share tokens. */
+  async byShareTokens(db: Db, appId: string, tokens: string[]): Promise<{ id: string; share_token: string | null }[]> {
+    if (tokens.length === 0) return [];
+    return db.selectFrom('links').select(['id', 'share_token']).where('app_id', '=', appId).where('share_token', 'in', tokens).execute();
+  },
+
   /** Whether any link (of any project: share tokens make URLs) has this share token. */
   async shareTokenTaken(db: Db, token: string): Promise<boolean> {
     return (

@@ -11,6 +11,7 @@ import { createLinkGates } from './gates.ts';
 import { createLinkManagement } from './manage.service.ts';
 import { type OwnerNotifier, createOwnerNotifier } from './notifier.ts';
 import { createLinkRecords } from './records.ts';
+import { linksRepository as repo } from './repository.ts';
 import { createLinkSigning } from './signing.ts';
 import { createViewerFiles } from './viewer-files.ts';
 import { createLinkViewer } from './viewer.service.ts';
@@ -25,6 +26,22 @@ export { HANDOFF_PARAM } from './viewer.service.ts';
 export type { LinkViewer, PageImageRequest } from './viewer.service.ts';
 export { CONTINUE_VIEW_MS, SILENT_VIEW_MS, SWEEP_EVERY_MS } from './views.service.ts';
 export type { LinkViews } from './views.service.ts';
+
+/**
+ * What other modules read of links, built from the context alone: campaigns use it, and the links
+ * service is built after them (it takes campaigns' click resolver).
+ */
+export function createLinkReads(ctx: AppContext) {
+  const db = ctx.database.db;
+  return {
+    /** The id of a project's link with one of these share tokens (a campaign's material), or null. */
+    async idByShareToken(appId: string, tokens: string[]): Promise<string | null> {
+      return (await repo.byShareTokens(db, appId, tokens))[0]?.id ?? null;
+    },
+  };
+}
+
+export type LinkReads = ReturnType<typeof createLinkReads>;
 
 /**
  * Links made and shared from Rapport (docs/links.md), one service per caller: `management` (the

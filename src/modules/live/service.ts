@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import { type FeedEvent, lastPosition, oldestPosition, readFeed, toMessage } from '../../events/sequencer.ts';
 import { AppError, badRequest, rateLimited } from '../../http/errors.ts';
+import type { DefineJob, JobDefinition } from '../../lib/jobs.ts';
 import type { AccessService, Membership } from '../access/service.ts';
 import type { AccountsService } from '../accounts/service.ts';
 import type { HistoriesService } from '../histories/service.ts';
@@ -11,6 +12,46 @@ const READ_BATCH = 500;
 export const ACCESS_CHECK_MS = 2000;
 /** Retry-After of a stream refused for the caps: streams end when their clients go, not on a clock. */
 const CAP_RETRY_AFTER_S = 5;
+
+/** The poller's background job. */
+export const LIVE_POLL_JOB = 'live-poll';
+/** The longest wait after polls that failed in a row (the database unreachable). */
+const POLL_MAX_BACKOFF_MS = 5000;
+
+/** What the poller's job runs. */
+export interface LivePoller {
+  /** Whether streams are open (and the service not closed): the poller reads nothing otherwise. */
+  active(): boolean;
+  /** One look at the feed for the open streams (their access checked again when it is due). */
+  poll(): Promise<void>;
+}
+
+/**
+ * The poller as a background job (src/lib/jobs.ts): the first stream opened starts it (a poke), it
+ * looks at the feed every `pollMs` while streams are open and reads nothing while none is; a poll
+ * that fails is tried again after a wait doubling from `pollMs` up to 5 s.
+ */
+export function livePollJob(poller: LivePoller, pollMs: number): JobDefinition {
+  return {
+    name: LIVE_POLL_JOB,
+    idleMs: pollMs,
+    startOnPoke: true,
+    maxBackoffMs: Math.max(pollMs, POLL_MAX_BACKOFF_MS),
+    async tick() {
+      if (poller.active()) await poller.poll();
+      return 'idle';
+    },
+  };
+}
+
+/** What the live service is built with. */
+export interface LiveDeps {
+  access: AccessService;
+  accounts: AccountsService;
+  histories: HistoriesService;
+  /** Defines the poller's job with the process's other background jobs. */
+  defineJob: DefineJob;
+}
 
 /** One message of the stream: the feed's event message, its feed position as the SSE id. */
 export interface LiveMessage {
@@ -44,12 +85,13 @@ interface Subscriber {
 
 /**
  * Live events (docs/live.md): the project's events as they reach the feed, streamed to its members.
- * One poller per process reads the feed (the outbox in commit order, sequenced by the relay) for
+ * One poller per process (a background job) reads the feed (the outbox in commit order, sequenced by the relay) for
  * the projects that have open streams, so a stream sees every server's and every worker's events.
  * A manager sees every event; a Sales member sees those about their own customers (the body's
  * `svcUserId`) and about their own links (a behaviour record whose content names a link they created).
  */
-export function createLiveService(ctx: AppContext, access: AccessService, accounts: AccountsService, histories: HistoriesService) {
+export function createLiveService(ctx: AppContext, deps: LiveDeps) {
+  const { access, accounts, histories } = deps;
   const db = ctx.database.db;
   const clock = ctx.clock;
   const { livePollMs: pollMs, liveMaxStreams, liveMaxStreamsPerUser } = ctx.config;
@@ -57,8 +99,6 @@ export function createLiveService(ctx: AppContext, access: AccessService, accoun
   /** Open (and opening) streams, in all and per user: the caps are checked and taken before any await. */
   let open = 0;
   const perUser = new Map<number, number>();
-  let timer: NodeJS.Timeout | null = null;
-  let polling = false;
   let seen = 0;
   let closed = false;
   let checkedAt = clock.now();
@@ -177,22 +217,13 @@ export function createLiveService(ctx: AppContext, access: AccessService, accoun
     return Math.max(Number(lastEventId.trim()), (await oldestPosition(db, appId)) - 1);
   }
 
-  function schedule(): void {
-    if (timer !== null || closed || byApp.size === 0) return;
-    timer = setTimeout(() => {
-      timer = null;
-      if (polling) return schedule();
-      polling = true;
-      (clock.now() - checkedAt >= ACCESS_CHECK_MS ? checkAll() : Promise.resolve())
-        .then(poll)
-        .catch((err: unknown) => ctx.logger.warn({ err }, 'live: feed poll failed; retrying'))
-        .finally(() => {
-          polling = false;
-          schedule();
-        });
-    }, pollMs);
-    timer.unref();
+  /** The poller's tick: every stream's access again when it is due, then the feed. */
+  async function pollStreams(): Promise<void> {
+    if (clock.now() - checkedAt >= ACCESS_CHECK_MS) await checkAll();
+    await poll();
   }
+
+  const poller = deps.defineJob(livePollJob({ active: () => !closed && byApp.size > 0, poll: pollStreams }, pollMs));
 
   return {
     /**
@@ -227,7 +258,7 @@ export function createLiveService(ctx: AppContext, access: AccessService, accoun
       set.add(subscriber);
       // Events after the cursor may already be in the feed (a resumed stream): the next poll sends them.
       seen = Math.min(seen, subscriber.cursor);
-      schedule();
+      poller.poke();
       let done = false;
       return () => {
         if (done) return;
@@ -247,11 +278,9 @@ export function createLiveService(ctx: AppContext, access: AccessService, accoun
       return n;
     },
 
-    /** Stops polling (the server is closing; the route ends the streams). */
+    /** Stops reading the feed (the server is closing; the route ends the streams, the jobs' stop ends the poller). */
     close(): void {
       closed = true;
-      if (timer !== null) clearTimeout(timer);
-      timer = null;
     },
   };
 }

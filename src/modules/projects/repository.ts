@@ -23,6 +23,10 @@ export const projectsRepository = {
   async insertApp(db: Db, row: Insertable<AppsTable>): Promise<void> {
     await db.insertInto('apps').values(row).execute();
   },
+  /** A project's name, whatever its status; null for none. */
+  async name(db: Db, id: string): Promise<string | null> {
+    return (await db.selectFrom('apps').select('name').where('id', '=', id).executeTakeFirst())?.name ?? null;
+  },
   async updateApp(db: Db, id: string, patch: Updateable<AppsTable>): Promise<void> {
     await db.updateTable('apps').set(patch).where('id', '=', id).execute();
   },

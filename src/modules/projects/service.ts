@@ -269,6 +269,11 @@ export function createProjectsService(ctx: AppContext, deps: ProjectsDeps) {
     },
 
     /** The origins the project's site snippet sends from ([] for none, or an unknown project). */
+    /** The project's name, whatever its status (a campaign mail's From display name); null for none. */
+    name(appId: string): Promise<string | null> {
+      return repo.name(db, appId);
+    },
+
     async siteOrigins(appId: string): Promise<string[]> {
       const app = await repo.findSiteOrigins(ctx.database, appId);
       return app?.site_origins ? app.site_origins.split(',') : [];

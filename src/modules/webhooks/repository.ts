@@ -55,11 +55,6 @@ export const webhooksRepository = {
       .execute();
   },
 
-  /** The project's stored events among these ids, with their feed positions. */
-  outboxEvents(db: Db, appId: string, ids: string[]) {
-    return db.selectFrom('outbox').select(['id', 'seq']).where('app_id', '=', appId).where('id', 'in', ids).execute();
-  },
-
   async insertDelivery(db: Db, row: Insertable<WebhookDeliveriesTable>): Promise<void> {
     await db.insertInto('webhook_deliveries').values(row).execute();
   },

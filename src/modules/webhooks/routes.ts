@@ -44,9 +44,9 @@ const EventMessage = Type.Object({
   createdAt: Type.String(),
 });
 
-export async function webhooksRoutes(fastify: FastifyInstance, opts: { webhooks: WebhooksService }): Promise<void> {
+/** Subscribing a URL, the project's webhooks, removing one. */
+function subscriptionRoutes(fastify: FastifyInstance, webhooks: WebhooksService): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { webhooks } = opts;
 
   app.post(
     '/api/v1.7/app/:appId/webhooks',
@@ -85,6 +85,11 @@ export async function webhooksRoutes(fastify: FastifyInstance, opts: { webhooks:
     },
     async (request) => ok(await webhooks.remove(request.params.appId, request.user.id, request.params.id)),
   );
+}
+
+/** A webhook's delivery log, replays and a test event. */
+function deliveryRoutes(fastify: FastifyInstance, webhooks: WebhooksService): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
   app.get(
     '/api/v1.7/app/:appId/webhooks/:id/deliveries',
@@ -135,6 +140,11 @@ export async function webhooksRoutes(fastify: FastifyInstance, opts: { webhooks:
     },
     async (request) => ok(await webhooks.test(request.params.appId, request.user.id, request.params.id)),
   );
+}
+
+/** The pull feed. */
+function feedRoutes(fastify: FastifyInstance, webhooks: WebhooksService): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
   app.get(
     '/api/v1.7/app/:appId/events',
@@ -153,4 +163,10 @@ export async function webhooksRoutes(fastify: FastifyInstance, opts: { webhooks:
     },
     async (request) => ok(await webhooks.feed(request.params.appId, request.user.id, request.query.after, page(request.query))),
   );
+}
+
+export async function webhooksRoutes(fastify: FastifyInstance, opts: { webhooks: WebhooksService }): Promise<void> {
+  subscriptionRoutes(fastify, opts.webhooks);
+  deliveryRoutes(fastify, opts.webhooks);
+  feedRoutes(fastify, opts.webhooks);
 }

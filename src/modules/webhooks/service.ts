@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/index.ts';
-import { lastPosition, readFeed, sequenceOutbox, toMessage } from '../../events/sequencer.ts';
+import { lastPosition, readFeed, sequenceOutbox, storedEvents, toMessage } from '../../events/sequencer.ts';
 import { checkWebhookUrl } from '../../events/ssrf.ts';
 import { type SendResult, sendWebhook } from '../../events/webhook-sender.ts';
 import { badRequest, failure } from '../../http/errors.ts';
@@ -152,7 +152,7 @@ export function createWebhooksService(ctx: AppContext, access: AccessService, au
             ),
           ];
           if (ids.length > 1000) throw badRequest("Invalid parameter 'event_ids': at most 1000 ids");
-          const rows = await repo.outboxEvents(trx, appId, ids);
+          const rows = await storedEvents(trx, appId, ids);
           const missing = ids.find((e) => !rows.some((r) => r.id === e));
           if (missing !== undefined) throw failure('event_not_found', `event ${missing} is not (or no longer) stored for this project`);
           const sorted = [...rows].sort((a, b) => Number(a.seq ?? 0) - Number(b.seq ?? 0));
