@@ -25,13 +25,8 @@ import { type ProjectCreatedHook, createProjectsService } from './modules/projec
 import { SWEEP_EVERY_MS as SITE_SWEEP_MS, createSiteService, createSiteStore } from './modules/site/service.ts';
 import { createWebhooksService } from './modules/webhooks/service.ts';
 
-/**
- * The composition root: every service, built once from the context and given, when it is built,
- * the services (or narrow functions) it needs; shared by the HTTP app, the CLI and workers. A
- * service is built after those it needs, so nothing is wired afterwards.
- */
-export function createServices(ctx: AppContext) {
-  // Every loop of background work; the server starts them and stops them on SIGTERM (src/lib/jobs.ts).
+/** Every loop of background work; the server starts them and stops them on SIGTERM (src/lib/jobs.ts). */
+function createJobs(ctx: AppContext): BackgroundJobs {
   const jobs = new BackgroundJobs(ctx.clock, {
     ticked: (job, outcome, seconds) => ctx.observer.jobTicked(job, outcome, seconds),
     failed: (job, err, retryInMs) => ctx.logger.warn({ err, job, retryInMs }, `${job}: failed; will retry`),
@@ -39,6 +34,11 @@ export function createServices(ctx: AppContext) {
   // The event relay (outbox to webhooks and NATS) in this process, unless RAPPORT_EMBEDDED_RELAY=false
   // leaves it to `rapport relay` (or, under WORKERS, to the first worker).
   if (ctx.config.embeddedRelay) jobs.define(relayJob(new Relay(ctx)));
+  return jobs;
+}
+
+/** Who is who: accounts and tokens, OAuth clients, memberships and roles, projects, their fields and audit log. */
+function createIdentityServices(ctx: AppContext, jobs: BackgroundJobs) {
   // Memberships as other modules read them (members joined to their projects), from the database alone.
   const memberReads = createMembersReadModel(ctx.database);
   // Tokens before clients: a revoked client's tokens go with it.
@@ -67,6 +67,14 @@ export function createServices(ctx: AppContext) {
     audit: audit.record,
     members: { addCreator: members.addCreator, projectsOf: memberReads.projectsOf },
   });
+  return { clients, accounts, access, audit, metadata, members, projects };
+}
+
+type IdentityServices = ReturnType<typeof createIdentityServices>;
+
+/** Customers and what they did: groups, histories, behaviour, merges, erasure, ingestion, imports and exports. */
+function createCustomerServices(ctx: AppContext, id: IdentityServices, jobs: BackgroundJobs) {
+  const { access, accounts, audit, metadata, members, projects } = id;
   // Groups show their live customers, counted by the customers module.
   const groups = createGroupsService(ctx, access, members, createCustomerCounts(ctx).liveByGroup);
   const histories = createHistoriesService(ctx, access);
@@ -74,10 +82,10 @@ export function createServices(ctx: AppContext) {
   // One service per kind of caller (the API, the write path, imports and exports, merges) on one create path;
   // a new customer's `create` record goes through the behaviour service.
   const customers = createCustomersService(ctx, { access, metadata, groups, members, audit: audit.record, behaviour });
-  // Merging customers; their history moves to the survivor in the background (ADR 0027).
   // Behaviour records and counters, calls, clues and posts as ingestion and merges write them, through their owners.
   const behaviourRecords = createBehaviourRecords(ctx.database);
   const historyRecords = createHistoryRecords(ctx.database);
+  // Merging customers; their history moves to the survivor in the background (ADR 0027).
   const merges = createMergesService(ctx, {
     access,
     members,
@@ -106,6 +114,15 @@ export function createServices(ctx: AppContext) {
   // Imports write through the customers service's create path, run by the job customer-import (which an
   // import started in this process starts); exports read through it.
   const dataops = createDataOpsServices(ctx, { customers: customers.dataOps, audit: audit.record, defineJob: (def) => jobs.define(def) });
+  return { groups, histories, behaviour, customers, merges, erasure, ingest, dataops };
+}
+
+type CustomerServices = ReturnType<typeof createCustomerServices>;
+
+/** What reaches customers and tells who read it: webhooks, files, live events, campaigns, links, the site snippet. */
+function createOutreachServices(ctx: AppContext, id: IdentityServices, cs: CustomerServices, jobs: BackgroundJobs) {
+  const { access, accounts, audit, projects } = id;
+  const { histories, customers, ingest } = cs;
   const webhooks = createWebhooksService(ctx, access, audit.record);
   // Uploaded files and their pages under DATA_DIR/files, whichever database runs; their pages are drawn
   // by the job file-render, which an upload in this process starts.
@@ -155,22 +172,6 @@ export function createServices(ctx: AppContext) {
   jobs.define(links.views.sweepJob);
   jobs.define({ name: 'site-visit-sweep', idleMs: SITE_SWEEP_MS, tick: async () => ((await site.sweep()) > 0 ? 'worked' : 'idle') });
   return {
-    jobs,
-    clients,
-    accounts,
-    access,
-    audit,
-    projects,
-    members,
-    metadata,
-    groups,
-    customers,
-    merges,
-    erasure,
-    dataops,
-    ingest,
-    histories,
-    behaviour,
     webhooks,
     files,
     live,
@@ -181,6 +182,19 @@ export function createServices(ctx: AppContext) {
     campaignTracking: mail.tracking,
     mailTransport: mail.transport,
   };
+}
+
+/**
+ * The composition root: every service, built once from the context and given, when it is built,
+ * the services (or narrow functions) it needs; shared by the HTTP app, the CLI and workers. A
+ * service is built after those it needs, so nothing is wired afterwards: identity first, then
+ * customers and their records, then what reaches customers.
+ */
+export function createServices(ctx: AppContext) {
+  const jobs = createJobs(ctx);
+  const identity = createIdentityServices(ctx, jobs);
+  const customers = createCustomerServices(ctx, identity, jobs);
+  return { jobs, ...identity, ...customers, ...createOutreachServices(ctx, identity, customers, jobs) };
 }
 
 export type Services = ReturnType<typeof createServices>;
