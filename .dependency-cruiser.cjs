@@ -9,7 +9,7 @@
  * service.ts; the services are built once, each given the others it needs, in src/services.ts.
  *
  * Paths are relative to the folder depcruise runs in, so the same rules check the fixture tree under
- * test/fixtures/layers (see test/layers.test.ts).
+ * test/fixtures/layers (see test/lint/layers.test.ts).
  */
 
 /** A file of any feature module; $1 is the module's name. */

@@ -13,7 +13,7 @@ export default defineConfig({
     sourcemap: true,
     // dist/.vite/manifest.json: the first-load budget test walks the entry's static imports in it.
     manifest: true,
-    // ECharts' chunk is large and loaded only with a chart; the first-load budget is checked by test/console-budget.test.ts.
+    // ECharts' chunk is large and loaded only with a chart; the first-load budget is checked by test/console/console-budget.test.ts.
     chunkSizeWarningLimit: 1200,
   },
   server: {

@@ -1,7 +1,7 @@
 /**
  * Writes docs/errors.md and the SDK's copy of the table (packages/sdk/src/error-table.ts, which the
  * console reads) from the error table (src/http/error-codes.ts): `npm run docs:errors`.
- * test/error-codes.test.ts fails when a committed file differs from what this renders.
+ * test/http/error-codes.test.ts fails when a committed file differs from what this renders.
  */
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';

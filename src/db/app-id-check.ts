@@ -35,7 +35,7 @@ const PROJECT: ProjectTable = { scope: 'project', column: 'app_id' };
 
 /**
  * Every table of the schema, project or global. A table missing here fails to compile (the
- * Database interface) and fails test/app-id-check.test.ts (the migrated schema); a statement
+ * Database interface) and fails test/db/app-id-check.test.ts (the migrated schema); a statement
  * naming a table that is not here fails the check.
  */
 export const TABLE_SCOPE = {

@@ -41,11 +41,13 @@ export function eventRows(appId: string, events: EventMessage[], now: number): I
 }
 
 /**
- * Writes outbox rows made by eventRows (of one or many batches) with the bulk writer: one statement
- * per chunk, as ingestion's write path writes its records. Call it with the transaction of the change.
+ * A writer of outbox rows made by eventRows (of one or many batches) with the bulk writer: one
+ * statement per chunk, as ingestion's write path writes its records. Built once (the bulk writer keeps
+ * its statement texts); call it with the transaction of the change.
  */
-export function insertEventRows(trx: Kysely<Database>, features: DialectFeatures, rows: Insertable<OutboxTable>[]): Promise<void> {
-  return bulkOps(features).insert(trx, 'outbox', rows);
+export function eventRowsWriter(features: DialectFeatures) {
+  const bulk = bulkOps(features);
+  return (trx: Kysely<Database>, rows: Insertable<OutboxTable>[]): Promise<void> => bulk.insert(trx, 'outbox', rows);
 }
 
 /**

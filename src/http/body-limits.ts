@@ -5,7 +5,7 @@ import { bodyTooSlow, lengthRequired } from './errors.ts';
 /**
  * Request body limits (docs/operations.md "Body sizes", one row per route): larger bodies are
  * answered 413 `payload_too_large` (with `Connection: close`) before they are parsed. Every route
- * that reads a body says its own `bodyLimit` (test/body-limits.test.ts walks them); the ingestion
+ * that reads a body says its own `bodyLimit` (test/http/body-limits.test.ts walks them); the ingestion
  * endpoint's is its batch limit, an upload's its file's.
  */
 export const BODY_LIMITS = {

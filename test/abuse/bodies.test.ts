@@ -1,3 +1,4 @@
+// lanes: sqlite
 /**
  * Bodies as a weapon: floods of multipart text fields by a non-member and by a member of the
  * project, a body far over its route's limit read by a Node client, and a crowd racing for the

@@ -1,3 +1,4 @@
+// lanes: sqlite postgres
 /**
  * Attacks on customer imports: workbooks built to exhaust the reader's memory (millions of shared
  * strings in a small file, entries that inflate far beyond their size), sent to the preview and to

@@ -1,3 +1,4 @@
+// lanes: sqlite
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../../src/db/index.ts';
 import { PRIVATE_TARGETS, loopbackForms, startTripwire } from '../helpers/ssrf-forms.ts';

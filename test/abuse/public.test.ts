@@ -1,3 +1,4 @@
+// lanes: sqlite postgres
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {

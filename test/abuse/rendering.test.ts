@@ -1,3 +1,4 @@
+// lanes: sqlite
 /**
  * The page renderer under a decompression bomb: one project uploads, as fast as it is let, PDFs of
  * about 1 MB whose image streams inflate to about 1 GiB each. Another project's deck must still be

@@ -1,3 +1,4 @@
+// lanes: sqlite postgres
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { type AbuseServer, type AbuseUser, addMember, createProject, signUp, underAttack, useAbuseServer } from './harness.ts';

@@ -95,7 +95,7 @@ export async function startTestServer(extraEnv: Record<string, string> = {}): Pr
     LOG_LEVEL: 'info',
     RATE_LIMITS: 'off',
     // No load shedding: on a shared machine another test file's work can stall this process past a
-    // second, and a request must not then be answered 503. test/pressure.test.ts sets its own.
+    // second, and a request must not then be answered 503. test/http/pressure.test.ts sets its own.
     MAX_EVENT_LOOP_DELAY: '0',
     ...APP_ID_CHECK_ENV,
     ...readThread,

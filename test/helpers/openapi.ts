@@ -18,7 +18,7 @@ export interface Operation {
 /**
  * Every API operation of the app's own `/openapi.json`, so that a route added later is covered without
  * changing a test. The public pages, scripts and beacons (HTML, images, redirects, their own protocols)
- * are left out: their own tests probe them (test/links*.test.ts, test/site-tracking.test.ts, test/campaigns*.test.ts).
+ * are left out: their own tests probe them (test/links*.test.ts, test/modules/site/site-tracking.test.ts, test/campaigns*.test.ts).
  */
 export async function operations(server: TestServer): Promise<Operation[]> {
   const doc = (await server.api.get('/openapi.json')).json() as {

@@ -2,7 +2,7 @@
  * `npm run release:fixture [-- sqlite|postgres]`: when a release is made, writes what a database
  * created by it looks like to test/fixtures/release/<dialect>.sql (both dialects by default;
  * PostgreSQL at RAPPORT_TEST_PG_URL, dumped with pg_dump): an empty database migrated by the
- * release's migrations, a few rows in every table, dumped. test/schema-upgrade.test.ts loads the
+ * release's migrations, a few rows in every table, dumped. test/db/schema-upgrade.test.ts loads the
  * dump and migrates it to head, so every later migration is tried on a database with rows in it.
  * Run it only at a release, from the release's own tree, and commit the dumps (docs/migrations.md).
  */
@@ -483,7 +483,7 @@ for (const dialect of dialects) {
     await fill(database.handle.db);
     const header = [
       `-- A ${dialect} database created by the release whose migrations are: ${database.applied.join(', ')}.`,
-      '-- Written by `npm run release:fixture`; loaded by test/schema-upgrade.test.ts. Do not edit by hand.',
+      '-- Written by `npm run release:fixture`; loaded by test/db/schema-upgrade.test.ts. Do not edit by hand.',
       '',
     ].join('\n');
     const file = releaseFixtureFile(dialect);

@@ -1,7 +1,7 @@
 /**
  * `npm run schema:snapshot [-- sqlite|postgres]`: migrates an empty database of each dialect (both
  * by default; PostgreSQL at RAPPORT_TEST_PG_URL) and writes its schema to test/fixtures/schema-<dialect>.json,
- * the snapshot test/schema-snapshot.test.ts compares with. Run it when a new migration changes the
+ * the snapshot test/db/schema-snapshot.test.ts compares with. Run it when a new migration changes the
  * schema on purpose, and commit the snapshots with the migration.
  */
 import fs from 'node:fs';

@@ -1,6 +1,6 @@
 import { CommitQueueFull, type Database, type DatabaseHandle } from '../../db/index.ts';
 import type { Kysely, Transaction } from 'kysely';
-import { eventRows, insertEventRows } from '../../events/outbox.ts';
+import { eventRows, eventRowsWriter } from '../../events/outbox.ts';
 import { type AppError, overloaded } from '../../http/errors.ts';
 import type { BehaviourRecords } from '../behaviour/service.ts';
 import type { HistoryRecords } from '../histories/service.ts';
@@ -40,6 +40,7 @@ export function createRecordWriter(
   deps: RecordOwners & { repo: ReturnType<typeof createIngestRepository>; writeCustomers: CustomerWriter },
 ) {
   const { repo, behaviour, histories, writeCustomers } = deps;
+  const insertEventRows = eventRowsWriter(database.features);
 
   /** Rows of many batches, table by table in dependency order: links, then what hangs off links, records, events, counters. */
   async function writeRows(trx: Kysely<Database>, plans: RowsPlan[]): Promise<void> {
@@ -56,7 +57,6 @@ export function createRecordWriter(
     );
     await insertEventRows(
       trx,
-      database.features,
       all((p) => p.outbox),
     );
     await behaviour.addCounts(

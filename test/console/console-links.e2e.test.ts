@@ -1,0 +1,292 @@
+// lanes: sqlite
+import fs from 'node:fs';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { PHONE_UA, launchChromium, personContext } from '../helpers/browser.ts';
+import { expectAccessible, shot } from '../helpers/console-checks.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { text } from '../../console/e2e/locale.ts';
+import { AppShell } from '../../console/e2e/pages/AppShell.ts';
+import { CustomersPage } from '../../console/e2e/pages/CustomersPage.ts';
+import { LinksPage } from '../../console/e2e/pages/LinksPage.ts';
+import { ProjectsPage } from '../../console/e2e/pages/ProjectsPage.ts';
+import { SettingsPage } from '../../console/e2e/pages/SettingsPage.ts';
+import { SignInPage } from '../../console/e2e/pages/SignInPage.ts';
+import { WebhooksPage } from '../../console/e2e/pages/WebhooksPage.ts';
+import { freePort, runCli, useProcessDatabase, waitForOk } from '../helpers/process.ts';
+import { startReceiver } from '../helpers/receiver.ts';
+
+/**
+ * The console's link, settings and webhook pages in a real browser (Debian's chromium, driven by
+ * playwright-core) against a real server process on a fresh database: a deck uploaded and shared
+ * with a customer, the customer reading it in another browser, the salesperson told at once and
+ * shown who read which page; the project secret replaced; a webhook added and tested. Each page at
+ * 1440 px and at 375 px on a touch screen, checked by axe; screenshots go to CONSOLE_SHOTS_DIR
+ * (default /tmp/console-shots; `npm run screenshots` writes docs/screenshots/).
+ */
+const PASSWORD = 'a long enough password';
+const DECK = new URL('../fixtures/files/deck.pdf', import.meta.url).pathname;
+
+const processes = useProcessDatabase();
+let base = '';
+let browser: Browser;
+let desktop: BrowserContext;
+let mobile: BrowserContext;
+let owner: Page;
+let phone: Page;
+let appId = '';
+let shareUrl = '';
+const receiver = await startReceiver();
+const pageErrors: string[] = [];
+
+const contextFor = (width: number, touch: boolean): Promise<BrowserContext> =>
+  personContext(browser, { width, touch, timezoneId: 'Europe/Berlin', pageErrors, permissions: ['clipboard-read', 'clipboard-write'] });
+
+beforeAll(async () => {
+  expect(fs.existsSync(new URL('../../console/dist/index.html', import.meta.url)), 'console/dist is missing: run `npm run build`').toBe(true);
+  const port = await freePort();
+  processes.started(
+    runCli(['serve'], {
+      ...processes.db.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      LIVE_POLL_MS: '100',
+      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      // A fresh database: the owner, its first account, is user 1, the server's administrator.
+      ADMIN_USER_IDS: '1',
+      // The test's webhook receiver listens on 127.0.0.1.
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+    }),
+  );
+  base = `http://127.0.0.1:${port}`;
+  await waitForOk(`${base}/healthz`);
+  browser = await launchChromium();
+  desktop = await contextFor(1440, false);
+  mobile = await contextFor(375, true);
+  owner = await desktop.newPage();
+  phone = await mobile.newPage();
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await receiver.close();
+});
+
+describe('links, settings and webhooks in the console', { timeout: 90_000 }, () => {
+  it('the owner signs up, makes a project and a customer', async () => {
+    const signIn = new SignInPage(owner);
+    await signIn.open(base);
+    await signIn.signUp('owner@links.example', 'Olivia Owner', PASSWORD);
+    await new ProjectsPage(owner).heading.waitFor();
+    await new ProjectsPage(owner).create('Acme Sales', 'Links and integrations');
+    const customers = new CustomersPage(owner);
+    await customers.heading.waitFor();
+    appId = new URL(owner.url()).pathname.split('/')[3] as string;
+    await customers.fillNew({ name: 'Ada Lovelace', company: 'Analytical Engines' });
+    await customers.save();
+    await customers.customerLink('Ada Lovelace').waitFor();
+  });
+
+  it('uploads a PDF, creates a link for the customer, and gets its share address and QR code', async () => {
+    await new AppShell(owner, 'en-US').goTo('links');
+    const links = new LinksPage(owner);
+    await links.heading.waitFor();
+    await owner.getByText(text('en-US', 'links.empty')).waitFor();
+    await expectAccessible(owner, 'links (empty)');
+    await links.uploadDeck(DECK);
+    // The file's name is the link's until the salesperson names it.
+    await links.fillName('Pricing deck');
+    await links.directTo('Ada');
+    await expectAccessible(owner, 'new link form');
+    shareUrl = await links.create();
+    expect(shareUrl).toMatch(new RegExp(`^${base}/l/[A-Za-z0-9_-]{22}$`));
+    await links.shareDialog.locator('canvas').first().waitFor();
+    await expectAccessible(owner, 'share dialog');
+    await links.shareDialog.getByRole('button', { name: text('en-US', 'links.copy') }).click();
+    await owner.getByText(text('en-US', 'links.copied')).waitFor();
+    expect(
+      await owner.evaluate(() =>
+        (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText(),
+      ),
+    ).toBe(shareUrl);
+    await links.shareDialog.getByRole('button', { name: /close/i }).click();
+    await links.link('Pricing deck').waitFor();
+    await expectAccessible(owner, 'links');
+  });
+
+  it('the customer reads it in another browser: the console tells the owner at once and shows the view log and the time per page', async () => {
+    const reader = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+      userAgent: PHONE_UA,
+    });
+    try {
+      const page = await reader.newPage();
+      const opening = page.waitForRequest((r) => r.url().endsWith('/events') && (r.postData() ?? '').includes('"type":"open"'));
+      await page.goto(shareUrl);
+      await opening;
+      // The live alert: the customer opened the link, named in the owner's console.
+      await owner.locator('.ant-notification-notice').filter({ hasText: 'Ada Lovelace' }).first().waitFor();
+      await page.waitForTimeout(2500);
+      await page.keyboard.press('ArrowRight');
+      await page.waitForTimeout(1500);
+      await page.close();
+    } finally {
+      await reader.close();
+    }
+    const links = new LinksPage(owner);
+    await links.link('Pricing deck').click();
+    await links.detail.waitFor();
+    await links.viewLogs().first().waitFor();
+    await links.viewLogs().first().getByText('Ada Lovelace').waitFor();
+    // The dwell chart (ECharts, loaded on demand) once pages have times.
+    await links.detail
+      .getByRole('img', { name: text('en-US', 'links.detail.dwellLabel') })
+      .locator('canvas')
+      .waitFor();
+    await expectAccessible(owner, 'link detail');
+    await shot(owner, 'link-1440');
+    await links.detail.getByRole('button', { name: text('en-US', 'links.detail.back') }).click();
+    await links.detail.waitFor({ state: 'hidden' });
+    await shot(owner, 'links-1440');
+  });
+
+  it('replaces the project secret: the new one is shown, the old one works until the time said', async () => {
+    await new AppShell(owner, 'en-US').goTo('settings');
+    const settings = new SettingsPage(owner);
+    await settings.heading.waitFor();
+    expect(await settings.secret.getAttribute('data-secret')).toBe('hidden');
+    await expectAccessible(owner, 'settings');
+    const before = await settings.revealedSecret();
+    expect(before.length).toBeGreaterThan(10);
+    await settings.rotate();
+    await expect.poll(() => settings.secret.inputValue()).not.toBe(before);
+    const after = await settings.secret.inputValue();
+    // Both work for ingestion now.
+    for (const secret of [before, after]) {
+      const res = await fetch(`${base}/api/v1.7/app/${appId}/events`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-app-secret': secret },
+        body: JSON.stringify([]),
+      });
+      expect(res.status).not.toBe(403);
+    }
+    await owner.getByText(text('en-US', 'settings.audit.actions.project.secret_rotate')).waitFor();
+    await expectAccessible(owner, 'settings (rotated)');
+    await shot(owner, 'settings-1440');
+  });
+
+  it('adds a webhook and sends it a test event, which arrives signed', async () => {
+    await new AppShell(owner, 'en-US').goTo('webhooks');
+    const webhooks = new WebhooksPage(owner);
+    await webhooks.heading.waitFor();
+    await owner.getByText(text('en-US', 'webhooks.empty')).waitFor();
+    await expectAccessible(owner, 'webhooks (empty)');
+    const secret = await webhooks.add(receiver.url);
+    expect(secret).toMatch(/^whsec_/);
+    const result = await webhooks.test(receiver.url);
+    await result.filter({ hasText: text('en-US', 'webhooks.testOk', { status: 200 }) }).waitFor();
+    const tests = receiver.received.flatMap((r) => r.events).filter((e) => e.event_type === 'webhook.test');
+    expect(tests).toHaveLength(1);
+    await expectAccessible(owner, 'webhooks');
+    await shot(owner, 'webhooks-1440');
+  });
+
+  it('the calls and mass e-mail lists say what fills them while they are empty', async () => {
+    const shell = new AppShell(owner, 'en-US');
+    for (const [section, key] of [
+      ['calls', 'histories.calls'],
+      ['posts', 'histories.posts'],
+    ] as const) {
+      await shell.goTo(section);
+      await owner.getByRole('heading', { level: 1, name: text('en-US', `${key}.title`) }).waitFor();
+      await owner.getByText(text('en-US', `${key}.empty`)).waitFor();
+      await expectAccessible(owner, section);
+      await shot(owner, `${section}-1440`);
+    }
+  });
+
+  it("the server's administrator makes an OAuth client; its secret is shown once", async () => {
+    await new AppShell(owner, 'en-US').goTo('clients');
+    await owner.getByRole('heading', { level: 1, name: text('en-US', 'admin.clients.title') }).waitFor();
+    await owner.getByText(text('en-US', 'admin.clients.console')).waitFor();
+    await owner.getByRole('button', { name: text('en-US', 'admin.clients.add') }).click();
+    const dialog = owner.getByRole('dialog').filter({ hasText: text('en-US', 'admin.clients.addTitle') });
+    await dialog.getByLabel(text('en-US', 'admin.clients.name')).fill('Partner CRM');
+    await dialog.getByRole('button', { name: text('en-US', 'common.actions.save') }).click();
+    const made = owner.getByRole('dialog').filter({ hasText: text('en-US', 'admin.clients.madeTitle') });
+    const secret = (await made.locator('[data-client-secret]').innerText()).trim();
+    expect(secret.length).toBeGreaterThan(20);
+    await expectAccessible(owner, 'client made');
+    await made.getByRole('button', { name: /close/i }).click();
+    await owner.getByText('Partner CRM').waitFor();
+    await expectAccessible(owner, 'clients');
+    await shot(owner, 'clients-1440');
+  });
+
+  it('every new page works at 375 px on a touch screen', async () => {
+    const signIn = new SignInPage(phone);
+    await signIn.open(base);
+    await signIn.signIn('owner@links.example', PASSWORD);
+    await new ProjectsPage(phone).heading.waitFor();
+    await new ProjectsPage(phone).open('Acme Sales');
+    const shell = new AppShell(phone, 'en-US');
+    await shell.goTo('links');
+    const links = new LinksPage(phone);
+    await links.heading.waitFor();
+    await links.link('Pricing deck').waitFor();
+    await expectAccessible(phone, 'links (375)');
+    await shot(phone, 'links-375');
+    await links.link('Pricing deck').click();
+    await links.viewLogs().first().waitFor();
+    await links.detail
+      .getByRole('img', { name: text('en-US', 'links.detail.dwellLabel') })
+      .locator('canvas')
+      .waitFor();
+    await expectAccessible(phone, 'link detail (375)');
+    await shot(phone, 'link-375');
+    await links.detail.getByRole('button', { name: text('en-US', 'links.detail.back') }).click();
+    await links.detail.waitFor({ state: 'hidden' });
+    await shell.goTo('settings');
+    await new SettingsPage(phone).heading.waitFor();
+    await expectAccessible(phone, 'settings (375)');
+    await shot(phone, 'settings-375');
+    await shell.goTo('webhooks');
+    await new WebhooksPage(phone).card(receiver.url).waitFor();
+    await expectAccessible(phone, 'webhooks (375)');
+    await shot(phone, 'webhooks-375');
+    for (const [section, key] of [
+      ['calls', 'histories.calls'],
+      ['posts', 'histories.posts'],
+    ] as const) {
+      await shell.goTo(section);
+      await phone.getByText(text('en-US', `${key}.empty`)).waitFor();
+      await expectAccessible(phone, `${section} (375)`);
+      await shot(phone, `${section}-375`);
+    }
+    await shell.goTo('customers');
+    await new CustomersPage(phone).customerLink('Ada Lovelace').waitFor();
+    await shot(phone, 'customers-375');
+    await shell.goTo('clients');
+    await phone.getByText('Partner CRM').waitFor();
+    await expectAccessible(phone, 'clients (375)');
+    await shot(phone, 'clients-375');
+    // The server's pages have no project menu: back to the project's.
+    await phone.goto(`${base}/console/p/${appId}/customers`);
+    await new CustomersPage(phone).customerLink('Ada Lovelace').waitFor();
+    await new CustomersPage(owner).open(base, appId);
+    await new CustomersPage(owner).customerLink('Ada Lovelace').waitFor();
+    await shot(owner, 'customers-1440');
+  });
+
+  it('the Chinese texts show on the new pages', async () => {
+    const shell = await new AppShell(phone, 'en-US').switchLanguage('zh-CN');
+    await shell.goTo('links');
+    await new LinksPage(phone, 'zh-CN').heading.waitFor();
+    await new LinksPage(phone, 'zh-CN').link('Pricing deck').waitFor();
+    await expectAccessible(phone, 'links in Chinese (375)');
+    await shot(phone, 'links-zh-375');
+    expect(pageErrors).toEqual([]);
+  });
+});

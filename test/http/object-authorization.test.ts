@@ -1,0 +1,281 @@
+// lanes: sqlite postgres main-thread-reads
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestServer } from '../helpers/harness.ts';
+import { injectStreaming, operations, succeeded, undocumented } from '../helpers/openapi.ts';
+import { DAY, type HistoryProject, ago, event, historyProject, ingest } from '../helpers/histories.ts';
+import { fixture, multipart, settled, upload } from '../helpers/files.ts';
+
+/**
+ * Object-level authorization (OWASP API1) across projects: every route of the OpenAPI document is
+ * called with a second project's Master credentials (its token, and its secret where a route takes
+ * one) and the first project's ids in path parameters, query parameters and body fields. Nothing of
+ * the first project may come back, nothing of it may change, and every answer is a documented one:
+ * never a 5xx. A route added later is probed without changing this file; a path parameter this file
+ * has no id for fails the test, so that it gets one.
+ */
+// SMTP_URL: campaigns may be made (the test server runs no sender, so nothing is mailed).
+const t = useTestServer({ WEBHOOK_ALLOW_PRIVATE: 'true', SMTP_URL: 'smtp://127.0.0.1:9' });
+
+let a: HistoryProject;
+let b: HistoryProject;
+const ids = {
+  customer: '',
+  group: '',
+  link: 'victim-link',
+  viewLog: 'victim-view',
+  webhook: '',
+  event: '',
+  file: '',
+  field: '',
+  post: '',
+  import: '',
+};
+
+/** Texts only project A's data contains: none may appear in an answer to project B's Master. */
+const markers: string[] = [];
+const unique = (label: string) => `${label}${Math.random().toString(36).slice(2, 8)}`;
+
+/** Which request a variant makes: the project in path and `app_id`, and the acting member in the path. */
+interface Variant {
+  name: string;
+  app: () => string;
+  actor: () => number;
+}
+const VARIANTS: Variant[] = [
+  { name: "A's project and member", app: () => a.appId, actor: () => a.sales.id },
+  { name: "B's project, A's member", app: () => b.appId, actor: () => a.sales.id },
+  { name: "B's project and member, A's objects", app: () => b.appId, actor: () => b.master.id },
+];
+
+/** Path parameters: the project and acting member of the variant, A's objects for the rest. */
+function pathValue(name: string, path: string, v: Variant): string {
+  switch (name) {
+    case 'appId':
+      return v.app();
+    case 'svcUserId':
+      return String(v.actor());
+    case 'customerId':
+      return ids.customer;
+    case 'linkId':
+      return ids.link;
+    case 'fileId':
+      return ids.file;
+    case 'postId':
+      return ids.post;
+    case 'importId':
+      return ids.import;
+    case 'n':
+      return '1';
+    case 'clientId':
+      // OAuth clients are the server's, not a project's: B's Master (no administrator) is refused whatever the id.
+      return 'rc_probe';
+    case 'id':
+      if (path.includes('/webhooks/')) return ids.webhook;
+      break;
+    case 'name':
+      if (path.includes('/metadata/customer/')) return ids.field;
+      break;
+  }
+  throw new Error(`no id of project A for path parameter ${name} of ${path}: add one to this test`);
+}
+
+/** Query and body fields that carry object ids get A's; a few others get a harmless value; the rest are left out. */
+function fieldValue(name: string, v: Variant): unknown {
+  if (/^app_?id$/i.test(name)) return v.app();
+  // People: the variant's acting member, so that with B's own member only the object checks stand in the way.
+  if (/^(svc_?user_?id|svcUserId|target_svc_userid|owner_id|promoter_?id|promoterId)$/i.test(name)) return String(v.actor());
+  if (name === 'user_id') return String(a.master.id);
+  if (/^(group_?id|groupId|source_group_id|target_group_id)$/.test(name)) return ids.group;
+  if (name === 'customer_ids') return ids.customer;
+  if (name === 'datas')
+    return JSON.stringify([{ customerId: ids.customer, srouceSvcUserId: String(a.sales.id), srouceGroupId: ids.group }]);
+  if (name === 'event_ids') return ids.event;
+  if (name === 'app_secret') return b.secret;
+  // Searches for A's contact data must find nothing outside A.
+  if (name === 'condition') return markers[2];
+  if (name === 'name' || name === 'title') return 'Probe';
+  if (name === 'html') return '<p>Probe</p>';
+  if (name === 'url') return 'http://127.0.0.1:9/probe';
+  return undefined;
+}
+
+/** The ingestion body: records of B naming A's customer, link and view log. */
+const ingestBody = () => [
+  event('BehaviourLog', unique('probe-b-'), { customerId: ids.customer, action: 'send_message', when: ago(DAY) }),
+  event('LinkViewLog', unique('probe-v-'), { linkId: ids.link, viewTime: ago(DAY) }),
+  event('Clue', unique('probe-c-'), { linkViewLogId: ids.viewLog, name: 'Probe' }),
+];
+
+/** What project A looks like to its own Master: compared before and after the probes. */
+async function stateOfA(): Promise<unknown[]> {
+  const token = a.master.token;
+  const reads = [
+    `/api/v1.7/app/${a.appId}`,
+    `/api/v1.7/app/${a.appId}/members?count=100`,
+    `/api/v1.7/app/${a.appId}/member/all/customers?count=100`,
+    `/api/v1.7/customer/${ids.customer}/detail`,
+    `/api/v1.7/app/${a.appId}/customer-groups`,
+    `/api/v1.7/app/${a.appId}/links?count=100`,
+    `/api/v1.7/app/${a.appId}/webhooks`,
+    `/api/v1.7/app/${a.appId}/files`,
+    `/api/v1.7/calls?app_id=${a.appId}`,
+    `/api/v1.7/posts?app_id=${a.appId}`,
+    `/api/v1.7/app/${a.appId}/post/${ids.post}`,
+    `/api/v1.7/app/${a.appId}/member/customer/${ids.customer}/behaviour?count=100`,
+    `/api/v1.7/my-apps`,
+    `/api/v1.7/metadata/customer?app_id=${a.appId}`,
+  ];
+  const out: unknown[] = [];
+  for (const url of reads) {
+    const body = (await t.server.api.get(url, { token })).json() as unknown;
+    // Presence changes with every request and is no part of the project.
+    out.push(JSON.parse(JSON.stringify(body, (k, val: unknown) => (k === 'onlineStatus' ? undefined : val))));
+  }
+  return out;
+}
+
+beforeAll(async () => {
+  [a, b] = await Promise.all([historyProject(t.server), historyProject(t.server)]);
+  const projectName = unique('VictimProject');
+  const customerName = unique('VictimCustomer');
+  const phone = `137${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+  const email = `${unique('victim')}@example.org`;
+  const groupName = unique('VictimGroup');
+  const linkName = unique('VictimLink');
+  const salesEmail = `${unique('victim.sales')}@example.org`;
+  markers.push(projectName, customerName, phone, email, groupName, linkName, salesEmail, a.secret, a.sales.username, a.master.username);
+
+  const api = t.server.api;
+  expect((await api.post(`/api/v1.7/app/${a.appId}`, { name: projectName }, { token: a.master.token })).json().status).toBe(1);
+  expect((await api.post('/api/v1.7/user/update', { email: salesEmail }, { token: a.sales.token })).json().status).toBe(1);
+  expect((await api.post(`/api/v1.7/user/membership/${a.appId}/accept`, {}, { token: a.sales.token })).json().status).toBe(1);
+  const group = await api.post(`/api/v1.7/app/${a.appId}/customer-groups`, { name: groupName }, { token: a.sales.token });
+  ids.group = group.json().data.id as string;
+  const customer = await api.post(
+    `/api/v1.7/app/${a.appId}/member/${a.sales.id}/customers`,
+    { name: customerName, phone, email, group_id: ids.group },
+    { token: a.sales.token },
+  );
+  expect(customer.json().status).toBe(1);
+  ids.customer = customer.json().data.id as string;
+  const stored = await ingest(t.server, a, [
+    event('Link', ids.link, { name: linkName, type: 2, creatorId: a.sales.id, isDirectional: 1, customerId: ids.customer }),
+    event('LinkViewLog', ids.viewLog, { linkId: ids.link, viewTime: ago(DAY), viewerName: customerName }),
+    event('Clue', 'victim-clue', { linkId: ids.link, linkViewLogId: ids.viewLog, name: customerName, phone, email }),
+    event('Call', 'victim-call', {
+      fromUserType: 2,
+      fromUserId: String(a.sales.id),
+      toUserType: 1,
+      toUserId: ids.customer,
+      callStatus: 1,
+      callTime: ago(DAY),
+      name: customerName,
+      phoneNum: phone,
+    }),
+    event('Post', 'victim-post', { ownerId: a.sales.id, sendTime: ago(DAY), title: linkName }),
+    event('BehaviourLog', 'victim-behaviour', { customerId: ids.customer, action: 'send_message', when: ago(DAY), customerName }),
+  ]);
+  expect(stored.json()).toMatchObject({ status: 1, data: { accepted: 6 } });
+  ids.field = 'victimField';
+  const field = await api.post(
+    `/api/v1.7/app/${a.appId}/metadata/customer`,
+    { name: ids.field, label: 'Victim', type: 'text' },
+    { token: a.master.token },
+  );
+  expect(field.json().status).toBe(1);
+  const hook = await api.post(`/api/v1.7/app/${a.appId}/webhooks`, { url: 'http://127.0.0.1:9/victim-hook' }, { token: a.master.token });
+  ids.webhook = hook.json().data.id as string;
+  markers.push(hook.json().data.secret as string, 'victim-hook');
+  // B adds A's sales person by platform user id, as the interface allows: B's member list then
+  // shows them, pending, without their phone number and e-mail.
+  expect((await api.post(`/api/v1.7/app/${b.appId}/members`, { svc_user_id: a.sales.id }, { token: b.master.token })).json().status).toBe(
+    1,
+  );
+  const fileName = unique('VictimFile');
+  markers.push(fileName);
+  const file = await upload(t.server, a.appId, a.sales.token, { filename: `${fileName}.pdf`, bytes: fixture('deck.pdf') });
+  ids.file = file.json().data.id as string;
+  expect(await settled(t.server, a.appId, a.sales.token, ids.file)).toMatchObject({ status: 'ready' });
+  const campaign = await api.post(
+    `/api/v1.7/app/${a.appId}/posts`,
+    { title: linkName, html: '<p>Hi {{name}}</p>', customer_ids: ids.customer },
+    { token: a.sales.token },
+  );
+  expect(campaign.json().status, campaign.body).toBe(1);
+  ids.post = campaign.json().data.postId as string;
+  // A customer import of A's, with a failed row (its problems.csv carries A's cells).
+  const importBody = multipart({ filename: 'victim.csv', bytes: Buffer.from(`name,phone\r\n${customerName},not-a-phone\r\n`) });
+  const imported = await api.post(`/api/v1.7/app/${a.appId}/member/${a.sales.id}/customer-imports`, importBody.payload, {
+    token: a.sales.token,
+    headers: { 'content-type': importBody.contentType },
+  });
+  expect(imported.json().status, imported.body).toBe(1);
+  ids.import = imported.json().data.id as string;
+  const feed = await api.get(`/api/v1.7/app/${a.appId}/events`, { token: a.master.token });
+  ids.event = feed.json().data.events[0].id as string;
+});
+
+describe("another project's Master, with the first project's ids", () => {
+  it('gets nothing of the first project from any route, changes nothing of it, and only documented answers', async () => {
+    const before = await stateOfA();
+    const ops = await operations(t.server);
+    expect(ops.length).toBeGreaterThan(30);
+    const problems: string[] = [];
+    const seen = new Set<string>();
+    let probes = 0;
+
+    for (const op of ops) {
+      for (const v of VARIANTS) {
+        const url = op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(pathValue(name, op.path, v)));
+        const query: Record<string, string> = {};
+        for (const name of op.query) {
+          const value = fieldValue(name, v);
+          if (value !== undefined) query[name] = String(value);
+        }
+        let body: unknown;
+        if (op.method === 'POST' || op.method === 'PUT') {
+          if (op.path.endsWith('/events')) body = ingestBody();
+          else body = Object.fromEntries(op.body.map((n) => [n, fieldValue(n, v)]).filter(([, val]) => val !== undefined));
+        }
+        const key = `${op.method} ${url} ${JSON.stringify(query)} ${JSON.stringify(body)}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        probes += 1;
+
+        const headers: Record<string, string> = op.path.endsWith('/events') && op.method === 'POST' ? { 'x-app-secret': b.secret } : {};
+        const opts = { token: b.master.token, query, headers };
+        const res = op.streaming
+          ? await injectStreaming(t.server.app, {
+              method: 'GET',
+              url,
+              query,
+              headers: { ...headers, authorization: `Bearer ${b.master.token}` },
+            })
+          : op.method === 'GET'
+            ? await t.server.api.get(url, opts)
+            : op.method === 'DELETE'
+              ? await t.server.api.delete(url, opts)
+              : op.method === 'PUT'
+                ? await t.server.api.put(url, body, opts)
+                : await t.server.api.post(url, body, opts);
+        const where = `${op.method} ${op.path} (${v.name})`;
+
+        if (res.statusCode >= 500) problems.push(`${where}: HTTP ${res.statusCode}`);
+        const leaked = markers.filter((m) => res.body.includes(m));
+        if (leaked.length > 0) problems.push(`${where}: answer contains project A's ${leaked.join(', ')}`);
+
+        const wrong = undocumented(res);
+        if (wrong !== undefined) problems.push(`${where}: ${wrong}`);
+        const success = succeeded(res);
+        // Naming project A (in the path or app_id) or one of its objects in the path never succeeds.
+        const namesA =
+          url.includes(a.appId) || query.app_id === a.appId || /\{(customerId|linkId|fileId|postId|importId|id)\}/.test(op.path);
+        if (success && namesA && !op.path.startsWith('/svcuser/')) problems.push(`${where}: succeeded: ${res.body.slice(0, 200)}`);
+      }
+    }
+
+    expect(problems).toEqual([]);
+    expect(probes).toBeGreaterThanOrEqual(ops.length);
+    expect(await stateOfA()).toEqual(before);
+  });
+});

@@ -1,0 +1,211 @@
+// lanes: sqlite postgres
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { TestUser } from '../../helpers/fixtures.ts';
+import { useTestServer } from '../../helpers/harness.ts';
+import { type HistoryProject, HOUR, ago, event, feedEvents, historyProject, ingest } from '../../helpers/histories.ts';
+
+const t = useTestServer();
+let p: HistoryProject;
+
+const base = () => `/api/v1.7/app/${p.appId}`;
+type Customer = Record<string, unknown> & { id: string };
+const db = () => t.server.ctx.database.db;
+
+async function create(u: TestUser, body: Record<string, unknown>): Promise<Customer> {
+  const res = await t.server.api.post(`${base()}/member/${u.id}/customers`, body, { token: u.token, form: true });
+  expect(res.json().status, res.body).toBe(1);
+  return res.json().data as Customer;
+}
+const erase = (u: TestUser, id: string) => t.server.api.post(`${base()}/customer/${id}/erase`, undefined, { token: u.token });
+
+/** History of every kind that names a customer: behaviour, a call, a directed link, a view with its pages and form, a visitor. */
+async function history(customerId: string, tag: string) {
+  const res = await ingest(t.server, p, [
+    event('BehaviourLog', `${tag}-sms`, { customerId, action: 'send_message', when: ago(HOUR) }),
+    event('Call', `${tag}-call`, {
+      fromUserType: 2,
+      fromUserId: String(p.sales.id),
+      toUserType: 1,
+      toUserId: customerId,
+      callStatus: 1,
+      callTime: ago(HOUR),
+    }),
+    event('Link', `${tag}-link`, {
+      name: 'Offer',
+      type: 2,
+      website: 'https://example.com',
+      creatorId: p.sales.id,
+      isDirectional: 1,
+      customerId,
+      shareToken: `${tag}-token`,
+    }),
+  ]);
+  expect(res.json().status, res.body).toBe(1);
+  const now = Date.now();
+  await db()
+    .insertInto('link_view_logs')
+    .values({
+      id: `${tag}-view`,
+      app_id: p.appId,
+      link_id: `${tag}-link`,
+      view_time: now,
+      created_at: now,
+      customer_id: customerId,
+      clue_id: `${tag}-clue`,
+    })
+    .execute();
+  await db()
+    .insertInto('link_view_durations')
+    .values({ app_id: p.appId, link_view_log_id: `${tag}-view`, position: 0, id: `${tag}-dur`, page_index: '1', duration: '500' })
+    .execute();
+  await db()
+    .insertInto('clues')
+    .values({
+      id: `${tag}-clue`,
+      app_id: p.appId,
+      link_view_log_id: `${tag}-view`,
+      name: 'Han Meimei',
+      phone: '13811112222',
+      created_at: now,
+    })
+    .execute();
+  await db()
+    .insertInto('visitors')
+    .values({ app_id: p.appId, id: `${tag}-visitor`, customer_id: customerId, created_at: now, updated_at: now })
+    .execute();
+}
+
+async function remaining(ids: string[]) {
+  const n = async (table: 'behaviour_logs' | 'behaviour_totals' | 'behaviour_rollups' | 'calls' | 'link_view_logs' | 'visitors') =>
+    (await db().selectFrom(table).select('app_id').where('app_id', '=', p.appId).where('customer_id', 'in', ids).execute()).length;
+  return {
+    behaviour_logs: await n('behaviour_logs'),
+    behaviour_totals: await n('behaviour_totals'),
+    behaviour_rollups: await n('behaviour_rollups'),
+    calls: await n('calls'),
+    link_view_logs: await n('link_view_logs'),
+    visitors: await n('visitors'),
+    customers: (await db().selectFrom('customers').select('id').where('app_id', '=', p.appId).where('id', 'in', ids).execute()).length,
+    links: (await db().selectFrom('links').select('id').where('app_id', '=', p.appId).where('customer_id', 'in', ids).execute()).length,
+  };
+}
+const NOTHING = {
+  behaviour_logs: 0,
+  behaviour_totals: 0,
+  behaviour_rollups: 0,
+  calls: 0,
+  link_view_logs: 0,
+  visitors: 0,
+  customers: 0,
+  links: 0,
+};
+
+beforeAll(async () => {
+  p = await historyProject(t.server);
+});
+
+describe('erasure', () => {
+  it('Master/Admin erase a customer, the customers merged into it and all their history; an audit entry keeps no personal data', async () => {
+    const x = await create(p.sales, { name: 'Han Meimei', phone: '13811112222', email: 'han@example.com' });
+    const y = await create(p.sales, { name: 'Han M.', phone: '13811112222' });
+    const other = await create(p.sales, { name: 'Keep Me', phone: '13899990000' });
+    await history(x.id, 'x');
+    await history(y.id, 'y');
+    await history(other.id, 'o');
+    const merged = await t.server.api.post(
+      `${base()}/member/${p.sales.id}/customer/merge`,
+      { main_customer_id: x.id, merge_user_ids: y.id },
+      { token: p.sales.token },
+    );
+    expect(merged.json().status, merged.body).toBe(1);
+    expect(await remaining([x.id, y.id])).not.toEqual(NOTHING);
+
+    // Sales members and outsiders may not; an unknown id is customer_not_found.
+    expect((await erase(p.sales, x.id)).statusCode).toBe(403);
+    expect((await erase(p.outsider, x.id)).statusCode).toBe(403);
+    expect((await erase(p.admin, 'no-such-customer')).json().code).toBe('customer_not_found');
+
+    const res = await erase(p.admin, x.id);
+    expect(res.json().status, res.body).toBe(1);
+    expect(res.json().data).toMatchObject({ id: x.id, appId: p.appId, customerIds: [x.id, y.id] });
+    expect((res.json().data.erased as Record<string, number>).behaviour_logs).toBeGreaterThanOrEqual(4);
+    expect(await remaining([x.id, y.id])).toEqual(NOTHING);
+    for (const id of ['x-clue', 'y-clue']) {
+      expect(
+        await db().selectFrom('clues').select('id').where('app_id', '=', p.appId).where('id', '=', id).executeTakeFirst(),
+      ).toBeUndefined();
+    }
+    const durations = await db()
+      .selectFrom('link_view_durations')
+      .select('id')
+      .where('app_id', '=', p.appId)
+      .where('link_view_log_id', 'in', ['x-view', 'y-view'])
+      .execute();
+    expect(durations).toEqual([]);
+    // The directed links stay, the sales user's material, addressed to no one.
+    const link = await db()
+      .selectFrom('links')
+      .select(['customer_id', 'is_directional'])
+      .where('app_id', '=', p.appId)
+      .where('id', '=', 'x-link')
+      .executeTakeFirst();
+    expect(link).toEqual({ customer_id: null, is_directional: 0 });
+    for (const id of [x.id, y.id]) {
+      expect((await t.server.api.get(`/api/v1.7/customer/${id}/detail`, { token: p.master.token })).json().code).toBe('customer_not_found');
+    }
+    // The other customer is untouched.
+    expect(await remaining([other.id])).toMatchObject({
+      behaviour_logs: 2,
+      calls: 1,
+      link_view_logs: 1,
+      visitors: 1,
+      customers: 1,
+      links: 1,
+    });
+
+    // The audit entry names ids and counts only; the events tell consumers to forget, without the data.
+    const audit = await t.server.api.get(`${base()}/audit-log`, { token: p.master.token, query: { count: 100 } });
+    const entry = (audit.json().data as { action: string; targetId: string; detail: unknown }[]).find((e) => e.action === 'customer.erase');
+    expect(entry).toMatchObject({ targetId: x.id, detail: { customers: [x.id, y.id] } });
+    const feed = await feedEvents(t.server, p.appId, p.master.token);
+    const erasedEvents = feed.filter((e) => e.event_type === 'delete' && e.domainType === 'Customer');
+    expect(erasedEvents.map((e) => e.body)).toEqual([
+      { id: x.id, appId: p.appId, status: 0, erased: true },
+      { id: y.id, appId: p.appId, status: 0, erased: true },
+    ]);
+    const text = JSON.stringify(feed.filter((e) => e.domainType === 'Customer')) + JSON.stringify(audit.json().data);
+    for (const personal of ['Han Meimei', '13811112222', 'han@example.com']) expect(text).not.toContain(personal);
+  });
+
+  it('erasing a merged customer whose history is still moving leaves the survivor reading its own history only', async () => {
+    const survivor = await create(p.sales, { name: 'Stays', phone: '13822223333' });
+    const gone = await create(p.sales, { name: 'Goes', phone: '13822223333' });
+    await history(gone.id, 'g');
+    const merged = await t.server.api.post(
+      `${base()}/member/${p.sales.id}/customer/merge`,
+      { main_customer_id: survivor.id, merge_user_ids: gone.id },
+      { token: p.sales.token },
+    );
+    expect(merged.json().status, merged.body).toBe(1);
+    const pending = () =>
+      db().selectFrom('customers').select('merge_pending').where('app_id', '=', p.appId).where('id', '=', survivor.id).executeTakeFirst();
+    expect((await pending())?.merge_pending).toBe(1);
+    const res = await erase(p.master, gone.id);
+    expect(res.json().data).toMatchObject({ customerIds: [gone.id] });
+    expect(await remaining([gone.id])).toEqual(NOTHING);
+    expect((await pending())?.merge_pending).toBe(0);
+    const overview = await t.server.api.get(`/api/v1.7/customer/${survivor.id}/overview`, { token: p.master.token });
+    // Its own create record and the merge's record; nothing of the erased customer.
+    expect(overview.json().data).toMatchObject({ total: 2, smsCount: 0 });
+  });
+
+  it('the CLI erases by id alone (its service call), and a second erasure finds nothing', async () => {
+    const z = await create(p.sales, { name: 'Zed', email: 'zed@example.com' });
+    await history(z.id, 'z');
+    const result = await t.server.services.erasure.eraseById(z.id);
+    expect(result).toMatchObject({ id: z.id, appId: p.appId, customerIds: [z.id] });
+    expect(await remaining([z.id])).toEqual(NOTHING);
+    await expect(t.server.services.erasure.eraseById(z.id)).rejects.toMatchObject({ code: 'customer_not_found' });
+    expect((await erase(p.master, z.id)).json().code).toBe('customer_not_found');
+  });
+});
