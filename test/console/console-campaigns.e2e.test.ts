@@ -85,7 +85,9 @@ const contextFor = (width: number, touch: boolean): Promise<BrowserContext> =>
   personContext(browser, { width, touch, timezoneId: 'Asia/Shanghai', pageErrors });
 
 beforeAll(async () => {
-  expect(fs.existsSync(new URL('../../console/dist/index.html', import.meta.url)), 'console/dist is missing: run `npm run build`').toBe(true);
+  expect(fs.existsSync(new URL('../../console/dist/index.html', import.meta.url)), 'console/dist is missing: run `npm run build`').toBe(
+    true,
+  );
   const port = await freePort();
   processes.started(
     runCli(['serve'], {

@@ -42,7 +42,9 @@ const contextFor = (width: number, touch: boolean): Promise<BrowserContext> =>
   personContext(browser, { width, touch, timezoneId: 'Europe/Berlin', pageErrors, permissions: ['clipboard-read', 'clipboard-write'] });
 
 beforeAll(async () => {
-  expect(fs.existsSync(new URL('../../console/dist/index.html', import.meta.url)), 'console/dist is missing: run `npm run build`').toBe(true);
+  expect(fs.existsSync(new URL('../../console/dist/index.html', import.meta.url)), 'console/dist is missing: run `npm run build`').toBe(
+    true,
+  );
   const port = await freePort();
   processes.started(
     runCli(['serve'], {

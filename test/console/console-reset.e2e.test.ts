@@ -67,7 +67,9 @@ const contextFor = (width: number, touch: boolean, locale: Lang): Promise<Browse
   personContext(browser, { width, touch, locale, timezoneId: 'Asia/Shanghai', pageErrors, timeout: 15_000 });
 
 beforeAll(async () => {
-  expect(fs.existsSync(new URL('../../console/dist/index.html', import.meta.url)), 'console/dist is missing: run `npm run build`').toBe(true);
+  expect(fs.existsSync(new URL('../../console/dist/index.html', import.meta.url)), 'console/dist is missing: run `npm run build`').toBe(
+    true,
+  );
   mailbox = await startMailbox();
   const port = await freePort();
   server = processes.started(

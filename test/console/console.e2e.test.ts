@@ -64,7 +64,9 @@ const contextFor = (width: number, touch: boolean): Promise<BrowserContext> =>
   personContext(browser, { width, touch, timezoneId: 'Europe/Berlin', pageErrors, timeout: 15_000 });
 
 beforeAll(async () => {
-  expect(fs.existsSync(new URL('../../console/dist/index.html', import.meta.url)), 'console/dist is missing: run `npm run build`').toBe(true);
+  expect(fs.existsSync(new URL('../../console/dist/index.html', import.meta.url)), 'console/dist is missing: run `npm run build`').toBe(
+    true,
+  );
   const port = await freePort();
   processes.started(
     runCli(['serve'], { ...processes.db.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', LIVE_POLL_MS: '100' }),
