@@ -25,6 +25,8 @@ const USAGE = `Usage: npm run bench -- [options]
   --quick                      the quick dataset, 3 s per scenario: checks the harness in about a minute
   --duration S                 seconds per scenario (default 10, 3 with --quick)
   --connections N              autocannon connections (default 64)
+  --records N                  N behaviour records for the big customer and N spread over 1,000 customers,
+                               instead of the size's (comparing ingestion: with --only none, generation only)
   --only "a,b"                 only the scenarios whose names contain one of these
   --keep                       keep the database and its description in .bench/
   --reuse                      measure the kept dataset again without generating it
@@ -68,8 +70,12 @@ const PRESETS = {
   small: { customers: 100_000, big: 100_000, small: 1_000, spread: 899_000, calls: 10_000, links: 1_000, viewLogs: 100_000 },
   default: { customers: 1_000_000, big: 100_000, small: 1_000, spread: 9_899_000, calls: 100_000, links: 10_000, viewLogs: 1_000_000 },
 } as const;
-const preset = PRESETS[SIZE as keyof typeof PRESETS];
-if (!preset) throw new Error(`--size must be one of ${Object.keys(PRESETS).join(', ')}`);
+const sized = PRESETS[SIZE as keyof typeof PRESETS];
+if (!sized) throw new Error(`--size must be one of ${Object.keys(PRESETS).join(', ')}`);
+/** `--records N`: N behaviour records for the big customer and N spread over the others, instead of the size's (ingestion A/B runs). */
+const RECORDS = option('records', '');
+if (RECORDS !== '' && !/^[1-9]\d{0,8}$/.test(RECORDS)) throw new Error('--records must be a positive whole number');
+const preset = RECORDS === '' ? sized : { ...sized, big: Number(RECORDS), spread: Number(RECORDS) };
 
 /** `--keep` saves the generated dataset's description here; `--reuse` measures it again without generating. */
 const SAVED = path.join(ROOT, '.bench', `dataset-${DB}-${SIZE}.json`);
