@@ -4198,104 +4198,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1.7/app/{appId}/customer-import/preview": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * What an import of a file would read: its header, each column's automatic mapping, its first rows (any member; nothing kept)
-         * @description multipart/form-data with the file in the field `file`; a CSV's first 64 KiB are enough. Refused as an import refuses the file (import_file_invalid).
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    appId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "multipart/form-data": {
-                        /**
-                         * Format: binary
-                         * @description the file, or a CSV's first 64 KiB (enough for its header, encoding and first rows)
-                         */
-                        file?: string;
-                        /** @description the CSV encoding (default: detected) */
-                        encoding?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {number} */
-                            status: 1;
-                            data: {
-                                /** @description csv or xlsx */
-                                format: string;
-                                /** @description the CSV's encoding as detected or given (utf8 for XLSX) */
-                                encoding: string;
-                                /** @description each column of the header, in order, with the attribute an import's automatic mapping gives it */
-                                mapping: {
-                                    column: string;
-                                    /** @description the attribute the import would fill ("" for none) */
-                                    attribute: string;
-                                }[];
-                                /** @description the first data rows (up to 3), as read */
-                                rows: string[][];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                            error_description: string;
-                        };
-                    };
-                };
-                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {number} */
-                            status: 0;
-                            code?: string;
-                            msg: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1.7/app/{appId}/member/{svcUserId}/customer-import/{importId}": {
         parameters: {
             query?: never;
@@ -4464,6 +4366,104 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1.7/app/{appId}/customer-import/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What an import of a file would read: its header, each column's automatic mapping, its first rows (any member; nothing kept)
+         * @description multipart/form-data with the file in the field `file`; a CSV's first 64 KiB are enough. Refused as an import refuses the file (import_file_invalid).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "multipart/form-data": {
+                        /**
+                         * Format: binary
+                         * @description the file, or a CSV's first 64 KiB (enough for its header, encoding and first rows)
+                         */
+                        file?: string;
+                        /** @description the CSV encoding (default: detected) */
+                        encoding?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                /** @description csv or xlsx */
+                                format: string;
+                                /** @description the CSV's encoding as detected or given (utf8 for XLSX) */
+                                encoding: string;
+                                /** @description each column of the header, in order, with the attribute an import's automatic mapping gives it */
+                                mapping: {
+                                    column: string;
+                                    /** @description the attribute the import would fill ("" for none) */
+                                    attribute: string;
+                                }[];
+                                /** @description the first data rows (up to 3), as read */
+                                rows: string[][];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
