@@ -106,7 +106,8 @@ beforeEach(async () => {
 afterEach(async () => {
   await jobs.stop();
   await ctx.close();
-  fs.rmSync(dir, { recursive: true, force: true });
+  // A page the stopped job was writing may land while the folder goes: rmSync retries ENOTEMPTY.
+  fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 20 });
 });
 
 /** The deck fixture as the upload route leaves it: a file in the incoming folder. */
