@@ -40,33 +40,13 @@ const TOPIC_OF_TABLE = new Map<string, ChangeTopic>(
 
 const NONE: readonly ChangeTopic[] = [];
 
-/** The topic of the table a write names, when the node names one table. */
-function topicsOfTarget(target: OperationNode | undefined): readonly ChangeTopic[] {
-  const table = target !== undefined && AliasNode.is(target) ? target.node : target;
-  if (table === undefined || !TableNode.is(table)) return TOPICS;
-  const topic = TOPIC_OF_TABLE.get(table.table.identifier.name);
-  return topic === undefined ? NONE : [topic];
-}
-
 /**
- * The topics a statement may change, read from its query node: none for a select, the written
- * table's topic for an insert, update, delete or merge, every topic for anything else (DDL, raw
- * SQL text), to be safe. Statements the seam writes as text carry a node that names their table
- * (bulk.ts); reads it runs as text carry their select's node (prepared.ts).
+ * The one table a write names (insert, update, delete of one table, merge), read from its query
+ * node; undefined for a select, and for anything else (DDL, raw SQL text, a delete of several tables).
+ * Statements the seam writes as text carry a node that names their table (bulk.ts); reads it runs as
+ * text carry their select's node (prepared.ts).
  */
-export function topicsWrittenBy(query: CompiledQuery): readonly ChangeTopic[] {
-  const node = query.query;
-  if (SelectQueryNode.is(node)) return NONE;
-  if (InsertQueryNode.is(node)) return topicsOfTarget(node.into);
-  if (UpdateQueryNode.is(node)) return topicsOfTarget(node.table);
-  if (DeleteQueryNode.is(node)) return node.from.froms.length === 1 ? topicsOfTarget(node.from.froms[0]) : TOPICS;
-  if (MergeQueryNode.is(node)) return topicsOfTarget(node.into);
-  return TOPICS;
-}
-
-/** The one table a write names (insert, update, delete of one table, merge), else undefined. */
-export function tableWrittenBy(query: CompiledQuery): string | undefined {
-  const node = query.query;
+function tableOf(node: OperationNode): string | undefined {
   const target = InsertQueryNode.is(node)
     ? node.into
     : UpdateQueryNode.is(node)
@@ -80,8 +60,20 @@ export function tableWrittenBy(query: CompiledQuery): string | undefined {
   return table !== undefined && TableNode.is(table) ? table.table.identifier.name : undefined;
 }
 
-/** Rows a commit wrote, by table (inserted, updated or deleted: what the planner's statistics drift by). */
-export type RowsWritten = ReadonlyMap<string, number>;
+/**
+ * The topics a statement may change: none for a select, the written table's topic for a write that
+ * names one table, every topic for anything else, to be safe.
+ */
+export function topicsWrittenBy(query: CompiledQuery): readonly ChangeTopic[] {
+  if (SelectQueryNode.is(query.query)) return NONE;
+  const table = tableOf(query.query);
+  if (table === undefined) return TOPICS;
+  const topic = TOPIC_OF_TABLE.get(table);
+  return topic === undefined ? NONE : [topic];
+}
+
+/** Told of the rows a commit wrote to a table (inserted, updated or deleted: what the planner's statistics drift by). */
+export type RowsWritten = (table: string, rows: number) => void;
 
 /**
  * Wraps a driver's connections so that `committed(topics)` is called once a write is durable:
@@ -96,7 +88,7 @@ class ChangeTrackingConnection implements DatabaseConnection {
   constructor(
     readonly inner: DatabaseConnection,
     private readonly committed: (topics: Iterable<ChangeTopic>) => void,
-    private readonly rowsCommitted: ((rows: RowsWritten) => void) | undefined,
+    private readonly rowsCommitted: RowsWritten | undefined,
   ) {}
 
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
@@ -107,11 +99,11 @@ class ChangeTrackingConnection implements DatabaseConnection {
       else this.committed(topics);
     }
     if (this.rowsCommitted !== undefined && result.numAffectedRows !== undefined && result.numAffectedRows > 0n) {
-      const table = tableWrittenBy(compiledQuery);
+      const table = tableOf(compiledQuery.query);
       if (table !== undefined) {
         const rows = Number(result.numAffectedRows);
         if (this.inTransaction) this.pendingRows.set(table, (this.pendingRows.get(table) ?? 0) + rows);
-        else this.rowsCommitted(new Map([[table, rows]]));
+        else this.rowsCommitted(table, rows);
       }
     }
     return result;
@@ -130,7 +122,7 @@ class ChangeTrackingConnection implements DatabaseConnection {
   end(committed: boolean): void {
     this.inTransaction = false;
     if (committed && this.pending.size > 0) this.committed([...this.pending]);
-    if (committed && this.pendingRows.size > 0) this.rowsCommitted?.(new Map(this.pendingRows));
+    if (committed && this.rowsCommitted !== undefined) for (const [table, rows] of this.pendingRows) this.rowsCommitted(table, rows);
     this.pending.clear();
     this.pendingRows.clear();
   }
@@ -148,7 +140,7 @@ export class ChangeTrackingDriver implements Driver {
   constructor(
     private readonly inner: Driver,
     private readonly committed: (topics: Iterable<ChangeTopic>) => void,
-    private readonly rowsCommitted?: (rows: RowsWritten) => void,
+    private readonly rowsCommitted?: RowsWritten,
   ) {}
 
   /** The wrapper Kysely was handed for a connection (the driver only ever hands out wrappers). */

@@ -46,17 +46,14 @@ export class PlannerStatistics {
   ) {}
 
   /** Called by the change tracking with what a commit wrote. */
-  readonly written = (rows: RowsWritten): void => {
+  readonly written: RowsWritten = (table, n) => {
     if (this.closed) return;
-    for (const [table, n] of rows) {
-      const state = this.tables.get(table) ?? { written: 0, rows: 0 };
-      this.tables.set(table, state);
-      state.written += n;
-      if (state.written >= Math.max(this.options.minRows, this.options.fraction * state.rows) && !this.queue.includes(table)) {
-        this.queue.push(table);
-      }
-    }
-    if (this.queue.length > 0 && this.running === null) this.running = this.drain();
+    let state = this.tables.get(table);
+    if (state === undefined) this.tables.set(table, (state = { written: 0, rows: 0 }));
+    state.written += n;
+    if (state.written < Math.max(this.options.minRows, this.options.fraction * state.rows) || this.queue.includes(table)) return;
+    this.queue.push(table);
+    if (this.running === null) this.running = this.drain();
   };
 
   private async drain(): Promise<void> {

@@ -16,6 +16,7 @@ export { DOMAIN_TABLES, type DomainType } from './items.ts';
 export { QuotaTaken, type SiteGate, type SiteGuard, type SiteRows, type SiteStore } from './plans.ts';
 export type { ViewerViewState, ViewerWrite, SiteWrite } from './viewer.service.ts';
 export type { CustomerWriter } from './write.service.ts';
+export { type VisitorRecord, visitorRecordBody } from './visitor-body.ts';
 
 /** Route body limit (docs/interface.md §12: ≤ 5 MB). */
 export const MAX_BATCH_BYTES = 5 * 1024 * 1024;

@@ -2,6 +2,7 @@ import type { AppContext } from '../../context.ts';
 import { timeOrderedUuid } from '../../lib/ids.ts';
 import type { Clock } from '../../lib/time.ts';
 import type { ViewerCustomer } from '../customers/service.ts';
+import { visitorRecordBody } from '../ingest/service.ts';
 import type { ViewerFile } from '../files/service.ts';
 import type { PageDwell } from './beacons.ts';
 import type { LinkRow, ViewRow } from './mapper.ts';
@@ -36,24 +37,11 @@ export function createLinkRecords(clock: Clock, base: string) {
   const fileUrl = (link: LinkRow, n: number) => `${base}/api/v1.7/app/${link.app_id}/file/${link.file1 ?? ''}/page/${n}`;
 
   function behaviourBody(customer: ViewerCustomer, r: LinkBehaviour): Record<string, unknown> {
-    const env = r.env;
     return {
       customerId: customer.id,
       customerName: customer.name,
       svcUserId: String(customer.ownerId),
-      dealUserId: r.visitorId,
-      action: r.action,
-      userType: 0,
-      when: clock.format(r.when),
-      content: JSON.stringify(r.content),
-      clientName: env?.clientName ?? null,
-      clientVersion: env?.clientVersion ?? null,
-      os: env?.os ?? null,
-      osVersion: env?.osVersion ?? null,
-      ip: env?.ip ?? null,
-      location: env?.location ?? null,
-      province: env?.province ?? null,
-      city: env?.city ?? null,
+      ...visitorRecordBody(clock, r, r.env),
     };
   }
 

@@ -7,7 +7,7 @@ import { isEmail, isPhone } from '../../lib/formats.ts';
 import { timeOrderedUuid } from '../../lib/ids.ts';
 import { actionSpec } from '../behaviour/service.ts';
 import type { CustomerWritePath, ViewerCustomer } from '../customers/service.ts';
-import type { IngestService, SiteWrite, ViewerWrite } from '../ingest/service.ts';
+import { type IngestService, type SiteWrite, type ViewerWrite, type VisitorRecord, visitorRecordBody } from '../ingest/service.ts';
 import type { ProjectsService, SiteProject } from '../projects/service.ts';
 import { type Collect, CollectError, type Identify, KEY_BEHAVIOURS, type SiteEvent, parseCollect, siteOf } from './collect.ts';
 import { createSiteQuota } from './quota.ts';
@@ -118,23 +118,7 @@ export function createSiteService(
   const quota = createSiteQuota(ctx);
 
   /** A behaviour record's body without its customer: what an anonymous visitor's record keeps. */
-  function recordBody(r: { visitorId: string; action: string; when: number; content: Record<string, unknown> }, env: Env | null) {
-    return {
-      dealUserId: r.visitorId,
-      action: r.action,
-      userType: 0,
-      when: clock.format(r.when),
-      content: JSON.stringify(r.content),
-      clientName: env?.clientName ?? null,
-      clientVersion: env?.clientVersion ?? null,
-      os: env?.os ?? null,
-      osVersion: env?.osVersion ?? null,
-      ip: env?.ip ?? null,
-      location: env?.location ?? null,
-      province: env?.province ?? null,
-      city: env?.city ?? null,
-    };
-  }
+  const recordBody = (r: VisitorRecord, env: Env | null) => visitorRecordBody(clock, r, env);
 
   const forCustomer = (body: Record<string, unknown>, customer: ViewerCustomer) => ({
     ...body,
