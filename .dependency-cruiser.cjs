@@ -76,7 +76,7 @@ module.exports = {
         'src/http is the HTTP plumbing the routes share (errors, envelope, paging, auth, parsing). It reaches no ' +
         'database and no event, and of the modules only the types of a service (auth asks the accounts service).',
       from: { path: '^src/http/' },
-      to: { path: ['^src/(db|events|cli)/', ROOT] },
+      to: { path: ['^src/(db|events|cli|config)/', ROOT] },
     },
     {
       name: 'http-uses-module-services-as-types',
@@ -212,7 +212,7 @@ module.exports = {
       severity: 'error',
       comment: 'A repository takes an executor (db or transaction) and returns rows: it knows no service, HTTP or event.',
       from: { path: REPOSITORY },
-      to: { path: ['^src/(http|events)/', SERVICE, ROUTES, SCHEMAS, ROOT] },
+      to: { path: ['^src/(http|events|config)/', SERVICE, ROUTES, SCHEMAS, ROOT] },
     },
     {
       name: 'mappers-are-pure',
