@@ -19,7 +19,7 @@ const ROUTES = '^src/modules/[^/]+/routes\\.ts$';
 const SCHEMAS = '^src/modules/[^/]+/schemas\\.ts$';
 const SERVICE = '^src/modules/[^/]+/service\\.ts$';
 /** A module's repositories: repository.ts, and <caller>.repository.ts for the SQL of one kind of caller. */
-const REPOSITORY = '^src/modules/[^/]+/([^/]+\\.)?repository\\.ts$';
+const REPOSITORY = '^src/modules/[^/]+/(repository|[^/]+\\.repository)\\.ts$';
 const MAPPER = '^src/modules/[^/]+/mapper\\.ts$';
 /**
  * Files directly in src/: the composition root (services.ts builds the services, app.ts registers
