@@ -5,7 +5,8 @@
  *   composition root (src/*.ts) → routes → service → repository → src/db
  *
  * A feature module is a folder src/modules/<feature>/ with routes.ts, schemas.ts, service.ts,
- * repository.ts and mapper.ts (and helpers of its own). Modules meet only through each other's
+ * repository.ts and mapper.ts (and helpers of its own; SQL that outgrows one repository is split by
+ * caller into <caller>.repository.ts files). Modules meet only through each other's
  * service.ts; the services are built once, each given the others it needs, in src/services.ts.
  *
  * Paths are relative to the folder depcruise runs in, so the same rules check the fixture tree under
@@ -17,7 +18,8 @@ const MODULE = '^src/modules/([^/]+)/';
 const ROUTES = '^src/modules/[^/]+/routes\\.ts$';
 const SCHEMAS = '^src/modules/[^/]+/schemas\\.ts$';
 const SERVICE = '^src/modules/[^/]+/service\\.ts$';
-const REPOSITORY = '^src/modules/[^/]+/repository\\.ts$';
+/** A module's repositories: repository.ts, and <caller>.repository.ts for the SQL of one kind of caller. */
+const REPOSITORY = '^src/modules/[^/]+/(repository|[^/]+\\.repository)\\.ts$';
 const MAPPER = '^src/modules/[^/]+/mapper\\.ts$';
 /**
  * Files directly in src/: the composition root (services.ts builds the services, app.ts registers

@@ -42,10 +42,12 @@ describe('layers (dependency-cruiser)', () => {
       [
         'db-is-the-bottom: src/db/leak.ts → src/modules/orders/service.ts',
         'modules-meet-through-services: src/modules/orders/service.ts → src/modules/stock/repository.ts',
+        'modules-meet-through-services: src/modules/orders/service.ts → src/modules/stock/reservations.repository.ts',
         'no-circular: src/db/dialect.ts → src/db/prepared.ts',
         'db-through-its-index: src/modules/orders/repository.ts → src/db/tables.ts',
         'no-circular: src/modules/orders/service.ts → src/modules/stock/service.ts',
         'repositories-are-reached-by-their-module: src/modules/orders/service.ts → src/modules/stock/repository.ts',
+        'repositories-are-reached-by-their-module: src/modules/orders/service.ts → src/modules/stock/reservations.repository.ts',
         'routes-call-services: src/modules/orders/routes.ts → src/db/index.ts',
         'services-never-import-fastify: src/modules/orders/service.ts → node_modules/fastify/fastify.js',
         'services-never-reach-fastify: src/modules/orders/service.ts → node_modules/fastify/fastify.js',

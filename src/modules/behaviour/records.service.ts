@@ -1,8 +1,8 @@
 import type { BehaviourLogsTable, BehaviourRollupsTable, Database, DatabaseHandle } from '../../db/index.ts';
 import type { Insertable, Kysely } from 'kysely';
-import { type MergeMove, createBehaviourRecordWrites } from './repository.ts';
+import { type MergeMove, createBehaviourRecordWrites } from './records.repository.ts';
 
-export type { MergeMove } from './repository.ts';
+export type { MergeMove } from './records.repository.ts';
 
 /**
  * Behaviour records and their overview counters as the write path stores them (ingestion's batches,

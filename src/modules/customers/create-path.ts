@@ -11,7 +11,7 @@ import type { MetadataService } from '../metadata/service.ts';
 import { type FieldValue, fieldValueRows, mergedExt } from './fields.ts';
 import { type CustomerResponse, type CustomerRow, toCustomer } from './mapper.ts';
 import { DEFAULT_CREATE_WAY, customerRecord } from './records.ts';
-import { type UniqueKey, createCustomerWrites, customersRepository as repo } from './repository.ts';
+import { type UniqueKey, createCustomerWrites, customerWritesRepository as repo } from './writes.repository.ts';
 import { type ValidatedCustomer, type ValidationEnv, type ValidationMode, validateCustomer } from './validation.ts';
 
 /**

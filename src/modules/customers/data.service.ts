@@ -24,6 +24,7 @@ import {
 } from './import-plan.ts';
 import { type CustomerResponse, type CustomerRow, toCustomer } from './mapper.ts';
 import { IMPORT_CREATE_WAY, actingMember, customerEvent } from './records.ts';
+import { customerDataRepository as data } from './data.repository.ts';
 import { type CustomerFilter, type CustomerScope, customersRepository as repo } from './repository.ts';
 import { validateCustomer } from './validation.ts';
 
@@ -102,7 +103,7 @@ export function createCustomerDataOps(
     const stored = new Map<string, CustomerRow>();
     for (const key of keys) {
       const values = [...new Set(items.map((it) => keyValue(it.input, key)).filter((v): v is string => v !== null))];
-      for (const row of await repo.liveByValues(run.trx, run.appId, key.column, values)) {
+      for (const row of await data.liveByValues(run.trx, run.appId, key.column, values)) {
         // A customer the importer cannot read is no match: the row is a new customer, as create makes it.
         if (run.opts.matchOwnerId !== null && row.owner_id !== run.opts.matchOwnerId) continue;
         const k = matchKey(key, row[key.column]);
@@ -230,7 +231,7 @@ export function createCustomerDataOps(
       afterId: string | null,
       limit: number,
     ): Promise<{ customers: CustomerResponse[]; last: string | null }> {
-      const rows = await repo.exportPage(db, ctx.database.features, scope, filter, afterId, limit);
+      const rows = await data.exportPage(db, ctx.database.features, scope, filter, afterId, limit);
       return {
         customers: rows.map((r) => toCustomer(r, clock)),
         last: rows.length === limit ? (rows[rows.length - 1] as CustomerRow).id : null,

@@ -5,7 +5,7 @@ import type { Actor } from '../access/service.ts';
 import type { AuditRecorder } from '../audit/service.ts';
 import type { MetadataRow, MetadataService } from '../metadata/service.ts';
 import { ATTRIBUTES, ATTRIBUTE_BY_NAME, PLAIN_FIELDS } from './attributes.ts';
-import { duplicateValues } from './repository.ts';
+import { duplicateValues } from './writes.repository.ts';
 
 /**
  * A project's custom customer fields (docs/metadata.md "Editable fields"): their definitions are

@@ -1,5 +1,9 @@
+/**
+ * The customers' SQL of the API (api.service.ts: lists, search, the detail, edits, transfers) and of
+ * what the surface (service.ts) and merges read and write. The create path's is in
+ * writes.repository.ts, imports' and exports' in data.repository.ts.
+ */
 import {
-  bulkOps,
   type Anchor,
   anchoredPage,
   type PreparedReader,
@@ -20,7 +24,6 @@ import {
   type Kysely,
   type SelectQueryBuilder,
   type Updateable,
-  sql,
 } from 'kysely';
 import type { CustomerRow } from './mapper.ts';
 
@@ -41,7 +44,7 @@ export interface MailRecipient {
 }
 
 /** Values per lookup statement: well under every dialect's parameter limit. */
-const LOOKUP_CHUNK = 1000;
+export const LOOKUP_CHUNK = 1000;
 
 /** Whose customers a query covers: a project, optionally one owner. */
 export interface CustomerScope {
@@ -58,11 +61,6 @@ export interface CustomerFilter {
   /** Custom fields the keyword also looks in (those marked searchable). */
   searchFields?: string[] | undefined;
 }
-
-/** What a uniqueness question is about: a column of the customer, or a custom field (`field:<name>`). */
-export type UniqueKey = keyof CustomersTable | `field:${string}`;
-
-const fieldOf = (key: UniqueKey): string | null => (key.startsWith('field:') ? key.slice('field:'.length) : null);
 
 /** Live customers, newest change first, the id breaking ties so pages never overlap; one page of them. */
 function livePage<O>(q: SelectQueryBuilder<Database, 'customers', O>, offset: number, limit: number) {
@@ -114,24 +112,6 @@ function withListExtras(
     .orderBy('c.updated_at', 'desc')
     .orderBy('c.id', 'desc');
 }
-
-const twinColumns = ['id', 'owner_id', 'phone', 'email_lower', 'status'] as const;
-// One seek per index (phone, e-mail); status is checked on the rows so that the phone and e-mail
-// indexes stay the planner's obvious choice.
-const twinsByPhone = preparedQuery('customerTwinsByPhone', ({ db, inList }, appId: string, phones: string[]) =>
-  db
-    .selectFrom('customers')
-    .select(twinColumns)
-    .where('app_id', '=', appId)
-    .where(inList('phone', phones, 'text')),
-);
-const twinsByEmail = preparedQuery('customerTwinsByEmail', ({ db, inList }, appId: string, emails: string[]) =>
-  db
-    .selectFrom('customers')
-    .select(twinColumns)
-    .where('app_id', '=', appId)
-    .where(inList('email_lower', emails, 'text')),
-);
 
 /** The project's customers among these ids, found by primary key (DialectFeatures.projectIs). */
 const customersIn = preparedQuery('customersIn', ({ db, inList, projectIs }, appId: string, ids: string[]) =>
@@ -225,8 +205,8 @@ type ListKey = { updatedAt: number; id: string };
 /** Lists (project × owner) whose page anchors are kept. */
 const MAX_ANCHORED_LISTS = 1000;
 
-/** Customers in scope that match the list's filters (see customersRepository.filteredPage). */
-function filtered(db: Db, scope: CustomerScope, filter: CustomerFilter, byKey?: DialectFeatures) {
+/** Customers in scope that match the list's filters (see customerReads' filteredPage, and an export's pages in data.repository.ts). */
+export function filtered(db: Db, scope: CustomerScope, filter: CustomerFilter, byKey?: DialectFeatures) {
   let q = db.selectFrom('customers').selectAll();
   q = byKey ? q.where(byKey.projectIs('app_id', scope.appId)) : q.where('app_id', '=', scope.appId);
   if (scope.ownerId !== null) q = q.where('owner_id', '=', scope.ownerId);
@@ -364,148 +344,6 @@ export const customersRepository = {
   update(db: Db, appId: string, id: string, patch: Updateable<CustomersTable>): Promise<CustomerRow | undefined> {
     return db.updateTable('customers').set(patch).where('app_id', '=', appId).where('id', '=', id).returningAll().executeTakeFirst();
   },
-
-  /** Owners' live customers sharing a phone or e-mail with the given ones: the base of whetherMerge. */
-  async duplicates(reader: PreparedReader, appId: string, rows: CustomerRow[]): Promise<Set<string>> {
-    const phones = [...new Set(rows.map((r) => r.phone).filter((v): v is string => !!v))];
-    const emails = [...new Set(rows.map((r) => r.email_lower).filter((v): v is string => !!v))];
-    if (phones.length === 0 && emails.length === 0) return new Set();
-    const [byPhone, byEmail] = await Promise.all([
-      phones.length ? reader.all(twinsByPhone, appId, phones) : [],
-      emails.length ? reader.all(twinsByEmail, appId, emails) : [],
-    ]);
-    const others = [...byPhone, ...byEmail].filter((o) => o.status === 1);
-    const merge = new Set<string>();
-    for (const r of rows) {
-      const twin = others.some(
-        (o) =>
-          o.id !== r.id &&
-          o.owner_id === r.owner_id &&
-          ((r.phone && o.phone === r.phone) || (r.email_lower && o.email_lower === r.email_lower)),
-      );
-      if (twin) merge.add(r.id);
-    }
-    return merge;
-  },
-
-  /** Which of these values live customers of the project already have in a column or custom field (as text). */
-  async liveValues(db: Db, appId: string, key: UniqueKey, values: (string | number)[]): Promise<Set<string>> {
-    const found = new Set<string>();
-    const field = fieldOf(key);
-    if (field !== null) {
-      for (let i = 0; i < values.length; i += LOOKUP_CHUNK) {
-        const rows = await db
-          .selectFrom('customer_field_values as v')
-          .innerJoin('customers as c', (j) => j.onRef('c.app_id', '=', 'v.app_id').onRef('c.id', '=', 'v.customer_id'))
-          .select('v.value')
-          .where('v.app_id', '=', appId)
-          .where('c.app_id', '=', appId)
-          .where('v.name', '=', field)
-          .where('v.value', 'in', values.slice(i, i + LOOKUP_CHUNK).map(String))
-          .where('c.status', '=', 1)
-          .execute();
-        for (const r of rows) found.add(r.value);
-      }
-      return found;
-    }
-    const column = key as keyof CustomersTable;
-    for (let i = 0; i < values.length; i += LOOKUP_CHUNK) {
-      const rows = await db
-        .selectFrom('customers')
-        .select(sql<string | number>`${sql.ref(column)}`.as('value'))
-        .where('app_id', '=', appId)
-        .where('status', '=', 1)
-        .where(column, 'in', values.slice(i, i + LOOKUP_CHUNK) as never[])
-        .execute();
-      for (const r of rows) found.add(String(r.value));
-    }
-    return found;
-  },
-
-  /** Live customers of the project whose `column` is one of these values (an import's duplicates). */
-  async liveByValues(db: Db, appId: string, column: keyof CustomersTable, values: (string | number)[]): Promise<CustomerRow[]> {
-    const out: CustomerRow[] = [];
-    for (let i = 0; i < values.length; i += LOOKUP_CHUNK) {
-      out.push(
-        ...(await db
-          .selectFrom('customers')
-          .selectAll()
-          .where('app_id', '=', appId)
-          .where('status', '=', 1)
-          .where(column, 'in', values.slice(i, i + LOOKUP_CHUNK) as never[])
-          .execute()),
-      );
-    }
-    return out;
-  },
-
-  /**
-   * Live customers in scope matching the list's filters, in id order (creation order) after
-   * `afterId`: an export walks the primary key a page at a time, whatever the number of rows, and
-   * a customer changed meanwhile keeps its place.
-   */
-  exportPage(
-    db: Db,
-    features: DialectFeatures,
-    scope: CustomerScope,
-    filter: CustomerFilter,
-    afterId: string | null,
-    limit: number,
-  ): Promise<CustomerRow[]> {
-    // The project's condition kept out of SQLite's index choice: the walk is the primary key's,
-    // never the project's list index sorted again for every page.
-    let q = filtered(db, scope, filter, features).where('status', '=', 1);
-    if (afterId !== null) q = q.where('id', '>', afterId);
-    return q.orderBy('id').limit(limit).execute();
-  },
-
-  /** Live customers of the project sharing a phone or an e-mail with any of the rows (for whetherMerge). */
-  async liveTwins(
-    db: Db,
-    appId: string,
-    rows: CustomerRow[],
-  ): Promise<{ owner_id: number; phone: string | null; email_lower: string | null }[]> {
-    const phones = [...new Set(rows.map((r) => r.phone).filter((v): v is string => !!v))];
-    const emails = [...new Set(rows.map((r) => r.email_lower).filter((v): v is string => !!v))];
-    const cols = ['owner_id', 'phone', 'email_lower', 'status'] as const;
-    const out: { owner_id: number; phone: string | null; email_lower: string | null; status: number }[] = [];
-    // One seek per value and index (phone, e-mail), as in duplicates.
-    for (let i = 0; i < phones.length; i += LOOKUP_CHUNK) {
-      const part = phones.slice(i, i + LOOKUP_CHUNK);
-      out.push(...(await db.selectFrom('customers').select(cols).where('app_id', '=', appId).where('phone', 'in', part).execute()));
-    }
-    for (let i = 0; i < emails.length; i += LOOKUP_CHUNK) {
-      const part = emails.slice(i, i + LOOKUP_CHUNK);
-      out.push(...(await db.selectFrom('customers').select(cols).where('app_id', '=', appId).where('email_lower', 'in', part).execute()));
-    }
-    return out.filter((o) => o.status === 1);
-  },
-
-  /**
-   * The live customer of the project a form's contact details name: by mobile number first, else
-   * by e-mail (case-insensitively); the oldest when several share it.
-   */
-  async liveByContact(db: Db, appId: string, phone: string | null, emailLower: string | null): Promise<CustomerRow | undefined> {
-    for (const [column, value] of [
-      ['phone', phone],
-      ['email_lower', emailLower],
-    ] as const) {
-      if (value === null || value === '') continue;
-      const found = await db
-        .selectFrom('customers')
-        .selectAll()
-        .where('app_id', '=', appId)
-        .where(column, '=', value)
-        .where('status', '=', 1)
-        .orderBy('created_at')
-        .orderBy('id')
-        .limit(1)
-        .executeTakeFirst();
-      if (found) return found;
-    }
-    return undefined;
-  },
-
   /** Live customers in each of these groups of the project (groups without any are left out). */
   async liveCountsByGroup(db: Db, appId: string, groupIds: string[]): Promise<Map<string, number>> {
     const counts = new Map<string, number>();
@@ -522,32 +360,6 @@ export const customersRepository = {
       for (const r of rows) if (r.group_id !== null) counts.set(r.group_id, Number(r.n));
     }
     return counts;
-  },
-
-  async isTaken(db: Db, appId: string, key: UniqueKey, value: string | number, exceptId: string | undefined): Promise<boolean> {
-    const field = fieldOf(key);
-    if (field !== null) {
-      let f = db
-        .selectFrom('customer_field_values as v')
-        .innerJoin('customers as c', (j) => j.onRef('c.app_id', '=', 'v.app_id').onRef('c.id', '=', 'v.customer_id'))
-        .select('v.customer_id')
-        .where('v.app_id', '=', appId)
-        .where('c.app_id', '=', appId)
-        .where('v.name', '=', field)
-        .where('v.value', '=', String(value))
-        .where('c.status', '=', 1);
-      if (exceptId !== undefined) f = f.where('v.customer_id', '!=', exceptId);
-      return (await f.limit(1).executeTakeFirst()) !== undefined;
-    }
-    const column = key as keyof CustomersTable;
-    let q = db
-      .selectFrom('customers')
-      .select('id')
-      .where('app_id', '=', appId)
-      .where('status', '=', 1)
-      .where(column, '=', value as never);
-    if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
-    return (await q.limit(1).executeTakeFirst()) !== undefined;
   },
 
   /** Live customers of the project among `ids`, or in `groupId`, by id; only `ownerId`'s when given (a campaign's recipients). */
@@ -580,89 +392,4 @@ export async function replaceFieldValues(db: Db, appId: string, customerId: stri
     .where('name', 'in', names)
     .execute();
   if (rows.length > 0) await db.insertInto('customer_field_values').values(rows).execute();
-}
-
-/**
- * Values live customers of the project share in a column or custom field: up to `limit` such
- * values, each with the customers holding it (the refusal to make a field unique names them).
- */
-export async function duplicateValues(
-  db: Db,
-  appId: string,
-  key: UniqueKey,
-  limit: number,
-): Promise<{ value: string; customerIds: string[] }[]> {
-  const field = fieldOf(key);
-  const held =
-    field !== null
-      ? await db
-          .selectFrom('customer_field_values as v')
-          .innerJoin('customers as c', (j) => j.onRef('c.app_id', '=', 'v.app_id').onRef('c.id', '=', 'v.customer_id'))
-          .select(['v.value as value', 'c.id as id'])
-          .where('v.app_id', '=', appId)
-          .where('c.app_id', '=', appId)
-          .where('v.name', '=', field)
-          .where('c.status', '=', 1)
-          .where('v.value', 'in', (eb) =>
-            eb
-              .selectFrom('customer_field_values as w')
-              .innerJoin('customers as d', (j) => j.onRef('d.app_id', '=', 'w.app_id').onRef('d.id', '=', 'w.customer_id'))
-              .select('w.value')
-              .where('w.app_id', '=', appId)
-              .where('d.app_id', '=', appId)
-              .where('w.name', '=', field)
-              .where('d.status', '=', 1)
-              .groupBy('w.value')
-              .having((e) => e.fn.countAll(), '>', 1)
-              .orderBy('w.value')
-              .limit(limit),
-          )
-          .orderBy('v.value')
-          .orderBy('c.id')
-          .execute()
-      : await columnDuplicates(db, appId, key as keyof CustomersTable, limit);
-  const out = new Map<string, string[]>();
-  for (const r of held) {
-    const v = String(r.value);
-    const ids = out.get(v) ?? [];
-    ids.push(r.id);
-    out.set(v, ids);
-  }
-  return [...out].map(([value, customerIds]) => ({ value, customerIds }));
-}
-
-async function columnDuplicates(db: Db, appId: string, column: keyof CustomersTable, limit: number) {
-  const values = await db
-    .selectFrom('customers')
-    .select(sql<string>`${sql.ref(column)}`.as('value'))
-    .where('app_id', '=', appId)
-    .where('status', '=', 1)
-    .where(column, 'is not', null)
-    .groupBy(column)
-    .having((e) => e.fn.countAll(), '>', 1)
-    .orderBy(column)
-    .limit(limit)
-    .execute();
-  if (values.length === 0) return [];
-  return db
-    .selectFrom('customers')
-    .select([sql<string>`${sql.ref(column)}`.as('value'), 'id'])
-    .where('app_id', '=', appId)
-    .where('status', '=', 1)
-    .where(column, 'in', values.map((v) => v.value) as never[])
-    .orderBy(column)
-    .orderBy('id')
-    .execute();
-}
-
-/** Bulk writes of new customers (one statement per table and chunk; see db/bulk.ts). */
-export function createCustomerWrites(features: DialectFeatures) {
-  const bulk = bulkOps(features);
-  return {
-    /** New customers and their custom values (their records and events are written by their owners' services). */
-    async insertCreated(trx: Db, customers: CustomerRow[], fieldValues: CustomerFieldValuesTable[]): Promise<void> {
-      await bulk.insert(trx, 'customers', customers);
-      if (fieldValues.length > 0) await bulk.insert(trx, 'customer_field_values', fieldValues);
-    },
-  };
 }

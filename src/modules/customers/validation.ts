@@ -3,7 +3,7 @@ import type { Selectable, Updateable } from 'kysely';
 import { type AppError, fieldFailure, forbidden } from '../../http/errors.ts';
 import { FIXED_PHONE_RE, isEmail, isPhone } from '../../lib/formats.ts';
 import type { MetadataRow } from '../metadata/service.ts';
-import type { UniqueKey } from './repository.ts';
+import type { UniqueKey } from './writes.repository.ts';
 import { ATTRIBUTE_BY_NAME, type AttributeSpec, PLAIN_FIELDS, readParam } from './attributes.ts';
 import { type FieldValue, CUSTOM_TEXT_MAX, DATE_RE, NUMBER_RE, isCalendarDate, optionValueSet, parseExt, readCustom } from './fields.ts';
 

@@ -6,6 +6,7 @@ import type { CreateOptions, CreatePath, ListOptions, NewCustomer } from './crea
 import type { CustomerResponse } from './mapper.ts';
 import { FORM_CREATE_WAY } from './records.ts';
 import { customersRepository as repo } from './repository.ts';
+import { customerWritesRepository as writes } from './writes.repository.ts';
 
 /** What the public viewer knows of a customer: who it is and whose. */
 export interface ViewerCustomer {
@@ -96,7 +97,7 @@ export function createCustomerWritePath(ctx: AppContext, deps: { path: CreatePat
      * site snippet's `identify`: it only finds, never creates or edits).
      */
     async viewerCustomerByContact(appId: string, phone: string | null, email: string | null): Promise<ViewerCustomer | null> {
-      const found = await repo.liveByContact(db, appId, phone, email?.toLowerCase() ?? null);
+      const found = await writes.liveByContact(db, appId, phone, email?.toLowerCase() ?? null);
       return found ? { id: found.id, name: found.name, ownerId: found.owner_id } : null;
     },
 
@@ -112,7 +113,7 @@ export function createCustomerWritePath(ctx: AppContext, deps: { path: CreatePat
       const phone = text(form.input.phone);
       const email = text(form.input.email)?.toLowerCase() ?? null;
       if (phone === null && email === null) return null;
-      const found = await repo.liveByContact(trx, appId, phone, email);
+      const found = await writes.liveByContact(trx, appId, phone, email);
       if (found) return { customer: { id: found.id, name: found.name, ownerId: found.owner_id }, created: false };
       const item = { input: { ...form.input, create_way: FORM_CREATE_WAY }, ownerId: form.ownerId };
       const result = await createManyInTransaction(trx, appId, [item], {

@@ -1,8 +1,8 @@
 import type { Database, DatabaseHandle } from '../../db/index.ts';
 import type { Kysely } from 'kysely';
-import { type RecordRows, type RecordTable, createHistoryWrites } from './repository.ts';
+import { type RecordRows, type RecordTable, createHistoryWrites } from './records.repository.ts';
 
-export type { RecordRows as HistoryRecordRows, RecordTable as HistoryRecordTable } from './repository.ts';
+export type { RecordRows as HistoryRecordRows, RecordTable as HistoryRecordTable } from './records.repository.ts';
 
 /**
  * Calls, clues and Post records as the write path stores them (ingestion's batches, the viewer's

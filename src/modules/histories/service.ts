@@ -4,6 +4,7 @@ import type { Page } from '../../http/paging.ts';
 import type { AccessService, Membership } from '../access/service.ts';
 import { linkUrl, toCall, toClue, toLink, toPost, toViewLog } from './mapper.ts';
 import { type CustomerRow, DURATION_BUCKETS, type PostCounter, callCustomer, historiesRepository as repo } from './repository.ts';
+import { viewLogsRepository as viewLogRepo } from './view-logs.repository.ts';
 
 export type { PostCounter } from './repository.ts';
 
@@ -85,7 +86,7 @@ export function createHistoriesService(ctx: AppContext, access: AccessService) {
      */
     async listViewLogs(linkId: string, callerId: number, p: Page) {
       // The link and the page in one statement; the page is shown only once the link is in reach.
-      const found = await repo.linkWithViewLogs(reader, linkId, p.offset, p.limit);
+      const found = await viewLogRepo.linkWithViewLogs(reader, linkId, p.offset, p.limit);
       if (!found) throw linkNotFound();
       const { link, page: rows } = found;
       try {
@@ -95,7 +96,7 @@ export function createHistoriesService(ctx: AppContext, access: AccessService) {
         if (err instanceof AppError && (err.code === 'NEED_AUTH' || err.code === 'app_not_found')) throw linkNotFound();
         throw err;
       }
-      if (link.creator_id === callerId) await repo.markLinkRead(db, link);
+      if (link.creator_id === callerId) await viewLogRepo.markLinkRead(db, link);
       return rows.map((r) => toViewLog(r, link.name, r.durations, r.viewer_id === null || !Number(r.viewer_is_customer), clock));
     },
 
@@ -160,7 +161,7 @@ export function createHistoriesService(ctx: AppContext, access: AccessService) {
     async referencedRecords(viewer: Membership, refs: HistoryRefs) {
       const appId = viewer.app.id;
       const [viewLogs, clues, calls] = await Promise.all([
-        repo.viewLogsByIds(reader, appId, refs.viewLogIds),
+        viewLogRepo.viewLogsByIds(reader, appId, refs.viewLogIds),
         repo.cluesByIds(reader, appId, refs.clueIds),
         repo.callsByIds(reader, appId, refs.callIds),
       ]);
