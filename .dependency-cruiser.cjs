@@ -15,7 +15,7 @@
 
 /** A file of any feature module; $1 is the module's name. */
 const MODULE = '^src/modules/([^/]+)/';
-const ROUTES = '^src/modules/[^/]+/routes\\.ts$';
+const ROUTES = '^src/modules/[^/]+/(routes|[^/]+\\.routes)\\.ts$';
 const SCHEMAS = '^src/modules/[^/]+/schemas\\.ts$';
 const SERVICE = '^src/modules/[^/]+/service\\.ts$';
 /** A module's repositories: repository.ts, and <caller>.repository.ts for the SQL of one kind of caller. */

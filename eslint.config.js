@@ -101,7 +101,11 @@ export default tseslint.config(
     rules: { 'rapport/function-size': ['error', { max: 80 }] },
   },
   {
-    files: SERVICE_FILES,
+    // Every file of src/ (a service most of all): split by caller before it passes 400 lines. Not the
+    // frozen migrations, nor the two tables that are one list by design: the schema's table types and
+    // the error codes (each a row).
+    files: ['src/**/*.ts'],
+    ignores: ['src/db/migrations/**', 'src/db/schema.ts', 'src/http/error-codes.ts'],
     rules: { 'max-lines': ['error', { max: 400, skipBlankLines: true, skipComments: true }] },
   },
   {

@@ -1,0 +1,452 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { BODY_LIMITS } from '../../http/body-limits.ts';
+import { bearerToken } from '../../http/auth.ts';
+import { readCookie, setCookie } from '../../http/cookies.ts';
+import { MEMBER_PASS_COOKIE } from '../../http/console-session.ts';
+import { ok } from '../../http/envelope.ts';
+import { AppError } from '../../http/errors.ts';
+import { publicPage } from '../../http/public-pages.ts';
+import { randomToken } from '../../lib/secrets.ts';
+import type { ViewerScript } from '../../lib/viewer-script.ts';
+import type { AccountsService } from '../accounts/service.ts';
+import { BEACON_MAX_BYTES } from './beacons.ts';
+import { type LinkViewer, type LinkViews, type LinksService, UNLOCK_TTL_S, type ViewerAnswer, type VisitorRequest } from './service.ts';
+import { emailGatePage, fileViewerPage, messagePage, passcodePage, webViewerPage } from './viewer-html.ts';
+
+/** What the public viewer's routes need besides the links services. */
+export interface ViewerRoutesOptions {
+  accounts: AccountsService;
+  script: ViewerScript | null;
+  /** The server's public address is https: cookies are Secure. */
+  secureCookies: boolean;
+}
+
+/**
+ * The public viewer (docs/links.md): browser pages and the beacon protocol, no token, their own rate
+ * budgets, listed in the OpenAPI document under the public pages' tag.
+ */
+export function viewerRoutes(fastify: FastifyInstance, links: Pick<LinksService, 'viewer' | 'views'>, opts: ViewerRoutesOptions): void {
+  const http = viewerHttp(fastify, opts);
+  viewerPageRoutes(fastify, links.viewer, http);
+  gateRoutes(fastify, links.viewer, http);
+  formRoute(fastify, links.viewer, http);
+  beaconRoute(fastify, links.views, http);
+  addressRoutes(fastify, links.viewer, http, opts.script);
+}
+
+/** The first-party visitor cookie (docs/identity.md): 128 random bits, HttpOnly, for the viewer's paths. */
+const VISITOR_COOKIE = 'rapport_visitor';
+const VISITOR_RE = /^[A-Za-z0-9_-]{22}$/;
+const VISITOR_TTL_S = 365 * 24 * 3600;
+/** A link's unlock cookie (its passcode given, its e-mail gate passed), on the link's own path. */
+const UNLOCK_COOKIE = 'rapport_unlock';
+
+/** The messages of a link that does not open: unknown and forged tokens alike get the 404 one. */
+const UNAVAILABLE = {
+  missing: { status: 404, heading: 'Link not found', text: 'This link does not exist. Check the address you were given.' },
+  disabled: { status: 410, heading: 'Link disabled', text: 'This link has been disabled by its owner and no longer opens.' },
+  expired: { status: 410, heading: 'Link expired', text: 'This link has expired and no longer opens.' },
+} as const;
+
+/** The viewer's HTTP plumbing its routes share: the visitor, cookies, page headers, rate budgets, rendering. */
+type ViewerHttp = ReturnType<typeof viewerHttp>;
+
+const shareParams = Type.Object({ token: Type.String() });
+const formBody = Type.Record(Type.String(), Type.Unknown());
+
+/** Headers of every viewer page: not indexed, no referrer, never stored, and the page's own CSP. */
+function pageHeaders(reply: FastifyReply, nonce: string, frameOrigin?: string): void {
+  reply
+    .header(
+      'Content-Security-Policy',
+      `default-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'; img-src 'self'; ` +
+        `style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; connect-src 'self'${frameOrigin ? `; frame-src ${frameOrigin}` : ''}`,
+    )
+    .header('X-Robots-Tag', 'noindex, nofollow, noarchive')
+    .header('Referrer-Policy', 'no-referrer')
+    .header('Cache-Control', 'no-store')
+    .type('text/html; charset=utf-8');
+}
+
+/** The page of a link that does not open. */
+function unavailable(reply: FastifyReply, why: keyof typeof UNAVAILABLE) {
+  const nonce = randomToken(16);
+  const m = UNAVAILABLE[why];
+  pageHeaders(reply, nonce);
+  return reply.code(m.status).send(messagePage(nonce, m.heading, m.text));
+}
+
+/** The page to start on (`?p=`), within the file's pages. */
+const pageOf = (q: unknown, pages: number) => {
+  const raw = (q as { p?: unknown }).p;
+  const n = typeof raw === 'string' && /^\d{1,6}$/.test(raw) ? Number(raw) : 1;
+  return Math.min(Math.max(1, n), pages);
+};
+
+function viewerHttp(fastify: FastifyInstance, opts: ViewerRoutesOptions) {
+  const { accounts, script, secureCookies } = opts;
+  const scriptUrl = script ? `/assets/${script.name}` : null;
+
+  /**
+   * A platform user signed in on this request: a bearer token in the Authorization header, or the
+   * console's member pass cookie, so that members opening links from the console are not counted.
+   */
+  async function signedInUser(request: FastifyRequest): Promise<number | null> {
+    if (request.headers.authorization === undefined) return accounts.userOfMemberPass(readCookie(request, MEMBER_PASS_COOKIE));
+    const token = bearerToken(request);
+    if (token === undefined || token === '') return null;
+    try {
+      return (await accounts.authenticate(token)).id;
+    } catch {
+      return null;
+    }
+  }
+
+  /** The viewer's answer as a page (or a redirect). */
+  function render(reply: FastifyReply, answer: ViewerAnswer, query: unknown) {
+    const nonce = randomToken(16);
+    switch (answer.kind) {
+      case 'unavailable':
+        return unavailable(reply, answer.why);
+      case 'passcode':
+        pageHeaders(reply, nonce);
+        if (answer.lockedFor !== undefined) {
+          return reply
+            .code(429)
+            .header('Retry-After', String(answer.lockedFor))
+            .send(passcodePage(nonce, answer.shareToken, answer.title, false, answer.lockedFor));
+        }
+        return reply.code(answer.wrong ? 403 : 200).send(passcodePage(nonce, answer.shareToken, answer.title, answer.wrong));
+      case 'email':
+        pageHeaders(reply, nonce);
+        return reply.code(answer.invalid ? 400 : 200).send(emailGatePage(nonce, answer.shareToken, answer.title, answer.invalid));
+      case 'redirect':
+        reply.header('Referrer-Policy', 'no-referrer').header('X-Robots-Tag', 'noindex, nofollow').header('Cache-Control', 'no-store');
+        return reply.redirect(answer.url, 302);
+      case 'document-missing':
+        pageHeaders(reply, nonce);
+        return reply
+          .code(200)
+          .send(
+            messagePage(
+              nonce,
+              answer.title || 'Document',
+              'This document is being prepared, or is not available. Try again in a moment.',
+              '<meta http-equiv="refresh" content="10">\n',
+            ),
+          );
+      case 'file': {
+        pageHeaders(reply, nonce);
+        const sent = (query as { sent?: unknown }).sent === '1';
+        return reply.send(fileViewerPage(answer, { nonce, script: scriptUrl, sent, startPage: pageOf(query, answer.file.pageCount) }));
+      }
+      case 'web': {
+        const origin = answer.embed ? new URL(answer.website).origin : undefined;
+        pageHeaders(reply, nonce, origin);
+        const sent = (query as { sent?: unknown }).sent === '1';
+        return reply.send(webViewerPage(answer, { nonce, script: scriptUrl, sent, startPage: 1 }));
+      }
+    }
+  }
+
+  return {
+    render,
+
+    /** Who is behind the request, and the visitor cookie set when the browser had none. */
+    async visitorOf(request: FastifyRequest, reply: FastifyReply): Promise<VisitorRequest> {
+      let visitorId = readCookie(request, VISITOR_COOKIE);
+      if (visitorId === undefined || !VISITOR_RE.test(visitorId)) {
+        visitorId = randomToken(16);
+        setCookie(reply, VISITOR_COOKIE, visitorId, { path: '/l', maxAgeSeconds: VISITOR_TTL_S, secure: secureCookies });
+      }
+      return {
+        userAgent: request.headers['user-agent'],
+        ip: request.ip,
+        visitorId,
+        userId: await signedInUser(request),
+        unlock: readCookie(request, UNLOCK_COOKIE),
+      };
+    },
+
+    /** The link's unlock cookie as the browser sent it. */
+    unlockOf: (request: FastifyRequest) => readCookie(request, UNLOCK_COOKIE),
+
+    /** Sets the link's unlock cookie and sends the browser back to the viewer. */
+    unlocked(reply: FastifyReply, token: string, cookie: string) {
+      setCookie(reply, UNLOCK_COOKIE, cookie, { path: `/l/${token}`, maxAgeSeconds: UNLOCK_TTL_S, secure: secureCookies });
+      return reply.redirect(`/l/${encodeURIComponent(token)}`, 303);
+    },
+
+    countViewer: (request: FastifyRequest, reply: FastifyReply) => fastify.limits.count(request, reply, { viewer: request.ip }),
+    countForm: (request: FastifyRequest, reply: FastifyReply) => fastify.limits.count(request, reply, { form: request.ip }),
+  };
+}
+
+/** The viewer's page, its page images and the original file's download. */
+function viewerPageRoutes(fastify: FastifyInstance, viewer: LinkViewer, http: ViewerHttp): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  app.get(
+    '/l/:token',
+    {
+      config: { limitBy: 'caller' },
+      schema: {
+        ...publicPage(
+          'The share-link viewer',
+          "The page a link's recipient opens (`url` of a Link): HTML. A file link shows its rendered pages, a web page link its page in a frame, a redirect link answers 302 to its `website`. Unknown tokens 404, disabled or expired links 410, each an HTML page; a passcode or e-mail gate comes first when the link has one. Sets the visitor cookie.",
+        ),
+        params: shareParams,
+      },
+    },
+    async (request, reply) => {
+      await http.countViewer(request, reply);
+      const visitor = await http.visitorOf(request, reply);
+      const click = (request.query as { rapport_click?: unknown }).rapport_click;
+      if (typeof click === 'string' && click.length <= 2048) visitor.mailClick = click;
+      return http.render(reply, await viewer.viewer(request.params.token, visitor, request.method === 'HEAD'), request.query);
+    },
+  );
+
+  app.get(
+    '/l/:token/page/:n',
+    {
+      config: { limitBy: 'caller' },
+      schema: {
+        ...publicPage(
+          'A rendered page image',
+          "Page `n` (from 1) of the link's file, as rendered: WebP or PNG, `width=phone` (default) or `desktop`; ETag and `If-None-Match`. 404 page when the link or page is unknown or still locked.",
+        ),
+        params: Type.Object({ token: Type.String(), n: Type.String() }),
+      },
+    },
+    async (request, reply) => {
+      await http.countViewer(request, reply);
+      const n = /^\d{1,6}$/.test(request.params.n) ? Number(request.params.n) : 0;
+      const width = (request.query as { width?: unknown }).width === 'desktop' ? 'desktop' : 'phone';
+      const image =
+        n < 1
+          ? null
+          : await viewer.pageImage({
+              shareToken: request.params.token,
+              unlock: http.unlockOf(request),
+              n,
+              width,
+              ifNoneMatch: request.headers['if-none-match'],
+            });
+      if (image === null) return unavailable(reply, 'missing');
+      reply
+        .header('ETag', image.etag)
+        .header('Cache-Control', 'private, max-age=3600')
+        .header('X-Robots-Tag', 'noindex')
+        .header('Cross-Origin-Resource-Policy', 'same-origin');
+      if (image.notModified) return reply.code(304).send();
+      return reply.type(image.contentType).header('Content-Length', String(image.size)).send(image.body);
+    },
+  );
+
+  app.get(
+    '/l/:token/download',
+    {
+      config: { limitBy: 'caller' },
+      schema: {
+        ...publicPage(
+          'Download the original file',
+          'The original upload, as an attachment, when the link has `allow_download`; otherwise the 404 page.',
+        ),
+        params: shareParams,
+      },
+    },
+    async (request, reply) => {
+      await http.countViewer(request, reply);
+      const original = await viewer.download(request.params.token, http.unlockOf(request));
+      if (original === null) return unavailable(reply, 'missing');
+      const ascii = original.name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+      return reply
+        .type(original.contentType)
+        .header('Content-Length', String(original.size))
+        .header('Content-Disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(original.name)}`)
+        .header('Cache-Control', 'no-store')
+        .header('X-Robots-Tag', 'noindex')
+        .send(original.body);
+    },
+  );
+}
+
+/** The passcode and e-mail gates: form posts answered with the unlock cookie, or the gate page again. */
+function gateRoutes(fastify: FastifyInstance, viewer: LinkViewer, http: ViewerHttp): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  app.post(
+    '/l/:token/unlock',
+    {
+      bodyLimit: BODY_LIMITS.small,
+      config: { limitBy: 'caller' },
+      schema: {
+        ...publicPage(
+          'Unlock a passcode link',
+          'Form post `passcode`: right answers 303 back to the viewer with an unlock cookie; wrong answers the passcode page again (403). After too many wrong ones for the link from any address (LINK_PASSCODE_FAILURES), its passcode is refused, the right one too, with the passcode page saying so (429, Retry-After) until the lockout ends or the owner sets a new passcode.',
+        ),
+        params: shareParams,
+        body: formBody,
+      },
+    },
+    async (request, reply) => {
+      await http.countForm(request, reply);
+      const token = request.params.token;
+      const result = await viewer.unlock(token, http.unlockOf(request), (request.body as Record<string, unknown>).passcode);
+      if (result === undefined) return unavailable(reply, 'missing');
+      if (result === null) return http.render(reply, { kind: 'passcode', shareToken: token, title: '', wrong: true }, {});
+      if ('lockedFor' in result)
+        return http.render(reply, { kind: 'passcode', shareToken: token, title: '', wrong: false, lockedFor: result.lockedFor }, {});
+      return http.unlocked(reply, token, result.cookie);
+    },
+  );
+
+  app.post(
+    '/l/:token/gate',
+    {
+      bodyLimit: BODY_LIMITS.small,
+      config: { limitBy: 'caller' },
+      schema: {
+        ...publicPage(
+          'Pass the e-mail gate',
+          "Form post `email` (and `name`), taken like the link's form: a valid address answers 303 back to the viewer with an unlock cookie; an invalid one answers the gate page again (400).",
+        ),
+        params: shareParams,
+        body: formBody,
+      },
+    },
+    async (request, reply) => {
+      await http.countForm(request, reply);
+      const token = request.params.token;
+      const visitor = await http.visitorOf(request, reply);
+      const result = await viewer.passGate(token, request.body as Record<string, unknown>, visitor);
+      if (result === undefined) return unavailable(reply, 'missing');
+      if (result === null) return http.render(reply, { kind: 'email', shareToken: token, title: '', invalid: true }, {});
+      return http.unlocked(reply, token, result.cookie);
+    },
+  );
+}
+
+/** The link's form: JSON from the viewer's script, or the browser's own form post without script. */
+function formRoute(fastify: FastifyInstance, viewer: LinkViewer, http: ViewerHttp): void {
+  const isPlainFormPost = (request: FastifyRequest) =>
+    (request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded') &&
+    (request.headers.accept ?? '').includes('text/html');
+
+  fastify.withTypeProvider<TypeBoxTypeProvider>().post(
+    '/l/:token/form',
+    {
+      bodyLimit: BODY_LIMITS.default,
+      config: { limitBy: 'caller', errorStyle: 'public' },
+      schema: {
+        ...publicPage(
+          "Send the link's form",
+          "The link's lead form (its configured fields). JSON or a script-less form post: the first answers `{status:1,data:{}}` whoever it names (malformed fields: HTTP 400 `form_invalid`), the second 303 back to the viewer (or an HTML page saying why not).",
+        ),
+        params: shareParams,
+        body: formBody,
+      },
+    },
+    async (request, reply) => {
+      await http.countForm(request, reply);
+      const token = request.params.token;
+      const visitor = await http.visitorOf(request, reply);
+      const plain = isPlainFormPost(request);
+      try {
+        await viewer.form(token, request.body as Record<string, unknown>, visitor);
+      } catch (err) {
+        if (!plain || !(err instanceof AppError) || err.kind !== 'public') throw err;
+        const nonce = randomToken(16);
+        pageHeaders(reply, nonce);
+        return reply.code(400).send(messagePage(nonce, 'The form was not sent', err.message));
+      }
+      // Without script the browser posted the form itself: back to the page, which says it was sent.
+      if (plain) return reply.redirect(`/l/${encodeURIComponent(token)}?sent=1#form`, 303);
+      return ok({});
+    },
+  );
+}
+
+/** The viewer's beacons (view recording). */
+function beaconRoute(fastify: FastifyInstance, views: LinkViews, http: ViewerHttp): void {
+  fastify.withTypeProvider<TypeBoxTypeProvider>().post(
+    '/l/:token/events',
+    {
+      bodyLimit: BEACON_MAX_BYTES,
+      config: { limitBy: 'caller', errorStyle: 'public', parameters: 'raw' },
+      schema: {
+        ...publicPage(
+          'Page-dwell beacons',
+          "The viewer's beacon protocol (JSON or `text/plain` for `sendBeacon`, at most 8 KiB): opens a view, reports the pages read with their visible time, and closes it. Answers the envelope; docs/links.md lists the fields.",
+        ),
+        params: shareParams,
+      },
+    },
+    async (request, reply) => {
+      // Every beacon spends its address's budget too: made-up view ids buy no fresh one.
+      await fastify.limits.count(request, reply, { beaconAddress: request.ip });
+      const visitor = await http.visitorOf(request, reply);
+      let counted = false;
+      try {
+        const result = await views.beacon(request.params.token, request.body, visitor, async (viewId) => {
+          counted = true;
+          await fastify.limits.count(request, reply, { view: viewId });
+        });
+        return ok(result);
+      } catch (err) {
+        // A refused beacon spends its address's budget: made-up views buy no fresh one.
+        if (!counted && err instanceof AppError) await fastify.limits.count(request, reply, 'ip');
+        throw err;
+      }
+    },
+  );
+}
+
+/** The original platform's link address, and the viewer's script. */
+function addressRoutes(fastify: FastifyInstance, viewer: LinkViewer, http: ViewerHttp, script: ViewerScript | null): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  // `/link/{link-id}?share_token=…`, the original platform's address of a link: the viewer's.
+  app.get(
+    '/link/:linkId',
+    {
+      config: { limitBy: 'caller' },
+      schema: {
+        ...publicPage(
+          "The original platform's link address",
+          "`/link/{link-id}?share_token=…`: 302 to the link's viewer address, or the 404 page.",
+        ),
+        params: Type.Object({ linkId: Type.String({ maxLength: 200 }) }),
+      },
+    },
+    async (request, reply) => {
+      await http.countViewer(request, reply);
+      const q = (request.query as { share_token?: unknown }).share_token;
+      const to = await viewer.legacyAddress(request.params.linkId, typeof q === 'string' ? q : undefined);
+      if (to === null) return unavailable(reply, 'missing');
+      return reply.header('Referrer-Policy', 'no-referrer').redirect(to, 302);
+    },
+  );
+
+  // The viewer's script: its name has its content's hash, so it is cached for good.
+  app.get(
+    '/assets/:name',
+    {
+      config: { limitBy: 'none' },
+      schema: {
+        ...publicPage("The viewer's script", "The viewer page's script, named by its content's hash: cached for good."),
+        params: Type.Object({ name: Type.String({ maxLength: 100 }) }),
+      },
+    },
+    async (request, reply) => {
+      if (script === null || request.params.name !== script.name) return unavailable(reply, 'missing');
+      reply
+        .type('text/javascript; charset=utf-8')
+        .header('Cache-Control', 'public, max-age=31536000, immutable')
+        .header('Vary', 'Accept-Encoding');
+      if (/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? '')))
+        return reply.header('Content-Encoding', 'gzip').send(script.gzipped);
+      return reply.send(script.body);
+    },
+  );
+}
