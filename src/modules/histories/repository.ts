@@ -1,7 +1,8 @@
 /**
  * The histories' SQL of the interface's lists (calls, links, posts) and of the reads other modules
- * make (links, clues and calls by id, link counters, a Post record's counters). View logs are read in
- * view-logs.repository.ts, the record write path is records.repository.ts.
+ * make (links, clues and calls by id, link counters, a Post record's counters). Links and a record's
+ * customer are read through the links' and customers' read models (each statement still one). View
+ * logs are read in view-logs.repository.ts, the record write path is records.repository.ts.
  */
 import { type PreparedReader, preparedQuery, type CallsTable, type Database } from '../../db/index.ts';
 import { type Kysely, type SelectQueryBuilder, type Selectable, sql } from 'kysely';
