@@ -9,14 +9,19 @@ import { createAuditService } from './modules/audit/service.ts';
 import { createBehaviourRecords, createBehaviourService } from './modules/behaviour/service.ts';
 import { createCampaignServices } from './modules/campaigns/service.ts';
 import { createClientsService } from './modules/clients/service.ts';
-import { createCustomerCounts, createCustomersService } from './modules/customers/service.ts';
+import {
+  createCustomerCounts,
+  createCustomerIngestLookups,
+  createCustomersService,
+  customerHistoryReads,
+} from './modules/customers/service.ts';
 import { createErasureService } from './modules/erasure/service.ts';
 import { createDataOpsServices } from './modules/dataops/service.ts';
 import { createFilesServices } from './modules/files/service.ts';
 import { createGroupsService } from './modules/groups/service.ts';
 import { createHistoriesService, createHistoryRecords } from './modules/histories/service.ts';
 import { createLiveService } from './modules/live/service.ts';
-import { createLinkReads, createLinksService } from './modules/links/service.ts';
+import { createLinkIngestStore, createLinkReads, createLinksService, linkHistoryReads } from './modules/links/service.ts';
 import { createIngestService } from './modules/ingest/service.ts';
 import { createMembersReadModel, createMembersService } from './modules/members/service.ts';
 import { createMergesService } from './modules/merges/service.ts';
@@ -77,7 +82,8 @@ function createCustomerServices(ctx: AppContext, id: IdentityServices, jobs: Bac
   const { access, accounts, audit, metadata, members, projects } = id;
   // Groups show their live customers, counted by the customers module.
   const groups = createGroupsService(ctx, access, members, createCustomerCounts(ctx).liveByGroup);
-  const histories = createHistoriesService(ctx, access);
+  // Histories read links, their view logs and customers through the owners' read models.
+  const histories = createHistoriesService(ctx, access, { links: linkHistoryReads, customers: customerHistoryReads });
   const behaviour = createBehaviourService(ctx, access, histories);
   // One service per kind of caller (the API, the write path, imports and exports, merges) on one create path;
   // a new customer's `create` record goes through the behaviour service.
@@ -97,7 +103,8 @@ function createCustomerServices(ctx: AppContext, id: IdentityServices, jobs: Bac
   });
   const erasure = createErasureService(ctx, access, audit.record);
   // Ingestion writes each record table through its owner, in its own transaction and statements:
-  // history records, behaviour records and counters, the site's visits and anonymous records.
+  // links and their views, history records, behaviour records and counters, the site's visits and
+  // anonymous records; it looks stored ids up through their owners too.
   // Ingested Customer items go through the same validated write path as the create endpoint.
   const ingest = createIngestService(ctx, {
     access,
@@ -105,6 +112,8 @@ function createCustomerServices(ctx: AppContext, id: IdentityServices, jobs: Bac
     projects,
     histories: historyRecords,
     behaviour: behaviourRecords,
+    links: createLinkIngestStore(ctx.database),
+    customers: createCustomerIngestLookups(ctx.database),
     site: createSiteStore(ctx),
     writeCustomers: async (trx, appId, items, now) => {
       const result = await customers.writePath.createManyInTransaction(trx, appId, items, { now, validate: 'ingest' });

@@ -76,8 +76,6 @@ const STILL_CROSSING: Record<string, string[]> = {
     'outbox',
     'visitors',
   ],
-  histories: ['customers', 'link_view_durations', 'link_view_logs', 'links'],
-  ingest: ['customers', 'link_view_durations', 'link_view_logs', 'links'],
   merges: ['customers', 'link_view_logs', 'links', 'visitors'],
 };
 

@@ -1,8 +1,13 @@
 import type { CustomersTable } from '../../db/index.ts';
 import type { Selectable } from 'kysely';
 import type { Clock } from '../../lib/time.ts';
+import type { customerHistoryReads } from './histories.repository.ts';
 
 export type CustomerRow = Selectable<CustomersTable>;
+
+/** The read model the histories module's reads of a record's customer use (histories.repository.ts). */
+export type CustomerHistoryReads = typeof customerHistoryReads;
+export type { CardColumns, CustomerCardRow } from './histories.repository.ts';
 
 /** The interface's Customer object, every field. */
 export interface CustomerResponse {

@@ -26,6 +26,11 @@ export type { CreateOptions, NewCustomer } from './create-path.ts';
 export type { DuplicatePolicy, ImportItem } from './import-plan.ts';
 export type { CustomerFilter, CustomerScope, MailRecipient, MailRecipientQuery } from './repository.ts';
 export type { TransferItem } from './transfers.ts';
+// The read model of a history record's customer (the histories module's reads).
+export { customerHistoryReads } from './histories.repository.ts';
+// What ingestion looks up of customers (the ingest module's CustomerLookups).
+export { createCustomerIngestLookups } from './ingest.repository.ts';
+export type { CustomerHistoryReads } from './mapper.ts';
 
 export interface CustomersDeps {
   access: AccessService;

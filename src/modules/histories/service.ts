@@ -3,10 +3,17 @@ import { AppError, failure } from '../../http/errors.ts';
 import type { Page } from '../../http/paging.ts';
 import type { AccessService, Membership } from '../access/service.ts';
 import { linkUrl, toCall, toClue, toLink, toPost, toViewLog } from './mapper.ts';
-import { type CustomerRow, DURATION_BUCKETS, type PostCounter, callCustomer, historiesRepository as repo } from './repository.ts';
-import { viewLogsRepository as viewLogRepo } from './view-logs.repository.ts';
+import {
+  type CustomerRow,
+  DURATION_BUCKETS,
+  type HistoryReadModels,
+  type PostCounter,
+  callCustomer,
+  createHistoriesRepository,
+} from './repository.ts';
+import { createViewLogsRepository } from './view-logs.repository.ts';
 
-export type { PostCounter } from './repository.ts';
+export type { HistoryReadModels, PostCounter } from './repository.ts';
 
 // The write path of calls, clues and Post records, built by the composition root for ingestion.
 export { type HistoryRecordRows, type HistoryRecordTable, type HistoryRecords, createHistoryRecords } from './records.service.ts';
@@ -39,8 +46,11 @@ function inReach(m: Membership, customer: CustomerRow | undefined): CustomerRow 
 /**
  * Calls, links, link view logs and mass e-mail sends (the interface's history endpoints).
  * Permission failures are NEED_AUTH envelopes (docs/interface.md §6); Sales see only their own records.
+ * Links, their view logs and customers are read through their owners' read models (`reads`).
  */
-export function createHistoriesService(ctx: AppContext, access: AccessService) {
+export function createHistoriesService(ctx: AppContext, access: AccessService, reads: HistoryReadModels) {
+  const repo = createHistoriesRepository(reads);
+  const viewLogRepo = createViewLogsRepository(reads);
   const db = ctx.database.db;
   const reader = ctx.database.reader;
   const clock = ctx.clock;

@@ -10,7 +10,6 @@ import type { ScopedTable } from './bodies.ts';
 import { DOMAIN_TABLES, type Item, type ItemProblem, invalid, parseItem } from './items.ts';
 import { type WritePlan, emptyPlanRows } from './plans.ts';
 import { ItemError } from './reader.ts';
-import type { createIngestRepository } from './repository.ts';
 import type { RecordOwners, RecordWriter } from './write.service.ts';
 
 export const MAX_EVENTS = 1000;
@@ -53,11 +52,8 @@ interface Sorted {
  * (to stored records and to earlier items of the batch), records already stored skipped, and the rest
  * written with their outbox events and overview rollups in ONE transaction.
  */
-export function createBatchIngestion(
-  ctx: AppContext,
-  deps: RecordOwners & { access: AccessService; repo: ReturnType<typeof createIngestRepository>; writer: RecordWriter },
-) {
-  const { access, repo, writer, behaviour, histories } = deps;
+export function createBatchIngestion(ctx: AppContext, deps: RecordOwners & { access: AccessService; writer: RecordWriter }) {
+  const { access, writer, behaviour, histories, links, customers: customerLookups } = deps;
   const clock = ctx.clock;
   const db = ctx.database.db;
 
@@ -65,7 +61,8 @@ export function createBatchIngestion(
   function storedIn(table: ScopedTable, ids: string[]): Promise<Map<string, string>> {
     if (table === 'behaviour_logs') return behaviour.storedProjects(ids);
     if (table === 'calls' || table === 'clues' || table === 'posts') return histories.storedProjects(table, ids);
-    return repo.existing(table, ids);
+    if (table === 'customers') return customerLookups.storedProjects(ids);
+    return links.storedProjects(table, ids);
   }
 
   function parseAll(appId: string, payload: unknown[], now: number): { items: Item[]; problems: ItemProblem[] } {
@@ -131,7 +128,7 @@ export function createBatchIngestion(
       if (tokens.has(token)) problems.push({ index: it.index, msg: 'shareToken is already used by an earlier link of the batch' });
       else tokens.set(token, it.index);
     }
-    for (const index of await repo.takenShareTokens(db, tokens)) {
+    for (const index of await links.takenShareTokens(db, tokens)) {
       problems.push({ index, msg: 'shareToken is already used by another link' });
     }
   }
@@ -170,8 +167,8 @@ export function createBatchIngestion(
       for (const id of it.refs.linkIds) linkRefs.add(id);
     }
     const [customers, storedLinks, isMember] = await Promise.all([
-      repo.customers(appId, [...customerRefs]),
-      repo.links(db, appId, [...linkRefs]),
+      customerLookups.ofProject(appId, [...customerRefs]),
+      links.tagsOf(db, appId, [...linkRefs]),
       membersNamed(appId, toWrite),
     ]);
     const members = await activeOwners(appId, toWrite);
@@ -242,7 +239,7 @@ export function createBatchIngestion(
     for (const [id, c] of customers) if (c.merged_customer_id !== null) survivors.set(id, c.merged_customer_id);
     if (survivors.size === 0) return;
     const missing = [...new Set(survivors.values())].filter((id) => !customers.has(id));
-    for (const [id, c] of await repo.customers(appId, missing)) customers.set(id, c);
+    for (const [id, c] of await customerLookups.ofProject(appId, missing)) customers.set(id, c);
     const survivorOf = (id: string): string => survivors.get(id) ?? id;
     for (const it of toWrite) {
       if (it.type === 'BehaviourLog') it.parsed.row.customer_id = survivorOf(it.parsed.row.customer_id);

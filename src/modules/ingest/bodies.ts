@@ -25,7 +25,7 @@ export interface ParseContext {
   now: number;
 }
 
-/** Tables of records a body may name by id (the ingestion repository's record tables). */
+/** Tables of records a body may name by id (their owners look the ids up: RecordOwners). */
 export type ScopedTable = 'customers' | 'behaviour_logs' | 'calls' | 'links' | 'link_view_logs' | 'clues' | 'posts';
 
 /** References an item makes; resolved against the database and earlier items of the batch. */

@@ -2,7 +2,7 @@ import type { BehaviourRollupsTable, Database } from '../../db/index.ts';
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { EventMessage } from '../../events/outbox.ts';
 
-/** Tables of ingested links and their views, written by this module's repository, in this order. */
+/** Tables of ingested links and their views, written through the links module (LinkStore), in this order. */
 export const LINK_TABLES = ['links', 'link_view_logs', 'link_view_durations'] as const;
 
 /** The rows of records written straight from parsed items, per table. */

@@ -5,7 +5,6 @@ import type { ProjectsService } from '../projects/service.ts';
 import { createIngestAuthorizer } from './authorize.service.ts';
 import { createBatchIngestion } from './batch.service.ts';
 import type { SiteStore } from './plans.ts';
-import { createIngestRepository } from './repository.ts';
 import { createViewerIngestion } from './viewer.service.ts';
 import { type CustomerWriter, type RecordOwners, createRecordWriter } from './write.service.ts';
 
@@ -15,7 +14,7 @@ export { DOMAIN_TABLES, type DomainType } from './items.ts';
 // What the site module implements for the viewer write (SiteStore), with the rows and errors it meets.
 export { QuotaTaken, type SiteGate, type SiteGuard, type SiteRows, type SiteStore } from './plans.ts';
 export type { ViewerViewState, ViewerWrite, SiteWrite } from './viewer.service.ts';
-export type { CustomerWriter } from './write.service.ts';
+export type { CustomerLookups, CustomerWriter, LinkStore } from './write.service.ts';
 export { type VisitorRecord, visitorRecordBody } from './visitor-body.ts';
 
 /** Route body limit (docs/interface.md §12: ≤ 5 MB). */
@@ -40,16 +39,16 @@ export function createIngestService(
     site: SiteStore;
   },
 ) {
-  const repo = createIngestRepository(ctx.database);
   const writer = createRecordWriter(ctx.database, {
-    repo,
     behaviour: deps.behaviour,
     histories: deps.histories,
+    links: deps.links,
+    customers: deps.customers,
     writeCustomers: deps.writeCustomers,
   });
   const { authorize } = createIngestAuthorizer(deps);
-  const { ingest } = createBatchIngestion(ctx, { ...deps, repo, writer });
-  const { recordViewer } = createViewerIngestion(ctx, { repo, writer, site: deps.site });
+  const { ingest } = createBatchIngestion(ctx, { ...deps, writer });
+  const { recordViewer } = createViewerIngestion(ctx, { links: deps.links, writer, site: deps.site });
   return {
     /**
      * Who may ingest into the project: the project secret, else a Master/Admin token. Checked

@@ -8,8 +8,7 @@ import { overviewKeys } from '../behaviour/service.ts';
 import { type ParseContext, parseBehaviour, parseClue, parseDuration, parseViewLog } from './bodies.ts';
 import { QuotaTaken, type SiteRows, type SiteStore, type ViewerRows, emptyPlanRows } from './plans.ts';
 import { ItemError } from './reader.ts';
-import type { createIngestRepository } from './repository.ts';
-import type { RecordWriter } from './write.service.ts';
+import type { LinkStore, RecordWriter } from './write.service.ts';
 
 /** A view log's columns only the viewer fills: who is viewing, and the view's beacon state (migration 015). */
 export interface ViewerViewState {
@@ -88,11 +87,8 @@ export interface SiteWrite {
  * parsed by the batch's rules and written with the batch's statements (records, rollups, events),
  * guarded by the view's beacon state or the site visitor's tie they were computed from.
  */
-export function createViewerIngestion(
-  ctx: AppContext,
-  deps: { repo: ReturnType<typeof createIngestRepository>; writer: RecordWriter; site: SiteStore },
-) {
-  const { repo, writer, site } = deps;
+export function createViewerIngestion(ctx: AppContext, deps: { links: LinkStore; writer: RecordWriter; site: SiteStore }) {
+  const { links, writer, site } = deps;
   const clock = ctx.clock;
 
   /** The behaviour rows of a viewer write with their events and overview rollups. */
@@ -220,7 +216,7 @@ export function createViewerIngestion(
     return (
       !p.refusedForQuota &&
       (s === null || (await gate.holds(trx, s))) &&
-      (p.progress === null || (await repo.progressView(trx, p.progress))) &&
+      (p.progress === null || (await links.progressView(trx, p.progress))) &&
       (s?.close == null || (await site.closeVisit(trx, { ...s, close: s.close })))
     );
   }
@@ -248,8 +244,8 @@ export function createViewerIngestion(
       applied.flatMap((p) => (p.site === null ? [] : [p.site])),
     );
     for (const p of applied) {
-      if (p.viewClue !== null) await repo.setViewClue(trx, p.viewClue);
-      if (p.attribute !== null && p.attribute.viewLogIds.length > 0) await repo.attributeViews(trx, p.attribute);
+      if (p.viewClue !== null) await links.setViewClue(trx, p.viewClue);
+      if (p.attribute !== null && p.attribute.viewLogIds.length > 0) await links.attributeViews(trx, p.attribute);
     }
     await gate.finish(trx);
   }

@@ -1,12 +1,11 @@
 import { CommitQueueFull, type Database, type DatabaseHandle } from '../../db/index.ts';
-import type { Kysely, Transaction } from 'kysely';
+import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
 import { eventRows, eventRowsWriter } from '../../events/outbox.ts';
 import { type AppError, overloaded } from '../../http/errors.ts';
 import type { BehaviourRecords } from '../behaviour/service.ts';
 import type { HistoryRecords } from '../histories/service.ts';
 import { invalid } from './items.ts';
 import type { RowsPlan, WritePlan } from './plans.ts';
-import type { createIngestRepository } from './repository.ts';
 
 /** Batches of more records than this have a transaction of their own instead of joining a group. */
 const GROUPED_MAX_RECORDS = 64;
@@ -23,29 +22,80 @@ export type CustomerWriter = (
   now: number,
 ) => Promise<{ position: number; error: AppError } | null>;
 
-/** The owners of the record tables ingestion writes, each writing its tables in the caller's transaction. */
-export interface RecordOwners {
-  behaviour: BehaviourRecords;
-  histories: HistoryRecords;
+/**
+ * What the links module reads and writes for ingestion (its `createLinkIngestStore`, wired by the
+ * composition root): id look-ups, and links, view logs and Duration items written in the caller's
+ * transaction, one statement per table and chunk.
+ */
+export interface LinkStore {
+  /** The project each of these ids already belongs to, in one table. */
+  storedProjects(table: 'links' | 'link_view_logs', ids: string[]): Promise<Map<string, string>>;
+  /** Links of the project among these ids, with their tags. */
+  tagsOf(db: Kysely<Database>, appId: string, ids: string[]): Promise<Map<string, string[]>>;
+  /** Indexes (values of `tokens`) whose share token a stored link already has. */
+  takenShareTokens(db: Kysely<Database>, tokens: Map<string, number>): Promise<number[]>;
+  /** The links, view logs and their Duration items of one or many batches, table by table in this order. */
+  insert(
+    trx: Kysely<Database>,
+    rows: {
+      links: Insertable<Database['links']>[];
+      link_view_logs: Insertable<Database['link_view_logs']>[];
+      link_view_durations: Insertable<Database['link_view_durations']>[];
+    },
+  ): Promise<void>;
+  /** Moves a view log on if its last beacon is still `fromSeq` (its new state, its Duration items upserted); false if it moved on. */
+  progressView(
+    trx: Kysely<Database>,
+    p: {
+      appId: string;
+      viewLogId: string;
+      fromSeq: number;
+      set: Updateable<Database['link_view_logs']>;
+      durations: Insertable<Database['link_view_durations']>[];
+    },
+  ): Promise<boolean>;
+  /** The form record filled while viewing: the view log's clue. */
+  setViewClue(trx: Kysely<Database>, c: { appId: string; viewLogId: string; clueId: string }): Promise<void>;
+  /** View logs a visitor made before a customer was known, now that customer's (those still without one). */
+  attributeViews(
+    trx: Kysely<Database>,
+    a: { appId: string; viewLogIds: string[]; customerId: string; viewerName: string | null },
+  ): Promise<void>;
+}
+
+/** What the customers module looks up for a batch's references (its `createCustomerIngestLookups`, wired by the composition root). */
+export interface CustomerLookups {
+  /** The project each of these ids already belongs to. */
+  storedProjects(ids: string[]): Promise<Map<string, string>>;
+  /** Customers of the project (live, deleted or merged) among these ids, with their owner and the customer a merged one went into. */
+  ofProject(appId: string, ids: string[]): Promise<Map<string, { owner_id: number; merged_customer_id: string | null }>>;
 }
 
 /**
- * The one write path of ingested rows: each table through its owner (links and their views here,
- * calls, clues and posts through histories, behaviour records and counters through behaviour, events
+ * The owners of the record tables ingestion writes and looks up, each writing its tables in the
+ * caller's transaction.
+ */
+export interface RecordOwners {
+  behaviour: BehaviourRecords;
+  histories: HistoryRecords;
+  links: LinkStore;
+  customers: CustomerLookups;
+}
+
+/**
+ * The one write path of ingested rows: each table through its owner (links and their views through
+ * links, calls, clues and posts through histories, behaviour records and counters through behaviour, events
  * through the outbox), whole batches per statement, in one fixed table order; small batches joined in
  * a group commit.
  */
-export function createRecordWriter(
-  database: DatabaseHandle,
-  deps: RecordOwners & { repo: ReturnType<typeof createIngestRepository>; writeCustomers: CustomerWriter },
-) {
-  const { repo, behaviour, histories, writeCustomers } = deps;
+export function createRecordWriter(database: DatabaseHandle, deps: RecordOwners & { writeCustomers: CustomerWriter }) {
+  const { links, behaviour, histories, writeCustomers } = deps;
   const insertEventRows = eventRowsWriter(database.features);
 
   /** Rows of many batches, table by table in dependency order: links, then what hangs off links, records, events, counters. */
   async function writeRows(trx: Kysely<Database>, plans: RowsPlan[]): Promise<void> {
     const all = <T>(pick: (p: RowsPlan) => T[]): T[] => (plans.length === 1 ? pick(plans[0] as RowsPlan) : plans.flatMap(pick));
-    await repo.insertLinkRows(trx, {
+    await links.insert(trx, {
       links: all((p) => p.rows.links),
       link_view_logs: all((p) => p.rows.link_view_logs),
       link_view_durations: all((p) => p.rows.link_view_durations),

@@ -1,5 +1,6 @@
 import type { LinkViewDurationsTable, LinkViewLogsTable, LinksTable } from '../../db/index.ts';
 import type { Selectable } from 'kysely';
+import type { linkHistoryReads } from './histories.repository.ts';
 
 /** A link as stored (the histories module maps it to the Link record). */
 export type LinkRow = Selectable<LinksTable>;
@@ -7,6 +8,10 @@ export type LinkRow = Selectable<LinksTable>;
 /** A view log the viewer records, with what its beacons move on. */
 export type ViewRow = Selectable<LinkViewLogsTable>;
 export type DurationRow = Selectable<LinkViewDurationsTable>;
+
+/** The read model the histories module's reads start from (histories.repository.ts). */
+export type LinkHistoryReads = typeof linkHistoryReads;
+export type { ViewDurationRow } from './histories.repository.ts';
 
 /** A view log that silence closes, with what its leave record names of its link. */
 export interface SilentView {

@@ -20,6 +20,11 @@ import { createLinkViews } from './views.service.ts';
 export type { LinkInput } from './link-input.ts';
 export type { CreateLink, EditLink, LinkManagement } from './manage.service.ts';
 export { UNLOCK_TTL_S } from './signing.ts';
+// The read model the histories module's reads of links and view logs start from.
+export { linkHistoryReads } from './histories.repository.ts';
+// What ingestion reads and writes of links and their views (the ingest module's LinkStore).
+export { createLinkIngestStore } from './ingest.repository.ts';
+export type { LinkHistoryReads } from './mapper.ts';
 export { DEFAULT_FORM_FIELDS } from './viewer-model.ts';
 export type { FileViewerModel, ViewerAnswer, VisitorRequest, WebViewerModel } from './viewer-model.ts';
 export { HANDOFF_PARAM } from './viewer.service.ts';

@@ -1,5 +1,5 @@
 /**
- * The producers' batch path (batch.service.ts) with fake repositories and owners and the fake clock:
+ * The producers' batch path (batch.service.ts) with fake record owners and the fake clock:
  * what it hands the record writer, how it resolves references and refuses items, without a database.
  */
 import { describe, expect, it } from 'vitest';
@@ -8,7 +8,6 @@ import type { AppError } from '../../../src/http/errors.ts';
 import type { AccessService } from '../../../src/modules/access/service.ts';
 import { createBatchIngestion } from '../../../src/modules/ingest/batch.service.ts';
 import type { WritePlan } from '../../../src/modules/ingest/plans.ts';
-import type { createIngestRepository } from '../../../src/modules/ingest/repository.ts';
 import type { RecordOwners, RecordWriter } from '../../../src/modules/ingest/write.service.ts';
 import { FakeClock } from '../../helpers/fake-clock.ts';
 
@@ -35,21 +34,25 @@ function setUp(stored: Partial<Stored> = {}) {
     return new Map(list.flatMap((id) => (ids[table]?.has(id) ? [[id, ids[table]?.get(id) as string] as const] : [])));
   };
   const ctx = { clock, database: { db: {} }, observer: { ingested: (r: unknown) => observed.push(r) } } as unknown as AppContext;
-  const repo = {
-    existing: async (table: string, list: string[]) => projectsOf(table, list),
-    customers: async (_app: string, list: string[]) => new Map(list.flatMap((id) => (customers.has(id) ? [[id, customers.get(id)]] : []))),
-    links: async () => new Map(),
-    takenShareTokens: async () => [],
-  } as unknown as ReturnType<typeof createIngestRepository>;
   const owners = {
     behaviour: { storedProjects: async (list: string[]) => projectsOf('behaviour_logs', list) },
     histories: { storedProjects: async (table: string, list: string[]) => projectsOf(table, list) },
+    links: {
+      storedProjects: async (table: string, list: string[]) => projectsOf(table, list),
+      tagsOf: async () => new Map(),
+      takenShareTokens: async () => [],
+    },
+    customers: {
+      storedProjects: async (list: string[]) => projectsOf('customers', list),
+      ofProject: async (_app: string, list: string[]) =>
+        new Map(list.flatMap((id) => (customers.has(id) ? [[id, customers.get(id)]] : []))),
+    },
   } as unknown as RecordOwners;
   const access = {
     memberRecord: async (_app: string, userId: number) => (members.has(userId) ? { user_id: userId, status: members.get(userId) } : null),
   } as unknown as AccessService;
   const writer = { write: async (plan: WritePlan) => void written.push(plan) } as unknown as RecordWriter;
-  const batches = createBatchIngestion(ctx, { ...owners, access, repo, writer });
+  const batches = createBatchIngestion(ctx, { ...owners, access, writer });
   const caller = { appId: APP, defaultOwner: 7, by: 'secret' as const };
   return { clock, batches, caller, written, observed, lookedUp };
 }
