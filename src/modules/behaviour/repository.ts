@@ -17,10 +17,10 @@ import {
   preparedQuery,
 } from '../../db/index.ts';
 import { type ExpressionBuilder, type Insertable, type Kysely, type Selectable, sql } from 'kysely';
-
 import type { CustomerVisibilityReadModel } from '../customers/mapper.ts';
 import type { MergeReadModel } from '../merges/mapper.ts';
 
+// An open end of the time range is the widest range rather than another statement shape.
 const NO_START = Number.MIN_SAFE_INTEGER;
 const NO_END = Number.MAX_SAFE_INTEGER;
 /** Every column of behaviour_logs and the part (0 page, 1 page view), as a page carries its rows as JSON. */
