@@ -14,6 +14,7 @@ import {
   createCustomerIngestLookups,
   createCustomersService,
   customerHistoryReads,
+  customerVisibilityReadModel,
 } from './modules/customers/service.ts';
 import { createErasureService } from './modules/erasure/service.ts';
 import { createDataOpsServices } from './modules/dataops/service.ts';
@@ -21,10 +22,16 @@ import { createFilesServices } from './modules/files/service.ts';
 import { createGroupsService } from './modules/groups/service.ts';
 import { createHistoriesService, createHistoryRecords } from './modules/histories/service.ts';
 import { createLiveService } from './modules/live/service.ts';
-import { createLinkIngestStore, createLinkReads, createLinksService, linkHistoryReads } from './modules/links/service.ts';
+import {
+  createLinkIngestStore,
+  createLinkMergeMoves,
+  createLinkReads,
+  createLinksService,
+  linkHistoryReads,
+} from './modules/links/service.ts';
 import { createIngestService } from './modules/ingest/service.ts';
 import { createMembersReadModel, createMembersService } from './modules/members/service.ts';
-import { createMergesService } from './modules/merges/service.ts';
+import { createMergesService, mergeReadModel } from './modules/merges/service.ts';
 import { createMetadataService } from './modules/metadata/service.ts';
 import { type ProjectCreatedHook, createProjectsService } from './modules/projects/service.ts';
 import { SWEEP_EVERY_MS as SITE_SWEEP_MS, createSiteService, createSiteStore } from './modules/site/service.ts';
@@ -84,7 +91,9 @@ function createCustomerServices(ctx: AppContext, id: IdentityServices, jobs: Bac
   const groups = createGroupsService(ctx, access, members, createCustomerCounts(ctx).liveByGroup);
   // Histories read links, their view logs and customers through the owners' read models.
   const histories = createHistoriesService(ctx, access, { links: linkHistoryReads, customers: customerHistoryReads });
-  const behaviour = createBehaviourService(ctx, access, histories);
+  // The overview and the record list read the customer (and a survivor's pending merges) in their own
+  // statements, through the customers and merges modules' read models.
+  const behaviour = createBehaviourService(ctx, access, histories, { customers: customerVisibilityReadModel, merges: mergeReadModel });
   // One service per kind of caller (the API, the write path, imports and exports, merges) on one create path;
   // a new customer's `create` record goes through the behaviour service.
   const customers = createCustomersService(ctx, { access, metadata, groups, members, audit: audit.record, behaviour });
@@ -100,6 +109,7 @@ function createCustomerServices(ctx: AppContext, id: IdentityServices, jobs: Bac
     defineJob: (def) => jobs.define(def),
     behaviour: behaviourRecords,
     histories: historyRecords,
+    links: createLinkMergeMoves(ctx.database),
   });
   const erasure = createErasureService(ctx, access, audit.record);
   // Ingestion writes each record table through its owner, in its own transaction and statements:

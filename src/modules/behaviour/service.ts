@@ -5,10 +5,12 @@ import type { AppContext } from '../../context.ts';
 import { AppError, badRequest, failure } from '../../http/errors.ts';
 import type { Page } from '../../http/paging.ts';
 import type { AccessService, Actor } from '../access/service.ts';
+import type { CustomerVisibilityReadModel } from '../customers/mapper.ts';
 import type { HistoriesService } from '../histories/service.ts';
+import type { MergeReadModel } from '../merges/mapper.ts';
 import { overviewKeys, taggedLinkOf } from './actions.ts';
 import { CALL_ACTIONS, toBehaviour, toOverview } from './mapper.ts';
-import { behaviourRepository as repo, createBehaviourWrites, customerBehaviourTotal } from './repository.ts';
+import { createBehaviourReads, createBehaviourWrites, customerBehaviourTotal } from './repository.ts';
 import type { BehaviourRecord } from './schemas.ts';
 
 // The action catalogue is part of this module's public surface: ingestion validates records against it.
@@ -52,11 +54,27 @@ function contentOf(text: string | null): Record<string, unknown> | null {
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
+/**
+ * The read models the overview's and the list's statements are built with: the customer's visibility
+ * (the customers module's) and the customers merged into a survivor (the merges module's). Given by
+ * the composition root (both modules' services know this one).
+ */
+export interface BehaviourReadModels {
+  customers: CustomerVisibilityReadModel;
+  merges: MergeReadModel;
+}
+
 /** The customer overview (from rollups) and the behaviour record list with its joins (docs/interface.md §11). */
-export function createBehaviourService(ctx: AppContext, access: AccessService, histories: HistoriesService) {
+export function createBehaviourService(
+  ctx: AppContext,
+  access: AccessService,
+  histories: HistoriesService,
+  readModels: BehaviourReadModels,
+) {
   const reader = ctx.database.reader;
   const clock = ctx.clock;
   const writes = createBehaviourWrites(ctx.database.features);
+  const repo = createBehaviourReads(readModels.customers, readModels.merges);
 
   /**
    * The customer if the caller may see it: a member of its project, and its owner unless Master or

@@ -1,13 +1,23 @@
-import type { CustomersTable } from '../../db/index.ts';
-import type { Selectable } from 'kysely';
+import type { CustomersTable, Database } from '../../db/index.ts';
+import type { ExpressionBuilder, OperandExpression, Selectable } from 'kysely';
 import type { Clock } from '../../lib/time.ts';
 import type { customerHistoryReads } from './histories.repository.ts';
+import type { customerVisibilityReadModel } from './visibility.repository.ts';
 
 export type CustomerRow = Selectable<CustomersTable>;
 
 /** The read model the histories module's reads of a record's customer use (histories.repository.ts). */
 export type CustomerHistoryReads = typeof customerHistoryReads;
 export type { CardColumns, CustomerCardRow } from './histories.repository.ts';
+
+/** The read model of one customer's visibility another module's repository starts its statement from (the customers service exports it). */
+export type CustomerVisibilityReadModel = typeof customerVisibilityReadModel;
+
+/**
+ * The ids of the customers a merge's statement updates, as a subquery another module builds over its
+ * own table (the merges module's aliases), so the update stays one statement.
+ */
+export type CustomerIdsQuery = (eb: ExpressionBuilder<Database, 'customers'>) => OperandExpression<string>;
 
 /** The interface's Customer object, every field. */
 export interface CustomerResponse {

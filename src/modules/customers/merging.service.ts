@@ -1,10 +1,11 @@
 import type { Kysely, Updateable } from 'kysely';
-import type { CustomersTable, Database } from '../../db/index.ts';
+import type { CustomersTable, Database, DatabaseHandle } from '../../db/index.ts';
 import type { Actor } from '../access/service.ts';
 import type { MetadataService } from '../metadata/service.ts';
 import type { CreatePath } from './create-path.ts';
 import { type FieldValue, fieldValueRows, mergedExt, parseExt } from './fields.ts';
-import type { CustomerRow } from './mapper.ts';
+import type { CustomerIdsQuery, CustomerRow } from './mapper.ts';
+import { type DuplicateScope, createCustomerMergeWrites } from './merging.repository.ts';
 import { resetFieldValues } from './repository.ts';
 import { validateCustomer } from './validation.ts';
 
@@ -17,13 +18,67 @@ export interface MergeOverrides {
   actingUserId: number;
 }
 
+/** Customers merged into a survivor (status 2), given to the survivor's owner. */
+export interface MergedCustomers {
+  appId: string;
+  mergedIds: string[];
+  survivorId: string;
+  ownerId: number;
+  now: number;
+}
+
+/** Customers merged earlier (a subquery of the caller's over its aliases) re-pointed at a new survivor. */
+export interface RepointedCustomers {
+  appId: string;
+  ids: CustomerIdsQuery;
+  survivorId: string;
+  now: number;
+}
+
 /**
- * What the merges module needs of customers inside a merge's transaction: the overrides validated as
- * an edit, the survivor's custom values indexed again, its whetherMerge (docs/customers.md).
+ * What the merges module needs of customers: inside a merge's transaction, the merge's rows read
+ * and written, the overrides validated as an edit, the survivor's custom values indexed again, its
+ * whetherMerge (docs/customers.md); the survivor settled by the history job; the duplicates finder.
  */
-export function createCustomerMerging(deps: { metadata: MetadataService; path: CreatePath }) {
-  const { metadata, path } = deps;
+export function createCustomerMerging(deps: { metadata: MetadataService; path: CreatePath; database: DatabaseHandle }) {
+  const { metadata, path, database } = deps;
+  const writes = createCustomerMergeWrites(database.features);
   return {
+    /** The customers of these ids in the project, every column, read in the merge's transaction. */
+    mergeRows(trx: Kysely<Database>, appId: string, ids: string[]): Promise<CustomerRow[]> {
+      return writes.rows(trx, appId, ids);
+    },
+
+    /** The survivor's attributes as the merge composed them; the row as stored after. */
+    updateSurvivor(trx: Kysely<Database>, appId: string, id: string, patch: Updateable<CustomersTable>): Promise<CustomerRow | undefined> {
+      return writes.update(trx, appId, id, patch);
+    },
+
+    /** The merged customers leave the live set: status 2, `merged_customer_id` the survivor, its owner, no group. */
+    markMerged(trx: Kysely<Database>, m: MergedCustomers): Promise<void> {
+      return writes.markMerged(trx, m.appId, m.mergedIds, m.survivorId, m.ownerId, m.now);
+    },
+
+    /** Customers merged earlier into ones now merged name the new survivor (one statement). */
+    repointMerged(trx: Kysely<Database>, r: RepointedCustomers): Promise<void> {
+      return writes.repoint(trx, r.appId, r.ids, r.survivorId, r.now);
+    },
+
+    /** The survivor's last pending merge is done: its `merge_pending` flag drops. */
+    settleSurvivor(trx: Kysely<Database>, appId: string, survivorId: string): Promise<void> {
+      return writes.settle(trx, appId, survivorId);
+    },
+
+    /** One page of the values live customers share (name and company joined by U+0001). */
+    duplicateKeys(scope: DuplicateScope, page: { offset: number; limit: number }): Promise<string[]> {
+      return writes.duplicateGroups(database.db, scope, page.offset, page.limit);
+    },
+
+    /** The live customers sharing these values, oldest first. */
+    duplicateMembers(scope: DuplicateScope, keys: string[]): Promise<CustomerRow[]> {
+      return writes.duplicateMembers(database.db, scope, keys);
+    },
+
     /**
      * Validates attribute values given with a merge against the composed survivor, as an edit of it
      * by `actingUserId` would be (the owner is the merge's, not the input's; the actor, Master/Admin,

@@ -16,12 +16,15 @@ import { createCustomerWritePath } from './write-path.service.ts';
 // The module's public surface: its services' types, the inputs they take, and pure helpers other
 // modules use on customer rows they read themselves (merges, erasure).
 export { toCustomer } from './mapper.ts';
-export type { CustomerResponse, CustomerRow } from './mapper.ts';
+export type { CustomerIdsQuery, CustomerResponse, CustomerRow, CustomerVisibilityReadModel } from './mapper.ts';
+// The read model the behaviour module's reads start from (one customer's visibility, in the same statement).
+export { customerVisibilityReadModel } from './visibility.repository.ts';
 export { DEFAULT_CREATE_WAY, FORM_CREATE_WAY, IMPORT_CREATE_WAY, customerRecord } from './records.ts';
 export type { CustomerApi, CreateInput, EditInput, ListInput } from './api.service.ts';
 export type { CustomerWritePath, FormInput, ViewerCustomer } from './write-path.service.ts';
 export type { CustomerDataOps, ImportOptions, ImportOutcome } from './data.service.ts';
-export type { CustomerMerging, MergeOverrides } from './merging.service.ts';
+export type { CustomerMerging, MergeOverrides, MergedCustomers, RepointedCustomers } from './merging.service.ts';
+export type { DuplicateKind, DuplicateScope } from './merging.repository.ts';
 export type { CreateOptions, NewCustomer } from './create-path.ts';
 export type { DuplicatePolicy, ImportItem } from './import-plan.ts';
 export type { CustomerFilter, CustomerScope, MailRecipient, MailRecipientQuery } from './repository.ts';
@@ -61,7 +64,7 @@ export function createCustomersService(ctx: AppContext, deps: CustomersDeps) {
     fields: createFieldOps(ctx.database.db, deps.metadata, deps.audit),
     writePath,
     dataOps: createCustomerDataOps(ctx, { ...deps, path }),
-    merging: createCustomerMerging({ metadata: deps.metadata, path }),
+    merging: createCustomerMerging({ metadata: deps.metadata, path, database: ctx.database }),
     mailRecipients(appId: string, query: MailRecipientQuery): Promise<MailRecipient[]> {
       return repo.mailRecipients(ctx.database.db, appId, query);
     },

@@ -18,6 +18,8 @@ import { createLinkViewer } from './viewer.service.ts';
 import { createLinkViews } from './views.service.ts';
 
 export type { LinkInput } from './link-input.ts';
+// What a customer merge moves of links' rows, built by the composition root for the merges module.
+export { type LinkMergeMove, type LinkMergeMoves, createLinkMergeMoves } from './merge-moves.service.ts';
 export type { CreateLink, EditLink, LinkManagement } from './manage.service.ts';
 export { UNLOCK_TTL_S } from './signing.ts';
 // The read model the histories module's reads of links and view logs start from.

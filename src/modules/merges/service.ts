@@ -10,8 +10,13 @@ import type { AuditRecorder } from '../audit/service.ts';
 import type { BehaviourRecords } from '../behaviour/service.ts';
 import { type CustomerMerging, type CustomerResponse, type CustomerRow, customerRecord, toCustomer } from '../customers/service.ts';
 import type { HistoryRecords } from '../histories/service.ts';
+import type { LinkMergeMoves } from '../links/service.ts';
 import type { MembersService } from '../members/service.ts';
-import { type CustomerMergeRow, MOVED_LINK_TABLES, createMergesRepository } from './repository.ts';
+import { type CustomerMergeRow, createMergesRepository } from './repository.ts';
+
+// The read model other modules' repositories follow a survivor's pending merges with (behaviour's reads).
+export { mergeReadModel } from './repository.ts';
+export type { MergeReadModel } from './mapper.ts';
 
 /** Customers merged into one in one call, at most. */
 const MAX_MERGED = 100;
@@ -110,29 +115,29 @@ export function createMergesService(
     behaviour: BehaviourRecords;
     /** Calls, moved by their owner. */
     histories: HistoryRecords;
+    /** Visitors, views and links, moved by their owner. */
+    links: LinkMergeMoves;
   },
 ) {
-  const { access, members, customers, audit, behaviour, histories } = deps;
+  const { access, members, customers, audit, behaviour, histories, links } = deps;
   const db: Kysely<Database> = ctx.database.db;
   const clock = ctx.clock;
   const repo = createMergesRepository(ctx.database.features);
 
   /**
    * The history whose rows name a customer in `customer_id`, moved from a merged customer to its
-   * survivor by the background job in batches, in this order: behaviour records and calls through
-   * their owners, link tables here. A table that names customers gets a move here (and a step in
-   * erasure). The counters (behaviour_totals, behaviour_rollups) move apart, whole, in one transaction.
+   * survivor by the background job in batches, each through its owner, in this order: behaviour
+   * records, calls, views (link_view_logs), links. A table that names customers gets a move here (and
+   * a step in erasure). The counters (behaviour_totals, behaviour_rollups) move apart, whole, in one
+   * transaction.
    */
   type Move = (trx: Kysely<Database>, m: CustomerMergeRow, batch: number) => Promise<number>;
   const moveOf = (m: CustomerMergeRow) => ({ appId: m.app_id, mergedId: m.merged_id, survivorId: m.survivor_id });
   const MOVES: Move[] = [
     (trx, m, batch) => behaviour.moveRecords(trx, moveOf(m), batch),
     (trx, m, batch) => histories.moveCalls(trx, moveOf(m), batch),
-    ...MOVED_LINK_TABLES.map(
-      (table): Move =>
-        (trx, m, batch) =>
-          repo.moveBatch(trx, table, m, batch),
-    ),
+    (trx, m, batch) => links.moveViews(trx, moveOf(m), batch),
+    (trx, m, batch) => links.moveLinks(trx, moveOf(m), batch),
   ];
 
   const parseIds = (raw: string | undefined): string[] =>
@@ -191,7 +196,7 @@ export function createMergesService(
       if (current === undefined || current.survivor_id !== m.survivor_id || current.moved_at !== null) return false;
       await behaviour.moveCounters(trx, moveOf(m));
       if (now - m.merged_at < settleMs) return false;
-      await repo.finish(trx, m, now);
+      if (await repo.finish(trx, m, now)) await customers.settleSurvivor(trx, m.app_id, m.survivor_id);
       return true;
     });
   }
@@ -253,7 +258,7 @@ export function createMergesService(
       const result = await db.transaction().execute(async (trx) => {
         // Merges of one project take turns: two that share a customer cannot both see it live.
         await repo.lockProject(trx, appId);
-        const rows = new Map((await repo.customers(trx, appId, [mainId, ...mergedIds])).map((r) => [r.id, r]));
+        const rows = new Map((await customers.mergeRows(trx, appId, [mainId, ...mergedIds])).map((r) => [r.id, r]));
         for (const id of [mainId, ...mergedIds]) {
           const row = rows.get(id);
           if (!row || (!m.isManager && row.owner_id !== callerId)) throw failure('customer_not_found', `customer ${id} not found`);
@@ -270,10 +275,14 @@ export function createMergesService(
         const previous = toCustomer(main, clock);
 
         // The merged customers leave the live set first, so their values are no longer "taken".
-        await repo.markMerged(trx, appId, mergedIds, mainId, owner, now);
-        await repo.repointEarlier(trx, appId, mergedIds, mainId, now);
+        await customers.markMerged(trx, { appId, mergedIds, survivorId: mainId, ownerId: owner, now });
+        // Customers merged earlier into the merged ones, and their aliases, point at the new survivor:
+        // every merged customer names a live one, and one alias hop always reaches it.
+        await customers.repointMerged(trx, { appId, ids: repo.mergedInto(appId, mergedIds), survivorId: mainId, now });
+        await repo.repointAliases(trx, appId, mergedIds, mainId);
         await repo.insertAliases(trx, appId, mergedIds, mainId, now);
-        await repo.moveVisitors(trx, appId, mergedIds, mainId, now);
+        // Visitors (cookies) tied to merged customers: few, moved at once, so the next visit lands on the survivor.
+        await links.moveVisitors(trx, { appId, mergedIds, survivorId: mainId }, now);
 
         const patch: Updateable<CustomersTable> = { ...compose(main, [main, ...merged]), merge_pending: 1, updated_at: now };
         if (owner !== main.owner_id) {
@@ -286,11 +295,11 @@ export function createMergesService(
             seen_behaviour_count: 0,
           });
         }
-        let survivor = await repo.update(trx, appId, mainId, patch);
+        let survivor = await customers.updateSurvivor(trx, appId, mainId, patch);
         if (!survivor) throw failure('customer_not_found');
         if (Object.keys(input.overrides).length > 0) {
           const values = await customers.validateMergeOverrides(trx, m, { current: survivor, input: input.overrides, actingUserId: owner });
-          if (Object.keys(values).length > 0) survivor = (await repo.update(trx, appId, mainId, values)) ?? survivor;
+          if (Object.keys(values).length > 0) survivor = (await customers.updateSurvivor(trx, appId, mainId, values)) ?? survivor;
         }
         // Its custom values as composed (and overridden): what uniqueness and search read.
         await customers.syncFieldValues(trx, appId, survivor);
@@ -344,8 +353,9 @@ export function createMergesService(
       const ownerId = access.visibleOwner(m, requested);
       const kind = (by ?? 'phone') as DuplicateKind;
       if (!['phone', 'email', 'name_company'].includes(kind)) throw badRequest("Invalid parameter 'by': phone, email or name_company");
-      const keys = await repo.duplicateGroups(db, appId, ownerId, kind, p.offset, p.limit);
-      const rows = await repo.duplicateMembers(db, appId, ownerId, kind, keys);
+      const scope = { appId, ownerId, by: kind };
+      const keys = await customers.duplicateKeys(scope, p);
+      const rows = await customers.duplicateMembers(scope, keys);
       const keyOf = (r: CustomerRow) =>
         kind === 'phone' ? (r.phone ?? '') : kind === 'email' ? (r.email_lower ?? '') : `${r.name ?? ''}\u0001${r.company ?? ''}`;
       const twin = (r: CustomerRow, set: CustomerRow[]) =>
