@@ -129,6 +129,7 @@ describe('server-info and the console session', () => {
     expect(body.data.timeZone).toBe('UTC');
     expect(body.data.version).toMatch(/^\d+\.\d+\.\d+/);
     expect(body.data.signup).toBe(true);
+    expect(body.data).toMatchObject({ publicBaseUrl: expect.stringMatching(/^https?:\/\//), publicBaseUrlIsLocal: expect.any(Boolean) });
   });
 
   it('refuses session calls without the console origin, or from another one', async () => {
