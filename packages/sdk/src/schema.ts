@@ -355,6 +355,10 @@ export interface paths {
                                 timeZone: string;
                                 /** @description Whether the console may sign up a user now: ALLOW_SIGNUP, or no user exists yet */
                                 signup: boolean;
+                                /** @description PUBLIC_BASE_URL: the start of share links' url, the site snippet's address, mail clicks */
+                                publicBaseUrl: string;
+                                /** @description true while those addresses name this machine alone (localhost) and the server listens beyond it: set PUBLIC_BASE_URL */
+                                publicBaseUrlIsLocal: boolean;
                             };
                         };
                     };
