@@ -51,6 +51,12 @@ export async function startServer(config: Config): Promise<RunningServer> {
   // pages rendered, imports run, silent views and visits closed, expired tokens pruned.
   services.jobs.start();
   logger.info({ database: ctx.database.description, timeZone: config.timeZone }, 'rapport is serving');
+  if (config.publicBaseUrlIsLocal && (process.env.RAPPORT_WORKER_INDEX ?? '0') === '0') {
+    logger.warn(
+      { publicBaseUrl: config.publicBaseUrl, host: config.host },
+      'share links, the site snippet and mail clicks point at this machine alone (localhost): set PUBLIC_BASE_URL to the address customers reach',
+    );
+  }
   let closing: Promise<void> | null = null;
   return {
     app,

@@ -1,5 +1,6 @@
 /** Where the server listens and is reached (PORT, HOST, PUBLIC_BASE_URL), its database, time zone, log level and metrics port. */
 import path from 'node:path';
+import ipaddr from 'ipaddr.js';
 import { ConfigError, type Env, intSetting } from './settings.ts';
 import type { Config } from './types.ts';
 
@@ -49,10 +50,28 @@ export function serverSettings(env: Env) {
     dataDir: path.resolve(env.DATA_DIR || './data'),
     databaseUrl,
     publicBaseUrl,
+    publicBaseUrlIsLocal: publicBaseUrlIsLocal({ publicBaseUrl, host }),
     timeZone: timeZoneSetting(env),
     logLevel,
     metricsToken,
     metricsPort,
     metricsHost: env.METRICS_HOST || host,
   } satisfies Partial<Config>;
+}
+
+/** A name or address only this machine reaches: localhost (and *.localhost), 127.0.0.0/8, ::1. */
+function isLoopback(hostname: string): boolean {
+  const name = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (name === 'localhost' || name.endsWith('.localhost')) return true;
+  return ipaddr.isValid(name) && ipaddr.process(name).range() === 'loopback';
+}
+
+/**
+ * Whether what the server hands out (share links' `url`, the site snippet, mail clicks and
+ * unsubscribes) would point at this machine alone while other machines can reach the server: the
+ * deploy trap of an unset PUBLIC_BASE_URL on a server listening on 0.0.0.0. Logged at start and
+ * shown to a project's Master and Admins in the console (server-info's `publicBaseUrlIsLocal`).
+ */
+function publicBaseUrlIsLocal(config: { publicBaseUrl: string; host: string }): boolean {
+  return isLoopback(new URL(config.publicBaseUrl).hostname) && !isLoopback(config.host);
 }

@@ -6,6 +6,8 @@ export interface Config {
   /** A postgres:// URL selects PostgreSQL; otherwise SQLite in `dataDir`. */
   readonly databaseUrl: string | undefined;
   readonly publicBaseUrl: string;
+  /** PUBLIC_BASE_URL names this machine alone (localhost) while HOST lets others connect: a deploy trap, warned of. */
+  readonly publicBaseUrlIsLocal: boolean;
   readonly timeZone: string;
   readonly logLevel: string;
   /** Refresh-token lifetime in seconds (default 30 days). */

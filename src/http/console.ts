@@ -26,7 +26,9 @@ const MISSING_PAGE = `<!DOCTYPE html>
  * with a same-origin cookie and needs no CORS:
  *
  * - `/` redirects to `/console/`;
- * - `/console/assets/*`: the hashed bundles, cached for a year as `immutable`;
+ * - `/console/assets/*`: the hashed bundles, cached for a year as `immutable`, sent brotli- or
+ *   gzip-encoded when the browser accepts it (the build writes `.br` and `.gz` beside each file,
+ *   console/vite.config.ts), with `Vary: Accept-Encoding`;
  * - `/console` and any other path below it: `index.html`, `no-cache`, so a deep link opens the page
  *   (the console's router takes it from there) and a new build is picked up at the next load.
  *
@@ -68,6 +70,9 @@ export async function registerConsole(app: FastifyInstance, dir: string, log: Fa
         immutable: true,
         maxAge: ASSET_MAX_AGE_SECONDS * 1000,
         serveDotFiles: false,
+        preCompressed: true,
+        // A shared cache keeps one copy per encoding.
+        setHeaders: (res) => res.setHeader('vary', 'accept-encoding'),
       });
     }
   });

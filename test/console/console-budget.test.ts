@@ -1,7 +1,7 @@
 // lanes: sqlite
 import fs from 'node:fs';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 
 /**
@@ -44,6 +44,17 @@ describe('the console build', () => {
     // The entry's page is the HTML's only script: nothing else is loaded up front.
     const html = fs.readFileSync(path.join(DIST, 'index.html'), 'utf8');
     expect([...html.matchAll(/<script[^>]*src="([^"]+)"/g)].map((m) => m[1])).toEqual([`/console/${manifest[entries[0] as string]?.file}`]);
+  });
+
+  it('leaves a brotli and a gzip copy beside every script and style sheet worth compressing', () => {
+    const assets = path.join(DIST, 'assets');
+    const files = fs.readdirSync(assets).filter((f) => /\.(js|css)$/.test(f) && fs.statSync(path.join(assets, f)).size >= 1024);
+    expect(files.length).toBeGreaterThan(10);
+    for (const f of files) {
+      const body = fs.readFileSync(path.join(assets, f));
+      expect(brotliDecompressSync(fs.readFileSync(path.join(assets, `${f}.br`))).equals(body), f).toBe(true);
+      expect(gunzipSync(fs.readFileSync(path.join(assets, `${f}.gz`))).equals(body), f).toBe(true);
+    }
   });
 
   it('keeps ECharts and the pages out of the first load', () => {

@@ -1,6 +1,6 @@
 // lanes: sqlite
 import ExcelJS from 'exceljs';
-import { type Browser, type BrowserContext } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buttonName, text } from '../../console/e2e/locale.ts';
 import { CustomersPage } from '../../console/e2e/pages/CustomersPage.ts';
@@ -46,7 +46,8 @@ async function api<T>(path: string, token: string, init: { method?: string; body
 
 beforeAll(async () => {
   const port = await freePort();
-  processes.started(runCli(['serve'], { ...processes.db.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' }));
+  // Listening beyond this machine with PUBLIC_BASE_URL unset: links would name localhost (a banner for the Master).
+  processes.started(runCli(['serve'], { ...processes.db.env, PORT: String(port), HOST: '0.0.0.0', LOG_LEVEL: 'warn' }));
   base = `http://127.0.0.1:${port}`;
   await waitForOk(`${base}/healthz`);
   project = await provisionProject(base, processes.db.env, '13700000001');
@@ -92,6 +93,34 @@ function peopleCsv(tag: string, existingPhone: string, phones: [string, string])
     '',
   ].join('\r\n');
 }
+
+describe('the public address', { timeout: 60_000 }, () => {
+  for (const [width, touch] of [
+    [1440, false],
+    [375, true],
+  ] as const) {
+    it(`warns the project's Master, not its Sales members, while links would point at localhost, at ${width} px`, async () => {
+      const banner = (p: Page) => p.getByRole('alert').filter({ hasText: text('en-US', 'common.publicAddress.title') });
+      const master = await (await contextFor(width, touch)).newPage();
+      const signIn = new SignInPage(master);
+      await signIn.open(base);
+      await signIn.signIn('13700000001', 'long enough pw');
+      await master.waitForURL((u) => !u.pathname.includes('sign-in'));
+      await new CustomersPage(master).open(base, project.appId);
+      await banner(master).waitFor();
+      expect(await banner(master).textContent()).toContain(`http://localhost:`);
+      await expectAccessible(master, `the public address banner at ${width}`);
+      await shot(master, `public-address-banner-${width}`);
+      const sales = await (await contextFor(width, touch)).newPage();
+      const salesSignIn = new SignInPage(sales);
+      await salesSignIn.open(base);
+      await salesSignIn.signIn('sam@acme.example', PASSWORD);
+      await sales.waitForURL((u) => !u.pathname.includes('sign-in'));
+      await new CustomersPage(sales).open(base, project.appId);
+      expect(await banner(sales).count()).toBe(0);
+    });
+  }
+});
 
 describe('customer import and export in the console', { timeout: 120_000 }, () => {
   for (const [width, touch, tag, phoneBase] of [

@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activeUser, createClient, uniquePhone } from '../helpers/fixtures.ts';
 import { type TestServer, startTestServer } from '../helpers/harness.ts';
@@ -18,6 +19,7 @@ const fromConsole = { origin: ORIGIN };
 
 let dir: string;
 let server: TestServer;
+const BUNDLE = Array.from({ length: 400 }, (_, i) => `export const label${i} = 'customers page ${i}';`).join('\n');
 
 function cookieOf(res: { headers: Record<string, unknown> }): string {
   const raw = res.headers['set-cookie'];
@@ -33,6 +35,10 @@ beforeAll(async () => {
     '<!doctype html><title>console</title><script type="module" src="/console/assets/index-abc123.js"></script>',
   );
   fs.writeFileSync(path.join(dir, 'assets', 'index-abc123.js'), 'console.log(1)');
+  // A bundle as the build leaves it: brotli and gzip copies beside it (console/vite.config.ts).
+  fs.writeFileSync(path.join(dir, 'assets', 'pages-def456.js'), BUNDLE);
+  fs.writeFileSync(path.join(dir, 'assets', 'pages-def456.js.br'), brotliCompressSync(BUNDLE));
+  fs.writeFileSync(path.join(dir, 'assets', 'pages-def456.js.gz'), gzipSync(BUNDLE));
   server = await startTestServer({ CONSOLE_DIR: dir });
 });
 afterAll(async () => {
@@ -70,6 +76,24 @@ describe('serving the console', () => {
     expect(missing.body).toContain('404 Not Found');
   });
 
+  it("sends the build's brotli or gzip copy of an asset to a browser that accepts it, and the file itself otherwise", async () => {
+    const url = '/console/assets/pages-def456.js';
+    const br = await server.api.get(url, { headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toMatch(/javascript/);
+    expect(String(br.headers.vary)).toMatch(/accept-encoding/i);
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(BUNDLE);
+    expect(br.rawPayload.length).toBeLessThan(BUNDLE.length / 4);
+    const gz = await server.api.get(url, { headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(BUNDLE);
+    const plain = await server.api.get(url, { headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(BUNDLE);
+  });
+
   it('keeps the console out of the OpenAPI document', async () => {
     const doc = (await server.api.get('/openapi.json')).json() as { paths: Record<string, unknown> };
     expect(Object.keys(doc.paths).filter((p) => p.startsWith('/console') || p === '/')).toEqual([]);
@@ -105,6 +129,7 @@ describe('server-info and the console session', () => {
     expect(body.data.timeZone).toBe('UTC');
     expect(body.data.version).toMatch(/^\d+\.\d+\.\d+/);
     expect(body.data.signup).toBe(true);
+    expect(body.data).toMatchObject({ publicBaseUrl: expect.stringMatching(/^https?:\/\//), publicBaseUrlIsLocal: expect.any(Boolean) });
   });
 
   it('refuses session calls without the console origin, or from another one', async () => {

@@ -94,6 +94,11 @@ describe('list filters', () => {
     expect(await listIds({ email: 'mixed.case@example.COM' })).toEqual([mailed.id]);
     expect(await listIds({ phone: '13800000010', customer_group_id: group })).toEqual([inGroup.id]);
     expect(await listIds({ phone: '13899999999' })).toEqual([]);
+    // `all`, the original platform's default, is every group, as if the filter were absent.
+    const everyone = await listIds({});
+    expect(everyone.length).toBeGreaterThanOrEqual(3);
+    expect(await listIds({ customer_group_id: 'all' })).toEqual(everyone);
+    expect(await listIds({ group_id: 'all', phone: '13800000010' })).toEqual([inGroup.id]);
     // A Sales member's filters stay within their own customers.
     const res = await t.server.api.get(`${base()}/member/all/customers`, { token: sales.token, query: { phone: '13800000010' } });
     expect(res.json().data).toEqual([]);

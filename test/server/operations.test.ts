@@ -77,6 +77,8 @@ describe('metrics under WORKERS=2', () => {
     try {
       // Both workers up before counting, so that both are asked.
       await logged(server, 'rapport is serving', 2);
+      // On 127.0.0.1 alone, localhost is where customers are too: nothing to warn of.
+      expect(server.output()).not.toContain('set PUBLIC_BASE_URL');
       // Each on a connection of its own: the cluster hands them out to both workers.
       for (let i = 0; i < 10; i++) expect((await getAlone(`${base}/readyz`)).status).toBe(200);
       const scraped = await getAlone(`http://127.0.0.1:${metricsPort}/metrics`, bearer);
@@ -91,9 +93,12 @@ describe('metrics under WORKERS=2', () => {
   });
 
   it('adds up every worker on the API port too, whichever worker answers the scrape', { timeout: 60_000 }, async () => {
-    const { server, base } = await serve({ METRICS_TOKEN: TOKEN, WORKERS: '2' });
+    // Listening beyond this machine with PUBLIC_BASE_URL unset: links would point at localhost.
+    const { server, base } = await serve({ METRICS_TOKEN: TOKEN, WORKERS: '2', HOST: '0.0.0.0' });
     try {
       await logged(server, 'rapport is serving', 2);
+      // Said once, by the first worker, with what to do.
+      expect(server.output().split('set PUBLIC_BASE_URL to the address customers reach').length - 1).toBe(1);
       for (let i = 0; i < 10; i++) expect((await getAlone(`${base}/readyz`)).status).toBe(200);
       for (let i = 0; i < 4; i++) {
         const scraped = await getAlone(`${base}/metrics`, bearer);

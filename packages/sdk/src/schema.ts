@@ -355,6 +355,10 @@ export interface paths {
                                 timeZone: string;
                                 /** @description Whether the console may sign up a user now: ALLOW_SIGNUP, or no user exists yet */
                                 signup: boolean;
+                                /** @description PUBLIC_BASE_URL: the start of share links' url, the site snippet's address, mail clicks */
+                                publicBaseUrl: string;
+                                /** @description true while those addresses name this machine alone (localhost) and the server listens beyond it: set PUBLIC_BASE_URL */
+                                publicBaseUrlIsLocal: boolean;
                             };
                         };
                     };
@@ -2227,9 +2231,9 @@ export interface paths {
                     count?: number;
                     /** @description only customers whose name, company, mobile number or e-mail contains it (any case) */
                     keyword?: string;
-                    /** @description only customers of this group ('' for customers in no group) */
+                    /** @description only customers of this group ('' for customers in no group, 'all' for every group) */
                     group_id?: string;
-                    /** @description the same as group_id (the original platform's name) */
+                    /** @description the same as group_id (the original platform's name; its default 'all' is every group) */
                     customer_group_id?: string;
                     /** @description only customers with this mobile number */
                     phone?: string;
@@ -5178,6 +5182,11 @@ export interface paths {
                          * @enum {integer}
                          */
                         embed?: 0 | 1;
+                        /**
+                         * @description 1 adds the full url to the answer (a form field or the query string, as every parameter)
+                         * @enum {integer}
+                         */
+                        with_url?: 0 | 1;
                     };
                 };
             };
@@ -7253,6 +7262,11 @@ export interface paths {
                          * @enum {integer}
                          */
                         embed?: 0 | 1;
+                        /**
+                         * @description 1 adds the full url to the answer (a form field or the query string, as every parameter)
+                         * @enum {integer}
+                         */
+                        with_url?: 0 | 1;
                     };
                 };
             };

@@ -2,6 +2,17 @@ import type { AppContext } from '../../context.ts';
 import { randomToken } from '../../lib/secrets.ts';
 import { accountsRepository as repo } from './repository.ts';
 
+/** What the console learns before anyone signs in (`GET /api/v1.7/server-info`). */
+export interface ServerInfo {
+  version: string;
+  timeZone: string;
+  signup: boolean;
+  /** PUBLIC_BASE_URL: the start of every address the server hands out. */
+  publicBaseUrl: string;
+  /** Those addresses name this machine alone while others can reach it (PUBLIC_BASE_URL unset on 0.0.0.0). */
+  publicBaseUrlIsLocal: boolean;
+}
+
 /**
  * The server's side of accounts, for the operator's and the server's own callers: the server's
  * secrets, the maintenance job's pruning, and what the console learns before anyone signs in.
@@ -32,8 +43,9 @@ export function createAccountsAdmin(ctx: AppContext) {
     signupOpen,
 
     /** What the console asks before it signs anyone in. */
-    async serverInfo(version: string): Promise<{ version: string; timeZone: string; signup: boolean }> {
-      return { version, timeZone: ctx.config.timeZone, signup: await signupOpen() };
+    async serverInfo(version: string): Promise<ServerInfo> {
+      const { timeZone, publicBaseUrl, publicBaseUrlIsLocal } = ctx.config;
+      return { version, timeZone, signup: await signupOpen(), publicBaseUrl, publicBaseUrlIsLocal };
     },
 
     /** Deletes expired tokens and codes and failed log-ins older than the throttle window; returns how many. */

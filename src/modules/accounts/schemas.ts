@@ -103,6 +103,10 @@ export const ServerInfo = Type.Object({
   version: Type.String(),
   timeZone: Type.String({ description: 'TIME_ZONE: the zone of every yyyy-MM-dd HH:mm:ss timestamp in and out' }),
   signup: Type.Boolean({ description: 'Whether the console may sign up a user now: ALLOW_SIGNUP, or no user exists yet' }),
+  publicBaseUrl: Type.String({ description: "PUBLIC_BASE_URL: the start of share links' url, the site snippet's address, mail clicks" }),
+  publicBaseUrlIsLocal: Type.Boolean({
+    description: 'true while those addresses name this machine alone (localhost) and the server listens beyond it: set PUBLIC_BASE_URL',
+  }),
 });
 
 export const ConsoleSignInBody = Type.Object({

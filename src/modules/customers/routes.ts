@@ -110,7 +110,12 @@ function customerReadRoutes(fastify: FastifyInstance, api: CustomerApi): void {
     },
     async (request) => {
       const { query } = request;
-      const filter = { keyword: query.keyword, groupId: query.group_id ?? query.customer_group_id, phone: query.phone, email: query.email };
+      const filter = {
+        keyword: query.keyword,
+        groupId: groupFilter(query.group_id ?? query.customer_group_id),
+        phone: query.phone,
+        email: query.email,
+      };
       return ok(await api.list(actorOf(request), { ownerId: request.params.svcUserId, page: page(query), filter }));
     },
   );
@@ -244,4 +249,9 @@ function groupRoutes(fastify: FastifyInstance, groups: GroupsService): void {
     },
     async (request) => ok(await groups.create(actorOf(request), request.body)),
   );
+}
+
+/** The list's group filter: `all` (the original platform's default for every group) filters nothing. */
+function groupFilter(groupId: string | undefined): string | undefined {
+  return groupId === 'all' ? undefined : groupId;
 }

@@ -95,8 +95,12 @@ export const ListQuery = Type.Object({
   keyword: Type.Optional(
     Type.String({ maxLength: 64, description: 'only customers whose name, company, mobile number or e-mail contains it (any case)' }),
   ),
-  group_id: Type.Optional(Type.String({ maxLength: 64, description: "only customers of this group ('' for customers in no group)" })),
-  customer_group_id: Type.Optional(Type.String({ maxLength: 64, description: "the same as group_id (the original platform's name)" })),
+  group_id: Type.Optional(
+    Type.String({ maxLength: 64, description: "only customers of this group ('' for customers in no group, 'all' for every group)" }),
+  ),
+  customer_group_id: Type.Optional(
+    Type.String({ maxLength: 64, description: "the same as group_id (the original platform's name; its default 'all' is every group)" }),
+  ),
   phone: Type.Optional(Type.String({ maxLength: 32, description: 'only customers with this mobile number' })),
   email: Type.Optional(Type.String({ maxLength: 254, description: 'only customers with this e-mail address (any case)' })),
 });

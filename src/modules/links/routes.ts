@@ -42,7 +42,10 @@ function managementRoutes(fastify: FastifyInstance, management: LinkManagement):
         response: businessResponses(Link),
       },
     },
-    async (request) => ok(await management.create(actorOf(request), { input: request.body, withUrl: request.query.with_url === 1 })),
+    async (request) => {
+      const withUrl = request.body.with_url === 1;
+      return ok(await management.create(actorOf(request), { input: withoutUrlFlag(request.body), withUrl }));
+    },
   );
 
   app.put(
@@ -63,8 +66,8 @@ function managementRoutes(fastify: FastifyInstance, management: LinkManagement):
       ok(
         await management.update(actorOf(request), {
           linkId: request.params.linkId,
-          input: request.body,
-          withUrl: request.query.with_url === 1,
+          input: withoutUrlFlag(request.body),
+          withUrl: request.body.with_url === 1,
         }),
       ),
   );
@@ -82,4 +85,10 @@ function managementRoutes(fastify: FastifyInstance, management: LinkManagement):
     },
     async (request) => ok(await management.disable(actorOf(request), { linkId: request.params.linkId })),
   );
+}
+
+/** The link's fields, without the answer's `with_url` flag (a parameter like the others: query or form). */
+function withoutUrlFlag<T extends { with_url?: number | undefined }>(body: T): Omit<T, 'with_url'> {
+  const { with_url: _flag, ...input } = body;
+  return input;
 }

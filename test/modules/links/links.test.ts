@@ -72,6 +72,22 @@ describe('creating a link', () => {
     expect(page.body).toContain('Q3 deck');
   });
 
+  it('with_url is a parameter like the others: as a form field or in JSON too, on create and edit', async () => {
+    const path = `/api/v1.7/app/${p.appId}/links`;
+    const form = await t.server.api.post(path, { name: 'Form deck', file_id: fileId, with_url: '1' }, { token: p.sales.token, form: true });
+    const made = form.json().data as LinkData;
+    expect(made.url).toBe(`https://rapport.example/l/${made.shareToken}`);
+    expect(made).not.toHaveProperty('with_url');
+    const json = await t.server.api.post(path, { name: 'JSON deck', file_id: fileId, with_url: 0 }, { token: p.sales.token });
+    expect(json.json().data.url).toBeUndefined();
+    const edited = await t.server.api.put(
+      `/api/v1.7/app/${p.appId}/link/${made.id}`,
+      { name: 'Form deck, renamed', with_url: '1' },
+      { token: p.sales.token, form: true },
+    );
+    expect(edited.json().data).toMatchObject({ name: 'Form deck, renamed', url: made.url });
+  });
+
   it('web page and redirect links take http and https addresses only', async () => {
     const web = await madeLink(t.server, p.appId, p.admin.token, { name: 'Site', type: 2, website: 'https://example.com/pricing?a=1' });
     expect(web).toMatchObject({ type: 2, website: 'https://example.com/pricing?a=1', file1: null });

@@ -30,6 +30,7 @@ import { session } from '../../shared/api/session.ts';
 import { LANGUAGES } from '../../shared/i18n/language.ts';
 import { type PageKey, prefetchPage } from '../pages.ts';
 import { useLanguage } from '../useLanguage.ts';
+import { PublicAddressBanner } from './PublicAddressBanner.tsx';
 
 /** The language switch: each language named in itself. */
 export function LanguageSwitch() {
@@ -198,6 +199,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
       )}
       <LiveFeedDrawer open={feedOpen} onClose={() => setFeedOpen(false)} connected={live.open} />
       <Layout.Content style={{ padding: wide ? 24 : 12, maxWidth: 1200, width: '100%', margin: '0 auto' }}>
+        <PublicAddressBanner show={manager || isAdmin} />
         <main>{children}</main>
       </Layout.Content>
     </Layout>
