@@ -174,8 +174,8 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCodeSpec>> = {
   },
   merge_user_ids_invalid: {
     http: [{ status: 200, body: 'envelope' }],
-    en: 'merge_user_ids is not valid: between 1 and 100 customer ids, each once, without the main customer',
-    zh: 'merge_user_ids 无效：需要 1 到 100 个客户 id，不能重复，且不能包含主客户',
+    en: 'merge_user_ids is not valid: between 1 and 100 customer ids besides the main customer, each once',
+    zh: 'merge_user_ids 无效：除主客户外需要 1 到 100 个客户 id，不能重复',
   },
   merge_target_id_invalid: {
     http: [{ status: 200, body: 'envelope' }],

@@ -236,13 +236,9 @@ export function createMergesService(
       const mainId = (input.main_customer_id ?? '').trim();
       if (mainId === '') throw badRequest("Missing required parameter 'main_customer_id'");
       if (input.merge_user_ids === undefined) throw badRequest("Missing required parameter 'merge_user_ids'");
-      const mergedIds = parseIds(input.merge_user_ids);
-      if (
-        mergedIds.length === 0 ||
-        mergedIds.length > MAX_MERGED ||
-        new Set(mergedIds).size !== mergedIds.length ||
-        mergedIds.includes(mainId)
-      ) {
+      // Clients of the original platform list the main customer among those merged: it is ignored.
+      const mergedIds = parseIds(input.merge_user_ids).filter((id) => id !== mainId);
+      if (mergedIds.length === 0 || mergedIds.length > MAX_MERGED || new Set(mergedIds).size !== mergedIds.length) {
         throw failure('merge_user_ids_invalid');
       }
       let target: number | null = null;

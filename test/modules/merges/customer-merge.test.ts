@@ -122,7 +122,9 @@ describe('duplicates and merge', () => {
   });
 
   it('refuses bad input and other members’ customers without changing anything', async () => {
-    expect((await merge(p.sales, { main_customer_id: b.id, merge_user_ids: `${b.id},${a.id}` })).json().code).toBe(
+    // The main customer alone: nothing to merge into it.
+    expect((await merge(p.sales, { main_customer_id: b.id, merge_user_ids: b.id })).json().code).toBe('merge_user_ids_invalid');
+    expect((await merge(p.sales, { main_customer_id: b.id, merge_user_ids: `${a.id},${a.id}` })).json().code).toBe(
       'merge_user_ids_invalid',
     );
     expect((await merge(p.sales, { main_customer_id: b.id, merge_user_ids: '' })).json().code).toBe('merge_user_ids_invalid');
@@ -250,7 +252,8 @@ describe('duplicates and merge', () => {
 
     // b merged into d (by an Admin, to another owner): a and c now name d.
     const d = await create(p.sales2, { name: 'Li Lei (2)', phone: '13900000002' });
-    const again = await merge(p.admin, { main_customer_id: d.id, merge_user_ids: b.id, merge_target_id: String(p.sales.id) });
+    // The main customer listed among the merged ones too (as the original platform's clients send it): ignored.
+    const again = await merge(p.admin, { main_customer_id: d.id, merge_user_ids: `${d.id},${b.id}`, merge_target_id: String(p.sales.id) });
     expect(again.json().status, again.body).toBe(1);
     expect(again.json().data).toMatchObject({ id: d.id, svcUserId: String(p.sales.id), createWay: 2, email: 'lilei@example.com' });
     for (const x of [a.id, b.id, c.id]) expect((await detail(x)).data).toMatchObject({ status: 2, mergedCustomerId: d.id });
