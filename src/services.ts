@@ -6,20 +6,20 @@ import { BackgroundJobs } from './lib/jobs.ts';
 import { createAccessService } from './modules/access/service.ts';
 import { createAccountsBase, createAccountsService } from './modules/accounts/service.ts';
 import { createAuditService } from './modules/audit/service.ts';
-import { createBehaviourRecords, createBehaviourService } from './modules/behaviour/service.ts';
+import { createBehaviourErasure, createBehaviourRecords, createBehaviourService } from './modules/behaviour/service.ts';
 import { createCampaignServices } from './modules/campaigns/service.ts';
 import { createClientsService } from './modules/clients/service.ts';
-import { createCustomerCounts, createCustomersService } from './modules/customers/service.ts';
+import { createCustomerCounts, createCustomerErasure, createCustomersService } from './modules/customers/service.ts';
 import { createErasureService } from './modules/erasure/service.ts';
 import { createDataOpsServices } from './modules/dataops/service.ts';
 import { createFilesServices } from './modules/files/service.ts';
 import { createGroupsService } from './modules/groups/service.ts';
-import { createHistoriesService, createHistoryRecords } from './modules/histories/service.ts';
+import { createHistoriesService, createHistoryErasure, createHistoryRecords } from './modules/histories/service.ts';
 import { createLiveService } from './modules/live/service.ts';
-import { createLinkReads, createLinksService } from './modules/links/service.ts';
+import { createLinkErasure, createLinkReads, createLinksService } from './modules/links/service.ts';
 import { createIngestService } from './modules/ingest/service.ts';
 import { createMembersReadModel, createMembersService } from './modules/members/service.ts';
-import { createMergesService } from './modules/merges/service.ts';
+import { createMergeErasure, createMergesService } from './modules/merges/service.ts';
 import { createMetadataService } from './modules/metadata/service.ts';
 import { type ProjectCreatedHook, createProjectsService } from './modules/projects/service.ts';
 import { SWEEP_EVERY_MS as SITE_SWEEP_MS, createSiteService, createSiteStore } from './modules/site/service.ts';
@@ -95,7 +95,18 @@ function createCustomerServices(ctx: AppContext, id: IdentityServices, jobs: Bac
     behaviour: behaviourRecords,
     histories: historyRecords,
   });
-  const erasure = createErasureService(ctx, access, audit.record);
+  // Erasure asks each module whose tables name customers to erase its own rows, in one transaction.
+  const erasure = createErasureService(ctx, {
+    access,
+    audit: audit.record,
+    owners: {
+      customers: createCustomerErasure(ctx.database),
+      merges: createMergeErasure(ctx.database),
+      histories: createHistoryErasure(ctx.database),
+      links: createLinkErasure(ctx.database),
+      behaviour: createBehaviourErasure(ctx.database),
+    },
+  });
   // Ingestion writes each record table through its owner, in its own transaction and statements:
   // history records, behaviour records and counters, the site's visits and anonymous records.
   // Ingested Customer items go through the same validated write path as the create endpoint.

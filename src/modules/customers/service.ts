@@ -14,7 +14,7 @@ import { type MailRecipient, type MailRecipientQuery, customerReads, customersRe
 import { createCustomerWritePath } from './write-path.service.ts';
 
 // The module's public surface: its services' types, the inputs they take, and pure helpers other
-// modules use on customer rows they read themselves (merges, erasure).
+// modules use on customer rows they read themselves (merges).
 export { toCustomer } from './mapper.ts';
 export type { CustomerResponse, CustomerRow } from './mapper.ts';
 export { DEFAULT_CREATE_WAY, FORM_CREATE_WAY, IMPORT_CREATE_WAY, customerRecord } from './records.ts';
@@ -26,6 +26,8 @@ export type { CreateOptions, NewCustomer } from './create-path.ts';
 export type { DuplicatePolicy, ImportItem } from './import-plan.ts';
 export type { CustomerFilter, CustomerScope, MailRecipient, MailRecipientQuery } from './repository.ts';
 export type { TransferItem } from './transfers.ts';
+// What erasure needs of customers, built by the composition root for it.
+export { type CustomerErasure, createCustomerErasure } from './erasure.service.ts';
 
 export interface CustomersDeps {
   access: AccessService;

@@ -13,6 +13,9 @@ import type { HistoryRecords } from '../histories/service.ts';
 import type { MembersService } from '../members/service.ts';
 import { type CustomerMergeRow, MOVED_LINK_TABLES, createMergesRepository } from './repository.ts';
 
+// This module's part of erasing customers, built by the composition root for erasure.
+export { type MergeErasure, createMergeErasure } from './erasure.service.ts';
+
 /** Customers merged into one in one call, at most. */
 const MAX_MERGED = 100;
 /** Rows one background transaction moves. */
