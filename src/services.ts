@@ -6,11 +6,12 @@ import { BackgroundJobs } from './lib/jobs.ts';
 import { createAccessService } from './modules/access/service.ts';
 import { createAccountsBase, createAccountsService } from './modules/accounts/service.ts';
 import { createAuditService } from './modules/audit/service.ts';
-import { createBehaviourRecords, createBehaviourService } from './modules/behaviour/service.ts';
+import { createBehaviourErasure, createBehaviourRecords, createBehaviourService } from './modules/behaviour/service.ts';
 import { createCampaignServices } from './modules/campaigns/service.ts';
 import { createClientsService } from './modules/clients/service.ts';
 import {
   createCustomerCounts,
+  createCustomerErasure,
   createCustomerIngestLookups,
   createCustomersService,
   customerHistoryReads,
@@ -20,9 +21,10 @@ import { createErasureService } from './modules/erasure/service.ts';
 import { createDataOpsServices } from './modules/dataops/service.ts';
 import { createFilesServices } from './modules/files/service.ts';
 import { createGroupsService } from './modules/groups/service.ts';
-import { createHistoriesService, createHistoryRecords } from './modules/histories/service.ts';
+import { createHistoriesService, createHistoryErasure, createHistoryRecords } from './modules/histories/service.ts';
 import { createLiveService } from './modules/live/service.ts';
 import {
+  createLinkErasure,
   createLinkIngestStore,
   createLinkMergeMoves,
   createLinkReads,
@@ -31,7 +33,7 @@ import {
 } from './modules/links/service.ts';
 import { createIngestService } from './modules/ingest/service.ts';
 import { createMembersReadModel, createMembersService } from './modules/members/service.ts';
-import { createMergesService, mergeReadModel } from './modules/merges/service.ts';
+import { createMergeErasure, createMergesService, mergeReadModel } from './modules/merges/service.ts';
 import { createMetadataService } from './modules/metadata/service.ts';
 import { type ProjectCreatedHook, createProjectsService } from './modules/projects/service.ts';
 import { SWEEP_EVERY_MS as SITE_SWEEP_MS, createSiteService, createSiteStore } from './modules/site/service.ts';
@@ -111,7 +113,18 @@ function createCustomerServices(ctx: AppContext, id: IdentityServices, jobs: Bac
     histories: historyRecords,
     links: createLinkMergeMoves(ctx.database),
   });
-  const erasure = createErasureService(ctx, access, audit.record);
+  // Erasure asks each module whose tables name customers to erase its own rows, in one transaction.
+  const erasure = createErasureService(ctx, {
+    access,
+    audit: audit.record,
+    owners: {
+      customers: createCustomerErasure(ctx.database),
+      merges: createMergeErasure(ctx.database),
+      histories: createHistoryErasure(ctx.database),
+      links: createLinkErasure(ctx.database),
+      behaviour: createBehaviourErasure(ctx.database),
+    },
+  });
   // Ingestion writes each record table through its owner, in its own transaction and statements:
   // links and their views, history records, behaviour records and counters, the site's visits and
   // anonymous records; it looks stored ids up through their owners too.

@@ -77,6 +77,25 @@ export function bulkEventWriter(features: DialectFeatures) {
     bulk.insert(trx, 'outbox', eventRows(appId, events, now));
 }
 
+/**
+ * For erasure (docs/customers.md, "Erasure"): empties (`{}`) the bodies of the Customer events of
+ * these customers that the outbox still holds, which carry the customer object; returns how many.
+ * Built once; call it with the erasure's transaction.
+ */
+export function customerEventEraser(features: DialectFeatures) {
+  const bulk = bulkOps(features);
+  return async (trx: Kysely<Database>, appId: string, customerIds: string[]): Promise<number> => {
+    const r = await trx
+      .updateTable('outbox')
+      .set({ body: '{}' })
+      .where('app_id', '=', appId)
+      .where('domain_type', '=', 'Customer')
+      .where(bulk.anyOf('domain_id', customerIds))
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows);
+  };
+}
+
 /** What waits to be delivered, for metrics: events the relay has not sequenced, and open webhook deliveries. */
 export interface OutboxBacklog {
   /** Committed events without a feed position yet (the relay has not taken them). */

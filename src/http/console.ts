@@ -72,7 +72,9 @@ export async function registerConsole(app: FastifyInstance, dir: string, log: Fa
         serveDotFiles: false,
         preCompressed: true,
         // A shared cache keeps one copy per encoding.
-        setHeaders: (res) => res.setHeader('vary', 'accept-encoding'),
+        setHeaders: (res) => {
+          void res.setHeader('vary', 'accept-encoding');
+        },
       });
     }
   });

@@ -17,6 +17,8 @@ import type { BehaviourRecord } from './schemas.ts';
 export { ACTION_NAME_RE, actionSpec, checkContent, overviewKeys, taggedLinkOf } from './actions.ts';
 // The write path of behaviour records and counters, built by the composition root for ingestion.
 export { type BehaviourRecords, createBehaviourRecords } from './records.service.ts';
+// This module's part of erasing customers, built by the composition root for erasure.
+export { type BehaviourErasure, createBehaviourErasure } from './erasure.service.ts';
 
 const customerNotFound = () => failure('customer_not_found');
 

@@ -14,7 +14,7 @@ import { type MailRecipient, type MailRecipientQuery, customerReads, customersRe
 import { createCustomerWritePath } from './write-path.service.ts';
 
 // The module's public surface: its services' types, the inputs they take, and pure helpers other
-// modules use on customer rows they read themselves (merges, erasure).
+// modules use on customer rows they read themselves (merges).
 export { toCustomer } from './mapper.ts';
 export type { CustomerIdsQuery, CustomerResponse, CustomerRow, CustomerVisibilityReadModel } from './mapper.ts';
 // The read model the behaviour module's reads start from (one customer's visibility, in the same statement).
@@ -34,6 +34,8 @@ export { customerHistoryReads } from './histories.repository.ts';
 // What ingestion looks up of customers (the ingest module's CustomerLookups).
 export { createCustomerIngestLookups } from './ingest.repository.ts';
 export type { CustomerHistoryReads } from './mapper.ts';
+// What erasure needs of customers, built by the composition root for it.
+export { type CustomerErasure, createCustomerErasure } from './erasure.service.ts';
 
 export interface CustomersDeps {
   access: AccessService;

@@ -1,11 +1,17 @@
 import type { Database } from '../../db/index.ts';
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../../context.ts';
-import { writeEvents } from '../../events/outbox.ts';
+import { customerEventEraser, writeEvents } from '../../events/outbox.ts';
 import { failure } from '../../http/errors.ts';
 import type { AccessService } from '../access/service.ts';
 import type { AuditRecorder } from '../audit/service.ts';
-import { createErasureRepository } from './repository.ts';
+import type { BehaviourErasure } from '../behaviour/service.ts';
+import type { CustomerErasure } from '../customers/service.ts';
+import type { HistoryErasure } from '../histories/service.ts';
+import type { LinkErasure } from '../links/service.ts';
+import type { MergeErasure } from '../merges/service.ts';
+
+type Db = Kysely<Database>;
 
 export interface ErasureResult {
   id: string;
@@ -16,23 +22,73 @@ export interface ErasureResult {
   erased: Record<string, number>;
 }
 
+/** The modules whose tables name customers, each erasing its own rows (built in src/services.ts). */
+export interface ErasureOwners {
+  customers: CustomerErasure;
+  merges: MergeErasure;
+  histories: HistoryErasure;
+  links: LinkErasure;
+  behaviour: BehaviourErasure;
+}
+
+/**
+ * One table's part of erasing customers, run by the table's owner: deletes (or, for records that are
+ * not the customer's own, unlinks) the rows that name any of `ids` in project `appId`, and returns
+ * how many it touched.
+ */
+interface ErasureStep {
+  table: string;
+  run(trx: Db, appId: string, ids: string[]): Promise<number>;
+}
+
+/**
+ * EVERY table that references a customer, in the order the deletes run (children before the rows
+ * they hang on), each erased by the module that owns it. A feature that adds a table naming customers
+ * (mail logs, …) gives its owner an erasure function and adds its step here: this list is the one
+ * place erasure learns about it (docs/customers.md, "Erasure").
+ */
+function erasureSteps(o: ErasureOwners, emptyCustomerEvents: ErasureStep['run']): readonly ErasureStep[] {
+  return [
+    // Form submissions made during the customer's views (their name, e-mail, phone), found through
+    // the views: before the views go.
+    { table: 'clues', run: async (trx, appId, ids) => o.histories.eraseClues(trx, appId, await o.links.viewsOf(trx, appId, ids)) },
+    { table: 'link_view_durations', run: o.links.eraseViewDurations },
+    { table: 'link_view_logs', run: o.links.eraseViews },
+    { table: 'behaviour_logs', run: o.behaviour.eraseRecords },
+    { table: 'behaviour_rollups', run: o.behaviour.eraseRollups },
+    { table: 'behaviour_totals', run: o.behaviour.eraseTotals },
+    { table: 'calls', run: o.histories.eraseCalls },
+    // A directed link is the sales user's material: it stays, addressed to no one.
+    { table: 'links', run: o.links.unlinkCustomers },
+    { table: 'visitors', run: o.links.eraseVisitors },
+    { table: 'customer_merges', run: o.merges.eraseAliases },
+    // Customer events still in the outbox carry the customer object.
+    { table: 'outbox', run: emptyCustomerEvents },
+    { table: 'customers', run: o.customers.eraseCustomers },
+  ];
+}
+
 /**
  * The right to be forgotten (docs/customers.md, "Erasure"): a customer, the customers merged into
- * it and everything that names them, hard-deleted in one transaction, with an audit entry that
- * keeps no personal data (ids and counts only) and a Customer `delete` event without a body.
+ * it and everything that names them, hard-deleted in one transaction, each table by its owner, with
+ * an audit entry that keeps no personal data (ids and counts only) and a Customer `delete` event
+ * without a body.
  */
-export function createErasureService(ctx: AppContext, access: AccessService, audit: AuditRecorder) {
-  const db: Kysely<Database> = ctx.database.db;
-  const repo = createErasureRepository(ctx.database.features);
+export function createErasureService(ctx: AppContext, deps: { access: AccessService; audit: AuditRecorder; owners: ErasureOwners }) {
+  const { access, audit, owners } = deps;
+  const { customers, merges } = owners;
+  const db: Db = ctx.database.db;
+  const steps = erasureSteps(owners, customerEventEraser(ctx.database.features));
 
   async function erase(appId: string, customerId: string, actorId: number | null): Promise<ErasureResult> {
     return db.transaction().execute(async (trx) => {
-      const row = await repo.customer(trx, appId, customerId);
+      const row = await customers.find(trx, appId, customerId);
       if (!row) throw failure('customer_not_found');
-      const ids = [customerId, ...(await repo.mergedInto(trx, appId, customerId))];
-      const survivors = await repo.pendingSurvivors(trx, appId, ids);
-      const erased = await repo.erase(trx, appId, ids);
-      await repo.settleSurvivors(trx, appId, survivors);
+      const ids = [customerId, ...(await customers.stored(trx, appId, await merges.mergedInto(trx, appId, customerId)))];
+      const survivors = await merges.pendingSurvivors(trx, appId, ids);
+      const erased: Record<string, number> = {};
+      for (const step of steps) erased[step.table] = await step.run(trx, appId, ids);
+      await customers.settleMerges(trx, appId, await merges.settled(trx, appId, survivors));
       const now = ctx.clock.now();
       // Consumers that keep copies learn to forget them too; the body names nothing but the ids.
       await writeEvents(
@@ -62,7 +118,7 @@ export function createErasureService(ctx: AppContext, access: AccessService, aud
 
     /** `rapport erase customer ID`: the operator, by id alone. */
     async eraseById(customerId: string): Promise<ErasureResult> {
-      const appId = await repo.projectOf(db, customerId);
+      const appId = await customers.projectOf(db, customerId);
       if (appId === undefined) throw failure('customer_not_found');
       return erase(appId, customerId, null);
     },

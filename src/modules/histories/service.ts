@@ -17,6 +17,8 @@ export type { HistoryReadModels, PostCounter } from './repository.ts';
 
 // The write path of calls, clues and Post records, built by the composition root for ingestion.
 export { type HistoryRecordRows, type HistoryRecordTable, type HistoryRecords, createHistoryRecords } from './records.service.ts';
+// This module's part of erasing customers, built by the composition root for erasure.
+export { type HistoryErasure, createHistoryErasure } from './erasure.service.ts';
 
 export interface CallsInput {
   app_id: string;

@@ -33,6 +33,8 @@ export { HANDOFF_PARAM } from './viewer.service.ts';
 export type { LinkViewer, PageImageRequest } from './viewer.service.ts';
 export { CONTINUE_VIEW_MS, SILENT_VIEW_MS, SWEEP_EVERY_MS } from './views.service.ts';
 export type { LinkViews } from './views.service.ts';
+// This module's part of erasing customers, built by the composition root for erasure.
+export { type LinkErasure, createLinkErasure } from './erasure.service.ts';
 
 /**
  * What other modules read of links, built from the context alone: campaigns use it, and the links

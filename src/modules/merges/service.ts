@@ -18,6 +18,9 @@ import { type CustomerMergeRow, createMergesRepository } from './repository.ts';
 export { mergeReadModel } from './repository.ts';
 export type { MergeReadModel } from './mapper.ts';
 
+// This module's part of erasing customers, built by the composition root for erasure.
+export { type MergeErasure, createMergeErasure } from './erasure.service.ts';
+
 /** Customers merged into one in one call, at most. */
 const MAX_MERGED = 100;
 /** Rows one background transaction moves. */

@@ -125,12 +125,49 @@ describe('erasure', () => {
     expect((await erase(p.outsider, x.id)).statusCode).toBe(403);
     expect((await erase(p.admin, 'no-such-customer')).json().code).toBe('customer_not_found');
 
+    // A clue reached only through the view that names it (the form of a view whose clue has no view of its own).
+    const now = Date.now();
+    await db()
+      .insertInto('link_view_logs')
+      .values({ id: 'x-view2', app_id: p.appId, link_id: 'x-link', view_time: now, created_at: now, customer_id: x.id, clue_id: 'x-form' })
+      .execute();
+    await db()
+      .insertInto('clues')
+      .values({ id: 'x-form', app_id: p.appId, link_view_log_id: null, email: 'han@example.com', created_at: now })
+      .execute();
+
     const res = await erase(p.admin, x.id);
     expect(res.json().status, res.body).toBe(1);
     expect(res.json().data).toMatchObject({ id: x.id, appId: p.appId, customerIds: [x.id, y.id] });
-    expect((res.json().data.erased as Record<string, number>).behaviour_logs).toBeGreaterThanOrEqual(4);
+    // Every table that names a customer, in the order its owner erases it (children before the rows they hang on).
+    const erased = res.json().data.erased as Record<string, number>;
+    expect(Object.keys(erased)).toEqual([
+      'clues',
+      'link_view_durations',
+      'link_view_logs',
+      'behaviour_logs',
+      'behaviour_rollups',
+      'behaviour_totals',
+      'calls',
+      'links',
+      'visitors',
+      'customer_merges',
+      'outbox',
+      'customers',
+    ]);
+    expect(erased).toMatchObject({
+      clues: 3,
+      link_view_durations: 2,
+      link_view_logs: 3,
+      calls: 2,
+      links: 2,
+      visitors: 2,
+      customer_merges: 1,
+      customers: 2,
+    });
+    expect(erased.behaviour_logs).toBeGreaterThanOrEqual(4);
     expect(await remaining([x.id, y.id])).toEqual(NOTHING);
-    for (const id of ['x-clue', 'y-clue']) {
+    for (const id of ['x-clue', 'y-clue', 'x-form']) {
       expect(
         await db().selectFrom('clues').select('id').where('app_id', '=', p.appId).where('id', '=', id).executeTakeFirst(),
       ).toBeUndefined();
@@ -197,6 +234,32 @@ describe('erasure', () => {
     const overview = await t.server.api.get(`/api/v1.7/customer/${survivor.id}/overview`, { token: p.master.token });
     // Its own create record and the merge's record; nothing of the erased customer.
     expect(overview.json().data).toMatchObject({ total: 2, smsCount: 0 });
+  });
+
+  it('a survivor another merge still moves history to keeps reading it until that merge is erased too', async () => {
+    const survivor = await create(p.sales, { name: 'Stays too', phone: '13833334444' });
+    const first = await create(p.sales, { name: 'Goes first', phone: '13833334444' });
+    const second = await create(p.sales, { name: 'Goes second', phone: '13833334444' });
+    const merged = await t.server.api.post(
+      `${base()}/member/${p.sales.id}/customer/merge`,
+      { main_customer_id: survivor.id, merge_user_ids: `${first.id},${second.id}` },
+      { token: p.sales.token },
+    );
+    expect(merged.json().status, merged.body).toBe(1);
+    const pending = async () =>
+      (
+        await db()
+          .selectFrom('customers')
+          .select('merge_pending')
+          .where('app_id', '=', p.appId)
+          .where('id', '=', survivor.id)
+          .executeTakeFirst()
+      )?.merge_pending;
+    expect(await pending()).toBe(1);
+    expect((await erase(p.master, first.id)).json().data).toMatchObject({ customerIds: [first.id], erased: { customer_merges: 1 } });
+    expect(await pending()).toBe(1);
+    expect((await erase(p.master, second.id)).json().data).toMatchObject({ customerIds: [second.id], erased: { customer_merges: 1 } });
+    expect(await pending()).toBe(0);
   });
 
   it('the CLI erases by id alone (its service call), and a second erasure finds nothing', async () => {
