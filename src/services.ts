@@ -7,7 +7,7 @@ import { createAccessService } from './modules/access/service.ts';
 import { createAccountsBase, createAccountsService } from './modules/accounts/service.ts';
 import { createAuditService } from './modules/audit/service.ts';
 import { createBehaviourErasure, createBehaviourRecords, createBehaviourService } from './modules/behaviour/service.ts';
-import { createCampaignServices } from './modules/campaigns/service.ts';
+import { createCampaignErasure, createCampaignServices } from './modules/campaigns/service.ts';
 import { createClientsService } from './modules/clients/service.ts';
 import {
   createCustomerCounts,
@@ -36,7 +36,7 @@ import { createMembersReadModel, createMembersService } from './modules/members/
 import { createMergeErasure, createMergesService, mergeReadModel } from './modules/merges/service.ts';
 import { createMetadataService } from './modules/metadata/service.ts';
 import { type ProjectCreatedHook, createProjectsService } from './modules/projects/service.ts';
-import { SWEEP_EVERY_MS as SITE_SWEEP_MS, createSiteService, createSiteStore } from './modules/site/service.ts';
+import { SWEEP_EVERY_MS as SITE_SWEEP_MS, createSiteErasure, createSiteService, createSiteStore } from './modules/site/service.ts';
 import { createWebhooksService } from './modules/webhooks/service.ts';
 
 /** Every loop of background work; the server starts them and stops them on SIGTERM (src/lib/jobs.ts). */
@@ -123,6 +123,8 @@ function createCustomerServices(ctx: AppContext, id: IdentityServices, jobs: Bac
       histories: createHistoryErasure(ctx.database),
       links: createLinkErasure(ctx.database),
       behaviour: createBehaviourErasure(ctx.database),
+      site: createSiteErasure(ctx.database),
+      campaigns: createCampaignErasure(ctx.database),
     },
   });
   // Ingestion writes each record table through its owner, in its own transaction and statements:

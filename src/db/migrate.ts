@@ -24,6 +24,7 @@ import * as m021 from './migrations/021_secret_rotation.ts';
 import * as m022 from './migrations/022_password_reset.ts';
 import * as m025 from './migrations/025_site_anonymous_expiry.ts';
 import * as m026 from './migrations/026_public_endpoint_limits.ts';
+import * as m027 from './migrations/027_erasure_indexes.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -59,6 +60,7 @@ const MIGRATIONS: Record<string, PortableMigration> = {
   '022_password_reset': m022,
   '025_site_anonymous_expiry': m025,
   '026_public_endpoint_limits': m026,
+  '027_erasure_indexes': m027,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -15,6 +15,8 @@ import { createCampaignTracking } from './tracking.service.ts';
 import { type MailTransport, createCampaignTransport } from './transport.ts';
 
 export type { CampaignComposer } from './compose.service.ts';
+// What erasure needs of the campaigns' tables, built by the composition root for it.
+export { type CampaignErasure, createCampaignErasure } from './erasure.service.ts';
 export type { CampaignSender } from './sender.ts';
 export type { CampaignTracking, MailClickResolver, TrackedRequest } from './tracking.service.ts';
 export type { CampaignTransport, MailTransport } from './transport.ts';

@@ -40,6 +40,16 @@ export function createCustomerErasureRepository(features: DialectFeatures) {
       await trx.updateTable('customers').set({ merge_pending: 0 }).where('app_id', '=', appId).where(bulk.anyOf('id', ids)).execute();
     },
 
+    /** Deletes the custom field values of these customers of the project; returns how many. */
+    async deleteFieldValues(trx: Db, appId: string, ids: string[]): Promise<number> {
+      const r = await trx
+        .deleteFrom('customer_field_values')
+        .where('app_id', '=', appId)
+        .where(bulk.anyOf('customer_id', ids))
+        .executeTakeFirst();
+      return Number(r.numDeletedRows);
+    },
+
     /** Deletes these customers of the project; returns how many. */
     async delete(trx: Db, appId: string, ids: string[]): Promise<number> {
       const r = await trx.deleteFrom('customers').where('app_id', '=', appId).where(bulk.anyOf('id', ids)).executeTakeFirst();

@@ -5,7 +5,8 @@ import { createCustomerErasureRepository } from './erasure.repository.ts';
 /**
  * What the erasure module needs of customers (docs/customers.md, "Erasure"), in the erasure's
  * transaction: the customer to erase and those merged into it, looked up whatever their status; the
- * merge flag of the survivors an erased customer leaves; the customer rows, deleted last.
+ * merge flag of the survivors an erased customer leaves; their custom field values; the customer
+ * rows, deleted last.
  */
 export function createCustomerErasure(database: DatabaseHandle) {
   const repo = createCustomerErasureRepository(database.features);
@@ -32,6 +33,11 @@ export function createCustomerErasure(database: DatabaseHandle) {
      */
     settleMerges(trx: Kysely<Database>, appId: string, survivorIds: string[]): Promise<void> {
       return repo.clearMergePending(trx, appId, survivorIds);
+    },
+
+    /** Deletes the customers' custom field values (their ext attributes); returns how many. */
+    eraseFieldValues(trx: Kysely<Database>, appId: string, ids: string[]): Promise<number> {
+      return repo.deleteFieldValues(trx, appId, ids);
     },
 
     /** Deletes the customers, after every row that names them; returns how many. */

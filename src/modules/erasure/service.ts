@@ -6,10 +6,12 @@ import { failure } from '../../http/errors.ts';
 import type { AccessService } from '../access/service.ts';
 import type { AuditRecorder } from '../audit/service.ts';
 import type { BehaviourErasure } from '../behaviour/service.ts';
+import type { CampaignErasure } from '../campaigns/service.ts';
 import type { CustomerErasure } from '../customers/service.ts';
 import type { HistoryErasure } from '../histories/service.ts';
 import type { LinkErasure } from '../links/service.ts';
 import type { MergeErasure } from '../merges/service.ts';
+import type { SiteErasure } from '../site/service.ts';
 
 type Db = Kysely<Database>;
 
@@ -29,6 +31,8 @@ export interface ErasureOwners {
   histories: HistoryErasure;
   links: LinkErasure;
   behaviour: BehaviourErasure;
+  site: SiteErasure;
+  campaigns: CampaignErasure;
 }
 
 /**
@@ -61,9 +65,16 @@ function erasureSteps(o: ErasureOwners, emptyCustomerEvents: ErasureStep['run'])
     // A directed link is the sales user's material: it stays, addressed to no one.
     { table: 'links', run: o.links.unlinkCustomers },
     { table: 'visitors', run: o.links.eraseVisitors },
+    // The site visitors tied to the customers, with their visits and events: children first.
+    { table: 'site_visits', run: o.site.eraseVisits },
+    { table: 'site_events', run: o.site.eraseEvents },
+    { table: 'site_visitors', run: o.site.eraseVisitors },
+    // A campaign's figures stay; its recipient rows lose the address, the merge values and the customer.
+    { table: 'campaign_recipients', run: o.campaigns.anonymizeRecipients },
     { table: 'customer_merges', run: o.merges.eraseAliases },
     // Customer events still in the outbox carry the customer object.
     { table: 'outbox', run: emptyCustomerEvents },
+    { table: 'customer_field_values', run: o.customers.eraseFieldValues },
     { table: 'customers', run: o.customers.eraseCustomers },
   ];
 }

@@ -73,12 +73,93 @@ async function history(customerId: string, tag: string) {
     .insertInto('visitors')
     .values({ app_id: p.appId, id: `${tag}-visitor`, customer_id: customerId, created_at: now, updated_at: now })
     .execute();
+  // A custom field's value, a site visitor with a visit and an event, a campaign's recipient row (queued).
+  await db()
+    .insertInto('customer_field_values')
+    .values({ app_id: p.appId, customer_id: customerId, name: 'vip', value: 'Gold', value_lower: 'gold' })
+    .execute();
+  await db()
+    .insertInto('site_visitors')
+    .values({ app_id: p.appId, id: `${tag}-site`, customer_id: customerId, verified: 1, via: 'identify', created_at: now, updated_at: now })
+    .execute();
+  await db()
+    .insertInto('site_visits')
+    .values({
+      app_id: p.appId,
+      visitor_id: `${tag}-site`,
+      id: `${tag}-visit`,
+      started_at: now,
+      last_at: now,
+      ended_at: null,
+      site: 'acme.example',
+      referrer: 'https://search.example/?q=han',
+      post_id: null,
+    })
+    .execute();
+  await db()
+    .insertInto('site_events')
+    .values({
+      app_id: p.appId,
+      id: `${tag}-site-event`,
+      visitor_id: `${tag}-site`,
+      when_at: now,
+      body: '{"action":"access_site"}',
+      created_at: now,
+    })
+    .execute();
+  await db()
+    .insertInto('campaign_recipients')
+    .values({
+      id: `${tag}-recipient`,
+      app_id: p.appId,
+      campaign_id: 'erasure-campaign',
+      customer_id: customerId,
+      email: 'han@example.com',
+      email_norm: 'han@example.com',
+      fields: '{"name":"Han Meimei"}',
+      state: 'queued',
+      opens: 0,
+      machine_opens: 0,
+      clicks: 0,
+      returns: 0,
+      created_at: now,
+    })
+    .execute();
 }
+
+/** A campaign's recipient row, as erasure leaves it. */
+const recipient = (tag: string) =>
+  db()
+    .selectFrom('campaign_recipients')
+    .select(['customer_id', 'email', 'email_norm', 'fields', 'state'])
+    .where('app_id', '=', p.appId)
+    .where('id', '=', `${tag}-recipient`)
+    .executeTakeFirst();
 
 async function remaining(ids: string[]) {
   const n = async (table: 'behaviour_logs' | 'behaviour_totals' | 'behaviour_rollups' | 'calls' | 'link_view_logs' | 'visitors') =>
     (await db().selectFrom(table).select('app_id').where('app_id', '=', p.appId).where('customer_id', 'in', ids).execute()).length;
+  const rows = async (table: 'customer_field_values' | 'site_visitors') =>
+    (await db().selectFrom(table).select('app_id').where('app_id', '=', p.appId).where('customer_id', 'in', ids).execute()).length;
+  const ofVisitors = async (table: 'site_visits' | 'site_events') =>
+    (
+      await db()
+        .selectFrom(table)
+        .select('app_id')
+        .where('app_id', '=', p.appId)
+        .where('visitor_id', 'in', (q) =>
+          q.selectFrom('site_visitors').select('id').where('app_id', '=', p.appId).where('customer_id', 'in', ids),
+        )
+        .execute()
+    ).length;
   return {
+    customer_field_values: await rows('customer_field_values'),
+    site_visitors: await rows('site_visitors'),
+    site_visits: await ofVisitors('site_visits'),
+    site_events: await ofVisitors('site_events'),
+    campaign_recipients: (
+      await db().selectFrom('campaign_recipients').select('id').where('app_id', '=', p.appId).where('customer_id', 'in', ids).execute()
+    ).length,
     behaviour_logs: await n('behaviour_logs'),
     behaviour_totals: await n('behaviour_totals'),
     behaviour_rollups: await n('behaviour_rollups'),
@@ -90,6 +171,11 @@ async function remaining(ids: string[]) {
   };
 }
 const NOTHING = {
+  customer_field_values: 0,
+  site_visitors: 0,
+  site_visits: 0,
+  site_events: 0,
+  campaign_recipients: 0,
   behaviour_logs: 0,
   behaviour_totals: 0,
   behaviour_rollups: 0,
@@ -151,8 +237,13 @@ describe('erasure', () => {
       'calls',
       'links',
       'visitors',
+      'site_visits',
+      'site_events',
+      'site_visitors',
+      'campaign_recipients',
       'customer_merges',
       'outbox',
+      'customer_field_values',
       'customers',
     ]);
     expect(erased).toMatchObject({
@@ -162,9 +253,15 @@ describe('erasure', () => {
       calls: 2,
       links: 2,
       visitors: 2,
+      site_visits: 2,
+      site_events: 2,
+      site_visitors: 2,
+      campaign_recipients: 2,
       customer_merges: 1,
       customers: 2,
     });
+    // The merged customer's field values went to the survivor: erased with it.
+    expect(erased.customer_field_values).toBeGreaterThanOrEqual(1);
     expect(erased.behaviour_logs).toBeGreaterThanOrEqual(4);
     expect(await remaining([x.id, y.id])).toEqual(NOTHING);
     for (const id of ['x-clue', 'y-clue', 'x-form']) {
@@ -187,11 +284,22 @@ describe('erasure', () => {
       .where('id', '=', 'x-link')
       .executeTakeFirst();
     expect(link).toEqual({ customer_id: null, is_directional: 0 });
+    // A campaign keeps its figures: the recipient rows stay, without address, merge values or customer;
+    // the mail still queued for them is not sent.
+    for (const tag of ['x', 'y']) {
+      expect(await recipient(tag)).toEqual({ customer_id: '', email: '', email_norm: '', fields: '{}', state: 'cancelled' });
+    }
+    expect(await recipient('o')).toMatchObject({ email: 'han@example.com', state: 'queued' });
     for (const id of [x.id, y.id]) {
       expect((await t.server.api.get(`/api/v1.7/customer/${id}/detail`, { token: p.master.token })).json().code).toBe('customer_not_found');
     }
     // The other customer is untouched.
     expect(await remaining([other.id])).toMatchObject({
+      customer_field_values: 1,
+      site_visitors: 1,
+      site_visits: 1,
+      site_events: 1,
+      campaign_recipients: 1,
       behaviour_logs: 2,
       calls: 1,
       link_view_logs: 1,
