@@ -19,6 +19,19 @@ export const SESSION_PATH = '/svcuser/console/session';
 export const MEMBER_PASS_COOKIE = 'rapport_member';
 const MEMBER_PASS_PATH = '/l';
 
+/**
+ * Beside the session cookie, a marker the console's script reads (`rapport_signed_in=1`, for the
+ * console's pages only): it holds nothing secret and grants nothing, and spares a signed-out page the
+ * refresh call that could only be refused.
+ */
+export const SIGNED_IN_COOKIE = 'rapport_signed_in';
+const SIGNED_IN_PATH = '/console';
+
+function signedInMarker(request: FastifyRequest, maxAgeSeconds: number): string {
+  const secure = request.protocol === 'https' ? '; Secure' : '';
+  return `${SIGNED_IN_COOKIE}=${maxAgeSeconds > 0 ? '1' : ''}; Path=${SIGNED_IN_PATH}; Max-Age=${maxAgeSeconds}; SameSite=Strict${secure}`;
+}
+
 /** The console's session cookie: HttpOnly, SameSite=Strict, Secure when the page came over HTTPS. */
 function cookie(request: FastifyRequest, value: string, maxAgeSeconds: number): string {
   const secure = request.protocol === 'https' ? '; Secure' : '';
@@ -26,13 +39,13 @@ function cookie(request: FastifyRequest, value: string, maxAgeSeconds: number): 
 }
 
 export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, refreshToken: string, maxAgeSeconds: number): void {
-  reply.header('set-cookie', cookie(request, refreshToken, maxAgeSeconds));
+  reply.header('set-cookie', [cookie(request, refreshToken, maxAgeSeconds), signedInMarker(request, maxAgeSeconds)]);
   // The answer carries a token: never stored by a cache.
   reply.header('cache-control', 'no-store');
 }
 
 export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply): void {
-  reply.header('set-cookie', cookie(request, '', 0));
+  reply.header('set-cookie', [cookie(request, '', 0), signedInMarker(request, 0)]);
   setMemberPassCookie(request, reply, '', 0);
   reply.header('cache-control', 'no-store');
 }

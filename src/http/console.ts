@@ -9,6 +9,13 @@ export const CONSOLE_PATH = '/console/';
 /** A year: the hashed assets never change under their name. */
 const ASSET_MAX_AGE_SECONDS = 365 * 24 * 3600;
 
+/** The server's icon (the console's, the share-link viewer's): a browser asks for one with every page. */
+const FAVICON_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#1677ff"/>' +
+  '<text x="16" y="22" font-size="18" text-anchor="middle" fill="white" font-family="sans-serif">R</text></svg>';
+/** A day: the icon may change with a release. */
+const FAVICON_MAX_AGE_SECONDS = 24 * 3600;
+
 const MISSING_PAGE = `<!DOCTYPE html>
 <html lang="en">
 <head><meta charset="utf-8"><title>Rapport console not built</title></head>
@@ -25,7 +32,7 @@ const MISSING_PAGE = `<!DOCTYPE html>
  * The web console (console/, built by Vite into CONSOLE_DIR) on the API's own origin, so it signs in
  * with a same-origin cookie and needs no CORS:
  *
- * - `/` redirects to `/console/`;
+ * - `/` redirects to `/console/`; `/favicon.svg` and `/favicon.ico` are the server's icon;
  * - `/console/assets/*`: the hashed bundles, cached for a year as `immutable`, sent brotli- or
  *   gzip-encoded when the browser accepts it (the build writes `.br` and `.gz` beside each file,
  *   console/vite.config.ts), with `Vary: Accept-Encoding`;
@@ -48,6 +55,12 @@ export async function registerConsole(app: FastifyInstance, dir: string, log: Fa
     });
 
     scope.get('/', async (_request, reply) => reply.redirect(CONSOLE_PATH, 302));
+    // The icon every page of the server names (the viewer's pages link it); /favicon.ico, which a
+    // browser asks for on its own, is the same picture.
+    const favicon = async (_request: unknown, reply: FastifyReply) =>
+      reply.header('cache-control', `public, max-age=${FAVICON_MAX_AGE_SECONDS}`).type('image/svg+xml').send(FAVICON_SVG);
+    scope.get('/favicon.svg', favicon);
+    scope.get('/favicon.ico', favicon);
 
     const page = async (_request: unknown, reply: FastifyReply) => {
       // Read on every request (a few hundred bytes): a rebuild is served without a restart.

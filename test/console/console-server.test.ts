@@ -21,6 +21,12 @@ let dir: string;
 let server: TestServer;
 const BUNDLE = Array.from({ length: 400 }, (_, i) => `export const label${i} = 'customers page ${i}';`).join('\n');
 
+/** Every cookie an answer sets. */
+function cookiesOf(res: { headers: Record<string, unknown> }): string[] {
+  const raw = res.headers['set-cookie'];
+  return (Array.isArray(raw) ? raw : [raw]).map(String);
+}
+
 function cookieOf(res: { headers: Record<string, unknown> }): string {
   const raw = res.headers['set-cookie'];
   return String(Array.isArray(raw) ? raw[0] : raw);
@@ -47,6 +53,16 @@ afterAll(async () => {
 });
 
 describe('serving the console', () => {
+  it('answers the icon a browser asks for with every page, as /favicon.svg and /favicon.ico', async () => {
+    for (const url of ['/favicon.svg', '/favicon.ico']) {
+      const res = await server.api.get(url);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^image\/svg\+xml/);
+      expect(res.headers['cache-control']).toBe('public, max-age=86400');
+      expect(res.body).toMatch(/^<svg /);
+    }
+  });
+
   it('redirects / to the console', async () => {
     const res = await server.api.get('/');
     expect(res.statusCode).toBe(302);
@@ -154,8 +170,12 @@ describe('server-info and the console session', () => {
     expect(res.headers['cache-control']).toBe('no-store');
     const set = cookieOf(res);
     expect(set).toMatch(/^rapport_console=[^;]+; Path=\/svcuser\/console\/session; Max-Age=2592000; HttpOnly; SameSite=Strict$/);
+    // Beside it, the marker the console's script reads to know there is a session to restore: nothing secret.
+    expect(cookiesOf(res)).toContain('rapport_signed_in=1; Path=/console; Max-Age=2592000; SameSite=Strict');
     access = String(body.access_token);
     cookie = cookieValue(set);
+    // Not one of the server's administrators (ADMIN_USER_IDS): the console asks, and shows no administration page.
+    expect((await server.api.get('/api/v1.7/admin/me', { token: access })).json()).toEqual({ status: 1, data: { admin: false } });
     // Activated: a business endpoint answers.
     const apps = await server.api.get('/api/v1.7/my-apps', { token: access });
     expect(apps.json()).toMatchObject({ status: 1, data: [] });
@@ -254,6 +274,7 @@ describe('server-info and the console session', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({});
     expect(cookieOf(res)).toMatch(/^rapport_console=; Path=\/svcuser\/console\/session; Max-Age=0;/);
+    expect(cookiesOf(res)).toContain('rapport_signed_in=; Path=/console; Max-Age=0; SameSite=Strict');
     expect((await server.api.get('/api/v1.7/my-apps', { token: access })).statusCode).toBe(403);
     const again = await server.api.post('/svcuser/console/session/refresh', undefined, { headers: { ...fromConsole, cookie } });
     expect(again.json()).toMatchObject({ error: 'invalid_grant' });

@@ -1,7 +1,7 @@
 // lanes: sqlite
 import fs from 'node:fs';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { DESKTOP_UA, launchChromium, personContext } from '../helpers/browser.ts';
+import { DESKTOP_UA, launchChromium, personContext, watchNoise } from '../helpers/browser.ts';
 import { expectAccessible, shot } from '../helpers/console-checks.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { text } from '../../console/e2e/locale.ts';
@@ -85,7 +85,11 @@ afterAll(async () => {
 });
 
 describe('the console, as a salesperson uses it', { timeout: 60_000 }, () => {
+  // From the first signed-out load to the first project's customers: not one failed request or console error.
+  let noise: ReturnType<typeof watchNoise>;
+
   it('/ is the console; the first user signs up and lands on an empty project list', async () => {
+    noise = watchNoise(owner);
     await owner.goto(`${base}/`);
     const signIn = new SignInPage(owner);
     await signIn.heading.waitFor();
@@ -108,6 +112,11 @@ describe('the console, as a salesperson uses it', { timeout: 60_000 }, () => {
     await expectAccessible(owner, 'customers (empty)');
     const info = (await (await fetch(`${base}/api/v1.7/server-info`)).json()) as { data: { signup: boolean } };
     expect(info.data.signup).toBe(false);
+    // Signed out (no session to restore), then signed in as a user who is not a server administrator.
+    await owner.reload();
+    await customers.heading.waitFor();
+    noise.stop();
+    expect(noise.failures).toEqual([]);
   });
 
   it("creates a customer through the metadata form; the server's validation error shows on the field it names", async () => {

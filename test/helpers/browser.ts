@@ -4,7 +4,7 @@
  * HeadlessChrome, which isbot counts as a bot, so a test that plays a person sets one of these.
  */
 import fs from 'node:fs';
-import { type Browser, type BrowserContext, chromium } from 'playwright-core';
+import { type Browser, type BrowserContext, type ConsoleMessage, type Page, type Response, chromium } from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -74,4 +74,27 @@ export async function personContext(
   context.setDefaultTimeout(options.timeout ?? 20_000);
   context.on('page', (page) => page.on('pageerror', (err) => options.pageErrors.push(err.message)));
   return context;
+}
+
+/**
+ * What a page shows in the browser's console as a problem: every answer of 400 or more (the browser
+ * logs a failed request) and every console error, from now on; `stop()` ends the watch.
+ */
+export function watchNoise(page: Page): { failures: string[]; stop(): void } {
+  const failures: string[] = [];
+  const onResponse = (res: Response) => {
+    if (res.status() >= 400) failures.push(`${res.status()} ${res.request().method()} ${new URL(res.url()).pathname}`);
+  };
+  const onConsole = (msg: ConsoleMessage) => {
+    if (msg.type() === 'error') failures.push(`console: ${msg.text()}`);
+  };
+  page.on('response', onResponse);
+  page.on('console', onConsole);
+  return {
+    failures,
+    stop() {
+      page.off('response', onResponse);
+      page.off('console', onConsole);
+    },
+  };
 }

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type Browser, type BrowserContext } from 'playwright-core';
-import { DESKTOP_UA, PHONE_UA, launchChromium } from '../helpers/browser.ts';
+import { DESKTOP_UA, PHONE_UA, launchChromium, watchNoise } from '../helpers/browser.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture } from '../helpers/files.ts';
 import { freePort, runCli, until, useProcessDatabase, waitForOk } from '../helpers/process.ts';
@@ -291,6 +291,8 @@ describe('screens', () => {
         userAgent: width === 375 ? PHONE_UA : DESKTOP_UA,
       });
       const page = await context.newPage();
+      // Not one failed request or console error (the icon included) while the deck opens.
+      const noise = watchNoise(page);
       await page.goto(link.url);
       await expect
         .poll(() =>
@@ -310,6 +312,8 @@ describe('screens', () => {
       expect(layout.scrollWidth).toBeLessThanOrEqual(layout.innerWidth);
       expect(layout.image).toBe(Math.min(width, 960));
       expect(layout.bar).toBeGreaterThanOrEqual(48);
+      noise.stop();
+      expect(noise.failures).toEqual([]);
       if (process.env.VIEWER_SCREENSHOTS)
         await page.screenshot({ path: path.join(process.env.VIEWER_SCREENSHOTS, `viewer-${width}.png`), fullPage: width === 375 });
       await context.close();

@@ -31,6 +31,21 @@ export async function clientsRoutes(
   };
 
   app.get(
+    '/api/v1.7/admin/me',
+    {
+      schema: {
+        tags,
+        summary:
+          'Whether the caller is one of the server administrators (ADMIN_USER_IDS): any signed-in user may ask (beyond the interface)',
+        description:
+          'The console shows the administration pages to those for whom `admin` is true, without probing a route that refuses the others.',
+        response: businessResponses(Type.Object({ admin: Type.Boolean() })),
+      },
+    },
+    async (request) => ok({ admin: adminUserIds.includes(request.user.id) }),
+  );
+
+  app.get(
     '/api/v1.7/admin/clients',
     {
       schema: {

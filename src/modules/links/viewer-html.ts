@@ -75,6 +75,7 @@ function shell(s: Shell): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow, noarchive">
 <meta name="referrer" content="no-referrer">
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <title>${escapeHtml(s.title)}</title>
 ${s.head ?? ''}<style nonce="${s.nonce}">${STYLE}</style>
 </head>

@@ -22,6 +22,12 @@ describe('OAuth clients for the server administrators', () => {
     expect(t.server.ctx.config.adminUserIds).toEqual([1]);
   });
 
+  it('tells each signed-in user whether they are an administrator (what the console shows), and no one signed out', async () => {
+    expect((await t.server.api.get('/api/v1.7/admin/me', token(admin))).json()).toEqual({ status: 1, data: { admin: true } });
+    expect((await t.server.api.get('/api/v1.7/admin/me', token(other))).json()).toEqual({ status: 1, data: { admin: false } });
+    expect((await t.server.api.get('/api/v1.7/admin/me')).statusCode).toBe(403);
+  });
+
   it('creates a client with a generated id and secret, shown once, that then authenticates', async () => {
     const res = await t.server.api.post('/api/v1.7/admin/clients', { name: 'Partner CRM' }, token(admin));
     expect(res.json()).toMatchObject({

@@ -72,7 +72,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
   // The project's secret is shown to its Master and Admins only: they set up site tracking.
   const manager = (projects.data ?? []).some((p) => p.id === appId && p.secret !== null);
   // The server's administrators (ADMIN_USER_IDS) are those who may list its OAuth clients.
-  const isAdmin = useQuery(adminQueries.clients()).isSuccess;
+  const isAdmin = useQuery(adminQueries.me()).data?.admin === true;
   const items: { key: PageKey; label: string; icon: ReactNode; to: string | undefined }[] = [
     { key: 'projects', label: t('common.nav.projects'), icon: <AppstoreOutlined />, to: '/' },
     { key: 'customers', label: t('common.nav.customers'), icon: <UserOutlined />, to: appId ? `/p/${appId}/customers` : undefined },

@@ -2,10 +2,14 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import { api, unwrap } from '../../shared/api/client.ts';
 
 export const adminQueries = {
-  /**
-   * The server's OAuth clients. Only the server's administrators (ADMIN_USER_IDS) may read them: the
-   * console shows the page to a user for whom this succeeds (a refusal is expected, hence silent).
-   */
+  /** Whether the signed-in user is one of the server's administrators (ADMIN_USER_IDS): they see the clients page. */
+  me: () =>
+    queryOptions({
+      queryKey: ['admin', 'me'],
+      queryFn: async () => unwrap(await api.GET('/api/v1.7/admin/me')),
+      staleTime: 5 * 60_000,
+    }),
+  /** The server's OAuth clients: only the server's administrators may read them. */
   clients: () =>
     queryOptions({
       queryKey: ['admin', 'clients'],

@@ -52,6 +52,14 @@ async function tokenFrom(result: { data?: unknown; error?: unknown; response: Re
   return result.data as ConsoleToken;
 }
 
+/** The server's marker beside the session cookie (src/http/console-session.ts): absent, there is no session to restore. */
+const SIGNED_IN_MARKER = 'rapport_signed_in=1';
+const markedSignedIn = () => document.cookie.split(';').some((c) => c.trim() === SIGNED_IN_MARKER);
+/** A refused session: the marker goes too, so the next page load does not ask again. */
+const unmark = () => {
+  document.cookie = 'rapport_signed_in=; Path=/console; Max-Age=0; SameSite=Strict';
+};
+
 /** A new access token from the session cookie, or undefined when there is no session (any more). */
 function refresh(): Promise<string | undefined> {
   refreshing ??= (async () => {
@@ -60,7 +68,10 @@ function refresh(): Promise<string | undefined> {
       return adopt(token);
     } catch (err) {
       // A network failure keeps the token we have; a refusal ends the session.
-      if (err instanceof ApiError) drop();
+      if (err instanceof ApiError) {
+        drop();
+        unmark();
+      }
       return undefined;
     } finally {
       refreshing = null;
@@ -76,6 +87,7 @@ export const session = {
 
   /** Restores the session of a page that was just loaded; true when there is one. */
   async restore(): Promise<boolean> {
+    if (!markedSignedIn()) return false;
     return (await refresh()) !== undefined;
   },
 
