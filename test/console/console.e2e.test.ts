@@ -119,6 +119,17 @@ describe('the console, as a salesperson uses it', { timeout: 60_000 }, () => {
     expect(noise.failures).toEqual([]);
   });
 
+  it('says, before anyone writes a campaign, that this server sends no e-mail (SMTP_URL unset)', async () => {
+    await owner.goto(`${base}/console/p/${appId}/posts/new`);
+    const alert = owner.getByRole('alert').filter({ hasText: text('en-US', 'campaigns.compose.noMailTitle') });
+    await alert.waitFor();
+    expect(await owner.getByLabel(text('en-US', 'campaigns.compose.subject')).count()).toBe(0);
+    await expectAccessible(owner, 'composer without SMTP');
+    await shot(owner, 'composer-no-mail-1440');
+    // Back to the customers, where the next steps begin.
+    await new CustomersPage(owner).open(base, appId);
+  });
+
   it("creates a customer through the metadata form; the server's validation error shows on the field it names", async () => {
     const customers = new CustomersPage(owner);
     await customers.fillNew({ name: 'Ada Lovelace', company: 'Analytical Engines', phone: 'not a phone' });

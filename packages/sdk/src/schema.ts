@@ -359,6 +359,8 @@ export interface paths {
                                 publicBaseUrl: string;
                                 /** @description true while those addresses name this machine alone (localhost) and the server listens beyond it: set PUBLIC_BASE_URL */
                                 publicBaseUrlIsLocal: boolean;
+                                /** @description The server sends e-mail (SMTP_URL is set): the console says so before a campaign is composed */
+                                mail: boolean;
                             };
                         };
                     };

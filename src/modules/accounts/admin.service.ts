@@ -11,6 +11,8 @@ export interface ServerInfo {
   publicBaseUrl: string;
   /** Those addresses name this machine alone while others can reach it (PUBLIC_BASE_URL unset on 0.0.0.0). */
   publicBaseUrlIsLocal: boolean;
+  /** The server sends e-mail (SMTP_URL is set): campaigns, codes, invitations. */
+  mail: boolean;
 }
 
 /**
@@ -45,7 +47,7 @@ export function createAccountsAdmin(ctx: AppContext) {
     /** What the console asks before it signs anyone in. */
     async serverInfo(version: string): Promise<ServerInfo> {
       const { timeZone, publicBaseUrl, publicBaseUrlIsLocal } = ctx.config;
-      return { version, timeZone, signup: await signupOpen(), publicBaseUrl, publicBaseUrlIsLocal };
+      return { version, timeZone, signup: await signupOpen(), publicBaseUrl, publicBaseUrlIsLocal, mail: ctx.config.smtpUrl !== undefined };
     },
 
     /** Deletes expired tokens and codes and failed log-ins older than the throttle window; returns how many. */

@@ -107,6 +107,7 @@ export const ServerInfo = Type.Object({
   publicBaseUrlIsLocal: Type.Boolean({
     description: 'true while those addresses name this machine alone (localhost) and the server listens beyond it: set PUBLIC_BASE_URL',
   }),
+  mail: Type.Boolean({ description: 'The server sends e-mail (SMTP_URL is set): the console says so before a campaign is composed' }),
 });
 
 export const ConsoleSignInBody = Type.Object({
