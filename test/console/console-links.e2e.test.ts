@@ -179,6 +179,27 @@ describe('links, settings and webhooks in the console', { timeout: 90_000 }, () 
     await shot(owner, 'settings-1440');
   });
 
+  it('the website page: the snippet with its queue stub to paste, the site secret hidden as the project secret is', async () => {
+    await new AppShell(owner, 'en-US').goTo('site');
+    await owner.getByRole('heading', { level: 1, name: text('en-US', 'site.title') }).waitFor();
+    const snippet = (await owner.getByLabel(text('en-US', 'site.snippet.title'), { exact: true }).textContent()) ?? '';
+    expect(snippet.split('\n')[0]).toBe(
+      '<script>window.rapport=window.rapport||function(){(rapport.q=rapport.q||[]).push(arguments)};</script>',
+    );
+    expect(snippet.split('\n')[1]).toMatch(/^<script async src="[^"]+\/t\.js" data-key="[^"]+"><\/script>$/);
+    const secret = owner.getByLabel(text('en-US', 'site.secret.title'), { exact: true });
+    expect(await secret.getAttribute('data-secret')).toBe('hidden');
+    expect(await secret.inputValue()).toMatch(/^•+$/);
+    await owner.getByRole('button', { name: text('en-US', 'common.secret.copy', { what: text('en-US', 'site.secret.title') }) }).click();
+    const copied = await owner.evaluate('navigator.clipboard.readText()');
+    await owner.getByRole('button', { name: text('en-US', 'common.secret.reveal') }).click();
+    await owner.locator('[data-secret="shown"]').waitFor();
+    expect(await secret.inputValue()).toBe(copied);
+    expect(String(copied).length).toBeGreaterThan(20);
+    await expectAccessible(owner, 'website');
+    await shot(owner, 'site-1440');
+  });
+
   it('adds a webhook and sends it a test event, which arrives signed', async () => {
     await new AppShell(owner, 'en-US').goTo('webhooks');
     const webhooks = new WebhooksPage(owner);
@@ -254,6 +275,10 @@ describe('links, settings and webhooks in the console', { timeout: 90_000 }, () 
     await new SettingsPage(phone).heading.waitFor();
     await expectAccessible(phone, 'settings (375)');
     await shot(phone, 'settings-375');
+    await shell.goTo('site');
+    await phone.getByLabel(text('en-US', 'site.secret.title'), { exact: true }).waitFor();
+    await expectAccessible(phone, 'website (375)');
+    await shot(phone, 'site-375');
     await shell.goTo('webhooks');
     await new WebhooksPage(phone).card(receiver.url).waitFor();
     await expectAccessible(phone, 'webhooks (375)');

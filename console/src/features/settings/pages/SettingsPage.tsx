@@ -1,12 +1,13 @@
-import { CopyOutlined, EyeInvisibleOutlined, EyeOutlined, SyncOutlined } from '@ant-design/icons';
+import { SyncOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Empty, Flex, Form, Input, List, Popconfirm, Skeleton, Space, Typography } from 'antd';
+import { Alert, App, Button, Card, Empty, Flex, Form, Input, List, Popconfirm, Skeleton, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { errorDetail, errorText } from '../../../shared/i18n/errors.ts';
 import { DateTime } from '../../../shared/ui/DateTime.tsx';
 import { PageHeader } from '../../../shared/ui/PageHeader.tsx';
+import { SecretField } from '../../../shared/ui/SecretField.tsx';
 import { meQuery } from '../../../shared/api/me.ts';
 import { memberQueries } from '../../members/index.ts';
 import { projectQueries } from '../../projects/index.ts';
@@ -63,11 +64,6 @@ export function SettingsPage() {
       form.setFields([{ name: 'name', errors: [errorText(err), errorDetail(err)].filter((x): x is string => Boolean(x)) }]);
     }
   };
-  const copy = (text: string) =>
-    void navigator.clipboard
-      .writeText(text)
-      .then(() => message.success(t('settings.secret.copied')))
-      .catch(() => undefined);
   const secret = project?.secret ?? '';
   const memberName = (id: string | null) => {
     if (id === null) return t('settings.audit.system');
@@ -115,19 +111,7 @@ export function SettingsPage() {
           <Card size="small" title={h2(t('settings.secret.title'))}>
             <Typography.Paragraph type="secondary">{t('settings.secret.help')}</Typography.Paragraph>
             <Flex vertical gap={12}>
-              <Space.Compact style={{ width: '100%', maxWidth: 560 }}>
-                <Input
-                  readOnly
-                  aria-label={t('settings.secret.title')}
-                  value={revealed ? secret : '•'.repeat(24)}
-                  style={{ fontFamily: 'monospace' }}
-                  data-secret={revealed ? 'shown' : 'hidden'}
-                />
-                <Button icon={revealed ? <EyeInvisibleOutlined /> : <EyeOutlined />} onClick={() => setRevealed((r) => !r)}>
-                  {revealed ? t('settings.secret.hide') : t('settings.secret.reveal')}
-                </Button>
-                <Button icon={<CopyOutlined />} onClick={() => copy(secret)} aria-label={t('settings.secret.copy')} />
-              </Space.Compact>
+              <SecretField label={t('settings.secret.title')} secret={secret} revealed={revealed} onRevealedChange={setRevealed} />
               <div>
                 <Popconfirm
                   title={t('settings.secret.rotateConfirmTitle')}

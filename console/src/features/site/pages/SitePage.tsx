@@ -5,7 +5,15 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { errorText } from '../../../shared/i18n/errors.ts';
 import { PageHeader } from '../../../shared/ui/PageHeader.tsx';
+import { SecretField } from '../../../shared/ui/SecretField.tsx';
 import { siteQueries, useRotateSite, useSaveSiteOrigins } from '../api.ts';
+
+/**
+ * The snippet as a page should carry it: first the queue stub, so that calls made before the script
+ * has loaded wait in `rapport.q` (docs/site-tracking.md), then the server's script tag.
+ */
+const QUEUE_STUB = '<script>window.rapport=window.rapport||function(){(rapport.q=rapport.q||[]).push(arguments)};</script>';
+const withQueue = (snippet: string) => `${QUEUE_STUB}\n${snippet}`;
 
 /** Site tracking's setup: the origins, the snippet to paste, the site secret, and their rotation. */
 export function SitePage() {
@@ -55,8 +63,10 @@ export function SitePage() {
           </Card>
           <Card title={t('site.snippet.title')}>
             <Typography.Paragraph>{t('site.snippet.help')}</Typography.Paragraph>
-            <Typography.Paragraph copyable={{ text: settings.data.snippet }}>
-              <Typography.Text code>{settings.data.snippet}</Typography.Text>
+            <Typography.Paragraph copyable={{ text: withQueue(settings.data.snippet) }}>
+              <pre aria-label={t('site.snippet.title')} style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all', margin: 0 }}>
+                <code>{withQueue(settings.data.snippet)}</code>
+              </pre>
             </Typography.Paragraph>
             <Popconfirm
               title={t('site.key.confirm')}
@@ -67,8 +77,8 @@ export function SitePage() {
           </Card>
           <Card title={t('site.secret.title')}>
             <Typography.Paragraph>{t('site.secret.help')}</Typography.Paragraph>
-            <Typography.Paragraph copyable={{ text: settings.data.siteSecret }}>
-              <Typography.Text code>{settings.data.siteSecret}</Typography.Text>
+            <Typography.Paragraph>
+              <SecretField label={t('site.secret.title')} secret={settings.data.siteSecret} />
             </Typography.Paragraph>
             <Popconfirm
               title={t('site.secret.confirm')}
