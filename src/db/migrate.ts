@@ -25,6 +25,7 @@ import * as m022 from './migrations/022_password_reset.ts';
 import * as m025 from './migrations/025_site_anonymous_expiry.ts';
 import * as m026 from './migrations/026_public_endpoint_limits.ts';
 import * as m027 from './migrations/027_erasure_indexes.ts';
+import * as m028 from './migrations/028_link_titles.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -61,6 +62,7 @@ const MIGRATIONS: Record<string, PortableMigration> = {
   '025_site_anonymous_expiry': m025,
   '026_public_endpoint_limits': m026,
   '027_erasure_indexes': m027,
+  '028_link_titles': m028,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -374,6 +374,8 @@ export interface LinksTable {
   /** JSON array text of the form's fields; null: the default fields. */
   form_fields: string | null;
   disabled_at: number | null;
+  /** What the viewer shows its readers (migration 028); null: the file's name, or the web page's host. */
+  title: string | null;
 }
 
 export interface LinkViewLogsTable {

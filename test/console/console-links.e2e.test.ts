@@ -98,6 +98,8 @@ describe('links, settings and webhooks in the console', { timeout: 90_000 }, () 
     await links.uploadDeck(DECK);
     // The file's name is the link's until the salesperson names it.
     await links.fillName('Pricing deck');
+    // What Ada will see, apart from the team's own name for the link.
+    await links.fillTitle('Acme pricing 2027');
     await links.directTo('Ada');
     await expectAccessible(owner, 'new link form');
     shareUrl = await links.create();
@@ -128,6 +130,8 @@ describe('links, settings and webhooks in the console', { timeout: 90_000 }, () 
       const opening = page.waitForRequest((r) => r.url().endsWith('/events') && (r.postData() ?? '').includes('"type":"open"'));
       await page.goto(shareUrl);
       await opening;
+      expect(await page.title()).toBe('Acme pricing 2027');
+      expect(await page.content()).not.toContain('Pricing deck');
       // The live alert: the customer opened the link, named in the owner's console.
       await owner.locator('.ant-notification-notice').filter({ hasText: 'Ada Lovelace' }).first().waitFor();
       await page.waitForTimeout(2500);

@@ -13,6 +13,7 @@ export interface LinkData {
   id: string;
   appId: string;
   name: string | null;
+  title: string | null;
   shareToken: string;
   type: number;
   file1: string | null;

@@ -42,7 +42,12 @@ export class LinksPage {
   }
 
   async fillName(name: string): Promise<void> {
-    await this.form.getByLabel(text(this.lang, 'links.form.name')).fill(name);
+    await this.form.getByLabel(text(this.lang, 'links.form.name'), { exact: true }).fill(name);
+  }
+
+  /** The title the link's readers see (the name is the team's own). */
+  async fillTitle(title: string): Promise<void> {
+    await this.form.getByLabel(text(this.lang, 'links.form.publicTitle')).fill(title);
   }
 
   /** Creates the link; answers its share address, as the share dialog shows it. */

@@ -5066,6 +5066,8 @@ export interface paths {
                                 embed: number;
                                 /** @description the form's fields, in order (beyond the interface) */
                                 formFields: string[];
+                                /** @description what the viewer shows its readers; null: the file's name, or the web page's host (beyond the interface: `name` is the team's own) */
+                                title: string | null;
                                 /** @description present only with with_url=1 */
                                 url?: string;
                                 customer?: {
@@ -5149,6 +5151,8 @@ export interface paths {
                         customer_id?: string;
                         /** @description a remark */
                         remark?: string;
+                        /** @description what the viewer shows its readers, 1–200 characters (default: the file's name, or the web page's host); '' on edit: the default */
+                        title?: string;
                         /** @description the form is shown after this page; 0 or absent: no form */
                         form_position?: number;
                         /** @description comma list of the form fields: name, email, phone, company, title, website, interested (default name,email,phone,company) */
@@ -5255,6 +5259,8 @@ export interface paths {
                                 embed: number;
                                 /** @description the form's fields, in order (beyond the interface) */
                                 formFields: string[];
+                                /** @description what the viewer shows its readers; null: the file's name, or the web page's host (beyond the interface: `name` is the team's own) */
+                                title: string | null;
                                 /** @description present only with with_url=1 */
                                 url?: string;
                                 customer?: {
@@ -5747,6 +5753,8 @@ export interface paths {
                                     embed: number;
                                     /** @description the form's fields, in order (beyond the interface) */
                                     formFields: string[];
+                                    /** @description what the viewer shows its readers; null: the file's name, or the web page's host (beyond the interface: `name` is the team's own) */
+                                    title: string | null;
                                     /** @description present only with with_url=1 */
                                     url?: string;
                                     customer?: {
@@ -7302,6 +7310,8 @@ export interface paths {
                         customer_id?: string;
                         /** @description a remark */
                         remark?: string;
+                        /** @description what the viewer shows its readers, 1–200 characters (default: the file's name, or the web page's host); '' on edit: the default */
+                        title?: string;
                         /** @description the form is shown after this page; 0 or absent: no form */
                         form_position?: number;
                         /** @description comma list of the form fields: name, email, phone, company, title, website, interested (default name,email,phone,company) */
@@ -7408,6 +7418,8 @@ export interface paths {
                                 embed: number;
                                 /** @description the form's fields, in order (beyond the interface) */
                                 formFields: string[];
+                                /** @description what the viewer shows its readers; null: the file's name, or the web page's host (beyond the interface: `name` is the team's own) */
+                                title: string | null;
                                 /** @description present only with with_url=1 */
                                 url?: string;
                                 customer?: {

@@ -138,6 +138,7 @@ export function toLink(
     hasPasscode: r.passcode_hash !== null,
     allowDownload: r.allow_download,
     emailGate: r.email_gate,
+    title: r.title,
     embed: r.embed,
     formFields: r.form_fields ? (JSON.parse(r.form_fields) as string[]) : DEFAULT_FORM_FIELDS,
     ...(url !== undefined ? { url } : {}),

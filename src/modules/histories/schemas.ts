@@ -129,6 +129,11 @@ export const Link = Type.Object({
   emailGate: Type.Integer({ description: '1: the viewer asks for an e-mail address before the first page (beyond the interface)' }),
   embed: Type.Integer({ description: '1: a web page link is shown in a frame rather than redirected to (beyond the interface)' }),
   formFields: Type.Array(Type.String(), { description: "the form's fields, in order (beyond the interface)" }),
+  title: {
+    ...S,
+    description:
+      "what the viewer shows its readers; null: the file's name, or the web page's host (beyond the interface: `name` is the team's own)",
+  },
   url: Type.Optional(Type.String({ description: 'present only with with_url=1' })),
   customer: Type.Optional(N(LinkCustomer)),
 });

@@ -9,6 +9,7 @@ export interface LinkInput {
   website?: string | undefined;
   customer_id?: string | undefined;
   remark?: string | undefined;
+  title?: string | undefined;
   form_position?: number | undefined;
   form_fields?: string | undefined;
   utm_source?: string | undefined;

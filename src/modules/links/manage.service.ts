@@ -81,13 +81,13 @@ export function createLinkManagement(ctx: AppContext, deps: LinkManagementDeps) 
     return { customer_id: customerId, is_directional: 1 };
   }
 
-  /** The remark, UTM fields, form, tags and expiry given. */
+  /** The remark, public title, UTM fields, form, tags and expiry given. */
   function detailColumns(input: LinkInput): Columns {
     const out: Columns = {};
-    for (const key of ['remark', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_content', 'utm_term'] as const) {
-      const v = input[key];
+    for (const key of ['remark', 'title', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_content', 'utm_term'] as const) {
+      const v = key === 'title' ? input.title?.trim() : input[key];
       if (v === undefined) continue;
-      const max = key === 'remark' ? 4000 : 255;
+      const max = key === 'remark' ? 4000 : key === 'title' ? 200 : 255;
       if (v.length > max) throw fieldFailure(key, 'invalid', `${key} must be at most ${max} characters`);
       out[key] = v === '' ? null : v;
     }

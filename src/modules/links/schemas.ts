@@ -13,6 +13,10 @@ export const LinkBody = Type.Object({
   website: S(4096, 'http(s) address of a web page or redirect link (never fetched by the server)'),
   customer_id: S(64, "a customer of the project: the link is directed to it (Sales: one of their own); '' on edit undirects it"),
   remark: S(10000, 'a remark'),
+  title: S(
+    1000,
+    "what the viewer shows its readers, 1–200 characters (default: the file's name, or the web page's host); '' on edit: the default",
+  ),
   form_position: Type.Optional(
     Type.Integer({ minimum: 0, maximum: 100000, description: 'the form is shown after this page; 0 or absent: no form' }),
   ),

@@ -48,6 +48,25 @@ const honeypotFilled = (body: Record<string, unknown>) => typeof body.url === 's
  * e-mail gates, the form, and the hand-off to the project's site. Views are recorded by the view
  * recording service (views.service.ts); forms are written by form.service.ts.
  */
+/**
+ * What a reader sees as the link's title (docs/links.md): its public title; else, once the document
+ * is open, the file's name, or a web page's host; never the link's name, which is the team's own.
+ * Before a gate is passed (and while the document is missing) the file's name is not told either.
+ */
+export function readerTitle(link: Pick<LinkRow, 'title' | 'type' | 'website'>, fileName?: string): string {
+  if (link.title !== null && link.title !== '') return link.title;
+  if (link.type !== 1) {
+    try {
+      return new URL(link.website ?? '').host || SHARED_PAGE;
+    } catch {
+      return SHARED_PAGE;
+    }
+  }
+  return fileName ?? SHARED_DOCUMENT;
+}
+const SHARED_DOCUMENT = 'Shared document';
+const SHARED_PAGE = 'Shared page';
+
 export function createLinkViewer(ctx: AppContext, deps: LinkViewerDeps) {
   const { files, gates, signing, views, forms, viewerFile } = deps;
   const { clock, logger } = ctx;
@@ -80,7 +99,7 @@ export function createLinkViewer(ctx: AppContext, deps: LinkViewerDeps) {
 
   /** The page of an open file or web page link, with a view token unless a member opens it. */
   async function pageOf(link: LinkRow, shareToken: string, visitor: VisitorRequest): Promise<ViewerAnswer> {
-    const title = link.name ?? '';
+    const title = readerTitle(link);
     const token = (await gates.isMember(link, visitor.userId)) ? null : await signing.viewToken(link.id, timeOrderedUuid());
     const formFields = formFieldsOf(link, DEFAULT_FORM_FIELDS);
     const formPosition = link.form_position;
@@ -92,7 +111,7 @@ export function createLinkViewer(ctx: AppContext, deps: LinkViewerDeps) {
     const file = link.file1 === null ? null : await viewerFile(link.app_id, link.file1);
     if (file === null || file.status === 'failed' || file.pages.length === 0) return { kind: 'document-missing', title };
     const download = link.allow_download === 1;
-    return { kind: 'file', shareToken, title: title || file.name, viewToken: token, file, formPosition, formFields, download };
+    return { kind: 'file', shareToken, title: readerTitle(link, file.name), viewToken: token, file, formPosition, formFields, download };
   }
 
   /** Counts a wrong passcode of the link: null, or the lockout it started (logged, for the owner to hear of it). */
@@ -135,7 +154,7 @@ export function createLinkViewer(ctx: AppContext, deps: LinkViewerDeps) {
       const found = await gates.linkOf(shareToken);
       if (!('link' in found)) return { kind: 'unavailable', why: found.why };
       const link = found.link;
-      const title = link.name ?? '';
+      const title = readerTitle(link);
       const unlocked = await gates.unlockedOf(link, visitor.unlock);
       if (link.passcode_hash !== null && !unlocked.passcode) return { kind: 'passcode', shareToken, title, wrong: false };
       if (link.email_gate === 1 && !unlocked.gate) return { kind: 'email', shareToken, title, invalid: false };

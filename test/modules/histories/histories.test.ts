@@ -339,6 +339,7 @@ describe('GET /app/{app-id}/links and /link/{link-id}/view-logs', () => {
       emailGate: 0,
       embed: 0,
       formFields: ['name', 'email', 'phone', 'company'],
+      title: null,
     });
     expect(all[1].customer).toEqual({
       id: 'cust-b',

@@ -69,7 +69,44 @@ describe('creating a link', () => {
     // The url answers: the viewer's page.
     const page = await new Browser(t.server).get(new URL(link.url as string).pathname);
     expect(page.statusCode).toBe(200);
-    expect(page.body).toContain('Q3 deck');
+    // The reader sees the file's name (no public title given), never the team's own name for the link.
+    expect(page.body).toContain('<title>deck.pdf</title>');
+    expect(page.body).not.toContain('Q3 deck');
+    expect(link.title).toBeNull();
+  });
+
+  it("a public title is what the reader sees; '' on edit goes back to the file's name; a web page's host by default", async () => {
+    const made = await madeLink(t.server, p.appId, p.sales.token, {
+      name: 'Acme – 2nd try, cheaper',
+      title: ' Our offer ',
+      file_id: fileId,
+    });
+    expect(made).toMatchObject({ name: 'Acme – 2nd try, cheaper', title: 'Our offer' });
+    const open = async (token: string) => (await new Browser(t.server).get(`/l/${token}`)).body;
+    expect(await open(made.shareToken)).toContain('<title>Our offer</title>');
+    expect(await open(made.shareToken)).not.toContain('cheaper');
+    const edited = await t.server.api.put(`/api/v1.7/app/${p.appId}/link/${made.id}`, { title: '' }, { token: p.sales.token });
+    expect(edited.json().data.title).toBeNull();
+    expect(await open(made.shareToken)).toContain('<title>deck.pdf</title>');
+    const tooLong = await t.server.api.put(
+      `/api/v1.7/app/${p.appId}/link/${made.id}`,
+      { title: 'x'.repeat(201) },
+      { token: p.sales.token },
+    );
+    expect(tooLong.json()).toMatchObject({ status: 0, code: 'title_invalid' });
+    // A passcode page tells neither the team's name nor the file's before the passcode.
+    const locked = await madeLink(t.server, p.appId, p.sales.token, { name: 'Internal name', file_id: fileId, passcode: 'open sesame' });
+    const gate = await open(locked.shareToken);
+    expect(gate).toContain('<title>Shared document</title>');
+    expect(gate).not.toContain('Internal name');
+    expect(gate).not.toContain('deck.pdf');
+    const web = await madeLink(t.server, p.appId, p.sales.token, {
+      name: 'Pricing page',
+      type: 2,
+      website: 'https://www.example.com/pricing',
+      embed: 1,
+    });
+    expect(await open(web.shareToken)).toContain('<title>www.example.com</title>');
   });
 
   it('with_url is a parameter like the others: as a form field or in JSON too, on create and edit', async () => {
@@ -193,7 +230,7 @@ describe('editing and disabling', () => {
 describe('the viewer page', () => {
   let link: LinkData;
   beforeAll(async () => {
-    link = await madeLink(t.server, p.appId, p.sales.token, { name: 'Viewer <deck>', file_id: fileId, form_position: 3 });
+    link = await madeLink(t.server, p.appId, p.sales.token, { name: 'Viewer', title: 'Viewer <deck>', file_id: fileId, form_position: 3 });
   });
 
   it('is a server-rendered page: the first page inline with its size, the others lazily, noindex, no referrer, a nonce CSP', async () => {

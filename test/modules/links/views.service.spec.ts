@@ -58,6 +58,7 @@ function linkRow(over: Partial<LinkRow>): LinkRow {
     embed: 0,
     form_fields: null,
     disabled_at: null,
+    title: null,
     ...over,
   };
 }

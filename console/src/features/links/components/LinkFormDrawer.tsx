@@ -11,6 +11,7 @@ import { type LinkInput, type LinkItem, linkQueries, useCreateLink, useUploadFil
 
 interface Values {
   name: string;
+  title?: string;
   type: 1 | 2 | 3;
   file_id?: string;
   website?: string;
@@ -24,6 +25,7 @@ interface Values {
 /** Where the API names a field in a failure: the form field that shows it. */
 const FIELD_OF: Record<string, keyof Values> = {
   name_required: 'name',
+  title_invalid: 'title',
   file_id_required: 'file_id',
   file_not_found: 'file_id',
   website_required: 'website',
@@ -89,6 +91,7 @@ export function LinkFormDrawer({
   const submit = async (v: Values) => {
     const input: LinkInput = {
       name: v.name.trim(),
+      ...(v.title?.trim() ? { title: v.title.trim() } : {}),
       type: v.type,
       ...(v.type === 1 ? { file_id: v.file_id ?? '' } : { website: (v.website ?? '').trim() }),
       ...(v.customer_id ? { customer_id: v.customer_id } : {}),
@@ -145,6 +148,9 @@ export function LinkFormDrawer({
           rules={[{ required: true, whitespace: true, message: t('links.form.nameRequired') }]}
         >
           <Input placeholder={t('links.form.namePlaceholder')} maxLength={255} />
+        </Form.Item>
+        <Form.Item name="title" label={t('links.form.publicTitle')} extra={t('links.form.publicTitleHelp')}>
+          <Input maxLength={200} />
         </Form.Item>
         <Form.Item name="type" label={t('links.form.type')}>
           <Radio.Group
