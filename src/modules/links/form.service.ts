@@ -129,7 +129,7 @@ export function createLinkForms(
             visitorId: v.visitor_id,
             action: 'file_view_duration',
             when: d.created_at ?? v.view_time,
-            content: { fileViewDurationId: d.id, linkViewLogId: v.id },
+            content: { fileViewDurationId: d.id, linkViewLogId: v.id, ...records.linkRef(link), page: Number(d.page_index) },
             env: null,
           }),
         );

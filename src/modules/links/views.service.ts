@@ -159,7 +159,8 @@ export function createLinkViews(ctx: AppContext, deps: LinkViewsDeps) {
       }),
     ];
     if (start.page !== null) {
-      const content = { fileViewDurationId: `${viewId}:0`, linkViewLogId: viewId };
+      // Beyond the interface's shape: which link and which page, so that a feed can say it.
+      const content = { fileViewDurationId: `${viewId}:0`, linkViewLogId: viewId, ...records.linkRef(link), page: start.page };
       out.push(records.behaviour(customer, { visitorId: visitor.visitorId, action: 'file_view_duration', when: now, content, env }));
     }
     if (start.close) {
@@ -277,7 +278,7 @@ export function createLinkViews(ctx: AppContext, deps: LinkViewsDeps) {
     const { view, now, env } = step;
     const out = step.change.firstRead.map((n) => {
       const page = step.change.pages.get(n) as PageDwell;
-      const content = { fileViewDurationId: `${view.id}:${page.position}`, linkViewLogId: view.id };
+      const content = { fileViewDurationId: `${view.id}:${page.position}`, linkViewLogId: view.id, ...records.linkRef(step.link), page: n };
       return records.behaviour(customer, { visitorId: view.visitor_id, action: 'file_view_duration', when: now, content, env });
     });
     if (leave) out.push(records.leave(customer, { link: step.link, view, at: now, env }));

@@ -99,7 +99,9 @@ describe('a directed link', () => {
       'viewTime',
     ]);
     const turn = JSON.parse((records.find((r) => r.action === 'file_view_duration') as Behaviour).content) as Record<string, unknown>;
-    expect(turn).toMatchObject({ linkViewLogId: view.linkViewLog?.id });
+    // Beyond the interface's shape, which link and which page: the feed says "Read page 1 of …".
+    expect(turn).toMatchObject({ linkViewLogId: view.linkViewLog?.id, linkId: link.id, title: link.name, page: expect.any(Number) });
+    expect([1, 2]).toContain(turn.page);
     expect(String(turn.fileViewDurationId)).toMatch(new RegExp(`^${view.linkViewLog?.id}:[01]$`));
     const o = await overview('id-ada');
     expect(o).toMatchObject({ linkCount: 1 });

@@ -27,6 +27,20 @@ describe('describeBehaviour', () => {
     ]);
   });
 
+  it('a page turn names the link and the page when the record says them, and the link alone otherwise', () => {
+    const turn = (content: Record<string, unknown>) =>
+      describeBehaviour({ ...base, action: 'file_view_duration', content: JSON.stringify(content) });
+    expect(turn({ fileViewDurationId: 'v:1', linkViewLogId: 'v', linkId: 'l1', title: 'Price list', page: 3 })).toMatchObject({
+      titleKey: 'file_view_duration_page',
+      titleValues: { name: 'Price list', page: '3' },
+    });
+    // A producer's record (the interface's shape): no link or page in it.
+    expect(turn({ fileViewDurationId: 'v:1', linkViewLogId: 'v' })).toMatchObject({
+      titleKey: 'file_view_duration',
+      titleValues: { name: '' },
+    });
+  });
+
   it('a call: its duration from the joined call record, else from the content', () => {
     expect(describeBehaviour({ ...base, action: 'call', duration: 125, handleState: '1' })).toMatchObject({
       kind: 'call',

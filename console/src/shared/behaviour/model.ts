@@ -104,7 +104,12 @@ export function describeBehaviour(record: BehaviourLike): BehaviourView {
   if (LINK_ACTIONS.has(action) || SEND_DATA.test(action)) {
     const name = text(record.linkDetail?.name) ?? text(record.linkViewLog?.linkName) ?? text(content.title) ?? '';
     if (SEND_DATA.test(action)) return { kind: 'message', titleKey: 'send_data', titleValues: { name } };
-    const view: BehaviourView = { kind: 'link', titleKey: action, titleValues: { name } };
+    // A page turn names its page when the server said which (the viewer's records do).
+    const page = action === 'file_view_duration' ? text(content.page) : undefined;
+    const view: BehaviourView =
+      page === undefined
+        ? { kind: 'link', titleKey: action, titleValues: { name } }
+        : { kind: 'link', titleKey: 'file_view_duration_page', titleValues: { name, page } };
     if (action === 'link_view_log' || action === 'link_leave_log') {
       const pages = pagesRead(record.linkViewLog?.durations);
       const total = Number(record.linkViewLog?.totalDuration ?? NaN);
