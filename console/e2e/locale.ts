@@ -4,9 +4,16 @@ import zhCN from '../src/locales/zh-CN/index.ts';
 export type Lang = 'en-US' | 'zh-CN';
 const LOCALES = { 'en-US': enUS, 'zh-CN': zhCN } as const;
 
-/** A console text by its key, as the locale files say it, with `{{name}}` placeholders filled. */
+const lookup = (lang: Lang, key: string): unknown =>
+  key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], LOCALES[lang]);
+
+/**
+ * A console text by its key, as the locale files say it, with `{{name}}` placeholders filled. A key
+ * with plural forms (`key_one`, `key_other`) takes the form of `count` in the language, as i18next does.
+ */
 export function text(lang: Lang, key: string, values: Record<string, string | number> = {}): string {
-  const found = key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], LOCALES[lang]);
+  const plural = typeof values.count === 'number' ? `${key}_${new Intl.PluralRules(lang).select(values.count)}` : undefined;
+  const found = (plural !== undefined ? lookup(lang, plural) : undefined) ?? lookup(lang, key);
   if (typeof found !== 'string') throw new Error(`no text ${key} in ${lang}`);
   return found.replace(/{{(\w+)}}/g, (_m, name: string) => String(values[name] ?? `{{${name}}}`));
 }

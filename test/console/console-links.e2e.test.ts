@@ -311,6 +311,24 @@ describe('links, settings and webhooks in the console', { timeout: 90_000 }, () 
     await shot(owner, 'customers-1440');
   });
 
+  it("a page that does not exist leads back: to the project's customers inside a project, else to the projects", async () => {
+    const notFound = text('en-US', 'common.errors.notFound');
+    await phone.goto(`${base}/console/p/${appId}/nowhere`);
+    await phone.getByRole('heading', { level: 1, name: notFound }).waitFor();
+    await expectAccessible(phone, 'not found (375)');
+    await shot(phone, 'not-found-375');
+    await phone.getByRole('link', { name: text('en-US', 'common.errors.backToCustomers') }).click();
+    await new CustomersPage(phone).customerLink('Ada Lovelace').waitFor();
+    expect(new URL(phone.url()).pathname).toBe(`/console/p/${appId}/customers`);
+    await owner.goto(`${base}/console/nowhere`);
+    await owner.getByRole('heading', { level: 1, name: notFound }).waitFor();
+    await expectAccessible(owner, 'not found');
+    await shot(owner, 'not-found-1440');
+    await owner.getByRole('link', { name: text('en-US', 'common.errors.backToProjects') }).click();
+    await new ProjectsPage(owner).heading.waitFor();
+    expect(new URL(owner.url()).pathname).toMatch(/^\/console\/?$/);
+  });
+
   it('the Chinese texts show on the new pages', async () => {
     const shell = await new AppShell(phone, 'en-US').switchLanguage('zh-CN');
     await shell.goTo('links');

@@ -58,6 +58,13 @@ export class ImportWizard {
     return out;
   }
 
+  /** What an import that is over says it did (`done` in the drawer, `finishedBanner` above the list), each count with its noun. */
+  summary(file: string, counts: Record<'created' | 'updated' | 'skipped' | 'failed', number>, key = 'done'): string {
+    const part = (k: keyof typeof counts) => text(this.lang, `customers.import.outcome.${k}`, { count: counts[k] });
+    const parts = { created: part('created'), updated: part('updated'), skipped: part('skipped'), failed: part('failed') };
+    return text(this.lang, `customers.import.${key}`, { file, ...parts });
+  }
+
   /** Clicks what starts a download and answers the file's name and text. */
   async download(click: () => Promise<void>): Promise<{ name: string; bytes: Buffer }> {
     const [download] = (await Promise.all([this.page.waitForEvent('download'), click()])) as [Download, void];

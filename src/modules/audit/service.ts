@@ -6,32 +6,34 @@ import { timeOrderedUuid } from '../../lib/ids.ts';
 import type { AccessService } from '../access/service.ts';
 import { type AuditRow, auditRepository as repo } from './repository.ts';
 
-/** The changes the audit log records (docs/projects.md, "Audit log"). */
-export type AuditAction =
-  | 'member.add'
-  | 'member.readd'
-  | 'member.remove'
-  | 'member.accept'
-  | 'member.leave'
-  | 'customer.transfer_owner'
-  | 'customer.transfer_group'
-  | 'customer.delete'
-  | 'customer.merge'
-  | 'customer.erase'
-  | 'customer.import'
-  | 'customer.export'
-  | 'project.edit'
-  | 'project.secret_rotate'
-  | 'project.site_key_rotate'
-  | 'project.site_secret_rotate'
-  | 'webhook.create'
-  | 'webhook.remove'
-  | 'webhook.replay'
-  | 'file.upload'
-  | 'file.replace'
-  | 'field.create'
-  | 'field.edit'
-  | 'field.remove';
+/** The changes the audit log records (docs/projects.md, "Audit log"); the console has a label for each. */
+export const AUDIT_ACTIONS = [
+  'member.add',
+  'member.readd',
+  'member.remove',
+  'member.accept',
+  'member.leave',
+  'customer.transfer_owner',
+  'customer.transfer_group',
+  'customer.delete',
+  'customer.merge',
+  'customer.erase',
+  'customer.import',
+  'customer.export',
+  'project.edit',
+  'project.secret_rotate',
+  'project.site_key_rotate',
+  'project.site_secret_rotate',
+  'webhook.create',
+  'webhook.remove',
+  'webhook.replay',
+  'file.upload',
+  'file.replace',
+  'field.create',
+  'field.edit',
+  'field.remove',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export interface AuditEntry {
   appId: string;

@@ -46,7 +46,7 @@ function Details({ record }: { record: BehaviourLike }) {
     return (
       <Flex vertical gap={2} style={{ maxWidth: 420 }}>
         <Typography.Text type="secondary">
-          {t('customer.totalRead', { duration: duration(view.totalMs ?? 0), pages: view.pages.length })}
+          {t('customer.totalRead', { duration: duration(view.totalMs ?? 0), count: view.pages.length })}
         </Typography.Text>
         {view.pages.map((p) => (
           <Flex key={p.page} gap={8} align="center">

@@ -1,6 +1,7 @@
 import { Alert, Button } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { type ImportJobView, isSettled, percentDone } from './model.ts';
+import { outcomeParts } from './summary.ts';
 
 type NoticedJob = Pick<ImportJobView, 'status' | 'fileName' | 'total' | 'processed' | 'created' | 'updated' | 'skipped' | 'failed'>;
 
@@ -18,13 +19,7 @@ export function ImportNotice({ job, onClose, onShow }: { job: NoticedJob; onClos
           ? t('customers.import.runningBanner', { file: job.fileName, percent: percentDone(job) })
           : job.status === 'failed'
             ? t('customers.import.failedBanner', { file: job.fileName })
-            : t('customers.import.finishedBanner', {
-                file: job.fileName,
-                created: job.created,
-                updated: job.updated,
-                skipped: job.skipped,
-                failed: job.failed,
-              })
+            : t('customers.import.finishedBanner', { file: job.fileName, ...outcomeParts(t, job) })
       }
       closable={settled}
       onClose={onClose}

@@ -3,6 +3,7 @@ import { Alert, Button, Flex, Progress, Statistic, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { type ImportJob, downloads } from './api.ts';
 import { isSettled, percentDone } from './model.ts';
+import { outcomeParts } from './summary.ts';
 import { useDownload } from './useDownload.ts';
 
 /** A job's progress and, once it is over, what it did (or would do: a dry run), with its failed rows to download. */
@@ -11,15 +12,17 @@ export function JobOutcome({ appId, me, job }: { appId: string; me: number; job:
   const download = useDownload();
   const settled = isSettled(job);
   const counts = (['created', 'updated', 'skipped', 'failed'] as const).map((k) => ({ key: k, value: job[k] }));
+  // Once over: the rows checked (a dry run), or what the import did with them, each count said.
+  const headline = !settled
+    ? job.total > 0
+      ? t('customers.import.progress', { processed: job.processed, total: job.total })
+      : t('customers.import.counting')
+    : job.dryRun
+      ? t('customers.import.dryRunDone', { file: job.fileName, count: job.processed })
+      : t('customers.import.done', { file: job.fileName, ...outcomeParts(t, job) });
   return (
     <Flex vertical gap={16}>
-      <Typography.Text>
-        {settled
-          ? t(job.dryRun ? 'customers.import.dryRunDone' : 'customers.import.done', { file: job.fileName, count: job.processed })
-          : job.total > 0
-            ? t('customers.import.progress', { processed: job.processed, total: job.total })
-            : t('customers.import.counting')}
-      </Typography.Text>
+      {job.status !== 'failed' && <Typography.Text>{headline}</Typography.Text>}
       <Progress
         percent={percentDone(job)}
         status={job.status === 'failed' ? 'exception' : settled ? 'success' : 'active'}

@@ -1,4 +1,5 @@
 import { Button, Flex } from 'antd';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ImportWizardModel } from './useImportWizard.ts';
 
@@ -6,6 +7,13 @@ import type { ImportWizardModel } from './useImportWizard.ts';
 export function WizardFooter({ wizard: w }: { wizard: ImportWizardModel }) {
   const { t } = useTranslation();
   const { step, file } = w.state;
+  const done = useRef<HTMLButtonElement>(null);
+  // Once the import is over, the focus (lost when the button pressed to start it went away) is on
+  // "Done": Enter or Escape closes the drawer.
+  const over = step === 3 && w.run.settled;
+  useEffect(() => {
+    if (over) done.current?.focus();
+  }, [over]);
   return (
     <Flex justify="end" gap={8} wrap>
       {step === 0 && (
@@ -32,7 +40,7 @@ export function WizardFooter({ wizard: w }: { wizard: ImportWizardModel }) {
       {step === 3 && (
         <>
           {w.run.settled && <Button onClick={w.reset}>{t('customers.import.another')}</Button>}
-          <Button type="primary" onClick={w.close}>
+          <Button ref={done} type="primary" onClick={w.close}>
             {t('customers.import.finish')}
           </Button>
         </>

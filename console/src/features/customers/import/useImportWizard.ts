@@ -59,6 +59,18 @@ export function useImportWizard({ appId, me, isManager, open, resume, onClose }:
     reset();
     onClose(seen);
   };
+  // Once the import is over, Escape closes the drawer wherever the focus is: the drawer hears it only
+  // from inside, and the button that started the import has gone, taking the focus with it. Bound
+  // anew each render, so `close` sees the job as it is now.
+  const ended = open && state.step === 3 && run.data !== undefined && isSettled(run.data);
+  useEffect(() => {
+    if (!ended) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape' && !e.defaultPrevented) close();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  });
   const choose = (file: File) => {
     dispatch({ type: 'choose', file });
     preview.reset();

@@ -96,7 +96,7 @@ export function LinkDetail({ appId, link }: { appId: string; link: LinkItem }) {
                   <Flex gap={8} wrap align="center">
                     {v.leaveTime ? null : <Badge status="processing" text={t('links.detail.reading')} />}
                     <Typography.Text>
-                      {t('links.detail.read', { duration: duration(ms), pages: v.totalPage ?? pages.length })}
+                      {t('links.detail.read', { duration: duration(ms), count: v.totalPage ?? pages.length })}
                     </Typography.Text>
                   </Flex>
                   {pages.length > 0 && (

@@ -50,7 +50,7 @@ function FileStatus({ appId, fileId }: { appId: string; fileId: string }) {
     );
   return (
     <Typography.Text data-file-status="ready">
-      <CheckCircleFilled style={{ color: '#2e7d32' }} /> {t('links.form.fileReady', { pages: f.pageCount })}
+      <CheckCircleFilled style={{ color: '#2e7d32' }} /> {t('links.form.fileReady', { count: f.pageCount })}
     </Typography.Text>
   );
 }

@@ -12,24 +12,9 @@ import { meQuery } from '../../../shared/api/me.ts';
 import { memberQueries } from '../../members/index.ts';
 import { projectQueries } from '../../projects/index.ts';
 import { type AuditEntry, settingsQueries, useEditProject, useRotateSecret } from '../api.ts';
+import { isKnownAuditAction } from '../auditActions.ts';
 
 const h2 = (text: string) => <h2 style={{ fontSize: 16, margin: 0 }}>{text}</h2>;
-/** The audit actions the console names; others are shown as the server writes them. */
-const KNOWN_ACTIONS = [
-  'member.add',
-  'member.remove',
-  'member.accept',
-  'customer.delete',
-  'customer.transfer_owner',
-  'customer.transfer_group',
-  'file.upload',
-  'file.replace',
-  'project.edit',
-  'project.secret_rotate',
-  'webhook.create',
-  'webhook.remove',
-  'webhook.replay',
-] as const;
 
 /** The project's settings: its name and description, the secret integrations use, and who changed what. */
 export function SettingsPage() {
@@ -70,10 +55,7 @@ export function SettingsPage() {
     const m = members.data?.find((x) => String(x.svcUserId) === id);
     return m?.user?.userName || m?.user?.phoneNum || m?.user?.email || t('settings.audit.user', { id });
   };
-  const actionText = (e: AuditEntry) =>
-    (KNOWN_ACTIONS as readonly string[]).includes(e.action)
-      ? t(`settings.audit.actions.${e.action as (typeof KNOWN_ACTIONS)[number]}`)
-      : e.action;
+  const actionText = (e: AuditEntry) => (isKnownAuditAction(e.action) ? t(`settings.audit.actions.${e.action}`) : e.action);
 
   return (
     <>

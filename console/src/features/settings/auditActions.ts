@@ -1,0 +1,15 @@
+import enUS from '../../locales/en-US/index.ts';
+
+type Labels = typeof enUS.settings.audit.actions;
+/** An audit action the console has words for: `group.verb`, as the locale files name them. */
+export type KnownAuditAction = { [G in keyof Labels]: `${G}.${keyof Labels[G] & string}` }[keyof Labels];
+
+/**
+ * Whether the console has a label for an audit action (`settings.audit.actions.<group>.<verb>`); one it
+ * does not know (from a newer server) is shown as the server wrote it.
+ */
+export function isKnownAuditAction(action: string): action is KnownAuditAction {
+  const [group = '', verb = '', ...rest] = action.split('.');
+  const labels: Record<string, Record<string, string>> = enUS.settings.audit.actions;
+  return rest.length === 0 && Object.hasOwn(labels, group) && Object.hasOwn(labels[group] ?? {}, verb);
+}
