@@ -28,3 +28,13 @@ const ALERTING = new Set([
 export function alerts(action: string | undefined): boolean {
   return action !== undefined && ALERTING.has(action);
 }
+
+/**
+ * Whether a feed entry raises the bell's count: what a salesperson should look at, the same doings
+ * that pop up (and an anonymous reader opening a link). The team's own changes (an import of a
+ * thousand customers, an edit, a transfer) and the steps inside a reading join the feed without it.
+ */
+export function countsForBell(entry: { textKey: string; action: string | undefined }): boolean {
+  if (entry.textKey === 'anonymousOpen') return true;
+  return entry.textKey === 'activity' && alerts(entry.action);
+}

@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import { countsForBell } from './alerts.ts';
 
 /** One event of the live stream as the feed shows it. */
 export interface FeedEntry {
@@ -28,13 +29,17 @@ function emit(): void {
   for (const l of listeners) l();
 }
 
-/** The tab's feed: the latest events, newest first, and how many arrived since it was last opened. */
+/** The tab's feed: the latest events, newest first, and how many worth a look arrived since it was last opened. */
 export const liveFeed = {
   add(entry: FeedEntry): void {
     if (entries.some((e) => e.id === entry.id && e.appId === entry.appId)) return;
     entries = [entry, ...entries].slice(0, MAX);
-    unseen += 1;
+    if (countsForBell(entry)) unseen += 1;
     emit();
+  },
+  /** What the feed holds now (the hook's value). */
+  snapshot(): { entries: FeedEntry[]; unseen: number } {
+    return snapshot;
   },
   seen(): void {
     unseen = 0;
