@@ -2,6 +2,7 @@ import { Badge, Card, Empty, Flex, List, Space, Table, Tag, Typography } from 'a
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { DateTime } from '../../../shared/ui/DateTime.tsx';
+import { newActivity } from '../activity.ts';
 import type { CustomerListItem } from '../api.ts';
 import type { CustomerListModel } from '../useCustomerList.ts';
 
@@ -16,7 +17,7 @@ export function CustomerRows({ list: c, wide }: { list: CustomerListModel; wide:
   const nameOf = (r: CustomerListItem) => r.name || t('customers.unnamed');
   const isNew = (r: CustomerListItem) => (r.isNew === 1 ? <Tag color="red">{t('customers.newBadge')}</Tag> : null);
   const activity = (r: CustomerListItem) =>
-    r.newCount > 0 ? <Badge count={t('customers.newActivity', { count: r.newCount })} color="#1565c0" /> : null;
+    newActivity(r) > 0 ? <Badge count={t('customers.newActivity', { count: newActivity(r) })} color="#1565c0" /> : null;
   const empty = <Empty description={t(c.filtered ? 'customers.emptyFiltered' : 'customers.empty')} />;
 
   if (wide)
