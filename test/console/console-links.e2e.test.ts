@@ -158,6 +158,18 @@ describe('links, settings and webhooks in the console', { timeout: 90_000 }, () 
     await shot(owner, 'links-1440');
   });
 
+  it("shows Ada's reading as one entry of her timeline, with its pages, not one per page turn", async () => {
+    await new CustomersPage(owner).open(base, appId);
+    await new CustomersPage(owner).customerLink('Ada Lovelace').click();
+    const reading = owner.locator('[data-behaviour="link_view_log"]');
+    await reading.first().waitFor();
+    expect(await reading.count()).toBe(1);
+    expect(await reading.textContent()).toContain(text('en-US', 'customer.actions.link_view_log', { name: 'Pricing deck' }));
+    // Its page turns and its leave are in that entry, not beside it.
+    expect(await owner.locator('[data-behaviour="file_view_duration"], [data-behaviour="link_leave_log"]').count()).toBe(0);
+    await shot(owner, 'customer-reading-1440');
+  });
+
   it('replaces the project secret: the new one is shown, the old one works until the time said', async () => {
     await new AppShell(owner, 'en-US').goTo('settings');
     const settings = new SettingsPage(owner);

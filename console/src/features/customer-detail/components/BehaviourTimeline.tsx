@@ -15,6 +15,7 @@ import { useTranslation } from 'react-i18next';
 import { DateTime } from '../../../shared/ui/DateTime.tsx';
 import { customerDetailQueries } from '../api.ts';
 import { type BehaviourKind, type BehaviourLike, describeBehaviour, durationParts } from '../../../shared/behaviour/model.ts';
+import { oneEntryPerReading } from '../../../shared/behaviour/readings.ts';
 import { useBehaviourTitle } from '../../../shared/behaviour/useBehaviourTitle.ts';
 
 const ICONS: Record<BehaviourKind, ReactNode> = {
@@ -98,7 +99,8 @@ export function BehaviourTimeline({ appId, customerId }: { appId: string; custom
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
   if (records.isLoading) return <Skeleton active paragraph={{ rows: 5 }} />;
-  const all = records.data?.pages.flat() ?? [];
+  // One reading, one entry: its page turns and its leave are in its opening's pages and seconds.
+  const all = oneEntryPerReading(records.data?.pages.flat() ?? []);
   if (all.length === 0) return <Empty description={t('customer.noActivity')} />;
   return (
     <>
