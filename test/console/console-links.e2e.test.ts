@@ -165,6 +165,12 @@ describe('links, settings and webhooks in the console', { timeout: 90_000 }, () 
     await reading.first().waitFor();
     expect(await reading.count()).toBe(1);
     expect(await reading.textContent()).toContain(text('en-US', 'customer.actions.link_view_log', { name: 'Pricing deck' }));
+    // On her phone the whole deck fits the screen: page 1 for ~2.5 s, then "next", page 2 for ~1.5 s,
+    // never page 3 (the viewer once took the last page in view for the one being read).
+    const entry = (await reading.textContent()) ?? '';
+    expect(entry).toContain(text('en-US', 'customer.pageN', { n: 1 }));
+    expect(entry).toContain(text('en-US', 'customer.pageN', { n: 2 }));
+    expect(entry).not.toContain(text('en-US', 'customer.pageN', { n: 3 }));
     // Its page turns and its leave are in that entry, not beside it.
     expect(await owner.locator('[data-behaviour="file_view_duration"], [data-behaviour="link_leave_log"]').count()).toBe(0);
     await shot(owner, 'customer-reading-1440');

@@ -24,6 +24,8 @@ interface OpenAnswer {
 /** No input or scroll for this long: the time after it is not reading. */
 const IDLE_MS = 60_000;
 const HEARTBEAT_MS = 10_000;
+/** How long after a page asked for (a key, a button) the scroll it causes is the viewer's, not the reader's. */
+const PROGRAMMATIC_SCROLL_MS = 1000;
 /** A page turn is reported once the page has stayed current this long (fast scrolling reports nothing). */
 const TURN_REPORT_MS = 1000;
 
@@ -140,16 +142,22 @@ const TURN_REPORT_MS = 1000;
     turnTimer = window.setTimeout(() => send('page'), TURN_REPORT_MS);
   };
 
+  const ratios = new Map<number, number>();
+  // While the viewer scrolls to a page it was asked for, what comes into view does not choose the
+  // page: near the end of a short document the page asked for may never reach the top.
+  let programmatic = false;
+  let programmaticTimer: number | undefined;
+
   const goTo = (n: number): void => {
     const target = Math.min(Math.max(1, n), pages);
     const section = sections[target - 1];
     input();
     show(target);
+    programmatic = true;
+    window.clearTimeout(programmaticTimer);
+    programmaticTimer = window.setTimeout(() => (programmatic = false), PROGRAMMATIC_SCROLL_MS);
     section?.scrollIntoView({ block: 'start' });
   };
-
-  const ratios = new Map<number, number>();
-  let programmatic = false;
   if ('IntersectionObserver' in window && sections.length > 0) {
     const observer = new IntersectionObserver(
       (entries) => {
@@ -159,7 +167,10 @@ const TURN_REPORT_MS = 1000;
         const inView = [...ratios].filter(([, r]) => r >= 0.6).map(([n]) => n);
         const candidates = inView.length > 0 ? inView : [...ratios].filter(([, r]) => r > 0).map(([n]) => n);
         if (candidates.length === 0) return;
-        const atEnd = window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 2;
+        // Scrolled to the end of a document taller than the screen: the last page in view. A document
+        // that fits the screen (a short deck on a phone) has no end to scroll to: the topmost page.
+        const scrollable = document.documentElement.scrollHeight > window.innerHeight + 2;
+        const atEnd = scrollable && window.scrollY > 0 && window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 2;
         show(atEnd ? Math.max(...candidates) : Math.min(...candidates));
       },
       { threshold: [0, 0.25, 0.6, 1] },
@@ -193,6 +204,10 @@ const TURN_REPORT_MS = 1000;
   if (next) next.disabled = current >= pages;
   for (const type of ['scroll', 'pointerdown', 'pointermove', 'touchstart', 'wheel']) {
     window.addEventListener(type, input, { passive: true });
+  }
+  // The reader's own scrolling chooses the page again at once.
+  for (const type of ['touchstart', 'wheel']) {
+    window.addEventListener(type, () => (programmatic = false), { passive: true });
   }
 
   // ---- Visibility and leaving: only visible time counts; the last beacons outlive the page. ----
