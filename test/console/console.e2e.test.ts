@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { DESKTOP_UA, launchChromium, personContext, watchNoise } from '../helpers/browser.ts';
 import { expectAccessible, shot } from '../helpers/console-checks.ts';
+import { hasFocus, inSight, isCut, outOfWidth } from '../../console/e2e/sight.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { text } from '../../console/e2e/locale.ts';
 import { AppShell } from '../../console/e2e/pages/AppShell.ts';
@@ -132,23 +133,64 @@ describe('the console, as a salesperson uses it', { timeout: 60_000 }, () => {
 
   it("creates a customer through the metadata form; the server's validation error shows on the field it names", async () => {
     const customers = new CustomersPage(owner);
-    await customers.fillNew({ name: 'Ada Lovelace', company: 'Analytical Engines', phone: 'not a phone' });
-    await customers.save();
-    // The error table's text for phone_invalid (a field code), then the server's own detail, on the phone field only.
-    expect((await customers.fieldError('phone')).split('\n')).toEqual([
-      'The parameter is not valid: wrong type or format, too long, not an allowed value, or not a member',
-      'phone is not a valid mobile number',
-    ]);
-    expect(await customers.fieldError('name')).toBe('');
-    await customers.form.getByLabel(text('en-US', 'customers.fields.phone'), { exact: true }).fill('13800000001');
-    await customers.save();
-    await owner.getByText(text('en-US', 'customers.created')).waitFor();
-    await customers.form.waitFor({ state: 'hidden' });
-    await customers.customerLink('Ada Lovelace').waitFor();
+    // At 375 px, where the form is long: Save is at its end, the field the server refuses far above it.
+    await owner.setViewportSize({ width: 375, height: 812 });
+    try {
+      await customers.fillNew({ name: 'Ada Lovelace', company: 'Analytical Engines', phone: 'not a phone' });
+      await customers.saveButton().scrollIntoViewIfNeeded();
+      expect(await inSight(customers.field('phone')), 'the phone field is out of sight when Save is pressed').toBe(false);
+      await customers.save();
+      // The error table's text for phone_invalid (a field code), then the server's own detail, on the phone field only.
+      expect((await customers.fieldError('phone')).split('\n')).toEqual([
+        'The parameter is not valid: wrong type or format, too long, not an allowed value, or not a member',
+        'phone is not a valid mobile number',
+      ]);
+      expect(await customers.fieldError('name')).toBe('');
+      // The field is brought back into sight with its messages, the cursor in it.
+      await expect.poll(() => inSight(customers.field('phone'))).toBe(true);
+      for (const m of await customers.fieldMessages('phone')) await expect.poll(() => inSight(m)).toBe(true);
+      expect(await hasFocus(customers.field('phone'))).toBe(true);
+      await owner.keyboard.press('Control+A');
+      await owner.keyboard.type('13800000001');
+      await customers.save();
+      await owner.getByText(text('en-US', 'customers.created')).waitFor();
+      await customers.form.waitFor({ state: 'hidden' });
+      await customers.customerLink('Ada Lovelace').waitFor();
+    } finally {
+      await owner.setViewportSize({ width: 1440, height: 900 });
+    }
     // A second customer, so that the search has something to leave out.
     await customers.fillNew({ name: 'Grace Hopper', email: 'grace@navy.example' });
     await customers.save();
     await customers.customerLink('Grace Hopper').waitFor();
+  });
+
+  it('keyboard: from the top of the customers page Tab meets the search, then the filters, then the actions; "/" goes to the search', async () => {
+    const customers = new CustomersPage(owner);
+    await owner.reload();
+    await customers.heading.waitFor();
+    await customers.customerLink('Grace Hopper').waitFor();
+    const importButton = owner.getByRole('button', { name: text('en-US', 'customers.import.button') });
+    const group = owner.getByRole('combobox', { name: text('en-US', 'customers.group'), exact: true });
+    // Tab from the page's top, noting when the search, the group filter and the Import button take the focus.
+    const met: string[] = [];
+    for (let i = 0; i < 40 && !met.includes('import'); i++) {
+      await owner.keyboard.press('Tab');
+      if (await hasFocus(customers.search)) met.push('search');
+      else if (await hasFocus(group)) met.push('group');
+      else if (await hasFocus(importButton)) met.push('import');
+    }
+    expect(met).toEqual(['search', 'group', 'import']);
+    // "/" away from any field puts the cursor in the search box, and is not typed there.
+    await importButton.focus();
+    await owner.keyboard.press('/');
+    expect(await hasFocus(customers.search)).toBe(true);
+    expect(await customers.search.inputValue()).toBe('');
+    // In a field, "/" is a character like any other.
+    await owner.keyboard.type('a/b');
+    expect(await customers.search.inputValue()).toBe('a/b');
+    await customers.search.fill('');
+    await owner.keyboard.press('Escape');
   });
 
   it('finds the customer by search (kept in the URL) and opens their page', async () => {
@@ -169,7 +211,7 @@ describe('the console, as a salesperson uses it', { timeout: 60_000 }, () => {
     await page.entry('create').waitFor();
   });
 
-  it("shows the seeded option labels in the user's language; the owner adds a field the customer form then shows", async () => {
+  it("shows the seeded option labels in the user's language; the owner adds a field the customer form then shows, and renames it at 375 px", async () => {
     // Sex defaults to "2", seeded with the label 未知: the profile shows the English one.
     await owner.getByText(text('en-US', 'customers.options.sex.2'), { exact: true }).waitFor();
     expect(await owner.getByText('未知', { exact: true }).count()).toBe(0);
@@ -180,11 +222,61 @@ describe('the console, as a salesperson uses it', { timeout: 60_000 }, () => {
     await fields.addText('contract', 'Contract no.');
     await fields.row('Contract no.').waitFor();
     await expectAccessible(tab, 'fields');
-    const customers = new CustomersPage(tab);
+    await tab.close();
+
+    // On the owner's phone, at 375 px: each field a card whose actions are all in reach; Edit renames one.
+    const phone = await contextFor(375, true);
+    try {
+      const page = await phone.newPage();
+      const signIn = new SignInPage(page);
+      await signIn.open(base);
+      await signIn.signIn('owner@acme.example', PASSWORD);
+      await new ProjectsPage(page).heading.waitFor();
+      const onPhone = new FieldsPage(page);
+      await onPhone.open(base, appId);
+      await onPhone.row('Contract no.').waitFor();
+      await expectAccessible(page, 'fields (375)');
+      await shot(page, 'fields-375');
+      const buttons = page.getByRole('main').getByRole('button');
+      expect(await buttons.count()).toBeGreaterThan(20);
+      expect(await outOfWidth(buttons), 'buttons wider than the screen reaches').toEqual([]);
+      const editor = await onPhone.edit('Contract no.');
+      const labelBox = editor.getByLabel(text('en-US', 'customers.fieldEditor.label'), { exact: true });
+      expect(await labelBox.inputValue()).toBe('Contract no.');
+      await labelBox.fill('Contract number');
+      await editor.getByRole('button', { name: text('en-US', 'common.actions.save') }).click();
+      await page.getByText(text('en-US', 'customers.fieldEditor.saved')).waitFor();
+      await onPhone.row('Contract number').waitFor();
+      // The header names the project the page is in; a long name is cut short, the header's buttons still in reach.
+      const shell = new AppShell(page, 'en-US');
+      await shell.currentProject('Acme Sales').waitFor();
+      expect(await isCut(shell.currentProject('Acme Sales').locator('span').first())).toBe(false);
+      const long = 'Analytical Engines: worldwide sales, partners and customer success';
+      const made = await fetch(`${base}/api/v1.7/apps`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${await passwordToken('owner@acme.example')}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: long }),
+      }).then((r) => r.json() as Promise<{ data: { appId: string } }>);
+      await page.goto(`${base}/console/p/${made.data.appId}/fields`);
+      await shell.currentProject(long).waitFor();
+      expect(await isCut(shell.currentProject(long).locator('span').first())).toBe(true);
+      expect(await inSight(shell.menuButton)).toBe(true);
+      expect(await inSight(shell.liveButton)).toBe(true);
+      // It opens the drawer, where the project is switched.
+      await shell.currentProject(long).click();
+      await page
+        .getByRole('dialog')
+        .getByRole('combobox', { name: text('en-US', 'common.header.project'), exact: true })
+        .waitFor();
+    } finally {
+      await phone.close();
+    }
+    const tab2 = await desktop.newPage();
+    const customers = new CustomersPage(tab2);
     await customers.open(base, appId);
     await customers.newButton.click();
-    await customers.form.getByLabel('Contract no.', { exact: true }).waitFor();
-    await tab.close();
+    await customers.form.getByLabel('Contract number', { exact: true }).waitFor();
+    await tab2.close();
   });
 
   it('shows an ingested behaviour record in the timeline, and a live one as a toast the moment it arrives', async () => {
@@ -269,6 +361,8 @@ describe('the console, as a salesperson uses it', { timeout: 60_000 }, () => {
     await projects.open('Acme Sales');
     const customers = new CustomersPage(sales);
     await customers.heading.waitFor();
+    // The phone's header names the project (its switch is in the drawer).
+    await new AppShell(sales, 'en-US').currentProject('Acme Sales').waitFor();
     await customers.customerLink('Sam Customer').waitFor();
     expect(await customers.customerLink('Ada Lovelace').count()).toBe(0);
     expect(await customers.customerLink('Grace Hopper').count()).toBe(0);

@@ -13,6 +13,13 @@ export class AppShell {
     this.liveButton = page.getByRole('button', { name: text(lang, 'common.header.live') });
   }
 
+  /** The current project, named in the header at phone width (where its switch is in the drawer). */
+  currentProject(name: string): Locator {
+    return this.page
+      .getByRole('banner')
+      .getByRole('button', { name: text(this.lang, 'common.header.currentProject', { name }), exact: true });
+  }
+
   private async openMenuIfCollapsed(): Promise<void> {
     if (await this.menuButton.isVisible()) await this.menuButton.click();
   }

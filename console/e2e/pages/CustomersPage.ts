@@ -25,25 +25,35 @@ export class CustomersPage {
   /** Fills the new-customer form by the fields' labels (the console's own, for the built-in attributes). */
   async fillNew(values: Partial<Record<'name' | 'phone' | 'email' | 'company', string>>): Promise<void> {
     if (!(await this.form.isVisible())) await this.newButton.click();
-    for (const [field, value] of Object.entries(values)) {
-      await this.form.getByLabel(text(this.lang, `customers.fields.${field}`), { exact: true }).fill(value);
-    }
+    for (const [field, value] of Object.entries(values)) await this.field(field).fill(value);
   }
 
   async save(): Promise<void> {
-    await this.form
-      .getByRole('button', { name: text(this.lang, 'common.actions.save') })
-      .last()
-      .click();
+    await this.saveButton().click();
   }
 
-  /** The messages a field of the form shows: its accessible description, once the field is marked invalid. */
-  async fieldError(field: string): Promise<string> {
-    const input = this.form.getByLabel(text(this.lang, `customers.fields.${field}`), { exact: true });
+  /** A field of the form, by its label (the console's own, for the built-in attributes). */
+  field(field: string): Locator {
+    return this.form.getByLabel(text(this.lang, `customers.fields.${field}`), { exact: true });
+  }
+
+  /** The form's Save button, at its end. */
+  saveButton(): Locator {
+    return this.form.getByRole('button', { name: text(this.lang, 'common.actions.save') }).last();
+  }
+
+  /** The elements of a field's messages: its accessible description, once the field is marked invalid. */
+  async fieldMessages(field: string): Promise<Locator[]> {
+    const input = this.field(field);
     await this.form.locator('[aria-invalid="true"]').first().waitFor();
-    if ((await input.getAttribute('aria-invalid')) !== 'true') return '';
+    if ((await input.getAttribute('aria-invalid')) !== 'true') return [];
     const ids = ((await input.getAttribute('aria-describedby')) ?? '').split(/\s+/).filter(Boolean);
-    const texts = await Promise.all(ids.map((id) => this.page.locator(`[id="${id}"]`).innerText()));
+    return ids.map((id) => this.page.locator(`[id="${id}"]`));
+  }
+
+  /** The messages a field of the form shows, a line each ('' when it shows none). */
+  async fieldError(field: string): Promise<string> {
+    const texts = await Promise.all((await this.fieldMessages(field)).map((m) => m.innerText()));
     return texts.join('\n');
   }
 

@@ -26,7 +26,18 @@ export class FieldsPage {
     await this.page.getByText(text(this.lang, 'customers.fieldEditor.saved')).waitFor();
   }
 
+  /** A field's row of the table (wide screen) or its card (phone). */
   row(label: string): Locator {
-    return this.page.getByRole('row').filter({ hasText: label });
+    return this.page.getByRole('row').or(this.page.getByRole('main').getByRole('listitem')).filter({ hasText: label });
+  }
+
+  /** Opens the editor of the field `label` with its row's (or card's) Edit button; the editor's dialog. */
+  async edit(label: string): Promise<Locator> {
+    await this.row(label)
+      .getByRole('button', { name: text(this.lang, 'common.actions.edit'), exact: true })
+      .click();
+    const dialog = this.page.getByRole('dialog').filter({ hasText: text(this.lang, 'customers.fieldEditor.editTitle') });
+    await dialog.waitFor();
+    return dialog;
   }
 }

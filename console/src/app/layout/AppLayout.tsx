@@ -2,6 +2,7 @@ import {
   ApiOutlined,
   AppstoreOutlined,
   BellOutlined,
+  DownOutlined,
   FormOutlined,
   GlobalOutlined,
   KeyOutlined,
@@ -31,6 +32,8 @@ import { LANGUAGES } from '../../shared/i18n/language.ts';
 import { type PageKey, prefetchPage } from '../pages.ts';
 import { useLanguage } from '../useLanguage.ts';
 import { PublicAddressBanner } from './PublicAddressBanner.tsx';
+
+const ONE_LINE = { minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' } as const;
 
 /** The language switch: each language named in itself. */
 export function LanguageSwitch() {
@@ -126,6 +129,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
       }}
     />
   );
+  const projectName = (projects.data ?? []).find((p) => p.id === appId)?.name;
   const signOut = async () => {
     await session.signOut();
     client.clear();
@@ -160,13 +164,27 @@ export function AppLayout({ children }: { children: ReactNode }) {
           padding: wide ? '0 24px' : '0 12px',
           display: 'flex',
           alignItems: 'center',
-          gap: 16,
+          gap: wide ? 16 : 8,
         }}
       >
-        <Link to="/" style={{ fontWeight: 700, fontSize: 18, color: '#1565c0' }}>
+        <Link to="/" style={{ fontWeight: 700, fontSize: 18, color: '#1565c0', flex: 'none' }}>
           {t('common.appName')}
         </Link>
-        {wide ? projectSwitch : null}
+        {wide ? (
+          projectSwitch
+        ) : projectName ? (
+          // At phone width the switch is in the drawer: the header names the project (cut short when long) and opens it.
+          <Button
+            type="text"
+            title={projectName}
+            aria-label={t('common.header.currentProject', { name: projectName })}
+            onClick={() => setMenuOpen(true)}
+            style={{ minWidth: 0, flex: '0 1 auto', paddingInline: 6, fontWeight: 600 }}
+          >
+            <span style={ONE_LINE}>{projectName}</span>
+            <DownOutlined style={{ fontSize: 10 }} />
+          </Button>
+        ) : null}
         <div style={{ flex: 1 }} />
         {liveButton}
         {wide ? (

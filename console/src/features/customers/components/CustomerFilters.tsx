@@ -1,17 +1,26 @@
-import { Flex, Input, Select } from 'antd';
+import { Flex, Input, type InputRef, Select } from 'antd';
+import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useKeyShortcut } from '../../../shared/ui/useKeyShortcut.ts';
 import type { CustomerListModel } from '../useCustomerList.ts';
 import { NO_GROUP } from '../useListParams.ts';
 
-/** The list's search, group filter and (for Master and Admin) owner filter. */
+/**
+ * The list's search, group filter and (for Master and Admin) owner filter, first in the page's
+ * keyboard order; "/" anywhere on the page outside a field puts the cursor in the search box.
+ */
 export function CustomerFilters({ list: c, wide }: { list: CustomerListModel; wide: boolean }) {
   const { t } = useTranslation();
   const { params, update } = c;
+  const search = useRef<InputRef>(null);
+  useKeyShortcut('/', () => search.current?.focus({ cursor: 'all' }));
   return (
-    <Flex wrap gap={8} style={{ marginBottom: 16 }}>
+    <Flex wrap gap={8} style={{ flex: wide ? '0 1 auto' : '1 1 100%' }}>
       <Input.Search
         key={params.keyword}
+        ref={search}
         aria-label={t('customers.searchLabel')}
+        aria-keyshortcuts="/"
         placeholder={t('customers.search')}
         defaultValue={params.keyword}
         allowClear

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { ApiError } from '@rapport/sdk';
 import { Alert, Button, Drawer, Flex, Form, Grid, Input, Select, Skeleton } from 'antd';
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorDetail, errorText } from '../../../shared/i18n/errors.ts';
 import { memberQueries } from '../../members/index.ts';
@@ -36,6 +36,7 @@ export function CustomerFormDrawer({ appId, actingUserId, customer, open, onClos
   const save = useSaveCustomer(appId, actingUserId);
   const [form] = Form.useForm<Record<string, string | string[] | undefined>>();
   const [failure, setFailure] = useState<unknown>(null);
+  const failureRef = useRef<HTMLDivElement>(null);
   const fields = useMemo(() => formFields(metadata.data ?? [], mode), [metadata.data, mode]);
   const initial = useMemo(
     () =>
@@ -55,13 +56,36 @@ export function CustomerFormDrawer({ appId, actingUserId, customer, open, onClos
       const field = err instanceof ApiError ? fieldOfError(err.code, fields) : undefined;
       if (field === undefined) {
         setFailure(err);
+        // The alert heads the form, out of sight when Save (at its end) was pressed: brought back, focused, once drawn.
+        requestAnimationFrame(() => {
+          failureRef.current?.scrollIntoView({ block: 'nearest' });
+          failureRef.current?.focus({ preventScroll: true });
+        });
         return;
       }
       const detail = errorDetail(err);
       form.setFields([{ name: field, errors: detail ? [errorText(err), detail] : [errorText(err)] }]);
-      form.scrollToField(field, { block: 'center' });
+      reveal(field);
     }
   };
+
+  /**
+   * The field in error brought into sight: Save is at the end of a long form, the field may be far
+   * above it. The field goes to the middle of the drawer with the cursor in it; once its messages are
+   * drawn (antd shows them a few frames later), its whole item (label, box, messages) is in view.
+   */
+  const reveal = (field: Parameters<typeof form.scrollToField>[0]) =>
+    requestAnimationFrame(() => {
+      form.scrollToField(field, { block: 'center', focus: true });
+      const item = document.activeElement?.closest('.ant-form-item');
+      let frames = 0;
+      const whole = () => {
+        if (!item?.isConnected) return;
+        if (!item.querySelector('.ant-form-item-explain-error') && ++frames < 30) requestAnimationFrame(whole);
+        else item.scrollIntoView({ block: 'nearest' });
+      };
+      whole();
+    });
 
   const widget = (f: FormField) => {
     switch (f.widget.kind) {
@@ -121,9 +145,17 @@ export function CustomerFormDrawer({ appId, actingUserId, customer, open, onClos
       {metadata.isLoading ? (
         <Skeleton active paragraph={{ rows: 8 }} />
       ) : (
-        <Form form={form} layout="vertical" initialValues={initial} onFinish={(v) => void submit(v)}>
+        <Form
+          form={form}
+          layout="vertical"
+          initialValues={initial}
+          onFinish={(v) => void submit(v)}
+          onFinishFailed={({ errorFields }) => errorFields[0] && reveal(errorFields[0].name)}
+        >
           {failure ? (
-            <Alert type="error" showIcon style={{ marginBottom: 16 }} message={errorText(failure)} description={errorDetail(failure)} />
+            <div ref={failureRef} tabIndex={-1} style={{ outline: 'none' }}>
+              <Alert type="error" showIcon style={{ marginBottom: 16 }} message={errorText(failure)} description={errorDetail(failure)} />
+            </div>
           ) : null}
           {fields.map((f) => (
             <Form.Item

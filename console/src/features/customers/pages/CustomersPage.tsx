@@ -1,5 +1,5 @@
 import { ImportOutlined, PlusOutlined } from '@ant-design/icons';
-import { App, Button, Grid } from 'antd';
+import { App, Button, Flex, Grid } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../../shared/ui/PageHeader.tsx';
 import { Pager } from '../../../shared/ui/Pager.tsx';
@@ -20,24 +20,23 @@ export function CustomersPage() {
   const { appId, params, me, notice, importing } = c;
   return (
     <>
-      <PageHeader
-        title={t('customers.title')}
-        extra={
-          <>
-            <Button icon={<ImportOutlined />} onClick={() => c.setImporting({})} disabled={!me.data}>
-              {t('customers.import.button')}
-            </Button>
-            <ExportButton params={params} isManager={c.seesAll} />
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => c.setCreating(true)} loading={me.isLoading}>
-              {t('customers.new')}
-            </Button>
-          </>
-        }
-      />
+      <PageHeader title={t('customers.title')} />
       {notice.noticed && !importing && (
         <ImportNotice job={notice.noticed} onClose={notice.dismiss} onShow={() => c.setImporting({ resume: notice.noticed?.id })} />
       )}
-      <CustomerFilters list={c} wide={wide} />
+      {/* Search and filters first, then the actions: the keyboard meets them in the order they are drawn. */}
+      <Flex wrap gap={8} justify="space-between" align="start" style={{ marginBottom: 16 }}>
+        <CustomerFilters list={c} wide={wide} />
+        <Flex wrap gap={8}>
+          <Button icon={<ImportOutlined />} onClick={() => c.setImporting({})} disabled={!me.data}>
+            {t('customers.import.button')}
+          </Button>
+          <ExportButton params={params} isManager={c.seesAll} />
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => c.setCreating(true)} loading={me.isLoading}>
+            {t('customers.new')}
+          </Button>
+        </Flex>
+      </Flex>
       <CustomerRows list={c} wide={wide} />
       <Pager page={params.page} hasMore={c.hasMore} onPage={(page) => c.update({ page: String(page) })} />
       {me.data && (

@@ -1,6 +1,6 @@
-import { ArrowDownOutlined, ArrowUpOutlined, PlusOutlined } from '@ant-design/icons';
+import { PlusOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { App, Button, Checkbox, Flex, Form, Input, Modal, Popconfirm, Select, Table, Tag, Typography } from 'antd';
+import { App, Button, Checkbox, Form, Grid, Input, Modal, Select, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
@@ -9,7 +9,7 @@ import { PageHeader } from '../../../shared/ui/PageHeader.tsx';
 import { meQuery } from '../../../shared/api/me.ts';
 import { memberQueries } from '../../members/index.ts';
 import { type FieldDefinition, type MetadataItem, customerQueries, useRemoveField, useSaveField } from '../api.ts';
-import { useFieldLabel } from '../components/useFieldLabel.ts';
+import { FieldRows } from '../components/FieldRows.tsx';
 import { CUSTOM_TYPES, editableSettings, optionLines, parseOptionLines } from '../form/fieldEditor.ts';
 import { parseOptions } from '../form/registry.ts';
 
@@ -28,7 +28,7 @@ export function FieldsPage() {
   const { appId = '' } = useParams();
   const { t } = useTranslation();
   const { message } = App.useApp();
-  const label = useFieldLabel();
+  const wide = Boolean(Grid.useBreakpoint().md);
   const me = useQuery(meQuery());
   const members = useQuery(memberQueries.list(appId));
   const metadata = useQuery(customerQueries.metadata(appId));
@@ -97,82 +97,19 @@ export function FieldsPage() {
         }
       />
       <Typography.Paragraph type="secondary">{t('customers.fieldEditor.intro')}</Typography.Paragraph>
-      <Table
-        rowKey="name"
-        size="small"
+      <FieldRows
+        fields={fields}
         loading={metadata.isLoading}
-        pagination={false}
-        dataSource={fields}
-        scroll={{ x: true }}
-        columns={[
-          { title: t('customers.fieldEditor.label'), key: 'label', render: (_, f) => label(f.name, f.title) },
-          { title: t('customers.fieldEditor.name'), dataIndex: 'name', render: (n: string) => <Typography.Text code>{n}</Typography.Text> },
-          {
-            title: t('customers.fieldEditor.type'),
-            dataIndex: 'type',
-            render: (ty: string) =>
-              (CUSTOM_TYPES as readonly string[]).includes(ty) ? t(`customers.fieldEditor.types.${ty as 'text'}`) : ty,
-          },
-          {
-            title: t('customers.fieldEditor.settings'),
-            key: 'flags',
-            render: (_, f) => (
-              <Flex gap={4} wrap>
-                {f.isExt ? <Tag color="blue">{t('customers.fieldEditor.custom')}</Tag> : null}
-                {f.required ? <Tag>{t('customers.fieldEditor.flags.required')}</Tag> : null}
-                {f.unique ? <Tag>{t('customers.fieldEditor.flags.unique')}</Tag> : null}
-                {f.readonly === 1 ? <Tag>{t('customers.fieldEditor.flags.readonly')}</Tag> : null}
-                {f.searchable ? <Tag>{t('customers.fieldEditor.flags.searchable')}</Tag> : null}
-              </Flex>
-            ),
-          },
-          ...(manages
-            ? [
-                {
-                  title: t('customers.fieldEditor.actions'),
-                  key: 'actions',
-                  render: (_: unknown, f: MetadataItem, i: number) => (
-                    <Flex gap={4} wrap>
-                      <Button
-                        size="small"
-                        icon={<ArrowUpOutlined />}
-                        aria-label={t('customers.fieldEditor.up')}
-                        disabled={i === 0}
-                        onClick={() => void move(f, i - 1)}
-                      />
-                      <Button
-                        size="small"
-                        icon={<ArrowDownOutlined />}
-                        aria-label={t('customers.fieldEditor.down')}
-                        disabled={i === fields.length - 1}
-                        onClick={() => void move(f, i + 1)}
-                      />
-                      <Button size="small" onClick={() => open(f)}>
-                        {t('common.actions.edit')}
-                      </Button>
-                      {f.isExt ? (
-                        <Popconfirm
-                          title={t('customers.fieldEditor.removeConfirm', { name: label(f.name, f.title) })}
-                          okText={t('customers.fieldEditor.remove')}
-                          cancelText={t('common.actions.cancel')}
-                          onConfirm={() =>
-                            void remove.mutateAsync(f.name).then(
-                              () => message.success(t('customers.fieldEditor.removed')),
-                              (err: unknown) => message.error(errorText(err)),
-                            )
-                          }
-                        >
-                          <Button size="small" danger>
-                            {t('customers.fieldEditor.remove')}
-                          </Button>
-                        </Popconfirm>
-                      ) : null}
-                    </Flex>
-                  ),
-                },
-              ]
-            : []),
-        ]}
+        manages={manages}
+        wide={wide}
+        onMove={(f, position) => void move(f, position)}
+        onEdit={open}
+        onRemove={(f) =>
+          void remove.mutateAsync(f.name).then(
+            () => message.success(t('customers.fieldEditor.removed')),
+            (err: unknown) => message.error(errorText(err)),
+          )
+        }
       />
       <Modal
         title={t(editing === 'new' ? 'customers.fieldEditor.addTitle' : 'customers.fieldEditor.editTitle')}
