@@ -219,6 +219,11 @@ describe('the console, as a salesperson uses it', { timeout: 60_000 }, () => {
     const fields = new FieldsPage(tab);
     await fields.open(base, appId);
     await fields.row(text('en-US', 'customers.fields.name')).first().waitFor();
+    // Every seeded field and type in English: no Chinese title, no raw type name.
+    const page = (await tab.getByRole('main').textContent()) ?? '';
+    expect(page.match(/[\u4e00-\u9fff]+/g) ?? []).toEqual([]);
+    expect(page).toContain(text('en-US', 'customers.fieldEditor.types.fixedPhone'));
+    expect(page).not.toContain('fixedPhone ');
     await fields.addText('contract', 'Contract no.');
     await fields.row('Contract no.').waitFor();
     await expectAccessible(tab, 'fields');

@@ -218,7 +218,8 @@ export function AppLayout({ children }: { children: ReactNode }) {
       <LiveFeedDrawer open={feedOpen} onClose={() => setFeedOpen(false)} connected={live.open} />
       <Layout.Content style={{ padding: wide ? 24 : 12, maxWidth: 1200, width: '100%', margin: '0 auto' }}>
         <PublicAddressBanner show={manager || isAdmin} />
-        <main>{children}</main>
+        {/* Layout.Content is the page's one <main> landmark. */}
+        {children}
       </Layout.Content>
     </Layout>
   );

@@ -2,7 +2,6 @@ import { ArrowDownOutlined, ArrowUpOutlined } from '@ant-design/icons';
 import { Button, Card, Flex, List, Popconfirm, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { MetadataItem } from '../api.ts';
-import { CUSTOM_TYPES } from '../form/fieldEditor.ts';
 import { useFieldLabel } from './useFieldLabel.ts';
 
 interface Props {
@@ -21,10 +20,11 @@ interface Props {
  * the right edge), a card each on a phone, whose actions sit under the field, every one in reach.
  */
 export function FieldRows({ fields, loading, manages, wide, onMove, onEdit, onRemove }: Props) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const label = useFieldLabel();
+  // Every type the server names (the custom ones and the built-in fields' own) in the user's words.
   const typeName = (ty: string) =>
-    (CUSTOM_TYPES as readonly string[]).includes(ty) ? t(`customers.fieldEditor.types.${ty as 'text'}`) : ty;
+    i18n.exists(`customers.fieldEditor.types.${ty}`) ? t(`customers.fieldEditor.types.${ty as 'text'}`) : ty;
   const flags = (f: MetadataItem) => (
     <Flex gap={4} wrap>
       {f.isExt ? <Tag color="blue">{t('customers.fieldEditor.custom')}</Tag> : null}
