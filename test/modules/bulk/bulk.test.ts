@@ -188,6 +188,7 @@ describe('bulk actions', () => {
     await t.server.ctx.database.db
       .updateTable('customers')
       .set({ email: `${seed}@example.com` })
+      .where('app_id', '=', p.appId)
       .where('id', '=', seed as string)
       .execute();
     const created = await t.server.api.post(
@@ -228,6 +229,7 @@ describe('bulk actions', () => {
     const before = await t.server.ctx.database.db
       .selectFrom('customer_bulk_jobs')
       .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('app_id', '=', p.appId)
       .executeTakeFirstOrThrow();
     const cases: [Record<string, unknown>, string][] = [
       [{ action: 'explode', customerIds: [id] }, 'Bad Request'],
@@ -250,6 +252,7 @@ describe('bulk actions', () => {
     const after = await t.server.ctx.database.db
       .selectFrom('customer_bulk_jobs')
       .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('app_id', '=', p.appId)
       .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
   });
@@ -278,6 +281,7 @@ describe('bulk actions', () => {
     await t.server.ctx.database.db
       .updateTable('customer_bulk_jobs')
       .set({ status: 'running', processed: 400, succeeded: 400, lease_until: Date.now() - 1 })
+      .where('app_id', '=', p.appId)
       .where('id', '=', queued.data.id)
       .execute();
     const other = createServices(t.server.ctx);
