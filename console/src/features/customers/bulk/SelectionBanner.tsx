@@ -15,11 +15,6 @@ export function SelectionBanner({ selection: s, pageIds, more }: { selection: Se
         type="info"
         style={{ marginBottom: 12 }}
         message={t('customers.bulk.allMatchingSelected')}
-        action={
-          <Button size="small" type="link" onClick={s.clear}>
-            {t('customers.bulk.clear')}
-          </Button>
-        }
       />
     );
   if (!wholePage || !more) return null;
