@@ -9,14 +9,7 @@ import type { Selection } from './useSelection.ts';
 export function SelectionBanner({ selection: s, pageIds, more }: { selection: Selection; pageIds: string[]; more: boolean }) {
   const { t } = useTranslation();
   const wholePage = pageIds.length > 0 && pageIds.every((id) => s.ids.includes(id));
-  if (s.allMatching)
-    return (
-      <Alert
-        type="info"
-        style={{ marginBottom: 12 }}
-        message={t('customers.bulk.allMatchingSelected')}
-      />
-    );
+  if (s.allMatching) return <Alert type="info" style={{ marginBottom: 12 }} message={t('customers.bulk.allMatchingSelected')} />;
   if (!wholePage || !more) return null;
   return (
     <Alert
