@@ -32,6 +32,17 @@ export const bulkQueries = {
       retry: (n: number, err: unknown) => n < 3 && isTransient(err),
       retryDelay: POLL_MS,
     }),
+  /** The caller's recent jobs (Master and Admin: everyone's), asked again while one of them runs. */
+  recent: (appId: string) =>
+    queryOptions({
+      queryKey: [...bulkQueries.all(appId), 'recent'],
+      queryFn: async () => unwrap(await api.GET('/api/v1.7/app/{appId}/customers/bulk', { params: { path: { appId } } })),
+      refetchInterval: (q) => (q.state.data?.some((j) => !isSettled(j)) ? POLL_MS : false),
+      // A notice the page shows when there is something to show: its failures are not the user's concern.
+      meta: { silent: true },
+      retry: (n: number, err: unknown) => n < 3 && isTransient(err),
+      retryDelay: POLL_MS,
+    }),
   /** The project's recent campaigns (a bulk "add to campaign" picks one; only one not yet sending takes customers). */
   campaigns: (appId: string) =>
     queryOptions({
@@ -51,7 +62,10 @@ export function useStartBulk(appId: string) {
     meta: { silent: true },
     mutationFn: async (body: BulkRequest) =>
       unwrap(await api.POST('/api/v1.7/app/{appId}/customers/bulk', { params: { path: { appId } }, body: body as never })),
-    onSuccess: (job) => client.setQueryData(bulkQueries.job(appId, job.id).queryKey, job),
+    onSuccess: (job) => {
+      client.setQueryData(bulkQueries.job(appId, job.id).queryKey, job);
+      void client.invalidateQueries({ queryKey: [...bulkQueries.all(appId), 'recent'] });
+    },
   });
 }
 

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../../shared/ui/PageHeader.tsx';
 import { Pager } from '../../../shared/ui/Pager.tsx';
 import { BulkBar } from '../bulk/BulkBar.tsx';
+import { BulkNotice } from '../bulk/BulkNotice.tsx';
 import { BulkProgress } from '../bulk/BulkProgress.tsx';
 import { SelectionBanner } from '../bulk/SelectionBanner.tsx';
 import { useSelection } from '../bulk/useSelection.ts';
@@ -31,6 +32,7 @@ export function CustomersPage() {
       {notice.noticed && !importing && (
         <ImportNotice job={notice.noticed} onClose={notice.dismiss} onShow={() => c.setImporting({ resume: notice.noticed?.id })} />
       )}
+      {bulkJob === null && <BulkNotice appId={appId} me={me.data?.id} onShow={setBulkJob} />}
       {/* Search and filters first, then the actions: the keyboard meets them in the order they are drawn. */}
       <Flex wrap gap={8} justify="space-between" align="start" style={{ marginBottom: 16 }}>
         <CustomerFilters list={c} wide={wide} />
