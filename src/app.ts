@@ -24,6 +24,7 @@ import { customersRoutes } from './modules/customers/routes.ts';
 import { erasureRoutes } from './modules/erasure/routes.ts';
 import { mergesRoutes } from './modules/merges/routes.ts';
 import { dataOpsRoutes } from './modules/dataops/routes.ts';
+import { bulkRoutes } from './modules/bulk/routes.ts';
 import { membersRoutes } from './modules/members/routes.ts';
 import { metadataRoutes } from './modules/metadata/routes.ts';
 import { projectsRoutes } from './modules/projects/routes.ts';
@@ -198,6 +199,7 @@ async function registerModules(app: FastifyInstance, ctx: AppContext, services: 
   await app.register(mergesRoutes, { merges: services.merges });
   await app.register(erasureRoutes, { erasure: services.erasure });
   await app.register(dataOpsRoutes, { dataops: services.dataops });
+  await app.register(bulkRoutes, { bulk: services.bulk });
   await app.register(ingestRoutes, { ingest: services.ingest });
   await app.register(historiesRoutes, { histories: services.histories });
   await app.register(behaviourRoutes, { behaviour: services.behaviour });

@@ -7,6 +7,7 @@ import { createAccessService } from './modules/access/service.ts';
 import { createAccountsBase, createAccountsService } from './modules/accounts/service.ts';
 import { createAuditService } from './modules/audit/service.ts';
 import { createBehaviourErasure, createBehaviourRecords, createBehaviourService } from './modules/behaviour/service.ts';
+import { createBulkServices } from './modules/bulk/service.ts';
 import { createCampaignErasure, createCampaignServices } from './modules/campaigns/service.ts';
 import { createClientsService } from './modules/clients/service.ts';
 import {
@@ -178,6 +179,15 @@ function createOutreachServices(ctx: AppContext, id: IdentityServices, cs: Custo
     histories,
     defineJob: ctx.config.mailWorker ? (def) => jobs.define(def) : null,
   });
+  // Bulk actions on customers: jobs run by customer-bulk (which a job started in this process starts), each
+  // batch through the customers service's bulk steps, the campaigns' additions, or dataops' export.
+  const bulk = createBulkServices(ctx, {
+    access,
+    customers,
+    campaigns: mail.additions,
+    exports: cs.dataops.exports,
+    defineJob: (def) => jobs.define(def),
+  });
   // Links shared from Rapport: their management, their public viewer and view recording; views are written
   // through ingestion's write path; a campaign's tracked click on a share link tells the viewer which
   // customer is viewing.
@@ -215,6 +225,7 @@ function createOutreachServices(ctx: AppContext, id: IdentityServices, cs: Custo
     campaignSender: mail.sender,
     campaignTracking: mail.tracking,
     mailTransport: mail.transport,
+    bulk,
   };
 }
 

@@ -50,6 +50,7 @@ export const TABLE_SCOPE = {
   file_pages: PROJECT,
   customer_imports: PROJECT,
   customer_import_problems: PROJECT,
+  customer_bulk_jobs: PROJECT,
   visitors: PROJECT,
   customer_merges: PROJECT,
   site_visitors: PROJECT,
@@ -113,6 +114,10 @@ export const CROSS_PROJECT = {
     'project: one queue of mail per server; each row found names the project every later statement uses.',
   'customer-import-worker':
     'The import worker looks for customer imports waiting to run (queued, or left running by a stopped process) in every project: one queue of work per server.',
+  'customer-bulk-worker':
+    'The bulk worker looks for bulk customer jobs waiting to run (queued, or left running by a stopped process) in every project: one queue of work per server.',
+  'customer-bulk-files':
+    'The bulk worker removes the files of bulk exports finished a day ago, in every project: one sweep per server; each row found names the project it updates.',
   'file-renderer': 'The page renderer looks for files waiting to be rendered in every project: one queue of work per server.',
   'merge-rewrite':
     "The background job that moves merged customers' history to the customer they were merged into looks for " +

@@ -548,6 +548,36 @@ export interface CustomerImportsTable {
   updated_at: number;
 }
 
+/** A bulk action on customers, run as a job (docs/customers.md "Bulk actions"). */
+export interface CustomerBulkJobsTable {
+  id: string;
+  app_id: string;
+  /** The member who asked; the job acts as them, their role read again for every batch. */
+  created_by: number;
+  /** assign, group, campaign, export, delete */
+  action: string;
+  /** queued, running, done, failed */
+  status: string;
+  /** JSON: the action's target (owner, group, campaign, file format). */
+  options: string;
+  /** JSON array: the customers it works through, frozen when it was asked for. */
+  customer_ids: string;
+  total: number;
+  /** Customers done (committed with their changes): a resumed job starts after them. */
+  processed: number;
+  succeeded: number;
+  failed: number;
+  /** JSON: failures counted by code, and the first ones with their customer. */
+  failures: string;
+  /** An export's file, once written. */
+  result_path: string | null;
+  error: string | null;
+  /** A running job's holder keeps this in the future; a job whose lease ran out is taken up again. */
+  lease_until: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
 /** A row of an import that failed, with why (problems.csv). */
 export interface CustomerImportProblemsTable {
   app_id: string;
@@ -790,4 +820,5 @@ export interface Database {
   mail_suppressions: MailSuppressionsTable;
   customer_imports: CustomerImportsTable;
   customer_import_problems: CustomerImportProblemsTable;
+  customer_bulk_jobs: CustomerBulkJobsTable;
 }

@@ -372,6 +372,33 @@ export const ERROR_CODES = {
     zh: '导入任务不存在',
   },
 
+  // Bulk actions on customers.
+  bulk_not_found: {
+    http: [BUSINESS],
+    en: 'Bulk action not found',
+    zh: '批量操作不存在',
+  },
+  bulk_too_many: {
+    http: [BUSINESS],
+    en: 'Too many customers for one bulk action: narrow the selection or the filters',
+    zh: '一次批量操作的客户过多：请缩小选择范围或筛选条件',
+  },
+  bulk_busy: {
+    http: [BUSINESS],
+    en: 'This project already has as many bulk actions under way as it may: wait for one to finish',
+    zh: '该项目进行中的批量操作已达上限：请等待其中一个完成',
+  },
+  bulk_file_not_ready: {
+    http: [BUSINESS],
+    en: 'The bulk export has no file to download: it is not finished, it failed, or it is not an export',
+    zh: '该批量导出没有可下载的文件：尚未完成、已失败，或不是导出',
+  },
+  post_not_open: {
+    http: [BUSINESS],
+    en: 'Customers can be added only to a campaign that has not started sending: one scheduled for later, or paused',
+    zh: '只能向尚未开始发送的群发邮件添加客户：定时发送的或已暂停的',
+  },
+
   // Files.
   invalid_file: {
     http: [BUSINESS],

@@ -107,6 +107,26 @@ const probes: Record<string, Probe> = {
       token: u.token,
       query: { svc_user_id: String((await w.newMember('Sales')).id) },
     }),
+  "POST /api/v1.7/app/{app-id}/customers/bulk (another member's customer, to another member)": async (w, u) => {
+    const { id } = await w.customerOf();
+    const target = await w.newMember('Sales');
+    return w.server.api.post(
+      `/api/v1.7/app/${w.appId}/customers/bulk`,
+      { action: 'assign', customerIds: [id], targetSvcUserId: target.id },
+      { token: u.token },
+    );
+  },
+  "GET /api/v1.7/app/{app-id}/customers/bulk/{bulk-id} (another member's bulk action)": async (w, u) => {
+    const owner = await w.newMember('Sales');
+    const { id } = await w.customerOf(owner);
+    const started = await w.server.api.post(
+      `/api/v1.7/app/${w.appId}/customers/bulk`,
+      { action: 'export', customerIds: [id] },
+      { token: owner.token },
+    );
+    const bulkId = (started.json() as { data: { id: string } }).data.id;
+    return w.server.api.get(`/api/v1.7/app/${w.appId}/customers/bulk/${bulkId}`, { token: u.token });
+  },
   "GET /api/v1.7/app/{app-id}/member/{svc-user-id}/customer-imports (another member's imports)": async (w, u) => {
     const owner = await w.newMember('Sales');
     return w.server.api.get(`/api/v1.7/app/${w.appId}/member/${owner.id}/customer-imports`, { token: u.token });

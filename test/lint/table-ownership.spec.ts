@@ -56,6 +56,7 @@ const OWNERS: Record<string, string> = {
   mail_suppressions: 'campaigns',
   customer_imports: 'dataops',
   customer_import_problems: 'dataops',
+  customer_bulk_jobs: 'bulk',
 };
 
 function tablesNamed(source: string): Set<string> {

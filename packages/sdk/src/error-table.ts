@@ -237,6 +237,27 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCodeSpec>> = {
     zh: '导入文件未被接受：缺少文件、文件过大、不是 CSV 或 XLSX、编码无法识别，或没有表头行',
   },
   import_not_found: { http: [{ status: 200, body: 'envelope' }], en: 'Import not found', zh: '导入任务不存在' },
+  bulk_not_found: { http: [{ status: 200, body: 'envelope' }], en: 'Bulk action not found', zh: '批量操作不存在' },
+  bulk_too_many: {
+    http: [{ status: 200, body: 'envelope' }],
+    en: 'Too many customers for one bulk action: narrow the selection or the filters',
+    zh: '一次批量操作的客户过多：请缩小选择范围或筛选条件',
+  },
+  bulk_busy: {
+    http: [{ status: 200, body: 'envelope' }],
+    en: 'This project already has as many bulk actions under way as it may: wait for one to finish',
+    zh: '该项目进行中的批量操作已达上限：请等待其中一个完成',
+  },
+  bulk_file_not_ready: {
+    http: [{ status: 200, body: 'envelope' }],
+    en: 'The bulk export has no file to download: it is not finished, it failed, or it is not an export',
+    zh: '该批量导出没有可下载的文件：尚未完成、已失败，或不是导出',
+  },
+  post_not_open: {
+    http: [{ status: 200, body: 'envelope' }],
+    en: 'Customers can be added only to a campaign that has not started sending: one scheduled for later, or paused',
+    zh: '只能向尚未开始发送的群发邮件添加客户：定时发送的或已暂停的',
+  },
   invalid_file: {
     http: [{ status: 200, body: 'envelope' }],
     en: 'The file was not stored: it is missing, too large, not a PDF, PNG or JPEG, encrypted, unreadable, or has too many pages or pixels',

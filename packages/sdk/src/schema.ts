@@ -4672,6 +4672,425 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1.7/app/{appId}/customers/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's recent bulk actions, newest first (Master and Admin: everyone's) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                id: string;
+                                /** @description assign, group, campaign, export or delete */
+                                action: string;
+                                /** @description queued, running, done or failed */
+                                status: string;
+                                /** @description customers the job works through, frozen when it was asked for */
+                                total: number;
+                                processed: number;
+                                /** @description customers changed (or already as asked), or exported */
+                                done: number;
+                                failed: number;
+                                failures: {
+                                    /** @description failed customers by error code */
+                                    byCode: {
+                                        [key: string]: number;
+                                    };
+                                    /** @description the first 50 failed customers with their reason */
+                                    first: {
+                                        customerId: string;
+                                        code: string;
+                                        reason: string;
+                                    }[];
+                                };
+                                allMatching: boolean;
+                                targetSvcUserId: number | null;
+                                groupId: string | null;
+                                campaignId: string | null;
+                                format: string | null;
+                                /** @description a finished export's file (kept a day) */
+                                fileUrl: string | null;
+                                error: string | null;
+                                createdBy: number;
+                                createdAt: string;
+                                updatedAt: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Assign, group, add to a campaign, export or delete chosen customers, or all matching the list filters, as a job (answers it, queued)
+         * @description Each customer is checked as the single-customer operation checks it (a Sales member: only their own; assigning to another member: Master or Admin). See docs/customers.md 'Bulk actions'.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description assign, group, campaign, export or delete */
+                        action: string;
+                        /** @description the chosen customers (at most 10,000) */
+                        customerIds?: string[];
+                        all?: {
+                            /** @description a member's platform user id, or 'all' (the default) */
+                            svcUserId?: string;
+                            keyword?: string;
+                            /** @description a group's id, '' for customers in no group, 'all' (the default) for any */
+                            groupId?: string;
+                            phone?: string;
+                            email?: string;
+                        };
+                        targetSvcUserId?: number | string;
+                        groupId?: string;
+                        campaignId?: string;
+                        /** @description an export: csv (the default) or xlsx */
+                        format?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                id: string;
+                                /** @description assign, group, campaign, export or delete */
+                                action: string;
+                                /** @description queued, running, done or failed */
+                                status: string;
+                                /** @description customers the job works through, frozen when it was asked for */
+                                total: number;
+                                processed: number;
+                                /** @description customers changed (or already as asked), or exported */
+                                done: number;
+                                failed: number;
+                                failures: {
+                                    /** @description failed customers by error code */
+                                    byCode: {
+                                        [key: string]: number;
+                                    };
+                                    /** @description the first 50 failed customers with their reason */
+                                    first: {
+                                        customerId: string;
+                                        code: string;
+                                        reason: string;
+                                    }[];
+                                };
+                                allMatching: boolean;
+                                targetSvcUserId: number | null;
+                                groupId: string | null;
+                                campaignId: string | null;
+                                format: string | null;
+                                /** @description a finished export's file (kept a day) */
+                                fileUrl: string | null;
+                                error: string | null;
+                                createdBy: number;
+                                createdAt: string;
+                                updatedAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1.7/app/{appId}/customers/bulk/{bulkId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A bulk action's progress and result (its creator, Master, Admin) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                    bulkId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                id: string;
+                                /** @description assign, group, campaign, export or delete */
+                                action: string;
+                                /** @description queued, running, done or failed */
+                                status: string;
+                                /** @description customers the job works through, frozen when it was asked for */
+                                total: number;
+                                processed: number;
+                                /** @description customers changed (or already as asked), or exported */
+                                done: number;
+                                failed: number;
+                                failures: {
+                                    /** @description failed customers by error code */
+                                    byCode: {
+                                        [key: string]: number;
+                                    };
+                                    /** @description the first 50 failed customers with their reason */
+                                    first: {
+                                        customerId: string;
+                                        code: string;
+                                        reason: string;
+                                    }[];
+                                };
+                                allMatching: boolean;
+                                targetSvcUserId: number | null;
+                                groupId: string | null;
+                                campaignId: string | null;
+                                format: string | null;
+                                /** @description a finished export's file (kept a day) */
+                                fileUrl: string | null;
+                                error: string | null;
+                                createdBy: number;
+                                createdAt: string;
+                                updatedAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1.7/app/{appId}/customers/bulk/{bulkId}/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A finished bulk export's file, CSV or XLSX (its creator, Master, Admin; kept a day) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                    bulkId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the file (CSV or XLSX), or a business failure in the envelope */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": unknown;
+                        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": unknown;
+                        "application/json": unknown;
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": {
+                            error: string;
+                            error_description: string;
+                        };
+                        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {
+                            error: string;
+                            error_description: string;
+                        };
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1.7/app/{appId}/events": {
         parameters: {
             query?: never;

@@ -7,6 +7,7 @@ import type { HistoriesService } from '../histories/service.ts';
 import type { IngestService } from '../ingest/service.ts';
 import type { LinkReads } from '../links/service.ts';
 import type { ProjectsService } from '../projects/service.ts';
+import { createCampaignAdditions } from './additions.service.ts';
 import { createCampaignComposer } from './compose.service.ts';
 import { createCampaignRecords } from './records.ts';
 import { createCampaignSender } from './sender.ts';
@@ -14,6 +15,7 @@ import { createCampaignTokens } from './tokens.ts';
 import { createCampaignTracking } from './tracking.service.ts';
 import { type MailTransport, createCampaignTransport } from './transport.ts';
 
+export type { AdditionFailure, CampaignAdditions } from './additions.service.ts';
 export type { CampaignComposer } from './compose.service.ts';
 // What erasure needs of the campaigns' tables, built by the composition root for it.
 export { type CampaignErasure, createCampaignErasure } from './erasure.service.ts';
@@ -54,5 +56,6 @@ export function createCampaignServices(
   const job = deps.defineJob?.(sender.job) ?? null;
   const composer = createCampaignComposer(ctx, { ...deps, transport, records, nudge: () => job?.poke() });
   const tracking = createCampaignTracking(ctx, { tokens, records });
-  return { composer, sender, tracking, transport };
+  const additions = createCampaignAdditions(ctx, deps);
+  return { composer, sender, tracking, transport, additions };
 }

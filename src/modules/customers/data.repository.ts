@@ -43,4 +43,11 @@ export const customerDataRepository = {
     if (afterId !== null) q = q.where('id', '>', afterId);
     return q.orderBy('id').limit(limit).execute();
   },
+
+  /** Live customers in scope among these ids, in id order (a bulk export's batch). */
+  inScopeByIds(db: Db, scope: CustomerScope, ids: string[]): Promise<CustomerRow[]> {
+    let q = db.selectFrom('customers').selectAll().where('app_id', '=', scope.appId).where('status', '=', 1).where('id', 'in', ids);
+    if (scope.ownerId !== null) q = q.where('owner_id', '=', scope.ownerId);
+    return q.orderBy('id').execute();
+  },
 };

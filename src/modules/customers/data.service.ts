@@ -238,6 +238,12 @@ export function createCustomerDataOps(
       };
     },
 
+    /** Live customers in scope among these ids (at most a few hundred), in id order: a bulk export's batch. */
+    async exportByIds(scope: CustomerScope, ids: string[]): Promise<CustomerResponse[]> {
+      if (ids.length === 0) return [];
+      return (await data.inScopeByIds(db, scope, ids)).map((r) => toCustomer(r, clock));
+    },
+
     /**
      * The path's acting member for work done for it (an import): the caller, or for Master/Admin
      * another active member; and whether the caller may assign customers to others.

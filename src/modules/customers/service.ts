@@ -1,4 +1,6 @@
+import type { Kysely } from 'kysely';
 import type { AppContext } from '../../context.ts';
+import type { Database } from '../../db/index.ts';
 import type { AccessService } from '../access/service.ts';
 import type { AuditRecorder } from '../audit/service.ts';
 import type { BehaviourService } from '../behaviour/service.ts';
@@ -6,6 +8,7 @@ import type { GroupsService } from '../groups/service.ts';
 import type { MembersService } from '../members/service.ts';
 import type { MetadataService } from '../metadata/service.ts';
 import { createCustomerApi } from './api.service.ts';
+import { createCustomerBulk } from './bulk.service.ts';
 import { createCreatePath } from './create-path.ts';
 import { createCustomerDataOps } from './data.service.ts';
 import { createFieldOps } from './fields.ts';
@@ -21,6 +24,7 @@ export type { CustomerIdsQuery, CustomerResponse, CustomerRow, CustomerVisibilit
 export { customerVisibilityReadModel } from './visibility.repository.ts';
 export { DEFAULT_CREATE_WAY, FORM_CREATE_WAY, IMPORT_CREATE_WAY, customerRecord } from './records.ts';
 export type { CustomerApi, CreateInput, EditInput, ListInput } from './api.service.ts';
+export type { BulkFailure, BulkOutcome, CustomerBulk, MatchingInput } from './bulk.service.ts';
 export type { CustomerWritePath, FormInput, ViewerCustomer } from './write-path.service.ts';
 export type { CustomerDataOps, ImportOptions, ImportOutcome } from './data.service.ts';
 export type { CustomerMerging, MergeOverrides, MergedCustomers, RepointedCustomers } from './merging.service.ts';
@@ -55,6 +59,7 @@ export interface CustomersDeps {
  * - `writePath`: customers written without a member's request (ingestion, the viewer's form, the site);
  * - `dataOps`: imports and exports (the dataops module);
  * - `merging`: what a merge needs inside its transaction (the merges module);
+ * - `bulk`: bulk actions' steps, a batch in the caller's transaction, and "all matching" (the bulk module);
  * - `mailRecipients`: a campaign's recipients (live customers by id or group, of one owner or any).
  */
 export function createCustomersService(ctx: AppContext, deps: CustomersDeps) {
@@ -67,8 +72,10 @@ export function createCustomersService(ctx: AppContext, deps: CustomersDeps) {
     writePath,
     dataOps: createCustomerDataOps(ctx, { ...deps, path }),
     merging: createCustomerMerging({ metadata: deps.metadata, path, database: ctx.database }),
-    mailRecipients(appId: string, query: MailRecipientQuery): Promise<MailRecipient[]> {
-      return repo.mailRecipients(ctx.database.db, appId, query);
+    bulk: createCustomerBulk(ctx, deps),
+    /** `executor`: the caller's transaction (a bulk job's batch), the database otherwise. */
+    mailRecipients(appId: string, query: MailRecipientQuery, executor?: Kysely<Database>): Promise<MailRecipient[]> {
+      return repo.mailRecipients(executor ?? ctx.database.db, appId, query);
     },
   };
 }

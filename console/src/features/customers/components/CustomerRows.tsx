@@ -1,15 +1,16 @@
-import { Badge, Card, Empty, Flex, List, Space, Table, Tag, Typography } from 'antd';
+import { Badge, Card, Checkbox, Empty, Flex, List, Space, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { DateTime } from '../../../shared/ui/DateTime.tsx';
 import { newActivity } from '../activity.ts';
 import type { CustomerListItem } from '../api.ts';
+import type { Selection } from '../bulk/useSelection.ts';
 import type { CustomerListModel } from '../useCustomerList.ts';
 
 const ONE_LINE = { display: 'block', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' } as const;
 
-/** The page of customers: a table on a wide screen, cards on a narrow one; a row opens the customer. */
-export function CustomerRows({ list: c, wide }: { list: CustomerListModel; wide: boolean }) {
+/** The page of customers: a table on a wide screen, cards on a narrow one; a row opens the customer, its checkbox picks it. */
+export function CustomerRows({ list: c, wide, selection: s }: { list: CustomerListModel; wide: boolean; selection?: Selection }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const groupName = (r: CustomerListItem) => r.groupName || (r.groupId ? c.groups.find((g) => g.id === r.groupId)?.name : '') || '';
@@ -19,6 +20,16 @@ export function CustomerRows({ list: c, wide }: { list: CustomerListModel; wide:
   const activity = (r: CustomerListItem) =>
     newActivity(r) > 0 ? <Badge count={t('customers.newActivity', { count: newActivity(r) })} color="#1565c0" /> : null;
   const empty = <Empty description={t(c.filtered ? 'customers.emptyFiltered' : 'customers.empty')} />;
+  const picked = (r: CustomerListItem) => Boolean(s && (s.allMatching || s.ids.includes(r.id)));
+  const pick = (r: CustomerListItem) =>
+    s && (
+      <Checkbox
+        checked={picked(r)}
+        aria-label={t('customers.bulk.pickRow', { name: nameOf(r) })}
+        onClick={(e) => e.stopPropagation()}
+        onChange={(e) => s.toggle(r.id, e.target.checked)}
+      />
+    );
 
   if (wide)
     return (
@@ -28,6 +39,18 @@ export function CustomerRows({ list: c, wide }: { list: CustomerListModel; wide:
         dataSource={c.rows}
         pagination={false}
         locale={{ emptyText: empty }}
+        rowSelection={
+          s && {
+            selectedRowKeys: c.rows.filter(picked).map((r) => r.id),
+            onChange: (keys) =>
+              s.setPage(
+                c.rows.map((r) => r.id),
+                keys as string[],
+              ),
+            // Passed on to the checkbox's input by antd, though its type leaves it out.
+            getCheckboxProps: (r) => ({ 'aria-label': t('customers.bulk.pickRow', { name: nameOf(r) }) }) as { name?: string },
+          }
+        }
         onRow={(r) => ({ onClick: (e) => !(e.target as HTMLElement).closest('a') && void navigate(href(r)), style: { cursor: 'pointer' } })}
         columns={[
           {
@@ -57,7 +80,8 @@ export function CustomerRows({ list: c, wide }: { list: CustomerListModel; wide:
         <List.Item style={{ padding: 0, border: 'none', marginBottom: 8 }}>
           <Card size="small" style={{ width: '100%' }} onClick={() => void navigate(href(r))}>
             <Flex justify="space-between" align="start" gap={8}>
-              <Flex vertical gap={2} style={{ minWidth: 0 }}>
+              {pick(r)}
+              <Flex vertical gap={2} style={{ minWidth: 0, flex: 1 }}>
                 <Space size={4} wrap>
                   <Link to={href(r)} style={{ fontWeight: 600 }}>
                     {nameOf(r)}

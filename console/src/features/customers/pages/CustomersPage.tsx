@@ -1,8 +1,14 @@
 import { ImportOutlined, PlusOutlined } from '@ant-design/icons';
 import { App, Button, Flex, Grid } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../../shared/ui/PageHeader.tsx';
 import { Pager } from '../../../shared/ui/Pager.tsx';
+import { BulkBar } from '../bulk/BulkBar.tsx';
+import { BulkNotice } from '../bulk/BulkNotice.tsx';
+import { BulkProgress } from '../bulk/BulkProgress.tsx';
+import { SelectionBanner } from '../bulk/SelectionBanner.tsx';
+import { useSelection } from '../bulk/useSelection.ts';
 import { CustomerFilters } from '../components/CustomerFilters.tsx';
 import { CustomerFormDrawer } from '../components/CustomerFormDrawer.tsx';
 import { CustomerRows } from '../components/CustomerRows.tsx';
@@ -11,19 +17,22 @@ import { ImportNotice } from '../import/ImportNotice.tsx';
 import { ImportWizard } from '../import/ImportWizard.tsx';
 import { useCustomerList } from '../useCustomerList.ts';
 
-/** The project's customers: search and filters, the list a page at a time, new customer, import and export. */
+/** The project's customers: search and filters, the list a page at a time (rows picked for bulk actions), new customer, import and export. */
 export function CustomersPage() {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const wide = Boolean(Grid.useBreakpoint().md);
   const c = useCustomerList();
   const { appId, params, me, notice, importing } = c;
+  const selection = useSelection(params);
+  const [bulkJob, setBulkJob] = useState<string | null>(null);
   return (
     <>
       <PageHeader title={t('customers.title')} />
       {notice.noticed && !importing && (
         <ImportNotice job={notice.noticed} onClose={notice.dismiss} onShow={() => c.setImporting({ resume: notice.noticed?.id })} />
       )}
+      {bulkJob === null && <BulkNotice appId={appId} me={me.data?.id} onShow={setBulkJob} />}
       {/* Search and filters first, then the actions: the keyboard meets them in the order they are drawn. */}
       <Flex wrap gap={8} justify="space-between" align="start" style={{ marginBottom: 16 }}>
         <CustomerFilters list={c} wide={wide} />
@@ -37,7 +46,9 @@ export function CustomersPage() {
           </Button>
         </Flex>
       </Flex>
-      <CustomerRows list={c} wide={wide} />
+      <BulkBar list={c} selection={selection} onStarted={(job) => setBulkJob(job.id)} />
+      <SelectionBanner selection={selection} pageIds={c.rows.map((r) => r.id)} more={c.hasMore || params.page > 1} />
+      <CustomerRows list={c} wide={wide} selection={selection} />
       <Pager page={params.page} hasMore={c.hasMore} onPage={(page) => c.update({ page: String(page) })} />
       {me.data && (
         <ImportWizard
@@ -52,6 +63,7 @@ export function CustomersPage() {
           }}
         />
       )}
+      <BulkProgress appId={appId} jobId={bulkJob} wide={wide} onClose={() => setBulkJob(null)} />
       {me.data && (
         <CustomerFormDrawer
           appId={appId}
