@@ -213,7 +213,7 @@ async function registerModules(app: FastifyInstance, ctx: AppContext, services: 
     script: loadViewerScript(),
     secureCookies: ctx.config.publicBaseUrl.startsWith('https:'),
   });
-  await app.register(siteRoutes, { site: services.site, script: loadSiteScript() });
+  await app.register(siteRoutes, { site: services.site, status: services.siteStatus, script: loadSiteScript() });
   await app.register(campaignsRoutes, { campaigns: services.campaigns, tracking: services.campaignTracking });
   await registerConsole(app, ctx.config.consoleDir, ctx.logger as FastifyBaseLogger);
   // The console's own OAuth client, made by whichever process starts first (idempotent).

@@ -37,6 +37,7 @@ import { createMergeErasure, createMergesService, mergeReadModel } from './modul
 import { createMetadataService } from './modules/metadata/service.ts';
 import { type ProjectCreatedHook, createProjectsService } from './modules/projects/service.ts';
 import { SWEEP_EVERY_MS as SITE_SWEEP_MS, createSiteErasure, createSiteService, createSiteStore } from './modules/site/service.ts';
+import { createSiteStatus } from './modules/site/status.service.ts';
 import { createWebhooksService } from './modules/webhooks/service.ts';
 
 /** Every loop of background work; the server starts them and stops them on SIGTERM (src/lib/jobs.ts). */
@@ -211,6 +212,7 @@ function createOutreachServices(ctx: AppContext, id: IdentityServices, cs: Custo
     live,
     links,
     site,
+    siteStatus: createSiteStatus(ctx),
     campaigns: mail.composer,
     campaignSender: mail.sender,
     campaignTracking: mail.tracking,
