@@ -26,6 +26,7 @@ import { mergesRoutes } from './modules/merges/routes.ts';
 import { dataOpsRoutes } from './modules/dataops/routes.ts';
 import { membersRoutes } from './modules/members/routes.ts';
 import { metadataRoutes } from './modules/metadata/routes.ts';
+import { logoRoutes } from './modules/projects/logo.routes.ts';
 import { projectsRoutes } from './modules/projects/routes.ts';
 import { webhooksRoutes } from './modules/webhooks/routes.ts';
 import { clientsRoutes } from './modules/clients/routes.ts';
@@ -192,6 +193,7 @@ async function registerModules(app: FastifyInstance, ctx: AppContext, services: 
     refreshTokenTtl: ctx.config.refreshTokenTtl,
   });
   await app.register(projectsRoutes, { projects: services.projects });
+  await app.register(logoRoutes, { logos: services.logos });
   await app.register(membersRoutes, { members: services.members });
   await app.register(metadataRoutes, { metadata: services.metadata });
   await app.register(customersRoutes, { customers: services.customers, groups: services.groups });
