@@ -95,6 +95,17 @@ describe('the project logo', () => {
     expect((await t.server.api.get(`/api/v1.7/app/${p.appId}/logo`, { token: p.sales.token })).statusCode).toBe(403);
   });
 
+  it('refuses a body larger than any logo by its Content-Length, and a non-member before reading it', async () => {
+    const big = multipart({ filename: 'big.png', bytes: Buffer.alloc(2 * 1024 * 1024, 1), contentType: 'image/png' });
+    const url = `/api/v1.7/app/${p.appId}/logo`;
+    const member = await t.server.api.post(url, big.payload, { token: p.master.token, headers: { 'content-type': big.contentType } });
+    expect(member.statusCode).toBe(413);
+    expect(member.json()).toMatchObject({ status: 0, code: 'payload_too_large' });
+    const outsider = await t.server.api.post(url, big.payload, { token: p.outsider.token, headers: { 'content-type': big.contentType } });
+    expect(outsider.statusCode).toBe(403);
+    expect((await t.server.api.get(url, { token: p.master.token })).json().data.url).not.toBeNull();
+  });
+
   it('answers the same 404 for a wrong token, another project or a made-up path', async () => {
     const url = (await t.server.api.get(`/api/v1.7/app/${p.appId}/logo`, { token: p.master.token })).json().data.url as string;
     const token = url.split('/').pop() as string;
