@@ -10,6 +10,17 @@ import { DESKTOP_UA, PHONE_UA, launchChromium, personContext, watchNoise } from 
 import { expectAccessible, shot } from '../helpers/console-checks.ts';
 import { freePort, provisionProject, runCli, useProcessDatabase, waitForOk } from '../helpers/process.ts';
 
+/** Whether the page scrolls sideways (run in the page). */
+const fitsWidth = () => {
+  const g = globalThis as unknown as { innerWidth: number; document: { documentElement: { scrollWidth: number } } };
+  return g.document.documentElement.scrollWidth <= g.innerWidth;
+};
+/** An image's loaded width, 0 until it has loaded (run in the page). */
+const loadedWidth = (img: unknown) => {
+  const i = img as { complete: boolean; naturalWidth: number };
+  return i.complete ? i.naturalWidth : 0;
+};
+
 /**
  * The website page's installation check and the project's logo, in Chromium against a real server:
  * the snippet installed on a page served here, a visitor (a normal browser) opening it, the check
@@ -126,7 +137,7 @@ describe('the installation check and the logo', { timeout: 120_000 }, () => {
     const phoneNoise = watchNoise(phone);
     await openSitePage(phone);
     await phone.getByText('Last event received from 127.0.0.1').waitFor();
-    expect(await phone.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    expect(await phone.evaluate(fitsWidth)).toBe(true);
     await expectAccessible(phone, 'site page at 375 px');
     await shot(phone, 'site-check-received-375');
     phoneNoise.stop();
@@ -150,7 +161,7 @@ describe('the installation check and the logo', { timeout: 120_000 }, () => {
       .setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: canvas.toBuffer('image/png') });
     const logo = owner.getByRole('img', { name: text('en-US', 'settings.logo.current') });
     await logo.waitFor();
-    expect(await logo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(192);
+    expect(await logo.evaluate(loadedWidth)).toBe(192);
     await expectAccessible(owner, 'settings with a logo');
     await shot(owner, 'settings-logo-1440');
     noise.stop();
@@ -178,10 +189,10 @@ describe('the installation check and the logo', { timeout: 120_000 }, () => {
       const bar = page.locator('header.bar');
       await bar.locator('.brand', { hasText: 'Provisioned' }).waitFor();
       const img = bar.locator('img.logo');
-      await expect.poll(() => img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth)).toBe(192);
+      await expect.poll(() => img.evaluate(loadedWidth)).toBe(192);
       const icon = await page.locator('link[rel="icon"]').getAttribute('href');
       expect(icon).toMatch(new RegExp(`^/logo/${appId}/[A-Za-z0-9_-]{22}$`));
-      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      expect(await page.evaluate(fitsWidth)).toBe(true);
       await shot(page, `viewer-branded-${width}`);
       await reader.close();
     }
