@@ -27,6 +27,7 @@ import { dataOpsRoutes } from './modules/dataops/routes.ts';
 import { bulkRoutes } from './modules/bulk/routes.ts';
 import { membersRoutes } from './modules/members/routes.ts';
 import { metadataRoutes } from './modules/metadata/routes.ts';
+import { logoRoutes } from './modules/projects/logo.routes.ts';
 import { projectsRoutes } from './modules/projects/routes.ts';
 import { webhooksRoutes } from './modules/webhooks/routes.ts';
 import { clientsRoutes } from './modules/clients/routes.ts';
@@ -193,6 +194,7 @@ async function registerModules(app: FastifyInstance, ctx: AppContext, services: 
     refreshTokenTtl: ctx.config.refreshTokenTtl,
   });
   await app.register(projectsRoutes, { projects: services.projects });
+  await app.register(logoRoutes, { logos: services.logos });
   await app.register(membersRoutes, { members: services.members });
   await app.register(metadataRoutes, { metadata: services.metadata });
   await app.register(customersRoutes, { customers: services.customers, groups: services.groups });
@@ -215,7 +217,7 @@ async function registerModules(app: FastifyInstance, ctx: AppContext, services: 
     script: loadViewerScript(),
     secureCookies: ctx.config.publicBaseUrl.startsWith('https:'),
   });
-  await app.register(siteRoutes, { site: services.site, script: loadSiteScript() });
+  await app.register(siteRoutes, { site: services.site, status: services.siteStatus, script: loadSiteScript() });
   await app.register(campaignsRoutes, { campaigns: services.campaigns, tracking: services.campaignTracking });
   await registerConsole(app, ctx.config.consoleDir, ctx.logger as FastifyBaseLogger);
   // The console's own OAuth client, made by whichever process starts first (idempotent).

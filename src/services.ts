@@ -36,8 +36,14 @@ import { createIngestService } from './modules/ingest/service.ts';
 import { createMembersReadModel, createMembersService } from './modules/members/service.ts';
 import { createMergeErasure, createMergesService, mergeReadModel } from './modules/merges/service.ts';
 import { createMetadataService } from './modules/metadata/service.ts';
-import { type ProjectCreatedHook, createProjectsService } from './modules/projects/service.ts';
-import { SWEEP_EVERY_MS as SITE_SWEEP_MS, createSiteErasure, createSiteService, createSiteStore } from './modules/site/service.ts';
+import { type ProjectCreatedHook, createProjectLogos, createProjectsService } from './modules/projects/service.ts';
+import {
+  SWEEP_EVERY_MS as SITE_SWEEP_MS,
+  createSiteErasure,
+  createSiteService,
+  createSiteStatus,
+  createSiteStore,
+} from './modules/site/service.ts';
 import { createWebhooksService } from './modules/webhooks/service.ts';
 
 /** Every loop of background work; the server starts them and stops them on SIGTERM (src/lib/jobs.ts). */
@@ -161,11 +167,10 @@ function createOutreachServices(ctx: AppContext, id: IdentityServices, cs: Custo
   const webhooks = createWebhooksService(ctx, access, audit.record);
   // Uploaded files and their pages under DATA_DIR/files, whichever database runs; their pages are drawn
   // by the job file-render, which an upload in this process starts.
-  const files = createFilesServices(ctx, {
-    storage: new LocalFileStorage(path.join(ctx.config.dataDir, 'files')),
-    audit: audit.record,
-    defineJob: (def) => jobs.define(def),
-  });
+  const storage = new LocalFileStorage(path.join(ctx.config.dataDir, 'files'));
+  const files = createFilesServices(ctx, { storage, audit: audit.record, defineJob: (def) => jobs.define(def) });
+  // Projects' logos, in the same storage under <appId>/logo/.
+  const logos = createProjectLogos(ctx, { storage, audit: audit.record });
   const live = createLiveService(ctx, { access, accounts, histories, defineJob: (def) => jobs.define(def) });
   // E-mail campaigns: composed by members, mailed by a background job (where MAIL_WORKER is on), tracked
   // from the recipients' mail; their Post records and behaviour records go through ingestion's write path.
@@ -221,6 +226,8 @@ function createOutreachServices(ctx: AppContext, id: IdentityServices, cs: Custo
     live,
     links,
     site,
+    siteStatus: createSiteStatus(ctx),
+    logos,
     campaigns: mail.composer,
     campaignSender: mail.sender,
     campaignTracking: mail.tracking,

@@ -57,6 +57,7 @@ export const TABLE_SCOPE = {
   site_visits: PROJECT,
   site_events: PROJECT,
   site_anonymous_counts: PROJECT,
+  project_logos: PROJECT,
   link_passcode_failures: PROJECT,
   campaigns: PROJECT,
   campaign_links: PROJECT,

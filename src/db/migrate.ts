@@ -27,6 +27,7 @@ import * as m026 from './migrations/026_public_endpoint_limits.ts';
 import * as m027 from './migrations/027_erasure_indexes.ts';
 import * as m028 from './migrations/028_link_titles.ts';
 import * as m032 from './migrations/032_customer_bulk_jobs.ts';
+import * as m033 from './migrations/033_site_check_and_logos.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -65,6 +66,7 @@ const MIGRATIONS: Record<string, PortableMigration> = {
   '027_erasure_indexes': m027,
   '028_link_titles': m028,
   '032_customer_bulk_jobs': m032,
+  '033_site_check_and_logos': m033,
 };
 
 class StaticProvider implements MigrationProvider {

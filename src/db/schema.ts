@@ -702,6 +702,17 @@ export interface SiteAnonymousCountsTable {
   records: number;
 }
 
+/** A project's logo (migration 033): its bytes are in the file storage under `<app_id>/logo/<token>`. */
+export interface ProjectLogosTable {
+  app_id: string;
+  /** Random, new with each upload: the logo's public address names it. */
+  token: string;
+  /** image/png, image/jpeg or image/webp, from the bytes. */
+  content_type: string;
+  size: number;
+  updated_at: number;
+}
+
 /** A link's wrong passcodes in its current window, and until when its passcode is refused (migration 026). */
 export interface LinkPasscodeFailuresTable {
   app_id: string;
@@ -821,4 +832,5 @@ export interface Database {
   customer_imports: CustomerImportsTable;
   customer_import_problems: CustomerImportProblemsTable;
   customer_bulk_jobs: CustomerBulkJobsTable;
+  project_logos: ProjectLogosTable;
 }

@@ -21,6 +21,7 @@ const OWNERS: Record<string, string> = {
   login_failures: 'accounts',
   oauth_clients: 'clients',
   apps: 'projects',
+  project_logos: 'projects',
   members: 'members',
   outbox: 'events',
   event_cursors: 'events',

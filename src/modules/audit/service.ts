@@ -24,6 +24,8 @@ export const AUDIT_ACTIONS = [
   'project.secret_rotate',
   'project.site_key_rotate',
   'project.site_secret_rotate',
+  'project.logo_set',
+  'project.logo_remove',
   'webhook.create',
   'webhook.remove',
   'webhook.replay',

@@ -57,6 +57,13 @@ export interface ActionSpec {
   content: Readonly<Record<string, FieldSpec>>;
   counter?: OverviewCounter;
   list?: OverviewList;
+  /**
+   * The action whose activity this record is a part of (a page turn of a reading, the end of a call):
+   * such records are not counted in the overview's `total`, which counts customer activity.
+   */
+  partOf?: string;
+  /** A record the team's own bookkeeping writes (creation, merge): not customer activity either. */
+  bookkeeping?: true;
   description: string;
 }
 
@@ -87,9 +94,15 @@ export const ACTIONS = {
   access_site_end: {
     userTypes: V,
     content: { web_access_log_id: 's!', site: 's', referrer: 's', referrerTitle: 's', viewTime: 's', leaveTime: 's' },
+    partOf: 'access_site',
     description: 'site visit end',
   },
-  web_page_view: { userTypes: V, content: { web_access_log_id: 's!', url: 's', title: 's' }, description: 'page view' },
+  web_page_view: {
+    userTypes: V,
+    content: { web_access_log_id: 's!', url: 's', title: 's' },
+    partOf: 'access_site',
+    description: 'page view',
+  },
   web_page_behaviour: { userTypes: V, content: { web_page_behaviour_log_id: 's!' }, description: 'page key behaviour' },
   web_page_leave: {
     userTypes: V,
@@ -102,6 +115,7 @@ export const ACTIONS = {
       leaveTime: 's',
       lastLeaveTime: 's',
     },
+    partOf: 'access_site',
     description: 'page leave',
   },
   link_view_log: {
@@ -111,7 +125,12 @@ export const ACTIONS = {
     list: 'tag',
     description: 'material (link) view',
   },
-  file_view_duration: { userTypes: V, content: { fileViewDurationId: 's', linkViewLogId: 's!' }, description: 'material page turn' },
+  file_view_duration: {
+    userTypes: V,
+    content: { fileViewDurationId: 's', linkViewLogId: 's!' },
+    partOf: 'link_view_log',
+    description: 'material page turn',
+  },
   link_view_clue: {
     userTypes: V,
     content: { linkId: 's!', linkType: 'i', linkViewLogId: 's', clueId: 's!' },
@@ -130,16 +149,18 @@ export const ACTIONS = {
       leaveTime: 's',
       lastLeaveTime: 's',
     },
+    partOf: 'link_view_log',
     description: 'material leave',
   },
   link_spread: { userTypes: V, content: { linkId: 's', linkViewLogId: 's' }, description: 'material spread' },
   call: { userTypes: VC, content: { record_id: 's!' }, counter: 'callCount', description: 'call' },
-  call_end: { userTypes: VC, content: { record_id: 's!', duration: 'i' }, description: 'call end' },
+  call_end: { userTypes: VC, content: { record_id: 's!', duration: 'i' }, partOf: 'call', description: 'call end' },
   remote_demo: { userTypes: VC, content: REMOTE_DEMO, counter: 'remoteDemoCount', description: 'remote demo' },
   app_launch: { userTypes: V, content: { app_launch_id: 's' }, counter: 'appLaunchCount', description: 'app launch' },
   app_launch_end: {
     userTypes: V,
     content: { appLaunchId: 's', viewTime: 's', leaveTime: 's', lastLeaveTime: 's' },
+    partOf: 'app_launch',
     description: 'app launch end',
   },
   view_app_page: {
@@ -224,7 +245,7 @@ export const ACTIONS = {
     description: 'app key behaviour: customer service contacted',
   },
   // Customer behaviour (userType 1)
-  create: { userTypes: C, content: {}, description: 'customer creation (content: the customer object)' },
+  create: { userTypes: C, content: {}, bookkeeping: true, description: 'customer creation (content: the customer object)' },
   send_message: { userTypes: C, content: {}, counter: 'smsCount', description: 'sms sent' },
   weixin_follow: { userTypes: C, content: { officialAccountId: 's' }, description: 'follow official account' },
   cancel_weixin_follow: { userTypes: C, content: { officialAccountId: 's' }, description: 'unfollow official account' },
@@ -254,7 +275,7 @@ export const ACTIONS = {
     description: 'material sent by official account',
   },
   send_data_by_sms: { userTypes: C, content: LINK_ONLY, counter: 'sendCount', description: 'material sent by sms' },
-  customer_merged: { userTypes: C, content: {}, description: 'customer merge (content: the customer object)' },
+  customer_merged: { userTypes: C, content: {}, bookkeeping: true, description: 'customer merge (content: the customer object)' },
   deal_record: { userTypes: C, content: { money: 'n', deal_id: 's', customer_id: 's' }, description: 'deal record' },
   daka: { userTypes: C, content: {}, description: 'check-in (original catalogue; fields not documented)' },
   card_open: { userTypes: C, content: {}, description: 'business card opened (original catalogue)' },
@@ -271,6 +292,15 @@ export const ACTION_NAME_RE = /^[a-z0-9_]{1,64}$/;
 
 export function actionSpec(action: string): ActionSpec | undefined {
   return Object.hasOwn(ACTIONS, action) ? (ACTIONS as Record<string, ActionSpec>)[action] : undefined;
+}
+
+/**
+ * Whether a record of `action` counts in the overview's `total`: every action but the parts of another
+ * one's activity and the team's bookkeeping. An action outside the vocabulary counts.
+ */
+export function countsAsActivity(action: string): boolean {
+  const spec = actionSpec(action);
+  return spec?.partOf === undefined && spec?.bookkeeping !== true;
 }
 
 /** The link whose tags a record counts (actions listed by tag, `content.linkId`), if any. */

@@ -1,7 +1,7 @@
 import type { BehaviourLogsTable } from '../../db/index.ts';
 import type { Selectable } from 'kysely';
 import type { Clock } from '../../lib/time.ts';
-import { OVERVIEW_COUNTERS, type OverviewCounter, actionSpec } from './actions.ts';
+import { OVERVIEW_COUNTERS, type OverviewCounter, actionSpec, countsAsActivity } from './actions.ts';
 
 type BehaviourRow = Selectable<BehaviourLogsTable>;
 
@@ -45,7 +45,7 @@ export function tagColour(tag: string): string {
 
 const top = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).slice(0, LIST_SIZE);
 
-/** Folds rollup sums into the overview: counters from actions, lists by num desc (ties by name), 10 at most. */
+/** Folds rollup sums into the overview: `total` the customer's activity (countsAsActivity), counters from actions, lists by num desc (ties by name), 10 at most. */
 export function toOverview(sums: { kind: string; key: string; num: number }[]) {
   const counters = Object.fromEntries(OVERVIEW_COUNTERS.map((c) => [c, 0])) as Record<OverviewCounter, number>;
   let total = 0;
@@ -53,7 +53,7 @@ export function toOverview(sums: { kind: string; key: string; num: number }[]) {
   for (const s of sums) {
     const num = Number(s.num);
     if (s.kind === 'action') {
-      total += num;
+      if (countsAsActivity(s.key)) total += num;
       const counter = actionSpec(s.key)?.counter;
       if (counter) counters[counter] += num;
     } else if (s.kind === 'site' || s.kind === 'app_page' || s.kind === 'tag') {

@@ -1,4 +1,4 @@
-import type { FileViewerModel, WebViewerModel } from './viewer-model.ts';
+import type { Brand, FileViewerModel, WebViewerModel } from './viewer-model.ts';
 
 /**
  * The public viewer's HTML (docs/links.md, "The viewer"): server-rendered, readable without
@@ -32,6 +32,11 @@ html{-webkit-text-size-adjust:100%;text-size-adjust:100%}
 body{margin:0;background:#eef0f3;color:#1b1f24;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,"PingFang SC","Microsoft YaHei",sans-serif}
 .bar{position:sticky;top:0;z-index:2;display:flex;align-items:center;gap:12px;min-height:48px;padding:6px 16px;background:#fff;border-bottom:1px solid #d9dde3}
 .bar h1{flex:1;min-width:0;margin:0;font-size:16px;font-weight:600;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+.heading{flex:1;min-width:0;display:flex;flex-direction:column}
+.heading h1{flex:none}
+.brand{font-size:12px;line-height:16px;color:#4a5260;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+.logo{flex:none;width:auto;height:32px;max-width:96px;object-fit:contain}
+.card .logo{display:block;margin:0 0 12px}
 .counter{flex:none;font-variant-numeric:tabular-nums;color:#4a5260;font-size:14px}
 .download{flex:none;font-size:14px;color:#0b57d0;text-decoration:none;padding:6px 10px;border:1px solid #c6cbd3;border-radius:6px}
 .deck{max-width:960px;margin:0 auto;padding:12px 0 88px}
@@ -63,6 +68,8 @@ interface Shell {
   title: string;
   nonce: string;
   body: string;
+  /** The project behind the link: its logo is the page's icon. */
+  brand?: Brand | null;
   /** Head extras (a refresh for a document still being prepared). */
   head?: string;
 }
@@ -75,7 +82,7 @@ function shell(s: Shell): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow, noarchive">
 <meta name="referrer" content="no-referrer">
-<link rel="icon" href="/favicon.svg" type="image/svg+xml">
+${s.brand?.logo ? `<link rel="icon" href="${escapeHtml(s.brand.logo)}">` : '<link rel="icon" href="/favicon.svg" type="image/svg+xml">'}
 <title>${escapeHtml(s.title)}</title>
 ${s.head ?? ''}<style nonce="${s.nonce}">${STYLE}</style>
 </head>
@@ -85,6 +92,19 @@ ${s.body}
 </html>
 `;
 }
+
+/** The project's logo (decorative: its name is next to it), or nothing. */
+const logoImg = (brand: Brand | null | undefined) =>
+  brand?.logo ? `<img class="logo" src="${escapeHtml(brand.logo)}" alt="" height="32">` : '';
+
+/** A bar's heading: the project's name above the link's title, the logo before them. */
+function barHeading(title: string, brand: Brand | null | undefined): string {
+  if (!brand) return `<h1>${escapeHtml(title)}</h1>`;
+  return `${logoImg(brand)}<div class="heading"><span class="brand">${escapeHtml(brand.name)}</span><h1>${escapeHtml(title)}</h1></div>`;
+}
+
+/** A card's top: the logo and the project's name, as the bar would show them. */
+const cardBrand = (brand: Brand | null | undefined) => (brand ? `${logoImg(brand)}<p class="brand">${escapeHtml(brand.name)}</p>\n` : '');
 
 /** A page saying why there is nothing to read (404 unknown, 410 disabled or expired, a document not ready). */
 export function messagePage(nonce: string, heading: string, text: string, head?: string): string {
@@ -97,7 +117,13 @@ export function messagePage(nonce: string, heading: string, text: string, head?:
 }
 
 /** The passcode a link asks for before it opens. */
-export function passcodePage(nonce: string, shareToken: string, title: string, wrong: boolean, lockedFor?: number): string {
+export function passcodePage(
+  nonce: string,
+  shareToken: string,
+  title: string,
+  gate: { wrong: boolean; lockedFor?: number; brand?: Brand | null },
+): string {
+  const { wrong, lockedFor, brand } = gate;
   const action = `/l/${encodeURIComponent(shareToken)}/unlock`;
   const minutes = lockedFor === undefined ? 0 : Math.max(1, Math.ceil(lockedFor / 60));
   const problem =
@@ -109,8 +135,9 @@ export function passcodePage(nonce: string, shareToken: string, title: string, w
   return shell({
     title: title || 'Protected document',
     nonce,
+    brand,
     body: `<main class="card">
-<h2>${escapeHtml(title || 'Protected document')}</h2>
+${cardBrand(brand)}<h2>${escapeHtml(title || 'Protected document')}</h2>
 <p>Enter the passcode you were given to open it.</p>
 ${problem}
 <form method="post" action="${action}">
@@ -122,13 +149,15 @@ ${problem}
 }
 
 /** The e-mail address a link asks for before its first page. */
-export function emailGatePage(nonce: string, shareToken: string, title: string, invalid: boolean): string {
+export function emailGatePage(nonce: string, shareToken: string, title: string, gate: { invalid: boolean; brand?: Brand | null }): string {
+  const { invalid, brand } = gate;
   const action = `/l/${encodeURIComponent(shareToken)}/gate`;
   return shell({
     title: title || 'Document',
     nonce,
+    brand,
     body: `<main class="card">
-<h2>${escapeHtml(title || 'Document')}</h2>
+${cardBrand(brand)}<h2>${escapeHtml(title || 'Document')}</h2>
 <p>Enter your e-mail address to open it.</p>
 ${invalid ? '<p class="error" role="alert">Enter a valid e-mail address.</p>' : ''}
 <form method="post" action="${action}">
@@ -209,8 +238,9 @@ export function fileViewerPage(m: FileViewerModel, o: PageOptions): string {
   return shell({
     title: m.title,
     nonce: o.nonce,
+    brand: m.brand,
     body: `<header class="bar">
-<h1>${escapeHtml(m.title)}</h1>
+${barHeading(m.title, m.brand)}
 <span class="counter" aria-live="polite"><span id="current">${o.startPage}</span> / ${count}</span>
 ${m.download ? `<a class="download" href="/l/${token}/download">Download</a>` : ''}
 </header>
@@ -235,13 +265,14 @@ export function webViewerPage(m: WebViewerModel, o: PageOptions): string {
   };
   const website = escapeHtml(m.website);
   const body = m.embed
-    ? `<header class="bar"><h1>${escapeHtml(m.title)}</h1><a class="download" href="${website}" rel="noopener noreferrer">Open</a></header>
+    ? `<header class="bar">${barHeading(m.title, m.brand)}<a class="download" href="${website}" rel="noopener noreferrer">Open</a></header>
 <iframe class="frame" src="${website}" title="${escapeHtml(m.title)}" referrerpolicy="no-referrer" sandbox="allow-scripts allow-same-origin allow-forms allow-popups"></iframe>
 ${m.formPosition !== null ? formCard(m.shareToken, m.formFields, o.sent) : ''}`
     : `<main class="message"><h1>${escapeHtml(m.title || 'Opening…')}</h1><p>Opening <a href="${website}" rel="noopener noreferrer">${website}</a>…</p></main>`;
   return shell({
     title: m.title,
     nonce: o.nonce,
+    brand: m.brand,
     head: m.embed ? undefined : `<noscript><meta http-equiv="refresh" content="0;url=${website}"></noscript>\n`,
     body: `${body}
 <script type="application/json" id="rapport-viewer">${jsonData(config)}</script>

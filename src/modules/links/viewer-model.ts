@@ -21,6 +21,12 @@ export interface VisitorRequest {
   mailClick?: string | undefined;
 }
 
+/** The project behind a link, as its reader sees it: its name and its logo's address (docs/projects.md, "Logo"). */
+export interface Brand {
+  name: string;
+  logo: string | null;
+}
+
 /** What the viewer page of a file link shows. */
 export interface FileViewerModel {
   kind: 'file';
@@ -31,6 +37,7 @@ export interface FileViewerModel {
   formPosition: number | null;
   formFields: FormField[];
   download: boolean;
+  brand: Brand | null;
 }
 
 /** A web page link shown in a frame (embed) or opened after the view is recorded. */
@@ -43,13 +50,14 @@ export interface WebViewerModel {
   embed: boolean;
   formPosition: number | null;
   formFields: FormField[];
+  brand: Brand | null;
 }
 
 /** The viewer's answer to `GET /l/{token}`: a gate, a page, a redirect, or why the link does not open. */
 export type ViewerAnswer =
   | { kind: 'unavailable'; why: Unavailable }
-  | { kind: 'passcode'; shareToken: string; title: string; wrong: boolean; lockedFor?: number }
-  | { kind: 'email'; shareToken: string; title: string; invalid: boolean }
+  | { kind: 'passcode'; shareToken: string; title: string; wrong: boolean; lockedFor?: number; brand?: Brand | null }
+  | { kind: 'email'; shareToken: string; title: string; invalid: boolean; brand?: Brand | null }
   | { kind: 'redirect'; url: string }
   | { kind: 'document-missing'; title: string }
   | FileViewerModel

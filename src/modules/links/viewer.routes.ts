@@ -116,12 +116,16 @@ function viewerHttp(fastify: FastifyInstance, opts: ViewerRoutesOptions) {
           return reply
             .code(429)
             .header('Retry-After', String(answer.lockedFor))
-            .send(passcodePage(nonce, answer.shareToken, answer.title, false, answer.lockedFor));
+            .send(passcodePage(nonce, answer.shareToken, answer.title, { wrong: false, lockedFor: answer.lockedFor, brand: answer.brand }));
         }
-        return reply.code(answer.wrong ? 403 : 200).send(passcodePage(nonce, answer.shareToken, answer.title, answer.wrong));
+        return reply
+          .code(answer.wrong ? 403 : 200)
+          .send(passcodePage(nonce, answer.shareToken, answer.title, { wrong: answer.wrong, brand: answer.brand }));
       case 'email':
         pageHeaders(reply, nonce);
-        return reply.code(answer.invalid ? 400 : 200).send(emailGatePage(nonce, answer.shareToken, answer.title, answer.invalid));
+        return reply
+          .code(answer.invalid ? 400 : 200)
+          .send(emailGatePage(nonce, answer.shareToken, answer.title, { invalid: answer.invalid, brand: answer.brand }));
       case 'redirect':
         reply.header('Referrer-Policy', 'no-referrer').header('X-Robots-Tag', 'noindex, nofollow').header('Cache-Control', 'no-store');
         return reply.redirect(answer.url, 302);

@@ -11,7 +11,7 @@ import { type LinkRow, formFieldsOf } from './mapper.ts';
 import { linksRepository as repo } from './repository.ts';
 import type { LinkSigning } from './signing.ts';
 import type { ViewerFiles } from './viewer-files.ts';
-import { DEFAULT_FORM_FIELDS, type ViewerAnswer, type VisitorRequest } from './viewer-model.ts';
+import { type Brand, DEFAULT_FORM_FIELDS, type ViewerAnswer, type VisitorRequest } from './viewer-model.ts';
 import type { LinkViews } from './views.service.ts';
 
 /** The parameter a web page or redirect link adds to a target on the project's site origins. */
@@ -29,7 +29,7 @@ export interface PageImageRequest {
 export interface LinkViewerDeps {
   files: Pick<FileViewer, 'viewerPage' | 'viewerOriginal'>;
   /** The project's site origins: a link to them carries the visitor's hand-off (docs/site-tracking.md). */
-  projects: Pick<ProjectsService, 'siteOrigins'>;
+  projects: Pick<ProjectsService, 'siteOrigins' | 'brand'>;
   /** The customer a campaign's signed click parameter names (the campaigns service's), or null. */
   mailClick?: ((appId: string, token: string) => Promise<{ customerId: string } | null>) | undefined;
   gates: LinkGates;
@@ -98,7 +98,7 @@ export function createLinkViewer(ctx: AppContext, deps: LinkViewerDeps) {
   }
 
   /** The page of an open file or web page link, with a view token unless a member opens it. */
-  async function pageOf(link: LinkRow, shareToken: string, visitor: VisitorRequest): Promise<ViewerAnswer> {
+  async function pageOf(link: LinkRow, shareToken: string, visitor: VisitorRequest, brand: Brand | null): Promise<ViewerAnswer> {
     const title = readerTitle(link);
     const token = (await gates.isMember(link, visitor.userId)) ? null : await signing.viewToken(link.id, timeOrderedUuid());
     const formFields = formFieldsOf(link, DEFAULT_FORM_FIELDS);
@@ -106,12 +106,13 @@ export function createLinkViewer(ctx: AppContext, deps: LinkViewerDeps) {
     if (link.type === 2) {
       // A framed page is another site's third-party frame: no hand-off there.
       const website = link.embed === 1 ? (link.website ?? base) : await withHandoff(link, link.website ?? base, visitor.visitorId);
-      return { kind: 'web', shareToken, title, viewToken: token, website, embed: link.embed === 1, formPosition, formFields };
+      return { kind: 'web', shareToken, title, viewToken: token, website, embed: link.embed === 1, formPosition, formFields, brand };
     }
     const file = link.file1 === null ? null : await viewerFile(link.app_id, link.file1);
     if (file === null || file.status === 'failed' || file.pages.length === 0) return { kind: 'document-missing', title };
     const download = link.allow_download === 1;
-    return { kind: 'file', shareToken, title: readerTitle(link, file.name), viewToken: token, file, formPosition, formFields, download };
+    const fileTitle = readerTitle(link, file.name);
+    return { kind: 'file', shareToken, title: fileTitle, viewToken: token, file, formPosition, formFields, download, brand };
   }
 
   /** Counts a wrong passcode of the link: null, or the lockout it started (logged, for the owner to hear of it). */
@@ -156,14 +157,15 @@ export function createLinkViewer(ctx: AppContext, deps: LinkViewerDeps) {
       const link = found.link;
       const title = readerTitle(link);
       const unlocked = await gates.unlockedOf(link, visitor.unlock);
-      if (link.passcode_hash !== null && !unlocked.passcode) return { kind: 'passcode', shareToken, title, wrong: false };
-      if (link.email_gate === 1 && !unlocked.gate) return { kind: 'email', shareToken, title, invalid: false };
+      const brand = await deps.projects.brand(link.app_id);
+      if (link.passcode_hash !== null && !unlocked.passcode) return { kind: 'passcode', shareToken, title, wrong: false, brand };
+      if (link.email_gate === 1 && !unlocked.gate) return { kind: 'email', shareToken, title, invalid: false, brand };
       if (visitor.mailClick !== undefined && !head) await tieMailClick(link, visitor, visitor.mailClick);
       if (link.type === 3) {
         if (!head && (await gates.counts(link, visitor))) await views.visit(link, visitor);
         return { kind: 'redirect', url: await withHandoff(link, link.website ?? base, visitor.visitorId) };
       }
-      return pageOf(link, shareToken, visitor);
+      return pageOf(link, shareToken, visitor, brand);
     },
 
     /** A page image of an open file link (gates passed); null for anything else (the same 404). */

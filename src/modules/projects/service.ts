@@ -6,9 +6,12 @@ import { randomToken, safeEqual } from '../../lib/secrets.ts';
 import type { AuditRecorder } from '../audit/service.ts';
 import type { Actor } from '../access/service.ts';
 import { type AppRow, type ProjectResponse, toProject } from './mapper.ts';
+import { logoRepository } from './logo.repository.ts';
+import { logoPath } from './logo.service.ts';
 import { projectsRepository as repo } from './repository.ts';
 
 export { projectReadModel } from './repository.ts';
+export { type ProjectLogos, createProjectLogos } from './logo.service.ts';
 export type { ProjectReadModel } from './mapper.ts';
 import { timeOrderedUuid } from '../../lib/ids.ts';
 
@@ -272,6 +275,15 @@ export function createProjectsService(ctx: AppContext, deps: ProjectsDeps) {
     /** The project's name, whatever its status (a campaign mail's From display name); null for none. */
     name(appId: string): Promise<string | null> {
       return repo.name(db, appId);
+    },
+
+    /**
+     * What the public viewer shows of the project (docs/projects.md, "Logo"): its name and its logo's
+     * address (null without one), or null for an unknown project.
+     */
+    async brand(appId: string): Promise<{ name: string; logo: string | null } | null> {
+      const row = await logoRepository.brand(ctx.database.reader, appId);
+      return row === undefined ? null : { name: row.name, logo: row.token === null ? null : logoPath(appId, row.token) };
     },
 
     async siteOrigins(appId: string): Promise<string[]> {

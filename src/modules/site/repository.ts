@@ -7,6 +7,11 @@ const visitorTie = preparedQuery('siteVisitorTie', ({ db }, appId: string, visit
   db.selectFrom('site_visitors').select(['customer_id', 'verified']).where('app_id', '=', appId).where('id', '=', visitorId),
 );
 
+// The project's latest visit by its last sign of life: the index site_visits_latest_idx (app_id, last_at).
+const latestVisit = preparedQuery('siteLatestVisit', ({ db }, appId: string) =>
+  db.selectFrom('site_visits').select(['last_at', 'site']).where('app_id', '=', appId).orderBy('last_at', 'desc').limit(1),
+);
+
 export type SiteEventRow = Selectable<Database['site_events']>;
 export type SiteVisitRow = Selectable<Database['site_visits']>;
 
@@ -15,6 +20,11 @@ export const siteRepository = {
   /** The customer the site visitor is tied to in the project, if any. */
   visitorTie(r: PreparedReader, appId: string, visitorId: string): Promise<{ customer_id: string; verified: number } | undefined> {
     return r.first(visitorTie, appId, visitorId);
+  },
+
+  /** The project's visit with the latest sign of life (its time and host), if it has any. */
+  latestVisit(r: PreparedReader, appId: string): Promise<{ last_at: number; site: string | null } | undefined> {
+    return r.first(latestVisit, appId);
   },
 
   /** The anonymous visitor's records in the project, oldest first, at most `limit`. */

@@ -1,12 +1,17 @@
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ok } from '../../http/envelope.ts';
+import { actorOf } from '../../http/auth.ts';
+import { businessResponses, ok } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
 import { publicPage } from '../../http/public-pages.ts';
 import type { ViewerScript } from '../../lib/viewer-script.ts';
 import { COLLECT_MAX_BYTES, type SiteService } from './service.ts';
+import type { SiteStatus } from './status.service.ts';
 
 export interface SiteRoutesOptions {
   site: SiteService;
+  /** The site page's check of the latest event received. */
+  status: SiteStatus;
   /** The snippet as built (dist/viewer/), or null when it has not been: /t.js is then 404. */
   script: ViewerScript | null;
 }
@@ -20,6 +25,7 @@ const SCRIPT_MAX_AGE_S = 3600;
  */
 export async function siteRoutes(fastify: FastifyInstance, opts: SiteRoutesOptions): Promise<void> {
   const { site, script } = opts;
+  lastEventRoute(fastify, opts.status);
   const etag = script === null ? null : `"${script.name.replace(/^site\.|\.js$/g, '')}"`;
 
   fastify.get(
@@ -111,5 +117,30 @@ export async function siteRoutes(fastify: FastifyInstance, opts: SiteRoutesOptio
       );
       return ok(result);
     },
+  );
+}
+
+const LastEvent = Type.Object({
+  receivedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: 'When the snippet last sent an event (ISO 8601, UTC), or null when it never did',
+  }),
+  site: Type.Union([Type.String(), Type.Null()], { description: 'The host of the page its visit began on' }),
+});
+
+/** The site page's check (beyond the interface): when the project's snippet last sent an event. */
+function lastEventRoute(fastify: FastifyInstance, status: SiteStatus): void {
+  fastify.get(
+    '/api/v1.7/app/:appId/site/last-event',
+    {
+      config: { project: 'manager' },
+      schema: {
+        tags: ['Projects'],
+        summary: "When the project's site snippet last sent an event, and from which host (Master/Admin)",
+        description: 'docs/site-tracking.md, "Checking the installation". Beyond the interface.',
+        params: Type.Object({ appId: Type.String({ maxLength: 64 }) }),
+        response: businessResponses(LastEvent),
+      },
+    },
+    async (request) => ok(await status.lastEvent(actorOf(request))),
   );
 }

@@ -16,6 +16,7 @@ import { siteRepository as repo } from './repository.ts';
 export { COLLECT_MAX_BYTES } from './collect.ts';
 // What the site stores through ingestion's viewer write, built by the composition root for ingestion.
 export { createSiteStore } from './store.service.ts';
+export { type SiteStatus, createSiteStatus } from './status.service.ts';
 // What erasure needs of the site's tables, built by the composition root for it.
 export { type SiteErasure, createSiteErasure } from './erasure.service.ts';
 

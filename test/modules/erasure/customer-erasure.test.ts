@@ -340,8 +340,10 @@ describe('erasure', () => {
     expect(await remaining([gone.id])).toEqual(NOTHING);
     expect((await pending())?.merge_pending).toBe(0);
     const overview = await t.server.api.get(`/api/v1.7/customer/${survivor.id}/overview`, { token: p.master.token });
-    // Its own create record and the merge's record; nothing of the erased customer.
-    expect(overview.json().data).toMatchObject({ total: 2, smsCount: 0 });
+    // Its own create record and the merge's record (bookkeeping, not activity); nothing of the erased customer.
+    expect(overview.json().data).toMatchObject({ total: 0, smsCount: 0, callCount: 0 });
+    const records = await t.server.api.get(`${base()}/member/customer/${survivor.id}/behaviour`, { token: p.master.token });
+    expect(records.json().data.map((r: { action: string }) => r.action).sort()).toEqual(['create', 'customer_merged']);
   });
 
   it('a survivor another merge still moves history to keeps reading it until that merge is erased too', async () => {

@@ -9,6 +9,12 @@ export const siteQueries = {
       queryKey: [...siteQueries.all(appId), 'settings'],
       queryFn: async () => unwrap(await api.GET('/api/v1.7/app/{appId}/site', { params: { path: { appId } } })),
     }),
+  /** When the snippet last sent an event (docs/site-tracking.md, "Checking the installation"). */
+  lastEvent: (appId: string) =>
+    queryOptions({
+      queryKey: [...siteQueries.all(appId), 'last-event'],
+      queryFn: async () => unwrap(await api.GET('/api/v1.7/app/{appId}/site/last-event', { params: { path: { appId } } })),
+    }),
 };
 
 export type SiteSettings = Awaited<ReturnType<NonNullable<ReturnType<typeof siteQueries.settings>['queryFn']>>>;

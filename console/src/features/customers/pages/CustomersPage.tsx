@@ -1,6 +1,6 @@
 import { ImportOutlined, PlusOutlined } from '@ant-design/icons';
 import { App, Button, Flex, Grid } from 'antd';
-import { useState } from 'react';
+import { Suspense, lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../../shared/ui/PageHeader.tsx';
 import { Pager } from '../../../shared/ui/Pager.tsx';
@@ -10,12 +10,14 @@ import { BulkProgress } from '../bulk/BulkProgress.tsx';
 import { SelectionBanner } from '../bulk/SelectionBanner.tsx';
 import { useSelection } from '../bulk/useSelection.ts';
 import { CustomerFilters } from '../components/CustomerFilters.tsx';
-import { CustomerFormDrawer } from '../components/CustomerFormDrawer.tsx';
 import { CustomerRows } from '../components/CustomerRows.tsx';
 import { ExportButton } from '../import/ExportButton.tsx';
 import { ImportNotice } from '../import/ImportNotice.tsx';
-import { ImportWizard } from '../import/ImportWizard.tsx';
 import { useCustomerList } from '../useCustomerList.ts';
+
+// Opened on demand: their code (the upload, the steps, the form's controls) is not in the first load.
+const ImportWizard = lazy(() => import('../import/ImportWizard.tsx').then((m) => ({ default: m.ImportWizard })));
+const CustomerFormDrawer = lazy(() => import('../components/CustomerFormDrawer.tsx').then((m) => ({ default: m.CustomerFormDrawer })));
 
 /** The project's customers: search and filters, the list a page at a time (rows picked for bulk actions), new customer, import and export. */
 export function CustomersPage() {
@@ -50,31 +52,35 @@ export function CustomersPage() {
       <SelectionBanner selection={selection} pageIds={c.rows.map((r) => r.id)} more={c.hasMore || params.page > 1} />
       <CustomerRows list={c} wide={wide} selection={selection} />
       <Pager page={params.page} hasMore={c.hasMore} onPage={(page) => c.update({ page: String(page) })} />
-      {me.data && (
-        <ImportWizard
-          appId={appId}
-          me={me.data.id}
-          isManager={c.seesAll}
-          open={importing !== null}
-          resume={importing?.resume}
-          onClose={(seenEnded) => {
-            c.setImporting(null);
-            notice.seen(seenEnded);
-          }}
-        />
+      {me.data && importing !== null && (
+        <Suspense fallback={null}>
+          <ImportWizard
+            appId={appId}
+            me={me.data.id}
+            isManager={c.seesAll}
+            open={importing !== null}
+            resume={importing?.resume}
+            onClose={(seenEnded) => {
+              c.setImporting(null);
+              notice.seen(seenEnded);
+            }}
+          />
+        </Suspense>
       )}
       <BulkProgress appId={appId} jobId={bulkJob} wide={wide} onClose={() => setBulkJob(null)} />
-      {me.data && (
-        <CustomerFormDrawer
-          appId={appId}
-          actingUserId={me.data.id}
-          open={c.creating}
-          onClose={() => c.setCreating(false)}
-          onSaved={() => {
-            c.setCreating(false);
-            void message.success(t('customers.created'));
-          }}
-        />
+      {me.data && c.creating && (
+        <Suspense fallback={null}>
+          <CustomerFormDrawer
+            appId={appId}
+            actingUserId={me.data.id}
+            open={c.creating}
+            onClose={() => c.setCreating(false)}
+            onSaved={() => {
+              c.setCreating(false);
+              void message.success(t('customers.created'));
+            }}
+          />
+        </Suspense>
       )}
     </>
   );

@@ -13,6 +13,7 @@ import { memberQueries } from '../../members/index.ts';
 import { projectQueries } from '../../projects/index.ts';
 import { type AuditEntry, settingsQueries, useEditProject, useRotateSecret } from '../api.ts';
 import { isKnownAuditAction } from '../auditActions.ts';
+import { LogoCard } from '../LogoCard.tsx';
 
 const h2 = (text: string) => <h2 style={{ fontSize: 16, margin: 0 }}>{text}</h2>;
 
@@ -89,6 +90,7 @@ export function SettingsPage() {
             )}
           </Form>
         </Card>
+        {manages && <LogoCard appId={appId} title={h2(t('settings.logo.title'))} />}
         {manages && (
           <Card size="small" title={h2(t('settings.secret.title'))}>
             <Typography.Paragraph type="secondary">{t('settings.secret.help')}</Typography.Paragraph>

@@ -7,6 +7,7 @@ import { errorText } from '../../../shared/i18n/errors.ts';
 import { PageHeader } from '../../../shared/ui/PageHeader.tsx';
 import { SecretField } from '../../../shared/ui/SecretField.tsx';
 import { siteQueries, useRotateSite, useSaveSiteOrigins } from '../api.ts';
+import { LastEventCard } from '../LastEventCard.tsx';
 
 /**
  * The snippet as a page should carry it: first the queue stub, so that calls made before the script
@@ -75,6 +76,7 @@ export function SitePage() {
               <Button loading={rotate.isPending}>{t('site.key.rotate')}</Button>
             </Popconfirm>
           </Card>
+          <LastEventCard appId={appId} />
           <Card title={t('site.secret.title')}>
             <Typography.Paragraph>{t('site.secret.help')}</Typography.Paragraph>
             <Typography.Paragraph>
