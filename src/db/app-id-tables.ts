@@ -115,7 +115,7 @@ export const CROSS_PROJECT = {
     'The import worker looks for customer imports waiting to run (queued, or left running by a stopped process) in every project: one queue of work per server.',
   'file-renderer': 'The page renderer looks for files waiting to be rendered in every project: one queue of work per server.',
   'phone-keys':
-    "The background job phone-keys finds customers stored before phone keys existed (a mobile number without its key) in every project, " +
+    'The background job phone-keys finds customers stored before phone keys existed (a mobile number without its key) in every project, ' +
     "and keys them by their project's region: one pass per server until none is left; each row found names the project of its update.",
   'merge-rewrite':
     "The background job that moves merged customers' history to the customer they were merged into looks for " +

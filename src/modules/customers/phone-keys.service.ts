@@ -14,7 +14,10 @@ const IDLE_MS = 10 * 60_000;
  * a time, from the first start after the upgrade until none is left. Until then a search, the
  * duplicates and an import's matching do not find such a customer by its number.
  */
-export function phoneKeysJob(ctx: AppContext, regionOf: (appId: string) => Promise<string>): JobDefinition & { runOnce(): Promise<number> } {
+export function phoneKeysJob(
+  ctx: AppContext,
+  regionOf: (appId: string) => Promise<string>,
+): JobDefinition & { runOnce(): Promise<number> } {
   const db = ctx.database.db;
   /** One batch keyed; returns how many customers it looked at. */
   async function runOnce(): Promise<number> {
