@@ -161,11 +161,11 @@ async function typedValue(run: Run, row: MetadataRow, text: string, current: unk
     // already has stays acceptable (one stored before numbers were read this way).
     case 'phone':
       if (!isMobileNumber(text, env.region) && storedText(current) !== text)
-        throw invalid(`is not a valid mobile number (for region ${env.region}, or in international form: +44 7911 123456)`);
+        throw invalid(`is not a valid mobile number for region ${env.region}`);
       return text;
     case 'fixedPhone':
       if (!isLandlineNumber(text, env.region) && storedText(current) !== text)
-        throw invalid(`is not a valid landline number (for region ${env.region}, or in international form: +44 20 7946 0958)`);
+        throw invalid(`is not a valid landline number for region ${env.region}`);
       return text;
     case 'email':
       if (!isEmail(text)) throw invalid('is not a valid e-mail address');
