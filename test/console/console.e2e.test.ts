@@ -104,7 +104,7 @@ describe('the console, as a salesperson uses it', { timeout: 60_000 }, () => {
   });
 
   it('creates a project and is taken to its customers', async () => {
-    await new ProjectsPage(owner).create('Acme Sales', 'Our first project');
+    await new ProjectsPage(owner).create('Acme Sales', 'Our first project', 'CN');
     const customers = new CustomersPage(owner);
     await customers.heading.waitFor();
     appId = new URL(owner.url()).pathname.split('/')[3] as string;
