@@ -105,7 +105,17 @@ function createCustomerServices(ctx: AppContext, id: IdentityServices, jobs: Bac
   const behaviour = createBehaviourService(ctx, access, histories, { customers: customerVisibilityReadModel, merges: mergeReadModel });
   // One service per kind of caller (the API, the write path, imports and exports, merges) on one create path;
   // a new customer's `create` record goes through the behaviour service.
-  const customers = createCustomersService(ctx, { access, metadata, groups, members, audit: audit.record, behaviour });
+  const customers = createCustomersService(ctx, {
+    access,
+    metadata,
+    groups,
+    members,
+    audit: audit.record,
+    behaviour,
+    regionOf: (appId) => projects.region(appId),
+  });
+  // Customers stored before phone keys existed get theirs in the background (docs/customers.md).
+  jobs.define(customers.phoneKeys);
   // Behaviour records and counters, calls, clues and posts as ingestion and merges write them, through their owners.
   const behaviourRecords = createBehaviourRecords(ctx.database);
   const historyRecords = createHistoryRecords(ctx.database);

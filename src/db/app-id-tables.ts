@@ -120,6 +120,9 @@ export const CROSS_PROJECT = {
   'customer-bulk-files':
     'The bulk worker removes the files of bulk exports finished a day ago, in every project: one sweep per server; each row found names the project it updates.',
   'file-renderer': 'The page renderer looks for files waiting to be rendered in every project: one queue of work per server.',
+  'phone-keys':
+    'The background job phone-keys finds customers stored before phone keys existed (a mobile number without its key) in every project, ' +
+    "and keys them by their project's region: one pass per server until none is left; each row found names the project of its update.",
   'merge-rewrite':
     "The background job that moves merged customers' history to the customer they were merged into looks for " +
     'merges still to move in every project: one queue of work per server; each move then names its project.',

@@ -102,6 +102,8 @@ export interface AppsTable {
   site_origins: string | null;
   /** 1: Sales members may export their customers; 0: only Master and Admin export (docs/data-operations.md). */
   sales_export: Generated<number>;
+  /** The region its phone numbers are read against (ISO 3166-1 alpha-2; migration 030; docs/projects.md). */
+  region: Generated<string>;
 }
 
 export interface MembersTable {
@@ -224,6 +226,8 @@ export interface CustomersTable {
   phone: string | null;
   email: string | null;
   email_lower: string | null;
+  /** The mobile number in international form (E.164), which matches are made by (migration 030; docs/customers.md). */
+  phone_key: string | null;
   fixed_phone: string | null;
   industry: string | null;
   province: string | null;

@@ -1,10 +1,10 @@
 /** Input formats shared by accounts and customers. */
 
-/** Mobile number: optional +, then 5 to 20 digits (spaces and dashes are not accepted). */
+/**
+ * A user's mobile number (accounts: sign-in names, profiles): optional +, then 5 to 20 digits.
+ * Customers' numbers are read against their project's region instead (src/lib/phones.ts).
+ */
 export const PHONE_RE = /^\+?\d{5,20}$/;
-
-/** Landline: digits with optional +, spaces, dashes, parentheses and an extension; 5 to 30 chars. */
-export const FIXED_PHONE_RE = /^\+?[\d\s()-]{5,25}(?:(?:ext\.?|x|#|-)\s?\d{1,6})?$/i;
 
 /** A pragmatic e-mail check (RFC 5321 lengths, one @, a dotted domain). */
 const EMAIL_RE =

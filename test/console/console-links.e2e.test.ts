@@ -80,7 +80,7 @@ describe('links, settings and webhooks in the console', { timeout: 90_000 }, () 
     await signIn.open(base);
     await signIn.signUp('owner@links.example', 'Olivia Owner', PASSWORD);
     await new ProjectsPage(owner).heading.waitFor();
-    await new ProjectsPage(owner).create('Acme Sales', 'Links and integrations');
+    await new ProjectsPage(owner).create('Acme Sales', 'Links and integrations', 'CN');
     const customers = new CustomersPage(owner);
     await customers.heading.waitFor();
     appId = new URL(owner.url()).pathname.split('/')[3] as string;

@@ -104,7 +104,7 @@ describe('the console, as a salesperson uses it', { timeout: 60_000 }, () => {
   });
 
   it('creates a project and is taken to its customers', async () => {
-    await new ProjectsPage(owner).create('Acme Sales', 'Our first project');
+    await new ProjectsPage(owner).create('Acme Sales', 'Our first project', 'CN');
     const customers = new CustomersPage(owner);
     await customers.heading.waitFor();
     appId = new URL(owner.url()).pathname.split('/')[3] as string;
@@ -143,7 +143,7 @@ describe('the console, as a salesperson uses it', { timeout: 60_000 }, () => {
       // The error table's text for phone_invalid (a field code), then the server's own detail, on the phone field only.
       expect((await customers.fieldError('phone')).split('\n')).toEqual([
         'The parameter is not valid: wrong type or format, too long, not an allowed value, or not a member',
-        'phone is not a valid mobile number',
+        'phone is not a valid mobile number for region CN',
       ]);
       expect(await customers.fieldError('name')).toBe('');
       // The field is brought back into sight with its messages, the cursor in it.

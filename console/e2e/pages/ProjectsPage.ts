@@ -13,11 +13,19 @@ export class ProjectsPage {
     this.createButton = page.getByRole('button', { name: text(lang, 'projects.create') });
   }
 
-  async create(name: string, description: string): Promise<void> {
+  /** A new project; `region` (an ISO code) replaces the one the form proposes from the browser's language. */
+  async create(name: string, description: string, region?: string): Promise<void> {
     await this.createButton.click();
     const dialog = this.page.getByRole('dialog').filter({ hasText: text(this.lang, 'projects.createTitle') });
     await dialog.getByLabel(text(this.lang, 'projects.name')).fill(name);
     await dialog.getByLabel(text(this.lang, 'projects.description')).fill(description);
+    if (region !== undefined) {
+      // Typed into the select's search by its code, "(CN)", then the one match taken.
+      await dialog.getByLabel(text(this.lang, 'projects.region'), { exact: true }).focus();
+      await this.page.keyboard.type(`(${region})`);
+      await this.page.locator(`.ant-select-item-option[title$="(${region})"]`).waitFor();
+      await this.page.keyboard.press('Enter');
+    }
     await dialog.getByRole('button', { name: text(this.lang, 'common.actions.save') }).click();
   }
 

@@ -1032,6 +1032,8 @@ export interface paths {
                         description?: string;
                         svc_user_id?: number;
                         site_origins?: string;
+                        /** @description The region the project's phone numbers are read against: ISO 3166-1 alpha-2 (GB, US, CN, …), any case. Create: CN when not sent */
+                        region?: string;
                         /** @description 1: Sales members may export their own customers (default); 0: only Master and Admin export */
                         sales_export?: number;
                     };
@@ -1137,6 +1139,8 @@ export interface paths {
                                 editTime: string;
                                 siteKey: string | null;
                                 siteOrigins: string;
+                                /** @description The region the project's phone numbers are read against (ISO 3166-1 alpha-2) */
+                                region: string;
                             };
                         };
                     };
@@ -1192,6 +1196,8 @@ export interface paths {
                         description?: string;
                         svc_user_id?: number;
                         site_origins?: string;
+                        /** @description The region the project's phone numbers are read against: ISO 3166-1 alpha-2 (GB, US, CN, …), any case. Create: CN when not sent */
+                        region?: string;
                         /** @description 1: Sales members may export their own customers (default); 0: only Master and Admin export */
                         sales_export?: number;
                     };
@@ -1594,6 +1600,8 @@ export interface paths {
                                 editTime: string;
                                 siteKey: string | null;
                                 siteOrigins: string;
+                                /** @description The region the project's phone numbers are read against (ISO 3166-1 alpha-2) */
+                                region: string;
                                 secret: string | null;
                             }[];
                         };

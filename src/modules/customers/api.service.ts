@@ -24,6 +24,7 @@ import {
 } from './repository.ts';
 import { type GroupTransferInput, groupTransferIds, ownerTransferItems } from './transfers.ts';
 import { type ValidatedCustomer, validateCustomer } from './validation.ts';
+import { phoneKey } from '../../lib/phones.ts';
 import type { CustomerWritePath } from './write-path.service.ts';
 
 export interface CustomerApiDeps {
@@ -149,7 +150,7 @@ export function createCustomerApi(ctx: AppContext, deps: CustomerApiDeps) {
           actingUserId: acting,
           mayAssignOthers: actor.isManager,
           current,
-          ...path.envFor(trx, appId),
+          ...(await path.envFor(trx, appId)),
         });
         const now = clock.now();
         const changedFields = Object.keys(v.fields);
@@ -206,7 +207,8 @@ export function createCustomerApi(ctx: AppContext, deps: CustomerApiDeps) {
       }
       const scope: CustomerScope = { appId, ownerId: access.visibleOwner(actor, requested) };
       const keyword = filter.keyword?.trim() ?? '';
-      const phone = filter.phone?.trim() || undefined;
+      const phoneText = filter.phone?.trim() || undefined;
+      const phone = phoneText === undefined ? undefined : (phoneKey(phoneText, actor.app.region) ?? phoneText);
       const email = filter.email?.trim() || undefined;
       const plain = keyword === '' && filter.groupId === undefined && phone === undefined && email === undefined;
       const searchFields = keyword === '' ? [] : await metadata.searchable(appId);
@@ -220,7 +222,11 @@ export function createCustomerApi(ctx: AppContext, deps: CustomerApiDeps) {
       const c = input.condition?.trim() ?? '';
       if (c === '') throw badRequest("Missing required parameter 'condition'");
       const scope: CustomerScope = { appId: actor.app.id, ownerId: access.visibleOwner(actor, undefined) };
-      return withExtras(actor.app.id, await reads.search(reader, scope, c, input.page.offset, input.page.limit));
+      // A mobile number matches in any form it is written in (national for the project's region, or international).
+      const condition = c.includes('@')
+        ? ({ column: 'email_lower', value: c.toLowerCase() } as const)
+        : ({ column: 'phone_key', value: phoneKey(c, actor.app.region) ?? c } as const);
+      return withExtras(actor.app.id, await reads.search(reader, scope, condition, input.page.offset, input.page.limit));
     },
 
     /** Moves customers to another owner; all-or-nothing. */

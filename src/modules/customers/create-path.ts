@@ -78,6 +78,8 @@ export interface CreatePathDeps {
   groups: GroupsService;
   members: MembersService;
   behaviour: BehaviourService;
+  /** The project's region (the projects service's `region`): what its phone numbers mean. */
+  regionOf: (appId: string) => Promise<string>;
 }
 
 /** Every column of a customer row, for building a complete row from a partial one. */
@@ -93,6 +95,7 @@ const EMPTY_CUSTOMER: Record<keyof CustomersTable, null> = {
   phone: null,
   email: null,
   email_lower: null,
+  phone_key: null,
   fixed_phone: null,
   industry: null,
   province: null,
@@ -170,9 +173,10 @@ export function createCreatePath(ctx: AppContext, deps: CreatePathDeps) {
   const writes = createCustomerWrites(ctx.database.features);
   const writeEvents = bulkEventWriter(ctx.database.features);
 
-  /** What validation asks the database, inside the transaction. */
-  function envFor(trx: Kysely<Database>, appId: string) {
+  /** What validation asks the database, inside the transaction, and the project's region. */
+  async function envFor(trx: Kysely<Database>, appId: string) {
     return {
+      region: await deps.regionOf(appId),
       isActiveMember: (userId: number) => members.isActiveMember(trx, appId, userId),
       isGroupOf: async (groupId: string, ownerId: number) => (await groups.ownerOf(trx, appId, groupId)) === ownerId,
       isTaken: (key: UniqueKey, value: string | number, exceptId: string | undefined) => repo.isTaken(trx, appId, key, value, exceptId),
@@ -191,7 +195,7 @@ export function createCreatePath(ctx: AppContext, deps: CreatePathDeps) {
    */
   async function batchValidator(trx: Kysely<Database>, appId: string, opts: ListOptions): Promise<BatchValidate> {
     const meta = await metadata.rows(trx, appId);
-    const env = envFor(trx, appId);
+    const env = await envFor(trx, appId);
     const memberAnswers = new Map<number, Promise<boolean>>();
     const groupAnswers = new Map<string, Promise<boolean>>();
     const isActiveMember = (userId: number) => {
@@ -208,6 +212,7 @@ export function createCreatePath(ctx: AppContext, deps: CreatePathDeps) {
     const validate: BatchValidate = (input, ownerId, isTaken) =>
       validateCustomer(input, {
         mode: opts.validate,
+        region: env.region,
         metadata: meta,
         actingUserId: ownerId,
         mayAssignOthers: opts.mayAssignOthers ?? opts.validate === 'ingest',
@@ -285,10 +290,10 @@ export function createCreatePath(ctx: AppContext, deps: CreatePathDeps) {
    */
   async function mergeFlags(trx: Kysely<Database>, appId: string, rows: CustomerRow[]): Promise<number[]> {
     const stored = await repo.liveTwins(trx, appId, rows);
-    const phones = new Set(stored.filter((o) => o.phone).map((o) => `${o.owner_id}\u0000${o.phone}`));
+    const phones = new Set(stored.filter((o) => o.phone_key).map((o) => `${o.owner_id}\u0000${o.phone_key}`));
     const emails = new Set(stored.filter((o) => o.email_lower).map((o) => `${o.owner_id}\u0000${o.email_lower}`));
     return rows.map((row) => {
-      const phone = row.phone ? `${row.owner_id}\u0000${row.phone}` : null;
+      const phone = row.phone_key ? `${row.owner_id}\u0000${row.phone_key}` : null;
       const email = row.email_lower ? `${row.owner_id}\u0000${row.email_lower}` : null;
       const merge = (phone !== null && phones.has(phone)) || (email !== null && emails.has(email)) ? 1 : 0;
       if (phone !== null) phones.add(phone);
@@ -327,7 +332,7 @@ export function createCreatePath(ctx: AppContext, deps: CreatePathDeps) {
     return created.customers;
   }
 
-  return { envFor, whetherMerge, batchFor, validatedRows, store };
+  return { envFor, whetherMerge, batchFor, validatedRows, store, regionOf: deps.regionOf };
 }
 
 export type CreatePath = ReturnType<typeof createCreatePath>;

@@ -145,7 +145,7 @@ export function createCustomerDataOps(
   /** Rows that update stored customers, each validated as an edit by the importer; their Customer events. */
   async function applyUpdates(run: ImportRun, updates: ImportUpdate[]): Promise<EventMessage[]> {
     const { trx, appId, opts, outcome } = run;
-    const env = path.envFor(trx, appId);
+    const env = await path.envFor(trx, appId);
     const events: EventMessage[] = [];
     const touched = new Map<string, CustomerRow>();
     for (const { item, current: first } of updates) {
@@ -194,7 +194,7 @@ export function createCustomerDataOps(
       const meta = await metadata.rows(trx, appId);
       const readonlyNames = new Set(meta.filter((m) => m.readonly === 1).map((m) => m.name));
       const run: ImportRun = { trx, appId, opts, meta, readonlyNames, outcome };
-      const keys = duplicateKeys(run.meta);
+      const keys = duplicateKeys(run.meta, await path.regionOf(appId));
       const plan = planImport(items, keys, await storedMatches(run, items, keys), opts.policy);
       outcome.skipped += plan.skipped;
       if (plan.fresh.length > 0) await createFresh(run, plan.fresh);

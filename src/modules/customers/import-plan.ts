@@ -1,5 +1,6 @@
 import type { CustomersTable } from '../../db/index.ts';
-import { isEmail, isPhone } from '../../lib/formats.ts';
+import { isEmail } from '../../lib/formats.ts';
+import { isMobileNumber, phoneKey } from '../../lib/phones.ts';
 import { ATTRIBUTE_BY_NAME, readParam } from './attributes.ts';
 import type { CustomerRow } from './mapper.ts';
 import { IMPORT_CREATE_WAY } from './records.ts';
@@ -30,7 +31,10 @@ export interface ImportUpdate {
 export interface DuplicateKey {
   name: string;
   param: string;
-  column: 'phone' | 'email_lower' | keyof CustomersTable;
+  /** The column matched: a mobile number by its key (E.164), an e-mail lower-cased, another attribute as stored. */
+  column: 'phone_key' | 'email_lower' | keyof CustomersTable;
+  /** The project's region: what a mobile number written without its country code means. */
+  region: string;
 }
 
 /** A value nobody would type: joins a column and a value into one map key. */
@@ -42,17 +46,22 @@ export function dropBlank(input: Record<string, unknown>): Record<string, unknow
   return Object.fromEntries(Object.entries(input).filter(([, v]) => !blank(v)));
 }
 
-/** An import's duplicate key: the project's unique attributes; without any, the mobile number and then the e-mail. */
-export function duplicateKeys(meta: { name: string; is_unique: number }[]): DuplicateKey[] {
+/**
+ * An import's duplicate key: the project's unique attributes; without any, the mobile number and then
+ * the e-mail. A mobile number matches by its key, however the file and the stored customer write it.
+ */
+export function duplicateKeys(meta: { name: string; is_unique: number }[], region: string): DuplicateKey[] {
+  const columnOf = (column: keyof CustomersTable) =>
+    column === 'email' ? ('email_lower' as const) : column === 'phone' ? ('phone_key' as const) : column;
   const unique = meta
     .filter((m) => m.is_unique === 1)
     .map((m) => ATTRIBUTE_BY_NAME.get(m.name))
     .filter((spec): spec is NonNullable<typeof spec> => spec !== undefined)
-    .map((spec) => ({ name: spec.name, param: spec.param, column: spec.column === 'email' ? ('email_lower' as const) : spec.column }));
+    .map((spec) => ({ name: spec.name, param: spec.param, column: columnOf(spec.column), region }));
   if (unique.length > 0) return unique;
   return [
-    { name: 'phone', param: 'phone', column: 'phone' },
-    { name: 'email', param: 'email', column: 'email_lower' },
+    { name: 'phone', param: 'phone', column: 'phone_key', region },
+    { name: 'email', param: 'email', column: 'email_lower', region },
   ];
 }
 
@@ -62,7 +71,9 @@ export function keyValue(input: Record<string, unknown>, key: DuplicateKey): str
   if (raw === undefined || raw === null) return null;
   const text = String(raw).trim();
   // A malformed mobile number or e-mail names nobody: its row fails validation on its own.
-  if (text === '' || (key.column === 'phone' && !isPhone(text)) || (key.column === 'email_lower' && !isEmail(text))) return null;
+  if (text === '' || (key.column === 'phone_key' && !isMobileNumber(text, key.region)) || (key.column === 'email_lower' && !isEmail(text)))
+    return null;
+  if (key.column === 'phone_key') return phoneKey(text, key.region);
   return key.column === 'email_lower' ? text.toLowerCase() : text;
 }
 

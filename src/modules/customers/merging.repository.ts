@@ -81,7 +81,8 @@ export function createCustomerMergeWrites(features: DialectFeatures) {
           .execute();
         return rows.map((r) => `${r.name ?? ''}\u0001${r.company ?? ''}`);
       }
-      const column = by === 'phone' ? 'phone' : 'email_lower';
+      // Mobile numbers are one number however written: sets are made by their key (E.164).
+      const column = by === 'phone' ? 'phone_key' : 'email_lower';
       const rows = await q
         .select(`${column} as k`)
         .where(column, 'is not', null)
@@ -100,7 +101,7 @@ export function createCustomerMergeWrites(features: DialectFeatures) {
       if (keys.length === 0) return [];
       let q = db.selectFrom('customers').selectAll().where('app_id', '=', appId).where('status', '=', 1);
       if (ownerId !== null) q = q.where('owner_id', '=', ownerId);
-      if (by === 'phone') q = q.where(bulk.anyOf('phone', keys));
+      if (by === 'phone') q = q.where(bulk.anyOf('phone_key', keys));
       else if (by === 'email') q = q.where(bulk.anyOf('email_lower', keys));
       else {
         const names = [...new Set(keys.map((k) => k.split('\u0001')[0] ?? ''))];

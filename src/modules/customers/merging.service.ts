@@ -93,7 +93,7 @@ export function createCustomerMerging(deps: { metadata: MetadataService; path: C
         actingUserId: given.actingUserId,
         mayAssignOthers: actor.isManager,
         current: given.current,
-        ...path.envFor(trx, appId),
+        ...(await path.envFor(trx, appId)),
       });
       const values: Updateable<CustomersTable> = { ...v.values };
       delete values.owner_id;

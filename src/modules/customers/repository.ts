@@ -79,7 +79,7 @@ function after<O>(q: SelectQueryBuilder<Database, 'customers', O>, updatedAt: nu
 export type BehaviourTotalOf = (eb: ExpressionBuilder<Database & { c: CustomersTable }, 'c'>) => AliasableExpression<number>;
 
 /** Another live customer of the same owner with the same value in `column` (an index seek). */
-const twinBy = (eb: ExpressionBuilder<Database & { c: CustomersTable }, 'c'>, column: 'phone' | 'email_lower') =>
+const twinBy = (eb: ExpressionBuilder<Database & { c: CustomersTable }, 'c'>, column: 'phone_key' | 'email_lower') =>
   eb.exists(
     eb
       .selectFrom('customers as d')
@@ -107,7 +107,7 @@ function withListExtras(
     .selectAll('c')
     .select((eb) => {
       const e = eb as unknown as ExpressionBuilder<Database & { c: CustomersTable }, 'c'>;
-      return [behaviourTotal(e).as('behaviour_total'), twinBy(e, 'phone').as('phone_twin'), twinBy(e, 'email_lower').as('email_twin')];
+      return [behaviourTotal(e).as('behaviour_total'), twinBy(e, 'phone_key').as('phone_twin'), twinBy(e, 'email_lower').as('email_twin')];
     })
     .orderBy('c.updated_at', 'desc')
     .orderBy('c.id', 'desc');
@@ -149,7 +149,7 @@ function listQueries(behaviourTotal: BehaviourTotalOf) {
         behaviourTotal,
       ),
   );
-  const searchQueries = (column: 'phone' | 'email_lower') => ({
+  const searchQueries = (column: 'phone_key' | 'email_lower') => ({
     all: preparedQuery(`customerSearch_${column}`, ({ db }, appId: string, value: string, offset: number, limit: number) =>
       withListExtras(db, livePage(projectCustomers(db, appId).where(column, '=', value), offset, limit), behaviourTotal),
     ),
@@ -174,7 +174,7 @@ function listQueries(behaviourTotal: BehaviourTotalOf) {
       .selectAll('c')
       .select((eb) => [
         behaviourTotal(eb).as('behaviour_total'),
-        twinBy(eb, 'phone').as('phone_twin'),
+        twinBy(eb, 'phone_key').as('phone_twin'),
         twinBy(eb, 'email_lower').as('email_twin'),
       ])
       .where('c.id', '=', id)
@@ -185,10 +185,13 @@ function listQueries(behaviourTotal: BehaviourTotalOf) {
     listOwned,
     listAllAfter,
     listOwnedAfter,
-    searches: { phone: searchQueries('phone'), email_lower: searchQueries('email_lower') },
+    searches: { phone_key: searchQueries('phone_key'), email_lower: searchQueries('email_lower') },
     detailOf,
   };
 }
+
+/** What a search matches: a mobile number's key, or a lower-cased e-mail. */
+export type SearchBy = { column: 'phone_key' | 'email_lower'; value: string };
 
 /** A list or search row: the customer and its extras (withListExtras). */
 export type CustomerListRow = RowOf<ReturnType<typeof listQueries>['listAll']>;
@@ -196,7 +199,7 @@ export type CustomerListRow = RowOf<ReturnType<typeof listQueries>['listAll']>;
 /** What a list item adds to the row, from the extras of its statement. */
 export function listExtras(r: CustomerListRow): { whetherMerge: number; newCount: number } {
   // Empty phone or e-mail never makes a twin (as in duplicates()).
-  const merge = (r.phone && Number(r.phone_twin)) || (r.email_lower && Number(r.email_twin)) ? 1 : 0;
+  const merge = (r.phone_key && Number(r.phone_twin)) || (r.email_lower && Number(r.email_twin)) ? 1 : 0;
   return { whetherMerge: merge, newCount: Math.max(0, Number(r.behaviour_total ?? 0) - Number(r.seen_behaviour_count)) };
 }
 
@@ -212,7 +215,8 @@ export function filtered(db: Db, scope: CustomerScope, filter: CustomerFilter, b
   if (scope.ownerId !== null) q = q.where('owner_id', '=', scope.ownerId);
   const { groupId, keyword, phone, email } = filter;
   if (groupId !== undefined) q = groupId === '' ? q.where('group_id', 'is', null) : q.where('group_id', '=', groupId);
-  if (phone !== undefined) q = q.where('phone', '=', phone);
+  // `phone` is the number's key (E.164): found however it was written.
+  if (phone !== undefined) q = q.where('phone_key', '=', phone);
   if (email !== undefined) q = q.where('email_lower', '=', email.toLowerCase());
   if (keyword !== undefined && keyword !== '') {
     // Custom fields marked searchable are searched too (their values in customer_field_values).
@@ -258,7 +262,7 @@ export function customerReads(behaviourTotal: BehaviourTotalOf) {
       if (found === undefined) return undefined;
       const { behaviour_total, phone_twin, email_twin, ...row } = found;
       // Empty phone or e-mail never makes a twin (as in duplicates()).
-      const merge = (row.phone && Number(phone_twin)) || (row.email_lower && Number(email_twin)) ? 1 : 0;
+      const merge = (row.phone_key && Number(phone_twin)) || (row.email_lower && Number(email_twin)) ? 1 : 0;
       return { row, hasNewBehaviour: Number(behaviour_total ?? 0) > Number(row.seen_behaviour_count), whetherMerge: merge };
     },
 
@@ -294,11 +298,10 @@ export function customerReads(behaviourTotal: BehaviourTotalOf) {
       >;
     },
 
-    /** Exact phone, or e-mail case-insensitively, among live customers in scope. */
-    search(reader: PreparedReader, scope: CustomerScope, condition: string, offset: number, limit: number): Promise<CustomerListRow[]> {
-      const byEmail = condition.includes('@');
-      const shapes = searches[byEmail ? 'email_lower' : 'phone'];
-      const value = byEmail ? condition.toLowerCase() : condition;
+    /** A mobile number's key (E.164), or a lower-cased e-mail, among live customers in scope. */
+    search(reader: PreparedReader, scope: CustomerScope, by: SearchBy, offset: number, limit: number): Promise<CustomerListRow[]> {
+      const shapes = searches[by.column];
+      const value = by.value;
       return scope.ownerId === null
         ? reader.all(shapes.all, scope.appId, value, offset, limit)
         : reader.all(shapes.owned, scope.appId, value, scope.ownerId, offset, limit);

@@ -15,6 +15,7 @@ import { createFieldOps } from './fields.ts';
 import { createCustomerMerging } from './merging.service.ts';
 import { type MailRecipient, type MailRecipientQuery, customerReads, customersRepository as repo } from './repository.ts';
 import { createCustomerWritePath } from './write-path.service.ts';
+import { phoneKeysJob } from './phone-keys.service.ts';
 
 // The module's public surface: its services' types, the inputs they take, and pure helpers other
 // modules use on customer rows they read themselves (merges).
@@ -49,6 +50,8 @@ export interface CustomersDeps {
   audit: AuditRecorder;
   /** Writes a new customer's `create` record and gives the behaviour count the lists and the detail show. */
   behaviour: BehaviourService;
+  /** The project's region (the projects service's `region`): what its phone numbers mean (docs/customers.md). */
+  regionOf: (appId: string) => Promise<string>;
 }
 
 /**
@@ -60,6 +63,7 @@ export interface CustomersDeps {
  * - `dataOps`: imports and exports (the dataops module);
  * - `merging`: what a merge needs inside its transaction (the merges module);
  * - `bulk`: bulk actions' steps, a batch in the caller's transaction, and "all matching" (the bulk module);
+ * - `phoneKeys`: the job that keys customers stored before phone keys existed;
  * - `mailRecipients`: a campaign's recipients (live customers by id or group, of one owner or any).
  */
 export function createCustomersService(ctx: AppContext, deps: CustomersDeps) {
@@ -73,6 +77,8 @@ export function createCustomersService(ctx: AppContext, deps: CustomersDeps) {
     dataOps: createCustomerDataOps(ctx, { ...deps, path }),
     merging: createCustomerMerging({ metadata: deps.metadata, path, database: ctx.database }),
     bulk: createCustomerBulk(ctx, deps),
+    /** The background job that keys the mobile numbers of customers stored before phone keys (the composition root defines it). */
+    phoneKeys: phoneKeysJob(ctx, deps.regionOf),
     /** `executor`: the caller's transaction (a bulk job's batch), the database otherwise. */
     mailRecipients(appId: string, query: MailRecipientQuery, executor?: Kysely<Database>): Promise<MailRecipient[]> {
       return repo.mailRecipients(executor ?? ctx.database.db, appId, query);

@@ -1,7 +1,8 @@
 import type { CustomersTable } from '../../db/index.ts';
 import type { Selectable, Updateable } from 'kysely';
 import { type AppError, fieldFailure, forbidden } from '../../http/errors.ts';
-import { FIXED_PHONE_RE, isEmail, isPhone } from '../../lib/formats.ts';
+import { isEmail } from '../../lib/formats.ts';
+import { isLandlineNumber, isMobileNumber, phoneKey } from '../../lib/phones.ts';
 import type { MetadataRow } from '../metadata/service.ts';
 import type { UniqueKey } from './writes.repository.ts';
 import { ATTRIBUTE_BY_NAME, type AttributeSpec, PLAIN_FIELDS, readParam } from './attributes.ts';
@@ -16,6 +17,8 @@ export interface ValidationEnv {
   mode: ValidationMode;
   /** The project's form: its attributes in order, removed ones left out. */
   metadata: MetadataRow[];
+  /** The project's region (ISO 3166-1 alpha-2): what a phone number without its country code means. */
+  region: string;
   /** The member acting (path svc-user-id, or the project's default owner for ingestion). */
   actingUserId: number;
   /** Master/Admin (or ingestion): may assign customers to another member. */
@@ -139,8 +142,10 @@ async function checkAttribute(run: Run, row: MetadataRow): Promise<void> {
   if (spec?.int && !INT_RE.test(text)) throw fieldFailure(name, 'invalid', `${name} must be a whole number`);
   if (spec) stored = spec.int ? Number(text) : text;
   if (row.is_unique === 1 && !Array.isArray(stored)) {
-    const key: UniqueKey = spec ? spec.column : `field:${name}`;
-    const asked = spec ? stored : String(stored);
+    // A unique mobile number is one number however it is written: its key is what must be free.
+    const byKey = spec?.column === 'phone';
+    const key: UniqueKey = byKey ? 'phone_key' : spec ? spec.column : `field:${name}`;
+    const asked = byKey ? (phoneKey(text, run.env.region) ?? text) : spec ? stored : String(stored);
     if (await run.env.isTaken(key, asked, run.env.current?.id))
       throw fieldFailure(name, 'unique', `another customer already has this ${name}`);
   }
@@ -152,11 +157,15 @@ async function typedValue(run: Run, row: MetadataRow, text: string, current: unk
   const invalid = (why: string) => fieldFailure(row.name, 'invalid', `${row.name} ${why}`);
   const { env } = run;
   switch (row.type) {
+    // Numbers are checked against the project's region and stored as sent; a value the customer
+    // already has stays acceptable (one stored before numbers were read this way).
     case 'phone':
-      if (!isPhone(text)) throw invalid('is not a valid mobile number');
+      if (!isMobileNumber(text, env.region) && storedText(current) !== text)
+        throw invalid(`is not a valid mobile number for region ${env.region}`);
       return text;
     case 'fixedPhone':
-      if (!FIXED_PHONE_RE.test(text)) throw invalid('is not a valid landline number');
+      if (!isLandlineNumber(text, env.region) && storedText(current) !== text)
+        throw invalid(`is not a valid landline number for region ${env.region}`);
       return text;
     case 'email':
       if (!isEmail(text)) throw invalid('is not a valid e-mail address');
@@ -219,6 +228,8 @@ function result(run: Run): ValidatedCustomer {
   }
   if (typeof out.email === 'string') out.email_lower = out.email.toLowerCase();
   else if (out.email === null) out.email_lower = null;
+  if (typeof out.phone === 'string') out.phone_key = phoneKey(out.phone, run.env.region);
+  else if (out.phone === null) out.phone_key = null;
   // The owner column is set by the service (transfers have their own rules); keep it out of values.
   const ownerId = typeof out.owner_id === 'number' ? out.owner_id : run.baseOwner;
   delete out.owner_id;

@@ -5,6 +5,7 @@ import type { AppError } from '../../http/errors.ts';
 import type { CreateOptions, CreatePath, ListOptions, NewCustomer } from './create-path.ts';
 import type { CustomerResponse } from './mapper.ts';
 import { FORM_CREATE_WAY } from './records.ts';
+import { phoneKey } from '../../lib/phones.ts';
 import { customersRepository as repo } from './repository.ts';
 import { customerWritesRepository as writes } from './writes.repository.ts';
 
@@ -97,7 +98,8 @@ export function createCustomerWritePath(ctx: AppContext, deps: { path: CreatePat
      * site snippet's `identify`: it only finds, never creates or edits).
      */
     async viewerCustomerByContact(appId: string, phone: string | null, email: string | null): Promise<ViewerCustomer | null> {
-      const found = await writes.liveByContact(db, appId, phone, email?.toLowerCase() ?? null);
+      const key = phone === null ? null : phoneKey(phone, await path.regionOf(appId));
+      const found = await writes.liveByContact(db, appId, key, email?.toLowerCase() ?? null);
       return found ? { id: found.id, name: found.name, ownerId: found.owner_id } : null;
     },
 
@@ -113,7 +115,9 @@ export function createCustomerWritePath(ctx: AppContext, deps: { path: CreatePat
       const phone = text(form.input.phone);
       const email = text(form.input.email)?.toLowerCase() ?? null;
       if (phone === null && email === null) return null;
-      const found = await writes.liveByContact(trx, appId, phone, email);
+      // The form's number matches a customer's however either was written.
+      const key = phone === null ? null : phoneKey(phone, await path.regionOf(appId));
+      const found = await writes.liveByContact(trx, appId, key, email);
       if (found) return { customer: { id: found.id, name: found.name, ownerId: found.owner_id }, created: false };
       const item = { input: { ...form.input, create_way: FORM_CREATE_WAY }, ownerId: form.ownerId };
       const result = await createManyInTransaction(trx, appId, [item], {

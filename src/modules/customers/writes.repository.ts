@@ -23,15 +23,15 @@ export type UniqueKey = keyof CustomersTable | `field:${string}`;
 
 const fieldOf = (key: UniqueKey): string | null => (key.startsWith('field:') ? key.slice('field:'.length) : null);
 
-const twinColumns = ['id', 'owner_id', 'phone', 'email_lower', 'status'] as const;
-// One seek per index (phone, e-mail); status is checked on the rows so that the phone and e-mail
+const twinColumns = ['id', 'owner_id', 'phone_key', 'email_lower', 'status'] as const;
+// One seek per index (phone key, e-mail); status is checked on the rows so that the phone key and e-mail
 // indexes stay the planner's obvious choice.
 const twinsByPhone = preparedQuery('customerTwinsByPhone', ({ db, inList }, appId: string, phones: string[]) =>
   db
     .selectFrom('customers')
     .select(twinColumns)
     .where('app_id', '=', appId)
-    .where(inList('phone', phones, 'text')),
+    .where(inList('phone_key', phones, 'text')),
 );
 const twinsByEmail = preparedQuery('customerTwinsByEmail', ({ db, inList }, appId: string, emails: string[]) =>
   db
@@ -44,7 +44,7 @@ const twinsByEmail = preparedQuery('customerTwinsByEmail', ({ db, inList }, appI
 export const customerWritesRepository = {
   /** Owners' live customers sharing a phone or e-mail with the given ones: the base of whetherMerge. */
   async duplicates(reader: PreparedReader, appId: string, rows: CustomerRow[]): Promise<Set<string>> {
-    const phones = [...new Set(rows.map((r) => r.phone).filter((v): v is string => !!v))];
+    const phones = [...new Set(rows.map((r) => r.phone_key).filter((v): v is string => !!v))];
     const emails = [...new Set(rows.map((r) => r.email_lower).filter((v): v is string => !!v))];
     if (phones.length === 0 && emails.length === 0) return new Set();
     const [byPhone, byEmail] = await Promise.all([
@@ -58,7 +58,7 @@ export const customerWritesRepository = {
         (o) =>
           o.id !== r.id &&
           o.owner_id === r.owner_id &&
-          ((r.phone && o.phone === r.phone) || (r.email_lower && o.email_lower === r.email_lower)),
+          ((r.phone_key && o.phone_key === r.phone_key) || (r.email_lower && o.email_lower === r.email_lower)),
       );
       if (twin) merge.add(r.id);
     }
@@ -104,15 +104,15 @@ export const customerWritesRepository = {
     db: Db,
     appId: string,
     rows: CustomerRow[],
-  ): Promise<{ owner_id: number; phone: string | null; email_lower: string | null }[]> {
-    const phones = [...new Set(rows.map((r) => r.phone).filter((v): v is string => !!v))];
+  ): Promise<{ owner_id: number; phone_key: string | null; email_lower: string | null }[]> {
+    const phones = [...new Set(rows.map((r) => r.phone_key).filter((v): v is string => !!v))];
     const emails = [...new Set(rows.map((r) => r.email_lower).filter((v): v is string => !!v))];
-    const cols = ['owner_id', 'phone', 'email_lower', 'status'] as const;
-    const out: { owner_id: number; phone: string | null; email_lower: string | null; status: number }[] = [];
-    // One seek per value and index (phone, e-mail), as in duplicates.
+    const cols = ['owner_id', 'phone_key', 'email_lower', 'status'] as const;
+    const out: { owner_id: number; phone_key: string | null; email_lower: string | null; status: number }[] = [];
+    // One seek per value and index (phone key, e-mail), as in duplicates.
     for (let i = 0; i < phones.length; i += LOOKUP_CHUNK) {
       const part = phones.slice(i, i + LOOKUP_CHUNK);
-      out.push(...(await db.selectFrom('customers').select(cols).where('app_id', '=', appId).where('phone', 'in', part).execute()));
+      out.push(...(await db.selectFrom('customers').select(cols).where('app_id', '=', appId).where('phone_key', 'in', part).execute()));
     }
     for (let i = 0; i < emails.length; i += LOOKUP_CHUNK) {
       const part = emails.slice(i, i + LOOKUP_CHUNK);
@@ -122,12 +122,12 @@ export const customerWritesRepository = {
   },
 
   /**
-   * The live customer of the project a form's contact details name: by mobile number first, else
-   * by e-mail (case-insensitively); the oldest when several share it.
+   * The live customer of the project a form's contact details name: by mobile number (its key) first,
+   * else by e-mail (case-insensitively); the oldest when several share it.
    */
-  async liveByContact(db: Db, appId: string, phone: string | null, emailLower: string | null): Promise<CustomerRow | undefined> {
+  async liveByContact(db: Db, appId: string, phoneKey: string | null, emailLower: string | null): Promise<CustomerRow | undefined> {
     for (const [column, value] of [
-      ['phone', phone],
+      ['phone_key', phoneKey],
       ['email_lower', emailLower],
     ] as const) {
       if (value === null || value === '') continue;

@@ -2,7 +2,8 @@ import type { Transaction } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/index.ts';
 import { publicFailure } from '../../http/errors.ts';
-import { isEmail, isPhone } from '../../lib/formats.ts';
+import { isEmail } from '../../lib/formats.ts';
+import { isMobileNumber } from '../../lib/phones.ts';
 import { timeOrderedUuid } from '../../lib/ids.ts';
 import type { AccessService } from '../access/service.ts';
 import type { CustomerWritePath, ViewerCustomer } from '../customers/service.ts';
@@ -31,9 +32,12 @@ interface Sent extends FormEntry {
   clueId: string;
 }
 
-/** Reads the form's fields (the link's, or `only` those a gate asks), checked for their format. */
-export function readFormFields(link: LinkRow, body: Record<string, unknown>, only?: FormField[]): FormValues {
-  const allowed = only ?? formFieldsOf(link, DEFAULT_FORM_FIELDS);
+/**
+ * Reads the form's fields (the link's, or `only` those a gate asks), checked for their format: a
+ * mobile number as the customers API takes it, for the project's `region` (docs/customers.md).
+ */
+export function readFormFields(link: LinkRow, body: Record<string, unknown>, opts: { region: string; only?: FormField[] }): FormValues {
+  const allowed = opts.only ?? formFieldsOf(link, DEFAULT_FORM_FIELDS);
   const out: FormValues = {};
   for (const f of allowed) {
     const v = body[f];
@@ -43,8 +47,8 @@ export function readFormFields(link: LinkRow, body: Record<string, unknown>, onl
     if (text === '') continue;
     if (text.length > (f === 'interested' ? 4000 : 255)) throw publicFailure('form_invalid', `${f} is too long`);
     if (f === 'email' && !isEmail(text)) throw publicFailure('form_invalid', 'email is not a valid e-mail address');
-    if (f === 'phone' && !isPhone(text.replace(/[\s-]/g, ''))) throw publicFailure('form_invalid', 'phone is not a valid mobile number');
-    out[f] = f === 'phone' ? text.replace(/[\s-]/g, '') : text;
+    if (f === 'phone' && !isMobileNumber(text, opts.region)) throw publicFailure('form_invalid', 'phone is not a valid mobile number');
+    out[f] = text;
   }
   if (out.email === undefined && out.phone === undefined && out.name === undefined) {
     throw publicFailure('form_invalid', 'Give at least a name, an e-mail address or a mobile number');

@@ -29,7 +29,7 @@ export interface PageImageRequest {
 export interface LinkViewerDeps {
   files: Pick<FileViewer, 'viewerPage' | 'viewerOriginal'>;
   /** The project's site origins: a link to them carries the visitor's hand-off (docs/site-tracking.md). */
-  projects: Pick<ProjectsService, 'siteOrigins' | 'brand'>;
+  projects: Pick<ProjectsService, 'siteOrigins' | 'brand' | 'region'>;
   /** The customer a campaign's signed click parameter names (the campaigns service's), or null. */
   mailClick?: ((appId: string, token: string) => Promise<{ customerId: string } | null>) | undefined;
   gates: LinkGates;
@@ -232,7 +232,7 @@ export function createLinkViewer(ctx: AppContext, deps: LinkViewerDeps) {
       if (link.passcode_hash !== null && !unlocked.passcode) return undefined;
       let fields: FormValues;
       try {
-        fields = readFormFields(link, body, ['email', 'name']);
+        fields = readFormFields(link, body, { region: await deps.projects.region(link.app_id), only: ['email', 'name'] });
       } catch (err) {
         if (err instanceof AppError) return null;
         throw err;
@@ -257,7 +257,7 @@ export function createLinkViewer(ctx: AppContext, deps: LinkViewerDeps) {
       if (await gates.locked(link, visitor.unlock)) {
         throw publicFailure('link_unavailable', 'The link is locked: give its passcode (or e-mail address) first');
       }
-      const fields = readFormFields(link, body);
+      const fields = readFormFields(link, body, { region: await deps.projects.region(link.app_id) });
       if (honeypotFilled(body)) return true;
       if (await gates.isMember(link, visitor.userId)) return true;
       let viewId: string | null = null;

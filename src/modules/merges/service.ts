@@ -161,6 +161,8 @@ export function createMergesService(
       if (!blank(col, main[col])) continue;
       const from = byAge.find((r) => !blank(col, r[col]));
       if (from) out[col] = from[col];
+      // A mobile number comes with its key (E.164), which matches are made by.
+      if (from && col === 'phone') out.phone_key = from.phone_key;
     }
     // Extension attributes: key by key, the main customer's first, then the others oldest first.
     const ext: Record<string, unknown> = {};
@@ -356,20 +358,21 @@ export function createMergesService(
       const keys = await customers.duplicateKeys(scope, p);
       const rows = await customers.duplicateMembers(scope, keys);
       const keyOf = (r: CustomerRow) =>
-        kind === 'phone' ? (r.phone ?? '') : kind === 'email' ? (r.email_lower ?? '') : `${r.name ?? ''}\u0001${r.company ?? ''}`;
+        kind === 'phone' ? (r.phone_key ?? '') : kind === 'email' ? (r.email_lower ?? '') : `${r.name ?? ''}\u0001${r.company ?? ''}`;
       const twin = (r: CustomerRow, set: CustomerRow[]) =>
         set.some(
           (o) =>
             o.id !== r.id &&
             o.owner_id === r.owner_id &&
-            ((r.phone !== null && r.phone !== '' && o.phone === r.phone) ||
+            ((r.phone_key !== null && r.phone_key !== '' && o.phone_key === r.phone_key) ||
               (r.email_lower !== null && r.email_lower !== '' && o.email_lower === r.email_lower)),
         );
       return keys.map((k) => {
         const set = rows.filter((r) => keyOf(r) === k);
         return {
           by: kind,
-          value: kind === 'name_company' ? k.replace('\u0001', ' / ') : k,
+          // A phone set is made by the numbers' key; its value is the number as its earliest customer has it.
+          value: kind === 'name_company' ? k.replace('\u0001', ' / ') : kind === 'phone' ? (set[0]?.phone ?? k) : k,
           customers: set.map((r) => toCustomer(r, clock, twin(r, set) ? 1 : 0)),
         };
       });

@@ -29,6 +29,8 @@ export interface ProjectResponse {
   siteKey: string | null;
   /** The origins the snippet may send from, comma-separated; '' when none. */
   siteOrigins: string;
+  /** The region its phone numbers are read against (ISO 3166-1 alpha-2). */
+  region: string;
 }
 
 export function toProject(a: AppRow, clock: Clock): ProjectResponse {
@@ -50,5 +52,6 @@ export function toProject(a: AppRow, clock: Clock): ProjectResponse {
     editTime: clock.format(a.edit_time),
     siteKey: a.site_key,
     siteOrigins: a.site_origins ?? '',
+    region: a.region,
   };
 }

@@ -11,6 +11,8 @@ const appSiteOrigins = preparedQuery('appSiteOrigins', ({ db }, id: string) =>
   db.selectFrom('apps').select(['site_origins', 'status']).where('id', '=', id),
 );
 
+const appRegion = preparedQuery('appRegion', ({ db }, id: string) => db.selectFrom('apps').select(['region']).where('id', '=', id));
+
 const appBySiteKey = preparedQuery('appBySiteKey', ({ db }, key: string) =>
   db
     .selectFrom('apps')
@@ -49,6 +51,12 @@ export const projectsRepository = {
         { id: string; status: number; creator_id: number; site_origins: string | null; site_secret: string | null } | undefined
       >('app-site-keys', 'access')
       .get(key, () => database.reader.first(appBySiteKey, key));
+  },
+  /** The project's region (every customer write reads its numbers against it): cached until the project's row changes. */
+  findRegion(database: DatabaseHandle, id: string) {
+    return database
+      .cache<string, { region: string } | undefined>('app-regions', 'access')
+      .get(id, () => database.reader.first(appRegion, id));
   },
   /** The project's site origins (the viewer hands its visitor to them): cached until the project's row changes. */
   findSiteOrigins(database: DatabaseHandle, id: string) {

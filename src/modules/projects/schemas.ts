@@ -11,6 +11,13 @@ export const ProjectBody = Type.Object({
   svc_user_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
   /** Edit only: the origins the site snippet may send from, comma-separated ('' clears them). */
   site_origins: Type.Optional(Type.String({ maxLength: 100000 })),
+  region: Type.Optional(
+    Type.String({
+      maxLength: 16,
+      description:
+        "The region the project's phone numbers are read against: ISO 3166-1 alpha-2 (GB, US, CN, …), any case. Create: CN when not sent",
+    }),
+  ),
   sales_export: Type.Optional(
     Type.Integer({
       minimum: 0,
@@ -38,6 +45,7 @@ export const Project = Type.Object({
   editTime: Type.String(),
   siteKey: NullableString,
   siteOrigins: Type.String(),
+  region: Type.String({ description: "The region the project's phone numbers are read against (ISO 3166-1 alpha-2)" }),
 });
 
 export const ProjectWithSecret = Type.Composite([Project, Type.Object({ secret: NullableString })]);

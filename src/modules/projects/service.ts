@@ -14,6 +14,7 @@ export { projectReadModel } from './repository.ts';
 export { type ProjectLogos, createProjectLogos } from './logo.service.ts';
 export type { ProjectReadModel } from './mapper.ts';
 import { timeOrderedUuid } from '../../lib/ids.ts';
+import { DEFAULT_REGION, regionOf } from '../../lib/phones.ts';
 
 /** Work other modules do inside the transaction that creates a project (e.g. default metadata). */
 export type ProjectCreatedHook = (trx: Transaction<Database>, app: AppRow) => Promise<void>;
@@ -40,6 +41,18 @@ export interface ProjectInput {
   /** 1: Sales members may export their customers; 0: they may not (docs/data-operations.md). */
   sales_export?: number | undefined;
   site_origins?: string | undefined;
+  /** The region its phone numbers are read against (ISO 3166-1 alpha-2; docs/projects.md). */
+  region?: string | undefined;
+}
+
+/** A region sent with a create or an edit, upper-cased; undefined when not sent. Throws region_invalid. */
+function validRegion(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  const region = regionOf(text);
+  if (region === null) {
+    throw fieldFailure('region', 'invalid', `region: ${text.slice(0, 20)} is not a region code (ISO 3166-1 alpha-2: GB, US, CN, DE, …)`);
+  }
+  return region;
 }
 
 /** Origins a project's snippet may send from: at most this many. */
@@ -142,6 +155,8 @@ export function createProjectsService(ctx: AppContext, deps: ProjectsDeps) {
       checkActingUser(input, callerId);
       const name = validName(input.name, true) as string;
       const description = validDescription(input.description) ?? null;
+      // A project made without a region reads its numbers as China's, as the original platform did.
+      const region = validRegion(input.region) ?? DEFAULT_REGION;
       const now = clock.now();
       const app: AppRow = {
         id: timeOrderedUuid(),
@@ -166,6 +181,7 @@ export function createProjectsService(ctx: AppContext, deps: ProjectsDeps) {
         site_secret: randomToken(32),
         site_origins: null,
         sales_export: 1,
+        region,
       };
       await db.transaction().execute(async (trx) => {
         await repo.insertApp(trx, app);
@@ -189,9 +205,11 @@ export function createProjectsService(ctx: AppContext, deps: ProjectsDeps) {
       const name = validName(input.name, false);
       const description = validDescription(input.description);
       const siteOrigins = input.site_origins === undefined ? undefined : parseSiteOrigins(input.site_origins);
+      const region = validRegion(input.region);
       await db.transaction().execute(async (trx) => {
         const salesExport = input.sales_export;
         await repo.updateApp(trx, appId, {
+          ...(region !== undefined ? { region } : {}),
           ...(name !== undefined ? { name } : {}),
           ...(description !== undefined ? { description } : {}),
           ...(siteOrigins !== undefined ? { site_origins: siteOrigins } : {}),
@@ -203,6 +221,7 @@ export function createProjectsService(ctx: AppContext, deps: ProjectsDeps) {
           ...(description !== undefined ? { description } : {}),
           ...(siteOrigins !== undefined ? { siteOrigins: siteOrigins ?? '' } : {}),
           ...(salesExport !== undefined ? { salesExport } : {}),
+          ...(region !== undefined ? { region } : {}),
         };
         await audit(trx, { appId, actorId: callerId, action: 'project.edit', targetType: 'project', targetId: appId, detail });
       });
@@ -284,6 +303,11 @@ export function createProjectsService(ctx: AppContext, deps: ProjectsDeps) {
     async brand(appId: string): Promise<{ name: string; logo: string | null } | null> {
       const row = await logoRepository.brand(ctx.database.reader, appId);
       return row === undefined ? null : { name: row.name, logo: row.token === null ? null : logoPath(appId, row.token) };
+    },
+
+    /** The project's region (what its phone numbers mean); the default region for an unknown project. */
+    async region(appId: string): Promise<string> {
+      return (await repo.findRegion(ctx.database, appId))?.region ?? DEFAULT_REGION;
     },
 
     async siteOrigins(appId: string): Promise<string[]> {

@@ -10,10 +10,10 @@ import {
 } from '../../../src/modules/customers/import-plan.ts';
 import type { CustomerRow } from '../../../src/modules/customers/mapper.ts';
 
-const KEYS = duplicateKeys([]);
-const stored = { id: 'c-1', phone: '13800000001', email_lower: 'a@example.com' } as CustomerRow;
+const KEYS = duplicateKeys([], 'CN');
+const stored = { id: 'c-1', phone: '13800000001', phone_key: '+8613800000001', email_lower: 'a@example.com' } as CustomerRow;
 const storedByKey = new Map([
-  [matchKey(KEYS[0]!, stored.phone), stored],
+  [matchKey(KEYS[0]!, stored.phone_key), stored],
   [matchKey(KEYS[1]!, stored.email_lower), stored],
 ]);
 
@@ -27,8 +27,28 @@ const rows: ImportItem[] = [
 
 describe('import plan', () => {
   it('without unique attributes, matches by mobile number and then e-mail', () => {
-    expect(KEYS.map((k) => k.column)).toEqual(['phone', 'email_lower']);
-    expect(duplicateKeys([{ name: 'email', is_unique: 1 }]).map((k) => k.column)).toEqual(['email_lower']);
+    expect(KEYS.map((k) => k.column)).toEqual(['phone_key', 'email_lower']);
+    expect(duplicateKeys([{ name: 'email', is_unique: 1 }], 'CN').map((k) => k.column)).toEqual(['email_lower']);
+    expect(duplicateKeys([{ name: 'phone', is_unique: 1 }], 'CN').map((k) => k.column)).toEqual(['phone_key']);
+  });
+
+  it('matches a mobile number however it is written: national for the region, or international', () => {
+    const written = ['13800000001', '138 0000 0001', '+86 138-0000-0001', '0086 13800000001'];
+    const items = written.map((phone, i) => ({ row: i + 2, input: { name: `Row ${i}`, phone } }));
+    const plan = planImport(items, KEYS, storedByKey, 'update');
+    expect(plan.updates.map((u) => u.current.id)).toEqual(['c-1', 'c-1', 'c-1', 'c-1']);
+    // In a GB project, 07911 123456 and +44 7911 123456 are one number, and a new one.
+    const gb = duplicateKeys([], 'GB');
+    const gbPlan = planImport(
+      [
+        { row: 2, input: { name: 'A', phone: '07911 123456' } },
+        { row: 3, input: { name: 'B', phone: '+44 7911 123456' } },
+      ],
+      gb,
+      new Map(),
+      'skip',
+    );
+    expect([gbPlan.fresh.length, gbPlan.skipped]).toEqual([1, 1]);
   });
 
   it('skip: stored and earlier duplicates are counted as skipped', () => {

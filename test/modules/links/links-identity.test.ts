@@ -292,4 +292,26 @@ describe('the form', () => {
     const page = await c.get(`/l/${link.shareToken}?sent=1`);
     expect(page.body).toMatch(/<p class="sent" id="form-sent" role="status">/);
   });
+
+  it('takes formatted numbers: matches a customer by its number in another form, and stores a new one as typed', async () => {
+    const c = new Browser(t.server);
+    const before = await count(t.server, 'customers');
+    // Grace (13900000001, above) in international form: matched, not made again.
+    const matched = await c.post(`/l/${link.shareToken}/form`, JSON.stringify({ phone: '+86 139-0000-0001' }), 'application/json');
+    expect(matched.json()).toEqual({ status: 1, data: {} });
+    expect(await count(t.server, 'customers')).toBe(before);
+    const made = await c.post(
+      `/l/${link.shareToken}/form`,
+      JSON.stringify({ name: 'Formatted Reader', phone: '139 0000 0777' }),
+      'application/json',
+    );
+    expect(made.json()).toEqual({ status: 1, data: {} });
+    const row = await t.server.ctx.database.db
+      .selectFrom('customers')
+      .select(['phone', 'phone_key'])
+      .where('app_id', '=', p.appId)
+      .where('name', '=', 'Formatted Reader')
+      .executeTakeFirst();
+    expect(row).toEqual({ phone: '139 0000 0777', phone_key: '+8613900000777' });
+  });
 });

@@ -30,6 +30,8 @@ const PROJECT_FIELDS = [
   // Site tracking's public key and origins (docs/site-tracking.md), beyond the interface.
   'siteKey',
   'siteOrigins',
+  // The region its phone numbers are read against (docs/projects.md), beyond the interface.
+  'region',
 ].sort();
 
 beforeAll(async () => {

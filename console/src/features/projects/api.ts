@@ -22,7 +22,8 @@ export function useCreateProject() {
   const client = useQueryClient();
   return useMutation({
     meta: { silent: true },
-    mutationFn: async (input: { name: string; description?: string }) => unwrap(await api.POST('/api/v1.7/apps', { body: input })),
+    mutationFn: async (input: { name: string; description?: string; region?: string }) =>
+      unwrap(await api.POST('/api/v1.7/apps', { body: input })),
     onSuccess: () => client.invalidateQueries({ queryKey: projectQueries.all() }),
   });
 }

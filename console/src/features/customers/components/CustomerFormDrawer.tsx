@@ -6,7 +6,8 @@ import { useTranslation } from 'react-i18next';
 import { errorDetail, errorText } from '../../../shared/i18n/errors.ts';
 import { memberQueries } from '../../members/index.ts';
 import { type Customer, customerQueries, useSaveCustomer } from '../api.ts';
-import { type FormField, fieldOfError, formFields, formValues, requestBody } from '../form/registry.ts';
+import { type FormField, fieldOfError, formFields, formValues, regionalFields, requestBody } from '../form/registry.ts';
+import { projectQueries } from '../../projects/index.ts';
 import { useFieldLabel, useOptionLabel } from './useFieldLabel.ts';
 
 interface Props {
@@ -25,7 +26,7 @@ interface Props {
  * failure lands on the field it names, in the user's language, with the server's detail under it.
  */
 export function CustomerFormDrawer({ appId, actingUserId, customer, open, onClose, onSaved }: Props) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const label = useFieldLabel();
   const optionLabel = useOptionLabel();
   const wide = Boolean(Grid.useBreakpoint().md);
@@ -33,11 +34,21 @@ export function CustomerFormDrawer({ appId, actingUserId, customer, open, onClos
   const metadata = useQuery({ ...customerQueries.metadata(appId), enabled: open });
   const groups = useQuery({ ...customerQueries.groups(appId), enabled: open });
   const members = useQuery({ ...memberQueries.list(appId), enabled: open });
+  const region = useQuery({ ...projectQueries.mine(), enabled: open }).data?.find((p) => p.id === appId)?.region;
   const save = useSaveCustomer(appId, actingUserId);
   const [form] = Form.useForm<Record<string, string | string[] | undefined>>();
   const [failure, setFailure] = useState<unknown>(null);
   const failureRef = useRef<HTMLDivElement>(null);
-  const fields = useMemo(() => formFields(metadata.data ?? [], mode), [metadata.data, mode]);
+  // The default fields the project's region and the user's language call for (form/registry.ts).
+  const fields = useMemo(
+    () =>
+      regionalFields(formFields(metadata.data ?? [], mode), {
+        region,
+        language: i18n.language,
+        current: customer as unknown as Record<string, unknown> | undefined,
+      }),
+    [metadata.data, mode, region, i18n.language, customer],
+  );
   const initial = useMemo(
     () =>
       customer

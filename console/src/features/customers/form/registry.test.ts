@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type MetadataField, fieldOfError, formFields, formValues, parseOptions, requestBody } from './registry.ts';
+import { type MetadataField, fieldOfError, formFields, formValues, parseOptions, regionalFields, requestBody } from './registry.ts';
 
 /** Items as the server answers a new project's metadata (recorded; a few of the defaults). */
 const item = (name: string, type: string, rest: Partial<MetadataField> = {}): MetadataField => ({
@@ -142,5 +142,46 @@ describe('custom fields', () => {
       tags: ['vip', 'press'],
     });
     expect(requestBody(fields, { name: 'New', tags: [] }, 'create')).toEqual({ name: 'New' });
+  });
+});
+
+describe('the default fields of a region and a language', () => {
+  const withChinese = [
+    ...METADATA,
+    item('province', 'text', { index: 10 }),
+    item('county', 'text', { index: 11 }),
+    item('city', 'text', { index: 12 }),
+    item('ageState', 'option', { index: 13, defaultValue: '-1', optionValues: '[{"value":"-1","label":"未选择"}]' }),
+  ];
+  const names = (region: string | undefined, language: string, current?: Record<string, unknown>) =>
+    regionalFields(formFields(withChinese, current ? 'edit' : 'create'), { region, language, current }).map((f) => f.name);
+
+  it('shows province, county, sex and age band in a CN project or to a reader of Chinese, and leaves them out elsewhere', () => {
+    for (const [region, language] of [
+      ['CN', 'en-US'],
+      ['GB', 'zh-CN'],
+    ] as const)
+      expect(names(region, language)).toEqual(expect.arrayContaining(['province', 'county', 'sex', 'ageState', 'city']));
+    const gb = names('GB', 'en-US');
+    expect(gb).toEqual(expect.arrayContaining(['name', 'phone', 'email', 'city']));
+    for (const name of ['province', 'county', 'sex', 'ageState']) expect(gb).not.toContain(name);
+  });
+
+  it('keeps one a customer already has filled in, and one the project made required', () => {
+    const edit = names('US', 'en-US', { province: 'California', sex: 2, ageState: -1 });
+    expect(edit).toContain('province');
+    expect(edit).not.toContain('sex');
+    expect(edit).not.toContain('ageState');
+    const required = regionalFields(
+      formFields(
+        withChinese.map((m) => (m.name === 'county' ? { ...m, required: true } : m)),
+        'create',
+      ),
+      {
+        region: 'US',
+        language: 'en-US',
+      },
+    );
+    expect(required.map((f) => f.name)).toContain('county');
   });
 });

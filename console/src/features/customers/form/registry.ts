@@ -184,3 +184,25 @@ export function formValues(fields: readonly FormField[], customer: Record<string
   }
   return values;
 }
+
+/**
+ * Built-in attributes of the original platform's Chinese form: province and county, sex and age band.
+ * The form shows them in a project whose region is China, or to a user reading the console in Chinese;
+ * elsewhere they are left out (the API's metadata keeps them), unless required or already filled in.
+ */
+const CHINESE_FORM_FIELDS = new Set(['province', 'county', 'sex', 'ageState']);
+/** Values of those attributes that say nothing: the metadata defaults of sex (unknown) and age band (not selected). */
+const SAYS_NOTHING: Readonly<Record<string, string>> = { sex: '2', ageState: '-1' };
+
+export function regionalFields(
+  fields: readonly FormField[],
+  context: { region: string | undefined; language: string; current?: Record<string, unknown> | undefined },
+): FormField[] {
+  const chinese = context.region === 'CN' || context.language.toLowerCase().startsWith('zh');
+  if (chinese) return [...fields];
+  const filled = (name: string) => {
+    const v = context.current?.[name];
+    return v !== undefined && v !== null && v !== '' && String(v) !== SAYS_NOTHING[name];
+  };
+  return fields.filter((f) => !CHINESE_FORM_FIELDS.has(f.name) || f.required || filled(f.name));
+}

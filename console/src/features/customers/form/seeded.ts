@@ -51,7 +51,7 @@ export const SEEDED_OPTION_LABELS: Readonly<Record<string, Readonly<Record<strin
     '1': '18-25',
     '2': '25-30',
     '3': '30-40',
-    '4': '50-60',
+    '4': '40-60',
     '5': '60-',
   },
   industry: {

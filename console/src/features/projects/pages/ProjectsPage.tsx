@@ -6,6 +6,8 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { errorText } from '../../../shared/i18n/errors.ts';
 import { PageHeader } from '../../../shared/ui/PageHeader.tsx';
+import { RegionSelect } from '../../../shared/regions/RegionSelect.tsx';
+import { browserRegion } from '../../../shared/regions/regions.ts';
 import { projectQueries, useAnswerMembership, useCreateProject } from '../api.ts';
 
 /** The projects the user works in, invitations to accept, and a new project. */
@@ -18,15 +20,16 @@ export function ProjectsPage() {
   const create = useCreateProject();
   const answer = useAnswerMembership();
   const [creating, setCreating] = useState(false);
-  const [form] = Form.useForm<{ name: string; description?: string }>();
+  const [form] = Form.useForm<{ name: string; description?: string; region?: string }>();
   const pendingIds = new Set((pending.data ?? []).map((m) => m.appId));
   const active = (projects.data ?? []).filter((p) => !pendingIds.has(p.id));
 
-  const submit = async (values: { name: string; description?: string }) => {
+  const submit = async (values: { name: string; description?: string; region?: string }) => {
     try {
       const created = await create.mutateAsync({
         name: values.name.trim(),
         ...(values.description ? { description: values.description } : {}),
+        ...(values.region ? { region: values.region } : {}),
       });
       setCreating(false);
       form.resetFields();
@@ -125,6 +128,15 @@ export function ProjectsPage() {
           </Form.Item>
           <Form.Item name="description" label={t('projects.description')}>
             <Input.TextArea rows={3} />
+          </Form.Item>
+          {/* Proposed from the browser's language and region; the server reads phone numbers against it. */}
+          <Form.Item
+            name="region"
+            label={t('projects.region')}
+            extra={t('projects.regionHelp')}
+            initialValue={browserRegion() ?? undefined}
+          >
+            <RegionSelect />
           </Form.Item>
         </Form>
       </Modal>

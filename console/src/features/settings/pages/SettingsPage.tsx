@@ -8,6 +8,7 @@ import { errorDetail, errorText } from '../../../shared/i18n/errors.ts';
 import { DateTime } from '../../../shared/ui/DateTime.tsx';
 import { PageHeader } from '../../../shared/ui/PageHeader.tsx';
 import { SecretField } from '../../../shared/ui/SecretField.tsx';
+import { RegionSelect } from '../../../shared/regions/RegionSelect.tsx';
 import { meQuery } from '../../../shared/api/me.ts';
 import { memberQueries } from '../../members/index.ts';
 import { projectQueries } from '../../projects/index.ts';
@@ -17,7 +18,7 @@ import { LogoCard } from '../LogoCard.tsx';
 
 const h2 = (text: string) => <h2 style={{ fontSize: 16, margin: 0 }}>{text}</h2>;
 
-/** The project's settings: its name and description, the secret integrations use, and who changed what. */
+/** The project's settings: its name, description and region, the secret integrations use, and who changed what. */
 export function SettingsPage() {
   const { appId = '' } = useParams();
   const { t } = useTranslation();
@@ -30,21 +31,21 @@ export function SettingsPage() {
   const manages = myRole === 'Master' || myRole === 'Admin';
   const edit = useEditProject(appId);
   const rotate = useRotateSecret(appId);
-  const [form] = Form.useForm<{ name: string; description: string }>();
+  const [form] = Form.useForm<{ name: string; description: string; region: string }>();
   const [revealed, setRevealed] = useState(false);
   const [rotated, setRotated] = useState<{ previousSecretValidUntil: string }>();
   const [auditPage, setAuditPage] = useState(1);
   const audit = useQuery({ ...settingsQueries.audit(appId, auditPage), enabled: manages });
 
   useEffect(() => {
-    if (project) form.setFieldsValue({ name: project.name, description: project.description ?? '' });
+    if (project) form.setFieldsValue({ name: project.name, description: project.description ?? '', region: project.region });
   }, [project, form]);
 
   if (projects.isLoading || members.isLoading) return <Skeleton active paragraph={{ rows: 8 }} />;
 
-  const save = async (v: { name: string; description: string }) => {
+  const save = async (v: { name: string; description: string; region: string }) => {
     try {
-      await edit.mutateAsync({ name: v.name.trim(), description: v.description ?? '' });
+      await edit.mutateAsync({ name: v.name.trim(), description: v.description ?? '', region: v.region });
       void message.success(t('settings.saved'));
     } catch (err) {
       form.setFields([{ name: 'name', errors: [errorText(err), errorDetail(err)].filter((x): x is string => Boolean(x)) }]);
@@ -80,6 +81,9 @@ export function SettingsPage() {
             </Form.Item>
             <Form.Item name="description" label={t('settings.description')}>
               <Input.TextArea autoSize={{ minRows: 2, maxRows: 6 }} maxLength={2000} />
+            </Form.Item>
+            <Form.Item name="region" label={t('settings.region')} extra={t('settings.regionHelp')}>
+              <RegionSelect />
             </Form.Item>
             {manages ? (
               <Button type="primary" htmlType="submit" loading={edit.isPending}>
