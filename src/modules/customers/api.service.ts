@@ -13,8 +13,8 @@ import type { CreatePath } from './create-path.ts';
 import { fieldValueRows, mergedExt } from './fields.ts';
 import { type CustomerListItem, type CustomerResponse, type CustomerRow, toCustomer } from './mapper.ts';
 import { actingMember, customerEvent, customerNotFound, visible } from './records.ts';
+import type { CustomerLists, ListParams } from './list.service.ts';
 import {
-  type CustomerFilter,
   type CustomerListRow,
   type CustomerScope,
   type customerReads,
@@ -35,6 +35,7 @@ export interface CustomerApiDeps {
   path: CreatePath;
   writePath: CustomerWritePath;
   reads: ReturnType<typeof customerReads>;
+  lists: CustomerLists;
 }
 
 /** A create: the path's member (`svc-user-id`) and the customer's attributes. */
@@ -48,11 +49,11 @@ export interface EditInput extends CreateInput {
   customerId: string;
 }
 
-/** A list: the path's member (or 'all'), the page, the filters. */
+/** A list: the path's member (or 'all'), the page, the filters and order (list.service.ts). */
 export interface ListInput {
   ownerId: string;
   page: Page;
-  filter?: CustomerFilter | undefined;
+  params?: ListParams | undefined;
 }
 
 /** The patch an edit's validated values make of the current row; an owner change resets what the new owner has seen. */
@@ -78,7 +79,7 @@ function editPatch(current: CustomerRow, v: ValidatedCustomer, now: number): Upd
  * (the detail, whose path names no project, the caller's user id) and a typed input.
  */
 export function createCustomerApi(ctx: AppContext, deps: CustomerApiDeps) {
-  const { access, metadata, groups, members, audit, path, writePath, reads } = deps;
+  const { access, metadata, groups, members, audit, path, writePath, reads, lists } = deps;
   const db: Kysely<Database> = ctx.database.db;
   const reader = ctx.database.reader;
   const clock = ctx.clock;
@@ -196,24 +197,10 @@ export function createCustomerApi(ctx: AppContext, deps: CustomerApiDeps) {
       return toCustomer(row, clock, row.status === 2 ? 0 : found.whetherMerge);
     },
 
-    async list(actor: Actor, input: ListInput): Promise<CustomerListItem[]> {
-      const appId = actor.app.id;
-      const { page: p, filter = {} } = input;
-      let requested: number | undefined;
-      if (input.ownerId !== 'all') {
-        if (!/^\d{1,10}$/.test(input.ownerId)) throw badRequest("Invalid path parameter 'svc-user-id': a platform user id or 'all'");
-        requested = Number(input.ownerId);
-      }
-      const scope: CustomerScope = { appId, ownerId: access.visibleOwner(actor, requested) };
-      const keyword = filter.keyword?.trim() ?? '';
-      const phone = filter.phone?.trim() || undefined;
-      const email = filter.email?.trim() || undefined;
-      const plain = keyword === '' && filter.groupId === undefined && phone === undefined && email === undefined;
-      const searchFields = keyword === '' ? [] : await metadata.searchable(appId);
-      const rows = plain
-        ? await reads.page(ctx.database, scope, p.offset, p.limit)
-        : await reads.filteredPage(db, scope, { keyword, groupId: filter.groupId, phone, email, searchFields }, p.offset, p.limit);
-      return withExtras(appId, rows);
+    /** A page of the list in the order asked, with its extras, and the total of the customers that match. */
+    async list(actor: Actor, input: ListInput): Promise<{ items: CustomerListItem[]; total: number; capped: boolean }> {
+      const { rows, total, capped } = await lists.page(actor, { ownerId: input.ownerId, params: input.params ?? {}, page: input.page });
+      return { items: await withExtras(actor.app.id, rows), total, capped };
     },
 
     async search(actor: Actor, input: { condition: string | undefined; page: Page }): Promise<CustomerListItem[]> {

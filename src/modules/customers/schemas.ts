@@ -103,6 +103,29 @@ export const ListQuery = Type.Object({
   ),
   phone: Type.Optional(Type.String({ maxLength: 32, description: 'only customers with this mobile number' })),
   email: Type.Optional(Type.String({ maxLength: 254, description: 'only customers with this e-mail address (any case)' })),
+  sort: Type.Optional(
+    Type.String({
+      maxLength: 32,
+      description:
+        'the order: updated (last change, the default), created, name or last_activity; ties broken by id (sort_invalid otherwise)',
+    }),
+  ),
+  order: Type.Optional(Type.String({ maxLength: 8, description: 'desc (the default) or asc (the default for name)' })),
+  activity: Type.Optional(
+    Type.String({
+      maxLength: 32,
+      description:
+        'only customers with activity of this kind in the period: any, link_open, file_read, form_fill, site_visit or mail_open (activity_invalid otherwise)',
+    }),
+  ),
+  period: Type.Optional(
+    Type.String({
+      maxLength: 8,
+      description: "the activity's period back from now: 1h to 8784h, or 1d to 366d (e.g. 7d); not with since/until",
+    }),
+  ),
+  since: Type.Optional(Type.Integer({ minimum: 0, description: "the activity's period from this time (epoch ms, inclusive)" })),
+  until: Type.Optional(Type.Integer({ minimum: 0, description: "the activity's period up to this time (epoch ms, exclusive)" })),
 });
 
 /** A custom field's definition (POST …/metadata/customer; PUT takes the same, every key optional). */
