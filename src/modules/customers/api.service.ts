@@ -95,6 +95,7 @@ export function createCustomerApi(ctx: AppContext, deps: CustomerApiDeps) {
       item.isNew = r.is_new;
       item.groupName = r.group_id ? (names.get(r.group_id) ?? '') : '';
       item.newCount = newCount;
+      item.lastActivityAt = Number(r.last_activity_at) > 0 ? clock.format(Number(r.last_activity_at)) : null;
       return item;
     });
   }

@@ -58,7 +58,14 @@ export const Customer = Type.Object({
 
 export const CustomerListItem = Type.Composite([
   Customer,
-  Type.Object({ isNew: Type.Integer(), groupName: Type.String(), newCount: Type.Integer() }),
+  Type.Object({
+    isNew: Type.Integer(),
+    groupName: Type.String(),
+    newCount: Type.Integer(),
+    lastActivityAt: Type.Union([Type.String(), Type.Null()], {
+      description: "the customer's latest activity (yyyy-MM-dd HH:mm:ss, as updatedAt); null for none (an extension)",
+    }),
+  }),
 ]);
 
 /** Every documented parameter, snake_case and camelCase, as text; the metadata engine checks values. */
