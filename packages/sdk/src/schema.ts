@@ -2223,7 +2223,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List customers (svc-user-id a member's id, or 'all'), newest change first */
+        /** List customers (svc-user-id a member's id, or 'all'): sorted, filtered, the total in X-Total-Count */
         get: {
             parameters: {
                 query?: {
@@ -2241,6 +2241,18 @@ export interface paths {
                     phone?: string;
                     /** @description only customers with this e-mail address (any case) */
                     email?: string;
+                    /** @description the order: updated (last change, the default), created, name or last_activity; ties broken by id (sort_invalid otherwise) */
+                    sort?: string;
+                    /** @description desc (the default) or asc (the default for name) */
+                    order?: string;
+                    /** @description only customers with activity of this kind in the period: any, link_open, file_read, form_fill, site_visit or mail_open (activity_invalid otherwise) */
+                    activity?: string;
+                    /** @description the activity's period back from now: 1h to 8784h, or 1d to 366d (e.g. 7d); not with since/until */
+                    period?: string;
+                    /** @description the activity's period from this time (epoch ms, inclusive) */
+                    since?: number;
+                    /** @description the activity's period up to this time (epoch ms, exclusive) */
+                    until?: number;
                 };
                 header?: never;
                 path: {
@@ -2312,6 +2324,8 @@ export interface paths {
                                 isNew: number;
                                 groupName: string;
                                 newCount: number;
+                                /** @description the customer's latest activity (yyyy-MM-dd HH:mm:ss, as updatedAt); null for none (an extension) */
+                                lastActivityAt: string | null;
                             }[];
                         };
                     };
@@ -2972,6 +2986,8 @@ export interface paths {
                                 isNew: number;
                                 groupName: string;
                                 newCount: number;
+                                /** @description the customer's latest activity (yyyy-MM-dd HH:mm:ss, as updatedAt); null for none (an extension) */
+                                lastActivityAt: string | null;
                             }[];
                         };
                     };
