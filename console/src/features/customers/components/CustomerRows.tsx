@@ -4,11 +4,15 @@ import { Link, useNavigate } from 'react-router';
 import { DateTime } from '../../../shared/ui/DateTime.tsx';
 import { newActivity } from '../activity.ts';
 import type { CustomerListItem } from '../api.ts';
+import { type SortKey, defaultOrder } from '../listOptions.ts';
 import type { CustomerListModel } from '../useCustomerList.ts';
 
 const ONE_LINE = { display: 'block', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' } as const;
 
-/** The page of customers: a table on a wide screen, cards on a narrow one; a row opens the customer. */
+/**
+ * The page of customers: a table on a wide screen, whose name, last change, created and last activity
+ * headers sort the list (server-side, in the URL), cards on a narrow one; a row opens the customer.
+ */
 export function CustomerRows({ list: c, wide }: { list: CustomerListModel; wide: boolean }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -19,6 +23,13 @@ export function CustomerRows({ list: c, wide }: { list: CustomerListModel; wide:
   const activity = (r: CustomerListItem) =>
     newActivity(r) > 0 ? <Badge count={t('customers.newActivity', { count: newActivity(r) })} color="#1565c0" /> : null;
   const empty = <Empty description={t(c.filtered ? 'customers.emptyFiltered' : 'customers.empty')} />;
+  const { sort = 'updated', order } = c.params;
+  /** A sortable column's props: the order shown, and the first click's direction (the sort's default). */
+  const sortable = (key: SortKey) => ({
+    sorter: true,
+    sortOrder: sort === key ? ((order ?? defaultOrder(key)) === 'asc' ? ('ascend' as const) : ('descend' as const)) : null,
+    sortDirections: (defaultOrder(key) === 'asc' ? ['ascend', 'descend'] : ['descend', 'ascend']) as ('ascend' | 'descend')[],
+  });
 
   if (wide)
     return (
@@ -28,11 +39,18 @@ export function CustomerRows({ list: c, wide }: { list: CustomerListModel; wide:
         dataSource={c.rows}
         pagination={false}
         locale={{ emptyText: empty }}
+        onChange={(_p, _f, sorter) => {
+          const one = Array.isArray(sorter) ? sorter[0] : sorter;
+          const key = one?.order ? (one.columnKey as SortKey) : 'updated';
+          const dir = one?.order === 'ascend' ? 'asc' : 'desc';
+          c.update({ sort: key === 'updated' ? undefined : key, order: one?.order && dir !== defaultOrder(key) ? dir : undefined });
+        }}
         onRow={(r) => ({ onClick: (e) => !(e.target as HTMLElement).closest('a') && void navigate(href(r)), style: { cursor: 'pointer' } })}
         columns={[
           {
             title: t('customers.columns.name'),
             key: 'name',
+            ...sortable('name'),
             render: (_, r) => (
               <Space size={4} wrap>
                 <Link to={href(r)}>{nameOf(r)}</Link>
@@ -44,7 +62,24 @@ export function CustomerRows({ list: c, wide }: { list: CustomerListModel; wide:
           { title: t('customers.columns.company'), key: 'company', render: (_, r) => r.company || t('common.none') },
           { title: t('customers.columns.contact'), key: 'contact', render: (_, r) => r.phone || r.email || t('common.none') },
           { title: t('customers.columns.group'), key: 'group', render: (_, r) => groupName(r) || t('common.none') },
-          { title: t('customers.columns.updated'), key: 'updated', render: (_, r) => <DateTime value={r.updatedAt} relative /> },
+          {
+            title: t('customers.columns.lastActivity'),
+            key: 'last_activity',
+            ...sortable('last_activity'),
+            render: (_, r) => (r.lastActivityAt ? <DateTime value={r.lastActivityAt} relative /> : t('common.none')),
+          },
+          {
+            title: t('customers.columns.updated'),
+            key: 'updated',
+            ...sortable('updated'),
+            render: (_, r) => <DateTime value={r.updatedAt} relative />,
+          },
+          {
+            title: t('customers.columns.created'),
+            key: 'created',
+            ...sortable('created'),
+            render: (_, r) => <DateTime value={r.createdAt} relative />,
+          },
         ]}
       />
     );
@@ -71,7 +106,16 @@ export function CustomerRows({ list: c, wide }: { list: CustomerListModel; wide:
                 {activity(r)}
               </Flex>
               <Typography.Text type="secondary" style={{ whiteSpace: 'nowrap', fontSize: 12 }}>
-                <DateTime value={r.updatedAt} relative />
+                {/* The time the list is sorted by (the last change when sorted by name). */}
+                {sort === 'last_activity' ? (
+                  r.lastActivityAt ? (
+                    <DateTime value={r.lastActivityAt} relative />
+                  ) : (
+                    t('common.none')
+                  )
+                ) : (
+                  <DateTime value={sort === 'created' ? r.createdAt : r.updatedAt} relative />
+                )}
               </Typography.Text>
             </Flex>
           </Card>

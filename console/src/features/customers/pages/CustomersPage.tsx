@@ -1,8 +1,7 @@
 import { ImportOutlined, PlusOutlined } from '@ant-design/icons';
-import { App, Button, Flex, Grid } from 'antd';
+import { App, Button, Flex, Grid, Pagination, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../../shared/ui/PageHeader.tsx';
-import { Pager } from '../../../shared/ui/Pager.tsx';
 import { CustomerFilters } from '../components/CustomerFilters.tsx';
 import { CustomerFormDrawer } from '../components/CustomerFormDrawer.tsx';
 import { CustomerRows } from '../components/CustomerRows.tsx';
@@ -13,7 +12,8 @@ import { useCustomerList } from '../useCustomerList.ts';
 
 /** The project's customers: search and filters, the list a page at a time, new customer, import and export. */
 export function CustomersPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const number = (n: number) => new Intl.NumberFormat(i18n.language).format(n);
   const { message } = App.useApp();
   const wide = Boolean(Grid.useBreakpoint().md);
   const c = useCustomerList();
@@ -37,8 +37,30 @@ export function CustomersPage() {
           </Button>
         </Flex>
       </Flex>
+      {c.loaded && (
+        <Typography.Paragraph type="secondary" role="status" style={{ marginBottom: 8 }} data-testid="customer-total">
+          {c.capped
+            ? t('customers.totalCapped', { formatted: number(c.total) })
+            : t('customers.total', { count: c.total, formatted: number(c.total) })}
+        </Typography.Paragraph>
+      )}
       <CustomerRows list={c} wide={wide} />
-      <Pager page={params.page} hasMore={c.hasMore} onPage={(page) => c.update({ page: String(page) })} />
+      {c.total > params.pageSize && (
+        <Flex justify="center" style={{ marginTop: 16 }}>
+          <Pagination
+            current={params.page}
+            pageSize={params.pageSize}
+            total={c.total}
+            showSizeChanger={false}
+            showLessItems={!wide}
+            size={wide ? 'default' : 'small'}
+            showTotal={
+              wide ? (total, [from, to]) => t('customers.range', { from: number(from), to: number(to), total: number(total) }) : undefined
+            }
+            onChange={(page) => c.update({ page: String(page) })}
+          />
+        </Flex>
+      )}
       {me.data && (
         <ImportWizard
           appId={appId}
