@@ -97,6 +97,9 @@ export const CustomerItemPath = Type.Object({
 });
 export const CustomerIdPath = Type.Object({ customerId: Type.String({ maxLength: 64 }) });
 
+/** The latest time a JavaScript date holds (epoch ms): later values are no time. */
+const LATEST_TIME = 8_640_000_000_000_000;
+
 export const ListQuery = Type.Object({
   ...PagingQuery,
   keyword: Type.Optional(
@@ -131,8 +134,12 @@ export const ListQuery = Type.Object({
       description: "the activity's period back from now: 1h to 8784h, or 1d to 366d (e.g. 7d); not with since/until",
     }),
   ),
-  since: Type.Optional(Type.Integer({ minimum: 0, description: "the activity's period from this time (epoch ms, inclusive)" })),
-  until: Type.Optional(Type.Integer({ minimum: 0, description: "the activity's period up to this time (epoch ms, exclusive)" })),
+  since: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: LATEST_TIME, description: "the activity's period from this time (epoch ms, inclusive)" }),
+  ),
+  until: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: LATEST_TIME, description: "the activity's period up to this time (epoch ms, exclusive)" }),
+  ),
 });
 
 /** A custom field's definition (POST …/metadata/customer; PUT takes the same, every key optional). */
