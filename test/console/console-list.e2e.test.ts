@@ -146,7 +146,7 @@ describe('the customer list as a work surface', { timeout: 120_000 }, () => {
     await option(page, 'customers.sort.created_asc').click();
     await page.waitForURL((u) => u.searchParams.get('sort') === 'created' && u.searchParams.get('order') === 'asc');
     await expect.poll(async () => (await shownNames(page))[0], POLL).toBe(nameOf(0));
-    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    const width = Number(await page.evaluate('document.documentElement.scrollWidth'));
     expect(width).toBeLessThanOrEqual(375);
     await expectAccessible(page, 'customers at 375');
     await shot(page, 'customers-sorted-375');

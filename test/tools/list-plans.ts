@@ -88,7 +88,8 @@ for (const key of ['updated', 'created', 'name', 'last_activity'] as const) {
   }
 }
 const reads = {
-  customersWith: customerActivityReads.customersWith,
+  customersWith: (eb: never, c: { appId: string; id: string }, a: readonly string[], p: { since: number | null; until: number | null }) =>
+    customerActivityReads.customersWith(eb, c, a, p),
   anyIn: (eb: never, c: { appId: string; id: string }, p: { since: number | null; until: number | null }) =>
     customerActivityReads.anyIn(eb, c, ['create', 'customer_merged'], p),
 };

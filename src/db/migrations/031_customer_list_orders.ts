@@ -11,8 +11,6 @@ import { type Kysely, sql } from 'kysely';
  *   (`customers_app_list_idx`, `customers_owner_list_idx`): project (and owner), status, the order's
  *   key, id. The name's key is `lower(coalesce(name, ''))`, so that a customer without a name has a
  *   place in the order and a page anchor can name it.
- * - `behaviour_activity_idx`: a project's records of some actions in a period, with their customer
- *   (the list's activity filter reads the index only).
  */
 export async function up(db: Kysely<unknown>, dialect: 'sqlite' | 'postgres'): Promise<void> {
   await sql`alter table customers add column last_activity_at bigint not null default 0`.execute(db);
@@ -32,5 +30,4 @@ export async function up(db: Kysely<unknown>, dialect: 'sqlite' | 'postgres'): P
   ] as const) {
     await sql.raw(`create index ${name} on customers (${columns})`).execute(db);
   }
-  await sql`create index behaviour_activity_idx on behaviour_logs (app_id, action, when_at, customer_id)`.execute(db);
 }

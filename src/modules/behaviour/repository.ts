@@ -369,9 +369,9 @@ export interface ActivityPeriod {
 /**
  * The read models of the customer list's activity filter (docs/customers.md), for the customers
  * module's list statements (through the behaviour service's `customerActivity`):
- * - `customersWith`: the ids of the project's customers with a record of these actions in the
- *   period, for `customers.id in (…)`: a range of `behaviour_activity_idx` per action, the index
- *   alone read.
+ * - `customersWith`: whether the customer row (its columns named by the caller) has a record of
+ *   these actions in the period: a seek of `behaviour_customer_when_idx` per customer (no index of
+ *   its own: one more index on every record written cost ingestion more than the filter saves).
  * - `anyIn`: whether the customer row (its columns named by the caller, the customers module) has
  *   any activity record (every action but the bookkeeping ones) in the period: a seek of
  *   `behaviour_customer_when_idx` per customer.
@@ -379,18 +379,20 @@ export interface ActivityPeriod {
 export const customerActivityReads = {
   customersWith<DB extends Database, TB extends keyof DB>(
     eb: ExpressionBuilder<DB, TB>,
-    appId: string,
+    customer: CustomerColumns,
     actions: readonly string[],
     period: ActivityPeriod,
   ) {
-    let q = (eb as unknown as ExpressionBuilder<Database, never>)
+    const e = eb as unknown as ExpressionBuilder<Database, never>;
+    let q = e
       .selectFrom('behaviour_logs as b')
-      .select('b.customer_id')
-      .where('b.app_id', '=', appId)
+      .select('b.id')
+      .whereRef('b.app_id', '=', customer.appId as never)
+      .whereRef('b.customer_id', '=', customer.id as never)
       .where('b.action', 'in', actions);
     if (period.since !== null) q = q.where('b.when_at', '>=', period.since);
     if (period.until !== null) q = q.where('b.when_at', '<', period.until);
-    return q;
+    return e.exists(q);
   },
   anyIn<DB extends Database, TB extends keyof DB>(
     eb: ExpressionBuilder<DB, TB>,

@@ -120,7 +120,12 @@ export function createBehaviourService(
      */
     customerActivity: {
       actionsOf: activityActions,
-      customersWith: customerActivityReads.customersWith,
+      customersWith: <DB extends Database, TB extends keyof DB>(
+        eb: ExpressionBuilder<DB, TB>,
+        customer: CustomerColumns,
+        actions: readonly string[],
+        period: ActivityPeriod,
+      ) => customerActivityReads.customersWith(eb, customer, actions, period),
       anyIn: <DB extends Database, TB extends keyof DB>(eb: ExpressionBuilder<DB, TB>, customer: CustomerColumns, period: ActivityPeriod) =>
         customerActivityReads.anyIn(eb, customer, BOOKKEEPING_ACTIONS, period),
     },

@@ -49,10 +49,10 @@ export interface CustomerScope {
 export interface ActivityReads {
   customersWith(
     eb: ExpressionBuilder<Database, 'customers'>,
-    appId: string,
+    customer: { appId: string; id: string },
     actions: readonly string[],
     period: { since: number | null; until: number | null },
-  ): Expression<unknown>;
+  ): Expression<SqlBool>;
   anyIn(
     eb: ExpressionBuilder<Database, 'customers'>,
     customer: { appId: string; id: string },
@@ -203,7 +203,7 @@ export function filtered(db: Db, scope: CustomerScope, filter: CustomerFilter, b
   if (groupId !== undefined) q = groupId === '' ? q.where('group_id', 'is', null) : q.where('group_id', '=', groupId);
   if (phone !== undefined) q = q.where('phone', '=', phone);
   if (email !== undefined) q = q.where('email_lower', '=', email.toLowerCase());
-  if (activity !== undefined) q = withActivity(q, scope.appId, activity);
+  if (activity !== undefined) q = withActivity(q, activity);
   if (keyword !== undefined && keyword !== '') {
     // Custom fields marked searchable are searched too (their values in customer_field_values).
     const fields = filter.searchFields ?? [];
@@ -233,17 +233,18 @@ export function filtered(db: Db, scope: CustomerScope, filter: CustomerFilter, b
 }
 
 /**
- * The activity filter's condition. Kinds of action: the ids of the project's customers with such a
- * record in the period (behaviour_activity_idx). Any activity: the customer's last activity at or
- * after `since` (its list index), and, with an `until`, a record of the period (a seek per customer).
+ * The activity filter's condition, on the list's index walk: kinds of action, a record of such an
+ * action in the period (a seek per customer); any activity, the customer's last activity at or after
+ * `since`, and, with an `until`, a record of the period (a seek per customer).
  */
-function withActivity(q: SelectQueryBuilder<Database, 'customers', CustomerRow>, appId: string, a: ActivityFilter) {
+function withActivity(q: SelectQueryBuilder<Database, 'customers', CustomerRow>, a: ActivityFilter) {
   const period = { since: a.since, until: a.until };
   const { actions } = a;
-  if (actions !== null) return q.where((eb) => eb('id', 'in', a.reads.customersWith(eb, appId, actions, period) as never));
+  const customer = { appId: 'customers.app_id', id: 'customers.id' };
+  if (actions !== null) return q.where((eb) => a.reads.customersWith(eb, customer, actions, period));
   let out = q.where('last_activity_at', '>', 0);
   if (a.since !== null) out = out.where('last_activity_at', '>=', a.since);
-  return a.until === null ? out : out.where((eb) => a.reads.anyIn(eb, { appId: 'customers.app_id', id: 'customers.id' }, period));
+  return a.until === null ? out : out.where((eb) => a.reads.anyIn(eb, customer, period));
 }
 
 /** Lists (project × owner × order) whose page anchors are kept, and whose totals are. */
