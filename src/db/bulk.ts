@@ -6,6 +6,7 @@ import {
   type RawBuilder,
   type SqlBool,
   TableNode,
+  UpdateQueryNode,
   createQueryId,
   sql,
 } from 'kysely';
@@ -37,6 +38,14 @@ export interface BulkOps {
    * value instead (rows must already be aggregated per key).
    */
   insertOrAdd<T extends Table>(db: Db, table: T, rows: Insertable<Database[T]>[], key: string[], counter: string): Promise<void>;
+  /**
+   * Raises `column` of a project's rows found by primary key to each row's value (an integer) where
+   * the stored value is lower: `rows` are [project, id, value], at most one per id. One statement per
+   * chunk whatever the number of rows (the values travel as one JSON parameter); the project is
+   * checked on the rows found (as DialectFeatures.projectIs); rows whose value is not higher are
+   * left alone (and unlocked).
+   */
+  raiseTo<T extends Table>(db: Db, table: T, column: string, rows: [string, string, number][]): Promise<void>;
   /** `column IN (values)`: true for none of an empty list. */
   anyOf(column: string, values: readonly Value[]): RawBuilder<SqlBool>;
   /** Splits values for anyOf so no statement exceeds the parameter limit. */
@@ -70,6 +79,21 @@ const statementTexts = () => new BoundedCache<string, string>(512);
  */
 function insertStatement(table: string, text: string, parameters: readonly unknown[]): CompiledQuery {
   return { query: InsertQueryNode.create(TableNode.create(table)), queryId: createQueryId(), sql: text, parameters };
+}
+
+/** An update written as text, with a query node that names its table (as insertStatement). */
+function updateStatement(table: string, text: string, parameters: readonly unknown[]): CompiledQuery {
+  return { query: UpdateQueryNode.create([TableNode.create(table)]), queryId: createQueryId(), sql: text, parameters };
+}
+
+/**
+ * The update of raiseTo: `values` is the rows' relation (columns p, id, v); `plus` keeps the project
+ * condition out of SQLite's index choice (the primary key must stay its way in).
+ */
+function raiseText(table: string, column: string, values: string, plus: string): string {
+  const t = quote(table);
+  const c = quote(column);
+  return `update ${t} set ${c} = r.v from ${values} where ${t}."id" = r.id and ${plus}${t}."app_id" = r.p and ${t}.${c} < r.v`;
 }
 
 function upsertClause(table: string, key: string[], counter: string): string {
@@ -150,6 +174,17 @@ function valuesBulkOps(features: DialectFeatures): BulkOps {
     insertOrAdd(db, table, rows, key, counter) {
       return write(db, table, rows, upsertClause(table, key, counter));
     },
+    async raiseTo(db, table, column, rows) {
+      const text = texts.get(`raise\u0000${table}\u0000${column}`, () =>
+        raiseText(
+          table,
+          column,
+          `(select json_extract(value, '$[0]') as p, json_extract(value, '$[1]') as id, json_extract(value, '$[2]') as v from json_each(?)) as r`,
+          '+',
+        ),
+      );
+      for (const part of chunk(rows, 50_000)) await db.executeQuery(updateStatement(table, text, [JSON.stringify(part)]));
+    },
     anyOf(column, values) {
       if (values.length === 0) return sql<SqlBool>`1 = 0`;
       // The list as one JSON parameter: one statement whatever its length (a `?` per value made a
@@ -191,6 +226,12 @@ function arrayBulkOps(): BulkOps {
     },
     insertOrAdd(db, table, rows, key, counter) {
       return write(db, table, rows, upsertClause(table, key, counter));
+    },
+    async raiseTo(db, table, column, rows) {
+      const text = texts.get(`raise\u0000${table}\u0000${column}`, () =>
+        raiseText(table, column, `(select e->>0 as p, e->>1 as id, (e->>2)::int8 as v from json_array_elements($1::json) as e) as r`, ''),
+      );
+      for (const part of chunk(rows, 5000)) await db.executeQuery(updateStatement(table, text, [JSON.stringify(part)]));
     },
     anyOf(column, values) {
       if (values.length === 0) return sql<SqlBool>`false`;

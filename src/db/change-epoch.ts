@@ -94,7 +94,10 @@ class ChangeTrackingConnection implements DatabaseConnection {
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
     const topics = topicsWrittenBy(compiledQuery);
     const result = await this.inner.executeQuery<R>(compiledQuery);
-    if (topics.length > 0) {
+    // An update that found no row to change changed nothing (ingestion raises customers' last
+    // activity only where it moves on).
+    const unchanged = UpdateQueryNode.is(compiledQuery.query) && result.numAffectedRows === 0n;
+    if (topics.length > 0 && !unchanged) {
       if (this.inTransaction) for (const t of topics) this.pending.add(t);
       else this.committed(topics);
     }

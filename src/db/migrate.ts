@@ -29,6 +29,7 @@ import * as m028 from './migrations/028_link_titles.ts';
 import * as m030 from './migrations/030_phone_keys_and_regions.ts';
 import * as m032 from './migrations/032_customer_bulk_jobs.ts';
 import * as m033 from './migrations/033_site_check_and_logos.ts';
+import * as m031 from './migrations/031_customer_list_orders.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -69,6 +70,7 @@ const MIGRATIONS: Record<string, PortableMigration> = {
   '030_phone_keys_and_regions': m030,
   '032_customer_bulk_jobs': m032,
   '033_site_check_and_logos': m033,
+  '031_customer_list_orders': m031,
 };
 
 class StaticProvider implements MigrationProvider {

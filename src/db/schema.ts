@@ -271,6 +271,8 @@ export interface CustomersTable {
   merge_pending: Generated<number>;
   created_at: number;
   updated_at: number;
+  /** The customer's latest activity (epoch ms; 0 for none): see migration 031 and docs/customers.md. */
+  last_activity_at: Generated<number>;
 }
 
 export interface BehaviourLogsTable {

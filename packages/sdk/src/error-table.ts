@@ -166,6 +166,21 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCodeSpec>> = {
     en: 'A customer is not in the given srouceGroupId',
     zh: '客户不在所给的 srouceGroupId 分组中',
   },
+  sort_invalid: {
+    http: [{ status: 200, body: 'envelope' }],
+    en: "The customer list's sort is not one of updated, created, name, last_activity, or its order not asc or desc",
+    zh: '客户列表的排序字段须为 updated、created、name、last_activity 之一，顺序须为 asc 或 desc',
+  },
+  activity_invalid: {
+    http: [{ status: 200, body: 'envelope' }],
+    en: 'The activity filter is not any, link_open, file_read, form_fill, site_visit or mail_open',
+    zh: '活动筛选须为 any、link_open、file_read、form_fill、site_visit、mail_open 之一',
+  },
+  period_invalid: {
+    http: [{ status: 200, body: 'envelope' }],
+    en: 'The activity period is invalid: a period such as 7d or 24h (at most 366 days), or since and until in epoch milliseconds with since before until, not both',
+    zh: '活动时间段无效：请给出时长（如 7d 或 24h，最多 366 天），或以毫秒时间戳给出 since 与 until（since 早于 until），二者不可同时给出',
+  },
   customer_not_in_group: { http: [{ status: 200, body: 'envelope' }], en: 'A customer is not in the source group', zh: '客户不在源分组中' },
   customer_already_merged: {
     http: [{ status: 200, body: 'envelope' }],

@@ -2502,7 +2502,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List customers (svc-user-id a member's id, or 'all'), newest change first */
+        /** List customers (svc-user-id a member's id, or 'all'): sorted, filtered, the total in X-Total-Count */
         get: {
             parameters: {
                 query?: {
@@ -2520,6 +2520,18 @@ export interface paths {
                     phone?: string;
                     /** @description only customers with this e-mail address (any case) */
                     email?: string;
+                    /** @description the order: updated (last change, the default), created, name or last_activity; ties broken by id (sort_invalid otherwise) */
+                    sort?: string;
+                    /** @description desc (the default) or asc (the default for name) */
+                    order?: string;
+                    /** @description only customers with activity of this kind in the period: any, link_open, file_read, form_fill, site_visit or mail_open (activity_invalid otherwise) */
+                    activity?: string;
+                    /** @description the activity's period back from now: 1h to 8784h, or 1d to 366d (e.g. 7d); not with since/until */
+                    period?: string;
+                    /** @description the activity's period from this time (epoch ms, inclusive) */
+                    since?: number;
+                    /** @description the activity's period up to this time (epoch ms, exclusive) */
+                    until?: number;
                 };
                 header?: never;
                 path: {
@@ -2591,6 +2603,8 @@ export interface paths {
                                 isNew: number;
                                 groupName: string;
                                 newCount: number;
+                                /** @description the customer's latest activity (yyyy-MM-dd HH:mm:ss, as updatedAt); null for none (an extension) */
+                                lastActivityAt: string | null;
                             }[];
                         };
                     };
@@ -3251,6 +3265,8 @@ export interface paths {
                                 isNew: number;
                                 groupName: string;
                                 newCount: number;
+                                /** @description the customer's latest activity (yyyy-MM-dd HH:mm:ss, as updatedAt); null for none (an extension) */
+                                lastActivityAt: string | null;
                             }[];
                         };
                     };
@@ -5077,6 +5093,14 @@ export interface paths {
                             groupId?: string;
                             phone?: string;
                             email?: string;
+                            /** @description as the list's activity: any, link_open, file_read, form_fill, site_visit or mail_open */
+                            activity?: string;
+                            /** @description as the list's period (e.g. 7d); not with since/until */
+                            period?: string;
+                            /** @description epoch ms, inclusive */
+                            since?: number;
+                            /** @description epoch ms, exclusive */
+                            until?: number;
                         };
                         targetSvcUserId?: number | string;
                         groupId?: string;

@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox';
-import type { Insertable, Kysely } from 'kysely';
+import type { ExpressionBuilder, Insertable, Kysely } from 'kysely';
 import type { BehaviourLogsTable, Database } from '../../db/index.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError, badRequest, failure } from '../../http/errors.ts';
@@ -8,13 +8,21 @@ import type { AccessService, Actor } from '../access/service.ts';
 import type { CustomerVisibilityReadModel } from '../customers/mapper.ts';
 import type { HistoriesService } from '../histories/service.ts';
 import type { MergeReadModel } from '../merges/mapper.ts';
-import { overviewKeys, taggedLinkOf } from './actions.ts';
+import { BOOKKEEPING_ACTIONS, activityActions, overviewKeys, taggedLinkOf } from './actions.ts';
 import { CALL_ACTIONS, toBehaviour, toOverview } from './mapper.ts';
-import { createBehaviourReads, createBehaviourWrites, customerBehaviourTotal } from './repository.ts';
+import {
+  type ActivityPeriod,
+  type CustomerColumns,
+  createBehaviourReads,
+  createBehaviourWrites,
+  customerActivityReads,
+  customerBehaviourTotal,
+} from './repository.ts';
 import type { BehaviourRecord } from './schemas.ts';
 
 // The action catalogue is part of this module's public surface: ingestion validates records against it.
-export { ACTION_NAME_RE, actionSpec, checkContent, overviewKeys, taggedLinkOf } from './actions.ts';
+export { ACTION_NAME_RE, BOOKKEEPING_ACTIONS, actionSpec, checkContent, overviewKeys, taggedLinkOf } from './actions.ts';
+export type { ActivityPeriod } from './repository.ts';
 // The write path of behaviour records and counters, built by the composition root for ingestion.
 export { type BehaviourRecords, createBehaviourRecords } from './records.service.ts';
 // This module's part of erasing customers, built by the composition root for erasure.
@@ -104,6 +112,23 @@ export function createBehaviourService(
      * its row aliased `c` (newCount and whetherMerge come in the list's and the detail's one statement).
      */
     customerTotal: customerBehaviourTotal,
+
+    /**
+     * For the customers module's list filter (docs/customers.md): the actions of an activity kind
+     * (undefined for a name that is none), and the read models that find customers with such
+     * activity in a period (`customersWith`, `anyIn`: see repository.ts).
+     */
+    customerActivity: {
+      actionsOf: activityActions,
+      customersWith: <DB extends Database, TB extends keyof DB>(
+        eb: ExpressionBuilder<DB, TB>,
+        customer: CustomerColumns,
+        actions: readonly string[],
+        period: ActivityPeriod,
+      ) => customerActivityReads.customersWith(eb, customer, actions, period),
+      anyIn: <DB extends Database, TB extends keyof DB>(eb: ExpressionBuilder<DB, TB>, customer: CustomerColumns, period: ActivityPeriod) =>
+        customerActivityReads.anyIn(eb, customer, BOOKKEEPING_ACTIONS, period),
+    },
 
     /**
      * For the customers module, inside the transaction that creates them: new customers' first

@@ -110,11 +110,14 @@ export function createBulkJobs(ctx: AppContext, deps: BulkDeps) {
     if ((req.customerIds === undefined) === (req.all === undefined)) throw badRequest("Give either 'customerIds' or 'all'");
     if (req.customerIds !== undefined) return chosenIds(req.customerIds);
     const all = req.all as AllMatching;
-    const owner = all.svcUserId === undefined || all.svcUserId === 'all' ? undefined : memberId(all.svcUserId, 'all.svcUserId');
     // As the list's group_id: 'all' (or none given) any group, '' no group.
     const groupId = all.groupId === 'all' ? undefined : all.groupId;
-    const filter = { keyword: all.keyword, groupId, phone: all.phone, email: all.email };
-    const ids = await customers.bulk.matchingIds(actor, { ownerId: owner, filter, limit: MAX_BULK_CUSTOMERS + 1 });
+    const { svcUserId, ...filters } = all;
+    const ids = await customers.bulk.matchingIds(actor, {
+      ownerId: svcUserId ?? 'all',
+      params: { ...filters, groupId },
+      limit: MAX_BULK_CUSTOMERS + 1,
+    });
     if (ids.length > MAX_BULK_CUSTOMERS) throw tooMany();
     if (ids.length === 0) throw badRequest('No customer matches the filters');
     return ids;

@@ -12,6 +12,12 @@ const AllMatching = Type.Object(
     ),
     phone: Type.Optional(Type.String({ maxLength: 64 })),
     email: Type.Optional(Type.String({ maxLength: 320 })),
+    activity: Type.Optional(
+      Type.String({ maxLength: 32, description: "as the list's activity: any, link_open, file_read, form_fill, site_visit or mail_open" }),
+    ),
+    period: Type.Optional(Type.String({ maxLength: 8, description: "as the list's period (e.g. 7d); not with since/until" })),
+    since: Type.Optional(Type.Integer({ minimum: 0, maximum: 8_640_000_000_000_000, description: 'epoch ms, inclusive' })),
+    until: Type.Optional(Type.Integer({ minimum: 0, maximum: 8_640_000_000_000_000, description: 'epoch ms, exclusive' })),
   },
   { additionalProperties: false },
 );

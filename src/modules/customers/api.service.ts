@@ -13,8 +13,8 @@ import type { CreatePath } from './create-path.ts';
 import { fieldValueRows, mergedExt } from './fields.ts';
 import { type CustomerListItem, type CustomerResponse, type CustomerRow, toCustomer } from './mapper.ts';
 import { actingMember, customerEvent, customerNotFound, visible } from './records.ts';
+import type { CustomerLists, ListParams } from './list.service.ts';
 import {
-  type CustomerFilter,
   type CustomerListRow,
   type CustomerScope,
   type customerReads,
@@ -36,6 +36,7 @@ export interface CustomerApiDeps {
   path: CreatePath;
   writePath: CustomerWritePath;
   reads: ReturnType<typeof customerReads>;
+  lists: CustomerLists;
 }
 
 /** A create: the path's member (`svc-user-id`) and the customer's attributes. */
@@ -49,11 +50,11 @@ export interface EditInput extends CreateInput {
   customerId: string;
 }
 
-/** A list: the path's member (or 'all'), the page, the filters. */
+/** A list: the path's member (or 'all'), the page, the filters and order (list.service.ts). */
 export interface ListInput {
   ownerId: string;
   page: Page;
-  filter?: CustomerFilter | undefined;
+  params?: ListParams | undefined;
 }
 
 /** The patch an edit's validated values make of the current row; an owner change resets what the new owner has seen. */
@@ -79,7 +80,7 @@ function editPatch(current: CustomerRow, v: ValidatedCustomer, now: number): Upd
  * (the detail, whose path names no project, the caller's user id) and a typed input.
  */
 export function createCustomerApi(ctx: AppContext, deps: CustomerApiDeps) {
-  const { access, metadata, groups, members, audit, path, writePath, reads } = deps;
+  const { access, metadata, groups, members, audit, path, writePath, reads, lists } = deps;
   const db: Kysely<Database> = ctx.database.db;
   const reader = ctx.database.reader;
   const clock = ctx.clock;
@@ -95,6 +96,7 @@ export function createCustomerApi(ctx: AppContext, deps: CustomerApiDeps) {
       item.isNew = r.is_new;
       item.groupName = r.group_id ? (names.get(r.group_id) ?? '') : '';
       item.newCount = newCount;
+      item.lastActivityAt = Number(r.last_activity_at) > 0 ? clock.format(Number(r.last_activity_at)) : null;
       return item;
     });
   }
@@ -197,25 +199,10 @@ export function createCustomerApi(ctx: AppContext, deps: CustomerApiDeps) {
       return toCustomer(row, clock, row.status === 2 ? 0 : found.whetherMerge);
     },
 
-    async list(actor: Actor, input: ListInput): Promise<CustomerListItem[]> {
-      const appId = actor.app.id;
-      const { page: p, filter = {} } = input;
-      let requested: number | undefined;
-      if (input.ownerId !== 'all') {
-        if (!/^\d{1,10}$/.test(input.ownerId)) throw badRequest("Invalid path parameter 'svc-user-id': a platform user id or 'all'");
-        requested = Number(input.ownerId);
-      }
-      const scope: CustomerScope = { appId, ownerId: access.visibleOwner(actor, requested) };
-      const keyword = filter.keyword?.trim() ?? '';
-      const phoneText = filter.phone?.trim() || undefined;
-      const phone = phoneText === undefined ? undefined : (phoneKey(phoneText, actor.app.region) ?? phoneText);
-      const email = filter.email?.trim() || undefined;
-      const plain = keyword === '' && filter.groupId === undefined && phone === undefined && email === undefined;
-      const searchFields = keyword === '' ? [] : await metadata.searchable(appId);
-      const rows = plain
-        ? await reads.page(ctx.database, scope, p.offset, p.limit)
-        : await reads.filteredPage(db, scope, { keyword, groupId: filter.groupId, phone, email, searchFields }, p.offset, p.limit);
-      return withExtras(appId, rows);
+    /** A page of the list in the order asked, with its extras, and the total of the customers that match. */
+    async list(actor: Actor, input: ListInput): Promise<{ items: CustomerListItem[]; total: number; capped: boolean }> {
+      const { rows, total, capped } = await lists.page(actor, { ownerId: input.ownerId, params: input.params ?? {}, page: input.page });
+      return { items: await withExtras(actor.app.id, rows), total, capped };
     },
 
     async search(actor: Actor, input: { condition: string | undefined; page: Page }): Promise<CustomerListItem[]> {

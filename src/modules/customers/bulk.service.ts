@@ -7,11 +7,11 @@ import type { AccessService, Actor } from '../access/service.ts';
 import type { AuditRecorder } from '../audit/service.ts';
 import type { GroupsService } from '../groups/service.ts';
 import type { MembersService } from '../members/service.ts';
-import type { MetadataService } from '../metadata/service.ts';
 import { customerBulkRepository as bulkRepo } from './bulk.repository.ts';
 import type { CustomerRow } from './mapper.ts';
 import { customerEvent } from './records.ts';
-import { type CustomerFilter, customersRepository as repo } from './repository.ts';
+import type { CustomerLists, ListParams } from './list.service.ts';
+import { customersRepository as repo } from './repository.ts';
 
 /** A customer a bulk step could not change, and why (an error code of src/http/error-codes.ts). */
 export interface BulkFailure {
@@ -26,10 +26,10 @@ export interface BulkOutcome {
   failures: BulkFailure[];
 }
 
-/** The list's filters of "all matching": whose customers (a member's id, or none for all the caller sees) and the filters. */
+/** "All matching": whose customers (the list path's member: a platform user id, or 'all') and the list's filters, read as the list reads them. */
 export interface MatchingInput {
-  ownerId?: number | undefined;
-  filter: CustomerFilter;
+  ownerId: string;
+  params: ListParams;
   /** The most ids answered (one more than a job may take tells the caller it was too many). */
   limit: number;
 }
@@ -50,9 +50,9 @@ const notFound = (customerId: string): BulkFailure => ({ customerId, code: 'cust
  */
 export function createCustomerBulk(
   ctx: AppContext,
-  deps: { access: AccessService; metadata: MetadataService; groups: GroupsService; members: MembersService; audit: AuditRecorder },
+  deps: { access: AccessService; groups: GroupsService; members: MembersService; audit: AuditRecorder; lists: CustomerLists },
 ) {
-  const { access, metadata, groups, members, audit } = deps;
+  const { groups, members, audit, lists } = deps;
   const db: Kysely<Database> = ctx.database.db;
   const clock = ctx.clock;
 
@@ -81,15 +81,8 @@ export function createCustomerBulk(
      * member: their own; Master/Admin: everyone's or one member's), in id order.
      */
     async matchingIds(actor: Actor, input: MatchingInput): Promise<string[]> {
-      const scope = { appId: actor.app.id, ownerId: access.visibleOwner(actor, input.ownerId) };
-      const keyword = input.filter.keyword?.trim() ?? '';
-      const filter: CustomerFilter = {
-        keyword,
-        groupId: input.filter.groupId,
-        phone: input.filter.phone?.trim() || undefined,
-        email: input.filter.email?.trim() || undefined,
-        searchFields: keyword === '' ? [] : await metadata.searchable(actor.app.id),
-      };
+      // The list's own reading of its filters (visibility, keyword, group, number, activity and period), so a bulk action covers what the list shows.
+      const { scope, filter } = await lists.customerListFilter(actor, { ownerId: input.ownerId, params: input.params });
       return bulkRepo.matchingIds(db, scope, filter, input.limit);
     },
 

@@ -133,6 +133,7 @@ const EMPTY_CUSTOMER: Record<keyof CustomersTable, null> = {
   merge_pending: null,
   created_at: null,
   updated_at: null,
+  last_activity_at: null,
 };
 
 /** A new customer's complete row from its validated values. */
@@ -154,6 +155,8 @@ function newRow(appId: string, it: NewCustomer, v: ValidatedCustomer, opts: List
     merge_pending: 0,
     created_at: now,
     updated_at: now,
+    // Its `create` record is bookkeeping, not activity.
+    last_activity_at: 0,
   };
 }
 

@@ -1,9 +1,14 @@
 /**
  * The customers' look-ups of ingestion (the ingest module's batches): the project of stored ids, and
- * a project's customers by id with their owner and merge. Reached through the customers service
+ * a project's customers by id with their owner and merge; and, in the batch's transaction, the
+ * customers' last activity raised to the batch's (docs/customers.md). Reached through the customers service
  * (`createCustomerIngestLookups`); it is the ingest module's `CustomerLookups`.
  */
-import { type DatabaseHandle, bulkOps, crossProject, preparedQuery } from '../../db/index.ts';
+import { type Database, type DatabaseHandle, bulkOps, crossProject, preparedQuery } from '../../db/index.ts';
+import type { Kysely } from 'kysely';
+
+/** A customer's latest activity in a batch: its project, id, and the time (epoch ms). */
+export type LatestActivity = [appId: string, customerId: string, at: number];
 
 /**
  * The project of a stored id, one id (the common one-record request, which PostgreSQL's reader
@@ -35,7 +40,7 @@ const customerList = preparedQuery('ingestCustomers', ({ db, inList, projectIs }
     .where(projectIs('app_id', appId)),
 );
 
-/** What ingestion reads of customers to resolve a batch's references. */
+/** What ingestion reads of customers to resolve a batch's references, and the last activity it keeps. */
 export function createCustomerIngestLookups(database: DatabaseHandle) {
   const bulk = bulkOps(database.features);
   return {
@@ -70,6 +75,18 @@ export function createCustomerIngestLookups(database: DatabaseHandle) {
         for (const r of await database.reader.all(customerList, appId, part)) keep(r);
       }
       return found;
+    },
+
+    /**
+     * Raises customers' last activity to these times where it is earlier, in the caller's
+     * transaction: one statement for the whole batch (or group of batches), in (project, id) order so
+     * that concurrent batches lock shared rows in the same order. Ids that are no customer of the
+     * project change nothing.
+     */
+    async raiseLastActivity(trx: Kysely<Database>, latest: LatestActivity[]): Promise<void> {
+      if (latest.length === 0) return;
+      latest.sort((a, b) => (a[0] === b[0] ? (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0) : a[0] < b[0] ? -1 : 1));
+      await bulk.raiseTo(trx, 'customers', 'last_activity_at', latest);
     },
   };
 }

@@ -71,6 +71,8 @@ export interface CustomerListItem extends CustomerResponse {
   isNew: number;
   groupName: string;
   newCount: number;
+  /** The customer's latest activity (`last_activity_at`), null for none. */
+  lastActivityAt: string | null;
 }
 
 export function toCustomer(r: CustomerRow, clock: Clock, whetherMerge = 0): CustomerResponse {

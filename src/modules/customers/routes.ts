@@ -102,21 +102,31 @@ function customerReadRoutes(fastify: FastifyInstance, api: CustomerApi): void {
     {
       schema: {
         tags,
-        summary: "List customers (svc-user-id a member's id, or 'all'), newest change first",
+        summary: "List customers (svc-user-id a member's id, or 'all'): sorted, filtered, the total in X-Total-Count",
         params: CustomerPath,
         querystring: ListQuery,
         response: businessResponses(Type.Array(CustomerListItem)),
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { query } = request;
-      const filter = {
+      const params = {
         keyword: query.keyword,
         groupId: groupFilter(query.group_id ?? query.customer_group_id),
         phone: query.phone,
         email: query.email,
+        sort: query.sort,
+        order: query.order,
+        activity: query.activity,
+        period: query.period,
+        since: query.since,
+        until: query.until,
       };
-      return ok(await api.list(actorOf(request), { ownerId: request.params.svcUserId, page: page(query), filter }));
+      const listed = await api.list(actorOf(request), { ownerId: request.params.svcUserId, page: page(query), params });
+      // The number of customers that match, whatever the page (docs/customers.md).
+      void reply.header('X-Total-Count', String(listed.total));
+      if (listed.capped) void reply.header('X-Total-Count-Capped', 'true');
+      return ok(listed.items);
     },
   );
 

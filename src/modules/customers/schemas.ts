@@ -58,7 +58,14 @@ export const Customer = Type.Object({
 
 export const CustomerListItem = Type.Composite([
   Customer,
-  Type.Object({ isNew: Type.Integer(), groupName: Type.String(), newCount: Type.Integer() }),
+  Type.Object({
+    isNew: Type.Integer(),
+    groupName: Type.String(),
+    newCount: Type.Integer(),
+    lastActivityAt: Type.Union([Type.String(), Type.Null()], {
+      description: "the customer's latest activity (yyyy-MM-dd HH:mm:ss, as updatedAt); null for none (an extension)",
+    }),
+  }),
 ]);
 
 /** Every documented parameter, snake_case and camelCase, as text; the metadata engine checks values. */
@@ -90,6 +97,9 @@ export const CustomerItemPath = Type.Object({
 });
 export const CustomerIdPath = Type.Object({ customerId: Type.String({ maxLength: 64 }) });
 
+/** The latest time a JavaScript date holds (epoch ms): later values are no time. */
+const LATEST_TIME = 8_640_000_000_000_000;
+
 export const ListQuery = Type.Object({
   ...PagingQuery,
   keyword: Type.Optional(
@@ -103,6 +113,33 @@ export const ListQuery = Type.Object({
   ),
   phone: Type.Optional(Type.String({ maxLength: 32, description: 'only customers with this mobile number' })),
   email: Type.Optional(Type.String({ maxLength: 254, description: 'only customers with this e-mail address (any case)' })),
+  sort: Type.Optional(
+    Type.String({
+      maxLength: 32,
+      description:
+        'the order: updated (last change, the default), created, name or last_activity; ties broken by id (sort_invalid otherwise)',
+    }),
+  ),
+  order: Type.Optional(Type.String({ maxLength: 8, description: 'desc (the default) or asc (the default for name)' })),
+  activity: Type.Optional(
+    Type.String({
+      maxLength: 32,
+      description:
+        'only customers with activity of this kind in the period: any, link_open, file_read, form_fill, site_visit or mail_open (activity_invalid otherwise)',
+    }),
+  ),
+  period: Type.Optional(
+    Type.String({
+      maxLength: 8,
+      description: "the activity's period back from now: 1h to 8784h, or 1d to 366d (e.g. 7d); not with since/until",
+    }),
+  ),
+  since: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: LATEST_TIME, description: "the activity's period from this time (epoch ms, inclusive)" }),
+  ),
+  until: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: LATEST_TIME, description: "the activity's period up to this time (epoch ms, exclusive)" }),
+  ),
 });
 
 /** A custom field's definition (POST …/metadata/customer; PUT takes the same, every key optional). */

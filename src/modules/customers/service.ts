@@ -13,6 +13,8 @@ import { createCreatePath } from './create-path.ts';
 import { createCustomerDataOps } from './data.service.ts';
 import { createFieldOps } from './fields.ts';
 import { createCustomerMerging } from './merging.service.ts';
+import { customerListReads } from './list.repository.ts';
+import { createCustomerLists } from './list.service.ts';
 import { type MailRecipient, type MailRecipientQuery, customerReads, customersRepository as repo } from './repository.ts';
 import { createCustomerWritePath } from './write-path.service.ts';
 import { phoneKeysJob } from './phone-keys.service.ts';
@@ -26,6 +28,7 @@ export { customerVisibilityReadModel } from './visibility.repository.ts';
 export { DEFAULT_CREATE_WAY, FORM_CREATE_WAY, IMPORT_CREATE_WAY, customerRecord } from './records.ts';
 export type { CustomerApi, CreateInput, EditInput, ListInput } from './api.service.ts';
 export type { BulkFailure, BulkOutcome, CustomerBulk, MatchingInput } from './bulk.service.ts';
+export type { CustomerLists, ListParams, ResolvedList } from './list.service.ts';
 export type { CustomerWritePath, FormInput, ViewerCustomer } from './write-path.service.ts';
 export type { CustomerDataOps, ImportOptions, ImportOutcome } from './data.service.ts';
 export type { CustomerMerging, MergeOverrides, MergedCustomers, RepointedCustomers } from './merging.service.ts';
@@ -58,6 +61,7 @@ export interface CustomersDeps {
  * Customers (docs/customers.md), one service per kind of caller, all on one create path and one
  * validation engine:
  * - `api`: members' requests (create, edit, detail, lists and search, transfers, soft delete);
+ * - `lists`: the list's filter built in one place (`customerListFilter`), its pages and total;
  * - `fields`: the project's custom fields (docs/metadata.md);
  * - `writePath`: customers written without a member's request (ingestion, the viewer's form, the site);
  * - `dataOps`: imports and exports (the dataops module);
@@ -70,13 +74,16 @@ export function createCustomersService(ctx: AppContext, deps: CustomersDeps) {
   const path = createCreatePath(ctx, deps);
   const reads = customerReads(deps.behaviour.customerTotal);
   const writePath = createCustomerWritePath(ctx, { path });
+  const lists = createCustomerLists(ctx, { ...deps, reads: customerListReads(deps.behaviour.customerTotal) });
   return {
-    api: createCustomerApi(ctx, { ...deps, path, writePath, reads }),
+    api: createCustomerApi(ctx, { ...deps, path, writePath, reads, lists }),
+    /** The list's filter, order and pages (`customerListFilter`: which customers a list, or an action on all it matches, covers). */
+    lists,
     fields: createFieldOps(ctx.database.db, deps.metadata, deps.audit),
     writePath,
     dataOps: createCustomerDataOps(ctx, { ...deps, path }),
     merging: createCustomerMerging({ metadata: deps.metadata, path, database: ctx.database }),
-    bulk: createCustomerBulk(ctx, deps),
+    bulk: createCustomerBulk(ctx, { ...deps, lists }),
     /** The background job that keys the mobile numbers of customers stored before phone keys (the composition root defines it). */
     phoneKeys: phoneKeysJob(ctx, deps.regionOf),
     /** `executor`: the caller's transaction (a bulk job's batch), the database otherwise. */

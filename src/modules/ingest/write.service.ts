@@ -1,11 +1,31 @@
-import { CommitQueueFull, type Database, type DatabaseHandle } from '../../db/index.ts';
+import { type BehaviourLogsTable, CommitQueueFull, type Database, type DatabaseHandle } from '../../db/index.ts';
 import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
 import { eventRows, eventRowsWriter } from '../../events/outbox.ts';
 import { type AppError, overloaded } from '../../http/errors.ts';
-import type { BehaviourRecords } from '../behaviour/service.ts';
+import { BOOKKEEPING_ACTIONS, type BehaviourRecords } from '../behaviour/service.ts';
 import type { HistoryRecords } from '../histories/service.ts';
 import { invalid } from './items.ts';
 import type { RowsPlan, WritePlan } from './plans.ts';
+
+const BOOKKEEPING = new Set(BOOKKEEPING_ACTIONS);
+
+/**
+ * Each customer's latest activity among behaviour records (every action but the bookkeeping ones):
+ * a record's own time, never later than when it was stored (a producer's clock ahead of ours does
+ * not put a customer at the top of the list for good).
+ */
+function latestActivity(rows: Insertable<BehaviourLogsTable>[]): [string, string, number][] {
+  const latest = new Map<string, [string, string, number]>();
+  for (const r of rows) {
+    if (BOOKKEEPING.has(r.action)) continue;
+    const at = Math.min(Number(r.when_at), Number(r.created_at));
+    const key = `${r.app_id}\u0000${r.customer_id}`;
+    const known = latest.get(key);
+    if (known === undefined) latest.set(key, [r.app_id, r.customer_id, at]);
+    else if (at > known[2]) known[2] = at;
+  }
+  return [...latest.values()];
+}
 
 /** Batches of more records than this have a transaction of their own instead of joining a group. */
 const GROUPED_MAX_RECORDS = 64;
@@ -63,8 +83,13 @@ export interface LinkStore {
   ): Promise<void>;
 }
 
-/** What the customers module looks up for a batch's references (its `createCustomerIngestLookups`, wired by the composition root). */
+/**
+ * What the customers module looks up for a batch's references, and keeps of its records (its
+ * `createCustomerIngestLookups`, wired by the composition root).
+ */
 export interface CustomerLookups {
+  /** Raises customers' last activity to these times ([project, customer id, epoch ms]) where earlier, in the caller's transaction. */
+  raiseLastActivity(trx: Kysely<Database>, latest: [string, string, number][]): Promise<void>;
   /** The project each of these ids already belongs to. */
   storedProjects(ids: string[]): Promise<Map<string, string>>;
   /** Customers of the project (live, deleted or merged) among these ids, with their owner and the customer a merged one went into. */
@@ -89,10 +114,13 @@ export interface RecordOwners {
  * a group commit.
  */
 export function createRecordWriter(database: DatabaseHandle, deps: RecordOwners & { writeCustomers: CustomerWriter }) {
-  const { links, behaviour, histories, writeCustomers } = deps;
+  const { links, behaviour, histories, customers, writeCustomers } = deps;
   const insertEventRows = eventRowsWriter(database.features);
 
-  /** Rows of many batches, table by table in dependency order: links, then what hangs off links, records, events, counters. */
+  /**
+   * Rows of many batches, table by table in dependency order: links, then what hangs off links,
+   * records (and their customers' last activity), events, counters.
+   */
   async function writeRows(trx: Kysely<Database>, plans: RowsPlan[]): Promise<void> {
     const all = <T>(pick: (p: RowsPlan) => T[]): T[] => (plans.length === 1 ? pick(plans[0] as RowsPlan) : plans.flatMap(pick));
     await links.insert(trx, {
@@ -101,10 +129,9 @@ export function createRecordWriter(database: DatabaseHandle, deps: RecordOwners 
       link_view_durations: all((p) => p.rows.link_view_durations),
     });
     await histories.insert(trx, { clues: all((p) => p.rows.clues), calls: all((p) => p.rows.calls), posts: all((p) => p.rows.posts) });
-    await behaviour.insert(
-      trx,
-      all((p) => p.behaviourRows),
-    );
+    const behaviourRows = all((p) => p.behaviourRows);
+    await behaviour.insert(trx, behaviourRows);
+    await customers.raiseLastActivity(trx, latestActivity(behaviourRows));
     await insertEventRows(
       trx,
       all((p) => p.outbox),

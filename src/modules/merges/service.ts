@@ -285,7 +285,13 @@ export function createMergesService(
         // Visitors (cookies) tied to merged customers: few, moved at once, so the next visit lands on the survivor.
         await links.moveVisitors(trx, { appId, mergedIds, survivorId: mainId }, now);
 
-        const patch: Updateable<CustomersTable> = { ...compose(main, [main, ...merged]), merge_pending: 1, updated_at: now };
+        const patch: Updateable<CustomersTable> = {
+          ...compose(main, [main, ...merged]),
+          merge_pending: 1,
+          updated_at: now,
+          // The merged customers' records become the survivor's: so does their latest activity.
+          last_activity_at: Math.max(...[main, ...merged].map((r) => Number(r.last_activity_at))),
+        };
         if (owner !== main.owner_id) {
           Object.assign(patch, {
             owner_id: owner,

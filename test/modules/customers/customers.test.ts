@@ -440,7 +440,7 @@ describe('list and search', () => {
     }
     expect(seen).toEqual([...ids].sort().reverse());
     const item = (await t.server.api.get(`${base()}/member/${u.id}/customers`, { token: u.token, query: { count: 1 } })).json().data[0];
-    expect(Object.keys(item).sort()).toEqual([...CUSTOMER_FIELDS, 'isNew', 'groupName', 'newCount'].sort());
+    expect(Object.keys(item).sort()).toEqual([...CUSTOMER_FIELDS, 'isNew', 'groupName', 'newCount', 'lastActivityAt'].sort());
     expect(item).toMatchObject({ isNew: 1, groupName: '', newCount: 1 });
   });
 

@@ -1,5 +1,7 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { i18n } from '../../shared/i18n/i18n.ts';
 import { api, unwrap } from '../../shared/api/client.ts';
+import { type ActivityKind, type Period, type SortKey, type SortOrder, periodQuery } from './listOptions.ts';
 
 /** What the customer list shows: the URL's state (see CustomersPage). */
 export interface CustomerListParams {
@@ -9,34 +11,43 @@ export interface CustomerListParams {
   keyword: string;
   /** A group id, '' for "in no group", undefined for any. */
   group: string | undefined;
+  /** undefined: by last change. */
+  sort?: SortKey | undefined;
+  /** undefined: the sort's own default (defaultOrder). */
+  order?: SortOrder | undefined;
+  /** Only customers with this kind of activity (in `period`, if given); undefined: no activity filter. */
+  activity?: ActivityKind | undefined;
+  period?: Period | undefined;
   page: number;
   pageSize: number;
 }
 
 export const customerQueries = {
   all: (appId: string) => ['customers', appId] as const,
-  /**
-   * A page of the list, one row more than shown: the extra row says whether there is a next page
-   * (the API answers pages, not totals).
-   */
+  /** A page of the list in its order, and the number of customers that match (the API's X-Total-Count). */
   list: (p: CustomerListParams) =>
     queryOptions({
       queryKey: [...customerQueries.all(p.appId), 'list', p],
       queryFn: async () => {
-        const rows = unwrap(
-          await api.GET('/api/v1.7/app/{appId}/member/{svcUserId}/customers', {
-            params: {
-              path: { appId: p.appId, svcUserId: p.owner },
-              query: {
-                start_index: (p.page - 1) * p.pageSize,
-                count: p.pageSize + 1,
-                ...(p.keyword ? { keyword: p.keyword } : {}),
-                ...(p.group !== undefined ? { group_id: p.group } : {}),
-              },
+        const result = await api.GET('/api/v1.7/app/{appId}/member/{svcUserId}/customers', {
+          params: {
+            path: { appId: p.appId, svcUserId: p.owner },
+            query: {
+              start_index: (p.page - 1) * p.pageSize,
+              count: p.pageSize,
+              ...(p.keyword ? { keyword: p.keyword } : {}),
+              ...(p.group !== undefined ? { group_id: p.group } : {}),
+              ...(p.sort && p.sort !== 'updated' ? { sort: p.sort } : {}),
+              ...(p.order ? { order: p.order } : {}),
+              ...(p.activity ? { activity: p.activity } : {}),
+              ...periodQuery(p.period, i18n.language),
             },
-          }),
-        );
-        return { rows: rows.slice(0, p.pageSize), hasMore: rows.length > p.pageSize };
+          },
+        });
+        const rows = unwrap(result);
+        const header = result.response.headers.get('X-Total-Count');
+        const total = header === null ? (p.page - 1) * p.pageSize + rows.length : Number(header);
+        return { rows, total, capped: result.response.headers.get('X-Total-Count-Capped') === 'true' };
       },
       placeholderData: keepPreviousData,
     }),

@@ -32,12 +32,20 @@ export function useCustomerList() {
     members: members.data ?? [],
     groups: groups.data ?? [],
     rows: list.data?.rows ?? [],
-    hasMore: Boolean(list.data?.hasMore),
+    total: list.data?.total ?? 0,
+    /** The total is a lower bound: a filtered list's count stops at 10,000 (docs/customers.md). */
+    capped: Boolean(list.data?.capped),
+    loaded: list.data !== undefined,
     seesAll: myRole === 'Master' || myRole === 'Admin',
     // The list is dimmed only while it is replaced (a first load, another page or filter), not while a
     // live event refreshes it in the background: that happens every few seconds on a busy project.
     replacing: list.isLoading || (list.isFetching && list.isPlaceholderData),
-    filtered: params.keyword !== '' || params.group !== undefined || params.owner !== 'all',
+    filtered:
+      params.keyword !== '' ||
+      params.group !== undefined ||
+      params.owner !== 'all' ||
+      params.activity !== undefined ||
+      params.period !== undefined,
     creating,
     setCreating,
     importing,

@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { CustomerListParams } from '../api.ts';
+import { periodQuery } from '../listOptions.ts';
 import type { BulkTarget } from './api.ts';
 
 /**
@@ -7,9 +9,10 @@ import type { BulkTarget } from './api.ts';
  * the list's filters (as Gmail offers once a whole page is picked). A change of filters starts afresh.
  */
 export function useSelection(params: CustomerListParams) {
+  const { i18n } = useTranslation();
   const [ids, setIds] = useState<string[]>([]);
   const [allMatching, setAllMatching] = useState(false);
-  const filters = `${params.owner}\u0000${params.keyword}\u0000${params.group ?? '\u0001'}`;
+  const filters = [params.owner, params.keyword, params.group ?? '\u0001', params.activity ?? '', params.period ?? ''].join('\u0000');
   useEffect(() => {
     setIds([]);
     setAllMatching(false);
@@ -26,6 +29,9 @@ export function useSelection(params: CustomerListParams) {
             svcUserId: params.owner,
             ...(params.keyword ? { keyword: params.keyword } : {}),
             ...(params.group !== undefined ? { groupId: params.group } : {}),
+            // The list's activity filter and its period, read as the list reads them (today and this week in the user's calendar).
+            ...(params.activity ? { activity: params.activity } : {}),
+            ...periodQuery(params.period, i18n.language),
           },
         }
       : { customerIds: ids };

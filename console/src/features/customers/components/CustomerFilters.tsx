@@ -3,11 +3,13 @@ import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useKeyShortcut } from '../../../shared/ui/useKeyShortcut.ts';
 import type { CustomerListModel } from '../useCustomerList.ts';
+import { ACTIVITY_KINDS, PERIODS, SORT_KEYS, defaultOrder } from '../listOptions.ts';
 import { NO_GROUP } from '../useListParams.ts';
 
 /**
- * The list's search, group filter and (for Master and Admin) owner filter, first in the page's
- * keyboard order; "/" anywhere on the page outside a field puts the cursor in the search box.
+ * The list's search, group filter, (for Master and Admin) owner filter, activity filter (a kind and
+ * a period) and, on a phone, its order (a wide screen sorts by the table's headers); first in the
+ * page's keyboard order. "/" anywhere on the page outside a field puts the cursor in the search box.
  */
 export function CustomerFilters({ list: c, wide }: { list: CustomerListModel; wide: boolean }) {
   const { t } = useTranslation();
@@ -49,6 +51,43 @@ export function CustomerFilters({ list: c, wide }: { list: CustomerListModel; wi
             { value: 'all', label: t('customers.allOwners') },
             ...c.members.map((m) => ({ value: String(m.svcUserId), label: m.user?.userName || String(m.svcUserId) })),
           ]}
+        />
+      )}
+      <Select
+        aria-label={t('customers.activity.label')}
+        style={{ width: wide ? 180 : 'calc(50% - 4px)' }}
+        value={params.activity ?? ''}
+        onChange={(v: string) => update({ activity: v || undefined })}
+        options={[
+          { value: '', label: t('customers.activity.all') },
+          ...ACTIVITY_KINDS.map((k) => ({ value: k, label: t(`customers.activity.${k}`) })),
+        ]}
+      />
+      <Select
+        aria-label={t('customers.period.label')}
+        style={{ width: wide ? 150 : 'calc(50% - 4px)' }}
+        value={params.period ?? ''}
+        onChange={(v: string) => update({ period: v || undefined })}
+        options={[
+          { value: '', label: t('customers.period.all') },
+          ...PERIODS.map((k) => ({ value: k, label: t(`customers.period.${k}`) })),
+        ]}
+      />
+      {!wide && (
+        <Select
+          aria-label={t('customers.sort.label')}
+          style={{ width: '100%' }}
+          value={`${params.sort ?? 'updated'}_${params.order ?? defaultOrder(params.sort ?? 'updated')}`}
+          onChange={(v: string) => {
+            const [sort, order] = [v.replace(/_(asc|desc)$/, ''), v.endsWith('_asc') ? 'asc' : 'desc'];
+            update({ sort: sort === 'updated' ? undefined : sort, order: order === defaultOrder(sort as never) ? undefined : order });
+          }}
+          options={SORT_KEYS.flatMap((k) =>
+            (k === 'name' ? (['asc', 'desc'] as const) : (['desc', 'asc'] as const)).map((o) => ({
+              value: `${k}_${o}`,
+              label: t(`customers.sort.${k}_${o}`),
+            })),
+          )}
         />
       )}
     </Flex>

@@ -5,11 +5,15 @@ import { DateTime } from '../../../shared/ui/DateTime.tsx';
 import { newActivity } from '../activity.ts';
 import type { CustomerListItem } from '../api.ts';
 import type { Selection } from '../bulk/useSelection.ts';
+import { type SortKey, defaultOrder } from '../listOptions.ts';
 import type { CustomerListModel } from '../useCustomerList.ts';
 
 const ONE_LINE = { display: 'block', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' } as const;
 
-/** The page of customers: a table on a wide screen, cards on a narrow one; a row opens the customer, its checkbox picks it. */
+/**
+ * The page of customers: a table on a wide screen, whose name, last change, created and last activity
+ * headers sort the list (server-side, in the URL), cards on a narrow one; a row opens the customer, its checkbox picks it.
+ */
 export function CustomerRows({ list: c, wide, selection: s }: { list: CustomerListModel; wide: boolean; selection?: Selection }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -30,6 +34,13 @@ export function CustomerRows({ list: c, wide, selection: s }: { list: CustomerLi
         onChange={(e) => s.toggle(r.id, e.target.checked)}
       />
     );
+  const { sort = 'updated', order } = c.params;
+  /** A sortable column's props: the order shown, and the first click's direction (the sort's default). */
+  const sortable = (key: SortKey) => ({
+    sorter: true,
+    sortOrder: sort === key ? ((order ?? defaultOrder(key)) === 'asc' ? ('ascend' as const) : ('descend' as const)) : null,
+    sortDirections: (defaultOrder(key) === 'asc' ? ['ascend', 'descend'] : ['descend', 'ascend']) as ('ascend' | 'descend')[],
+  });
 
   if (wide)
     return (
@@ -51,11 +62,18 @@ export function CustomerRows({ list: c, wide, selection: s }: { list: CustomerLi
             getCheckboxProps: (r) => ({ 'aria-label': t('customers.bulk.pickRow', { name: nameOf(r) }) }) as { name?: string },
           }
         }
+        onChange={(_p, _f, sorter) => {
+          const one = Array.isArray(sorter) ? sorter[0] : sorter;
+          const key = one?.order ? (one.columnKey as SortKey) : 'updated';
+          const dir = one?.order === 'ascend' ? 'asc' : 'desc';
+          c.update({ sort: key === 'updated' ? undefined : key, order: one?.order && dir !== defaultOrder(key) ? dir : undefined });
+        }}
         onRow={(r) => ({ onClick: (e) => !(e.target as HTMLElement).closest('a') && void navigate(href(r)), style: { cursor: 'pointer' } })}
         columns={[
           {
             title: t('customers.columns.name'),
             key: 'name',
+            ...sortable('name'),
             render: (_, r) => (
               <Space size={4} wrap>
                 <Link to={href(r)}>{nameOf(r)}</Link>
@@ -67,7 +85,24 @@ export function CustomerRows({ list: c, wide, selection: s }: { list: CustomerLi
           { title: t('customers.columns.company'), key: 'company', render: (_, r) => r.company || t('common.none') },
           { title: t('customers.columns.contact'), key: 'contact', render: (_, r) => r.phone || r.email || t('common.none') },
           { title: t('customers.columns.group'), key: 'group', render: (_, r) => groupName(r) || t('common.none') },
-          { title: t('customers.columns.updated'), key: 'updated', render: (_, r) => <DateTime value={r.updatedAt} relative /> },
+          {
+            title: t('customers.columns.lastActivity'),
+            key: 'last_activity',
+            ...sortable('last_activity'),
+            render: (_, r) => (r.lastActivityAt ? <DateTime value={r.lastActivityAt} relative /> : t('common.none')),
+          },
+          {
+            title: t('customers.columns.updated'),
+            key: 'updated',
+            ...sortable('updated'),
+            render: (_, r) => <DateTime value={r.updatedAt} relative />,
+          },
+          {
+            title: t('customers.columns.created'),
+            key: 'created',
+            ...sortable('created'),
+            render: (_, r) => <DateTime value={r.createdAt} relative />,
+          },
         ]}
       />
     );
@@ -95,7 +130,16 @@ export function CustomerRows({ list: c, wide, selection: s }: { list: CustomerLi
                 {activity(r)}
               </Flex>
               <Typography.Text type="secondary" style={{ whiteSpace: 'nowrap', fontSize: 12 }}>
-                <DateTime value={r.updatedAt} relative />
+                {/* The time the list is sorted by (the last change when sorted by name). */}
+                {sort === 'last_activity' ? (
+                  r.lastActivityAt ? (
+                    <DateTime value={r.lastActivityAt} relative />
+                  ) : (
+                    t('common.none')
+                  )
+                ) : (
+                  <DateTime value={sort === 'created' ? r.createdAt : r.updatedAt} relative />
+                )}
               </Typography.Text>
             </Flex>
           </Card>

@@ -1,9 +1,8 @@
 import { ImportOutlined, PlusOutlined } from '@ant-design/icons';
-import { App, Button, Flex, Grid } from 'antd';
+import { App, Button, Flex, Grid, Pagination, Typography } from 'antd';
 import { Suspense, lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../../shared/ui/PageHeader.tsx';
-import { Pager } from '../../../shared/ui/Pager.tsx';
 import { BulkBar } from '../bulk/BulkBar.tsx';
 import { BulkNotice } from '../bulk/BulkNotice.tsx';
 import { BulkProgress } from '../bulk/BulkProgress.tsx';
@@ -21,7 +20,8 @@ const CustomerFormDrawer = lazy(() => import('../components/CustomerFormDrawer.t
 
 /** The project's customers: search and filters, the list a page at a time (rows picked for bulk actions), new customer, import and export. */
 export function CustomersPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const number = (n: number) => new Intl.NumberFormat(i18n.language).format(n);
   const { message } = App.useApp();
   const wide = Boolean(Grid.useBreakpoint().md);
   const c = useCustomerList();
@@ -49,9 +49,36 @@ export function CustomersPage() {
         </Flex>
       </Flex>
       <BulkBar list={c} selection={selection} onStarted={(job) => setBulkJob(job.id)} />
-      <SelectionBanner selection={selection} pageIds={c.rows.map((r) => r.id)} more={c.hasMore || params.page > 1} />
+      {c.loaded && (
+        <Typography.Paragraph type="secondary" role="status" style={{ marginBottom: 8 }} data-testid="customer-total">
+          {c.capped
+            ? t('customers.totalCapped', { formatted: number(c.total) })
+            : t('customers.total', { count: c.total, formatted: number(c.total) })}
+        </Typography.Paragraph>
+      )}
+      <SelectionBanner
+        selection={selection}
+        pageIds={c.rows.map((r) => r.id)}
+        more={c.total > params.pageSize}
+        total={c.loaded && !c.capped && c.total <= 10_000 ? c.total : undefined}
+      />
       <CustomerRows list={c} wide={wide} selection={selection} />
-      <Pager page={params.page} hasMore={c.hasMore} onPage={(page) => c.update({ page: String(page) })} />
+      {c.total > params.pageSize && (
+        <Flex justify="center" style={{ marginTop: 16 }}>
+          <Pagination
+            current={params.page}
+            pageSize={params.pageSize}
+            total={c.total}
+            showSizeChanger={false}
+            showLessItems={!wide}
+            size={wide ? 'default' : 'small'}
+            showTotal={
+              wide ? (total, [from, to]) => t('customers.range', { from: number(from), to: number(to), total: number(total) }) : undefined
+            }
+            onChange={(page) => c.update({ page: String(page) })}
+          />
+        </Flex>
+      )}
       {me.data && importing !== null && (
         <Suspense fallback={null}>
           <ImportWizard
