@@ -168,4 +168,6 @@ export interface RateLimitConfig {
   readonly perSiteAddress: number;
   /** Test mails of campaign drafts per minute of one user (RATE_LIMIT_TEST_MAIL). */
   readonly perTestMail: number;
+  /** Invitation links (created or resent) per minute of one project (RATE_LIMIT_INVITATIONS). */
+  readonly perInvitation: number;
 }

@@ -26,6 +26,7 @@ import * as m025 from './migrations/025_site_anonymous_expiry.ts';
 import * as m026 from './migrations/026_public_endpoint_limits.ts';
 import * as m027 from './migrations/027_erasure_indexes.ts';
 import * as m028 from './migrations/028_link_titles.ts';
+import * as m029 from './migrations/029_invitations.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -63,6 +64,7 @@ const MIGRATIONS: Record<string, PortableMigration> = {
   '026_public_endpoint_limits': m026,
   '027_erasure_indexes': m027,
   '028_link_titles': m028,
+  '029_invitations': m029,
 };
 
 class StaticProvider implements MigrationProvider {

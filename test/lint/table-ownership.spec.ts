@@ -22,6 +22,7 @@ const OWNERS: Record<string, string> = {
   oauth_clients: 'clients',
   apps: 'projects',
   members: 'members',
+  invitations: 'members',
   outbox: 'events',
   event_cursors: 'events',
   webhooks: 'webhooks',

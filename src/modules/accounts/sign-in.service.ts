@@ -70,10 +70,10 @@ export function createSignInService(ctx: AppContext, deps: SignInDeps) {
   const cost = ctx.config.insecureFastHash ? INSECURE_FAST_SCRYPT : OWASP_SCRYPT;
 
   /** Validates a registration and makes the new user's row (status 0, not activated); stores nothing. */
-  async function newUserRow(input: RegisterInput): Promise<NewUser> {
+  async function newUserRow(input: RegisterInput, codeRequired = ctx.config.requireVerificationCode): Promise<NewUser> {
     const { phoneNum, email } = identifier(input);
     const password = checkRegistration(input);
-    if (ctx.config.requireVerificationCode || !blank(input.code)) await codes.useRegisterCode({ phoneNum, email }, input.code);
+    if (codeRequired || !blank(input.code)) await codes.useRegisterCode({ phoneNum, email }, input.code);
     if (await repo.findUserByUsername(db, email ?? phoneNum ?? '')) throw taken(email !== undefined);
     const now = clock.now();
     return {
@@ -151,9 +151,29 @@ export function createSignInService(ctx: AppContext, deps: SignInDeps) {
     return tokens.issue(user.id, clientId, false);
   }
 
+  /**
+   * Sign-up through an invitation (docs/projects.md, "Invitations"), open whether or not sign-up is:
+   * the account of the invited address, made in one transaction with `join` (which uses the
+   * invitation and makes the membership, or throws and nothing is kept), then signed in to the console.
+   */
+  async function consoleSignUpInvited<T>(
+    input: { email: string; nickname?: string | undefined; password?: string | undefined },
+    join: (trx: Db, userId: number) => Promise<T>,
+  ): Promise<{ tokens: TokenResponse; joined: T }> {
+    const clientId = await consoleClient();
+    // No registration code: the invitation's link, mailed to the address or handed over by the inviter, stands for it.
+    const row: NewUser = { ...(await newUserRow({ ...input, code: undefined }, false)), status: 1 };
+    const { user, joined } = await db.transaction().execute(async (trx) => {
+      const made = await insertUser(row, trx);
+      return { user: made, joined: await join(trx, made.id) };
+    });
+    return { tokens: await tokens.issue(user.id, clientId, true), joined };
+  }
+
   return {
     passwordGrant,
     refreshGrant,
+    consoleSignUpInvited,
 
     /**
      * Client authentication for the token and register calls: HTTP Basic or client_id and
