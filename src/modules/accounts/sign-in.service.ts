@@ -225,24 +225,36 @@ export function createSignInService(ctx: AppContext, deps: SignInDeps) {
 
     /**
      * Sign-up from the console, when it is open (signupOpen): registers the user and signs them in at
-     * once (the account is activated, as by a first password grant).
+     * once (the account is activated, as by a first password grant). The first account of a server
+     * needs the setup code (docs/accounts.md) and is a server administrator.
      */
     async consoleSignUp(input: RegisterInput): Promise<TokenResponse> {
       const closed = () => oauthError('signup_closed', 'Sign-up is closed on this server');
-      if (!(await admin.signupOpen())) throw closed();
       const clientId = await consoleClient();
+      const first = !(await repo.anyUser(db));
+      if (!first && !ctx.config.allowSignup) throw closed();
+      if (first && !(await admin.setupCodeMatches(input.setupCode))) {
+        throw oauthError('setup_code_invalid', "The setup code is missing or wrong: it is in the server's log");
+      }
       const row: NewUser = { ...(await newUserRow(input)), status: 1 };
-      const user = ctx.config.allowSignup
+      const user = !first
         ? await insertUser(row)
-        : // Open only because no user exists yet: exactly one sign-up may make the first account,
-          // however many processes race. Each takes the claim row's lock first (others wait for it
-          // to commit), then looks for a user: the first finds none, every later one finds it.
+        : // Exactly one sign-up may make the first account, however many processes race. Each takes
+          // the claim row's lock first (others wait for it to commit), then looks for a user: the
+          // first finds none, every later one finds it (and, with ALLOW_SIGNUP, is an ordinary account).
           await db.transaction().execute(async (trx) => {
             await repo.lockFirstAccountClaim(trx, clock.now());
-            if (await repo.anyUser(trx)) throw closed();
+            if (!(await repo.anyUser(trx))) return insertUser({ ...row, server_admin: 1 }, trx);
+            if (!ctx.config.allowSignup) throw closed();
             return insertUser(row, trx);
           });
       return tokens.issue(user.id, clientId, true);
+    },
+
+    /** `rapport user create`: an activated account the operator makes, a server administrator with `admin`. */
+    async operatorCreateUser(input: RegisterInput, options: { admin: boolean }): Promise<UserRow> {
+      const row: NewUser = { ...(await newUserRow({ ...input, code: undefined }, false)), status: 1 };
+      return insertUser(options.admin ? { ...row, server_admin: 1 } : row);
     },
   };
 }
