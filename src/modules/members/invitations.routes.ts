@@ -98,6 +98,7 @@ function managerRoutes(fastify: FastifyInstance, invitations: InvitationsService
   app.delete(
     '/api/v1.7/app/:appId/invitations/:id',
     {
+      bodyLimit: BODY_LIMITS.small,
       config: { project: 'manager' },
       schema: {
         tags,
