@@ -12,7 +12,7 @@ export class MembersPage {
   }
 
   async add(userId: number): Promise<void> {
-    await this.page.getByRole('button', { name: text(this.lang, 'members.add') }).click();
+    await this.page.getByRole('button', { name: text(this.lang, 'members.addById') }).click();
     const dialog = this.page.getByRole('dialog').filter({ hasText: text(this.lang, 'members.addTitle') });
     await dialog.getByLabel(text(this.lang, 'members.userId')).fill(String(userId));
     await dialog.getByRole('button', { name: text(this.lang, 'common.actions.save') }).click();
