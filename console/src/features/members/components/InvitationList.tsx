@@ -20,7 +20,7 @@ export function InvitationList({ appId, master, onIssued }: { appId: string; mas
       <List
         loading={invitations.isLoading}
         dataSource={invitations.data ?? []}
-        locale={{ emptyText: t('members.noInvitations') }}
+        locale={{ emptyText: <Typography.Text type="secondary">{t('members.noInvitations')}</Typography.Text> }}
         renderItem={(i) => {
           // Only the Master resends or revokes an Admin's invitation, as only the Master makes one.
           const mine = master || i.role !== 'Admin';
