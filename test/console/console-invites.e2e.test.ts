@@ -97,7 +97,7 @@ describe('team onboarding', () => {
     await page.goto(invited.sam);
     await page.getByRole('heading', { level: 1, name: text('en-US', 'members.accept.title', { project: PROJECT }) }).waitFor();
     await page.getByText(text('en-US', 'members.accept.signUpIntro', { email: 'sam@northwind.example' })).waitFor();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
     await expectAccessible(page, 'the invitation page on a phone');
     await shot(page, 'invite-375');
     await page.getByLabel(text('en-US', 'members.accept.nickname')).fill('Sam Sales');
@@ -176,7 +176,7 @@ describe('team onboarding', () => {
     await new ProjectsPage(page).heading.waitFor();
     await page.goto(`${base}/console/p/${appId}/members`);
     await new MembersPage(page).invitation('lee@northwind.example').waitFor();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
     await expectAccessible(page, 'members at 375 px');
     await shot(page, 'members-invitations-375');
     await phone.close();

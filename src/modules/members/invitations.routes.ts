@@ -5,10 +5,9 @@ import { actorOf } from '../../http/auth.ts';
 import { BODY_LIMITS } from '../../http/body-limits.ts';
 import { assertConsoleOrigin, startConsoleSession } from '../../http/console-session.ts';
 import { OAuthErrorBody, businessResponses, ok } from '../../http/envelope.ts';
-import { OAuthError } from '../accounts/schemas.ts';
-import { AppIdParams } from '../projects/schemas.ts';
 import type { InvitationsService } from './invitations.service.ts';
 import {
+  AppIdParams,
   InvitationIssued,
   InvitationListItem,
   InvitationPathParams,
@@ -17,6 +16,7 @@ import {
   InvitationTokenParams,
   InviteBody,
   Member,
+  OAuthError,
 } from './schemas.ts';
 
 const tags = ['Project members'];

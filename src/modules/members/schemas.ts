@@ -2,6 +2,10 @@ import { Type } from '@sinclair/typebox';
 import { PagingQuery } from '../../http/paging.ts';
 import { NullableString } from '../../http/schema-types.ts';
 
+// The pieces of other modules' contracts the invitation routes compose: the project's path, the OAuth error body.
+export { AppIdParams } from '../projects/schemas.ts';
+export { OAuthError } from '../accounts/schemas.ts';
+
 export const MemberPathParams = Type.Object({ appId: Type.String({ maxLength: 64 }), svcUserId: Type.String({ maxLength: 64 }) });
 
 export const AddMemberBody = Type.Object({
