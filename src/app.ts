@@ -195,7 +195,14 @@ async function registerModules(app: FastifyInstance, ctx: AppContext, services: 
   });
   await app.register(projectsRoutes, { projects: services.projects });
   await app.register(logoRoutes, { logos: services.logos });
-  await app.register(membersRoutes, { members: services.members });
+  await app.register(membersRoutes, {
+    members: services.members,
+    session: {
+      memberPass: services.accounts.memberPass,
+      refreshTokenTtl: ctx.config.refreshTokenTtl,
+      publicBaseUrl: ctx.config.publicBaseUrl,
+    },
+  });
   await app.register(metadataRoutes, { metadata: services.metadata });
   await app.register(customersRoutes, { customers: services.customers, groups: services.groups });
   await app.register(mergesRoutes, { merges: services.merges });

@@ -4,8 +4,11 @@ import { truncateIp } from './lib/visitor.ts';
 const SENSITIVE_PARAMS = /([?&](?:access_token|refresh_token|password|client_secret|app_secret|secret|code)=)[^&#]*/gi;
 
 /** A URL safe to log: the values of token, password and secret parameters are replaced. */
+/** Paths that carry a secret: an invitation link's token (the console's page and the API's lookup and accept). */
+const SENSITIVE_PATHS = /(\/(?:console\/invite|api\/v1\.7\/invitation)\/)[^/?#]+/gi;
+
 export function redactUrl(url: string): string {
-  return url.replace(SENSITIVE_PARAMS, '$1[REDACTED]');
+  return url.replace(SENSITIVE_PATHS, '$1[REDACTED]').replace(SENSITIVE_PARAMS, '$1[REDACTED]');
 }
 
 interface LoggableRequest {

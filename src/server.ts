@@ -57,6 +57,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
       'share links, the site snippet and mail clicks point at this machine alone (localhost): set PUBLIC_BASE_URL to the address customers reach',
     );
   }
+  // A server without accounts: the setup code of its first one, in the log (once, not per worker).
+  if ((process.env.RAPPORT_WORKER_INDEX ?? '0') === '0') {
+    await services.accounts.announceSetup().catch((err: unknown) => logger.error({ err }, 'the setup code could not be made'));
+  }
   let closing: Promise<void> | null = null;
   return {
     app,

@@ -18,6 +18,10 @@ Commands:
                             reads the secret from the first line of standard input; prints {"client_id","name"}
   client list               list OAuth clients
   client revoke ID          revoke a client and every token issued through it
+  user create --admin (--email ADDRESS | --phone NUMBER) [--name NAME]
+                            create an activated account (a server administrator with --admin: the alternative to
+                            the setup code a server without accounts logs at start); the password is the first
+                            line of standard input; prints {"id","username","admin"}
   erase customer ID         erase a customer for good (right to be forgotten): the customer, the customers merged
                             into it and their history; prints what was removed, leaves an audit entry without
                             personal data
@@ -78,6 +82,29 @@ async function migrate(): Promise<number> {
     await ctx.database.close();
   }
   return 0;
+}
+
+/** `rapport user create [--admin]`: an activated account, the password from standard input's first line. */
+async function userCommand(args: string[]): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub !== 'create') throw new UsageError(`unknown user command: ${sub ?? '(none)'}`);
+  const email = option(rest, '--email');
+  const phoneNum = option(rest, '--phone');
+  if ((email === undefined) === (phoneNum === undefined)) throw new UsageError('user create needs --email ADDRESS or --phone NUMBER');
+  const admin = rest.includes('--admin');
+  const password = (await readStdinLine()).replace(/\r$/, '');
+  try {
+    const user = await withServices((s) =>
+      s.accounts.operatorCreateUser({ email, phoneNum, nickname: option(rest, '--name'), password }, { admin }),
+    );
+    process.stdout.write(`${JSON.stringify({ id: user.id, username: user.email ?? user.phone_num, admin: user.server_admin === 1 })}\n`);
+    return 0;
+  } catch (err) {
+    // A refusal of the account (taken, a short password, a malformed address) is the operator's to fix.
+    if (!(err instanceof Error) || err.name !== 'AppError') throw err;
+    process.stderr.write(`${err.message}\n`);
+    return 1;
+  }
 }
 
 /** `rapport client create|list|revoke`: the OAuth clients. */
@@ -255,6 +282,8 @@ export async function main(argv: string[]): Promise<number> {
       return migrate();
     case 'client':
       return clientCommand(args);
+    case 'user':
+      return userCommand(args);
     case 'erase':
       return erase(args);
     case 'backup':

@@ -47,6 +47,7 @@ function rateLimitSettings(env: Env): RateLimitConfig {
     perSiteKey: intSetting(env, 'RATE_LIMIT_SITE_KEY', 30_000, 1, 1_000_000),
     perSiteAddress: intSetting(env, 'RATE_LIMIT_SITE_IP', 600, 1, 1_000_000),
     perTestMail: intSetting(env, 'RATE_LIMIT_TEST_MAIL', 5, 1, 1_000_000),
+    perInvitation: intSetting(env, 'RATE_LIMIT_INVITATIONS', 10, 1, 1_000_000),
   });
 }
 

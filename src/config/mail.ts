@@ -22,11 +22,19 @@ function dkimSetting(env: Env): Config['mailDkim'] {
   return Object.freeze({ domainName, keySelector, privateKey });
 }
 
+/** SETUP_CODE: the first account's setup code chosen by the operator (automation), instead of one made at start. */
+function setupCodeSetting(env: Env): string | undefined {
+  const code = env.SETUP_CODE?.trim() || undefined;
+  if (code !== undefined && (code.length < 12 || code.length > 128)) throw new ConfigError('SETUP_CODE must be 12 to 128 characters');
+  return code;
+}
+
 /** Accounts' tokens and codes, and mail: SMTP, the campaign sender's pace and DKIM. */
 export function accountAndMailSettings(env: Env) {
   return {
     refreshTokenTtl: intSetting(env, 'REFRESH_TOKEN_TTL', 30 * 24 * 3600, 60, 10 * 365 * 24 * 3600),
     requireVerificationCode: boolSetting(env, 'REQUIRE_VERIFICATION_CODE', false),
+    setupCode: setupCodeSetting(env),
     smtpUrl: env.SMTP_URL || undefined,
     smtpFrom: env.SMTP_FROM || 'Rapport <no-reply@localhost>',
     mailRatePerSecond: intSetting(env, 'MAIL_RATE_PER_SECOND', 50, 1, 10_000),

@@ -14,6 +14,8 @@ export interface Config {
   readonly refreshTokenTtl: number;
   /** When true, register needs a verification code. */
   readonly requireVerificationCode: boolean;
+  /** SETUP_CODE: the setup code the first account is made with; unset, one is made at start and logged (docs/accounts.md). */
+  readonly setupCode: string | undefined;
   /** nodemailer connection URL; when set, e-mail verification codes go out by SMTP. */
   readonly smtpUrl: string | undefined;
   readonly smtpFrom: string;
@@ -168,4 +170,6 @@ export interface RateLimitConfig {
   readonly perSiteAddress: number;
   /** Test mails of campaign drafts per minute of one user (RATE_LIMIT_TEST_MAIL). */
   readonly perTestMail: number;
+  /** Invitation links (created or resent) per minute of one project (RATE_LIMIT_INVITATIONS). */
+  readonly perInvitation: number;
 }

@@ -29,6 +29,7 @@ export const TABLE_SCOPE = {
   // The project itself: its id is the project column every other project table refers to.
   apps: { scope: 'project', column: 'id' },
   members: PROJECT,
+  invitations: PROJECT,
   customer_metadata: PROJECT,
   customer_groups: PROJECT,
   customers: PROJECT,
@@ -99,6 +100,9 @@ export const CROSS_PROJECT = {
   'share-token':
     'A shared link is found by its share token alone (the public viewer, its beacons and form know nothing else), and a ' +
     'new token is checked unique: tokens are unique across projects, and the link found names the project every later statement uses.',
+  'invitation-token':
+    "An invitation is found by its link's token alone (the accept page of someone not yet a member knows nothing else): tokens " +
+    'are unique across projects, and the invitation found names the project every later statement uses.',
   'view-sweep': 'Closing the share-link views that fell silent, in every project: each server sweeps whatever views stopped sending.',
   'site-key':
     "The site snippet's collect calls name only the site key (a public page knows nothing else): the project is found by its key, " +

@@ -26,10 +26,11 @@ import * as m025 from './migrations/025_site_anonymous_expiry.ts';
 import * as m026 from './migrations/026_public_endpoint_limits.ts';
 import * as m027 from './migrations/027_erasure_indexes.ts';
 import * as m028 from './migrations/028_link_titles.ts';
+import * as m029 from './migrations/029_invitations.ts';
 import * as m030 from './migrations/030_phone_keys_and_regions.ts';
+import * as m031 from './migrations/031_customer_list_orders.ts';
 import * as m032 from './migrations/032_customer_bulk_jobs.ts';
 import * as m033 from './migrations/033_site_check_and_logos.ts';
-import * as m031 from './migrations/031_customer_list_orders.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -67,10 +68,11 @@ const MIGRATIONS: Record<string, PortableMigration> = {
   '026_public_endpoint_limits': m026,
   '027_erasure_indexes': m027,
   '028_link_titles': m028,
+  '029_invitations': m029,
   '030_phone_keys_and_regions': m030,
+  '031_customer_list_orders': m031,
   '032_customer_bulk_jobs': m032,
   '033_site_check_and_logos': m033,
-  '031_customer_list_orders': m031,
 };
 
 class StaticProvider implements MigrationProvider {

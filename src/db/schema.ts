@@ -30,6 +30,8 @@ export interface UsersTable {
   weixin_nickname: string | null;
   created_at: number;
   updated_at: number;
+  /** 1: a server administrator (migration 029): the first account, or made by `rapport user create --admin`. */
+  server_admin: Generated<number>;
 }
 
 export interface OauthClientsTable {
@@ -120,6 +122,27 @@ export interface MembersTable {
   edit_time: number;
   /** When the user accepted the membership; null while it is pending (docs/projects.md). */
   accepted_at: number | null;
+}
+
+/** An invitation to join a project by e-mail (migration 029, docs/projects.md). */
+export interface InvitationsTable {
+  id: string;
+  app_id: string;
+  /** The address as the inviter wrote it (trimmed); `email_lower` is what it is matched by. */
+  email: string;
+  email_lower: string;
+  /** Admin | Sales */
+  role: string;
+  /** SHA-256 (hex) of the link's token: the token itself is never stored. */
+  token_hash: string;
+  invited_by: number;
+  created_at: number;
+  /** When the link was last made (created or resent). */
+  sent_at: number;
+  expires_at: number;
+  accepted_at: number | null;
+  accepted_by: number | null;
+  revoked_at: number | null;
 }
 
 /** Transactional outbox: one row per event message, written in the same transaction as its change. */
@@ -803,6 +826,7 @@ export interface Database {
   login_failures: LoginFailuresTable;
   apps: AppsTable;
   members: MembersTable;
+  invitations: InvitationsTable;
   outbox: OutboxTable;
   event_cursors: EventCursorsTable;
   webhooks: WebhooksTable;

@@ -67,3 +67,16 @@ export function assertConsoleOrigin(request: FastifyRequest, publicBaseUrl: stri
   if (origin !== undefined && (origin === own || origin === new URL(publicBaseUrl).origin)) return;
   throw forbidden("The console's session calls are accepted only from the console's own origin");
 }
+
+/** Starts a console session from tokens just issued (sign-in, refresh, sign-up): what the answer carries and the cookies beside it. */
+export async function startConsoleSession(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  tokens: { access_token: string; refresh_token?: string; expires_in: number },
+  session: { memberPass: (accessToken: string, expiresIn: number) => Promise<string>; refreshTokenTtl: number },
+): Promise<{ access_token: string; token_type: string; expires_in: number }> {
+  if (tokens.refresh_token !== undefined) setSessionCookie(request, reply, tokens.refresh_token, session.refreshTokenTtl);
+  else reply.header('cache-control', 'no-store');
+  setMemberPassCookie(request, reply, await session.memberPass(tokens.access_token, tokens.expires_in), tokens.expires_in);
+  return { access_token: tokens.access_token, token_type: 'bearer', expires_in: tokens.expires_in };
+}

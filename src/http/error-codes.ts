@@ -211,6 +211,16 @@ export const ERROR_CODES = {
     en: 'Member not found',
     zh: '成员不存在',
   },
+  invitation_not_found: {
+    http: [BUSINESS, OAUTH],
+    en: 'The invitation link is not valid: it expired, was revoked or was already used. Ask for a new one',
+    zh: '邀请链接无效：已过期、已撤销或已被使用。请向邀请人索取新的链接',
+  },
+  setup_code_invalid: {
+    http: [OAUTH],
+    en: "The setup code is missing or wrong: it is printed in the server's log when the server starts without any account",
+    zh: '设置码缺失或错误：服务器在没有任何账户时启动，会在日志中打印设置码',
+  },
   cannot_remove_owner: {
     http: [BUSINESS],
     en: 'The project creator cannot be removed',

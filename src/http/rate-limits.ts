@@ -55,7 +55,9 @@ export type Budget =
   /** Every collect call from one address (`perSiteAddress`), whatever the key and the visitor: a new visitor id buys no fresh budget. */
   | { siteAddress: string }
   /** One user's test mails of campaign drafts (`perTestMail`), on top of their token's budget. */
-  | { testMail: number };
+  | { testMail: number }
+  /** One project's invitation links (`perInvitation`): created or resent, on top of the token's budget. */
+  | { invitation: string };
 
 export interface RequestLimits {
   /** Counts the request against a budget; throws rate_limited (too_many_requests under /svcuser) when it is spent. */
@@ -82,6 +84,7 @@ export interface RateLimitSettings {
   perSiteKey: number;
   perSiteAddress: number;
   perTestMail: number;
+  perInvitation: number;
   redisUrl: string | undefined;
   redisPrefix: string;
 }
@@ -121,6 +124,7 @@ function keyOf(request: FastifyRequest, budget: Budget): { key: string; who: str
   if ('siteVisitor' in budget) return { key: `site-visitor:${budget.siteVisitor}`, who: 'this site visitor' };
   if ('siteKey' in budget) return { key: `site-key:${budget.siteKey}`, who: 'this site key' };
   if ('siteAddress' in budget) return { key: `site-ip:${normalizeIP(budget.siteAddress)}`, who: 'site calls from this address' };
+  if ('invitation' in budget) return { key: `invitation:${budget.invitation}`, who: 'invitations of this project' };
   if ('testMail' in budget) return { key: `test-mail:${budget.testMail}`, who: 'test mails of this account' };
   return { key: `client:${budget.client}:${normalizeIP(budget.ip)}`, who: 'this client from this address' };
 }
@@ -173,6 +177,7 @@ export async function registerRateLimits(app: FastifyInstance, settings: RateLim
     'site-key': settings.perSiteKey,
     'site-ip': settings.perSiteAddress,
     'test-mail': settings.perTestMail,
+    invitation: settings.perInvitation,
     user: settings.perToken,
   };
   const maxOf = (key: string) => maxByPrefix[key.slice(0, key.indexOf(':'))] ?? settings.perToken;

@@ -92,12 +92,14 @@ async function snapshot(s: AbuseServer, owner: AbuseUser, appId: string): Promis
   return bodies.join('\n');
 }
 
-// One server for the file: its first test needs one with no account yet.
-const t = useAbuseServer();
+// One server for the file: its first test needs one with no account yet, and its setup code
+// (SETUP_CODE: the code an operator would read in the log).
+const SETUP_CODE = 'abuse-first-account-setup';
+const t = useAbuseServer({ SETUP_CODE });
 
 // First, while the server has no account yet.
 describe('the first account of a new server', () => {
-  it('is made by exactly one of 20 concurrent console sign-ups; the others get signup_closed', async () => {
+  it('needs the setup code, and is made by exactly one of 20 concurrent console sign-ups with it; the others get signup_closed', async () => {
     const s = t.server;
     const headers = { origin: s.base, 'content-type': 'application/json' };
     const phones = Array.from({ length: 20 }, () => abusePhone());
@@ -108,6 +110,16 @@ describe('the first account of a new server', () => {
       body: JSON.stringify({ username: abusePhone() }),
     });
     expect(warm.status).toBe(200);
+    // Without the setup code, or with a guess, nobody makes it.
+    for (const setupCode of [undefined, 'abuse-first-account-setuq', SETUP_CODE.toUpperCase().slice(1)]) {
+      const res = await fetch(`${s.base}/svcuser/console/signup`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ phoneNum: abusePhone(), password: 'long enough pw', setupCode }),
+      });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ error: 'setup_code_invalid' });
+    }
     const run = await underAttack(
       s,
       () =>
@@ -116,7 +128,7 @@ describe('the first account of a new server', () => {
             const res = await fetch(`${s.base}/svcuser/console/signup`, {
               method: 'POST',
               headers,
-              body: JSON.stringify({ phoneNum, password: 'long enough pw' }),
+              body: JSON.stringify({ phoneNum, password: 'long enough pw', setupCode: SETUP_CODE }),
             });
             return { phoneNum, status: res.status, body: (await res.json()) as { error?: string } };
           }),

@@ -24,6 +24,8 @@ import { startReceiver } from '../helpers/receiver.ts';
  * (default /tmp/console-shots; `npm run screenshots` writes docs/screenshots/).
  */
 const PASSWORD = 'a long enough password';
+/** The first account's setup code: an operator reads it in the log; the test chooses it (SETUP_CODE). */
+const SETUP_CODE = 'console-links-setup-code';
 const DECK = new URL('../fixtures/files/deck.pdf', import.meta.url).pathname;
 
 const processes = useProcessDatabase();
@@ -54,8 +56,8 @@ beforeAll(async () => {
       LOG_LEVEL: 'warn',
       LIVE_POLL_MS: '100',
       PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-      // A fresh database: the owner, its first account, is user 1, the server's administrator.
-      ADMIN_USER_IDS: '1',
+      // A fresh database: the owner, its first account (made with the setup code), is the server's administrator.
+      SETUP_CODE,
       // The test's webhook receiver listens on 127.0.0.1.
       WEBHOOK_ALLOW_PRIVATE: 'true',
     }),
@@ -78,7 +80,7 @@ describe('links, settings and webhooks in the console', { timeout: 90_000 }, () 
   it('the owner signs up, makes a project and a customer', async () => {
     const signIn = new SignInPage(owner);
     await signIn.open(base);
-    await signIn.signUp('owner@links.example', 'Olivia Owner', PASSWORD);
+    await signIn.signUp('owner@links.example', 'Olivia Owner', PASSWORD, SETUP_CODE);
     await new ProjectsPage(owner).heading.waitFor();
     await new ProjectsPage(owner).create('Acme Sales', 'Links and integrations', 'CN');
     const customers = new CustomersPage(owner);

@@ -81,6 +81,7 @@ beforeAll(async () => {
       LOG_LEVEL: 'info',
       SMTP_URL: `smtp://127.0.0.1:${mailbox.port}`,
       SMTP_FROM: 'Rapport <accounts@rapport.example>',
+      SETUP_CODE: 'console-reset-setup-code',
     }),
   );
   base = `http://127.0.0.1:${port}`;
@@ -89,7 +90,7 @@ beforeAll(async () => {
   const signup = await fetch(`${base}/svcuser/console/signup`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin: base },
-    body: JSON.stringify({ phoneNum: PHONE, password: FIRST, nickname: 'Ada' }),
+    body: JSON.stringify({ phoneNum: PHONE, password: FIRST, nickname: 'Ada', setupCode: 'console-reset-setup-code' }),
   });
   expect(signup.status, await signup.clone().text()).toBe(200);
   const { access_token } = (await signup.json()) as { access_token: string };

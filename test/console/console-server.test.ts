@@ -145,6 +145,7 @@ describe('server-info and the console session', () => {
     expect(body.data.timeZone).toBe('UTC');
     expect(body.data.version).toMatch(/^\d+\.\d+\.\d+/);
     expect(body.data.signup).toBe(true);
+    expect(body.data).toMatchObject({ setupRequired: true });
     expect(body.data).toMatchObject({ publicBaseUrl: expect.stringMatching(/^https?:\/\//), publicBaseUrlIsLocal: expect.any(Boolean) });
   });
 
@@ -161,7 +162,7 @@ describe('server-info and the console session', () => {
   it('signs the first user up: activated, the access token in the answer, the refresh token only in an HttpOnly cookie', async () => {
     const res = await server.api.post(
       '/svcuser/console/signup',
-      { phoneNum: phone, password: 'long enough pw', nickname: 'First' },
+      { phoneNum: phone, password: 'long enough pw', nickname: 'First', setupCode: await server.services.accounts.setupCode() },
       { headers: fromConsole },
     );
     expect(res.statusCode).toBe(200);
@@ -174,8 +175,8 @@ describe('server-info and the console session', () => {
     expect(cookiesOf(res)).toContain('rapport_signed_in=1; Path=/console; Max-Age=2592000; SameSite=Strict');
     access = String(body.access_token);
     cookie = cookieValue(set);
-    // Not one of the server's administrators (ADMIN_USER_IDS): the console asks, and shows no administration page.
-    expect((await server.api.get('/api/v1.7/admin/me', { token: access })).json()).toEqual({ status: 1, data: { admin: false } });
+    // The first account, made with the setup code, is a server administrator: the console asks, and shows the administration pages.
+    expect((await server.api.get('/api/v1.7/admin/me', { token: access })).json()).toEqual({ status: 1, data: { admin: true } });
     // Activated: a business endpoint answers.
     const apps = await server.api.get('/api/v1.7/my-apps', { token: access });
     expect(apps.json()).toMatchObject({ status: 1, data: [] });
@@ -226,7 +227,7 @@ describe('server-info and the console session', () => {
     try {
       const res = await behindTls.api.post(
         '/svcuser/console/signup',
-        { phoneNum: uniquePhone(), password: 'long enough pw' },
+        { phoneNum: uniquePhone(), password: 'long enough pw', setupCode: await behindTls.services.accounts.setupCode() },
         { headers: { origin: 'https://rapport.example', host: 'rapport.example', 'x-forwarded-proto': 'https' } },
       );
       expect(res.statusCode).toBe(200);
@@ -239,9 +240,14 @@ describe('server-info and the console session', () => {
   it('lets exactly one of 20 concurrent first sign-ups on a new server make an account; the others get signup_closed', async () => {
     const fresh = await startTestServer();
     try {
+      const setupCode = await fresh.services.accounts.setupCode();
       const answers = await Promise.all(
         Array.from({ length: 20 }, () =>
-          fresh.api.post('/svcuser/console/signup', { phoneNum: uniquePhone(), password: 'long enough pw' }, { headers: fromConsole }),
+          fresh.api.post(
+            '/svcuser/console/signup',
+            { phoneNum: uniquePhone(), password: 'long enough pw', setupCode },
+            { headers: fromConsole },
+          ),
         ),
       );
       const made = answers.filter((res) => res.statusCode === 200);

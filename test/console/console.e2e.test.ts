@@ -24,6 +24,8 @@ import { freePort, runCli, useProcessDatabase, waitForOk } from '../helpers/proc
  * CONSOLE_SHOTS_DIR (default /tmp/console-shots).
  */
 const PASSWORD = 'a long enough password';
+/** The first account's setup code: an operator reads it in the log; the test chooses it (SETUP_CODE). */
+const SETUP_CODE = 'console-e2e-setup-code';
 
 const processes = useProcessDatabase();
 let base = '';
@@ -70,7 +72,7 @@ beforeAll(async () => {
   );
   const port = await freePort();
   processes.started(
-    runCli(['serve'], { ...processes.db.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', LIVE_POLL_MS: '100' }),
+    runCli(['serve'], { ...processes.db.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', LIVE_POLL_MS: '100', SETUP_CODE }),
   );
   base = `http://127.0.0.1:${port}`;
   await waitForOk(`${base}/healthz`);
@@ -96,7 +98,7 @@ describe('the console, as a salesperson uses it', { timeout: 60_000 }, () => {
     await signIn.heading.waitFor();
     expect(new URL(owner.url()).pathname).toBe('/console/sign-in');
     await expectAccessible(owner, 'sign-in');
-    await signIn.signUp('owner@acme.example', 'Olivia Owner', PASSWORD);
+    await signIn.signUp('owner@acme.example', 'Olivia Owner', PASSWORD, SETUP_CODE);
     const projects = new ProjectsPage(owner);
     await projects.heading.waitFor();
     await owner.getByText(text('en-US', 'projects.empty')).waitFor();

@@ -30,7 +30,7 @@ export function spawnedOutputs(): string[] {
 }
 
 /** Runs `node bin/rapport.js ...args` from the checkout with the given environment. */
-export function runCli(args: string[], env: Record<string, string>): Spawned {
+export function runCli(args: string[], env: Record<string, string>, options: { input?: string } = {}): Spawned {
   const child = spawn(process.execPath, ['bin/rapport.js', ...args], {
     cwd: ROOT,
     // Rate limits off: these tests load the server from one address.
@@ -43,8 +43,9 @@ export function runCli(args: string[], env: Record<string, string>): Spawned {
       ...APP_ID_CHECK_ENV,
       ...env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   });
+  if (options.input !== undefined) child.stdin?.end(options.input);
   let out = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));

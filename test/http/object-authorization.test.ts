@@ -29,6 +29,7 @@ const ids = {
   field: '',
   post: '',
   import: '',
+  invitation: '',
 };
 
 /** Texts only project A's data contains: none may appear in an answer to project B's Master. */
@@ -71,6 +72,11 @@ function pathValue(name: string, path: string, v: Variant): string {
       return 'rc_probe';
     case 'id':
       if (path.includes('/webhooks/')) return ids.webhook;
+      if (path.includes('/invitations/')) return ids.invitation;
+      break;
+    case 'token':
+      // An invitation's link is its token, which only those it was given to hold: B's Master has none of A's.
+      if (path.includes('/invitation/')) return 'b-guesses-a-token-it-was-never-given-0123456';
       break;
     case 'name':
       if (path.includes('/metadata/customer/')) return ids.field;
@@ -186,6 +192,11 @@ beforeAll(async () => {
   const hook = await api.post(`/api/v1.7/app/${a.appId}/webhooks`, { url: 'http://127.0.0.1:9/victim-hook' }, { token: a.master.token });
   ids.webhook = hook.json().data.id as string;
   markers.push(hook.json().data.secret as string, 'victim-hook');
+  const invitedEmail = `${unique('victim.invited')}@example.org`;
+  const invitation = await api.post(`/api/v1.7/app/${a.appId}/invitations`, { email: invitedEmail }, { token: a.master.token });
+  expect(invitation.json().status, invitation.body).toBe(1);
+  ids.invitation = invitation.json().data.id as string;
+  markers.push(invitedEmail, invitation.json().data.url.split('/').pop() as string);
   // B adds A's sales person by platform user id, as the interface allows: B's member list then
   // shows them, pending, without their phone number and e-mail.
   expect((await api.post(`/api/v1.7/app/${b.appId}/members`, { svc_user_id: a.sales.id }, { token: b.master.token })).json().status).toBe(

@@ -77,6 +77,19 @@ function importAs(w: World, caller: TestUser, member: number) {
   });
 }
 
+let invitations = 0;
+/** A new Sales invitation of the project, made by its Master. */
+async function invitationOf(w: World): Promise<{ id: string; url: string }> {
+  invitations += 1;
+  const res = await w.server.api.post(
+    `/api/v1.7/app/${w.appId}/invitations`,
+    { email: `invited.${invitations}@example.com` },
+    { token: w.users.Master.token },
+  );
+  expect(res.json().status, res.body).toBe(1);
+  return res.json().data as { id: string; url: string };
+}
+
 /** One probe per matrix row; the key is the row's first cell without backticks. */
 const probes: Record<string, Probe> = {
   'POST /api/v1.7/apps': (w, u) => w.server.api.post('/api/v1.7/apps', { name: 'Probe' }, { token: u.token }),
@@ -90,6 +103,23 @@ const probes: Record<string, Probe> = {
   'POST /api/v1.7/app/{app-id}/members (role Admin)': async (w, u) =>
     w.server.api.post(`/api/v1.7/app/${w.appId}/members`, { svc_user_id: (await w.newUser()).id, role: 'Admin' }, { token: u.token }),
   'GET /api/v1.7/app/{app-id}/members': (w, u) => w.server.api.get(`/api/v1.7/app/${w.appId}/members`, { token: u.token }),
+  'POST /api/v1.7/app/{app-id}/invitations (role Sales)': (w, u) =>
+    w.server.api.post(`/api/v1.7/app/${w.appId}/invitations`, { email: `probe.${u.id}@example.com`, role: 'Sales' }, { token: u.token }),
+  'POST /api/v1.7/app/{app-id}/invitations (role Admin)': (w, u) =>
+    w.server.api.post(
+      `/api/v1.7/app/${w.appId}/invitations`,
+      { email: `probe.admin.${u.id}@example.com`, role: 'Admin' },
+      { token: u.token },
+    ),
+  'GET /api/v1.7/app/{app-id}/invitations': (w, u) => w.server.api.get(`/api/v1.7/app/${w.appId}/invitations`, { token: u.token }),
+  'POST /api/v1.7/app/{app-id}/invitations/{id}/resend (a Sales invitation)': async (w, u) => {
+    const id = (await invitationOf(w)).id;
+    return w.server.api.post(`/api/v1.7/app/${w.appId}/invitations/${id}/resend`, {}, { token: u.token });
+  },
+  'DELETE /api/v1.7/app/{app-id}/invitations/{id} (a Sales invitation)': async (w, u) => {
+    const id = (await invitationOf(w)).id;
+    return w.server.api.delete(`/api/v1.7/app/${w.appId}/invitations/${id}`, { token: u.token });
+  },
   'POST /api/v1.7/app/{app-id}/member/{svc-user-id}/customer-imports (as themselves)': (w, u) => importAs(w, u, u.id),
   'POST /api/v1.7/app/{app-id}/member/{svc-user-id}/customer-imports (for another member)': async (w, u) =>
     importAs(w, u, (await w.newMember('Sales')).id),

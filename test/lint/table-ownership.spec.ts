@@ -23,6 +23,7 @@ const OWNERS: Record<string, string> = {
   apps: 'projects',
   project_logos: 'projects',
   members: 'members',
+  invitations: 'members',
   outbox: 'events',
   event_cursors: 'events',
   webhooks: 'webhooks',

@@ -61,6 +61,11 @@ describe('the rapport process', () => {
     const base = `http://127.0.0.1:${port}`;
     try {
       await waitForOk(`${base}/healthz`);
+      // No account yet: the log tells the operator the setup code and where to use it.
+      for (let i = 0; i < 100 && !server.output().includes('no account exists yet'); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(server.output()).toMatch(
+        /no account exists yet: open \S+\/console\/sign-in\?setup=1 and create the first account with the setup code [A-Z2-9]{4}(-[A-Z2-9]{4}){3}/,
+      );
       const basic = `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`;
       const form = { 'content-type': 'application/x-www-form-urlencoded', authorization: basic };
       const reg = await fetch(`${base}/svcuser/oauth2/register`, {
@@ -89,6 +94,43 @@ describe('the rapport process', () => {
     }
     expect(await server.exited).toBe(0);
     expect(server.output()).toContain('shutting down');
+  });
+
+  it('user create --admin makes an activated server administrator, the password from standard input', async () => {
+    const email = `operator.${process.pid}@example.com`;
+    const created = runCli(['user', 'create', '--admin', '--email', email, '--name', 'Olive Operator'], db.env, {
+      input: 'an operator password\n',
+    });
+    expect(await created.exited).toBe(0);
+    const made = JSON.parse(created.output().trim().split('\n').pop() ?? '{}') as { id: number; username: string; admin: boolean };
+    expect(made).toMatchObject({ username: email, admin: true });
+    expect(created.output()).not.toContain('an operator password');
+    const again = runCli(['user', 'create', '--email', email], db.env, { input: 'an operator password\n' });
+    expect(await again.exited).toBe(1);
+    expect(again.output()).toContain('already registered');
+    const short = runCli(['user', 'create', '--email', `short.${process.pid}@example.com`], db.env, { input: 'short\n' });
+    expect(await short.exited).toBe(1);
+    const usage = runCli(['user', 'create', '--admin'], db.env, { input: '\n' });
+    expect(await usage.exited).toBe(2);
+    // The account signs in and is a server administrator.
+    const port = await freePort();
+    const server = runCli(['serve'], { ...db.env, PORT: String(port), HOST: '127.0.0.1' });
+    const base = `http://127.0.0.1:${port}`;
+    try {
+      await waitForOk(`${base}/healthz`);
+      const session = await fetch(`${base}/svcuser/console/session`, {
+        method: 'POST',
+        headers: { origin: base, 'content-type': 'application/json' },
+        body: JSON.stringify({ username: email, password: 'an operator password' }),
+      });
+      expect(session.status).toBe(200);
+      const { access_token } = (await session.json()) as { access_token: string };
+      const me = await fetch(`${base}/api/v1.7/admin/me`, { headers: { authorization: `Bearer ${access_token}` } });
+      expect(await me.json()).toEqual({ status: 1, data: { admin: true } });
+    } finally {
+      server.child.kill('SIGTERM');
+    }
+    expect(await server.exited).toBe(0);
   });
 });
 

@@ -16,8 +16,10 @@ export class SignInPage {
     await this.heading.waitFor();
   }
 
-  async signUp(identifier: string, name: string, password: string): Promise<void> {
+  /** Sign-up; the first account of a server gives the setup code the server logged (SETUP_CODE in tests). */
+  async signUp(identifier: string, name: string, password: string, setupCode?: string): Promise<void> {
     await this.page.getByRole('tab', { name: text(this.lang, 'auth.signUp.tab') }).click();
+    if (setupCode !== undefined) await this.page.getByLabel(text(this.lang, 'auth.signUp.setupCode')).fill(setupCode);
     await this.page.getByLabel(text(this.lang, 'auth.signUp.identifier')).fill(identifier);
     await this.page.getByLabel(text(this.lang, 'auth.signUp.nickname')).fill(name);
     await this.page.getByLabel(text(this.lang, 'auth.signUp.password')).fill(password);

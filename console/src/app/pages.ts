@@ -4,6 +4,7 @@
  */
 export const pages = {
   signIn: () => import('../features/auth/pages/SignInPage.tsx').then((m) => ({ Component: m.SignInPage })),
+  invite: () => import('../features/members/pages/InvitePage.tsx').then((m) => ({ Component: m.InvitePage })),
   resetPassword: () => import('../features/auth/pages/ResetPasswordPage.tsx').then((m) => ({ Component: m.ResetPasswordPage })),
   projects: () => import('../features/projects/pages/ProjectsPage.tsx').then((m) => ({ Component: m.ProjectsPage })),
   customers: () => import('../features/customers/pages/CustomersPage.tsx').then((m) => ({ Component: m.CustomersPage })),

@@ -12,6 +12,8 @@ export const router = createBrowserRouter(
       children: [
         { path: 'sign-in', lazy: pages.signIn },
         { path: 'reset-password', lazy: pages.resetPassword },
+        // An invitation's link: public (it signs up the invited), and for the signed-in too.
+        { path: 'invite/:token', lazy: pages.invite },
         {
           // The shell of the signed-in pages (menu, project switch, live stream) loads with the first of them.
           lazy: () => import('./layout/SignedIn.tsx').then((m) => ({ Component: m.SignedIn })),

@@ -14,6 +14,8 @@ export interface RegisterInput {
   city?: string | undefined;
   province?: string | undefined;
   code?: string | undefined;
+  /** The console's first sign-up on a server without accounts: the setup code the server logged (docs/accounts.md). */
+  setupCode?: string | undefined;
 }
 
 export interface UpdateUserInput {

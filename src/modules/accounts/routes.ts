@@ -2,14 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BODY_LIMITS } from '../../http/body-limits.ts';
 import { bearerToken } from '../../http/auth.ts';
-import {
-  SESSION_COOKIE,
-  SESSION_PATH,
-  assertConsoleOrigin,
-  clearSessionCookie,
-  setMemberPassCookie,
-  setSessionCookie,
-} from '../../http/console-session.ts';
+import { SESSION_COOKIE, SESSION_PATH, assertConsoleOrigin, clearSessionCookie, startConsoleSession } from '../../http/console-session.ts';
 import { readCookie } from '../../http/cookies.ts';
 import { Envelope, OAuthErrorBody, RateLimited, ok } from '../../http/envelope.ts';
 import { oauthError } from '../../http/errors.ts';
@@ -236,12 +229,8 @@ function consoleSession(opts: AccountsRoutesOptions): ConsoleSession {
       preValidation: async (request: FastifyRequest) => assertConsoleOrigin(request, opts.publicBaseUrl),
     },
     responses: CONSOLE_RESPONSES,
-    async start(request, reply, tokens) {
-      if (tokens.refresh_token !== undefined) setSessionCookie(request, reply, tokens.refresh_token, opts.refreshTokenTtl);
-      else reply.header('cache-control', 'no-store');
-      setMemberPassCookie(request, reply, await accounts.memberPass(tokens.access_token, tokens.expires_in), tokens.expires_in);
-      return { access_token: tokens.access_token, token_type: 'bearer', expires_in: tokens.expires_in };
-    },
+    start: (request, reply, tokens) =>
+      startConsoleSession(request, reply, tokens, { memberPass: accounts.memberPass, refreshTokenTtl: opts.refreshTokenTtl }),
   };
 }
 

@@ -108,6 +108,9 @@ export const ServerInfo = Type.Object({
     description: 'true while those addresses name this machine alone (localhost) and the server listens beyond it: set PUBLIC_BASE_URL',
   }),
   mail: Type.Boolean({ description: 'The server sends e-mail (SMTP_URL is set): the console says so before a campaign is composed' }),
+  setupRequired: Type.Boolean({
+    description: 'No account exists yet: the first sign-up must give the setup code the server printed in its log at start (or SETUP_CODE)',
+  }),
 });
 
 export const ConsoleSignInBody = Type.Object({
@@ -120,6 +123,12 @@ export const ConsoleSignUpBody = Type.Object({
   email: Opt(Str(254)),
   password: Opt(Str(1024)),
   nickname: Opt(Str(256)),
+  setupCode: Type.Optional(
+    Type.String({
+      maxLength: 256,
+      description: "The first account of a server (server-info's setupRequired): the setup code the server logged at start, or SETUP_CODE",
+    }),
+  ),
 });
 
 export const ConsolePasswordCodeBody = Type.Object({

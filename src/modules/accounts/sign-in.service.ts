@@ -70,10 +70,10 @@ export function createSignInService(ctx: AppContext, deps: SignInDeps) {
   const cost = ctx.config.insecureFastHash ? INSECURE_FAST_SCRYPT : OWASP_SCRYPT;
 
   /** Validates a registration and makes the new user's row (status 0, not activated); stores nothing. */
-  async function newUserRow(input: RegisterInput): Promise<NewUser> {
+  async function newUserRow(input: RegisterInput, codeRequired = ctx.config.requireVerificationCode): Promise<NewUser> {
     const { phoneNum, email } = identifier(input);
     const password = checkRegistration(input);
-    if (ctx.config.requireVerificationCode || !blank(input.code)) await codes.useRegisterCode({ phoneNum, email }, input.code);
+    if (codeRequired || !blank(input.code)) await codes.useRegisterCode({ phoneNum, email }, input.code);
     if (await repo.findUserByUsername(db, email ?? phoneNum ?? '')) throw taken(email !== undefined);
     const now = clock.now();
     return {
@@ -151,9 +151,29 @@ export function createSignInService(ctx: AppContext, deps: SignInDeps) {
     return tokens.issue(user.id, clientId, false);
   }
 
+  /**
+   * Sign-up through an invitation (docs/projects.md, "Invitations"), open whether or not sign-up is:
+   * the account of the invited address, made in one transaction with `join` (which uses the
+   * invitation and makes the membership, or throws and nothing is kept), then signed in to the console.
+   */
+  async function consoleSignUpInvited<T>(
+    input: { email: string; nickname?: string | undefined; password?: string | undefined },
+    join: (trx: Db, userId: number) => Promise<T>,
+  ): Promise<{ tokens: TokenResponse; joined: T }> {
+    const clientId = await consoleClient();
+    // No registration code: the invitation's link, mailed to the address or handed over by the inviter, stands for it.
+    const row: NewUser = { ...(await newUserRow({ ...input, code: undefined }, false)), status: 1 };
+    const { user, joined } = await db.transaction().execute(async (trx) => {
+      const made = await insertUser(row, trx);
+      return { user: made, joined: await join(trx, made.id) };
+    });
+    return { tokens: await tokens.issue(user.id, clientId, true), joined };
+  }
+
   return {
     passwordGrant,
     refreshGrant,
+    consoleSignUpInvited,
 
     /**
      * Client authentication for the token and register calls: HTTP Basic or client_id and
@@ -205,24 +225,36 @@ export function createSignInService(ctx: AppContext, deps: SignInDeps) {
 
     /**
      * Sign-up from the console, when it is open (signupOpen): registers the user and signs them in at
-     * once (the account is activated, as by a first password grant).
+     * once (the account is activated, as by a first password grant). The first account of a server
+     * needs the setup code (docs/accounts.md) and is a server administrator.
      */
     async consoleSignUp(input: RegisterInput): Promise<TokenResponse> {
       const closed = () => oauthError('signup_closed', 'Sign-up is closed on this server');
-      if (!(await admin.signupOpen())) throw closed();
       const clientId = await consoleClient();
+      const first = !(await repo.anyUser(db));
+      if (!first && !ctx.config.allowSignup) throw closed();
+      if (first && !(await admin.setupCodeMatches(input.setupCode))) {
+        throw oauthError('setup_code_invalid', "The setup code is missing or wrong: it is in the server's log");
+      }
       const row: NewUser = { ...(await newUserRow(input)), status: 1 };
-      const user = ctx.config.allowSignup
+      const user = !first
         ? await insertUser(row)
-        : // Open only because no user exists yet: exactly one sign-up may make the first account,
-          // however many processes race. Each takes the claim row's lock first (others wait for it
-          // to commit), then looks for a user: the first finds none, every later one finds it.
+        : // Exactly one sign-up may make the first account, however many processes race. Each takes
+          // the claim row's lock first (others wait for it to commit), then looks for a user: the
+          // first finds none, every later one finds it (and, with ALLOW_SIGNUP, is an ordinary account).
           await db.transaction().execute(async (trx) => {
             await repo.lockFirstAccountClaim(trx, clock.now());
-            if (await repo.anyUser(trx)) throw closed();
+            if (!(await repo.anyUser(trx))) return insertUser({ ...row, server_admin: 1 }, trx);
+            if (!ctx.config.allowSignup) throw closed();
             return insertUser(row, trx);
           });
       return tokens.issue(user.id, clientId, true);
+    },
+
+    /** `rapport user create`: an activated account the operator makes, a server administrator with `admin`. */
+    async operatorCreateUser(input: RegisterInput, options: { admin: boolean }): Promise<UserRow> {
+      const row: NewUser = { ...(await newUserRow({ ...input, code: undefined }, false)), status: 1 };
+      return insertUser(options.admin ? { ...row, server_admin: 1 } : row);
     },
   };
 }

@@ -13,6 +13,10 @@ export const AUDIT_ACTIONS = [
   'member.remove',
   'member.accept',
   'member.leave',
+  'member.join',
+  'invitation.create',
+  'invitation.resend',
+  'invitation.revoke',
   'customer.transfer_owner',
   'customer.transfer_group',
   'customer.delete',
@@ -41,7 +45,7 @@ export interface AuditEntry {
   appId: string;
   actorId: number | null;
   action: AuditAction;
-  targetType: 'member' | 'customer' | 'project' | 'webhook' | 'file' | 'field' | 'import';
+  targetType: 'member' | 'invitation' | 'customer' | 'project' | 'webhook' | 'file' | 'field' | 'import';
   targetId: string;
   detail?: Record<string, unknown>;
 }

@@ -17,7 +17,7 @@ const Client = Type.Object({
 });
 
 /**
- * The server's OAuth clients, for its administrators (ADMIN_USER_IDS): the same service the CLI's
+ * The server's OAuth clients, for its administrators (ADMIN_USER_IDS, or marked on their account): the same service the CLI's
  * `rapport client …` uses. Anyone else gets 403 forbidden, whatever their projects.
  */
 export async function clientsRoutes(
@@ -26,8 +26,10 @@ export async function clientsRoutes(
 ): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { clients, adminUserIds } = opts;
-  const admin = (userId: number) => {
-    if (!adminUserIds.includes(userId)) throw forbidden('only the server administrators (ADMIN_USER_IDS) manage OAuth clients');
+  // A server administrator: named by ADMIN_USER_IDS, or marked on the account (the first account, `rapport user create --admin`).
+  const isAdmin = (user: { id: number; server_admin: number }) => user.server_admin === 1 || adminUserIds.includes(user.id);
+  const admin = (user: { id: number; server_admin: number }) => {
+    if (!isAdmin(user)) throw forbidden('only the server administrators manage OAuth clients');
   };
 
   app.get(
@@ -36,13 +38,13 @@ export async function clientsRoutes(
       schema: {
         tags,
         summary:
-          'Whether the caller is one of the server administrators (ADMIN_USER_IDS): any signed-in user may ask (beyond the interface)',
+          'Whether the caller is one of the server administrators (ADMIN_USER_IDS, the first account, `rapport user create --admin`): any signed-in user may ask (beyond the interface)',
         description:
           'The console shows the administration pages to those for whom `admin` is true, without probing a route that refuses the others.',
         response: businessResponses(Type.Object({ admin: Type.Boolean() })),
       },
     },
-    async (request) => ok({ admin: adminUserIds.includes(request.user.id) }),
+    async (request) => ok({ admin: isAdmin(request.user) }),
   );
 
   app.get(
@@ -55,7 +57,7 @@ export async function clientsRoutes(
       },
     },
     async (request) => {
-      admin(request.user.id);
+      admin(request.user);
       return ok((await clients.list()).map((c) => ({ ...c, console: c.client_id === CONSOLE_CLIENT_ID })));
     },
   );
@@ -79,7 +81,7 @@ export async function clientsRoutes(
       },
     },
     async (request) => {
-      admin(request.user.id);
+      admin(request.user);
       const { name, client_id, client_secret } = request.body;
       return ok(
         await clients.create(name, {
@@ -102,7 +104,7 @@ export async function clientsRoutes(
       },
     },
     async (request) => {
-      admin(request.user.id);
+      admin(request.user);
       if (!(await clients.revoke(request.params.clientId))) throw failure('client_not_found');
       return ok(true as const);
     },

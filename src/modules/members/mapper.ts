@@ -1,4 +1,4 @@
-import type { MembersTable, UsersTable } from '../../db/index.ts';
+import type { InvitationsTable, MembersTable, UsersTable } from '../../db/index.ts';
 import type { Selectable } from 'kysely';
 import type { Clock } from '../../lib/time.ts';
 import type { AppRow } from '../projects/mapper.ts';
@@ -143,4 +143,43 @@ export function toMemberListItem(r: MemberListRow, creatorId: number, clock: Clo
       onlineStatus: accepted && r.u_last_seen_at !== null && now - r.u_last_seen_at <= ONLINE_WINDOW_MS ? 1 : 0,
     },
   };
+}
+
+/** A stored invitation (docs/projects.md, "Invitations"). */
+export type InvitationRow = Selectable<InvitationsTable>;
+
+/** A pending invitation as the members page lists it: never its link (the token is not stored). */
+export interface InvitationListItem {
+  id: string;
+  email: string;
+  role: string;
+  invitedBy: number;
+  createdAt: string;
+  sentAt: string;
+  expiresAt: string;
+}
+
+/** An invitation just made or resent: its link is answered this once. */
+export interface InvitationIssued {
+  id: string;
+  email: string;
+  role: string;
+  url: string;
+  expiresAt: string;
+}
+
+export function toInvitationListItem(r: InvitationRow, clock: Clock): InvitationListItem {
+  return {
+    id: r.id,
+    email: r.email,
+    role: r.role,
+    invitedBy: r.invited_by,
+    createdAt: clock.format(r.created_at),
+    sentAt: clock.format(r.sent_at),
+    expiresAt: clock.format(r.expires_at),
+  };
+}
+
+export function toInvitationIssued(r: InvitationRow, url: string, clock: Clock): InvitationIssued {
+  return { id: r.id, email: r.email, role: r.role, url, expiresAt: clock.format(r.expires_at) };
 }

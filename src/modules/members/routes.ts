@@ -17,13 +17,18 @@ import {
   UserMembership,
 } from './schemas.ts';
 import type { MembersService } from './service.ts';
+import { type InvitationRoutesOptions, invitationRoutes } from './invitations.routes.ts';
 
 const tags = ['Project members'];
 const ownTags = ['Accounts and tokens'];
 
-export async function membersRoutes(fastify: FastifyInstance, opts: { members: MembersService }): Promise<void> {
+export async function membersRoutes(
+  fastify: FastifyInstance,
+  opts: { members: MembersService; session: InvitationRoutesOptions['session'] },
+): Promise<void> {
   projectMemberRoutes(fastify, opts.members);
   ownMembershipRoutes(fastify, opts.members);
+  invitationRoutes(fastify, { invitations: opts.members.invitations, session: opts.session });
 }
 
 /** A project's members, as its managers and members see them. */

@@ -18,8 +18,11 @@ import {
 import type { MembersReadModel } from './read-model.service.ts';
 import { membersRepository as repo } from './repository.ts';
 import { timeOrderedUuid } from '../../lib/ids.ts';
+import { createInvitationMailer } from './invitation-mail.ts';
+import { createInvitationsService } from './invitations.service.ts';
 
 export { type MembersReadModel, createMembersReadModel } from './read-model.service.ts';
+export type { InvitationsService } from './invitations.service.ts';
 export type { MembershipRow } from './mapper.ts';
 
 export interface AddMemberInput {
@@ -30,7 +33,7 @@ export interface AddMemberInput {
 
 export interface MembersDeps {
   access: AccessService;
-  accounts: Pick<AccountsService, 'userById'>;
+  accounts: Pick<AccountsService, 'userById' | 'consoleSignUpInvited'>;
   audit: AuditRecorder;
   reads: MembersReadModel;
 }
@@ -124,7 +127,13 @@ export function createMembersService(ctx: AppContext, deps: MembersDeps) {
     return toMember(row, clock);
   }
 
+  // Invitations by e-mail: the members page's, and the link holder's (invitations.service.ts).
+  const mailer = createInvitationMailer(ctx.config.smtpUrl, ctx.config.smtpFrom, ctx.logger);
+  const invitations = createInvitationsService(ctx, { access, accounts, audit, reads, mailer });
+
   return {
+    invitations,
+
     /** Adds a platform user (the actor is a manager); adding an existing active member changes nothing. */
     async add(actor: Actor, input: AddMemberInput): Promise<MemberResponse> {
       if (input.svc_user_id === undefined) throw failure('Bad Request', "Missing required parameter 'svc_user_id'");

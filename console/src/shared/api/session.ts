@@ -95,8 +95,16 @@ export const session = {
     adopt(await tokenFrom(await sessionApi.POST('/svcuser/console/session', { body: { username, password } })));
   },
 
-  async signUp(fields: { phoneNum?: string; email?: string; password: string; nickname?: string }): Promise<void> {
+  async signUp(fields: { phoneNum?: string; email?: string; password: string; nickname?: string; setupCode?: string }): Promise<void> {
     adopt(await tokenFrom(await sessionApi.POST('/svcuser/console/signup', { body: fields })));
+  },
+
+  /** Signs up through an invitation's link (docs/console.md): the account joins its project; answers the project's id. */
+  async signUpInvited(fields: { token: string; password: string; nickname?: string }): Promise<string> {
+    const result = await sessionApi.POST('/svcuser/console/invitation-signup', { body: fields });
+    const token = (await tokenFrom(result)) as ConsoleToken & { app_id: string };
+    adopt(token);
+    return token.app_id;
   },
 
   /** Revokes the session on the server (refresh and access token) and forgets it here. */

@@ -18,3 +18,8 @@ export function errorDetail(error: unknown): string | undefined {
   const spec = errorCodeSpec(error.code);
   return error.detail && error.detail !== spec?.en ? error.detail : undefined;
 }
+
+/** The server's code of a failure, for a page that answers one code in its own words. */
+export function errorCode(error: unknown): string | undefined {
+  return error instanceof ApiError ? error.code : undefined;
+}

@@ -15,7 +15,7 @@ function safeNext(next: string | null): string {
   return next && next.startsWith('/') && !next.startsWith('//') ? next : '/';
 }
 
-/** Sign-in, and sign-up when the server allows it (ALLOW_SIGNUP, or nobody uses it yet). */
+/** Sign-in, and sign-up when the server allows it (ALLOW_SIGNUP, or nobody uses it yet: then with the setup code). */
 export function SignInPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -30,6 +30,8 @@ export function SignInPage() {
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const next = safeNext(params.get('next'));
+  // A server without accounts: its first one needs the setup code the server logged at start.
+  const setupRequired = info.data?.setupRequired === true;
   if (signedIn && !busy) return <Navigate to={next} replace />;
 
   const run = async (action: () => Promise<void>) => {
@@ -75,13 +77,24 @@ export function SignInPage() {
     <Form
       layout="vertical"
       requiredMark={false}
-      onFinish={(v: { identifier: string; nickname?: string; password: string }) => {
+      onFinish={(v: { identifier: string; nickname?: string; password: string; setupCode?: string }) => {
         const id = v.identifier.trim();
         const fields = id.includes('@') ? { email: id } : { phoneNum: id };
-        void run(() => session.signUp({ ...fields, password: v.password, ...(v.nickname ? { nickname: v.nickname.trim() } : {}) }));
+        const extra = { ...(v.nickname ? { nickname: v.nickname.trim() } : {}), ...(v.setupCode ? { setupCode: v.setupCode.trim() } : {}) };
+        void run(() => session.signUp({ ...fields, password: v.password, ...extra }));
       }}
     >
-      {info.data?.signup ? <Typography.Paragraph type="secondary">{t('auth.signUp.firstRun')}</Typography.Paragraph> : null}
+      {setupRequired ? <Typography.Paragraph type="secondary">{t('auth.signUp.firstRun')}</Typography.Paragraph> : null}
+      {setupRequired ? (
+        <Form.Item
+          name="setupCode"
+          label={t('auth.signUp.setupCode')}
+          extra={t('auth.signUp.setupCodeHelp')}
+          rules={[{ required: true, whitespace: true, message: t('auth.signUp.setupCodeRequired') }]}
+        >
+          <Input autoComplete="off" spellCheck={false} style={{ fontFamily: 'monospace' }} />
+        </Form.Item>
+      ) : null}
       <Form.Item
         name="identifier"
         label={t('auth.signUp.identifier')}

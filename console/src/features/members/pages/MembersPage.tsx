@@ -1,4 +1,4 @@
-import { PlusOutlined } from '@ant-design/icons';
+import { MailOutlined, UserAddOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { App, Badge, Button, Flex, Form, InputNumber, List, Modal, Popconfirm, Select, Tag, Typography } from 'antd';
 import { useState } from 'react';
@@ -7,9 +7,16 @@ import { useParams } from 'react-router';
 import { errorText } from '../../../shared/i18n/errors.ts';
 import { PageHeader } from '../../../shared/ui/PageHeader.tsx';
 import { meQuery } from '../../../shared/api/me.ts';
+import { authQueries } from '../../auth/index.ts';
 import { memberQueries, useAddMember, useRemoveMember } from '../api.ts';
+import { InvitationList } from '../components/InvitationList.tsx';
+import { type IssuedLink, InvitationLinkDialog } from '../components/InvitationLink.tsx';
+import { InviteDialog } from '../components/InviteDialog.tsx';
 
-/** The project's members, their roles, and (for Master and Admin) adding and removing them. */
+/**
+ * The project's members, their roles, and for Master and Admin: inviting colleagues by e-mail (the
+ * link to copy, pending invitations to resend or revoke), adding a user by id, removing members.
+ */
 export function MembersPage() {
   const { appId = '' } = useParams();
   const { t } = useTranslation();
@@ -19,6 +26,10 @@ export function MembersPage() {
   const add = useAddMember(appId);
   const remove = useRemoveMember(appId);
   const [adding, setAdding] = useState(false);
+  const [inviting, setInviting] = useState(false);
+  const [issued, setIssued] = useState<IssuedLink | null>(null);
+  const info = useQuery(authQueries.serverInfo());
+  const mailed = info.data?.mail === true;
   const [form] = Form.useForm<{ svc_user_id: number; role: 'Admin' | 'Sales' }>();
   const myRole = members.data?.find((m) => m.svcUserId === me.data?.id)?.role;
   const manages = myRole === 'Master' || myRole === 'Admin';
@@ -40,9 +51,14 @@ export function MembersPage() {
         title={t('members.title')}
         extra={
           manages ? (
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => setAdding(true)}>
-              {t('members.add')}
-            </Button>
+            <Flex gap={8} wrap>
+              <Button type="primary" icon={<MailOutlined />} onClick={() => setInviting(true)}>
+                {t('members.invite')}
+              </Button>
+              <Button icon={<UserAddOutlined />} onClick={() => setAdding(true)}>
+                {t('members.addById')}
+              </Button>
+            </Flex>
           ) : null
         }
       />
@@ -91,6 +107,19 @@ export function MembersPage() {
           );
         }}
       />
+      {manages ? <InvitationList appId={appId} master={myRole === 'Master'} onIssued={setIssued} /> : null}
+      <InviteDialog
+        appId={appId}
+        open={inviting}
+        master={myRole === 'Master'}
+        mailed={mailed}
+        onClose={() => setInviting(false)}
+        onIssued={(made) => {
+          setInviting(false);
+          setIssued(made);
+        }}
+      />
+      <InvitationLinkDialog issued={issued} mailed={mailed} onClose={() => setIssued(null)} />
       <Modal
         title={t('members.addTitle')}
         open={adding}
