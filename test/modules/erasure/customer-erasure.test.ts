@@ -343,7 +343,12 @@ describe('erasure', () => {
     // Its own create record and the merge's record (bookkeeping, not activity); nothing of the erased customer.
     expect(overview.json().data).toMatchObject({ total: 0, smsCount: 0, callCount: 0 });
     const records = await t.server.api.get(`${base()}/member/customer/${survivor.id}/behaviour`, { token: p.master.token });
-    expect(records.json().data.map((r: { action: string }) => r.action).sort()).toEqual(['create', 'customer_merged']);
+    expect(
+      records
+        .json()
+        .data.map((r: { action: string }) => r.action)
+        .sort(),
+    ).toEqual(['create', 'customer_merged']);
   });
 
   it('a survivor another merge still moves history to keeps reading it until that merge is erased too', async () => {
