@@ -7,7 +7,7 @@ import { registerAuth } from './http/auth.ts';
 import { BODY_LIMITS, recordBodyLimits, registerBodyGuards } from './http/body-limits.ts';
 import { registerConsole } from './http/console.ts';
 import { registerDocs } from './http/docs.ts';
-import { frameworkError, registerErrorHandler, sendAppError } from './http/error-handler.ts';
+import { frameworkError, registerErrorHandler } from './http/error-handler.ts';
 import { accessDenied, overloaded } from './http/errors.ts';
 import underPressure from '@fastify/under-pressure';
 import { registerNotFound } from './http/not-found.ts';
@@ -105,10 +105,13 @@ async function registerLoadShedding(app: FastifyInstance, ctx: AppContext): Prom
   await app.register(underPressure, {
     maxEventLoopDelay: ctx.config.maxEventLoopDelay,
     sampleInterval: PRESSURE_SAMPLE_MS,
-    pressureHandler: (request, reply, type, value) => {
+    // A refusal is thrown, never sent here: under-pressure goes on with the request once the handler
+    // returns, so a reply sent by the handler would still run the route (its work done behind a 503).
+    // The error handler answers the thrown error and the route never runs.
+    pressureHandler: async (request, _reply, type, value) => {
       if (performance.now() - readyAt < 2 * PRESSURE_SAMPLE_MS) return;
       request.log.warn({ type, value }, 'under pressure: refusing requests');
-      sendAppError(reply, overloaded(OVERLOADED_RETRY_SECONDS, 'The server is overloaded; try again shortly'));
+      throw overloaded(OVERLOADED_RETRY_SECONDS, 'The server is overloaded; try again shortly');
     },
   });
 }

@@ -32,6 +32,17 @@ describe('under pressure', () => {
     expect(refused.statusCode).toBe(503);
     expect(refused.headers['retry-after']).toBe('5');
     expect(refused.json()).toEqual({ status: 0, code: 'overloaded', msg: expect.any(String) });
+    // A request with a body is refused before the route too: the route does not run behind the 503
+    // (it would answer a second time: "Reply was already sent").
+    let posted = await server.app.inject({ method: 'POST', url: '/api/v1.7/app/none/events', payload: [] });
+    for (let i = 0; i < 20 && posted.statusCode !== 503; i++) {
+      block(1200);
+      await new Promise((r) => setTimeout(r, 5));
+      posted = await server.app.inject({ method: 'POST', url: '/api/v1.7/app/none/events', payload: [] });
+    }
+    expect(posted.statusCode).toBe(503);
+    expect(posted.json()).toEqual({ status: 0, code: 'overloaded', msg: expect.any(String) });
+    expect(server.logs.filter((l) => /already sent/i.test(String(l.msg)))).toEqual([]);
     // Once the loop is free again, requests are served (here: refused for having no token).
     let served = refused;
     for (let i = 0; i < 40 && served.statusCode === 503; i++) {
