@@ -30,6 +30,7 @@ const ids = {
   post: '',
   import: '',
   invitation: '',
+  bulk: '',
 };
 
 /** Texts only project A's data contains: none may appear in an answer to project B's Master. */
@@ -65,6 +66,8 @@ function pathValue(name: string, path: string, v: Variant): string {
       return ids.post;
     case 'importId':
       return ids.import;
+    case 'bulkId':
+      return ids.bulk;
     case 'n':
       return '1';
     case 'clientId':
@@ -222,6 +225,14 @@ beforeAll(async () => {
   });
   expect(imported.json().status, imported.body).toBe(1);
   ids.import = imported.json().data.id as string;
+  // A bulk export of A's customer (its file carries A's cells).
+  const bulk = await api.post(
+    `/api/v1.7/app/${a.appId}/customers/bulk`,
+    { action: 'export', customerIds: [ids.customer] },
+    { token: a.master.token },
+  );
+  expect(bulk.json().status, bulk.body).toBe(1);
+  ids.bulk = bulk.json().data.id as string;
   const feed = await api.get(`/api/v1.7/app/${a.appId}/events`, { token: a.master.token });
   ids.event = feed.json().data.events[0].id as string;
 });
