@@ -32,9 +32,14 @@ type Row = Record<string, unknown>;
 const EXPECTED_REWRITES: Record<string, (row: Row, before: Record<string, Row[]>) => Row> = {
   // 011 marks every existing membership accepted: on SQLite each updated member row advances the
   // `access` change epoch by one (migration 007's row triggers); 016 gives every project its site key
-  // and secret, one updated apps row (and one step) each.
+  // and secret, one updated apps row (and one step) each. 031 gives every customer its last activity:
+  // one updated customers row (and one `customers` step) each.
   change_epoch: (row, before) =>
-    row.topic === 'access' ? { ...row, n: Number(row.n) + (before.members?.length ?? 0) + (before.apps?.length ?? 0) } : row,
+    row.topic === 'access'
+      ? { ...row, n: Number(row.n) + (before.members?.length ?? 0) + (before.apps?.length ?? 0) }
+      : row.topic === 'customers'
+        ? { ...row, n: Number(row.n) + (before.customers?.length ?? 0) }
+        : row,
 };
 
 async function tableNames(handle: DatabaseHandle): Promise<string[]> {
