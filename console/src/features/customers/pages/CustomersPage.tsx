@@ -3,9 +3,7 @@ import { App, Button, Flex, Grid, Pagination, Typography } from 'antd';
 import { Suspense, lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../../shared/ui/PageHeader.tsx';
-import { BulkBar } from '../bulk/BulkBar.tsx';
 import { BulkNotice } from '../bulk/BulkNotice.tsx';
-import { BulkProgress } from '../bulk/BulkProgress.tsx';
 import { SelectionBanner } from '../bulk/SelectionBanner.tsx';
 import { useSelection } from '../bulk/useSelection.ts';
 import { CustomerFilters } from '../components/CustomerFilters.tsx';
@@ -16,6 +14,9 @@ import { useCustomerList } from '../useCustomerList.ts';
 
 // Opened on demand: their code (the upload, the steps, the form's controls) is not in the first load.
 const ImportWizard = lazy(() => import('../import/ImportWizard.tsx').then((m) => ({ default: m.ImportWizard })));
+// Bulk actions' bar and progress load once rows are chosen or a job is followed.
+const BulkBar = lazy(() => import('../bulk/BulkBar.tsx').then((m) => ({ default: m.BulkBar })));
+const BulkProgress = lazy(() => import('../bulk/BulkProgress.tsx').then((m) => ({ default: m.BulkProgress })));
 const CustomerFormDrawer = lazy(() => import('../components/CustomerFormDrawer.tsx').then((m) => ({ default: m.CustomerFormDrawer })));
 
 /** The project's customers: search and filters, the list a page at a time (rows picked for bulk actions), new customer, import and export. */
@@ -48,7 +49,11 @@ export function CustomersPage() {
           </Button>
         </Flex>
       </Flex>
-      <BulkBar list={c} selection={selection} onStarted={(job) => setBulkJob(job.id)} />
+      {selection.any && (
+        <Suspense fallback={null}>
+          <BulkBar list={c} selection={selection} onStarted={(job) => setBulkJob(job.id)} />
+        </Suspense>
+      )}
       {c.loaded && (
         <Typography.Paragraph type="secondary" role="status" style={{ marginBottom: 8 }} data-testid="customer-total">
           {c.capped
@@ -94,7 +99,11 @@ export function CustomersPage() {
           />
         </Suspense>
       )}
-      <BulkProgress appId={appId} jobId={bulkJob} wide={wide} onClose={() => setBulkJob(null)} />
+      {bulkJob !== null && (
+        <Suspense fallback={null}>
+          <BulkProgress appId={appId} jobId={bulkJob} wide={wide} onClose={() => setBulkJob(null)} />
+        </Suspense>
+      )}
       {me.data && c.creating && (
         <Suspense fallback={null}>
           <CustomerFormDrawer
