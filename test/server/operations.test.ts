@@ -12,7 +12,8 @@ async function serve(env: Record<string, string>, port?: number): Promise<{ serv
   port ??= await freePort();
   const server = processes.started(runCli(['serve'], { ...processes.db.env, PORT: String(port), HOST: '127.0.0.1', ...env }));
   const base = `http://127.0.0.1:${port}`;
-  await waitForOk(`${base}/healthz`);
+  // Two workers each load the whole app before answering: on a busy 2-core machine that takes a while.
+  await waitForOk(`${base}/healthz`, 45_000);
   return { server, base };
 }
 
