@@ -8,8 +8,10 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Ceilings for a hang, not timings: with the SQLite and PostgreSQL lanes side by side on two cores, a
+    // test that starts server processes can wait long for the processor.
+    testTimeout: 90_000,
+    hookTimeout: 120_000,
     pool: 'forks',
     // Files run in parallel on the two cores.
     maxWorkers: 2,

@@ -56,7 +56,7 @@ export function runCli(args: string[], env: Record<string, string>, options: { i
 }
 
 /** Polls until `url` answers 200, or throws after `ms`. */
-export async function waitForOk(url: string, ms = 20_000): Promise<void> {
+export async function waitForOk(url: string, ms = 60_000): Promise<void> {
   const until = Date.now() + ms;
   for (;;) {
     try {
