@@ -7,7 +7,7 @@
 import { sql } from 'kysely';
 import { createDatabase, migrateToLatest } from '../../src/db/index.ts';
 import { customerListReads, filtered, livePage } from '../../src/modules/customers/list.repository.ts';
-import { customerActivityReads } from '../../src/modules/behaviour/repository.ts';
+import { customerActivityReads } from '../../src/modules/behaviour/activity.repository.ts';
 import { customerBehaviourTotal } from '../../src/modules/behaviour/repository.ts';
 import { freshDatabase } from '../helpers/database.ts';
 

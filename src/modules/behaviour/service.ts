@@ -10,19 +10,13 @@ import type { HistoriesService } from '../histories/service.ts';
 import type { MergeReadModel } from '../merges/mapper.ts';
 import { BOOKKEEPING_ACTIONS, activityActions, overviewKeys, taggedLinkOf } from './actions.ts';
 import { CALL_ACTIONS, toBehaviour, toOverview } from './mapper.ts';
-import {
-  type ActivityPeriod,
-  type CustomerColumns,
-  createBehaviourReads,
-  createBehaviourWrites,
-  customerActivityReads,
-  customerBehaviourTotal,
-} from './repository.ts';
+import { type ActivityPeriod, type CustomerColumns, customerActivityReads } from './activity.repository.ts';
+import { createBehaviourReads, createBehaviourWrites, customerBehaviourTotal } from './repository.ts';
 import type { BehaviourRecord } from './schemas.ts';
 
 // The action catalogue is part of this module's public surface: ingestion validates records against it.
 export { ACTION_NAME_RE, BOOKKEEPING_ACTIONS, actionSpec, checkContent, overviewKeys, taggedLinkOf } from './actions.ts';
-export type { ActivityPeriod } from './repository.ts';
+export type { ActivityPeriod } from './activity.repository.ts';
 // The write path of behaviour records and counters, built by the composition root for ingestion.
 export { type BehaviourRecords, createBehaviourRecords } from './records.service.ts';
 // This module's part of erasing customers, built by the composition root for erasure.
