@@ -46,7 +46,7 @@ beforeAll(async () => {
   expect((await call(owner, 'POST', `/api/v1.7/app/${appId}`, { region: 'GB' })).body.status).toBe(1);
 });
 
-describe('regions and numbers under attack', { timeout: 60_000 }, () => {
+describe('regions and numbers under attack', { timeout: 120_000 }, () => {
   it('a Sales member and an outsider cannot set the region; hostile codes are region_invalid; nothing changes', async () => {
     expect((await call(sales, 'POST', `/api/v1.7/app/${appId}`, { region: 'US' })).status).toBe(403);
     expect((await call(outsider, 'POST', `/api/v1.7/app/${appId}`, { region: 'US' })).status).toBe(403);

@@ -95,7 +95,7 @@ function peopleCsv(tag: string, existingPhone: string, phones: [string, string])
   ].join('\r\n');
 }
 
-describe('the public address', { timeout: 60_000 }, () => {
+describe('the public address', { timeout: 120_000 }, () => {
   for (const [width, touch] of [
     [1440, false],
     [375, true],

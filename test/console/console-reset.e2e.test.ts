@@ -112,7 +112,7 @@ afterAll(async () => {
   await mailbox?.close();
 });
 
-describe('a forgotten password, reset from the console', { timeout: 60_000 }, () => {
+describe('a forgotten password, reset from the console', { timeout: 120_000 }, () => {
   it('the phone has a session open with the first password', async () => {
     const signIn = new SignInPage(phone, 'zh-CN');
     await signIn.open(base);

@@ -87,7 +87,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-describe('the console, as a salesperson uses it', { timeout: 60_000 }, () => {
+describe('the console, as a salesperson uses it', { timeout: 120_000 }, () => {
   // From the first signed-out load to the first project's customers: not one failed request or console error.
   let noise: ReturnType<typeof watchNoise>;
 

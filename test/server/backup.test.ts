@@ -114,7 +114,7 @@ describe('backup and restore', () => {
     },
   );
 
-  it('refuses what it cannot do with a clear message and exit 1', { timeout: 60_000 }, async () => {
+  it('refuses what it cannot do with a clear message and exit 1', { timeout: 120_000 }, async () => {
     const env = withDataDir(processes.db.env, 'refusals');
     const exists = path.join(scratch, 'exists.backup');
     fs.writeFileSync(exists, 'x');

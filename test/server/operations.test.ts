@@ -39,7 +39,7 @@ function getAlone(url: string, headers: Record<string, string> = {}): Promise<{ 
 const bearer = { authorization: `Bearer ${TOKEN}` };
 
 describe('METRICS_PORT', () => {
-  it('serves /metrics on its own port with the token, and not on the API port', { timeout: 60_000 }, async () => {
+  it('serves /metrics on its own port with the token, and not on the API port', { timeout: 120_000 }, async () => {
     const metricsPort = await freePort();
     const { server, base } = await serve({ METRICS_TOKEN: TOKEN, METRICS_PORT: String(metricsPort) });
     try {
@@ -72,7 +72,7 @@ describe('METRICS_PORT', () => {
 describe('metrics under WORKERS=2', () => {
   const readyzCount = (body: string) => sampleValue(parseSamples(body), 'rapport_http_requests_total', { route: '/readyz', status: '200' });
 
-  it('adds up every worker on METRICS_PORT, served by the primary', { timeout: 60_000 }, async () => {
+  it('adds up every worker on METRICS_PORT, served by the primary', { timeout: 120_000 }, async () => {
     const metricsPort = await freePort();
     const { server, base } = await serve({ METRICS_TOKEN: TOKEN, METRICS_PORT: String(metricsPort), WORKERS: '2' });
     try {
@@ -93,7 +93,7 @@ describe('metrics under WORKERS=2', () => {
     expect(await server.exited).toBe(0);
   });
 
-  it('adds up every worker on the API port too, whichever worker answers the scrape', { timeout: 60_000 }, async () => {
+  it('adds up every worker on the API port too, whichever worker answers the scrape', { timeout: 120_000 }, async () => {
     // Listening beyond this machine with PUBLIC_BASE_URL unset: links would point at localhost.
     const { server, base } = await serve({ METRICS_TOKEN: TOKEN, WORKERS: '2', HOST: '0.0.0.0' });
     try {
@@ -115,7 +115,7 @@ describe('metrics under WORKERS=2', () => {
 });
 
 describe('SIGTERM', () => {
-  it('answers the request in flight, writes it, then exits 0; new connections are refused', { timeout: 60_000 }, async () => {
+  it('answers the request in flight, writes it, then exits 0; new connections are refused', { timeout: 120_000 }, async () => {
     const { server, base } = await serve({});
     const { appId, secret } = await provisionProject(base, processes.db.env, '13866660001');
     const post = (batch: unknown) =>

@@ -6,7 +6,7 @@ import { freePort, runCli, useProcessDatabase, waitForOk } from '../helpers/proc
 const processes = useProcessDatabase();
 
 describe('WORKERS=2', () => {
-  it('serves from two worker processes sharing the database and stops cleanly on SIGTERM', { timeout: 60_000 }, async () => {
+  it('serves from two worker processes sharing the database and stops cleanly on SIGTERM', { timeout: 120_000 }, async () => {
     const created = runCli(['client', 'create', '--name', 'workers'], processes.db.env);
     await created.exited;
     const client = JSON.parse(created.output().trim()) as { client_id: string; client_secret: string };
@@ -54,7 +54,7 @@ describe('WORKERS=2', () => {
     expect(await server.exited).toBe(0);
   });
 
-  it('stops, exit code 1, when workers keep dying right after they start', { timeout: 60_000 }, async () => {
+  it('stops, exit code 1, when workers keep dying right after they start', { timeout: 180_000 }, async () => {
     // The port is taken, so every worker fails to listen and exits at once.
     const port = await freePort();
     const squatter = net.createServer();
