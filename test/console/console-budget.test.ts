@@ -113,6 +113,7 @@ describe('the console build', () => {
           `(scripts ${(kinds(/\.js$/) / 1024).toFixed(1)} KB, styles ${(kinds(/\.css$/) / 1024).toFixed(1)} KB, ` +
           `fonts ${(kinds(/\.(woff2?|ttf)$/) / 1024).toFixed(1)} KB, other ${(kinds(/^(?!.*\.(js|css|woff2?|ttf)$)/) / 1024).toFixed(1)} KB)`,
       );
+      if (process.env.BUDGET_LIST) for (const s of [...sizes].sort((a, b) => b.bytes - a.bytes)) console.log(`${(s.bytes / 1024).toFixed(1)}\t${s.path}`);
       expect(sizes.some((s) => /\.js$/.test(s.path))).toBe(true);
       if (total > BUDGET) console.log(`over the ${BUDGET / 1024} KB target by ${((total - BUDGET) / 1024).toFixed(1)} KB`);
       expect(total, JSON.stringify(sizes.sort((a, b) => b.bytes - a.bytes))).toBeLessThanOrEqual(CEILING);
