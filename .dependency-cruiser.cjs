@@ -15,7 +15,8 @@
 
 /** A file of any feature module; $1 is the module's name. */
 const MODULE = '^src/modules/([^/]+)/';
-const ROUTES = '^src/modules/[^/]+/(routes|[^/]+\\.routes)\\.ts$';
+/** A module's routes: routes.ts, <caller>.routes.ts, and <name>.http.ts, the HTTP plumbing its routes share. */
+const ROUTES = '^src/modules/[^/]+/(routes|[^/]+\\.routes|[^/]+\\.http)\\.ts$';
 const SCHEMAS = '^src/modules/[^/]+/schemas\\.ts$';
 const SERVICE = '^src/modules/[^/]+/service\\.ts$';
 /** A module's repositories: repository.ts, and <caller>.repository.ts for the SQL of one kind of caller. */

@@ -1,27 +1,18 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BODY_LIMITS } from '../../http/body-limits.ts';
-import { bearerToken } from '../../http/auth.ts';
-import { readCookie, setCookie } from '../../http/cookies.ts';
-import { MEMBER_PASS_COOKIE } from '../../http/console-session.ts';
 import { ok } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
 import { publicPage } from '../../http/public-pages.ts';
 import { randomToken } from '../../lib/secrets.ts';
 import type { ViewerScript } from '../../lib/viewer-script.ts';
-import type { AccountsService } from '../accounts/service.ts';
 import { BEACON_MAX_BYTES } from './beacons.ts';
-import { type LinkViewer, type LinkViews, type LinksService, UNLOCK_TTL_S, type ViewerAnswer, type VisitorRequest } from './service.ts';
-import { emailGatePage, fileViewerPage, messagePage, passcodePage, webViewerPage } from './viewer-html.ts';
+import type { LinkViewer, LinkViews, LinksService } from './service.ts';
+import { type ViewerHttp, type ViewerRoutesOptions, pageHeaders, unavailable, viewerHttp } from './viewer.http.ts';
+import { messagePage } from './viewer-html.ts';
 
-/** What the public viewer's routes need besides the links services. */
-export interface ViewerRoutesOptions {
-  accounts: AccountsService;
-  script: ViewerScript | null;
-  /** The server's public address is https: cookies are Secure. */
-  secureCookies: boolean;
-}
+export type { ViewerRoutesOptions } from './viewer.http.ts';
 
 /**
  * The public viewer (docs/links.md): browser pages and the beacon protocol, no token, their own rate
@@ -36,157 +27,8 @@ export function viewerRoutes(fastify: FastifyInstance, links: Pick<LinksService,
   addressRoutes(fastify, links.viewer, http, opts.script);
 }
 
-/** The first-party visitor cookie (docs/identity.md): 128 random bits, HttpOnly, for the viewer's paths. */
-const VISITOR_COOKIE = 'rapport_visitor';
-const VISITOR_RE = /^[A-Za-z0-9_-]{22}$/;
-const VISITOR_TTL_S = 365 * 24 * 3600;
-/** A link's unlock cookie (its passcode given, its e-mail gate passed), on the link's own path. */
-const UNLOCK_COOKIE = 'rapport_unlock';
-
-/** The messages of a link that does not open: unknown and forged tokens alike get the 404 one. */
-const UNAVAILABLE = {
-  missing: { status: 404, heading: 'Link not found', text: 'This link does not exist. Check the address you were given.' },
-  disabled: { status: 410, heading: 'Link disabled', text: 'This link has been disabled by its owner and no longer opens.' },
-  expired: { status: 410, heading: 'Link expired', text: 'This link has expired and no longer opens.' },
-} as const;
-
-/** The viewer's HTTP plumbing its routes share: the visitor, cookies, page headers, rate budgets, rendering. */
-type ViewerHttp = ReturnType<typeof viewerHttp>;
-
 const shareParams = Type.Object({ token: Type.String() });
 const formBody = Type.Record(Type.String(), Type.Unknown());
-
-/** Headers of every viewer page: not indexed, no referrer, never stored, and the page's own CSP. */
-function pageHeaders(reply: FastifyReply, nonce: string, frameOrigin?: string): void {
-  reply
-    .header(
-      'Content-Security-Policy',
-      `default-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'; img-src 'self'; ` +
-        `style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; connect-src 'self'${frameOrigin ? `; frame-src ${frameOrigin}` : ''}`,
-    )
-    .header('X-Robots-Tag', 'noindex, nofollow, noarchive')
-    .header('Referrer-Policy', 'no-referrer')
-    .header('Cache-Control', 'no-store')
-    .type('text/html; charset=utf-8');
-}
-
-/** The page of a link that does not open. */
-function unavailable(reply: FastifyReply, why: keyof typeof UNAVAILABLE) {
-  const nonce = randomToken(16);
-  const m = UNAVAILABLE[why];
-  pageHeaders(reply, nonce);
-  return reply.code(m.status).send(messagePage(nonce, m.heading, m.text));
-}
-
-/** The page to start on (`?p=`), within the file's pages. */
-const pageOf = (q: unknown, pages: number) => {
-  const raw = (q as { p?: unknown }).p;
-  const n = typeof raw === 'string' && /^\d{1,6}$/.test(raw) ? Number(raw) : 1;
-  return Math.min(Math.max(1, n), pages);
-};
-
-function viewerHttp(fastify: FastifyInstance, opts: ViewerRoutesOptions) {
-  const { accounts, script, secureCookies } = opts;
-  const scriptUrl = script ? `/assets/${script.name}` : null;
-
-  /**
-   * A platform user signed in on this request: a bearer token in the Authorization header, or the
-   * console's member pass cookie, so that members opening links from the console are not counted.
-   */
-  async function signedInUser(request: FastifyRequest): Promise<number | null> {
-    if (request.headers.authorization === undefined) return accounts.userOfMemberPass(readCookie(request, MEMBER_PASS_COOKIE));
-    const token = bearerToken(request);
-    if (token === undefined || token === '') return null;
-    try {
-      return (await accounts.authenticate(token)).id;
-    } catch {
-      return null;
-    }
-  }
-
-  /** The viewer's answer as a page (or a redirect). */
-  function render(reply: FastifyReply, answer: ViewerAnswer, query: unknown) {
-    const nonce = randomToken(16);
-    switch (answer.kind) {
-      case 'unavailable':
-        return unavailable(reply, answer.why);
-      case 'passcode':
-        pageHeaders(reply, nonce);
-        if (answer.lockedFor !== undefined) {
-          return reply
-            .code(429)
-            .header('Retry-After', String(answer.lockedFor))
-            .send(passcodePage(nonce, answer.shareToken, answer.title, { wrong: false, lockedFor: answer.lockedFor, brand: answer.brand }));
-        }
-        return reply
-          .code(answer.wrong ? 403 : 200)
-          .send(passcodePage(nonce, answer.shareToken, answer.title, { wrong: answer.wrong, brand: answer.brand }));
-      case 'email':
-        pageHeaders(reply, nonce);
-        return reply
-          .code(answer.invalid ? 400 : 200)
-          .send(emailGatePage(nonce, answer.shareToken, answer.title, { invalid: answer.invalid, brand: answer.brand }));
-      case 'redirect':
-        reply.header('Referrer-Policy', 'no-referrer').header('X-Robots-Tag', 'noindex, nofollow').header('Cache-Control', 'no-store');
-        return reply.redirect(answer.url, 302);
-      case 'document-missing':
-        pageHeaders(reply, nonce);
-        return reply
-          .code(200)
-          .send(
-            messagePage(
-              nonce,
-              answer.title || 'Document',
-              'This document is being prepared, or is not available. Try again in a moment.',
-              '<meta http-equiv="refresh" content="10">\n',
-            ),
-          );
-      case 'file': {
-        pageHeaders(reply, nonce);
-        const sent = (query as { sent?: unknown }).sent === '1';
-        return reply.send(fileViewerPage(answer, { nonce, script: scriptUrl, sent, startPage: pageOf(query, answer.file.pageCount) }));
-      }
-      case 'web': {
-        const origin = answer.embed ? new URL(answer.website).origin : undefined;
-        pageHeaders(reply, nonce, origin);
-        const sent = (query as { sent?: unknown }).sent === '1';
-        return reply.send(webViewerPage(answer, { nonce, script: scriptUrl, sent, startPage: 1 }));
-      }
-    }
-  }
-
-  return {
-    render,
-
-    /** Who is behind the request, and the visitor cookie set when the browser had none. */
-    async visitorOf(request: FastifyRequest, reply: FastifyReply): Promise<VisitorRequest> {
-      let visitorId = readCookie(request, VISITOR_COOKIE);
-      if (visitorId === undefined || !VISITOR_RE.test(visitorId)) {
-        visitorId = randomToken(16);
-        setCookie(reply, VISITOR_COOKIE, visitorId, { path: '/l', maxAgeSeconds: VISITOR_TTL_S, secure: secureCookies });
-      }
-      return {
-        userAgent: request.headers['user-agent'],
-        ip: request.ip,
-        visitorId,
-        userId: await signedInUser(request),
-        unlock: readCookie(request, UNLOCK_COOKIE),
-      };
-    },
-
-    /** The link's unlock cookie as the browser sent it. */
-    unlockOf: (request: FastifyRequest) => readCookie(request, UNLOCK_COOKIE),
-
-    /** Sets the link's unlock cookie and sends the browser back to the viewer. */
-    unlocked(reply: FastifyReply, token: string, cookie: string) {
-      setCookie(reply, UNLOCK_COOKIE, cookie, { path: `/l/${token}`, maxAgeSeconds: UNLOCK_TTL_S, secure: secureCookies });
-      return reply.redirect(`/l/${encodeURIComponent(token)}`, 303);
-    },
-
-    countViewer: (request: FastifyRequest, reply: FastifyReply) => fastify.limits.count(request, reply, { viewer: request.ip }),
-    countForm: (request: FastifyRequest, reply: FastifyReply) => fastify.limits.count(request, reply, { form: request.ip }),
-  };
-}
 
 /** The viewer's page, its page images and the original file's download. */
 function viewerPageRoutes(fastify: FastifyInstance, viewer: LinkViewer, http: ViewerHttp): void {
