@@ -6,7 +6,15 @@ import { CustomersPage } from '../../console/e2e/pages/CustomersPage.ts';
 import { SignInPage } from '../../console/e2e/pages/SignInPage.ts';
 import { launchChromium, personContext, watchNoise } from '../helpers/browser.ts';
 import { expectAccessible, shot } from '../helpers/console-checks.ts';
-import { type ProvisionedProject, freePort, provisionProject, runCli, useProcessDatabase, waitForOk } from '../helpers/process.ts';
+import {
+  type ProvisionedProject,
+  freePort,
+  provisionProject,
+  registerByEmail,
+  runCli,
+  useProcessDatabase,
+  waitForOk,
+} from '../helpers/process.ts';
 
 /**
  * Bulk actions on the customer list in a real browser, against a real server process: the project's
@@ -91,29 +99,9 @@ beforeAll(async () => {
   ownerToken = project.auth.authorization.slice('Bearer '.length);
   ownerId = ((await (await fetch(`${base}/svcuser/oauth2/getUserInfoByAccessToken`, { headers: project.auth })).json()) as { id: number })
     .id;
-  const made = runCli(['client', 'create', '--name', 'bulk-e2e'], processes.db.env);
-  await made.exited;
-  const c = JSON.parse(made.output().trim()) as { client_id: string; client_secret: string };
-  const form = {
-    'content-type': 'application/x-www-form-urlencoded',
-    authorization: `Basic ${Buffer.from(`${c.client_id}:${c.client_secret}`).toString('base64')}`,
-  };
-  await fetch(`${base}/svcuser/oauth2/register`, {
-    method: 'POST',
-    headers: form,
-    body: new URLSearchParams({ email: 'sara@acme.example', password: PASSWORD, nickname: 'Sara Sales' }),
-  });
-  const login = await fetch(`${base}/svcuser/oauth2/access_token`, {
-    method: 'POST',
-    headers: form,
-    body: new URLSearchParams({ grant_type: 'password', username: 'sara@acme.example', password: PASSWORD }),
-  });
-  const salesToken = ((await login.json()) as { access_token: string }).access_token;
-  salesId = (
-    (await (
-      await fetch(`${base}/svcuser/oauth2/getUserInfoByAccessToken`, { headers: { authorization: `Bearer ${salesToken}` } })
-    ).json()) as { id: number }
-  ).id;
+  const sales = await registerByEmail(base, processes.db.env, { email: 'sara@acme.example', password: PASSWORD, nickname: 'Sara Sales' });
+  const salesToken = sales.token;
+  salesId = sales.id;
   await api(`/api/v1.7/app/${project.appId}/members`, ownerToken, { method: 'POST', body: { svc_user_id: salesId, role: 'Sales' } });
   await api(`/api/v1.7/user/membership/${project.appId}/accept`, salesToken, { method: 'POST' });
   browser = await launchChromium();

@@ -9,7 +9,15 @@ import { SettingsPage } from '../../console/e2e/pages/SettingsPage.ts';
 import { SignInPage } from '../../console/e2e/pages/SignInPage.ts';
 import { launchChromium, personContext } from '../helpers/browser.ts';
 import { expectAccessible, shot } from '../helpers/console-checks.ts';
-import { type ProvisionedProject, freePort, provisionProject, runCli, useProcessDatabase, waitForOk } from '../helpers/process.ts';
+import {
+  type ProvisionedProject,
+  freePort,
+  provisionProject,
+  registerByEmail,
+  runCli,
+  useProcessDatabase,
+  waitForOk,
+} from '../helpers/process.ts';
 
 /**
  * The customer import wizard and the export in a real browser, against a real server process on a
@@ -53,26 +61,11 @@ beforeAll(async () => {
   await waitForOk(`${base}/healthz`);
   project = await provisionProject(base, processes.db.env, '13700000001');
   // A Sales member, registered by e-mail through the OAuth client of the project's owner.
-  const made = runCli(['client', 'create', '--name', 'import-e2e'], processes.db.env);
-  await made.exited;
-  const c = JSON.parse(made.output().trim()) as { client_id: string; client_secret: string };
-  const form = {
-    'content-type': 'application/x-www-form-urlencoded',
-    authorization: `Basic ${Buffer.from(`${c.client_id}:${c.client_secret}`).toString('base64')}`,
-  };
-  await fetch(`${base}/svcuser/oauth2/register`, {
-    method: 'POST',
-    headers: form,
-    body: new URLSearchParams({ email: 'sam@acme.example', password: PASSWORD, nickname: 'Sam Sales' }),
-  });
-  const login = await fetch(`${base}/svcuser/oauth2/access_token`, {
-    method: 'POST',
-    headers: form,
-    body: new URLSearchParams({ grant_type: 'password', username: 'sam@acme.example', password: PASSWORD }),
-  });
-  salesToken = ((await login.json()) as { access_token: string }).access_token;
-  const info = await fetch(`${base}/svcuser/oauth2/getUserInfoByAccessToken`, { headers: { authorization: `Bearer ${salesToken}` } });
-  salesId = ((await info.json()) as { id: number }).id;
+  ({ id: salesId, token: salesToken } = await registerByEmail(base, processes.db.env, {
+    email: 'sam@acme.example',
+    password: PASSWORD,
+    nickname: 'Sam Sales',
+  }));
   const ownerToken = project.auth.authorization.slice('Bearer '.length);
   await api(`/api/v1.7/app/${project.appId}/members`, ownerToken, { method: 'POST', body: { svc_user_id: salesId, role: 'Sales' } });
   await api(`/api/v1.7/user/membership/${project.appId}/accept`, salesToken, { method: 'POST' });

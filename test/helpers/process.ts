@@ -145,6 +145,33 @@ export async function provisionProject(base: string, env: Record<string, string>
   };
 }
 
+/**
+ * A person registered by e-mail through a new OAuth client of the server's (`rapport client create`),
+ * then signed in with their password: their user id and access token.
+ */
+export async function registerByEmail(
+  base: string,
+  env: Record<string, string>,
+  person: { email: string; nickname: string; password: string },
+): Promise<{ id: number; token: string }> {
+  const made = runCli(['client', 'create', '--name', `client-${person.email}`], env);
+  await made.exited;
+  const c = JSON.parse(made.output().trim()) as { client_id: string; client_secret: string };
+  const form = {
+    'content-type': 'application/x-www-form-urlencoded',
+    authorization: `Basic ${Buffer.from(`${c.client_id}:${c.client_secret}`).toString('base64')}`,
+  };
+  await fetch(`${base}/svcuser/oauth2/register`, { method: 'POST', headers: form, body: new URLSearchParams(person) });
+  const login = await fetch(`${base}/svcuser/oauth2/access_token`, {
+    method: 'POST',
+    headers: form,
+    body: new URLSearchParams({ grant_type: 'password', username: person.email, password: person.password }),
+  });
+  const token = ((await login.json()) as { access_token: string }).access_token;
+  const info = await fetch(`${base}/svcuser/oauth2/getUserInfoByAccessToken`, { headers: { authorization: `Bearer ${token}` } });
+  return { id: ((await info.json()) as { id: number }).id, token };
+}
+
 /** Every behaviour record of a customer, by id, read page by page through the behaviour list. */
 export async function behaviourRecords(base: string, p: ProvisionedProject, customerId: string): Promise<Map<string, unknown>> {
   const stored = new Map<string, unknown>();
