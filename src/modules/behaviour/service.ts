@@ -8,14 +8,16 @@ import type { AccessService, Actor } from '../access/service.ts';
 import type { CustomerVisibilityReadModel } from '../customers/mapper.ts';
 import type { HistoriesService } from '../histories/service.ts';
 import type { MergeReadModel } from '../merges/mapper.ts';
-import { BOOKKEEPING_ACTIONS, activityActions, overviewKeys, taggedLinkOf } from './actions.ts';
+import { overviewKeys, taggedLinkOf } from './actions.ts';
+import { BOOKKEEPING_ACTIONS, activityActions } from './activity-kinds.ts';
 import { CALL_ACTIONS, toBehaviour, toOverview } from './mapper.ts';
 import { type ActivityPeriod, type CustomerColumns, customerActivityReads } from './activity.repository.ts';
 import { createBehaviourReads, createBehaviourWrites, customerBehaviourTotal } from './repository.ts';
 import type { BehaviourRecord } from './schemas.ts';
 
 // The action catalogue is part of this module's public surface: ingestion validates records against it.
-export { ACTION_NAME_RE, BOOKKEEPING_ACTIONS, actionSpec, checkContent, overviewKeys, taggedLinkOf } from './actions.ts';
+export { ACTION_NAME_RE, actionSpec, checkContent, overviewKeys, taggedLinkOf } from './actions.ts';
+export { BOOKKEEPING_ACTIONS } from './activity-kinds.ts';
 export type { ActivityPeriod } from './activity.repository.ts';
 // The write path of behaviour records and counters, built by the composition root for ingestion.
 export { type BehaviourRecords, createBehaviourRecords } from './records.service.ts';
