@@ -64,6 +64,11 @@ export interface ActionSpec {
   partOf?: string;
   /** A record the team's own bookkeeping writes (creation, merge): not customer activity either. */
   bookkeeping?: true;
+  /**
+   * A record only Rapport writes, for a member's note or task on the customer (the tasks module): refused
+   * at ingestion, never counted, joined to its note or task in the behaviour list.
+   */
+  team?: 'note' | 'task';
   description: string;
 }
 
@@ -277,6 +282,20 @@ export const ACTIONS = {
   send_data_by_sms: { userTypes: C, content: LINK_ONLY, counter: 'sendCount', description: 'material sent by sms' },
   customer_merged: { userTypes: C, content: {}, bookkeeping: true, description: 'customer merge (content: the customer object)' },
   deal_record: { userTypes: C, content: { money: 'n', deal_id: 's', customer_id: 's' }, description: 'deal record' },
+  member_note: {
+    userTypes: C,
+    content: { note_id: 's!', author_id: 'i' },
+    bookkeeping: true,
+    team: 'note',
+    description: "a member's note on the customer (Rapport's own; the list joins the note)",
+  },
+  member_task: {
+    userTypes: C,
+    content: { task_id: 's!', creator_id: 'i' },
+    bookkeeping: true,
+    team: 'task',
+    description: "a task made about the customer (Rapport's own; the list joins the task)",
+  },
   daka: { userTypes: C, content: {}, description: 'check-in (original catalogue; fields not documented)' },
   card_open: { userTypes: C, content: {}, description: 'business card opened (original catalogue)' },
   card_spread: { userTypes: C, content: {}, description: 'business card spread (original catalogue)' },
@@ -376,10 +395,14 @@ export function checkContent(spec: ActionSpec, content: Record<string, unknown>)
 }
 
 /**
- * Actions that record bookkeeping, not something the customer or the team did: a customer's
- * creation and a merge into it. Every other record is activity (a customer's last activity time).
+ * Actions that record bookkeeping, not something the customer did: a customer's creation, a merge
+ * into it, and the records of the team's notes and tasks. Every other record is activity (a
+ * customer's last activity time).
  */
-export const BOOKKEEPING_ACTIONS: readonly string[] = ['create', 'customer_merged'];
+export const BOOKKEEPING_ACTIONS: readonly string[] = ['create', 'customer_merged', 'member_note', 'member_task'];
+
+/** The records Rapport writes for the team's notes and tasks (ActionSpec `team`), which ingestion refuses. */
+export const TEAM_ACTIONS: readonly string[] = ['member_note', 'member_task'];
 
 /**
  * The kinds of activity the customer list filters by (docs/customers.md), each the actions that
