@@ -25,6 +25,7 @@ import { erasureRoutes } from './modules/erasure/routes.ts';
 import { mergesRoutes } from './modules/merges/routes.ts';
 import { dataOpsRoutes } from './modules/dataops/routes.ts';
 import { bulkRoutes } from './modules/bulk/routes.ts';
+import { tasksRoutes } from './modules/tasks/routes.ts';
 import { membersRoutes } from './modules/members/routes.ts';
 import { metadataRoutes } from './modules/metadata/routes.ts';
 import { logoRoutes } from './modules/projects/logo.routes.ts';
@@ -212,6 +213,7 @@ async function registerModules(app: FastifyInstance, ctx: AppContext, services: 
   await app.register(erasureRoutes, { erasure: services.erasure });
   await app.register(dataOpsRoutes, { dataops: services.dataops });
   await app.register(bulkRoutes, { bulk: services.bulk });
+  await app.register(tasksRoutes, { tasks: services.tasks });
   await app.register(ingestRoutes, { ingest: services.ingest });
   await app.register(historiesRoutes, { histories: services.histories });
   await app.register(behaviourRoutes, { behaviour: services.behaviour });

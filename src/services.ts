@@ -44,6 +44,7 @@ import {
   createSiteStatus,
   createSiteStore,
 } from './modules/site/service.ts';
+import { createTaskErasure, createTaskMergeMoves, createTasksServices, createTeamRecordReads } from './modules/tasks/service.ts';
 import { createWebhooksService } from './modules/webhooks/service.ts';
 
 /** Every loop of background work; the server starts them and stops them on SIGTERM (src/lib/jobs.ts). */
@@ -102,7 +103,12 @@ function createCustomerServices(ctx: AppContext, id: IdentityServices, jobs: Bac
   const histories = createHistoriesService(ctx, access, { links: linkHistoryReads, customers: customerHistoryReads });
   // The overview and the record list read the customer (and a survivor's pending merges) in their own
   // statements, through the customers and merges modules' read models.
-  const behaviour = createBehaviourService(ctx, access, histories, { customers: customerVisibilityReadModel, merges: mergeReadModel });
+  // The timeline's records of the team's notes and tasks join them through the tasks module's reads.
+  const behaviour = createBehaviourService(ctx, access, histories, {
+    customers: customerVisibilityReadModel,
+    merges: mergeReadModel,
+    team: createTeamRecordReads(ctx, customerVisibilityReadModel),
+  });
   // One service per kind of caller (the API, the write path, imports and exports, merges) on one create path;
   // a new customer's `create` record goes through the behaviour service.
   const customers = createCustomersService(ctx, {
@@ -129,6 +135,7 @@ function createCustomerServices(ctx: AppContext, id: IdentityServices, jobs: Bac
     behaviour: behaviourRecords,
     histories: historyRecords,
     links: createLinkMergeMoves(ctx.database),
+    tasks: createTaskMergeMoves(ctx.database),
   });
   // Erasure asks each module whose tables name customers to erase its own rows, in one transaction.
   const erasure = createErasureService(ctx, {
@@ -142,6 +149,7 @@ function createCustomerServices(ctx: AppContext, id: IdentityServices, jobs: Bac
       behaviour: createBehaviourErasure(ctx.database),
       site: createSiteErasure(ctx.database),
       campaigns: createCampaignErasure(ctx.database),
+      tasks: createTaskErasure(ctx.database),
     },
   });
   // Ingestion writes each record table through its owner, in its own transaction and statements:
@@ -165,7 +173,17 @@ function createCustomerServices(ctx: AppContext, id: IdentityServices, jobs: Bac
   // Imports write through the customers service's create path, run by the job customer-import (which an
   // import started in this process starts); exports read through it.
   const dataops = createDataOpsServices(ctx, { customers: customers.dataOps, audit: audit.record, defineJob: (def) => jobs.define(def) });
-  return { groups, histories, behaviour, customers, merges, erasure, ingest, dataops };
+  // Notes, tasks and logged calls on customers: their timeline records through behaviour, calls through
+  // ingestion's write path; tasks come due are announced by the job task-due.
+  const tasks = createTasksServices(ctx, {
+    access,
+    customers,
+    records: behaviourRecords,
+    ingest,
+    readModel: customerVisibilityReadModel,
+  });
+  jobs.define(tasks.due.job);
+  return { groups, histories, behaviour, customers, merges, erasure, ingest, dataops, tasks };
 }
 
 type CustomerServices = ReturnType<typeof createCustomerServices>;

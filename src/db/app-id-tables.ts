@@ -52,6 +52,8 @@ export const TABLE_SCOPE = {
   customer_imports: PROJECT,
   customer_import_problems: PROJECT,
   customer_bulk_jobs: PROJECT,
+  notes: PROJECT,
+  tasks: PROJECT,
   visitors: PROJECT,
   customer_merges: PROJECT,
   site_visitors: PROJECT,
@@ -124,6 +126,9 @@ export const CROSS_PROJECT = {
   'customer-bulk-files':
     'The bulk worker removes the files of bulk exports finished a day ago, in every project: one sweep per server; each row found names the project it updates.',
   'file-renderer': 'The page renderer looks for files waiting to be rendered in every project: one queue of work per server.',
+  'task-due-scan':
+    'The background job task-due finds open tasks that came due and are not yet announced, in every project: one queue of work per ' +
+    'server; each row found names the project of its update and its event.',
   'phone-keys':
     'The background job phone-keys finds customers stored before phone keys existed (a mobile number without its key) in every project, ' +
     "and keys them by their project's region: one pass per server until none is left; each row found names the project of its update.",

@@ -607,6 +607,45 @@ export interface CustomerBulkJobsTable {
   updated_at: number;
 }
 
+/** A member's note on a customer (migration 034, docs/tasks.md). */
+export interface NotesTable {
+  id: string;
+  app_id: string;
+  customer_id: string;
+  /** The platform user who wrote it. */
+  author_id: number;
+  /** Markdown, as written (@-mentions included). */
+  content: string;
+  /** JSON array of the platform user ids its @-mentions resolved to (members who may see the customer). */
+  mentions: string;
+  /** The Call record the note was logged with (POST …/customer/{id}/calls), or null. */
+  call_id: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Something to do about a customer by a due time (migration 034, docs/tasks.md). */
+export interface TasksTable {
+  id: string;
+  app_id: string;
+  customer_id: string;
+  title: string;
+  notes: string | null;
+  /** call, email or todo */
+  kind: string;
+  due_at: number;
+  assignee_id: number;
+  creator_id: number;
+  /** open or done */
+  status: string;
+  completed_at: number | null;
+  completed_by: number | null;
+  /** When the due scan announced the task (its `due` event); null until then, cleared by a reschedule. */
+  due_signalled_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
 /** A row of an import that failed, with why (problems.csv). */
 export interface CustomerImportProblemsTable {
   app_id: string;
@@ -862,5 +901,7 @@ export interface Database {
   customer_imports: CustomerImportsTable;
   customer_import_problems: CustomerImportProblemsTable;
   customer_bulk_jobs: CustomerBulkJobsTable;
+  notes: NotesTable;
+  tasks: TasksTable;
   project_logos: ProjectLogosTable;
 }

@@ -2,7 +2,11 @@ import { type OutboxTable, type Database, type DialectFeatures, bulkOps, crossPr
 import type { Insertable, Kysely } from 'kysely';
 import { timeOrderedUuid } from '../lib/ids.ts';
 
-export type EventType = 'create' | 'update' | 'merge' | 'delete';
+/**
+ * `create`, `update`, `merge`, `delete` (the interface's settled four), and the tasks module's two
+ * (docs/events.md): `complete` (a task marked done) and `due` (a task came due).
+ */
+export type EventType = 'create' | 'update' | 'merge' | 'delete' | 'complete' | 'due';
 
 /**
  * The body of an event whose body is the stored record itself (ADR 0010): the outbox row then
@@ -91,6 +95,26 @@ export function customerEventEraser(features: DialectFeatures) {
       .where('app_id', '=', appId)
       .where('domain_type', '=', 'Customer')
       .where(bulk.anyOf('domain_id', customerIds))
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows);
+  };
+}
+
+/**
+ * For erasure: empties (`{}`) the bodies of the events of `domainType` about these records (a Note's
+ * or a Task's, which carry what the team wrote about an erased customer) that the outbox still
+ * holds; returns how many. Built once; call it with the erasure's transaction.
+ */
+export function eventBodyEraser(features: DialectFeatures) {
+  const bulk = bulkOps(features);
+  return async (trx: Kysely<Database>, appId: string, domainType: string, ids: string[]): Promise<number> => {
+    if (ids.length === 0) return 0;
+    const r = await trx
+      .updateTable('outbox')
+      .set({ body: '{}' })
+      .where('app_id', '=', appId)
+      .where('domain_type', '=', domainType)
+      .where(bulk.anyOf('domain_id', ids))
       .executeTakeFirst();
     return Number(r.numUpdatedRows);
   };

@@ -31,6 +31,8 @@ const ids = {
   import: '',
   invitation: '',
   bulk: '',
+  note: '',
+  task: '',
 };
 
 /** Texts only project A's data contains: none may appear in an answer to project B's Master. */
@@ -68,6 +70,10 @@ function pathValue(name: string, path: string, v: Variant): string {
       return ids.import;
     case 'bulkId':
       return ids.bulk;
+    case 'noteId':
+      return ids.note;
+    case 'taskId':
+      return ids.task;
     case 'n':
       return '1';
     case 'clientId':
@@ -95,7 +101,10 @@ function fieldValue(name: string, v: Variant): unknown {
   if (/^(svc_?user_?id|svcUserId|target_svc_userid|owner_id|promoter_?id|promoterId)$/i.test(name)) return String(v.actor());
   if (name === 'user_id') return String(a.master.id);
   if (/^(group_?id|groupId|source_group_id|target_group_id)$/.test(name)) return ids.group;
-  if (name === 'customer_ids') return ids.customer;
+  if (name === 'customer_ids' || name === 'customer_id') return ids.customer;
+  if (name === 'assignee_id') return String(v.actor());
+  if (name === 'content' || name === 'note') return 'Probe';
+  if (name === 'due_at') return '2030-01-01 10:00:00';
   if (name === 'datas')
     return JSON.stringify([{ customerId: ids.customer, srouceSvcUserId: String(a.sales.id), srouceGroupId: ids.group }]);
   if (name === 'event_ids') return ids.event;
@@ -131,6 +140,8 @@ async function stateOfA(): Promise<unknown[]> {
     `/api/v1.7/posts?app_id=${a.appId}`,
     `/api/v1.7/app/${a.appId}/post/${ids.post}`,
     `/api/v1.7/app/${a.appId}/member/customer/${ids.customer}/behaviour?count=100`,
+    `/api/v1.7/app/${a.appId}/customer/${ids.customer}/notes?count=100`,
+    `/api/v1.7/app/${a.appId}/tasks?count=100`,
     `/api/v1.7/my-apps`,
     `/api/v1.7/metadata/customer?app_id=${a.appId}`,
   ];
@@ -233,6 +244,20 @@ beforeAll(async () => {
   );
   expect(bulk.json().status, bulk.body).toBe(1);
   ids.bulk = bulk.json().data.id as string;
+  // A note and a task on A's customer (what the team wrote about it).
+  const noteText = unique('VictimNote');
+  const taskTitle = unique('VictimTask');
+  markers.push(noteText, taskTitle);
+  const note = await api.post(`/api/v1.7/app/${a.appId}/customer/${ids.customer}/notes`, { content: noteText }, { token: a.sales.token });
+  expect(note.json().status, note.body).toBe(1);
+  ids.note = note.json().data.id as string;
+  const task = await api.post(
+    `/api/v1.7/app/${a.appId}/tasks`,
+    { customer_id: ids.customer, title: taskTitle, due_at: '2030-01-01 10:00:00' },
+    { token: a.sales.token },
+  );
+  expect(task.json().status, task.body).toBe(1);
+  ids.task = task.json().data.id as string;
   const feed = await api.get(`/api/v1.7/app/${a.appId}/events`, { token: a.master.token });
   ids.event = feed.json().data.events[0].id as string;
 });

@@ -66,6 +66,29 @@ async function campaignOf(w: World, owner?: TestUser): Promise<string> {
   return res.json().data.postId as string;
 }
 
+/** A new task's body, due in a day. */
+const taskBody = (customerId: string) => ({
+  customer_id: customerId,
+  title: 'Probe',
+  due_at: new Date(Date.now() + 86_400_000).toISOString(),
+});
+
+/** A note its owner (a fresh Sales member) wrote on their customer. */
+async function ownersNote(w: World): Promise<{ id: string; noteId: string }> {
+  const c = await w.customerOf();
+  const res = await w.server.api.post(`/api/v1.7/app/${w.appId}/customer/${c.id}/notes`, { content: 'Owner' }, { token: c.owner.token });
+  expect(res.json().status, res.body).toBe(1);
+  return { id: c.id, noteId: res.json().data.id as string };
+}
+
+/** A task its owner (a fresh Sales member) made on their customer. */
+async function ownersTask(w: World): Promise<string> {
+  const c = await w.customerOf();
+  const res = await w.server.api.post(`/api/v1.7/app/${w.appId}/tasks`, taskBody(c.id), { token: c.owner.token });
+  expect(res.json().status, res.body).toBe(1);
+  return res.json().data.id as string;
+}
+
 const campaignBody = async (w: World, customerId: string) => ({ title: 'Probe', html: '<p>x</p>', customer_ids: customerId });
 
 /** Starts an import of a one-row CSV for `member`, as `caller`. */
@@ -369,6 +392,35 @@ const probes: Record<string, Probe> = {
     w.server.api.delete(`/api/v1.7/app/${w.appId}/link/${await w.linkOf(role === 'Non-member' ? undefined : u)}`, { token: u.token }),
   "DELETE /api/v1.7/app/{app-id}/link/{link-id} (another member's link)": async (w, u) =>
     w.server.api.delete(`/api/v1.7/app/${w.appId}/link/${await w.linkOf()}`, { token: u.token }),
+  'POST /api/v1.7/app/{app-id}/customer/{customer-id}/notes (their own customer)': async (w, u, role) => {
+    const c = await w.customerOf(role === 'Non-member' ? undefined : u);
+    return w.server.api.post(`/api/v1.7/app/${w.appId}/customer/${c.id}/notes`, { content: 'Probe' }, { token: u.token });
+  },
+  "POST /api/v1.7/app/{app-id}/customer/{customer-id}/notes (another member's customer)": async (w, u) =>
+    w.server.api.post(`/api/v1.7/app/${w.appId}/customer/${(await w.customerOf()).id}/notes`, { content: 'Probe' }, { token: u.token }),
+  "GET /api/v1.7/app/{app-id}/customer/{customer-id}/notes (another member's customer)": async (w, u) =>
+    w.server.api.get(`/api/v1.7/app/${w.appId}/customer/${(await w.customerOf()).id}/notes`, { token: u.token }),
+  "PUT /api/v1.7/app/{app-id}/customer/{customer-id}/note/{note-id} (a note the customer's owner wrote)": async (w, u) => {
+    const { id, noteId } = await ownersNote(w);
+    return w.server.api.put(`/api/v1.7/app/${w.appId}/customer/${id}/note/${noteId}`, { content: 'Edited' }, { token: u.token });
+  },
+  "DELETE /api/v1.7/app/{app-id}/customer/{customer-id}/note/{note-id} (a note the customer's owner wrote)": async (w, u) => {
+    const { id, noteId } = await ownersNote(w);
+    return w.server.api.delete(`/api/v1.7/app/${w.appId}/customer/${id}/note/${noteId}`, { token: u.token });
+  },
+  "POST /api/v1.7/app/{app-id}/customer/{customer-id}/calls (another member's customer)": async (w, u) =>
+    w.server.api.post(`/api/v1.7/app/${w.appId}/customer/${(await w.customerOf()).id}/calls`, { duration: 60 }, { token: u.token }),
+  'POST /api/v1.7/app/{app-id}/tasks (their own customer)': async (w, u, role) => {
+    const c = await w.customerOf(role === 'Non-member' ? undefined : u);
+    return w.server.api.post(`/api/v1.7/app/${w.appId}/tasks`, taskBody(c.id), { token: u.token });
+  },
+  "POST /api/v1.7/app/{app-id}/tasks (another member's customer)": async (w, u) =>
+    w.server.api.post(`/api/v1.7/app/${w.appId}/tasks`, taskBody((await w.customerOf()).id), { token: u.token }),
+  'GET /api/v1.7/app/{app-id}/tasks': (w, u) => w.server.api.get(`/api/v1.7/app/${w.appId}/tasks`, { token: u.token }),
+  "PUT /api/v1.7/app/{app-id}/task/{task-id} (a task on another member's customer)": async (w, u) =>
+    w.server.api.put(`/api/v1.7/app/${w.appId}/task/${await ownersTask(w)}`, { status: 'done' }, { token: u.token }),
+  "DELETE /api/v1.7/app/{app-id}/task/{task-id} (a task on another member's customer)": async (w, u) =>
+    w.server.api.delete(`/api/v1.7/app/${w.appId}/task/${await ownersTask(w)}`, { token: u.token }),
   'POST /api/v1.7/app/{app-id}/posts (their own customer)': async (w, u, role) =>
     w.server.api.post(
       `/api/v1.7/app/${w.appId}/posts`,

@@ -59,6 +59,8 @@ const OWNERS: Record<string, string> = {
   customer_imports: 'dataops',
   customer_import_problems: 'dataops',
   customer_bulk_jobs: 'bulk',
+  notes: 'tasks',
+  tasks: 'tasks',
 };
 
 function tablesNamed(source: string): Set<string> {

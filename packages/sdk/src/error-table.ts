@@ -286,6 +286,62 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCodeSpec>> = {
     en: 'Customers can be added only to a campaign that has not started sending: one scheduled for later, or paused',
     zh: '只能向尚未开始发送的群发邮件添加客户：定时发送的或已暂停的',
   },
+  note_not_found: { http: [{ status: 200, body: 'envelope' }], en: 'Note not found', zh: '备注不存在' },
+  note_not_yours: {
+    http: [{ status: 200, body: 'envelope' }],
+    en: "Only a note's author edits it; its author, the Master and Admins delete it",
+    zh: '只有备注的作者可以编辑；作者、项目创建者和管理员可以删除',
+  },
+  content_required: {
+    http: [{ status: 200, body: 'envelope' }],
+    en: 'content is required: a note needs some text',
+    zh: 'content 为必填项：备注需要有内容',
+  },
+  content_invalid: {
+    http: [{ status: 200, body: 'envelope' }],
+    en: 'content is not valid: at most 10,000 characters and at most 50 members mentioned',
+    zh: 'content 无效：最多 10,000 个字符，最多提及 50 位成员',
+  },
+  task_not_found: { http: [{ status: 200, body: 'envelope' }], en: 'Task not found', zh: '任务不存在' },
+  title_required: { http: [{ status: 200, body: 'envelope' }], en: 'title is required', zh: 'title 为必填项' },
+  title_invalid: { http: [{ status: 200, body: 'envelope' }], en: 'title must be at most 200 characters', zh: 'title 最多 200 个字符' },
+  due_at_required: { http: [{ status: 200, body: 'envelope' }], en: 'due_at is required', zh: 'due_at 为必填项' },
+  due_at_invalid: {
+    http: [{ status: 200, body: 'envelope' }],
+    en: 'due_at must be a date between 2000 and 2100: yyyy-MM-dd HH:mm:ss in the server time zone, or ISO 8601 with an offset',
+    zh: 'due_at 须为 2000 年至 2100 年之间的时间：服务器时区的 yyyy-MM-dd HH:mm:ss，或带时差的 ISO 8601',
+  },
+  assignee_id_invalid: {
+    http: [{ status: 200, body: 'envelope' }],
+    en: 'The assignee must be an active member of the project who may see the customer',
+    zh: '负责人必须是项目的有效成员，且能查看该客户',
+  },
+  task_kind_invalid: {
+    http: [{ status: 200, body: 'envelope' }],
+    en: 'kind must be call, email or todo',
+    zh: 'kind 须为 call、email 或 todo',
+  },
+  task_status_invalid: { http: [{ status: 200, body: 'envelope' }], en: 'status must be open or done', zh: 'status 须为 open 或 done' },
+  notes_invalid: {
+    http: [{ status: 200, body: 'envelope' }],
+    en: "A task's notes must be at most 4,000 characters",
+    zh: '任务说明最多 4,000 个字符',
+  },
+  time_zone_invalid: {
+    http: [{ status: 200, body: 'envelope' }],
+    en: 'time_zone must be an IANA time zone such as Asia/Shanghai or Europe/Berlin',
+    zh: 'time_zone 须为 IANA 时区，例如 Asia/Shanghai 或 Europe/Berlin',
+  },
+  call_time_invalid: {
+    http: [{ status: 200, body: 'envelope' }],
+    en: 'call_time must be a past time: yyyy-MM-dd HH:mm:ss in the server time zone, or ISO 8601 with an offset',
+    zh: 'call_time 须为过去的时间：服务器时区的 yyyy-MM-dd HH:mm:ss，或带时差的 ISO 8601',
+  },
+  direction_invalid: {
+    http: [{ status: 200, body: 'envelope' }],
+    en: 'direction must be out (the member called) or in (the customer called)',
+    zh: 'direction 须为 out（成员呼出）或 in（客户来电）',
+  },
   invalid_file: {
     http: [{ status: 200, body: 'envelope' }],
     en: 'The file was not stored: it is missing, too large, not a PDF, PNG or JPEG, encrypted, unreadable, or has too many pages or pixels',

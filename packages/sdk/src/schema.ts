@@ -5946,6 +5946,803 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1.7/app/{appId}/customer/{customerId}/notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A customer's notes, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description zero-based start index (default 0) */
+                    start_index?: number;
+                    /** @description page size (default 20, at most 100) */
+                    count?: number;
+                };
+                header?: never;
+                path: {
+                    appId: string;
+                    customerId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                id: string;
+                                appId: string;
+                                customerId: string;
+                                /** @description the platform user who wrote it */
+                                authorId: number;
+                                /** @description Markdown, as written */
+                                content: string;
+                                /** @description platform user ids its @-mentions resolved to (members who may see the customer) */
+                                mentions: number[];
+                                callId: string | null;
+                                createdAt: string;
+                                updatedAt: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Write a note on a customer the caller may see (Markdown; @[label](member:<user id>) mentions a member)
+         * @description content_required, content_invalid (over 10,000 characters or 50 mentions), customer_not_found. See docs/tasks.md.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                    customerId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Markdown, 1–10,000 characters; @[label](member:<platform user id>) mentions a member */
+                        content?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                id: string;
+                                appId: string;
+                                customerId: string;
+                                /** @description the platform user who wrote it */
+                                authorId: number;
+                                /** @description Markdown, as written */
+                                content: string;
+                                /** @description platform user ids its @-mentions resolved to (members who may see the customer) */
+                                mentions: number[];
+                                callId: string | null;
+                                createdAt: string;
+                                updatedAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1.7/app/{appId}/customer/{customerId}/note/{noteId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Edit a note's content (its author only)
+         * @description note_not_found, note_not_yours, content_required, content_invalid, customer_not_found.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                    customerId: string;
+                    noteId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Markdown, 1–10,000 characters; @[label](member:<platform user id>) mentions a member */
+                        content?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                id: string;
+                                appId: string;
+                                customerId: string;
+                                /** @description the platform user who wrote it */
+                                authorId: number;
+                                /** @description Markdown, as written */
+                                content: string;
+                                /** @description platform user ids its @-mentions resolved to (members who may see the customer) */
+                                mentions: number[];
+                                callId: string | null;
+                                createdAt: string;
+                                updatedAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Delete a note (its author, the Master or an Admin), with its timeline record */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                    customerId: string;
+                    noteId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1.7/app/{appId}/customer/{customerId}/calls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Log a call with a customer the caller may see: a Call record, its call behaviour record and optionally a note, together
+         * @description call_time_invalid, direction_invalid, content_invalid (the note), customer_not_found. See docs/tasks.md.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                    customerId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description when it started: yyyy-MM-dd HH:mm:ss (server zone) or ISO 8601 with an offset; default now */
+                        call_time?: string;
+                        /** @description seconds (default 0) */
+                        duration?: number;
+                        /** @description 1 connected (default), 0 not connected */
+                        call_status?: number;
+                        /** @description out (default: the member called the customer) or in */
+                        direction?: string;
+                        /** @description a note written with the call (Markdown, as a note’s content) */
+                        note?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                /** @description the Call record (GET /api/v1.7/calls) */
+                                id: string;
+                                /** @description its `call` behaviour record (the timeline) */
+                                recordId: string;
+                                callTime: string;
+                                endTime: string;
+                                duration: number;
+                                callStatus: number;
+                                note: {
+                                    id: string;
+                                    appId: string;
+                                    customerId: string;
+                                    /** @description the platform user who wrote it */
+                                    authorId: number;
+                                    /** @description Markdown, as written */
+                                    content: string;
+                                    /** @description platform user ids its @-mentions resolved to (members who may see the customer) */
+                                    mentions: number[];
+                                    callId: string | null;
+                                    createdAt: string;
+                                    updatedAt: string;
+                                } | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1.7/app/{appId}/tasks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Tasks of the customers the caller may see: by due time (soonest first; status=done latest first)
+         * @description time_zone_invalid. `due` is read in `time_zone` (default the server TIME_ZONE). See docs/tasks.md.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description zero-based start index (default 0) */
+                    start_index?: number;
+                    /** @description page size (default 20, at most 100) */
+                    count?: number;
+                    assignee_id?: number;
+                    /** @description one customer's tasks */
+                    customer_id?: string;
+                    /** @description open or done (default both) */
+                    status?: "open" | "done";
+                    /** @description today, overdue (open and past due) or week (today and the next six days), in time_zone */
+                    due?: "today" | "overdue" | "week";
+                    /** @description an IANA time zone for `due` (the browser's); default the server's TIME_ZONE */
+                    time_zone?: string;
+                };
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                id: string;
+                                appId: string;
+                                customerId: string;
+                                customerName: string | null;
+                                title: string;
+                                notes: string | null;
+                                /** @description call, email or todo */
+                                kind: string;
+                                dueAt: string;
+                                assigneeId: number;
+                                creatorId: number;
+                                /** @description open or done */
+                                status: string;
+                                /** @description open and past its due time */
+                                overdue: boolean;
+                                completedAt: string | null;
+                                completedBy: number | null;
+                                createdAt: string;
+                                updatedAt: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Make a task about a customer the caller may see, due at a time, for the caller or another member who may see it
+         * @description title_required, title_invalid, due_at_required, due_at_invalid, assignee_id_invalid, task_kind_invalid, notes_invalid, customer_not_found.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description the customer (required): one the caller may see */
+                        customer_id?: string;
+                        /** @description 1–200 characters (required) */
+                        title?: string;
+                        /** @description yyyy-MM-dd HH:mm:ss (server zone) or ISO 8601 with an offset (required) */
+                        due_at?: string;
+                        /** @description an active member who may see the customer; default the caller */
+                        assignee_id?: number;
+                        /** @description up to 4,000 characters */
+                        notes?: string;
+                        /** @description call, email or todo (default todo) */
+                        kind?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                id: string;
+                                appId: string;
+                                customerId: string;
+                                customerName: string | null;
+                                title: string;
+                                notes: string | null;
+                                /** @description call, email or todo */
+                                kind: string;
+                                dueAt: string;
+                                assigneeId: number;
+                                creatorId: number;
+                                /** @description open or done */
+                                status: string;
+                                /** @description open and past its due time */
+                                overdue: boolean;
+                                completedAt: string | null;
+                                completedBy: number | null;
+                                createdAt: string;
+                                updatedAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1.7/app/{appId}/task/{taskId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change a task: mark it done (status=done) or open, reschedule, reassign, edit
+         * @description task_not_found, task_status_invalid, and the create call codes of the fields given.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                    taskId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description 1–200 characters (required) */
+                        title?: string;
+                        /** @description yyyy-MM-dd HH:mm:ss (server zone) or ISO 8601 with an offset (required) */
+                        due_at?: string;
+                        /** @description an active member who may see the customer; default the caller */
+                        assignee_id?: number;
+                        /** @description up to 4,000 characters; empty clears them */
+                        notes?: string;
+                        /** @description call, email or todo (default todo) */
+                        kind?: string;
+                        /** @description done marks it done, open reopens it */
+                        status?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                id: string;
+                                appId: string;
+                                customerId: string;
+                                customerName: string | null;
+                                title: string;
+                                notes: string | null;
+                                /** @description call, email or todo */
+                                kind: string;
+                                dueAt: string;
+                                assigneeId: number;
+                                creatorId: number;
+                                /** @description open or done */
+                                status: string;
+                                /** @description open and past its due time */
+                                overdue: boolean;
+                                completedAt: string | null;
+                                completedBy: number | null;
+                                createdAt: string;
+                                updatedAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Delete a task, with its timeline record */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                    taskId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1.7/app/{appId}/events": {
         parameters: {
             query?: never;
@@ -7061,6 +7858,41 @@ export interface paths {
                                 webPageViewLogs?: {
                                     [key: string]: unknown;
                                 }[];
+                                note?: {
+                                    id: string;
+                                    appId: string;
+                                    customerId: string;
+                                    /** @description the platform user who wrote it */
+                                    authorId: number;
+                                    /** @description Markdown, as written */
+                                    content: string;
+                                    /** @description platform user ids its @-mentions resolved to (members who may see the customer) */
+                                    mentions: number[];
+                                    callId: string | null;
+                                    createdAt: string;
+                                    updatedAt: string;
+                                } | null;
+                                task?: {
+                                    id: string;
+                                    appId: string;
+                                    customerId: string;
+                                    customerName: string | null;
+                                    title: string;
+                                    notes: string | null;
+                                    /** @description call, email or todo */
+                                    kind: string;
+                                    dueAt: string;
+                                    assigneeId: number;
+                                    creatorId: number;
+                                    /** @description open or done */
+                                    status: string;
+                                    /** @description open and past its due time */
+                                    overdue: boolean;
+                                    completedAt: string | null;
+                                    completedBy: number | null;
+                                    createdAt: string;
+                                    updatedAt: string;
+                                } | null;
                             }[];
                         };
                     };

@@ -64,6 +64,11 @@ export interface ActionSpec {
   partOf?: string;
   /** A record the team's own bookkeeping writes (creation, merge): not customer activity either. */
   bookkeeping?: true;
+  /**
+   * A record only Rapport writes, for a member's note or task on the customer (the tasks module): refused
+   * at ingestion, never counted, joined to its note or task in the behaviour list.
+   */
+  team?: 'note' | 'task';
   description: string;
 }
 
@@ -277,6 +282,20 @@ export const ACTIONS = {
   send_data_by_sms: { userTypes: C, content: LINK_ONLY, counter: 'sendCount', description: 'material sent by sms' },
   customer_merged: { userTypes: C, content: {}, bookkeeping: true, description: 'customer merge (content: the customer object)' },
   deal_record: { userTypes: C, content: { money: 'n', deal_id: 's', customer_id: 's' }, description: 'deal record' },
+  member_note: {
+    userTypes: C,
+    content: { note_id: 's!', author_id: 'i' },
+    bookkeeping: true,
+    team: 'note',
+    description: "a member's note on the customer (Rapport's own; the list joins the note)",
+  },
+  member_task: {
+    userTypes: C,
+    content: { task_id: 's!', creator_id: 'i' },
+    bookkeeping: true,
+    team: 'task',
+    description: "a task made about the customer (Rapport's own; the list joins the task)",
+  },
   daka: { userTypes: C, content: {}, description: 'check-in (original catalogue; fields not documented)' },
   card_open: { userTypes: C, content: {}, description: 'business card opened (original catalogue)' },
   card_spread: { userTypes: C, content: {}, description: 'business card spread (original catalogue)' },

@@ -3,10 +3,14 @@
  */
 
 /**
- * Actions that record bookkeeping, not something the customer or the team did: a customer's
- * creation and a merge into it. Every other record is activity (a customer's last activity time).
+ * Actions that record bookkeeping, not something the customer did: a customer's creation, a merge
+ * into it, and the records of the team's notes and tasks. Every other record is activity (a
+ * customer's last activity time).
  */
-export const BOOKKEEPING_ACTIONS: readonly string[] = ['create', 'customer_merged'];
+export const BOOKKEEPING_ACTIONS: readonly string[] = ['create', 'customer_merged', 'member_note', 'member_task'];
+
+/** The records Rapport writes for the team's notes and tasks (ActionSpec `team`), which ingestion refuses. */
+export const TEAM_ACTIONS: readonly string[] = ['member_note', 'member_task'];
 
 /**
  * The kinds of activity the customer list filters by (docs/customers.md), each the actions that

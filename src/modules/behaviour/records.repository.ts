@@ -79,6 +79,18 @@ export function createBehaviourRecordWrites(database: DatabaseHandle) {
     },
 
     /** Re-points up to `batch` records of a merged customer to its survivor (by primary key); returns how many. */
+    /** Deletes the project's records of these ids whose action is one of `actions`; returns how many. */
+    async deleteLogs(trx: Kysely<Database>, appId: string, ids: string[], actions: readonly string[]): Promise<number> {
+      if (ids.length === 0) return 0;
+      const r = await trx
+        .deleteFrom('behaviour_logs')
+        .where('app_id', '=', appId)
+        .where(bulk.anyOf('id', ids))
+        .where('action', 'in', [...actions])
+        .executeTakeFirst();
+      return Number(r.numDeletedRows);
+    },
+
     async moveLogs(trx: Kysely<Database>, m: MergeMove, batch: number): Promise<number> {
       const ids = await trx
         .selectFrom('behaviour_logs')

@@ -1,5 +1,6 @@
 import type { BehaviourLogsTable, BehaviourRollupsTable, Database, DatabaseHandle } from '../../db/index.ts';
 import type { Insertable, Kysely } from 'kysely';
+import { TEAM_ACTIONS } from './activity-kinds.ts';
 import { type MergeMove, createBehaviourRecordWrites } from './records.repository.ts';
 
 export type { MergeMove } from './records.repository.ts';
@@ -31,6 +32,15 @@ export function createBehaviourRecords(database: DatabaseHandle) {
         else totals.set(k, { app_id: r.app_id, customer_id: r.customer_id, kind: r.kind, key: r.key, count: Number(r.count) });
       }
       await writes.addTotals(trx, [...totals.values()]);
+    },
+
+    /**
+     * Removes the records Rapport wrote for the team's notes and tasks (member_note, member_task) of
+     * these ids, with the note or task they stand for (the tasks module, in its transaction). They are
+     * never counted, so no counter changes.
+     */
+    removeTeamRecords(trx: Kysely<Database>, appId: string, ids: string[]): Promise<number> {
+      return writes.deleteLogs(trx, appId, ids, TEAM_ACTIONS);
     },
 
     /** Re-points up to `batch` records of a merged customer to its survivor; returns how many (the merge job's batches). */

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { PagingQuery } from '../../http/paging.ts';
 import { Link, ViewLog } from '../histories/schemas.ts';
+import { Note, Task } from '../tasks/schemas.ts';
 import { Nullable } from '../../http/schema-types.ts';
 
 const N = Nullable;
@@ -83,4 +84,7 @@ export const BehaviourRecord = Type.Object({
   progressVal: Type.Optional(Type.Integer()),
   webAccessLog: Type.Optional(N(Loose)),
   webPageViewLogs: Type.Optional(Type.Array(Loose)),
+  // member_note and member_task: the note or task as it is now (docs/tasks.md).
+  note: Type.Optional(N(Note)),
+  task: Type.Optional(N(Task)),
 });

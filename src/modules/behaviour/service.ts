@@ -68,7 +68,20 @@ const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? 
 export interface BehaviourReadModels {
   customers: CustomerVisibilityReadModel;
   merges: MergeReadModel;
+  /** The notes and tasks the team's records name (the tasks module's `createTeamRecordReads`). */
+  team: TeamRecordReads;
 }
+
+type Joined = Static<typeof BehaviourRecord>;
+
+/**
+ * The notes and tasks of the project with these ids, as the API answers them (missing ones left
+ * out): what the records of the team's notes and tasks (member_note, member_task) join in the list.
+ */
+export type TeamRecordReads = (
+  appId: string,
+  ids: { noteIds: string[]; taskIds: string[] },
+) => Promise<{ notes: Map<string, NonNullable<Joined['note']>>; tasks: Map<string, NonNullable<Joined['task']>> }>;
 
 /** The customer overview (from rollups) and the behaviour record list with its joins (docs/interface.md §11). */
 export function createBehaviourService(
@@ -100,6 +113,14 @@ export function createBehaviourService(
       throw err;
     }
     return customer;
+  }
+
+  /** The notes and tasks a page's team records name: one read when the page has any, none otherwise. */
+  async function teamRecords(appId: string, ids: (field: string, only?: (action: string) => boolean) => string[]) {
+    const noteIds = ids('note_id', (a) => a === 'member_note');
+    const taskIds = ids('task_id', (a) => a === 'member_task');
+    if (noteIds.length === 0 && taskIds.length === 0) return { notes: new Map(), tasks: new Map() };
+    return readModels.team(appId, { noteIds, taskIds });
   }
 
   return {
@@ -201,12 +222,15 @@ export function createBehaviourService(
             .filter((v): v is string => v !== null),
         ),
       ];
-      const { viewLogs, links, clues, calls } = await histories.referencedRecords(actor, {
-        linkIds: ids('linkId'),
-        viewLogIds: ids('linkViewLogId'),
-        clueIds: ids('clueId'),
-        callIds: ids('record_id', (a) => CALL_ACTIONS.has(a)),
-      });
+      const [{ viewLogs, links, clues, calls }, team] = await Promise.all([
+        histories.referencedRecords(actor, {
+          linkIds: ids('linkId'),
+          viewLogIds: ids('linkViewLogId'),
+          clueIds: ids('clueId'),
+          callIds: ids('record_id', (a) => CALL_ACTIONS.has(a)),
+        }),
+        teamRecords(appId, ids),
+      ]);
 
       return parsed.map(({ row, content }) => {
         const out: Static<typeof BehaviourRecord> = toBehaviour(row, clock);
@@ -238,6 +262,8 @@ export function createBehaviourService(
             });
           }
         }
+        if (row.action === 'member_note') out.note = team.notes.get(str(content?.note_id) ?? '') ?? null;
+        if (row.action === 'member_task') out.task = team.tasks.get(str(content?.task_id) ?? '') ?? null;
         if (row.action === 'access_site') {
           const visit = str(content?.web_access_log_id);
           out.webAccessLog = content;

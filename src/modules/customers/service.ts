@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/index.ts';
-import type { AccessService } from '../access/service.ts';
+import type { AccessService, Actor } from '../access/service.ts';
 import type { AuditRecorder } from '../audit/service.ts';
 import type { BehaviourService } from '../behaviour/service.ts';
 import type { GroupsService } from '../groups/service.ts';
@@ -45,6 +45,13 @@ export type { CustomerHistoryReads } from './mapper.ts';
 // What erasure needs of customers, built by the composition root for it.
 export { type CustomerErasure, createCustomerErasure } from './erasure.service.ts';
 
+/** A customer as modules that attach records to it need it: its owner decides who else may see it. */
+export interface VisibleCustomer {
+  id: string;
+  ownerId: number;
+  name: string | null;
+}
+
 export interface CustomersDeps {
   access: AccessService;
   metadata: MetadataService;
@@ -75,6 +82,13 @@ export function createCustomersService(ctx: AppContext, deps: CustomersDeps) {
   const reads = customerReads(deps.behaviour.customerTotal);
   const writePath = createCustomerWritePath(ctx, { path });
   const lists = createCustomerLists(ctx, { ...deps, reads: customerListReads(deps.behaviour.customerTotal) });
+  async function liveCustomers(appId: string, ids: string[], executor?: Kysely<Database>): Promise<Map<string, VisibleCustomer>> {
+    const reader = executor === undefined ? ctx.database.reader : ctx.database.readerFor(executor);
+    const out = new Map<string, VisibleCustomer>();
+    for (const r of await repo.findMany(reader, appId, ids))
+      if (r.status === 1) out.set(r.id, { id: r.id, ownerId: r.owner_id, name: r.name });
+    return out;
+  }
   return {
     api: createCustomerApi(ctx, { ...deps, path, writePath, reads, lists }),
     /** The list's filter, order and pages (`customerListFilter`: which customers a list, or an action on all it matches, covers). */
@@ -86,6 +100,18 @@ export function createCustomersService(ctx: AppContext, deps: CustomersDeps) {
     bulk: createCustomerBulk(ctx, { ...deps, lists }),
     /** The background job that keys the mobile numbers of customers stored before phone keys (the composition root defines it). */
     phoneKeys: phoneKeysJob(ctx, deps.regionOf),
+    /**
+     * The live customers among `ids` the actor may see, as the customer list shows them (a Sales
+     * member: their own), for modules that attach records to customers (the tasks module's notes,
+     * tasks and logged calls). `executor`: the caller's transaction, the database otherwise.
+     */
+    async visibleLive(actor: Actor, ids: string[], executor?: Kysely<Database>): Promise<Map<string, VisibleCustomer>> {
+      const live = await liveCustomers(actor.app.id, ids, executor);
+      for (const [id, c] of live) if (!actor.isManager && c.ownerId !== actor.userId) live.delete(id);
+      return live;
+    },
+    /** The live customers of the project among `ids`, whoever may see them (a background job's look-up: the tasks module's due scan). */
+    liveCustomers,
     /** `executor`: the caller's transaction (a bulk job's batch), the database otherwise. */
     mailRecipients(appId: string, query: MailRecipientQuery, executor?: Kysely<Database>): Promise<MailRecipient[]> {
       return repo.mailRecipients(executor ?? ctx.database.db, appId, query);

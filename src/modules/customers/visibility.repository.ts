@@ -3,8 +3,9 @@
  * customer in the same statement (the behaviour module's overview and record list): the start of a
  * statement over `customers` (aliased `c`) with what decides who may see the customer, to which the
  * caller adds its own columns (subqueries correlated on `id` and `appId`), so the whole is one
- * statement. Reached through the customers service (`customerVisibilityReadModel`); its type is
- * `CustomerVisibilityReadModel` of mapper.ts.
+ * statement; and the customers a list shows (`listed`), which a list of records about customers (the
+ * tasks module's) joins. Reached through the customers service (`customerVisibilityReadModel`); its
+ * type is `CustomerVisibilityReadModel` of mapper.ts.
  */
 import { type Database, crossProject } from '../../db/index.ts';
 import type { Kysely } from 'kysely';
@@ -25,5 +26,18 @@ export const customerVisibilityReadModel = {
   /** The customer of this id in the project. */
   byId(db: Db, appId: string, customerId: string) {
     return db.selectFrom('customers as c').select(VISIBILITY).where('c.app_id', '=', appId).where('c.id', '=', customerId);
+  },
+  /**
+   * The customers the customer list shows (live; a Sales member's own when `ownerId` is given), with
+   * their name: a subquery the caller joins its rows to by `id` (and the project), so who may see a
+   * record about a customer is decided in the caller's one statement.
+   */
+  listed(db: Db, appId: string, ownerId: number | null) {
+    const live = db
+      .selectFrom('customers as c')
+      .select(['c.id', 'c.app_id', 'c.owner_id', 'c.name'])
+      .where('c.app_id', '=', appId)
+      .where('c.status', '=', 1);
+    return ownerId === null ? live : live.where('c.owner_id', '=', ownerId);
   },
 };

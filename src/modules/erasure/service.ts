@@ -12,6 +12,7 @@ import type { HistoryErasure } from '../histories/service.ts';
 import type { LinkErasure } from '../links/service.ts';
 import type { MergeErasure } from '../merges/service.ts';
 import type { SiteErasure } from '../site/service.ts';
+import type { TaskErasure } from '../tasks/service.ts';
 
 type Db = Kysely<Database>;
 
@@ -33,6 +34,7 @@ export interface ErasureOwners {
   behaviour: BehaviourErasure;
   site: SiteErasure;
   campaigns: CampaignErasure;
+  tasks: TaskErasure;
 }
 
 /**
@@ -62,6 +64,9 @@ function erasureSteps(o: ErasureOwners, emptyCustomerEvents: ErasureStep['run'])
     { table: 'behaviour_rollups', run: o.behaviour.eraseRollups },
     { table: 'behaviour_totals', run: o.behaviour.eraseTotals },
     { table: 'calls', run: o.histories.eraseCalls },
+    // The team's notes and tasks about the customers, with the bodies of their events still in the outbox.
+    { table: 'notes', run: o.tasks.eraseNotes },
+    { table: 'tasks', run: o.tasks.eraseTasks },
     // A directed link is the sales user's material: it stays, addressed to no one.
     { table: 'links', run: o.links.unlinkCustomers },
     { table: 'visitors', run: o.links.eraseVisitors },

@@ -10,7 +10,7 @@ import type { ScopedTable } from './bodies.ts';
 import { DOMAIN_TABLES, type Item, type ItemProblem, invalid, parseItem } from './items.ts';
 import { type WritePlan, emptyPlanRows } from './plans.ts';
 import { ItemError } from './reader.ts';
-import type { RecordOwners, RecordWriter } from './write.service.ts';
+import type { AlsoWrite, RecordOwners, RecordWriter } from './write.service.ts';
 
 export const MAX_EVENTS = 1000;
 
@@ -310,7 +310,7 @@ export function createBatchIngestion(ctx: AppContext, deps: RecordOwners & { acc
   }
 
   /** One batch of an authorized caller: validated whole, written once (retried when a concurrent batch raced it). */
-  async function ingestBatch(caller: IngestCaller, payload: unknown): Promise<IngestResult> {
+  async function ingestBatch(caller: IngestCaller, payload: unknown, alsoWrite?: AlsoWrite): Promise<IngestResult> {
     if (!Array.isArray(payload)) throw failure('invalid_events', 'The body must be a JSON array of event messages', { errors: [] });
     if (payload.length > MAX_EVENTS) {
       throw failure('invalid_events', `A batch holds at most ${MAX_EVENTS} event messages`, { errors: [] });
@@ -321,7 +321,7 @@ export function createBatchIngestion(ctx: AppContext, deps: RecordOwners & { acc
     for (let attempt = 1; ; attempt += 1) {
       try {
         const { result, plan } = await runBatch(caller, payload);
-        await writer.write(plan);
+        await writer.write(plan, alsoWrite);
         return result;
       } catch (err) {
         if (attempt >= 3 || !(isUniqueViolation(err) || isTransientConflict(err))) throw err;
@@ -330,10 +330,13 @@ export function createBatchIngestion(ctx: AppContext, deps: RecordOwners & { acc
   }
 
   return {
-    /** Ingests one batch of an authorized caller (see `authorize`), counted by the observer whatever its outcome. */
-    async ingest(caller: IngestCaller, payload: unknown): Promise<IngestResult> {
+    /**
+     * Ingests one batch of an authorized caller (see `authorize`), counted by the observer whatever its
+     * outcome. `alsoWrite`: rows of the caller's own, written in the batch's transaction after it.
+     */
+    async ingest(caller: IngestCaller, payload: unknown, alsoWrite?: AlsoWrite): Promise<IngestResult> {
       try {
-        const result = await ingestBatch(caller, payload);
+        const result = await ingestBatch(caller, payload, alsoWrite);
         ctx.observer.ingested(result);
         return result;
       } catch (err) {

@@ -93,6 +93,7 @@ export function parseBehaviour(body: Record<string, unknown>, c: ParseContext): 
   const action = r.str('action', { required: true, max: 64 }) as string;
   if (!ACTION_NAME_RE.test(action)) throw new ItemError('action must be 1-64 characters of a-z 0-9 _');
   const spec = actionSpec(action);
+  if (spec?.team !== undefined) throw new ItemError(`action ${action} is written by Rapport only (a member's ${spec.team})`);
   let userType = r.int('userType', { oneOf: [0, 1] });
   if (spec) {
     if (userType === null) userType = spec.userTypes[0] ?? 0;

@@ -14,7 +14,7 @@ export { DOMAIN_TABLES, type DomainType } from './items.ts';
 // What the site module implements for the viewer write (SiteStore), with the rows and errors it meets.
 export { QuotaTaken, type SiteGate, type SiteGuard, type SiteRows, type SiteStore } from './plans.ts';
 export type { ViewerViewState, ViewerWrite, SiteWrite } from './viewer.service.ts';
-export type { CustomerLookups, CustomerWriter, LinkStore } from './write.service.ts';
+export type { AlsoWrite, CustomerLookups, CustomerWriter, LinkStore } from './write.service.ts';
 export { type VisitorRecord, visitorRecordBody } from './visitor-body.ts';
 
 /** Route body limit (docs/interface.md §12: ≤ 5 MB). */

@@ -27,6 +27,12 @@ function latestActivity(rows: Insertable<BehaviourLogsTable>[]): [string, string
   return [...latest.values()];
 }
 
+/**
+ * What a caller of the write path writes of its own in the batch's transaction, after the batch's
+ * rows (the tasks module's note written with a logged call): both commit, or neither.
+ */
+export type AlsoWrite = (trx: Transaction<Database>) => Promise<void>;
+
 /** Batches of more records than this have a transaction of their own instead of joining a group. */
 const GROUPED_MAX_RECORDS = 64;
 
@@ -164,10 +170,19 @@ export function createRecordWriter(database: DatabaseHandle, deps: RecordOwners 
 
     /**
      * Writes a validated batch. Small batches without customers join other requests' in one
-     * transaction (the group commit); customers, whose writer validates inside the transaction, and
-     * big batches, which are a group on their own, get a transaction of their own.
+     * transaction (the group commit); customers, whose writer validates inside the transaction, big
+     * batches, which are a group on their own, and batches with rows of the caller's own
+     * (`alsoWrite`) get a transaction of their own.
      */
-    async write(plan: WritePlan): Promise<void> {
+    async write(plan: WritePlan, alsoWrite?: AlsoWrite): Promise<void> {
+      if (alsoWrite !== undefined) {
+        // The caller's own rows commit with the batch's, so the batch has a transaction of its own.
+        await database.db.transaction().execute(async (trx) => {
+          if (plan.records > 0) await writeAlone(trx, plan);
+          await alsoWrite(trx);
+        });
+        return;
+      }
       if (plan.records === 0) return;
       if (plan.customers.length > 0 || plan.records > GROUPED_MAX_RECORDS) {
         await database.db.transaction().execute((trx) => writeAlone(trx, plan));

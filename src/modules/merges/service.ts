@@ -12,6 +12,7 @@ import { type CustomerMerging, type CustomerResponse, type CustomerRow, customer
 import type { HistoryRecords } from '../histories/service.ts';
 import type { LinkMergeMoves } from '../links/service.ts';
 import type { MembersService } from '../members/service.ts';
+import type { TaskMergeMoves } from '../tasks/service.ts';
 import { type CustomerMergeRow, createMergesRepository } from './repository.ts';
 
 // The read model other modules' repositories follow a survivor's pending merges with (behaviour's reads).
@@ -120,9 +121,11 @@ export function createMergesService(
     histories: HistoryRecords;
     /** Visitors, views and links, moved by their owner. */
     links: LinkMergeMoves;
+    /** Notes and tasks, moved by their owner. */
+    tasks: TaskMergeMoves;
   },
 ) {
-  const { access, members, customers, audit, behaviour, histories, links } = deps;
+  const { access, members, customers, audit, behaviour, histories, links, tasks } = deps;
   const db: Kysely<Database> = ctx.database.db;
   const clock = ctx.clock;
   const repo = createMergesRepository(ctx.database.features);
@@ -130,7 +133,7 @@ export function createMergesService(
   /**
    * The history whose rows name a customer in `customer_id`, moved from a merged customer to its
    * survivor by the background job in batches, each through its owner, in this order: behaviour
-   * records, calls, views (link_view_logs), links. A table that names customers gets a move here (and
+   * records, calls, views (link_view_logs), links, notes, tasks. A table that names customers gets a move here (and
    * a step in erasure). The counters (behaviour_totals, behaviour_rollups) move apart, whole, in one
    * transaction.
    */
@@ -141,6 +144,8 @@ export function createMergesService(
     (trx, m, batch) => histories.moveCalls(trx, moveOf(m), batch),
     (trx, m, batch) => links.moveViews(trx, moveOf(m), batch),
     (trx, m, batch) => links.moveLinks(trx, moveOf(m), batch),
+    (trx, m, batch) => tasks.moveNotes(trx, moveOf(m), batch),
+    (trx, m, batch) => tasks.moveTasks(trx, moveOf(m), batch),
   ];
 
   const parseIds = (raw: string | undefined): string[] =>

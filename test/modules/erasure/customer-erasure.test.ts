@@ -125,6 +125,36 @@ async function history(customerId: string, tag: string) {
       created_at: now,
     })
     .execute();
+  // A note and a task the team wrote about the customer.
+  await db()
+    .insertInto('notes')
+    .values({
+      id: `${tag}-note`,
+      app_id: p.appId,
+      customer_id: customerId,
+      author_id: p.sales.id,
+      content: 'Han Meimei',
+      mentions: '[]',
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  await db()
+    .insertInto('tasks')
+    .values({
+      id: `${tag}-task`,
+      app_id: p.appId,
+      customer_id: customerId,
+      title: 'Call Han Meimei',
+      kind: 'call',
+      due_at: now,
+      assignee_id: p.sales.id,
+      creator_id: p.sales.id,
+      status: 'open',
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
 }
 
 /** A campaign's recipient row, as erasure leaves it. */
@@ -137,8 +167,9 @@ const recipient = (tag: string) =>
     .executeTakeFirst();
 
 async function remaining(ids: string[]) {
-  const n = async (table: 'behaviour_logs' | 'behaviour_totals' | 'behaviour_rollups' | 'calls' | 'link_view_logs' | 'visitors') =>
-    (await db().selectFrom(table).select('app_id').where('app_id', '=', p.appId).where('customer_id', 'in', ids).execute()).length;
+  const n = async (
+    table: 'behaviour_logs' | 'behaviour_totals' | 'behaviour_rollups' | 'calls' | 'link_view_logs' | 'visitors' | 'notes' | 'tasks',
+  ) => (await db().selectFrom(table).select('app_id').where('app_id', '=', p.appId).where('customer_id', 'in', ids).execute()).length;
   const rows = async (table: 'customer_field_values' | 'site_visitors') =>
     (await db().selectFrom(table).select('app_id').where('app_id', '=', p.appId).where('customer_id', 'in', ids).execute()).length;
   const ofVisitors = async (table: 'site_visits' | 'site_events') =>
@@ -166,6 +197,8 @@ async function remaining(ids: string[]) {
     calls: await n('calls'),
     link_view_logs: await n('link_view_logs'),
     visitors: await n('visitors'),
+    notes: await n('notes'),
+    tasks: await n('tasks'),
     customers: (await db().selectFrom('customers').select('id').where('app_id', '=', p.appId).where('id', 'in', ids).execute()).length,
     links: (await db().selectFrom('links').select('id').where('app_id', '=', p.appId).where('customer_id', 'in', ids).execute()).length,
   };
@@ -182,6 +215,8 @@ const NOTHING = {
   calls: 0,
   link_view_logs: 0,
   visitors: 0,
+  notes: 0,
+  tasks: 0,
   customers: 0,
   links: 0,
 };
@@ -235,6 +270,8 @@ describe('erasure', () => {
       'behaviour_rollups',
       'behaviour_totals',
       'calls',
+      'notes',
+      'tasks',
       'links',
       'visitors',
       'site_visits',
@@ -251,6 +288,8 @@ describe('erasure', () => {
       link_view_durations: 2,
       link_view_logs: 3,
       calls: 2,
+      notes: 2,
+      tasks: 2,
       links: 2,
       visitors: 2,
       site_visits: 2,
