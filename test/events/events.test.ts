@@ -43,7 +43,7 @@ function verify(secret: string, header: string, rawBody: string): boolean {
 async function hook(url: string, extra: Record<string, string> = {}) {
   const res = await t.server.api.post(`/api/v1.7/app/${appId}/webhooks`, { url, ...extra }, { token: master.token });
   expect(res.json().status, res.body).toBe(1);
-  return res.json().data as { id: string; secret: string; url: string; status: string };
+  return res.json().data as { id: string; secret: string; url: string; status: string; domainTypes: string[] };
 }
 
 async function createCustomer(name: string) {
@@ -81,6 +81,10 @@ describe('webhooks', () => {
       { token: master.token },
     );
     expect(badTypes.json().code).toBe('domain_types_invalid');
+    // Every domain type Rapport writes can be subscribed to by name: unknown visitors' link views, notes and tasks too.
+    const ours = await hook('http://127.0.0.1:9/y', { domain_types: 'LinkView,Note,Task' });
+    expect(ours.domainTypes).toEqual(['LinkView', 'Note', 'Task']);
+    await t.server.api.delete(`/api/v1.7/app/${appId}/webhooks/${ours.id}`, { token: master.token });
     expect((await t.server.api.delete(`/api/v1.7/app/${appId}/webhooks/${h.id}`, { token: master.token })).json()).toEqual({
       status: 1,
       data: true,

@@ -13,7 +13,7 @@ import { timeOrderedUuid } from '../../lib/ids.ts';
 import { type WebhookRow, toDelivery, toWebhook } from './mapper.ts';
 import { webhooksRepository as repo } from './repository.ts';
 
-export const DOMAIN_TYPES = ['Customer', 'BehaviourLog', 'Call', 'Link', 'LinkViewLog', 'Clue', 'Post', 'Note', 'Task'];
+export const DOMAIN_TYPES = ['Customer', 'BehaviourLog', 'Call', 'Link', 'LinkViewLog', 'Clue', 'Post', 'LinkView', 'Note', 'Task'];
 const MAX_HOOKS_PER_PROJECT = 20;
 /** How long a test delivery waits for the receiver (the relay's own default). */
 const TEST_TIMEOUT_MS = 10_000;
