@@ -13,8 +13,8 @@ const COMPRESS_FROM_BYTES = 1024;
 
 /**
  * Writes `<file>.br` (brotli, best quality) and `<file>.gz` (gzip, level 9) beside each script,
- * style sheet, SVG and JSON file of the build's assets, once at build time; the server sends the one
- * the browser accepts (src/http/console.ts, `preCompressed`), so no request spends CPU on compression.
+ * style sheet, SVG and JSON file of the build's assets and beside index.html, once at build time; the
+ * server sends the one the browser accepts (src/http/console.ts), so no request spends CPU on compression.
  */
 function precompress(): Plugin {
   let outDir = 'dist';
@@ -27,9 +27,11 @@ function precompress(): Plugin {
     closeBundle() {
       const assets = path.join(outDir, 'assets');
       if (!fs.existsSync(assets)) return;
-      for (const name of fs.readdirSync(assets)) {
-        if (!/\.(js|css|svg|json)$/.test(name)) continue;
-        const file = path.join(assets, name);
+      const files = fs
+        .readdirSync(assets)
+        .filter((name) => /\.(js|css|svg|json)$/.test(name))
+        .map((name) => path.join(assets, name));
+      for (const file of [...files, path.join(outDir, 'index.html')]) {
         const body = fs.readFileSync(file);
         if (body.length < COMPRESS_FROM_BYTES) continue;
         fs.writeFileSync(`${file}.br`, brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
@@ -49,6 +51,11 @@ export default defineConfig({
     manifest: true,
     // ECharts' chunk is large and loaded only with a chart; the first-load budget is checked by test/console/console-budget.test.ts.
     chunkSizeWarningLimit: 1200,
+    rolldownOptions: {
+      // antd's rc-* packages declare no `sideEffects`, so a module imported for one export (antd's
+      // form context takes rc-field-form's provider) would bring the whole package; they have none.
+      treeshake: { moduleSideEffects: [{ test: /[\\/]node_modules[\\/](rc-[^\\/]+|@rc-component[\\/][^\\/]+)[\\/]/, sideEffects: false }] },
+    },
   },
   server: {
     proxy: { '/healthz': server, '/openapi.json': server, '/docs': server, '/api': server, '/svcuser': server },

@@ -1,6 +1,7 @@
 /**
- * Writes docs/errors.md and the SDK's copy of the table (packages/sdk/src/error-table.ts, which the
- * console reads) from the error table (src/http/error-codes.ts): `npm run docs:errors`.
+ * Writes docs/errors.md, the SDK's copy of the table (packages/sdk/src/error-table.ts) and the console's
+ * texts of it, one file per language (console/src/locales/<language>/errors.json, loaded with that
+ * language's texts), from the error table (src/http/error-codes.ts): `npm run docs:errors`.
  * test/http/error-codes.test.ts fails when a committed file differs from what this renders.
  */
 import { writeFile } from 'node:fs/promises';
@@ -10,6 +11,11 @@ import { ERROR_CODES, type ErrorCodeSpec, FIELD_ERROR_CODES } from '../src/http/
 
 export const ERRORS_DOC = fileURLToPath(new URL('../docs/errors.md', import.meta.url));
 export const SDK_ERROR_TABLE = fileURLToPath(new URL('../packages/sdk/src/error-table.ts', import.meta.url));
+/** The console's languages and the text of the table each one shows. */
+export const CONSOLE_ERROR_TEXTS = {
+  'en-US': { file: fileURLToPath(new URL('../console/src/locales/en-US/errors.json', import.meta.url)), text: 'en' },
+  'zh-CN': { file: fileURLToPath(new URL('../console/src/locales/zh-CN/errors.json', import.meta.url)), text: 'zh' },
+} as const;
 
 const cell = (text: string) => text.replaceAll('|', '\\|');
 const answers = (spec: ErrorCodeSpec) => spec.http.map((a) => `${a.status} ${a.body}`).join(', ');
@@ -23,7 +29,8 @@ export async function renderErrorsDoc(): Promise<string> {
     '<!-- Generated from src/http/error-codes.ts by `npm run docs:errors`: edit the table, not this file. -->',
     '',
     'Every error code the API answers. Clients match on the code; the texts are for people, in English and',
-    'in Chinese (Simplified). The SDK carries the same table (`errorCodeSpec`, `ERROR_CODES`, `FIELD_ERROR_CODES`), and the web console reads it there.',
+    'in Chinese (Simplified). The SDK carries the same table (`errorCodeSpec`, `ERROR_CODES`, `FIELD_ERROR_CODES`); the web console has',
+    'its texts one file per language, loaded with the language it shows.',
     '',
     'Bodies:',
     '',
@@ -86,7 +93,26 @@ export function errorCodeSpec(code: string): ErrorCodeSpec | undefined {
   return prettier.format(source, { ...options, filepath: SDK_ERROR_TABLE });
 }
 
+/**
+ * The console's texts of the table in one language: each code's (`codes`) and each field code's by its
+ * problem (`fields`); a language other than English adds the English texts (`english`), which the
+ * console compares a failure's English detail with (a detail that only repeats its code's text is not shown).
+ */
+export async function renderConsoleErrorTexts(language: keyof typeof CONSOLE_ERROR_TEXTS): Promise<string> {
+  const { file, text } = CONSOLE_ERROR_TEXTS[language];
+  const texts = (lang: 'en' | 'zh') => {
+    const of = (table: Readonly<Record<string, ErrorCodeSpec>>) =>
+      Object.fromEntries(Object.entries(table).map(([k, spec]) => [k, spec[lang]]));
+    return { codes: of(ERROR_CODES), fields: of(FIELD_ERROR_CODES) };
+  };
+  const body = text === 'en' ? texts('en') : { ...texts(text), english: texts('en') };
+  const options = await prettier.resolveConfig(file);
+  return prettier.format(JSON.stringify(body), { ...options, filepath: file });
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   await writeFile(ERRORS_DOC, await renderErrorsDoc());
   await writeFile(SDK_ERROR_TABLE, await renderSdkErrorTable());
+  for (const language of Object.keys(CONSOLE_ERROR_TEXTS) as (keyof typeof CONSOLE_ERROR_TEXTS)[])
+    await writeFile(CONSOLE_ERROR_TEXTS[language].file, await renderConsoleErrorTexts(language));
 }

@@ -9,14 +9,15 @@ import { router } from './app/routes.tsx';
 import { authQueries } from './features/auth/api.ts';
 import { queryClient } from './shared/api/queryClient.ts';
 import { session } from './shared/api/session.ts';
-import './shared/i18n/i18n.ts';
+import { i18nReady } from './shared/i18n/i18n.ts';
 import { setServerTimeZone } from './shared/time/serverTime.ts';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
-// Before the first page: the server's time zone, and the session the cookie may hold.
+// Before the first page: the language's texts, the server's time zone, and the session the cookie may hold.
 await Promise.all([
+  i18nReady,
   queryClient
     .fetchQuery(authQueries.serverInfo())
     .then((info) => setServerTimeZone(info.timeZone))

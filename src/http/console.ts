@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /** Where the console is served; its build (console/vite.config.ts) uses the same base. */
 export const CONSOLE_PATH = '/console/';
@@ -37,12 +37,26 @@ const MISSING_PAGE = `<!DOCTYPE html>
  *   gzip-encoded when the browser accepts it (the build writes `.br` and `.gz` beside each file,
  *   console/vite.config.ts), with `Vary: Accept-Encoding`;
  * - `/console` and any other path below it: `index.html`, `no-cache`, so a deep link opens the page
- *   (the console's router takes it from there) and a new build is picked up at the next load.
+ *   (the console's router takes it from there) and a new build is picked up at the next load; its
+ *   build's brotli or gzip copy too (`index.html.br`, `.gz`) to a browser that accepts it.
  *
  * Without a build the server still starts: it logs a warning and `/console` answers a page saying
  * how to build it. None of it counts against rate limits (static files, no data), and none of it is
  * in the OpenAPI document.
  */
+/** The build's compressed copy a browser takes, by its Accept-Encoding: brotli, else gzip; none for `q=0` or neither named. */
+export function compressedCopy(acceptEncoding: string | undefined): { encoding: 'br' | 'gzip'; suffix: '.br' | '.gz' } | undefined {
+  const accepted = new Set<string>();
+  for (const part of (acceptEncoding ?? '').split(',')) {
+    const [name = '', ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    if (name !== '' && (q === undefined || Number(q.slice(2)) > 0)) accepted.add(name);
+  }
+  if (accepted.has('br')) return { encoding: 'br', suffix: '.br' };
+  if (accepted.has('gzip')) return { encoding: 'gzip', suffix: '.gz' };
+  return undefined;
+}
+
 export async function registerConsole(app: FastifyInstance, dir: string, log: FastifyBaseLogger): Promise<void> {
   const indexFile = path.join(dir, 'index.html');
   const built = fs.existsSync(indexFile);
@@ -62,11 +76,14 @@ export async function registerConsole(app: FastifyInstance, dir: string, log: Fa
     scope.get('/favicon.svg', favicon);
     scope.get('/favicon.ico', favicon);
 
-    const page = async (_request: unknown, reply: FastifyReply) => {
-      // Read on every request (a few hundred bytes): a rebuild is served without a restart.
+    const page = async (request: FastifyRequest, reply: FastifyReply) => {
+      // Read on every request (a few kilobytes): a rebuild is served without a restart.
       const html = await fs.promises.readFile(indexFile).catch(() => null);
       if (html === null) return reply.code(503).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(MISSING_PAGE);
-      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
+      void reply.header('cache-control', 'no-cache').header('vary', 'accept-encoding').type('text/html; charset=utf-8');
+      const copy = compressedCopy(request.headers['accept-encoding']);
+      const compressed = copy && (await fs.promises.readFile(indexFile + copy.suffix).catch(() => null));
+      return copy && compressed ? reply.header('content-encoding', copy.encoding).send(compressed) : reply.send(html);
     };
     scope.get('/console', page);
     scope.get('/console/*', page);

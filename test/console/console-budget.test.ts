@@ -12,15 +12,15 @@ import { freePort, provisionProject, runCli, useProcessDatabase, waitForOk } fro
  * The web console's first load stays small. In Chromium, signed in, the customers page is opened
  * with an empty cache; every asset it fetches until the page is quiet (the HTML, scripts, style
  * sheets, fonts, images, the icon: everything but the API's answers) is fetched again as a browser
- * asking for brotli gets it, and the bytes on the wire are summed: the target is 300 KB, and no more
- * than today's 441 KB is let through (CEILING) until the target is met. Also checks the
- * build (console/dist, written by `npm run build`): compressed copies, and ECharts and the pages
- * loaded by dynamic imports.
+ * asking for brotli gets it, and the bytes on the wire are summed: the target is 300 KB, met, and no
+ * more than today's figure rounded up to 10 KB is let through (CEILING), so what adds to it is seen.
+ * Also checks the build (console/dist, written by `npm run build`): compressed copies, and ECharts
+ * and the pages loaded by dynamic imports.
  */
 const DIST = path.resolve(import.meta.dirname, '../../console/dist');
-/** The target: 300 KB. Missed today (441 KB, docs/performance.md "The console's first load"): the test holds the line at CEILING until it is met. */
+/** The target: 300 KB. Met (281 KB, docs/performance.md "The console's first load"): the test holds the line at CEILING, today's figure rounded up. */
 const BUDGET = 300 * 1024;
-const CEILING = 450 * 1024;
+const CEILING = 290 * 1024;
 const PHONE = '13700000001';
 
 interface ManifestChunk {
@@ -113,7 +113,8 @@ describe('the console build', () => {
           `(scripts ${(kinds(/\.js$/) / 1024).toFixed(1)} KB, styles ${(kinds(/\.css$/) / 1024).toFixed(1)} KB, ` +
           `fonts ${(kinds(/\.(woff2?|ttf)$/) / 1024).toFixed(1)} KB, other ${(kinds(/^(?!.*\.(js|css|woff2?|ttf)$)/) / 1024).toFixed(1)} KB)`,
       );
-      if (process.env.BUDGET_LIST) for (const s of [...sizes].sort((a, b) => b.bytes - a.bytes)) console.log(`${(s.bytes / 1024).toFixed(1)}\t${s.path}`);
+      if (process.env.BUDGET_LIST)
+        for (const s of [...sizes].sort((a, b) => b.bytes - a.bytes)) console.log(`${(s.bytes / 1024).toFixed(1)}\t${s.path}`);
       expect(sizes.some((s) => /\.js$/.test(s.path))).toBe(true);
       if (total > BUDGET) console.log(`over the ${BUDGET / 1024} KB target by ${((total - BUDGET) / 1024).toFixed(1)} KB`);
       expect(total, JSON.stringify(sizes.sort((a, b) => b.bytes - a.bytes))).toBeLessThanOrEqual(CEILING);

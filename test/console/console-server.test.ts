@@ -19,6 +19,9 @@ const fromConsole = { origin: ORIGIN };
 
 let dir: string;
 let server: TestServer;
+const INDEX =
+  '<!doctype html><title>console</title><script type="module" src="/console/assets/index-abc123.js"></script>' +
+  Array.from({ length: 40 }, (_, i) => `<link rel="modulepreload" crossorigin href="/console/assets/chunk${i}-abc123.js">`).join('');
 const BUNDLE = Array.from({ length: 400 }, (_, i) => `export const label${i} = 'customers page ${i}';`).join('\n');
 
 /** Every cookie an answer sets. */
@@ -36,10 +39,10 @@ const cookieValue = (setCookie: string) => setCookie.split(';')[0] as string;
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rapport-console-'));
   fs.mkdirSync(path.join(dir, 'assets'));
-  fs.writeFileSync(
-    path.join(dir, 'index.html'),
-    '<!doctype html><title>console</title><script type="module" src="/console/assets/index-abc123.js"></script>',
-  );
+  fs.writeFileSync(path.join(dir, 'index.html'), INDEX);
+  // The page's compressed copies, as the build leaves them beside it.
+  fs.writeFileSync(path.join(dir, 'index.html.br'), brotliCompressSync(INDEX));
+  fs.writeFileSync(path.join(dir, 'index.html.gz'), gzipSync(INDEX));
   fs.writeFileSync(path.join(dir, 'assets', 'index-abc123.js'), 'console.log(1)');
   // A bundle as the build leaves it: brotli and gzip copies beside it (console/vite.config.ts).
   fs.writeFileSync(path.join(dir, 'assets', 'pages-def456.js'), BUNDLE);
@@ -78,6 +81,28 @@ describe('serving the console', () => {
       expect(res.body).toContain('/console/assets/index-abc123.js');
       // The security headers and their content security policy are on the console's page too.
       expect(String(res.headers['content-security-policy'])).toContain("script-src 'self'");
+    }
+  });
+
+  it("sends the build's brotli or gzip copy of index.html to a browser that accepts it, and the file itself otherwise", async () => {
+    const url = '/console/p/abc/customers';
+    const br = await server.api.get(url, { headers: { 'accept-encoding': 'gzip, deflate, br, zstd' } });
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toMatch(/^text\/html/);
+    expect(br.headers['cache-control']).toBe('no-cache');
+    expect(String(br.headers.vary)).toMatch(/accept-encoding/i);
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(INDEX);
+    expect(br.rawPayload.length).toBeLessThan(INDEX.length / 4);
+    for (const accept of ['gzip', 'br;q=0, gzip;q=0.5', 'GZIP']) {
+      const gz = await server.api.get(url, { headers: { 'accept-encoding': accept } });
+      expect(gz.headers['content-encoding'], accept).toBe('gzip');
+      expect(gunzipSync(gz.rawPayload).toString()).toBe(INDEX);
+    }
+    for (const accept of ['identity', 'br;q=0, gzip;q=0', '']) {
+      const plain = await server.api.get(url, { headers: { 'accept-encoding': accept } });
+      expect(plain.headers['content-encoding'], accept).toBeUndefined();
+      expect(plain.body).toBe(INDEX);
     }
   });
 

@@ -2,7 +2,14 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ERRORS_DOC, SDK_ERROR_TABLE, renderErrorsDoc, renderSdkErrorTable } from '../../scripts/docs-errors.ts';
+import {
+  CONSOLE_ERROR_TEXTS,
+  ERRORS_DOC,
+  SDK_ERROR_TABLE,
+  renderConsoleErrorTexts,
+  renderErrorsDoc,
+  renderSdkErrorTable,
+} from '../../scripts/docs-errors.ts';
 import { ERROR_CODES, FIELD_ERROR_CODES, errorCodeSpec } from '../../src/http/error-codes.ts';
 
 const SRC = fileURLToPath(new URL('../../src', import.meta.url));
@@ -19,6 +26,12 @@ describe('error table', () => {
 
   it("the SDK's copy of the table (packages/sdk/src/error-table.ts) is what `npm run docs:errors` generates", async () => {
     expect(await readFile(SDK_ERROR_TABLE, 'utf8')).toBe(await renderSdkErrorTable());
+  });
+
+  it("the console's texts of the table (console/src/locales/<language>/errors.json) are what `npm run docs:errors` generates", async () => {
+    for (const language of ['en-US', 'zh-CN'] as const) {
+      expect(await readFile(CONSOLE_ERROR_TEXTS[language].file, 'utf8'), language).toBe(await renderConsoleErrorTexts(language));
+    }
   });
 
   it('has an English and a Chinese text for every code', () => {

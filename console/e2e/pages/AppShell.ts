@@ -30,6 +30,8 @@ export class AppShell {
     // antd draws the radio as a button over a hidden input: the label is what a person taps.
     const radio = this.page.getByRole('radio', { name: text(this.lang, `common.languages.${to}`) });
     await this.page.locator('label').filter({ has: radio }).click();
+    // The language's texts load when it is chosen: the page speaks it once its <html lang> says so.
+    await this.page.locator(`html[lang="${to}"]`).waitFor({ state: 'attached' });
     const shell = new AppShell(this.page, to);
     // The drawer (if any) stays open: close it with Escape.
     await this.page.keyboard.press('Escape');

@@ -1,10 +1,9 @@
 import { App as AntApp, ConfigProvider } from 'antd';
-import enUS from 'antd/locale/en_US';
-import zhCN from 'antd/locale/zh_CN';
 import { type ReactNode, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorReporter } from '../shared/api/queryClient.ts';
 import { errorDetail, errorText } from '../shared/i18n/errors.ts';
+import { languagePack } from '../shared/i18n/i18n.ts';
 import { setTimeLocale } from '../shared/time/serverTime.ts';
 import { consoleTheme } from './theme.ts';
 
@@ -28,8 +27,9 @@ const reducedMotion = typeof window !== 'undefined' && window.matchMedia?.('(pre
 const theme = consoleTheme(!reducedMotion);
 
 /**
- * antd's locale, dayjs's and the page's `lang` follow i18next's language; antd's animations (dialogs
- * zooming, drawers sliding) are off for users who prefer reduced motion.
+ * antd's locale (loaded with the language: src/shared/i18n/i18n.ts), dayjs's and the page's `lang`
+ * follow i18next's language; antd's animations (dialogs zooming, drawers sliding) are off for users
+ * who prefer reduced motion.
  */
 export function AppProviders({ children }: { children: ReactNode }) {
   const { i18n } = useTranslation();
@@ -39,7 +39,7 @@ export function AppProviders({ children }: { children: ReactNode }) {
     document.documentElement.lang = language;
   }, [language]);
   return (
-    <ConfigProvider locale={language === 'zh-CN' ? zhCN : enUS} theme={theme}>
+    <ConfigProvider locale={languagePack(language)?.antd} theme={theme}>
       <AntApp>
         <ErrorReporter />
         {children}

@@ -1,6 +1,5 @@
 import { createBrowserRouter } from 'react-router';
 import { pages } from './pages.ts';
-import { NotFound } from './NotFound.tsx';
 import { PageSkeleton } from './PageSkeleton.tsx';
 import { RouteError } from './RouteError.tsx';
 
@@ -34,7 +33,8 @@ export const router = createBrowserRouter(
             { path: 'p/:appId/posts/new', lazy: pages.composer },
             { path: 'p/:appId/posts/:postId', lazy: pages.campaign },
             { path: 'p/:appId/webhooks', lazy: pages.webhooks },
-            { path: '*', Component: NotFound },
+            // Its Result (and the illustration of a 404) loads only with it.
+            { path: '*', lazy: () => import('./NotFound.tsx').then((m) => ({ Component: m.NotFound })) },
           ],
         },
       ],

@@ -1,60 +1,42 @@
-import {
-  ApiOutlined,
-  AppstoreOutlined,
-  BellOutlined,
-  DownOutlined,
-  FormOutlined,
-  GlobalOutlined,
-  KeyOutlined,
-  LinkOutlined,
-  LogoutOutlined,
-  MailOutlined,
-  MenuOutlined,
-  MergeCellsOutlined,
-  PhoneOutlined,
-  SettingOutlined,
-  TeamOutlined,
-  UserOutlined,
-} from '@ant-design/icons';
+import { BellOutlined, DownOutlined, LogoutOutlined, MenuOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Badge, Button, Drawer, Flex, Grid, Layout, Menu, Radio, Select, Typography } from 'antd';
-import { type ReactNode, useState } from 'react';
+import { Badge, Button, Flex, theme } from 'antd';
+import { type ReactNode, Suspense, lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useMatch, useNavigate } from 'react-router';
 import { meQuery } from '../../shared/api/me.ts';
-import { LiveFeedDrawer } from '../../features/live/components/LiveFeedDrawer.tsx';
 import { liveFeed, useLiveFeed } from '../../features/live/liveFeed.ts';
 import { useLiveStream } from '../../features/live/useLiveStream.tsx';
 import { projectQueries } from '../../features/projects/api.ts';
 import { adminQueries } from '../../features/admin/api.ts';
 import { session } from '../../shared/api/session.ts';
-import { LANGUAGES } from '../../shared/i18n/language.ts';
-import { type PageKey, prefetchPage } from '../pages.ts';
-import { useLanguage } from '../useLanguage.ts';
+import { DeferredSelect } from '../../shared/ui/DeferredSelect.tsx';
+import { Muted } from '../../shared/ui/Muted.tsx';
+import { isWideNow, useWide } from '../../shared/ui/useWide.ts';
+import type { NavItem } from './NavMenu.tsx';
 import { PublicAddressBanner } from './PublicAddressBanner.tsx';
 
 const ONE_LINE = { minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' } as const;
 
-/** The language switch: each language named in itself. */
-export function LanguageSwitch() {
-  const { t } = useTranslation();
-  const [language, setLanguage] = useLanguage();
-  return (
-    <Radio.Group
-      aria-label={t('common.header.language')}
-      optionType="button"
-      size="small"
-      value={language}
-      onChange={(e) => setLanguage(e.target.value as typeof language)}
-      options={LANGUAGES.map((l) => ({ value: l, label: t(`common.languages.${l}`) }))}
-    />
-  );
+// What the first screen does not show is fetched when first shown: at phone width the menu, the
+// language switch and the project switch are in a drawer, opened by a tap; the live feed is a drawer too.
+const loadNavMenu = () => import('./NavMenu.tsx').then((m) => ({ default: m.NavMenu }));
+const loadLanguageSwitch = () => import('./LanguageSwitch.tsx').then((m) => ({ default: m.LanguageSwitch }));
+const NavMenu = lazy(loadNavMenu);
+const LanguageSwitch = lazy(loadLanguageSwitch);
+const MenuDrawer = lazy(() => import('./MenuDrawer.tsx').then((m) => ({ default: m.MenuDrawer })));
+const LiveFeedDrawer = lazy(() => import('../../features/live/components/LiveFeedDrawer.tsx').then((m) => ({ default: m.LiveFeedDrawer })));
+// A wide screen shows the menu bar and the language switch at once: their code is asked for with the shell's.
+if (isWideNow()) {
+  void loadNavMenu().catch(() => undefined);
+  void loadLanguageSwitch().catch(() => undefined);
 }
 
 /** The shell of every signed-in page: project switch, menu, live activity, language, account. */
 export function AppLayout({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
-  const wide = Boolean(Grid.useBreakpoint().md);
+  const { token } = theme.useToken();
+  const wide = useWide();
   const appId = useMatch('/p/:appId/*')?.params.appId;
   const location = useLocation();
   const navigate = useNavigate();
@@ -63,6 +45,13 @@ export function AppLayout({ children }: { children: ReactNode }) {
   const projects = useQuery(projectQueries.mine());
   const [menuOpen, setMenuOpen] = useState(false);
   const [feedOpen, setFeedOpen] = useState(false);
+  // A drawer stays once opened (it animates its closing); its code is fetched the first time.
+  const [menuShown, setMenuShown] = useState(false);
+  const [feedShown, setFeedShown] = useState(false);
+  const openMenu = () => {
+    setMenuShown(true);
+    setMenuOpen(true);
+  };
   const feed = useLiveFeed();
   const live = useLiveStream(appId);
 
@@ -76,54 +65,33 @@ export function AppLayout({ children }: { children: ReactNode }) {
   const manager = (projects.data ?? []).some((p) => p.id === appId && p.secret !== null);
   // The server's administrators (ADMIN_USER_IDS) are those who may list its OAuth clients.
   const isAdmin = useQuery(adminQueries.me()).data?.admin === true;
-  const items: { key: PageKey; label: string; icon: ReactNode; to: string | undefined }[] = [
-    { key: 'projects', label: t('common.nav.projects'), icon: <AppstoreOutlined />, to: '/' },
-    { key: 'customers', label: t('common.nav.customers'), icon: <UserOutlined />, to: appId ? `/p/${appId}/customers` : undefined },
+  const items: NavItem[] = [
+    { key: 'projects', label: t('common.nav.projects'), to: '/' },
+    { key: 'customers', label: t('common.nav.customers'), to: appId ? `/p/${appId}/customers` : undefined },
     {
       key: 'duplicates',
       label: t('common.nav.duplicates'),
-      icon: <MergeCellsOutlined />,
       to: appId ? `/p/${appId}/duplicates` : undefined,
     },
-    { key: 'links', label: t('common.nav.links'), icon: <LinkOutlined />, to: appId ? `/p/${appId}/links` : undefined },
-    { key: 'calls', label: t('common.nav.calls'), icon: <PhoneOutlined />, to: appId ? `/p/${appId}/calls` : undefined },
-    { key: 'posts', label: t('common.nav.posts'), icon: <MailOutlined />, to: appId ? `/p/${appId}/posts` : undefined },
-    { key: 'members', label: t('common.nav.members'), icon: <TeamOutlined />, to: appId ? `/p/${appId}/members` : undefined },
-    { key: 'fields', label: t('common.nav.fields'), icon: <FormOutlined />, to: appId ? `/p/${appId}/fields` : undefined },
-    { key: 'site', label: t('common.nav.site'), icon: <GlobalOutlined />, to: appId && manager ? `/p/${appId}/site` : undefined },
-    { key: 'webhooks', label: t('common.nav.webhooks'), icon: <ApiOutlined />, to: appId ? `/p/${appId}/webhooks` : undefined },
-    { key: 'settings', label: t('common.nav.settings'), icon: <SettingOutlined />, to: appId ? `/p/${appId}/settings` : undefined },
-    { key: 'clients', label: t('common.nav.clients'), icon: <KeyOutlined />, to: isAdmin ? '/admin/clients' : undefined },
+    { key: 'links', label: t('common.nav.links'), to: appId ? `/p/${appId}/links` : undefined },
+    { key: 'calls', label: t('common.nav.calls'), to: appId ? `/p/${appId}/calls` : undefined },
+    { key: 'posts', label: t('common.nav.posts'), to: appId ? `/p/${appId}/posts` : undefined },
+    { key: 'members', label: t('common.nav.members'), to: appId ? `/p/${appId}/members` : undefined },
+    { key: 'fields', label: t('common.nav.fields'), to: appId ? `/p/${appId}/fields` : undefined },
+    { key: 'site', label: t('common.nav.site'), to: appId && manager ? `/p/${appId}/site` : undefined },
+    { key: 'webhooks', label: t('common.nav.webhooks'), to: appId ? `/p/${appId}/webhooks` : undefined },
+    { key: 'settings', label: t('common.nav.settings'), to: appId ? `/p/${appId}/settings` : undefined },
+    { key: 'clients', label: t('common.nav.clients'), to: isAdmin ? '/admin/clients' : undefined },
   ];
-  const menu = (
-    <nav aria-label={t('common.nav.mainMenu')} style={{ flex: wide ? 1 : undefined, minWidth: 0 }}>
-      <Menu
-        mode={wide ? 'horizontal' : 'vertical'}
-        selectedKeys={[section]}
-        style={{ borderBottom: 'none', borderInlineEnd: 'none' }}
-        items={items
-          .filter((i) => i.to !== undefined)
-          .map((i) => ({
-            key: i.key,
-            icon: i.icon,
-            label: (
-              <Link to={i.to ?? '/'} onMouseEnter={() => prefetchPage(i.key)} onClick={() => setMenuOpen(false)}>
-                {i.label}
-              </Link>
-            ),
-          }))}
-      />
-    </nav>
-  );
   const projectSwitch = (
-    <Select
+    <DeferredSelect
       aria-label={t('common.header.project')}
       placeholder={t('common.header.chooseProject')}
       style={{ width: wide ? 200 : '100%' }}
       value={appId}
       loading={projects.isLoading}
       options={(projects.data ?? []).map((p) => ({ value: p.id, label: p.name }))}
-      onChange={(id: string) => {
+      onChange={(id) => {
         setMenuOpen(false);
         void navigate(`/p/${id}/customers`);
       }}
@@ -136,11 +104,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
     void navigate('/sign-in', { replace: true });
   };
   const name = me.data?.name || me.data?.phoneNum || me.data?.email || '';
-  const account = (
-    <Typography.Text type="secondary" style={{ whiteSpace: 'nowrap' }}>
-      {t('common.header.account', { name })}
-    </Typography.Text>
-  );
+  const account = <Muted style={{ whiteSpace: 'nowrap' }}>{t('common.header.account', { name })}</Muted>;
   const liveButton = (
     <Badge count={feed.unseen} size="small" offset={[-4, 4]}>
       <Button
@@ -149,6 +113,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
         icon={<BellOutlined style={{ color: live.open ? '#1565c0' : undefined }} />}
         onClick={() => {
           liveFeed.seen();
+          setFeedShown(true);
           setFeedOpen(true);
         }}
       />
@@ -156,9 +121,14 @@ export function AppLayout({ children }: { children: ReactNode }) {
   );
 
   return (
-    <Layout style={{ minHeight: '100vh' }}>
-      <Layout.Header
+    // Drawn as antd's Layout draws it (its header 64 px high, the page's grey behind the content), without its code (and its Sider's).
+    <div className="shell" style={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', background: token.colorBgLayout }}>
+      <header
         style={{
+          flex: '0 0 auto',
+          height: 64,
+          lineHeight: '64px',
+          color: token.colorText,
           background: '#fff',
           borderBottom: '1px solid #e5e5e5',
           padding: wide ? '0 24px' : '0 12px',
@@ -178,7 +148,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
             type="text"
             title={projectName}
             aria-label={t('common.header.currentProject', { name: projectName })}
-            onClick={() => setMenuOpen(true)}
+            onClick={openMenu}
             style={{ minWidth: 0, flex: '0 1 auto', paddingInline: 6, fontWeight: 600 }}
           >
             <span style={ONE_LINE}>{projectName}</span>
@@ -189,38 +159,61 @@ export function AppLayout({ children }: { children: ReactNode }) {
         {liveButton}
         {wide ? (
           <Flex gap={12} align="center">
-            <LanguageSwitch />
+            <Suspense fallback={null}>
+              <LanguageSwitch />
+            </Suspense>
             {account}
             <Button icon={<LogoutOutlined />} onClick={() => void signOut()}>
               {t('common.header.signOut')}
             </Button>
           </Flex>
         ) : (
-          <Button type="text" aria-label={t('common.nav.menu')} icon={<MenuOutlined />} onClick={() => setMenuOpen(true)} />
+          <Button type="text" aria-label={t('common.nav.menu')} icon={<MenuOutlined />} onClick={openMenu} />
         )}
-      </Layout.Header>
+      </header>
       {/* At desktop width the menu is a bar of its own under the header: a project has more pages than the header has room for. */}
-      {wide && <div style={{ background: '#fff', borderBottom: '1px solid #e5e5e5', padding: '0 24px' }}>{menu}</div>}
-      {!wide && (
-        <Drawer title={t('common.nav.menu')} open={menuOpen} onClose={() => setMenuOpen(false)} width={300}>
-          <Flex vertical gap={16}>
-            {projectSwitch}
-            {menu}
-            <LanguageSwitch />
-            {account}
-            {me.data ? <Typography.Text type="secondary">{t('members.yourId', { id: me.data.id })}</Typography.Text> : null}
-            <Button icon={<LogoutOutlined />} onClick={() => void signOut()}>
-              {t('common.header.signOut')}
-            </Button>
-          </Flex>
-        </Drawer>
+      {wide && (
+        <div style={{ background: '#fff', borderBottom: '1px solid #e5e5e5', padding: '0 24px' }}>
+          {/* The bar keeps its height (antd's horizontal menu: 46 px) while the menu's code loads. */}
+          <Suspense fallback={<div style={{ height: 46 }} />}>
+            <NavMenu items={items} section={section} wide />
+          </Suspense>
+        </div>
       )}
-      <LiveFeedDrawer open={feedOpen} onClose={() => setFeedOpen(false)} connected={live.open} />
-      <Layout.Content style={{ padding: wide ? 24 : 12, maxWidth: 1200, width: '100%', margin: '0 auto' }}>
+      {!wide && menuShown && (
+        <Suspense fallback={null}>
+          <MenuDrawer
+            open={menuOpen}
+            onClose={() => setMenuOpen(false)}
+            projectSwitch={projectSwitch}
+            items={items}
+            section={section}
+            account={account}
+            yourId={me.data ? <Muted>{t('members.yourId', { id: me.data.id })}</Muted> : null}
+            onSignOut={() => void signOut()}
+          />
+        </Suspense>
+      )}
+      {feedShown && (
+        <Suspense fallback={null}>
+          <LiveFeedDrawer open={feedOpen} onClose={() => setFeedOpen(false)} connected={live.open} />
+        </Suspense>
+      )}
+      <main
+        style={{
+          flex: 'auto',
+          minHeight: 0,
+          color: token.colorText,
+          padding: wide ? 24 : 12,
+          maxWidth: 1200,
+          width: '100%',
+          margin: '0 auto',
+        }}
+      >
         <PublicAddressBanner show={manager || isAdmin} />
-        {/* Layout.Content is the page's one <main> landmark. */}
+        {/* The page's one <main> landmark. */}
         {children}
-      </Layout.Content>
-    </Layout>
+      </main>
+    </div>
   );
 }

@@ -1,6 +1,7 @@
-import enUS from '../../locales/en-US/index.ts';
+// The reference language's settings texts alone: the rest of it loads with the language (src/shared/i18n/i18n.ts).
+import settings from '../../locales/en-US/settings.json' with { type: 'json' };
 
-type Labels = typeof enUS.settings.audit.actions;
+type Labels = typeof settings.audit.actions;
 /** An audit action the console has words for: `group.verb`, as the locale files name them. */
 export type KnownAuditAction = { [G in keyof Labels]: `${G}.${keyof Labels[G] & string}` }[keyof Labels];
 
@@ -10,6 +11,6 @@ export type KnownAuditAction = { [G in keyof Labels]: `${G}.${keyof Labels[G] & 
  */
 export function isKnownAuditAction(action: string): action is KnownAuditAction {
   const [group = '', verb = '', ...rest] = action.split('.');
-  const labels: Record<string, Record<string, string>> = enUS.settings.audit.actions;
+  const labels: Record<string, Record<string, string>> = settings.audit.actions;
   return rest.length === 0 && Object.hasOwn(labels, group) && Object.hasOwn(labels[group] ?? {}, verb);
 }

@@ -1,6 +1,6 @@
 import { Card, Flex, Typography } from 'antd';
 import type { ReactNode } from 'react';
-import { LanguageSwitch } from '../../../app/layout/AppLayout.tsx';
+import { LanguageSwitch } from '../../../app/layout/LanguageSwitch.tsx';
 
 /** The frame of the pages before signing in: a card in the middle, its title, the language switch. */
 export function AuthFrame({ title, children }: { title: string; children: ReactNode }) {

@@ -1,7 +1,7 @@
 import { ArrowLeftOutlined, EditOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { App, Button, Card, Col, Descriptions, Result, Row, Skeleton, Statistic } from 'antd';
-import { useMemo, useState } from 'react';
+import { Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { LazyChart } from '../../../shared/ui/LazyChart.tsx';
@@ -34,6 +34,7 @@ export function CustomerPage() {
   const groups = useQuery(customerQueries.groups(appId));
   const overview = useQuery(customerDetailQueries.overview(appId, customerId));
   const [editing, setEditing] = useState(false);
+  const [edited, setEdited] = useState(false);
   const fields = useMemo(() => formFields(metadata.data ?? [], 'edit'), [metadata.data]);
   const options = useMemo(() => new Map((metadata.data ?? []).map((m) => [m.name, parseOptions(m.optionValues)])), [metadata.data]);
 
@@ -76,7 +77,14 @@ export function CustomerPage() {
       <PageHeader
         title={<>{c.name || t('customers.unnamed')}</>}
         extra={
-          <Button icon={<EditOutlined />} onClick={() => setEditing(true)} disabled={!me.data}>
+          <Button
+            icon={<EditOutlined />}
+            onClick={() => {
+              setEdited(true);
+              setEditing(true);
+            }}
+            disabled={!me.data}
+          >
             {t('common.actions.edit')}
           </Button>
         }
@@ -112,18 +120,21 @@ export function CustomerPage() {
           </Card>
         </Col>
       </Row>
-      {me.data && (
-        <CustomerFormDrawer
-          appId={appId}
-          actingUserId={me.data.id}
-          customer={customer.data}
-          open={editing}
-          onClose={() => setEditing(false)}
-          onSaved={() => {
-            setEditing(false);
-            void message.success(t('customers.saved'));
-          }}
-        />
+      {/* The form loads when first opened (and stays, for the drawer's closing). */}
+      {me.data && edited && (
+        <Suspense fallback={null}>
+          <CustomerFormDrawer
+            appId={appId}
+            actingUserId={me.data.id}
+            customer={customer.data}
+            open={editing}
+            onClose={() => setEditing(false)}
+            onSaved={() => {
+              setEditing(false);
+              void message.success(t('customers.saved'));
+            }}
+          />
+        </Suspense>
       )}
     </>
   );

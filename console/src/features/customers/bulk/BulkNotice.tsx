@@ -1,7 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button } from 'antd';
+import { Button } from 'antd';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DeferredAlert } from '../../../shared/ui/DeferredAlert.tsx';
 import { customerQueries } from '../api.ts';
 import { bulkQueries, isSettled } from './api.ts';
 
@@ -22,7 +23,7 @@ export function BulkNotice({ appId, me, onShow }: { appId: string; me: number | 
   }, [running, client, appId]);
   if (!running) return null;
   return (
-    <Alert
+    <DeferredAlert
       type="info"
       showIcon
       style={{ marginBottom: 12 }}

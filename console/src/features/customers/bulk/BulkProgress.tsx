@@ -1,25 +1,19 @@
 import { DownloadOutlined } from '@ant-design/icons';
-import { errorCodeSpec } from '@rapport/sdk';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Drawer, Flex, List, Progress, Statistic, Typography } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { codeText } from '../../../shared/i18n/errors.ts';
 import { customerQueries } from '../api.ts';
 import { useDownload } from '../import/useDownload.ts';
 import { type BulkAction, type BulkJob, bulkFile, bulkQueries, isSettled } from './api.ts';
 
-/** A failure code's text in the user's language (the server's error table), else the code. */
-function codeText(code: string, zh: boolean): string {
-  const spec = errorCodeSpec(code);
-  return spec ? (zh ? spec.zh : spec.en) : code;
-}
-
 /** The result of a settled job: its counts, its failures by reason and the first failed customers, an export's file. */
 function Outcome({ appId, job }: { appId: string; job: BulkJob }) {
-  const { t, i18n } = useTranslation();
+  // The failure codes' texts follow the language: useTranslation renders again on a switch.
+  const { t } = useTranslation();
   const download = useDownload();
-  const zh = i18n.language === 'zh-CN';
   const reasons = Object.entries(job.failures.byCode);
   return (
     <Flex vertical gap={16}>
@@ -50,7 +44,7 @@ function Outcome({ appId, job }: { appId: string; job: BulkJob }) {
           dataSource={reasons}
           renderItem={([code, n]) => (
             <List.Item>
-              <Typography.Text>{codeText(code, zh)}</Typography.Text>
+              <Typography.Text>{codeText(code) ?? code}</Typography.Text>
               <Typography.Text strong>{n}</Typography.Text>
             </List.Item>
           )}
@@ -67,7 +61,7 @@ function Outcome({ appId, job }: { appId: string; job: BulkJob }) {
                 <Link to={`/p/${appId}/customers/${f.customerId}`} style={{ overflowWrap: 'anywhere' }}>
                   {f.customerId}
                 </Link>
-                <Typography.Text type="secondary">{codeText(f.code, zh)}</Typography.Text>
+                <Typography.Text type="secondary">{codeText(f.code) ?? f.code}</Typography.Text>
               </Flex>
             </List.Item>
           )}

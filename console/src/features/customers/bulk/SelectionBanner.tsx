@@ -1,5 +1,6 @@
-import { Alert, Button } from 'antd';
+import { Button } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { DeferredAlert } from '../../../shared/ui/DeferredAlert.tsx';
 import type { Selection } from './useSelection.ts';
 
 /**
@@ -23,7 +24,7 @@ export function SelectionBanner({
   const counted = total === undefined ? undefined : { count: total, formatted: new Intl.NumberFormat(i18n.language).format(total) };
   if (s.allMatching)
     return (
-      <Alert
+      <DeferredAlert
         type="info"
         style={{ marginBottom: 12 }}
         message={counted ? t('customers.bulk.allMatchingSelectedN', counted) : t('customers.bulk.allMatchingSelected')}
@@ -31,7 +32,7 @@ export function SelectionBanner({
     );
   if (!wholePage || !more) return null;
   return (
-    <Alert
+    <DeferredAlert
       type="info"
       style={{ marginBottom: 12 }}
       message={t('customers.bulk.pageSelected', { count: pageIds.length })}

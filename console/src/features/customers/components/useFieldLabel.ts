@@ -1,9 +1,13 @@
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
-import enUS from '../../../locales/en-US/index.ts';
 import { SEEDED_OPTION_LABELS, SEEDED_TITLES } from '../form/seeded.ts';
 
-const BUILT_IN = new Set(Object.keys(enUS.customers.fields));
+type Texts = { customers?: { fields?: Record<string, string> } };
+
+/** A built-in attribute: one the console has a label of its own for (customers.fields.<name>). */
+function builtIn(texts: Texts | undefined, name: string): boolean {
+  return Object.hasOwn(texts?.customers?.fields ?? {}, name);
+}
 
 /**
  * A customer attribute's label: the console's own, in the user's language, for a built-in one whose
@@ -11,11 +15,13 @@ const BUILT_IN = new Set(Object.keys(enUS.customers.fields));
  * project's admins changed).
  */
 export function useFieldLabel(): (name: string, title: string) => string {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   return useCallback(
     (name: string, title: string) =>
-      BUILT_IN.has(name) && (!title || title === SEEDED_TITLES[name]) ? t(`customers.fields.${name as 'name'}`) : title || name,
-    [t],
+      builtIn(i18n.getResourceBundle(i18n.language, 'translation') as Texts | undefined, name) && (!title || title === SEEDED_TITLES[name])
+        ? t(`customers.fields.${name as 'name'}`)
+        : title || name,
+    [t, i18n],
   );
 }
 

@@ -1,13 +1,18 @@
 import { DownOutlined, ExportOutlined } from '@ant-design/icons';
 import { ApiError } from '@rapport/sdk';
-import { App, Button, Dropdown } from 'antd';
-import { useEffect, useRef, useState } from 'react';
+import { App, Button } from 'antd';
+import { Suspense, lazy, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { saveFile } from '../../../shared/api/download.ts';
 import { errorDetail, errorText } from '../../../shared/i18n/errors.ts';
 import type { CustomerListParams } from '../api.ts';
 import { type FileFormat, downloads } from './api.ts';
 import { byteSize } from './model.ts';
+
+// The menu's code (antd's dropdown and menu) loads when the button is first pressed (or pointed at, or focused).
+const loadMenu = () => import('./ExportMenu.tsx').then((m) => ({ default: m.ExportMenu }));
+const ExportMenu = lazy(loadMenu);
+const prefetchMenu = () => void loadMenu().catch(() => undefined);
 
 /**
  * Export of the customer list as it is filtered (its keyword, group and owner), as CSV or XLSX. The
@@ -20,6 +25,9 @@ export function ExportButton({ params, isManager }: { params: CustomerListParams
   const { message, modal } = App.useApp();
   const [bytes, setBytes] = useState<number | null>(null);
   const [refused, setRefused] = useState<unknown>(null);
+  // The menu is drawn (its code fetched) from the first press on; open while `menuOpen`.
+  const [menuWanted, setMenuWanted] = useState(false);
+  const [menuOpen, setMenuOpen] = useState(false);
   const running = useRef<AbortController | null>(null);
   useEffect(() => () => running.current?.abort(), []);
 
@@ -81,19 +89,29 @@ export function ExportButton({ params, isManager }: { params: CustomerListParams
       </Button>
     );
   }
-  return (
-    <Dropdown
-      trigger={['click']}
-      // Opened with the keyboard, the menu takes the focus: arrows move in it, Enter chooses.
-      autoFocus
-      menu={{
-        items: (['csv', 'xlsx'] as FileFormat[]).map((format) => ({ key: format, label: t(`customers.export.as.${format}`) })),
-        onClick: ({ key }) => void exportAs(key as FileFormat),
-      }}
+  const button = (
+    <Button
+      icon={<ExportOutlined />}
+      onMouseEnter={prefetchMenu}
+      onFocus={prefetchMenu}
+      onClick={
+        menuWanted
+          ? undefined
+          : () => {
+              setMenuWanted(true);
+              setMenuOpen(true);
+            }
+      }
     >
-      <Button icon={<ExportOutlined />}>
-        {t('customers.export.button')} <DownOutlined />
-      </Button>
-    </Dropdown>
+      {t('customers.export.button')} <DownOutlined />
+    </Button>
+  );
+  if (!menuWanted) return button;
+  return (
+    <Suspense fallback={button}>
+      <ExportMenu open={menuOpen} onOpenChange={setMenuOpen} onChoose={(format) => void exportAs(format)}>
+        {button}
+      </ExportMenu>
+    </Suspense>
   );
 }

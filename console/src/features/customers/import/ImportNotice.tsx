@@ -1,5 +1,6 @@
-import { Alert, Button } from 'antd';
+import { Button } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { DeferredAlert } from '../../../shared/ui/DeferredAlert.tsx';
 import { type ImportJobView, isSettled, percentDone } from './model.ts';
 import { outcomeParts } from './summary.ts';
 
@@ -10,7 +11,7 @@ export function ImportNotice({ job, onClose, onShow }: { job: NoticedJob; onClos
   const { t } = useTranslation();
   const settled = isSettled(job);
   return (
-    <Alert
+    <DeferredAlert
       type={!settled ? 'info' : job.status === 'failed' ? 'error' : 'success'}
       showIcon
       style={{ marginBottom: 16 }}

@@ -1,13 +1,16 @@
 import { ImportOutlined, PlusOutlined } from '@ant-design/icons';
-import { App, Button, Flex, Grid, Pagination, Typography } from 'antd';
+import { App, Button, Flex } from 'antd';
 import { Suspense, lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Muted } from '../../../shared/ui/Muted.tsx';
 import { PageHeader } from '../../../shared/ui/PageHeader.tsx';
+import { PageNumbers } from '../../../shared/ui/PageNumbers.tsx';
+import { isWideNow, useWide } from '../../../shared/ui/useWide.ts';
 import { BulkNotice } from '../bulk/BulkNotice.tsx';
 import { SelectionBanner } from '../bulk/SelectionBanner.tsx';
 import { useSelection } from '../bulk/useSelection.ts';
 import { CustomerFilters } from '../components/CustomerFilters.tsx';
-import { CustomerRows } from '../components/CustomerRows.tsx';
+import { CustomerRows, preloadRows } from '../components/CustomerRows.tsx';
 import { ExportButton } from '../import/ExportButton.tsx';
 import { ImportNotice } from '../import/ImportNotice.tsx';
 import { useCustomerList } from '../useCustomerList.ts';
@@ -18,13 +21,15 @@ const ImportWizard = lazy(() => import('../import/ImportWizard.tsx').then((m) =>
 const BulkBar = lazy(() => import('../bulk/BulkBar.tsx').then((m) => ({ default: m.BulkBar })));
 const BulkProgress = lazy(() => import('../bulk/BulkProgress.tsx').then((m) => ({ default: m.BulkProgress })));
 const CustomerFormDrawer = lazy(() => import('../components/CustomerFormDrawer.tsx').then((m) => ({ default: m.CustomerFormDrawer })));
+// The list's view (the table or the cards) is fetched with the page, not after its first render.
+preloadRows(isWideNow());
 
 /** The project's customers: search and filters, the list a page at a time (rows picked for bulk actions), new customer, import and export. */
 export function CustomersPage() {
   const { t, i18n } = useTranslation();
   const number = (n: number) => new Intl.NumberFormat(i18n.language).format(n);
   const { message } = App.useApp();
-  const wide = Boolean(Grid.useBreakpoint().md);
+  const wide = useWide();
   const c = useCustomerList();
   const { appId, params, me, notice, importing } = c;
   const selection = useSelection(params);
@@ -55,11 +60,11 @@ export function CustomersPage() {
         </Suspense>
       )}
       {c.loaded && (
-        <Typography.Paragraph type="secondary" role="status" style={{ marginBottom: 8 }} data-testid="customer-total">
+        <Muted block role="status" style={{ marginBottom: 8 }} data-testid="customer-total">
           {c.capped
             ? t('customers.totalCapped', { formatted: number(c.total) })
             : t('customers.total', { count: c.total, formatted: number(c.total) })}
-        </Typography.Paragraph>
+        </Muted>
       )}
       <SelectionBanner
         selection={selection}
@@ -70,13 +75,11 @@ export function CustomersPage() {
       <CustomerRows list={c} wide={wide} selection={selection} />
       {c.total > params.pageSize && (
         <Flex justify="center" style={{ marginTop: 16 }}>
-          <Pagination
+          <PageNumbers
             current={params.page}
             pageSize={params.pageSize}
             total={c.total}
-            showSizeChanger={false}
-            showLessItems={!wide}
-            size={wide ? 'default' : 'small'}
+            compact={!wide}
             showTotal={
               wide ? (total, [from, to]) => t('customers.range', { from: number(from), to: number(to), total: number(total) }) : undefined
             }
