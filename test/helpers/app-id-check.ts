@@ -6,13 +6,13 @@
  */
 import { afterAll } from 'vitest';
 import { takeAppIdViolations } from '../../src/db/app-id-check.ts';
-import { spawnedOutputs } from './process.ts';
+import { takeSpawnedOutputs } from './process.ts';
 
 const MARK = /^app_id check: .*$/gm;
 
 afterAll(() => {
   const seen = takeAppIdViolations();
-  for (const output of spawnedOutputs()) seen.push(...(output.match(MARK) ?? []));
+  for (const output of takeSpawnedOutputs()) seen.push(...(output.match(MARK) ?? []));
   if (seen.length > 0) {
     throw new Error(
       `statements over project tables without app_id (docs/adr/0018-app-id-on-every-statement.md):\n${[...new Set(seen)].join('\n')}`,

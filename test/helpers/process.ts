@@ -24,9 +24,13 @@ export interface Spawned {
 
 const spawned: Spawned[] = [];
 
-/** Everything the processes this test file started have written so far (the app_id check's teardown reads it). */
-export function spawnedOutputs(): string[] {
-  return spawned.map((s) => s.output());
+/**
+ * Everything the processes started since the last call have written so far, and forgets them: the
+ * app_id check's teardown reads it at the end of each test file (files share a worker process, so the
+ * next file starts with none).
+ */
+export function takeSpawnedOutputs(): string[] {
+  return spawned.splice(0).map((s) => s.output());
 }
 
 /** Runs `node bin/rapport.js ...args` from the checkout with the given environment. */
