@@ -4,7 +4,7 @@ import { customerQueries } from '../customers/index.ts';
 import type { TaskQuery } from './model.ts';
 
 const NOTES_PAGE = 20;
-export const TASKS_PAGE = 20;
+const TASKS_PAGE = 20;
 /** A customer's open tasks shown on its page: the soonest; the Tasks page has them all. */
 export const CUSTOMER_TASKS = 50;
 

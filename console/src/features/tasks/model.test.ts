@@ -63,6 +63,7 @@ describe('the API query of the filters', () => {
       due: 'today',
       time_zone: 'Asia/Shanghai',
     });
+    expect(taskQuery({ ...DEFAULT_FILTER, due: 'week' }, 7, undefined)).toEqual({ assignee_id: 7, status: 'open', due: 'week' });
     expect(taskQuery({ ...DEFAULT_FILTER, due: 'overdue', status: 'done' }, 7, 'Asia/Shanghai')).toEqual({
       assignee_id: 7,
       due: 'overdue',

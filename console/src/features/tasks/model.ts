@@ -61,16 +61,17 @@ export interface TaskQuery {
 }
 
 /**
- * The API's query for filters: `me` is the caller's id; `due` is read in the browser's zone; overdue
- * tasks are open ones (the server implies it), so the status is not sent with it.
+ * The API's query for filters: `me` is the caller's id; `due` is read in the browser's zone (the
+ * server's when the browser names none); overdue tasks are open ones (the server implies it), so the
+ * status is not sent with it.
  */
-export function taskQuery(filter: TaskFilter, myId: number, timeZone: string): TaskQuery {
+export function taskQuery(filter: TaskFilter, myId: number, timeZone: string | undefined): TaskQuery {
   const query: TaskQuery = {};
   if (filter.assignee === 'me') query.assignee_id = myId;
   else if (filter.assignee !== 'all') query.assignee_id = Number(filter.assignee);
   if (filter.due !== 'all') {
     query.due = filter.due;
-    query.time_zone = timeZone;
+    if (timeZone) query.time_zone = timeZone;
   }
   if (filter.status !== 'all' && filter.due !== 'overdue') query.status = filter.status;
   return query;

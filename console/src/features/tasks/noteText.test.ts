@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lineToPieces, mentionText, notePlainText, noteToLines, safeHref } from './noteText.ts';
+import { lineToPieces, mentionText, noteToLines, safeHref } from './noteText.ts';
 
 const known = new Set([1042]);
 
@@ -52,10 +52,6 @@ describe("a note's text", () => {
   it('leaves an address inside a word and a lone scheme as text', () => {
     expect(lineToPieces('xhttps://example.com', known)).toEqual([{ kind: 'text', text: 'xhttps://example.com' }]);
     expect(lineToPieces('https://', known)).toEqual([{ kind: 'text', text: 'https://' }]);
-  });
-
-  it('reads as plain words for a summary', () => {
-    expect(notePlainText('Call @[Li Lei](member:1042)\nabout [it](https://example.com)')).toBe('Call @Li Lei about it');
   });
 });
 

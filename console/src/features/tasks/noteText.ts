@@ -87,15 +87,6 @@ export function noteToLines(content: string, mentions: readonly number[]): Piece
   return content.split(/\r\n|\r|\n/).map((line) => lineToPieces(line, known));
 }
 
-/** The note as plain words (a mention as `@label`, a link as its text): for a one-line summary. */
-export function notePlainText(content: string): string {
-  return noteToLines(content, [])
-    .map((pieces) => pieces.map((p) => (p.kind === 'mention' ? `@${p.label}` : p.text)).join(''))
-    .join(' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
-
 /**
  * What the mention picker writes for a member: the server's form, its label the member's name
  * without the characters the form cannot hold (brackets, line breaks), at most 100 characters.

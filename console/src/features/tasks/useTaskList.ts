@@ -16,7 +16,7 @@ export function useTaskList() {
   const [search, setSearch] = useSearchParams();
   const people = usePeople(appId);
   const filter = readFilter(search, people.manages);
-  const timeZone = useMemo(() => browserTimeZone() ?? 'UTC', []);
+  const timeZone = useMemo(browserTimeZone, []);
   const query = people.myId === undefined ? undefined : taskQuery(filter, people.myId, timeZone);
   const tasks = useQuery({
     ...taskQueries.list(appId, query ?? {}, filter.page),

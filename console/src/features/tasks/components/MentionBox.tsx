@@ -5,7 +5,7 @@ import type { Person } from '../model.ts';
 import { mentionText } from '../noteText.ts';
 
 /** The longest note the server takes (characters). */
-export const MAX_NOTE = 10_000;
+const MAX_NOTE = 10_000;
 
 /**
  * A note's text box with the mention picker: typing @ lists the members who may see the customer
