@@ -1,8 +1,13 @@
 import enUS from '../src/locales/en-US/index.ts';
+import { allLazyTexts } from '../src/locales/lazy.ts';
 import zhCN from '../src/locales/zh-CN/index.ts';
 
 export type Lang = 'en-US' | 'zh-CN';
-const LOCALES = { 'en-US': enUS, 'zh-CN': zhCN } as const;
+// With the texts that load with their pages (src/locales/lazy.ts).
+const LOCALES = {
+  'en-US': { ...enUS, ...(await allLazyTexts('en-US')) },
+  'zh-CN': { ...zhCN, ...(await allLazyTexts('zh-CN')) },
+} as const;
 
 const lookup = (lang: Lang, key: string): unknown =>
   key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], LOCALES[lang]);

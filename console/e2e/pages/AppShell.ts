@@ -42,6 +42,7 @@ export class AppShell {
     section:
       | 'projects'
       | 'customers'
+      | 'tasks'
       | 'duplicates'
       | 'members'
       | 'fields'

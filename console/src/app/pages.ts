@@ -9,6 +9,7 @@ export const pages = {
   projects: () => import('../features/projects/pages/ProjectsPage.tsx').then((m) => ({ Component: m.ProjectsPage })),
   customers: () => import('../features/customers/pages/CustomersPage.tsx').then((m) => ({ Component: m.CustomersPage })),
   customer: () => import('../features/customer-detail/pages/CustomerPage.tsx').then((m) => ({ Component: m.CustomerPage })),
+  tasks: () => import('../features/tasks/pages/TasksPage.tsx').then((m) => ({ Component: m.TasksPage })),
   duplicates: () => import('../features/duplicates/pages/DuplicatesPage.tsx').then((m) => ({ Component: m.DuplicatesPage })),
   links: () => import('../features/links/pages/LinksPage.tsx').then((m) => ({ Component: m.LinksPage })),
   settings: () => import('../features/settings/pages/SettingsPage.tsx').then((m) => ({ Component: m.SettingsPage })),

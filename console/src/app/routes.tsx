@@ -22,6 +22,7 @@ export const router = createBrowserRouter(
             { path: 'admin/clients', lazy: pages.clients },
             { path: 'p/:appId/customers', lazy: pages.customers },
             { path: 'p/:appId/customers/:customerId', lazy: pages.customer },
+            { path: 'p/:appId/tasks', lazy: pages.tasks },
             { path: 'p/:appId/duplicates', lazy: pages.duplicates },
             { path: 'p/:appId/members', lazy: pages.members },
             { path: 'p/:appId/fields', lazy: pages.fields },

@@ -18,5 +18,10 @@ export function consoleTheme(motion: boolean): ThemeConfig {
       colorTextTertiary: '#595959',
       motion,
     },
+    components: {
+      // A project's pages, the Tasks among them, fit one menu bar at 1440 px (the server's administrators'
+      // thirteen entries too): antd hides what does not fit behind "…", in hidden entries a keyboard still reaches.
+      Menu: { itemPaddingInline: 12 },
+    },
   };
 }

@@ -68,6 +68,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
   const items: NavItem[] = [
     { key: 'projects', label: t('common.nav.projects'), to: '/' },
     { key: 'customers', label: t('common.nav.customers'), to: appId ? `/p/${appId}/customers` : undefined },
+    { key: 'tasks', label: t('common.nav.tasks'), to: appId ? `/p/${appId}/tasks` : undefined },
     {
       key: 'duplicates',
       label: t('common.nav.duplicates'),

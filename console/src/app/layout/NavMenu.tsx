@@ -1,6 +1,7 @@
 import {
   ApiOutlined,
   AppstoreOutlined,
+  CheckSquareOutlined,
   FormOutlined,
   GlobalOutlined,
   KeyOutlined,
@@ -22,6 +23,7 @@ import { type PageKey, prefetchPage } from '../pages.ts';
 const ICONS: Partial<Record<PageKey, ReactNode>> = {
   projects: <AppstoreOutlined />,
   customers: <UserOutlined />,
+  tasks: <CheckSquareOutlined />,
   duplicates: <MergeCellsOutlined />,
   links: <LinkOutlined />,
   calls: <PhoneOutlined />,

@@ -29,6 +29,9 @@ interface LiveEvent {
   createdAt: string;
 }
 
+/** The timeline records of the team's notes and tasks: not the customer's doing. */
+const TEAM_RECORDS = new Set(['member_note', 'member_task']);
+
 /**
  * The project's live stream, one per tab while a project is open: each event refreshes the cached
  * data it touches, joins the feed, and a customer's activity pops up a notification at once.
@@ -50,6 +53,8 @@ export function useLiveStream(appId: string | undefined): { open: boolean } {
       void client.invalidateQueries({ queryKey: customerQueries.all(appId) }, { cancelRefetch: false });
       // …and the links' counters and view logs (a view, a page read, a form sent).
       void client.invalidateQueries({ queryKey: linkQueries.all(appId) }, { cancelRefetch: false });
+      // …and the task lists (features/tasks/api.ts, `taskQueries.all`): a colleague's task made, done or moved.
+      void client.invalidateQueries({ queryKey: ['tasks', appId] }, { cancelRefetch: false });
     }, 1000);
     void readEventStream({
       url: `/api/v1.7/app/${encodeURIComponent(appId)}/live`,
@@ -85,6 +90,12 @@ export function useLiveStream(appId: string | undefined): { open: boolean } {
             message: t('live.anonymousOpen', { link: anonymous.linkName, place: anonymous.place }),
             placement: 'bottomRight',
           });
+          return;
+        }
+        if (event.domainType === 'Note' || event.domainType === 'Task' || TEAM_RECORDS.has(body.action ?? '')) {
+          // The team's notes and tasks (docs/tasks.md) and their timeline records: what shows them is
+          // read again; the feed is the customers' activity (and these records name no customer).
+          refresh.request();
           return;
         }
         const isCustomer = event.domainType === 'Customer';

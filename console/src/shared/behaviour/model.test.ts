@@ -77,6 +77,13 @@ describe('describeBehaviour', () => {
     expect(describeBehaviour({ ...base, action: 'create', content: 'not json' })).toMatchObject({ kind: 'customer', titleKey: 'create' });
     expect(describeBehaviour({ ...base, action: 'daka' })).toEqual({ kind: 'other', titleKey: 'other', titleValues: { action: 'daka' } });
   });
+
+  it("the team's own records: a note written and a task added, told apart from the customer's doings", () => {
+    const note = describeBehaviour({ ...base, action: 'member_note', content: JSON.stringify({ note_id: 'n1', author_id: 7 }) });
+    expect(note).toEqual({ kind: 'note', titleKey: 'member_note', titleValues: {} });
+    const task = describeBehaviour({ ...base, action: 'member_task', content: JSON.stringify({ task_id: 't1', creator_id: 7 }) });
+    expect(task).toEqual({ kind: 'task', titleKey: 'member_task', titleValues: {} });
+  });
 });
 
 describe('durationParts and pagesRead', () => {

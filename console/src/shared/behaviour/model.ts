@@ -30,7 +30,7 @@ export interface BehaviourLike {
   webPageViewLogs?: readonly Record<string, unknown>[] | null;
 }
 
-export type BehaviourKind = 'link' | 'call' | 'site' | 'page' | 'customer' | 'message' | 'deal' | 'other';
+export type BehaviourKind = 'link' | 'call' | 'site' | 'page' | 'customer' | 'message' | 'deal' | 'note' | 'task' | 'other';
 
 /** A page read, and for how long (ms). */
 export interface PageRead {
@@ -142,6 +142,9 @@ export function describeBehaviour(record: BehaviourLike): BehaviourView {
     return { kind: 'deal', titleKey: action, titleValues: {}, ...(money ? { money } : {}) };
   }
   if (action === 'send_message') return { kind: 'message', titleKey: action, titleValues: {} };
+  // The team's own records (docs/tasks.md): a note written, a task made; the timeline shows the note or task itself under them.
+  if (action === 'member_note') return { kind: 'note', titleKey: action, titleValues: {} };
+  if (action === 'member_task') return { kind: 'task', titleKey: action, titleValues: {} };
   if (KNOWN.has(action)) return { kind: action === 'create' ? 'customer' : 'other', titleKey: action, titleValues: {} };
   return { kind: 'other', titleKey: 'other', titleValues: { action } };
 }

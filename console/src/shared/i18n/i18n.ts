@@ -4,10 +4,13 @@ import { initReactI18next } from 'react-i18next';
 import type enUS from '../../locales/en-US/index.ts';
 import { LANGUAGES, type Language, detectLanguage, storedLanguage } from './language.ts';
 
+// Texts loaded with their pages (src/locales/lazy.ts) are typed with the rest.
+import type { LazyTexts } from '../../locales/lazy.ts';
+
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
-    resources: { translation: typeof enUS };
+    resources: { translation: typeof enUS & LazyTexts };
   }
 }
 

@@ -1,7 +1,12 @@
 import i18next from 'i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
-import enUS from '../../locales/en-US/index.ts';
-import zhCN from '../../locales/zh-CN/index.ts';
+import baseEnUS from '../../locales/en-US/index.ts';
+import { allLazyTexts } from '../../locales/lazy.ts';
+import baseZhCN from '../../locales/zh-CN/index.ts';
+
+/** Each language's texts: those of the first load and those loaded with their pages (src/locales/lazy.ts). */
+const enUS = { ...baseEnUS, ...(await allLazyTexts('en-US')) };
+const zhCN = { ...baseZhCN, ...(await allLazyTexts('zh-CN')) };
 
 /** Every text of a locale by its key path. */
 function texts(tree: unknown, prefix = ''): Map<string, string> {

@@ -1,6 +1,8 @@
 import {
+  CheckSquareOutlined,
   CustomerServiceOutlined,
   DollarOutlined,
+  EditOutlined,
   FileTextOutlined,
   GlobalOutlined,
   MessageOutlined,
@@ -17,6 +19,7 @@ import { customerDetailQueries } from '../api.ts';
 import { type BehaviourKind, type BehaviourLike, describeBehaviour, durationParts } from '../../../shared/behaviour/model.ts';
 import { oneEntryPerReading } from '../../../shared/behaviour/readings.ts';
 import { useBehaviourTitle } from '../../../shared/behaviour/useBehaviourTitle.ts';
+import { TeamRecord } from '../../tasks/index.ts';
 
 const ICONS: Record<BehaviourKind, ReactNode> = {
   link: <FileTextOutlined />,
@@ -26,6 +29,8 @@ const ICONS: Record<BehaviourKind, ReactNode> = {
   customer: <UserAddOutlined />,
   message: <MessageOutlined />,
   deal: <DollarOutlined />,
+  note: <EditOutlined />,
+  task: <CheckSquareOutlined />,
   other: <ThunderboltOutlined />,
 };
 
@@ -118,6 +123,7 @@ export function BehaviourTimeline({ appId, customerId }: { appId: string; custom
                   <DateTime value={r.when} />
                 </Typography.Text>
                 <Details record={r} />
+                {(kind === 'note' || kind === 'task') && <TeamRecord appId={appId} note={r.note} task={r.task} />}
               </Flex>
             ),
           };

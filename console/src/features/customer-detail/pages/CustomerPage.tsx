@@ -16,6 +16,7 @@ import {
   formFields,
   parseOptions,
 } from '../../customers/index.ts';
+import { CustomerWork } from '../../tasks/index.ts';
 import { customerDetailQueries } from '../api.ts';
 import { BehaviourTimeline } from '../components/BehaviourTimeline.tsx';
 
@@ -98,6 +99,10 @@ export function CustomerPage() {
               items={profile.map((f) => ({ key: f.name, label: label(f.name, f.title), children: shown(f.name) }))}
             />
           </Card>
+          {/* Its tasks, notes and "log a call" (features/tasks): what the team does about the customer. */}
+          <div style={{ marginTop: 16 }}>
+            <CustomerWork appId={appId} customerId={customerId} ownerId={customer.data.svcUserId} />
+          </div>
         </Col>
         <Col xs={24} lg={15}>
           <Card title={<h2 style={{ fontSize: 16, margin: 0 }}>{t('customer.overview')}</h2>} size="small" style={{ marginBottom: 16 }}>

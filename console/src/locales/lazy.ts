@@ -1,0 +1,25 @@
+import type tasks from './en-US/tasks.json';
+
+/**
+ * Texts that load with the pages that use them, not with the console's first page (its first-load
+ * budget): a namespace per feature, a file per language beside the others. en-US types their keys
+ * with the rest (src/shared/i18n/i18n.ts); `useLazyTexts` (src/shared/i18n/lazyTexts.ts) loads them.
+ */
+export interface LazyTexts {
+  tasks: typeof tasks;
+}
+
+export type LazyNamespace = keyof LazyTexts;
+
+/** The console's languages (src/shared/i18n/language.ts; not imported: the browser tests read this file, outside the browser). */
+type Language = 'en-US' | 'zh-CN';
+
+export const LAZY_TEXTS: { [N in LazyNamespace]: Record<Language, () => Promise<{ default: LazyTexts[N] }>> } = {
+  tasks: { 'en-US': () => import('./en-US/tasks.json'), 'zh-CN': () => import('./zh-CN/tasks.json') },
+};
+
+/** Every lazy namespace of a language at once (the locale tests, the browser tests' texts). */
+export async function allLazyTexts(language: Language): Promise<LazyTexts> {
+  const entries = await Promise.all(Object.entries(LAZY_TEXTS).map(async ([ns, load]) => [ns, (await load[language]()).default] as const));
+  return Object.fromEntries(entries) as unknown as LazyTexts;
+}
