@@ -125,7 +125,7 @@ export async function relayForever(config: Config): Promise<void> {
   process.once('SIGINT', () => stop('SIGINT'));
 }
 
-/** A worker that dies sooner than this after it started is crashing, not serving. */
+/** A worker that dies sooner than this after it started, or before it listened, is crashing, not serving. */
 const QUICK_DEATH_MS = 10_000;
 /** Quick deaths in a row after which the primary gives up (a supervisor restarts or alerts). */
 const MAX_QUICK_DEATHS = 5;
@@ -134,7 +134,7 @@ const MAX_QUICK_DEATHS = 5;
  * WORKERS > 1: the primary migrates the database once, then forks that many HTTP workers sharing
  * the port (node:cluster); only the first runs the event relay. A worker that dies is replaced: at
  * once after a life of its own, after a growing pause (1 s, 2 s, 4 s, …) when it died right after
- * starting, and after MAX_QUICK_DEATHS such deaths in a row the primary stops every worker and exits
+ * starting (or before it listened), and after MAX_QUICK_DEATHS such deaths in a row the primary stops every worker and exits
  * 1 instead of forking a crashing worker forever (the database gone, a bad setting).
  * SIGTERM/SIGINT stop every worker gracefully.
  */
@@ -151,9 +151,12 @@ async function runPrimary(config: Config): Promise<void> {
   const fork = (index: number) => {
     const started = Date.now();
     const worker = cluster.fork(envFor(index));
+    // A worker that dies before it ever listened never started, however long that took on a busy machine.
+    let listened = false;
+    worker.once('listening', () => (listened = true));
     worker.on('exit', (code, signal) => {
       if (stopping) return;
-      const quick = Date.now() - started < QUICK_DEATH_MS ? (quickDeaths.get(index) ?? 0) + 1 : 0;
+      const quick = !listened || Date.now() - started < QUICK_DEATH_MS ? (quickDeaths.get(index) ?? 0) + 1 : 0;
       quickDeaths.set(index, quick);
       if (quick >= MAX_QUICK_DEATHS) {
         logger.fatal({ worker: index, code, signal, deaths: quick }, 'worker keeps dying right after it starts; stopping');

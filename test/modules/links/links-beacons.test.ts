@@ -263,9 +263,10 @@ describe('what a beacon credits', () => {
     const { b, token, id } = await opened();
     const now = Date.now();
     await backdate(id, now - 20 * 60_000, now - 10_000);
+    // The first page beacon credits the time since the heartbeat was taken in, which is after this.
+    const start = Date.now();
     await b.beacon(dwellLink.shareToken, { type: 'hb', seq: 2, token, page: 1, dwell: { 1: 10_000 } });
     const base = Number((await stored(id)).total_duration);
-    const start = Date.now();
     for (let seq = 3; seq < 8; seq += 1)
       await b.beacon(dwellLink.shareToken, { type: 'page', seq, token, page: 2, dwell: { 1: 10_000, 2: seq * 2000 } });
     const added = Number((await stored(id)).total_duration) - base;
