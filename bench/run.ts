@@ -714,6 +714,7 @@ async function main() {
               runsMs: c.runsMs.join(' '),
               mainThreadMs: c.medianMainThreadMs,
               mainThreadRunsMs: c.mainThreadMs.join(' '),
+              ...(c.profile ? { profile: c.profile } : {}),
               target: '≤ 1500 ms (median of 5)',
               met: c.medianMs <= 1500 ? 'yes' : 'NO',
             },
