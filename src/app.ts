@@ -217,7 +217,7 @@ async function registerModules(app: FastifyInstance, ctx: AppContext, services: 
   await app.register(ingestRoutes, { ingest: services.ingest });
   await app.register(historiesRoutes, { histories: services.histories });
   await app.register(behaviourRoutes, { behaviour: services.behaviour });
-  await app.register(webhooksRoutes, { webhooks: services.webhooks });
+  await app.register(webhooksRoutes, { webhooks: services.webhooks, channels: services.channels });
   await app.register(clientsRoutes, { clients: services.clients, adminUserIds: ctx.config.adminUserIds });
   await app.register(auditRoutes, { audit: services.audit });
   // A heartbeat well inside IDLE_TIMEOUT, so a quiet stream's connection is never taken for idle.

@@ -45,7 +45,7 @@ import {
   createSiteStore,
 } from './modules/site/service.ts';
 import { createTaskErasure, createTaskMergeMoves, createTasksServices, createTeamRecordReads } from './modules/tasks/service.ts';
-import { createWebhooksService } from './modules/webhooks/service.ts';
+import { createNotificationChannels, createWebhooksService } from './modules/webhooks/service.ts';
 
 /** Every loop of background work; the server starts them and stops them on SIGTERM (src/lib/jobs.ts). */
 function createJobs(ctx: AppContext): BackgroundJobs {
@@ -193,6 +193,8 @@ function createOutreachServices(ctx: AppContext, id: IdentityServices, cs: Custo
   const { access, accounts, audit, projects } = id;
   const { histories, customers, ingest } = cs;
   const webhooks = createWebhooksService(ctx, access, audit.record);
+  // Notification channels: webhooks of purpose alerts (chat robots), whose deliveries the relay sends.
+  const channels = createNotificationChannels(ctx, { audit: audit.record });
   // Uploaded files and their pages under DATA_DIR/files, whichever database runs; their pages are drawn
   // by the job file-render, which an upload in this process starts.
   const storage = new LocalFileStorage(path.join(ctx.config.dataDir, 'files'));
@@ -250,6 +252,7 @@ function createOutreachServices(ctx: AppContext, id: IdentityServices, cs: Custo
   jobs.define({ name: 'site-visit-sweep', idleMs: SITE_SWEEP_MS, tick: async () => ((await site.sweep()) > 0 ? 'worked' : 'idle') });
   return {
     webhooks,
+    channels,
     files,
     live,
     links,
