@@ -28,6 +28,14 @@ export const customerVisibilityReadModel = {
     return db.selectFrom('customers as c').select(VISIBILITY).where('c.app_id', '=', appId).where('c.id', '=', customerId);
   },
   /**
+   * Every project's live customers, with owner and name: a subquery for a statement over records
+   * addressed to one user in any project (the alerts' inbox), which joins it by `app_id` and `id` and
+   * decides with the user's role (its own statement is cross-project on purpose).
+   */
+  liveAnyProject(db: Db) {
+    return db.selectFrom('customers as c').select(['c.id', 'c.app_id', 'c.owner_id', 'c.name']).where('c.status', '=', 1);
+  },
+  /**
    * The customers the customer list shows (live; a Sales member's own when `ownerId` is given), with
    * their name: a subquery the caller joins its rows to by `id` (and the project), so who may see a
    * record about a customer is decided in the caller's one statement.
