@@ -1,0 +1,73 @@
+import type { AppContext } from '../../context.ts';
+import { badRequest, failure } from '../../http/errors.ts';
+import type { Page } from '../../http/paging.ts';
+import type { InboxFilter, InboxRepository } from './inbox.repository.ts';
+import { toNotification } from './mapper.ts';
+import type { AlertCaller } from './settings.service.ts';
+
+/** The inbox's filters as a request gives them. */
+export interface InboxQuery {
+  unread?: number | undefined;
+  app_id?: string | undefined;
+}
+
+const notificationNotFound = () => failure('notification_not_found');
+
+/**
+ * The console's inbox (docs/alerts.md "The inbox"): a member's notifications in every project they
+ * are an active member of, about customers they may still see, newest first; the unread count; marking
+ * one, or all, read. Another member's notification, or one about a customer the member may no longer
+ * see, answers as a missing one.
+ */
+export function createInbox(ctx: AppContext, repo: InboxRepository) {
+  const db = ctx.database.db;
+  const { clock, config } = ctx;
+
+  function filterOf(caller: AlertCaller, q: InboxQuery): InboxFilter {
+    if (q.unread !== undefined && q.unread !== 0 && q.unread !== 1) throw badRequest("Invalid parameter 'unread': 0 or 1");
+    const f: InboxFilter = { userId: caller.id, kind: 'inbox', unread: q.unread === 1 };
+    if (q.app_id !== undefined && q.app_id !== '') f.appId = q.app_id;
+    return f;
+  }
+
+  async function one(caller: AlertCaller, id: string) {
+    const [row] = await repo.page(db, { userId: caller.id, kind: 'inbox', id }, 0, 1);
+    if (row === undefined) throw notificationNotFound();
+    return row;
+  }
+
+  return {
+    async list(caller: AlertCaller, q: InboxQuery, page: Page) {
+      const rows = await repo.page(db, filterOf(caller, q), page.offset, page.limit);
+      return rows.map((r) => toNotification(r, clock, config.publicBaseUrl));
+    },
+
+    async unreadCount(caller: AlertCaller, q: InboxQuery): Promise<{ unread: number }> {
+      return { unread: await repo.count(db, { ...filterOf(caller, q), unread: true }) };
+    },
+
+    async markRead(caller: AlertCaller, id: string) {
+      const row = await one(caller, id);
+      const now = clock.now();
+      if (row.read_at === null) await repo.markRead(db, caller.id, row.app_id, row.id, now);
+      return toNotification({ ...row, read_at: row.read_at ?? now }, clock, config.publicBaseUrl);
+    },
+
+    /** Marks every unread notification read, or one project's, or those up to one (`until`, a notification's id: the newest the member saw). */
+    async markAllRead(
+      caller: AlertCaller,
+      input: { app_id?: string | undefined; until?: string | undefined },
+    ): Promise<{ updated: number }> {
+      const until = input.until === undefined || input.until === '' ? undefined : (await one(caller, input.until)).created_at;
+      const appId = input.app_id === undefined || input.app_id === '' ? undefined : input.app_id;
+      const updated = await repo.markAllRead(db, caller.id, {
+        ...(appId !== undefined ? { appId } : {}),
+        ...(until !== undefined ? { until } : {}),
+        now: clock.now(),
+      });
+      return { updated };
+    },
+  };
+}
+
+export type Inbox = ReturnType<typeof createInbox>;
