@@ -1,37 +1,47 @@
 /**
- * The alerts module's SQL of a member's notifications in every project (the inbox, the digest's
- * lines): each statement joins the member's active memberships (the members module's read model) and
- * the live customers (the customers module's), and keeps a Sales member's notifications about their
- * own customers only, so what a member may no longer see drops out in the same statement.
+ * The alerts module's SQL of a member's notifications across their projects (the inbox, the
+ * digest's lines). The member's standing is given (their active memberships: the projects where they
+ * see every customer, and those where they see their own), and each statement keeps a notification
+ * only while its customer is live and, in a project where the member is a Sales member, theirs: the
+ * customers module's read model, correlated on the notification's columns, so what the member may no
+ * longer see drops out in the same statement.
  */
 import { type Database, crossProject } from '../../db/index.ts';
 import type { Kysely } from 'kysely';
 import type { CustomerVisibilityReadModel } from '../customers/mapper.ts';
-import type { MemberStandingReadModel } from '../members/mapper.ts';
 import type { InboxRow } from './mapper.ts';
 
 type Db = Kysely<Database>;
 
-/** Which of a member's notifications: the inbox's (unread ones, one project's) or the next digest's. */
+/** A member's active memberships: where they see every customer (Master, Admin), and where their own (Sales). */
+export interface Standing {
+  managerOf: string[];
+  salesOf: string[];
+}
+
+/** Which of a member's notifications: the inbox's (unread ones, one project's, one) or the next digest's. */
 export interface InboxFilter {
   userId: number;
+  standing: Standing;
   kind: 'inbox' | 'digest';
   unread?: boolean;
   appId?: string;
   id?: string;
 }
 
-export function createInboxRepository(reads: { members: MemberStandingReadModel; customers: CustomerVisibilityReadModel }) {
-  /** The member's notifications they may still see, with the project's and the customer's names. */
+export function createInboxRepository(customers: CustomerVisibilityReadModel) {
+  /** The member's notifications they may still see. */
   function visible(db: Db, f: InboxFilter) {
     let q = db
       .selectFrom('notifications as n')
-      .innerJoin(reads.members.activeOf(db, f.userId).as('m'), 'm.app_id', 'n.app_id')
-      .innerJoin(reads.customers.liveAnyProject(db).as('c'), (j) =>
-        j.onRef('c.app_id', '=', 'n.app_id').onRef('c.id', '=', 'n.customer_id'),
-      )
       .where('n.user_id', '=', f.userId)
-      .where((eb) => eb.or([eb('m.role', '!=', 'Sales'), eb('c.owner_id', '=', f.userId)]));
+      .where((eb) => {
+        const live = (owner: number | null) => eb.exists(customers.liveWithId(db, eb.ref('n.app_id'), eb.ref('n.customer_id'), owner));
+        const parts = [];
+        if (f.standing.managerOf.length > 0) parts.push(eb.and([eb('n.app_id', 'in', f.standing.managerOf), live(null)]));
+        if (f.standing.salesOf.length > 0) parts.push(eb.and([eb('n.app_id', 'in', f.standing.salesOf), live(f.userId)]));
+        return eb.or(parts);
+      });
     q = f.kind === 'inbox' ? q.where('n.inbox', '=', 1) : q.where('n.mail_status', '=', 'digest');
     if (f.unread === true) q = q.where('n.read_at', 'is', null);
     if (f.appId !== undefined) q = q.where('n.app_id', '=', f.appId);
@@ -39,42 +49,27 @@ export function createInboxRepository(reads: { members: MemberStandingReadModel;
     return q;
   }
 
-  const columns = [
-    'n.id',
-    'n.app_id',
-    'm.app_name',
-    'n.signal',
-    'n.customer_id',
-    'c.name as customer_name',
-    'n.title',
-    'n.body',
-    'n.data',
-    'n.read_at',
-    'n.created_at',
-  ] as const;
-
   return {
-    /** A page of the member's notifications, newest first. */
+    /** A page of the member's notifications, newest first, each with its customer's name. */
     page(db: Db, f: InboxFilter, offset: number, limit: number): Promise<InboxRow[]> {
       return visible(db, f)
-        .select(columns)
+        .select(['n.id', 'n.app_id', 'n.signal', 'n.customer_id', 'n.title', 'n.body', 'n.data', 'n.read_at', 'n.created_at'])
+        .select((eb) => customers.liveWithId(db, eb.ref('n.app_id'), eb.ref('n.customer_id'), null).as('customer_name'))
         .orderBy('n.created_at', 'desc')
         .orderBy('n.id', 'desc')
         .offset(offset)
         .limit(limit)
-        .modifyEnd(crossProject('user-notifications'))
         .execute();
     },
 
     async count(db: Db, f: InboxFilter): Promise<number> {
       const row = await visible(db, f)
         .select((eb) => eb.fn.countAll<number>().as('n'))
-        .modifyEnd(crossProject('user-notifications'))
         .executeTakeFirst();
       return Number(row?.n ?? 0);
     },
 
-    /** Marks one notification read (the member's, visible); false when there is none such. */
+    /** Marks one of the member's notifications read. */
     async markRead(db: Db, userId: number, appId: string, id: string, now: number): Promise<void> {
       await db
         .updateTable('notifications')
@@ -94,9 +89,10 @@ export function createInboxRepository(reads: { members: MemberStandingReadModel;
         .where('user_id', '=', userId)
         .where('inbox', '=', 1)
         .where('read_at', 'is', null);
-      if (opts.appId !== undefined) q = q.where('app_id', '=', opts.appId);
       if (opts.until !== undefined) q = q.where('created_at', '<=', opts.until);
-      const r = await q.modifyEnd(crossProject('user-notifications')).executeTakeFirst();
+      const r = await (
+        opts.appId !== undefined ? q.where('app_id', '=', opts.appId) : q.modifyEnd(crossProject('user-notifications'))
+      ).executeTakeFirst();
       return Number(r.numUpdatedRows);
     },
 
@@ -113,7 +109,7 @@ export function createInboxRepository(reads: { members: MemberStandingReadModel;
         .execute();
     },
 
-    /** Settles digest lines: sent, or dropped (no longer visible, too old). */
+    /** Settles digest lines: sent, or dropped (no longer visible, beyond the digest's lines). */
     async settleDigest(db: Db, appId: string, ids: string[], status: 'sent' | 'dropped', now: number): Promise<void> {
       for (let i = 0; i < ids.length; i += 500) {
         await db

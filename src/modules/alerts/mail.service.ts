@@ -8,6 +8,7 @@ import { type MailRow, mailRepository as repo } from './mail.repository.ts';
 import { digestMail, instantMail } from './mail-text.ts';
 import { type SettingsRow, settingsRepository } from './repository.ts';
 import { settingsOfRow } from './settings.ts';
+import { type MembershipsOf, standingOf } from './settings.service.ts';
 
 /** Instant mails one tick sends at most. */
 const MAIL_BATCH = 20;
@@ -32,7 +33,7 @@ const PRUNE_EVERY_MS = 10 * 60_000;
  * customer, gets nothing. Every server runs both; a mail is taken by a lease and a digest by moving
  * the member's next digest to the next day, so each goes out once.
  */
-export function createAlertMail(ctx: AppContext, deps: AlertsDeps, inbox: InboxRepository) {
+export function createAlertMail(ctx: AppContext, deps: AlertsDeps, inbox: InboxRepository, memberships: MembershipsOf) {
   const db = ctx.database.db;
   const { clock, config, logger } = ctx;
 
@@ -106,15 +107,16 @@ export function createAlertMail(ctx: AppContext, deps: AlertsDeps, inbox: InboxR
   /** A member's digest: their lines they may still see, oldest first, in their language and zone; the others dropped. */
   async function digestOf(s: SettingsRow, now: number): Promise<boolean> {
     const settings = settingsOfRow(s, config.timeZone);
-    const filter = { userId: s.user_id, kind: 'digest' as const };
-    const rows = (await inbox.page(db, filter, 0, DIGEST_LINES)).reverse();
+    const { names, ...standing } = await standingOf(memberships, s.user_id);
+    const filter = { userId: s.user_id, standing, kind: 'digest' as const };
+    const rows = names.size === 0 ? [] : (await inbox.page(db, filter, 0, DIGEST_LINES)).reverse();
     const pending = await inbox.pendingDigest(db, s.user_id, now);
     const user = await deps.accounts.userById(s.user_id);
     const transport = deps.mail.configured() ? await deps.mail.mailer() : null;
     if (rows.length > 0 && user?.email && transport !== null) {
       const zone = zoneClock(settings.timeZone) ?? clock;
       const lines = rows.map((r) => ({
-        project: r.app_name,
+        project: names.get(r.app_id) ?? null,
         at: zone.format(r.created_at).slice(0, 16),
         title: r.title,
         url: customerUrl(config.publicBaseUrl, r.app_id, r.customer_id),

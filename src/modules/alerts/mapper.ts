@@ -36,7 +36,6 @@ export function toSettings(
 export interface InboxRow {
   id: string;
   app_id: string;
-  app_name: string | null;
   signal: string;
   customer_id: string;
   customer_name: string | null;
@@ -47,7 +46,7 @@ export interface InboxRow {
   created_at: number;
 }
 
-export function toNotification(r: InboxRow, clock: Clock, publicBaseUrl: string) {
+export function toNotification(r: InboxRow, projectName: string | null, clock: Clock, publicBaseUrl: string) {
   let data: Record<string, unknown> = {};
   try {
     data = JSON.parse(r.data) as Record<string, unknown>;
@@ -57,7 +56,7 @@ export function toNotification(r: InboxRow, clock: Clock, publicBaseUrl: string)
   return {
     id: r.id,
     appId: r.app_id,
-    projectName: r.app_name,
+    projectName,
     signal: r.signal,
     customerId: r.customer_id,
     customerName: r.customer_name,

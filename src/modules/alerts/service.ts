@@ -1,7 +1,6 @@
 import type { AppContext } from '../../context.ts';
 import type { DefineJob } from '../../lib/jobs.ts';
 import { customerVisibilityReadModel } from '../customers/service.ts';
-import { memberStandingReadModel } from '../members/service.ts';
 import type { AlertsDeps } from './common.ts';
 import { createEvaluator } from './evaluator.service.ts';
 import { createInboxRepository } from './inbox.repository.ts';
@@ -31,15 +30,15 @@ export { type AlertErasure, type AlertMergeMoves, createAlertErasure, createAler
  * Chat channels are the webhooks module's (`createNotificationChannels`), given here as `channels`.
  */
 export function createAlertsServices(ctx: AppContext, deps: AlertsDeps & { memberships: MembershipsOf; defineJob: DefineJob }) {
-  const inboxRepo = createInboxRepository({ members: memberStandingReadModel, customers: customerVisibilityReadModel });
-  const mail = createAlertMail(ctx, deps, inboxRepo);
+  const inboxRepo = createInboxRepository(customerVisibilityReadModel);
+  const mail = createAlertMail(ctx, deps, inboxRepo, deps.memberships);
   const mailJob = deps.defineJob(mail.mailJob);
   deps.defineJob(mail.digestJob);
   const evaluator = createEvaluator(ctx, deps, { mailQueued: () => mailJob.poke() });
   deps.defineJob(evaluator.job);
   return {
     settings: createAlertSettings(ctx, { memberships: deps.memberships, inbox: inboxRepo }),
-    inbox: createInbox(ctx, inboxRepo),
+    inbox: createInbox(ctx, inboxRepo, deps.memberships),
     evaluator,
     mail,
   };

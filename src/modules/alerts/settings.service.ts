@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import { failure } from '../../http/errors.ts';
 import { nextLocalHour, zoneClock } from '../../lib/zones.ts';
-import type { InboxRepository } from './inbox.repository.ts';
+import type { InboxRepository, Standing } from './inbox.repository.ts';
 import { toSettings } from './mapper.ts';
 import { type SettingsRow, settingsRepository as repo } from './repository.ts';
 import { type MemberSettings, type SettingsInput, applySettings, choiceOfRow, parseChoices, settingsOfRow } from './settings.ts';
@@ -12,8 +12,18 @@ export interface AlertCaller {
   email: string | null;
 }
 
-/** A user's projects as their settings list them. */
+/** A user's active memberships in live projects, with each project's name and their role. */
 export type MembershipsOf = (userId: number) => Promise<{ id: string; name: string | null; role: string }[]>;
+
+/** A member's standing for their notifications: where they see every customer, where their own; and the projects' names. */
+export async function standingOf(memberships: MembershipsOf, userId: number): Promise<Standing & { names: Map<string, string | null> }> {
+  const list = await memberships(userId);
+  return {
+    managerOf: list.filter((m) => m.role === 'Master' || m.role === 'Admin').map((m) => m.id),
+    salesOf: list.filter((m) => m.role !== 'Master' && m.role !== 'Admin').map((m) => m.id),
+    names: new Map(list.map((m) => [m.id, m.name])),
+  };
+}
 
 /**
  * A member's notification settings (docs/alerts.md "Settings"): `GET` answers what holds (the

@@ -8,7 +8,7 @@
  * type is `CustomerVisibilityReadModel` of mapper.ts.
  */
 import { type Database, crossProject } from '../../db/index.ts';
-import type { Kysely } from 'kysely';
+import type { Expression, Kysely } from 'kysely';
 
 type Db = Kysely<Database>;
 
@@ -28,12 +28,18 @@ export const customerVisibilityReadModel = {
     return db.selectFrom('customers as c').select(VISIBILITY).where('c.app_id', '=', appId).where('c.id', '=', customerId);
   },
   /**
-   * Every project's live customers, with owner and name: a subquery for a statement over records
-   * addressed to one user in any project (the alerts' inbox), which joins it by `app_id` and `id` and
-   * decides with the user's role (its own statement is cross-project on purpose).
+   * The live customer of `project` whose id is `id` (a Sales member's own when `ownerId` is given),
+   * selecting its name: an EXISTS operand, or a scalar subquery, correlated on the caller's columns
+   * (the alerts' inbox keeps a member's notifications about customers they may see, in one statement).
    */
-  liveAnyProject(db: Db) {
-    return db.selectFrom('customers as c').select(['c.id', 'c.app_id', 'c.owner_id', 'c.name']).where('c.status', '=', 1);
+  liveWithId(db: Db, project: Expression<string>, id: Expression<string>, ownerId: number | null) {
+    const q = db
+      .selectFrom('customers as c')
+      .select('c.name')
+      .where('c.app_id', '=', project)
+      .where('c.id', '=', id)
+      .where('c.status', '=', 1);
+    return ownerId === null ? q : q.where('c.owner_id', '=', ownerId);
   },
   /**
    * The customers the customer list shows (live; a Sales member's own when `ownerId` is given), with

@@ -1,4 +1,3 @@
-import type { memberStandingReads } from './standing.repository.ts';
 import type { InvitationsTable, MembersTable, UsersTable } from '../../db/index.ts';
 import type { Selectable } from 'kysely';
 import type { Clock } from '../../lib/time.ts';
@@ -184,6 +183,3 @@ export function toInvitationListItem(r: InvitationRow, clock: Clock): Invitation
 export function toInvitationIssued(r: InvitationRow, url: string, clock: Clock): InvitationIssued {
   return { id: r.id, email: r.email, role: r.role, url, expiresAt: clock.format(r.expires_at) };
 }
-
-/** A user's active memberships as a subquery (repository.ts `memberStandingReads`), for statements over records addressed to one user. */
-export type MemberStandingReadModel = ReturnType<typeof memberStandingReads>;

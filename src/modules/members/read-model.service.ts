@@ -3,10 +3,6 @@ import { projectReadModel } from '../projects/service.ts';
 import type { AppRow } from '../projects/mapper.ts';
 import type { MembershipRow, UserMembershipRow } from './mapper.ts';
 import { projectMemberReads } from './repository.ts';
-import { memberStandingReads } from './standing.repository.ts';
-
-/** A user's active memberships as a subquery, for statements over records addressed to one user in any project (the alerts' inbox). */
-export const memberStandingReadModel = memberStandingReads(projectReadModel);
 
 /**
  * What the members module tells other modules that are built before it, from the database alone:

@@ -21,8 +21,7 @@ import { timeOrderedUuid } from '../../lib/ids.ts';
 import { createInvitationMailer } from './invitation-mail.ts';
 import { createInvitationsService } from './invitations.service.ts';
 
-export { type MembersReadModel, createMembersReadModel, memberStandingReadModel } from './read-model.service.ts';
-export type { MemberStandingReadModel } from './mapper.ts';
+export { type MembersReadModel, createMembersReadModel } from './read-model.service.ts';
 export type { InvitationsService } from './invitations.service.ts';
 export type { MembershipRow } from './mapper.ts';
 
