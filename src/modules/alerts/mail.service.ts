@@ -105,7 +105,7 @@ export function createAlertMail(ctx: AppContext, deps: AlertsDeps, inbox: InboxR
   }
 
   /** A member's digest: their lines they may still see, oldest first, in their language and zone; the others dropped. */
-  async function digestOf(s: SettingsRow, now: number): Promise<boolean> {
+  async function digestOf(s: SettingsRow, now: number): Promise<'sent' | 'empty' | 'failed'> {
     const settings = settingsOfRow(s, config.timeZone);
     const { names, ...standing } = await standingOf(memberships, s.user_id);
     const filter = { userId: s.user_id, standing, kind: 'digest' as const };
@@ -134,7 +134,7 @@ export function createAlertMail(ctx: AppContext, deps: AlertsDeps, inbox: InboxR
         });
       } catch (err) {
         logger.warn({ err, userId: s.user_id }, 'alerts: a digest could not be sent; will retry');
-        return false;
+        return 'failed';
       }
     }
     const sent = new Set(rows.map((r) => r.id));
@@ -148,22 +148,29 @@ export function createAlertMail(ctx: AppContext, deps: AlertsDeps, inbox: InboxR
       await inbox.settleDigest(db, appId, e.sent, 'sent', now);
       await inbox.settleDigest(db, appId, e.dropped, 'dropped', now);
     }
-    return true;
+    return sent.size > 0 ? 'sent' : 'empty';
   }
 
-  /** One tick of digests: each member's due digest, taken by moving it to their next local hour. */
-  async function sendDigests(): Promise<number> {
+  /** One pass of digests: each member's due digest, taken by moving it to their next local hour. */
+  async function digestPass(): Promise<{ taken: number; mailed: number }> {
     const now = clock.now();
     let sent = 0;
-    for (const s of await repo.dueDigests(db, now, MAIL_BATCH)) {
+    const due = await repo.dueDigests(db, now, MAIL_BATCH);
+    for (const s of due) {
       const zone = zoneClock(s.time_zone) ?? clock;
       const next = nextLocalHour(zone, now, s.digest_hour);
       if (s.next_digest_at === null || !(await repo.moveDigest(db, s.user_id, s.next_digest_at, next))) continue;
-      if (await digestOf(s, now)) sent += 1;
+      const outcome = await digestOf(s, now);
+      if (outcome === 'sent') sent += 1;
       // Not sent (SMTP down): tried again soon, the lines still waiting.
-      else await repo.moveDigest(db, s.user_id, next, now + DIGEST_RETRY_MS);
+      else if (outcome === 'failed') await repo.moveDigest(db, s.user_id, next, now + DIGEST_RETRY_MS);
     }
-    return sent;
+    return { taken: due.length, mailed: sent };
+  }
+
+  /** The digests due now; returns how many were mailed (a digest of no line is no mail). */
+  async function sendDigests(): Promise<number> {
+    return (await digestPass()).mailed;
   }
 
   let lastPrune = 0;
@@ -183,9 +190,10 @@ export function createAlertMail(ctx: AppContext, deps: AlertsDeps, inbox: InboxR
     name: 'alert-digest',
     idleMs: DIGEST_EVERY_MS,
     tick: async (): Promise<TickOutcome> => {
-      const sent = await sendDigests();
+      const { taken } = await digestPass();
       await prune();
-      return sent === MAIL_BATCH ? 'worked' : 'idle';
+      // A full batch: more members' digests may be due at this hour.
+      return taken === MAIL_BATCH ? 'worked' : 'idle';
     },
   };
 
