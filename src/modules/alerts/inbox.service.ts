@@ -27,9 +27,14 @@ export function createInbox(ctx: AppContext, repo: InboxRepository, memberships:
   async function filterOf(caller: AlertCaller, q: InboxQuery & { id?: string }) {
     if (q.unread !== undefined && q.unread !== 0 && q.unread !== 1) throw badRequest("Invalid parameter 'unread': 0 or 1");
     const { names, ...standing } = await standingOf(memberships, caller.id);
+    if (q.app_id !== undefined && q.app_id !== '' && !names.has(q.app_id)) throw failure('app_not_found');
     if (names.size === 0) return null;
     const f: InboxFilter = { userId: caller.id, standing, kind: 'inbox', unread: q.unread === 1 };
-    if (q.app_id !== undefined && q.app_id !== '') f.appId = q.app_id;
+    if (q.app_id !== undefined && q.app_id !== '') {
+      // Another project's id answers as a missing one.
+      if (!names.has(q.app_id)) throw failure('app_not_found');
+      f.appId = q.app_id;
+    }
     if (q.id !== undefined) f.id = q.id;
     return { f, names };
   }
@@ -68,6 +73,7 @@ export function createInbox(ctx: AppContext, repo: InboxRepository, memberships:
     ): Promise<{ updated: number }> {
       const until = input.until === undefined || input.until === '' ? undefined : (await one(caller, input.until)).row.created_at;
       const appId = input.app_id === undefined || input.app_id === '' ? undefined : input.app_id;
+      if (appId !== undefined && !(await standingOf(memberships, caller.id)).names.has(appId)) throw failure('app_not_found');
       const updated = await repo.markAllRead(db, caller.id, {
         ...(appId !== undefined ? { appId } : {}),
         ...(until !== undefined ? { until } : {}),

@@ -233,7 +233,14 @@ describe('the inbox', () => {
     expect(all.length).toBe(3);
     expect((await inbox(p.admin.token, { count: 2 })).map((e) => e.id)).toEqual(all.slice(0, 2).map((e) => e.id));
     expect((await inbox(p.admin.token, { start_index: 2 })).map((e) => e.id)).toEqual([all[2]?.id]);
-    expect((await inbox(p.admin.token, { app_id: other.appId })).length).toBe(0);
+    expect((await inbox(p.admin.token, { app_id: p.appId })).length).toBe(3);
+    // Another project's id answers as a missing one.
+    expect(
+      (await t.server.api.get('/api/v1.7/notifications', { token: p.admin.token, query: { app_id: other.appId } })).json(),
+    ).toMatchObject({ status: 0, code: 'app_not_found' });
+    expect(
+      (await t.server.api.post('/api/v1.7/notifications/read', { app_id: other.appId }, { token: p.admin.token })).json(),
+    ).toMatchObject({ status: 0, code: 'app_not_found' });
     const one = (await t.server.api.post(`/api/v1.7/notifications/${all[1]?.id}/read`, undefined, { token: p.admin.token })).json();
     expect(one).toMatchObject({ status: 1, data: { id: all[1]?.id, read: true } });
     expect(await unread(p.admin.token)).toBe(2);
