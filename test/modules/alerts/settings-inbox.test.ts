@@ -1,5 +1,7 @@
 // lanes: sqlite postgres
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type EventMessage, writeEvents } from '../../../src/events/outbox.ts';
+import { HOT_LEAD_EVENT } from '../../../src/modules/alerts/service.ts';
 import { useTestServer } from '../../helpers/harness.ts';
 import { type HistoryProject, addCustomers, feedEvents, historyProject } from '../../helpers/histories.ts';
 
@@ -223,6 +225,42 @@ describe('the inbox', () => {
       data: { taskId: res.data.id },
     });
     expect((await inbox(p.master.token)).filter((e) => e.signal === 'task_due')).toEqual([]);
+  });
+
+  it('gets a hot lead once the scoring module announces one (its event, HOT_LEAD_EVENT): its owner, not a manager whose scope is their own', async () => {
+    // The scoring module is built apart; its event is written here as it will write it.
+    await t.server.ctx.database.db.transaction().execute((trx) =>
+      writeEvents(
+        trx,
+        p.appId,
+        [
+          {
+            event_type: HOT_LEAD_EVENT.eventType as EventMessage['event_type'],
+            domainType: HOT_LEAD_EVENT.domainType,
+            domainId: 'i-ada',
+            body: {
+              id: 'i-ada',
+              appId: p.appId,
+              svcUserId: String(p.sales.id),
+              score: 82,
+              scoreReasons: ["read 3 of 3 pages of 'Pricing' twice since Monday"],
+            },
+          },
+        ],
+        t.server.ctx.clock.now(),
+      ),
+    );
+    await pass();
+    const [hot, ...more] = (await inbox(p.sales.token)).filter((e) => e.signal === 'hot_lead');
+    expect(more).toEqual([]);
+    expect(hot).toMatchObject({
+      signal: 'hot_lead',
+      customerId: 'i-ada',
+      title: 'Ada is a hot lead',
+      text: "Score 82: read 3 of 3 pages of 'Pricing' twice since Monday",
+    });
+    // The Master's scope is `mine` (the previous test reset it): not told.
+    expect((await inbox(p.master.token)).filter((e) => e.signal === 'hot_lead')).toEqual([]);
   });
 
   it('pages and filters: unread only, one project; marks one read, then all', async () => {
