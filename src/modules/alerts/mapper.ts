@@ -1,4 +1,5 @@
 import type { Clock } from '../../lib/time.ts';
+import { customerUrl } from './common.ts';
 import type { MemberSettings, ProjectChoice } from './settings.ts';
 
 /** A member's settings as the API answers them. */
@@ -63,7 +64,7 @@ export function toNotification(r: InboxRow, projectName: string | null, clock: C
     title: r.title,
     text: r.body,
     data,
-    url: `${publicBaseUrl}/console/p/${encodeURIComponent(r.app_id)}/customers/${encodeURIComponent(r.customer_id)}`,
+    url: customerUrl(publicBaseUrl, r.app_id, r.customer_id),
     read: r.read_at !== null,
     readAt: clock.format(r.read_at),
     createdAt: clock.format(r.created_at),
