@@ -45,7 +45,7 @@ interface ProjectView {
 }
 
 /** The facts the words are made of: the draft's data and the names. */
-function factsOf(d: SignalDraft, customer: VisibleCustomer, authorName: string | null): Facts {
+function factsOf(d: SignalDraft, customer: VisibleCustomer, names: Map<number, string | null>): Facts {
   const data = d.data;
   const link = typeof data.linkName === 'string' ? data.linkName : null;
   switch (d.signal) {
@@ -63,7 +63,13 @@ function factsOf(d: SignalDraft, customer: VisibleCustomer, authorName: string |
     case 'task_due':
       return { signal: 'task_due', customer: customer.name, title: String(data.title ?? ''), dueAt: String(data.dueAt ?? '') };
     case 'mention':
-      return { signal: 'mention', customer: customer.name, author: authorName, excerpt: String(data.excerpt ?? '') };
+      return {
+        signal: 'mention',
+        customer: customer.name,
+        author: names.get(Number(data.authorId)) ?? null,
+        mentioned: names.get(Number(data.mentionedId)) ?? null,
+        excerpt: String(data.excerpt ?? ''),
+      };
     case 'hot_lead':
       return {
         signal: 'hot_lead',
@@ -112,13 +118,15 @@ async function projectView(
   return { settings, choices, roles, allScope, channels: await deps.channels.active(appId) };
 }
 
-/** Members' names, looked up once per pass (a mention's author). */
-async function authorNames(deps: AlertsDeps, drafts: SignalDraft[]): Promise<Map<number, string | null>> {
+/** Members' names, looked up once per pass (a mention's author and the member mentioned). */
+async function memberNames(deps: AlertsDeps, drafts: SignalDraft[]): Promise<Map<number, string | null>> {
   const out = new Map<number, string | null>();
   for (const d of drafts) {
-    const id = d.signal === 'mention' ? Number(d.data.authorId) : NaN;
-    if (!Number.isInteger(id) || out.has(id)) continue;
-    out.set(id, (await deps.accounts.userById(id))?.name ?? null);
+    if (d.signal !== 'mention') continue;
+    for (const id of [Number(d.data.authorId), Number(d.data.mentionedId)]) {
+      if (!Number.isInteger(id) || out.has(id)) continue;
+      out.set(id, (await deps.accounts.userById(id))?.name ?? null);
+    }
   }
   return out;
 }
@@ -138,7 +146,7 @@ async function resolveProject(
     if (c !== undefined) for (const u of concernedOf(d, c)) users.add(u);
   }
   const view = await projectView(deps, db, appId, users, serverZone);
-  const authors = await authorNames(deps, drafts);
+  const names = await memberNames(deps, drafts);
   const out: Planned[] = [];
   for (const d of drafts) {
     const customer = customers.get(d.customerId);
@@ -157,7 +165,7 @@ async function resolveProject(
     const channels = view.channels
       .filter((c) => c.signals.includes(d.signal) && (d.signal !== 'deck_read' || percent >= c.readThreshold))
       .map((c) => c.id);
-    out.push({ draft: d, customer, facts: factsOf(d, customer, authors.get(Number(d.data.authorId)) ?? null), recipients, channels });
+    out.push({ draft: d, customer, facts: factsOf(d, customer, names), recipients, channels });
   }
   return out;
 }

@@ -5,12 +5,18 @@ import type { AlertLocale, AlertWords } from '../../events/alert-events.ts';
  * plain text (each channel escapes it for its own markup). Pure.
  */
 
+/**
+ * Whom the words speak to: the member told (`member`: "mentioned you") or the project's channels and
+ * events (`team`: "mentioned Li Lei"). Only a mention's words differ.
+ */
+export type Audience = 'member' | 'team';
+
 /** What the words are made from: who, what, how much. Names as stored (null: unknown). */
 export type Facts =
   | { signal: 'deck_opened'; customer: string | null; link: string | null }
   | { signal: 'deck_read'; customer: string | null; link: string | null; pagesRead: number; pageCount: number; seconds: number }
   | { signal: 'task_due'; customer: string | null; title: string; dueAt: string }
-  | { signal: 'mention'; customer: string | null; author: string | null; excerpt: string }
+  | { signal: 'mention'; customer: string | null; author: string | null; mentioned: string | null; excerpt: string }
   | { signal: 'hot_lead'; customer: string | null; score: number | null; reasons: string[] };
 
 const NAME_MAX = 100;
@@ -38,7 +44,7 @@ function duration(seconds: number, locale: AlertLocale): string {
   return locale === 'zh-CN' ? `${minutes} 分钟` : `${minutes} min`;
 }
 
-function english(f: Facts): AlertWords {
+function english(f: Facts, audience: Audience): AlertWords {
   const who = cut(f.customer ?? 'A customer', NAME_MAX);
   switch (f.signal) {
     case 'deck_opened': {
@@ -56,7 +62,10 @@ function english(f: Facts): AlertWords {
     case 'task_due':
       return { title: `Task due: ${cut(f.title, 200)}`, text: `About ${who}, due ${f.dueAt}.` };
     case 'mention':
-      return { title: `${cut(f.author ?? 'A colleague', NAME_MAX)} mentioned you`, text: `In a note on ${who}: “${f.excerpt}”` };
+      return {
+        title: `${cut(f.author ?? 'A colleague', NAME_MAX)} mentioned ${audience === 'member' ? 'you' : cut(f.mentioned ?? 'a colleague', NAME_MAX)}`,
+        text: `In a note on ${who}: “${f.excerpt}”`,
+      };
     case 'hot_lead': {
       const why = f.reasons.map((r) => cut(r, 200)).join('; ');
       const score = f.score === null ? '' : `Score ${f.score}`;
@@ -65,7 +74,7 @@ function english(f: Facts): AlertWords {
   }
 }
 
-function chinese(f: Facts): AlertWords {
+function chinese(f: Facts, audience: Audience): AlertWords {
   const who = cut(f.customer ?? '一位客户', NAME_MAX);
   switch (f.signal) {
     case 'deck_opened': {
@@ -83,7 +92,10 @@ function chinese(f: Facts): AlertWords {
     case 'task_due':
       return { title: `任务到期：${cut(f.title, 200)}`, text: `客户 ${who}，到期时间 ${f.dueAt}。` };
     case 'mention':
-      return { title: `${cut(f.author ?? '一位同事', NAME_MAX)} 在笔记中提到了你`, text: `关于 ${who} 的笔记：“${f.excerpt}”` };
+      return {
+        title: `${cut(f.author ?? '一位同事', NAME_MAX)} 在笔记中提到了${audience === 'member' ? '你' : ` ${cut(f.mentioned ?? '一位同事', NAME_MAX)}`}`,
+        text: `关于 ${who} 的笔记：“${f.excerpt}”`,
+      };
     case 'hot_lead': {
       const why = f.reasons.map((r) => cut(r, 200)).join('；');
       const score = f.score === null ? '' : `评分 ${f.score}`;
@@ -92,12 +104,12 @@ function chinese(f: Facts): AlertWords {
   }
 }
 
-/** The words of an alert in a language. */
-export function wordsOf(facts: Facts, locale: AlertLocale): AlertWords {
-  return locale === 'zh-CN' ? chinese(facts) : english(facts);
+/** The words of an alert in a language, for the member told (or, `team`, for the project's channels). */
+export function wordsOf(facts: Facts, locale: AlertLocale, audience: Audience = 'member'): AlertWords {
+  return locale === 'zh-CN' ? chinese(facts, audience) : english(facts, audience);
 }
 
-/** The words in every language (an Alert event carries them all). */
+/** The words in every language, for the team (an Alert event carries them all; the channels post them). */
 export function allWords(facts: Facts): Record<AlertLocale, AlertWords> {
-  return { 'en-US': english(facts), 'zh-CN': chinese(facts) };
+  return { 'en-US': english(facts, 'team'), 'zh-CN': chinese(facts, 'team') };
 }

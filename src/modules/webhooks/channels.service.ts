@@ -18,6 +18,8 @@ import { webhooksRepository as repo } from './repository.ts';
 export const CHANNEL_KINDS = [...CHAT_KINDS, 'webhook'] as const;
 const MAX_CHANNELS_PER_PROJECT = 20;
 const TEST_TIMEOUT_MS = 10_000;
+/** What a channel posts unless it says: the customers' signals (a task due and a mention are one member's). */
+export const DEFAULT_CHANNEL_SIGNALS: AlertSignal[] = ['deck_opened', 'deck_read', 'hot_lead'];
 /** The share of a deck's pages a reading must reach for a channel to post it, unless the channel says. */
 export const DEFAULT_CHANNEL_THRESHOLD = 50;
 
@@ -85,7 +87,7 @@ function optionsOf(kind: string, input: ChannelInput, stored: ChannelOptions | n
   const locale = input.locale?.trim();
   if (locale !== undefined && locale !== '' && !isAlertLocale(locale)) throw failure('locale_invalid');
   return {
-    signals: input.events !== undefined ? signalsOf(input.events) : (stored?.signals ?? [...ALERT_SIGNALS]),
+    signals: input.events !== undefined ? signalsOf(input.events) : (stored?.signals ?? [...DEFAULT_CHANNEL_SIGNALS]),
     readThreshold: t ?? stored?.readThreshold ?? DEFAULT_CHANNEL_THRESHOLD,
     locale:
       locale !== undefined && locale !== ''

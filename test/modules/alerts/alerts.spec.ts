@@ -104,6 +104,11 @@ describe('words', () => {
     expect(wordsOf(facts, 'zh-CN').title).toBe('Ada 阅读了《Pricing》10 页中的 8 页（6 分钟）');
     expect(wordsOf({ ...facts, seconds: 42 }, 'en-US').title).toContain('(42 s)');
     expect(wordsOf({ signal: 'deck_opened', customer: null, link: 'Deck' }, 'en-US').title).toBe("A customer opened 'Deck'");
+    // A mention speaks to the member told, and of them to the team (channels, events).
+    const mention = { signal: 'mention' as const, customer: 'Ada', author: 'Li Lei', mentioned: 'Wang Wu', excerpt: 'call her' };
+    expect(wordsOf(mention, 'en-US').title).toBe('Li Lei mentioned you');
+    expect(wordsOf(mention, 'en-US', 'team').title).toBe('Li Lei mentioned Wang Wu');
+    expect(wordsOf(mention, 'zh-CN', 'team').title).toBe('Li Lei 在笔记中提到了 Wang Wu');
   });
 
   it("make a note's excerpt plain: mentions as @label, links as their text", () => {
