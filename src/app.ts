@@ -26,6 +26,7 @@ import { mergesRoutes } from './modules/merges/routes.ts';
 import { dataOpsRoutes } from './modules/dataops/routes.ts';
 import { bulkRoutes } from './modules/bulk/routes.ts';
 import { tasksRoutes } from './modules/tasks/routes.ts';
+import { alertsRoutes } from './modules/alerts/routes.ts';
 import { membersRoutes } from './modules/members/routes.ts';
 import { metadataRoutes } from './modules/metadata/routes.ts';
 import { logoRoutes } from './modules/projects/logo.routes.ts';
@@ -214,10 +215,11 @@ async function registerModules(app: FastifyInstance, ctx: AppContext, services: 
   await app.register(dataOpsRoutes, { dataops: services.dataops });
   await app.register(bulkRoutes, { bulk: services.bulk });
   await app.register(tasksRoutes, { tasks: services.tasks });
+  await app.register(alertsRoutes, { alerts: services.alerts });
   await app.register(ingestRoutes, { ingest: services.ingest });
   await app.register(historiesRoutes, { histories: services.histories });
   await app.register(behaviourRoutes, { behaviour: services.behaviour });
-  await app.register(webhooksRoutes, { webhooks: services.webhooks });
+  await app.register(webhooksRoutes, { webhooks: services.webhooks, channels: services.channels });
   await app.register(clientsRoutes, { clients: services.clients, adminUserIds: ctx.config.adminUserIds });
   await app.register(auditRoutes, { audit: services.audit });
   // A heartbeat well inside IDLE_TIMEOUT, so a quiet stream's connection is never taken for idle.

@@ -4,6 +4,7 @@ import { Relay, relayJob } from './events/relay.ts';
 import { LocalFileStorage } from './lib/file-storage.ts';
 import { BackgroundJobs } from './lib/jobs.ts';
 import { createAccessService } from './modules/access/service.ts';
+import { createAlertErasure, createAlertMergeMoves, createAlertsServices } from './modules/alerts/service.ts';
 import { createAccountsBase, createAccountsService } from './modules/accounts/service.ts';
 import { createAuditService } from './modules/audit/service.ts';
 import { createBehaviourErasure, createBehaviourRecords, createBehaviourService } from './modules/behaviour/service.ts';
@@ -45,7 +46,7 @@ import {
   createSiteStore,
 } from './modules/site/service.ts';
 import { createTaskErasure, createTaskMergeMoves, createTasksServices, createTeamRecordReads } from './modules/tasks/service.ts';
-import { createWebhooksService } from './modules/webhooks/service.ts';
+import { createNotificationChannels, createWebhooksService } from './modules/webhooks/service.ts';
 
 /** Every loop of background work; the server starts them and stops them on SIGTERM (src/lib/jobs.ts). */
 function createJobs(ctx: AppContext): BackgroundJobs {
@@ -89,7 +90,7 @@ function createIdentityServices(ctx: AppContext, jobs: BackgroundJobs) {
     audit: audit.record,
     members: { addCreator: members.addCreator, projectsOf: memberReads.projectsOf },
   });
-  return { clients, accounts, access, audit, metadata, members, projects };
+  return { clients, accounts, access, audit, metadata, members, projects, memberReads };
 }
 
 type IdentityServices = ReturnType<typeof createIdentityServices>;
@@ -136,6 +137,7 @@ function createCustomerServices(ctx: AppContext, id: IdentityServices, jobs: Bac
     histories: historyRecords,
     links: createLinkMergeMoves(ctx.database),
     tasks: createTaskMergeMoves(ctx.database),
+    alerts: createAlertMergeMoves(ctx.database),
   });
   // Erasure asks each module whose tables name customers to erase its own rows, in one transaction.
   const erasure = createErasureService(ctx, {
@@ -150,6 +152,7 @@ function createCustomerServices(ctx: AppContext, id: IdentityServices, jobs: Bac
       site: createSiteErasure(ctx.database),
       campaigns: createCampaignErasure(ctx.database),
       tasks: createTaskErasure(ctx.database),
+      alerts: createAlertErasure(ctx.database),
     },
   });
   // Ingestion writes each record table through its owner, in its own transaction and statements:
@@ -193,6 +196,8 @@ function createOutreachServices(ctx: AppContext, id: IdentityServices, cs: Custo
   const { access, accounts, audit, projects } = id;
   const { histories, customers, ingest } = cs;
   const webhooks = createWebhooksService(ctx, access, audit.record);
+  // Notification channels: webhooks of purpose alerts (chat robots), whose deliveries the relay sends.
+  const channels = createNotificationChannels(ctx, { audit: audit.record });
   // Uploaded files and their pages under DATA_DIR/files, whichever database runs; their pages are drawn
   // by the job file-render, which an upload in this process starts.
   const storage = new LocalFileStorage(path.join(ctx.config.dataDir, 'files'));
@@ -248,8 +253,24 @@ function createOutreachServices(ctx: AppContext, id: IdentityServices, cs: Custo
   // may sweep at once: each is closed once).
   jobs.define(links.views.sweepJob);
   jobs.define({ name: 'site-visit-sweep', idleMs: SITE_SWEEP_MS, tick: async () => ((await site.sweep()) > 0 ? 'worked' : 'idle') });
+  // Alerts where salespeople are: the feed's events become signals (job alert-evaluate), told in the inbox,
+  // by e-mail through the campaigns' transport (jobs alert-mail, alert-digest) and on the project's chat
+  // channels (their deliveries sent by the relay).
+  const alerts = createAlertsServices(ctx, {
+    access,
+    accounts,
+    customers,
+    links: createLinkReads(ctx),
+    files: files.viewer,
+    channels,
+    projects,
+    mail: mail.transport,
+    memberships: async (userId) => (await id.memberReads.projectsOf(userId)).map((p) => ({ id: p.id, name: p.name, role: p.role })),
+    defineJob: (def) => jobs.define(def),
+  });
   return {
     webhooks,
+    channels,
     files,
     live,
     links,
@@ -261,6 +282,7 @@ function createOutreachServices(ctx: AppContext, id: IdentityServices, cs: Custo
     campaignTracking: mail.tracking,
     mailTransport: mail.transport,
     bulk,
+    alerts,
   };
 }
 

@@ -77,6 +77,10 @@ export interface Config {
   readonly natsSubjectPrefix: string;
   /** Days a delivered event stays readable in the pull feed. */
   readonly eventRetentionDays: number;
+  /** Seconds without a new page record after which a directed deck's reading is over (ALERT_READING_QUIET; docs/alerts.md). */
+  readonly alertReadingQuietSeconds: number;
+  /** Days notifications and signals are kept (ALERT_RETENTION_DAYS). */
+  readonly alertRetentionDays: number;
   /** Days an anonymous site visitor's records and visits are kept before they expire (SITE_ANONYMOUS_DAYS). */
   readonly siteAnonymousDays: number;
   /** Anonymous site records a project may store a day, every visitor together (SITE_ANONYMOUS_DAILY_CAP; 0: no cap). */

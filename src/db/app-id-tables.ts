@@ -66,6 +66,11 @@ export const TABLE_SCOPE = {
   campaign_links: PROJECT,
   campaign_recipients: PROJECT,
   mail_suppressions: PROJECT,
+  alert_project_settings: PROJECT,
+  alert_signals: PROJECT,
+  alert_readings: PROJECT,
+  notifications: PROJECT,
+  alert_settings: { scope: 'global', why: "a platform user's own alert preferences (signals, e-mail, time zone), whatever the project" },
   server_secrets: {
     scope: 'global',
     why: "the server's own signing keys (share-link view tokens, campaign tracking tokens), not a project's",
@@ -135,6 +140,18 @@ export const CROSS_PROJECT = {
   'merge-rewrite':
     "The background job that moves merged customers' history to the customer they were merged into looks for " +
     'merges still to move in every project: one queue of work per server; each move then names its project.',
+  'feed-reader':
+    "A named reader of the feed (the alerts' evaluator) reads every project's events after its position, in the ONE feed order, " +
+    'as the NATS sink does; each event names the project of every later statement.',
+  'user-notifications':
+    "A user's own alert choices in each project, their inbox and their digest's lines: records addressed to one user in every " +
+    "project they belong to; the inbox joins the user's active memberships and the customers they may see in the same statement.",
+  'alert-readings':
+    "The alerts' evaluator looks for readings of directed decks that went quiet, in every project: one queue per server; each row names its project.",
+  'alert-mail':
+    "The alerts' mailer looks for instant alert e-mails due to be sent, in every project: one queue per server; each row names its project.",
+  'alert-prune':
+    'Deleting alerts (signals, notifications, readings) older than their retention, in every project: each server prunes what has aged.',
   'event-relay':
     'The relay walks the outbox and the webhook deliveries of every project: it plans and sends due deliveries, ' +
     'publishes to NATS by feed position, prunes what every sink has, and reports the backlog to metrics.',

@@ -174,10 +174,16 @@ export interface WebhooksTable {
   /** active | disabled */
   status: string;
   disabled_reason: string | null;
-  /** Last feed position handed to a delivery. */
+  /** Last feed position handed to a delivery (an event webhook's; a notification channel gets no feed). */
   cursor: number;
   created_by: number;
   created_at: number;
+  /** `events`: a webhook of the feed; `alerts`: a notification channel (migration 036, docs/alerts.md). */
+  purpose: Generated<string>;
+  /** `webhook`, or a channel's chat platform: `slack`, `wecom`, `dingtalk`, `feishu`. */
+  kind: Generated<string>;
+  /** A channel's options, JSON: `{signals, readThreshold, locale, name}`; null for an event webhook. */
+  options: string | null;
 }
 
 export interface WebhookDeliveriesTable {
@@ -197,6 +203,8 @@ export interface WebhookDeliveriesTable {
   last_error: string | null;
   created_at: number;
   delivered_at: number | null;
+  /** A notification channel's delivery of one signal (`alert:<signal id>`), made once; null for the feed's batches. */
+  dedupe_key: string | null;
 }
 
 export interface CustomerMetadataTable {
@@ -646,6 +654,93 @@ export interface TasksTable {
   updated_at: number;
 }
 
+/** A platform user's alert preferences, whatever the project (migration 036, docs/alerts.md). */
+export interface AlertSettingsTable {
+  user_id: number;
+  /** Comma list of the signals wanted: deck_opened, deck_read, hot_lead, task_due, mention. */
+  signals: string;
+  /** The share of a deck's pages (%) a reading must reach for deck_read. */
+  read_threshold: number;
+  /** 1: signals go to the console's inbox. */
+  inbox: number;
+  /** off | instant | digest */
+  email: string;
+  /** IANA time zone of the digest hour. */
+  time_zone: string;
+  digest_hour: number;
+  /** en-US | zh-CN: the language of e-mails. */
+  locale: string;
+  /** When the next digest is due; null unless email is digest. */
+  next_digest_at: number | null;
+  updated_at: number;
+}
+
+/** A member's alert choices in one project (migration 036). */
+export interface AlertProjectSettingsTable {
+  app_id: string;
+  user_id: number;
+  /** mine | all | none */
+  scope: string;
+  /** Comma list of signals for this project, or null: the member's own. */
+  signals: string | null;
+  read_threshold: number | null;
+  updated_at: number;
+}
+
+/** A signal, once per key in its project (migration 036). */
+export interface AlertSignalsTable {
+  id: string;
+  app_id: string;
+  /** What makes it one signal: `deck_opened:<view id>`, `task_due:<task id>:<due>`, … */
+  key: string;
+  /** deck_opened | deck_read | hot_lead | task_due | mention */
+  signal: string;
+  customer_id: string;
+  /** What it is about besides the customer: a link, a task, a note; null for a hot lead. */
+  subject: string | null;
+  /** 1: recorded but not delivered (the customer's signals of the hour were spent, or an open coalesced). */
+  suppressed: number;
+  created_at: number;
+}
+
+/** A directed deck's reading in progress, until it ends (migration 036). */
+export interface AlertReadingsTable {
+  app_id: string;
+  view_id: string;
+  link_id: string;
+  customer_id: string;
+  started_at: number;
+  /** The time of its latest page record. */
+  last_page_at: number;
+  /** When it was found over (its leave, or silence); null while in progress. */
+  ended_at: number | null;
+}
+
+/** A signal for one member: an inbox entry and its e-mail (migration 036). */
+export interface NotificationsTable {
+  id: string;
+  app_id: string;
+  user_id: number;
+  signal_id: string;
+  signal: string;
+  customer_id: string;
+  /** The words in the member's language: a headline and a sentence. */
+  title: string;
+  body: string;
+  /** JSON: what the words say, as data (the link, pages, the task, the note…). */
+  data: string;
+  /** 1: shown in the inbox. */
+  inbox: number;
+  read_at: number | null;
+  /** none | queued (an instant mail to send) | digest (for the next digest) | sent | dead | dropped */
+  mail_status: string;
+  mail_attempts: number;
+  mail_next_at: number | null;
+  mail_error: string | null;
+  mailed_at: number | null;
+  created_at: number;
+}
+
 /** A row of an import that failed, with why (problems.csv). */
 export interface CustomerImportProblemsTable {
   app_id: string;
@@ -904,4 +999,9 @@ export interface Database {
   notes: NotesTable;
   tasks: TasksTable;
   project_logos: ProjectLogosTable;
+  alert_settings: AlertSettingsTable;
+  alert_project_settings: AlertProjectSettingsTable;
+  alert_signals: AlertSignalsTable;
+  alert_readings: AlertReadingsTable;
+  notifications: NotificationsTable;
 }

@@ -1,5 +1,5 @@
 import type { BehaviourLogsTable, Database } from '../db/index.ts';
-import type { Insertable, Kysely } from 'kysely';
+import { type Insertable, type Kysely, sql } from 'kysely';
 import type { Clock } from '../lib/time.ts';
 
 /** The interface's behaviour event body (Events: "Behaviour body fields"). */
@@ -37,13 +37,15 @@ const READ_CHUNK = 500;
 /**
  * Bodies of events written with RECORD_BODY (outbox.ts), built from the stored records: the same
  * body the event would have carried as a copy, since those records never change. Keyed by
- * `domainType` then `domainId`; a record that cannot be found is absent from the map. Records are
- * read project by project (a relay's batch holds events of any number of projects).
+ * `domainType` then `domainId`; a record that cannot be found (or, with `actions`, is of another
+ * action) is absent from the map. Records are read project by project (a relay's batch holds events
+ * of any number of projects).
  */
 export async function recordBodies(
   db: Kysely<Database>,
   clock: Clock,
   refs: { appId: string; domainType: string; domainId: string }[],
+  actions?: readonly string[],
 ): Promise<Map<string, Map<string, unknown>>> {
   const out = new Map<string, Map<string, unknown>>();
   const behaviourIds = new Map<string, Set<string>>();
@@ -58,12 +60,13 @@ export async function recordBodies(
     for (const [appId, set] of behaviourIds) {
       const ids = [...set];
       for (let i = 0; i < ids.length; i += READ_CHUNK) {
-        const rows = await db
+        let q = db
           .selectFrom('behaviour_logs')
           .selectAll()
           .where('app_id', '=', appId)
-          .where('id', 'in', ids.slice(i, i + READ_CHUNK))
-          .execute();
+          .where('id', 'in', ids.slice(i, i + READ_CHUNK));
+        if (actions !== undefined) q = actions.length === 0 ? q.where(sql<boolean>`false`) : q.where('action', 'in', actions);
+        const rows = await q.execute();
         for (const r of rows) bodies.set(r.id, behaviourEventBody(r, clock));
       }
     }

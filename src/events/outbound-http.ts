@@ -5,7 +5,7 @@ import { connectChecked, hostOf, resolvePublic } from './ssrf.ts';
 
 /**
  * The one client for HTTP requests the server makes to addresses its users give it (webhooks and
- * their test deliveries). Every connection goes through the SSRF guard (ssrf.ts): the host is
+ * their test deliveries, notification channels' chat messages). Every connection goes through the SSRF guard (ssrf.ts): the host is
  * resolved once, every address checked, and the socket's connected address checked again before
  * the request is written. Redirects are not followed: a 3xx is the answer. The whole exchange has one
  * deadline, and the answer's body is read up to a small bound only (its status is what matters).
@@ -52,6 +52,17 @@ async function openSocket(url: URL, allowPrivate: boolean, signal: AbortSignal):
 
 /** Sends one request through the guard; resolves with the answer's status, rejects with why there was none. */
 export async function guardedRequest(rawUrl: string, r: GuardedRequest): Promise<number> {
+  return (await guardedExchange(rawUrl, r)).status;
+}
+
+/** An answer: its status, and its body as text up to 64 KiB (a chat platform says in it whether it took a message). */
+export interface GuardedAnswer {
+  status: number;
+  body: string;
+}
+
+/** Sends one request through the guard; resolves with the answer's status and the start of its body, rejects with why there was none. */
+export async function guardedExchange(rawUrl: string, r: GuardedRequest): Promise<GuardedAnswer> {
   const url = new URL(rawUrl);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('url must use http or https');
   const controller = new AbortController();
@@ -59,7 +70,7 @@ export async function guardedRequest(rawUrl: string, r: GuardedRequest): Promise
   timer.unref();
   try {
     const socket = await openSocket(url, r.allowPrivate, controller.signal);
-    return await new Promise<number>((resolve, reject) => {
+    return await new Promise<GuardedAnswer>((resolve, reject) => {
       const req = http.request({
         method: r.method,
         path: `${url.pathname}${url.search}`,
@@ -77,13 +88,15 @@ export async function guardedRequest(rawUrl: string, r: GuardedRequest): Promise
       req.on('response', (res) => {
         const status = res.statusCode ?? 0;
         let read = 0;
+        const kept: Buffer[] = [];
         const done = () => {
           controller.signal.removeEventListener('abort', stop);
           socket.destroy();
-          resolve(status);
+          resolve({ status, body: Buffer.concat(kept).subarray(0, MAX_ANSWER_BYTES).toString('utf8') });
         };
         res.on('data', (chunk: Buffer) => {
           read += chunk.length;
+          if (read <= MAX_ANSWER_BYTES) kept.push(chunk);
           if (read > MAX_ANSWER_BYTES) done();
         });
         res.on('end', done);

@@ -1,10 +1,11 @@
 import { type WebhookDeliveriesTable, type Database, crossProject } from '../db/index.ts';
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely, Selectable, Updateable } from 'kysely';
 import type { AppContext } from '../context.ts';
 import type { JobDefinition } from '../lib/jobs.ts';
 import { NatsSink } from './nats-sink.ts';
 import { readFeedPositions, sequenceOutbox, toFeedEvents, toMessage } from './sequencer.ts';
-import { sendWebhook } from './webhook-sender.ts';
+import { sendToReceiver } from './chat-sender.ts';
+import { ALERTS_FEED_CURSOR } from './feed-cursors.ts';
 
 export interface RelayOptions {
   /** Pause between passes when idle. */
@@ -19,6 +20,11 @@ export interface RelayOptions {
   timeoutMs: number;
   /** Lease on a delivery being sent, so a crashed relay's work is retried. */
   leaseMs: number;
+  /**
+   * Named cursors of other readers of the feed (event_cursors), whose events are kept until they
+   * have read them: the alerts' evaluator, which every server runs.
+   */
+  feedReaders: readonly string[];
 }
 
 export const DEFAULT_RELAY_OPTIONS: RelayOptions = {
@@ -29,7 +35,18 @@ export const DEFAULT_RELAY_OPTIONS: RelayOptions = {
   deadAfterMs: 25 * 60 * 60 * 1000,
   timeoutMs: 10_000,
   leaseMs: 60_000,
+  feedReaders: [ALERTS_FEED_CURSOR],
 };
+
+/**
+ * The wait before a failed delivery's next attempt: `base` doubling per attempt up to `max`, with
+ * ±20 % jitter so receivers that come back are not hit by every retry at once. The relay's webhook
+ * deliveries and the alerts' e-mails retry on it.
+ */
+export function retryDelay(attempts: number, base: number, max: number): number {
+  const wait = Math.min(max, base * 2 ** Math.max(0, attempts - 1));
+  return Math.round(wait * (0.8 + Math.random() * 0.4));
+}
 
 const NATS_CURSOR = 'nats';
 const PRUNE_EVERY_MS = 60_000;
@@ -104,12 +121,16 @@ export class Relay {
     return sequenced >= 1000 || planned || sent || published;
   }
 
-  /** Copies new events of each active webhook into delivery batches and advances its cursor. */
+  /**
+   * Copies new events of each active event webhook into delivery batches and advances its cursor.
+   * Notification channels (purpose `alerts`) get no feed: the alerts module plans their deliveries.
+   */
   private async planDeliveries(): Promise<boolean> {
     const hooks = await this.db
       .selectFrom('webhooks')
       .select(['id', 'app_id'])
       .where('status', '=', 'active')
+      .where('purpose', '=', 'events')
       .modifyEnd(crossProject('event-relay'))
       .execute();
     let more = false;
@@ -140,6 +161,7 @@ export class Relay {
               last_error: null,
               created_at: this.ctx.clock.now(),
               delivered_at: null,
+              dedupe_key: null,
             })
             .execute();
         }
@@ -152,8 +174,7 @@ export class Relay {
   }
 
   private backoff(attempts: number): number {
-    const base = Math.min(this.options.retryMaxMs, this.options.retryBaseMs * 2 ** Math.max(0, attempts - 1));
-    return Math.round(base * (0.8 + Math.random() * 0.4));
+    return retryDelay(attempts, this.options.retryBaseMs, this.options.retryMaxMs);
   }
 
   /** Sends the oldest open delivery of each webhook (in order per webhook), when it is due. */
@@ -194,6 +215,18 @@ export class Relay {
     return claimed.length > 0;
   }
 
+  /** The event messages a delivery names, in its order (those no longer stored left out). */
+  private async messagesOf(d: Selectable<WebhookDeliveriesTable>, ids: string[]) {
+    const rows = ids.length
+      ? await this.db.selectFrom('outbox').selectAll().where('app_id', '=', d.app_id).where('id', 'in', ids).execute()
+      : [];
+    const byId = new Map((await toFeedEvents(this.db, this.ctx.clock, rows)).map((e) => [e.id, e]));
+    return ids
+      .map((id) => byId.get(id))
+      .filter((e) => e !== undefined)
+      .map((e) => toMessage(e));
+  }
+
   private async deliver(d: Selectable<WebhookDeliveriesTable>): Promise<void> {
     const hook = await this.db
       .selectFrom('webhooks')
@@ -203,66 +236,71 @@ export class Relay {
       .executeTakeFirst();
     if (!hook) return;
     const ids = JSON.parse(d.event_ids) as string[];
-    const rows = ids.length
-      ? await this.db.selectFrom('outbox').selectAll().where('app_id', '=', d.app_id).where('id', 'in', ids).execute()
-      : [];
-    const byId = new Map((await toFeedEvents(this.db, this.ctx.clock, rows)).map((e) => [e.id, e]));
-    const messages = ids
-      .map((id) => byId.get(id))
-      .filter((e) => e !== undefined)
-      .map((e) => toMessage(e));
-    const body = JSON.stringify(messages);
     const started = performance.now();
-    const result = await sendWebhook(hook.url, hook.secret, body, ids, {
-      timeoutMs: this.options.timeoutMs,
-      allowPrivate: this.ctx.config.webhookAllowPrivate,
-    });
+    const sent = await sendToReceiver(
+      hook,
+      { messages: await this.messagesOf(d, ids), eventIds: ids },
+      { timeoutMs: this.options.timeoutMs, allowPrivate: this.ctx.config.webhookAllowPrivate, now: this.ctx.clock.now() },
+    );
     const seconds = (performance.now() - started) / 1000;
-    const now = this.ctx.clock.now();
-    const attempts = d.attempts + 1;
-    if (result.ok) {
-      this.ctx.observer.webhookDelivery('delivered', seconds);
-      await this.db
-        .updateTable('webhook_deliveries')
-        .set({ status: 'delivered', attempts, delivered_at: now, last_status_code: result.status, last_error: null })
-        .where('app_id', '=', d.app_id)
-        .where('id', '=', d.id)
-        .execute();
-      return;
-    }
-    if (result.status === 410) {
-      await this.db.transaction().execute(async (trx) => {
-        await trx
-          .updateTable('webhooks')
-          .set({ status: 'disabled', disabled_reason: 'the receiver answered 410 Gone' })
-          .where('app_id', '=', hook.app_id)
-          .where('id', '=', hook.id)
-          .execute();
-        await trx
-          .updateTable('webhook_deliveries')
-          .set({ status: 'dead', attempts, last_status_code: 410, last_error: 'HTTP 410: webhook disabled' })
-          .where('app_id', '=', d.app_id)
-          .where('id', '=', d.id)
-          .execute();
+    if (sent === null) {
+      // A channel's alert no longer stored (events are kept EVENT_RETENTION_DAYS): nothing to post, ever.
+      await this.settle(d, {
+        status: 'dead',
+        attempts: d.attempts + 1,
+        last_status_code: null,
+        last_error: 'the alert is no longer stored',
       });
+      this.ctx.observer.webhookDelivery('dead', seconds);
+    } else if (sent.ok) {
+      this.ctx.observer.webhookDelivery('delivered', seconds);
+      const now = this.ctx.clock.now();
+      await this.settle(d, {
+        status: 'delivered',
+        attempts: d.attempts + 1,
+        delivered_at: now,
+        last_status_code: sent.status,
+        last_error: null,
+      });
+    } else if (sent.status === 410) {
+      await this.disable(hook, d);
       this.ctx.observer.webhookDelivery('disabled', seconds);
-      this.ctx.logger.warn({ webhook: hook.id }, 'webhook disabled: receiver answered 410');
-      return;
-    }
-    const dead = now - d.created_at >= this.options.deadAfterMs;
-    this.ctx.observer.webhookDelivery(dead ? 'dead' : 'failed', seconds);
-    await this.db
-      .updateTable('webhook_deliveries')
-      .set({
+    } else {
+      const now = this.ctx.clock.now();
+      const attempts = d.attempts + 1;
+      const dead = now - d.created_at >= this.options.deadAfterMs;
+      this.ctx.observer.webhookDelivery(dead ? 'dead' : 'failed', seconds);
+      await this.settle(d, {
         status: dead ? 'dead' : 'pending',
         attempts,
         next_attempt_at: now + this.backoff(attempts),
-        last_status_code: result.status,
-        last_error: result.error,
-      })
-      .where('app_id', '=', d.app_id)
-      .where('id', '=', d.id)
-      .execute();
+        last_status_code: sent.status,
+        last_error: sent.error,
+      });
+    }
+  }
+
+  private async settle(d: Selectable<WebhookDeliveriesTable>, patch: Updateable<WebhookDeliveriesTable>): Promise<void> {
+    await this.db.updateTable('webhook_deliveries').set(patch).where('app_id', '=', d.app_id).where('id', '=', d.id).execute();
+  }
+
+  /** HTTP 410 Gone: the receiver is gone for good; its webhook (or channel) is disabled, the delivery dead-lettered. */
+  private async disable(hook: { app_id: string; id: string }, d: Selectable<WebhookDeliveriesTable>): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('webhooks')
+        .set({ status: 'disabled', disabled_reason: 'the receiver answered 410 Gone' })
+        .where('app_id', '=', hook.app_id)
+        .where('id', '=', hook.id)
+        .execute();
+      await trx
+        .updateTable('webhook_deliveries')
+        .set({ status: 'dead', attempts: d.attempts + 1, last_status_code: 410, last_error: 'HTTP 410: webhook disabled' })
+        .where('app_id', '=', d.app_id)
+        .where('id', '=', d.id)
+        .execute();
+    });
+    this.ctx.logger.warn({ webhook: hook.id }, 'webhook disabled: receiver answered 410');
   }
 
   private async publishNats(): Promise<boolean> {
@@ -305,9 +343,14 @@ export class Relay {
       .selectFrom('webhooks')
       .select(['id', 'cursor'])
       .where('status', '=', 'active')
+      .where('purpose', '=', 'events')
       .modifyEnd(crossProject('event-relay'))
       .execute();
     for (const h of hooks) limits.push(Number(h.cursor));
+    if (this.options.feedReaders.length > 0) {
+      const readers = await db.selectFrom('event_cursors').select('position').where('name', 'in', this.options.feedReaders).execute();
+      for (const r of readers) limits.push(Number(r.position));
+    }
     const open = await db
       .selectFrom('webhook_deliveries')
       .select((eb) => eb.fn.min('first_seq').as('m'))

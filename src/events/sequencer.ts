@@ -121,17 +121,19 @@ export async function readFeedPositions(
 
 /**
  * Outbox rows as feed events, in the same order. A body copied into the row is parsed; a body
- * that is the stored record (RECORD_BODY) is built from the record, all records in one read.
+ * that is the stored record (RECORD_BODY) is built from the record, all records in one read
+ * (with `behaviourActions`, only the behaviour records of those actions: the others' bodies are null).
  */
 export async function toFeedEvents(
   db: Kysely<Database>,
   clock: Clock,
   rows: Selectable<OutboxTable>[],
+  behaviourActions?: readonly string[],
 ): Promise<(FeedEvent & { appId: string })[]> {
   const refs = rows
     .filter((r) => r.body === RECORD_BODY_TEXT)
     .map((r) => ({ appId: r.app_id, domainType: r.domain_type, domainId: r.domain_id }));
-  const bodies = refs.length > 0 ? await recordBodies(db, clock, refs) : null;
+  const bodies = refs.length > 0 ? await recordBodies(db, clock, refs, behaviourActions) : null;
   return rows.map((r) => {
     const body = r.body === RECORD_BODY_TEXT ? (bodies?.get(r.domain_type)?.get(r.domain_id) ?? null) : (JSON.parse(r.body) as unknown);
     return {

@@ -506,6 +506,73 @@ export const ERROR_CODES = {
     zh: 'direction 须为 out（成员呼出）或 in（客户来电）',
   },
 
+  // Alerts: a member's notification settings, the inbox, notification channels.
+  signals_invalid: {
+    http: [BUSINESS],
+    en: 'Signals must be a comma list of deck_opened, deck_read, hot_lead, task_due and mention',
+    zh: '信号须为以逗号分隔的 deck_opened、deck_read、hot_lead、task_due、mention',
+  },
+  read_threshold_invalid: {
+    http: [BUSINESS],
+    en: 'read_threshold must be a whole percentage from 0 to 100',
+    zh: 'read_threshold 须为 0 到 100 的整数百分比',
+  },
+  email_mode_invalid: {
+    http: [BUSINESS],
+    en: 'email must be off, instant or digest',
+    zh: 'email 须为 off、instant 或 digest',
+  },
+  digest_hour_invalid: {
+    http: [BUSINESS],
+    en: 'digest_hour must be an hour from 0 to 23',
+    zh: 'digest_hour 须为 0 到 23 的小时',
+  },
+  locale_invalid: {
+    http: [BUSINESS],
+    en: 'locale must be en-US or zh-CN',
+    zh: 'locale 须为 en-US 或 zh-CN',
+  },
+  scope_invalid: {
+    http: [BUSINESS],
+    en: "A project's scope must be mine, all or none",
+    zh: '项目的范围须为 mine、all 或 none',
+  },
+  projects_invalid: {
+    http: [BUSINESS],
+    en: 'projects must be a JSON array of at most 200 objects with app_id and optionally scope, signals and read_threshold',
+    zh: 'projects 须为最多 200 个对象的 JSON 数组，每项含 app_id，可选 scope、signals、read_threshold',
+  },
+  notification_not_found: {
+    http: [BUSINESS],
+    en: 'Notification not found',
+    zh: '通知不存在',
+  },
+  channel_not_found: {
+    http: [BUSINESS],
+    en: 'Notification channel not found',
+    zh: '通知渠道不存在',
+  },
+  channel_kind_invalid: {
+    http: [BUSINESS],
+    en: 'kind must be slack, wecom, dingtalk, feishu or webhook',
+    zh: 'kind 须为 slack、wecom、dingtalk、feishu 或 webhook',
+  },
+  channel_secret_invalid: {
+    http: [BUSINESS],
+    en: 'secret is not valid for this kind of channel: none for slack and wecom, else 1–200 printable ASCII characters',
+    zh: '该类渠道的 secret 无效：slack 与 wecom 不需要，其余须为 1–200 个可打印 ASCII 字符',
+  },
+  channel_name_invalid: {
+    http: [BUSINESS],
+    en: "A channel's name must be at most 100 characters",
+    zh: '渠道名称最多 100 个字符',
+  },
+  too_many_channels: {
+    http: [BUSINESS],
+    en: 'The project has as many notification channels as it may have',
+    zh: '该项目的通知渠道数量已达上限',
+  },
+
   // Files.
   invalid_file: {
     http: [BUSINESS],

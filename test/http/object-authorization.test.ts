@@ -33,6 +33,8 @@ const ids = {
   bulk: '',
   note: '',
   task: '',
+  channel: '',
+  notification: '',
 };
 
 /** Texts only project A's data contains: none may appear in an answer to project B's Master. */
@@ -74,6 +76,10 @@ function pathValue(name: string, path: string, v: Variant): string {
       return ids.note;
     case 'taskId':
       return ids.task;
+    case 'channelId':
+      return ids.channel;
+    case 'notificationId':
+      return ids.notification;
     case 'n':
       return '1';
     case 'clientId':
@@ -142,6 +148,9 @@ async function stateOfA(): Promise<unknown[]> {
     `/api/v1.7/app/${a.appId}/member/customer/${ids.customer}/behaviour?count=100`,
     `/api/v1.7/app/${a.appId}/customer/${ids.customer}/notes?count=100`,
     `/api/v1.7/app/${a.appId}/tasks?count=100`,
+    `/api/v1.7/app/${a.appId}/notification-channels`,
+    `/api/v1.7/notifications?count=100`,
+    `/api/v1.7/user/notification-settings`,
     `/api/v1.7/my-apps`,
     `/api/v1.7/metadata/customer?app_id=${a.appId}`,
   ];
@@ -258,6 +267,25 @@ beforeAll(async () => {
   );
   expect(task.json().status, task.body).toBe(1);
   ids.task = task.json().data.id as string;
+  // A notification channel of A's (its URL and generated secret are A's), and a notification to A's Master (a mention).
+  const channel = await api.post(
+    `/api/v1.7/app/${a.appId}/notification-channels`,
+    { kind: 'webhook', url: 'http://127.0.0.1:9/victim-channel' },
+    { token: a.master.token },
+  );
+  expect(channel.json().status, channel.body).toBe(1);
+  ids.channel = channel.json().data.id as string;
+  markers.push(channel.json().data.secret as string, 'victim-channel');
+  await t.server.services.alerts.evaluator.pass();
+  const mention = await api.post(
+    `/api/v1.7/app/${a.appId}/customer/${ids.customer}/notes`,
+    { content: `${noteText} @[Boss](member:${a.master.id})` },
+    { token: a.sales.token },
+  );
+  expect(mention.json().status, mention.body).toBe(1);
+  await t.server.services.alerts.evaluator.pass();
+  const inbox = await api.get('/api/v1.7/notifications', { token: a.master.token });
+  ids.notification = inbox.json().data[0].id as string;
   const feed = await api.get(`/api/v1.7/app/${a.appId}/events`, { token: a.master.token });
   ids.event = feed.json().data.events[0].id as string;
 });
@@ -316,7 +344,9 @@ describe("another project's Master, with the first project's ids", () => {
         const success = succeeded(res);
         // Naming project A (in the path or app_id) or one of its objects in the path never succeeds.
         const namesA =
-          url.includes(a.appId) || query.app_id === a.appId || /\{(customerId|linkId|fileId|postId|importId|id)\}/.test(op.path);
+          url.includes(a.appId) ||
+          query.app_id === a.appId ||
+          /\{(customerId|linkId|fileId|postId|importId|id|channelId|notificationId)\}/.test(op.path);
         if (success && namesA && !op.path.startsWith('/svcuser/')) problems.push(`${where}: succeeded: ${res.body.slice(0, 200)}`);
       }
     }

@@ -114,6 +114,32 @@ async function invitationOf(w: World): Promise<{ id: string; url: string }> {
 }
 
 /** One probe per matrix row; the key is the row's first cell without backticks. */
+/** A notification channel of the project, made by its Master. */
+async function channelOf(w: World): Promise<string> {
+  const res = await w.server.api.post(
+    `/api/v1.7/app/${w.appId}/notification-channels`,
+    { kind: 'webhook', url: 'http://127.0.0.1:9/probe' },
+    { token: w.users.Master.token },
+  );
+  expect(res.json().status, res.body).toBe(1);
+  return res.json().data.id as string;
+}
+
+/** A notification of a fresh Sales member (the Master mentions them in a note on their customer). */
+async function notificationOf(w: World): Promise<string> {
+  const { id, owner } = await w.customerOf();
+  await w.server.services.alerts.evaluator.pass();
+  const note = await w.server.api.post(
+    `/api/v1.7/app/${w.appId}/customer/${id}/notes`,
+    { content: `Probe @[you](member:${owner.id})` },
+    { token: w.users.Master.token },
+  );
+  expect(note.json().status, note.body).toBe(1);
+  await w.server.services.alerts.evaluator.pass();
+  const inbox = await w.server.api.get('/api/v1.7/notifications', { token: owner.token });
+  return inbox.json().data[0].id as string;
+}
+
 const probes: Record<string, Probe> = {
   'POST /api/v1.7/apps': (w, u) => w.server.api.post('/api/v1.7/apps', { name: 'Probe' }, { token: u.token }),
   'POST /api/v1.7/app/{app-id}': (w, u) => w.server.api.post(`/api/v1.7/app/${w.appId}`, { name: 'Renamed' }, { token: u.token }),
@@ -348,6 +374,30 @@ const probes: Record<string, Probe> = {
       ],
       { token: u.token },
     ),
+  'POST /api/v1.7/app/{app-id}/notification-channels': (w, u) =>
+    w.server.api.post(
+      `/api/v1.7/app/${w.appId}/notification-channels`,
+      { kind: 'webhook', url: 'http://127.0.0.1:9/probe' },
+      { token: u.token },
+    ),
+  'GET /api/v1.7/app/{app-id}/notification-channels': (w, u) =>
+    w.server.api.get(`/api/v1.7/app/${w.appId}/notification-channels`, { token: u.token }),
+  'PUT /api/v1.7/app/{app-id}/notification-channels/{channel-id}': async (w, u) =>
+    w.server.api.put(`/api/v1.7/app/${w.appId}/notification-channels/${await channelOf(w)}`, { name: 'Probe' }, { token: u.token }),
+  'DELETE /api/v1.7/app/{app-id}/notification-channels/{channel-id}': async (w, u) =>
+    w.server.api.delete(`/api/v1.7/app/${w.appId}/notification-channels/${await channelOf(w)}`, { token: u.token }),
+  'POST /api/v1.7/app/{app-id}/notification-channels/{channel-id}/test': async (w, u) =>
+    w.server.api.post(`/api/v1.7/app/${w.appId}/notification-channels/${await channelOf(w)}/test`, {}, { token: u.token }),
+  'GET /api/v1.7/user/notification-settings': (w, u) => w.server.api.get('/api/v1.7/user/notification-settings', { token: u.token }),
+  'PUT /api/v1.7/user/notification-settings': (w, u) =>
+    w.server.api.put('/api/v1.7/user/notification-settings', { signals: 'mention,task_due' }, { token: u.token }),
+  "PUT /api/v1.7/user/notification-settings (a project's choice)": (w, u) =>
+    w.server.api.put('/api/v1.7/user/notification-settings', { projects: [{ app_id: w.appId, scope: 'all' }] }, { token: u.token }),
+  'GET /api/v1.7/notifications': (w, u) => w.server.api.get('/api/v1.7/notifications', { token: u.token }),
+  'GET /api/v1.7/notifications/unread-count': (w, u) => w.server.api.get('/api/v1.7/notifications/unread-count', { token: u.token }),
+  'POST /api/v1.7/notifications/read': (w, u) => w.server.api.post('/api/v1.7/notifications/read', {}, { token: u.token }),
+  "POST /api/v1.7/notifications/{notification-id}/read (another member's notification)": async (w, u) =>
+    w.server.api.post(`/api/v1.7/notifications/${await notificationOf(w)}/read`, {}, { token: u.token }),
   'POST /api/v1.7/app/{app-id}/webhooks': (w, u) =>
     w.server.api.post(`/api/v1.7/app/${w.appId}/webhooks`, { url: 'http://127.0.0.1:9/probe' }, { token: u.token }),
   'GET /api/v1.7/app/{app-id}/webhooks': (w, u) => w.server.api.get(`/api/v1.7/app/${w.appId}/webhooks`, { token: u.token }),

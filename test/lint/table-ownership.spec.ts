@@ -61,6 +61,11 @@ const OWNERS: Record<string, string> = {
   customer_bulk_jobs: 'bulk',
   notes: 'tasks',
   tasks: 'tasks',
+  alert_settings: 'alerts',
+  alert_project_settings: 'alerts',
+  alert_signals: 'alerts',
+  alert_readings: 'alerts',
+  notifications: 'alerts',
 };
 
 function tablesNamed(source: string): Set<string> {

@@ -6743,6 +6743,541 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1.7/user/notification-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's notification settings: signals, inbox, e-mail (instant or a daily digest at their hour), and their choice in each project */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                signals: string[];
+                                readThreshold: number;
+                                inbox: boolean;
+                                /** @description off, instant or digest */
+                                email: string;
+                                timeZone: string;
+                                digestHour: number;
+                                locale: string;
+                                /** @description where e-mails go: the account’s address */
+                                emailAddress: string | null;
+                                /** @description when the next digest is due (server TIME_ZONE), with email=digest */
+                                nextDigestAt: string | null;
+                                projects: {
+                                    appId: string;
+                                    name: string | null;
+                                    role: string;
+                                    /** @description mine: the customers you are concerned with; all: every customer you may see; none: no alerts */
+                                    scope: string;
+                                    signals: string[] | null;
+                                    readThreshold: number | null;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Change the caller's notification settings: the fields given change
+         * @description signals_invalid, read_threshold_invalid, email_mode_invalid, time_zone_invalid, digest_hour_invalid, locale_invalid, projects_invalid, scope_invalid, app_not_found (a project of `projects` the caller is no active member of). See docs/alerts.md.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description comma list of deck_opened, deck_read, hot_lead, task_due, mention (empty: none) */
+                        signals?: string;
+                        /** @description deck_read: the share of the pages (%) a reading must reach, 0–100 */
+                        read_threshold?: number;
+                        /** @description 1: alerts go to the inbox, 0: not */
+                        inbox?: number;
+                        /** @description off, instant or digest */
+                        email?: string;
+                        /** @description IANA time zone of the digest hour (Asia/Shanghai, Europe/Berlin, …) */
+                        time_zone?: string;
+                        /** @description the hour (0–23) the daily digest is sent, in time_zone */
+                        digest_hour?: number;
+                        /** @description en-US or zh-CN: the language of e-mails and the inbox */
+                        locale?: string;
+                        /** @description JSON array of {app_id, scope (mine|all|none), signals (a comma list, or null: your own), read_threshold (or null: your own)}, one per project to set (a JSON string in a form field, or an array in a JSON body) */
+                        projects?: string | unknown[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                signals: string[];
+                                readThreshold: number;
+                                inbox: boolean;
+                                /** @description off, instant or digest */
+                                email: string;
+                                timeZone: string;
+                                digestHour: number;
+                                locale: string;
+                                /** @description where e-mails go: the account’s address */
+                                emailAddress: string | null;
+                                /** @description when the next digest is due (server TIME_ZONE), with email=digest */
+                                nextDigestAt: string | null;
+                                projects: {
+                                    appId: string;
+                                    name: string | null;
+                                    role: string;
+                                    /** @description mine: the customers you are concerned with; all: every customer you may see; none: no alerts */
+                                    scope: string;
+                                    signals: string[] | null;
+                                    readThreshold: number | null;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1.7/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's notifications in every project, newest first: about customers they may see, in projects they are an active member of */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description zero-based start index (default 0) */
+                    start_index?: number;
+                    /** @description page size (default 20, at most 100) */
+                    count?: number;
+                    /** @description 1: unread only */
+                    unread?: number;
+                    /** @description one project's */
+                    app_id?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                id: string;
+                                appId: string;
+                                projectName: string | null;
+                                /** @description deck_opened, deck_read, hot_lead, task_due or mention */
+                                signal: string;
+                                customerId: string;
+                                customerName: string | null;
+                                /** @description the headline, in the member’s language */
+                                title: string;
+                                /** @description the sentence */
+                                text: string;
+                                /** @description what the words say, as data (link, pages, task, note, score…) */
+                                data: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description the customer in the console */
+                                url: string;
+                                read: boolean;
+                                readAt: string | null;
+                                createdAt: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1.7/notifications/unread-count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How many of the caller’s notifications are unread */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description one project's */
+                    app_id?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                unread: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1.7/notifications/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark the caller's unread notifications read: all, one project's, or those up to one (`until`)
+         * @description notification_not_found (an `until` that is not one of the caller’s).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description one project's only */
+                        app_id?: string;
+                        /** @description a notification id: those up to it (the newest you saw), not newer ones */
+                        until?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                updated: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1.7/notifications/{notificationId}/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark one of the caller’s notifications read
+         * @description notification_not_found: another’s, one about a customer the caller may no longer see, or none.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    notificationId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                id: string;
+                                appId: string;
+                                projectName: string | null;
+                                /** @description deck_opened, deck_read, hot_lead, task_due or mention */
+                                signal: string;
+                                customerId: string;
+                                customerName: string | null;
+                                /** @description the headline, in the member’s language */
+                                title: string;
+                                /** @description the sentence */
+                                text: string;
+                                /** @description what the words say, as data (link, pages, task, note, score…) */
+                                data: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description the customer in the console */
+                                url: string;
+                                read: boolean;
+                                readAt: string | null;
+                                createdAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1.7/app/{appId}/events": {
         parameters: {
             query?: never;
@@ -8366,6 +8901,429 @@ export interface paths {
                                 status: number | null;
                                 error: string | null;
                                 eventId: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1.7/app/{appId}/notification-channels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's notification channels (URLs and secrets masked) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                id: string;
+                                appId: string;
+                                kind: string;
+                                name: string | null;
+                                /** @description masked: its origin and last four characters (the URL is a credential) */
+                                url: string;
+                                /** @description masked (****abcd); in full only in the answer that made a webhook channel’s secret; null when none */
+                                secret: string | null;
+                                events: string[];
+                                readThreshold: number | null;
+                                locale: string | null;
+                                /** @description active or disabled */
+                                status: string;
+                                disabledReason: string | null;
+                                createdAt: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Add a notification channel: a Slack, WeCom, DingTalk or Feishu robot, or a webhook, that posts the project's alerts (Master/Admin)
+         * @description url_required, url_invalid, channel_kind_invalid, channel_secret_invalid, signals_invalid, read_threshold_invalid, locale_invalid, channel_name_invalid, too_many_channels. See docs/alerts.md.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description slack, wecom, dingtalk, feishu or webhook */
+                        kind?: string;
+                        /** @description the robot's or receiver's URL (public addresses only) */
+                        url?: string;
+                        /** @description DingTalk's or Feishu's signing secret (optional), a webhook channel's own (default: one made and shown once); none for slack and wecom */
+                        secret?: string;
+                        /** @description comma list of signals: deck_opened, deck_read, hot_lead, task_due, mention (default all) */
+                        events?: string;
+                        /** @description the team’s name for the channel (at most 100 characters) */
+                        name?: string;
+                        /** @description deck_read: the share of the pages (%) a reading must reach to be posted (default 50) */
+                        read_threshold?: number;
+                        /** @description en-US or zh-CN (default zh-CN for wecom, dingtalk and feishu, else en-US) */
+                        locale?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                id: string;
+                                appId: string;
+                                kind: string;
+                                name: string | null;
+                                /** @description masked: its origin and last four characters (the URL is a credential) */
+                                url: string;
+                                /** @description masked (****abcd); in full only in the answer that made a webhook channel’s secret; null when none */
+                                secret: string | null;
+                                events: string[];
+                                readThreshold: number | null;
+                                locale: string | null;
+                                /** @description active or disabled */
+                                status: string;
+                                disabledReason: string | null;
+                                createdAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1.7/app/{appId}/notification-channels/{channelId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change a notification channel: the fields given change; active=1 turns it on again
+         * @description channel_not_found, url_required, url_invalid, channel_kind_invalid, channel_secret_invalid, signals_invalid, read_threshold_invalid, locale_invalid, channel_name_invalid.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                    channelId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description the robot's or receiver's URL (public addresses only) */
+                        url?: string;
+                        /** @description DingTalk's or Feishu's signing secret (optional), a webhook channel's own (default: one made and shown once); none for slack and wecom */
+                        secret?: string;
+                        /** @description comma list of signals: deck_opened, deck_read, hot_lead, task_due, mention (default all) */
+                        events?: string;
+                        /** @description the team’s name for the channel (at most 100 characters) */
+                        name?: string;
+                        /** @description deck_read: the share of the pages (%) a reading must reach to be posted (default 50) */
+                        read_threshold?: number;
+                        /** @description en-US or zh-CN (default zh-CN for wecom, dingtalk and feishu, else en-US) */
+                        locale?: string;
+                        /** @description a channel keeps its kind */
+                        kind?: string;
+                        /** @description 1 turns the channel on (again, after a 410), 0 off */
+                        active?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                id: string;
+                                appId: string;
+                                kind: string;
+                                name: string | null;
+                                /** @description masked: its origin and last four characters (the URL is a credential) */
+                                url: string;
+                                /** @description masked (****abcd); in full only in the answer that made a webhook channel’s secret; null when none */
+                                secret: string | null;
+                                events: string[];
+                                readThreshold: number | null;
+                                locale: string | null;
+                                /** @description active or disabled */
+                                status: string;
+                                disabledReason: string | null;
+                                createdAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Remove a notification channel and its deliveries */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                    channelId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            /** @enum {boolean} */
+                            data: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1.7/app/{appId}/notification-channels/{channelId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Post a test message to the channel now, in its platform's format and signature, and answer what the platform said
+         * @description `ok`: the platform took it (HTTP 2xx, and its own code 0 for WeCom, DingTalk, Feishu); `status` its HTTP status (null when none came within 10 s); `error` why not.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                    channelId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                ok: boolean;
+                                status: number | null;
+                                error: string | null;
                             };
                         };
                     };

@@ -33,6 +33,9 @@ export const AUDIT_ACTIONS = [
   'webhook.create',
   'webhook.remove',
   'webhook.replay',
+  'channel.create',
+  'channel.update',
+  'channel.remove',
   'file.upload',
   'file.replace',
   'field.create',
@@ -45,7 +48,7 @@ export interface AuditEntry {
   appId: string;
   actorId: number | null;
   action: AuditAction;
-  targetType: 'member' | 'invitation' | 'customer' | 'project' | 'webhook' | 'file' | 'field' | 'import';
+  targetType: 'member' | 'invitation' | 'customer' | 'project' | 'webhook' | 'channel' | 'file' | 'field' | 'import';
   targetId: string;
   detail?: Record<string, unknown>;
 }

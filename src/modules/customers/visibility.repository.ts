@@ -8,7 +8,7 @@
  * type is `CustomerVisibilityReadModel` of mapper.ts.
  */
 import { type Database, crossProject } from '../../db/index.ts';
-import type { Kysely } from 'kysely';
+import type { Expression, Kysely } from 'kysely';
 
 type Db = Kysely<Database>;
 
@@ -26,6 +26,20 @@ export const customerVisibilityReadModel = {
   /** The customer of this id in the project. */
   byId(db: Db, appId: string, customerId: string) {
     return db.selectFrom('customers as c').select(VISIBILITY).where('c.app_id', '=', appId).where('c.id', '=', customerId);
+  },
+  /**
+   * The live customer of `project` whose id is `id` (a Sales member's own when `ownerId` is given),
+   * selecting its name: an EXISTS operand, or a scalar subquery, correlated on the caller's columns
+   * (the alerts' inbox keeps a member's notifications about customers they may see, in one statement).
+   */
+  liveWithId(db: Db, project: Expression<string>, id: Expression<string>, ownerId: number | null) {
+    const q = db
+      .selectFrom('customers as c')
+      .select('c.name')
+      .where('c.app_id', '=', project)
+      .where('c.id', '=', id)
+      .where('c.status', '=', 1);
+    return ownerId === null ? q : q.where('c.owner_id', '=', ownerId);
   },
   /**
    * The customers the customer list shows (live; a Sales member's own when `ownerId` is given), with

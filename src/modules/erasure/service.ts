@@ -13,6 +13,7 @@ import type { LinkErasure } from '../links/service.ts';
 import type { MergeErasure } from '../merges/service.ts';
 import type { SiteErasure } from '../site/service.ts';
 import type { TaskErasure } from '../tasks/service.ts';
+import type { AlertErasure } from '../alerts/service.ts';
 
 type Db = Kysely<Database>;
 
@@ -35,6 +36,7 @@ export interface ErasureOwners {
   site: SiteErasure;
   campaigns: CampaignErasure;
   tasks: TaskErasure;
+  alerts: AlertErasure;
 }
 
 /**
@@ -67,6 +69,8 @@ function erasureSteps(o: ErasureOwners, emptyCustomerEvents: ErasureStep['run'])
     // The team's notes and tasks about the customers, with the bodies of their events still in the outbox.
     { table: 'notes', run: o.tasks.eraseNotes },
     { table: 'tasks', run: o.tasks.eraseTasks },
+    // The alerts about them (signals, readings, notifications), with the bodies of their Alert events still in the outbox.
+    { table: 'alert_signals', run: o.alerts.eraseAlerts },
     // A directed link is the sales user's material: it stays, addressed to no one.
     { table: 'links', run: o.links.unlinkCustomers },
     { table: 'visitors', run: o.links.eraseVisitors },

@@ -6,6 +6,7 @@ import type { FileViewer } from '../files/service.ts';
 import type { HistoriesService } from '../histories/service.ts';
 import type { IngestService } from '../ingest/service.ts';
 import type { ProjectsService } from '../projects/service.ts';
+import { type AlertLink, type ViewReading, linkAlertsRepository } from './alerts.repository.ts';
 import { createLinkForms } from './form.service.ts';
 import { createLinkGates } from './gates.ts';
 import { createLinkManagement } from './manage.service.ts';
@@ -17,6 +18,7 @@ import { createViewerFiles } from './viewer-files.ts';
 import { createLinkViewer } from './viewer.service.ts';
 import { createLinkViews } from './views.service.ts';
 
+export type { AlertLink, ViewReading } from './alerts.repository.ts';
 export type { LinkInput } from './link-input.ts';
 // What a customer merge moves of links' rows, built by the composition root for the merges module.
 export { type LinkMergeMove, type LinkMergeMoves, createLinkMergeMoves } from './merge-moves.service.ts';
@@ -37,8 +39,9 @@ export type { LinkViews } from './views.service.ts';
 export { type LinkErasure, createLinkErasure } from './erasure.service.ts';
 
 /**
- * What other modules read of links, built from the context alone: campaigns use it, and the links
- * service is built after them (it takes campaigns' click resolver).
+ * What other modules read of links, built from the context alone: campaigns use it (the links
+ * service is built after them: it takes campaigns' click resolver), and the alerts (a link's
+ * direction and name, a view's reading).
  */
 export function createLinkReads(ctx: AppContext) {
   const db = ctx.database.db;
@@ -46,6 +49,14 @@ export function createLinkReads(ctx: AppContext) {
     /** The id of a project's link with one of these share tokens (a campaign's material), or null. */
     async idByShareToken(appId: string, tokens: string[]): Promise<string | null> {
       return (await repo.byShareTokens(db, appId, tokens))[0]?.id ?? null;
+    },
+    /** The project's links among these ids: directed or not, name, file. */
+    alertLinks(appId: string, ids: string[]): Promise<Map<string, AlertLink>> {
+      return linkAlertsRepository.links(db, appId, ids);
+    },
+    /** The project's views among these ids: pages read and time so far, closed or not. */
+    readings(appId: string, viewIds: string[]): Promise<Map<string, ViewReading>> {
+      return linkAlertsRepository.readings(db, appId, viewIds);
     },
   };
 }

@@ -13,6 +13,7 @@ import type { HistoryRecords } from '../histories/service.ts';
 import type { LinkMergeMoves } from '../links/service.ts';
 import type { MembersService } from '../members/service.ts';
 import type { TaskMergeMoves } from '../tasks/service.ts';
+import type { AlertMergeMoves } from '../alerts/service.ts';
 import { type CustomerMergeRow, createMergesRepository } from './repository.ts';
 
 // The read model other modules' repositories follow a survivor's pending merges with (behaviour's reads).
@@ -123,9 +124,11 @@ export function createMergesService(
     links: LinkMergeMoves;
     /** Notes and tasks, moved by their owner. */
     tasks: TaskMergeMoves;
+    /** Alerts (notifications, signals, readings), moved by their owner. */
+    alerts: AlertMergeMoves;
   },
 ) {
-  const { access, members, customers, audit, behaviour, histories, links, tasks } = deps;
+  const { access, members, customers, audit, behaviour, histories, links, tasks, alerts } = deps;
   const db: Kysely<Database> = ctx.database.db;
   const clock = ctx.clock;
   const repo = createMergesRepository(ctx.database.features);
@@ -133,7 +136,7 @@ export function createMergesService(
   /**
    * The history whose rows name a customer in `customer_id`, moved from a merged customer to its
    * survivor by the background job in batches, each through its owner, in this order: behaviour
-   * records, calls, views (link_view_logs), links, notes, tasks. A table that names customers gets a move here (and
+   * records, calls, views (link_view_logs), links, notes, tasks, alerts. A table that names customers gets a move here (and
    * a step in erasure). The counters (behaviour_totals, behaviour_rollups) move apart, whole, in one
    * transaction.
    */
@@ -146,6 +149,7 @@ export function createMergesService(
     (trx, m, batch) => links.moveLinks(trx, moveOf(m), batch),
     (trx, m, batch) => tasks.moveNotes(trx, moveOf(m), batch),
     (trx, m, batch) => tasks.moveTasks(trx, moveOf(m), batch),
+    (trx, m, batch) => alerts.moveAlerts(trx, moveOf(m), batch),
   ];
 
   const parseIds = (raw: string | undefined): string[] =>

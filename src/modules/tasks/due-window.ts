@@ -1,4 +1,8 @@
-import { Clock } from '../../lib/time.ts';
+import type { Clock } from '../../lib/time.ts';
+import { dayStart } from '../../lib/zones.ts';
+
+// Zones' clocks live in src/lib/zones.ts (the alerts' digest uses them too).
+export { dayStart, zoneClock } from '../../lib/zones.ts';
 
 /**
  * The `due` filters of the task list in a time zone (docs/tasks.md "Due"): `today` is the calendar
@@ -11,31 +15,6 @@ export type DueFilter = 'today' | 'overdue' | 'week';
 export interface DueRange {
   from: number | null;
   before: number;
-}
-
-const ZONES_KEPT = 64;
-const zones = new Map<string, Clock>();
-
-/** A clock for an IANA zone, or null when the name is not one (Intl decides). */
-export function zoneClock(timeZone: string): Clock | null {
-  const known = zones.get(timeZone);
-  if (known) return known;
-  if (timeZone.length > 64) return null;
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone });
-  } catch {
-    return null;
-  }
-  const clock = new Clock(timeZone);
-  if (zones.size >= ZONES_KEPT) zones.clear();
-  zones.set(timeZone, clock);
-  return clock;
-}
-
-/** The first instant of the day holding `ms` in the zone (a midnight a daylight-saving change skips: its first hour). */
-export function dayStart(zone: Clock, ms: number): number {
-  const day = zone.day(ms);
-  return zone.parse(`${day} 00:00:00`) ?? zone.parse(`${day} 01:00:00`) ?? ms;
 }
 
 /** The range of due times a filter keeps at `now` in the zone. */

@@ -31,3 +31,50 @@ export function toDelivery(d: DeliveryRow, clock: Clock) {
     deliveredAt: clock.format(d.delivered_at),
   };
 }
+
+/** A notification channel's options, as stored in its row (JSON). */
+export interface ChannelOptions {
+  /** The signals it posts (src/events/alert-events.ts ALERT_SIGNALS). */
+  signals: string[];
+  readThreshold: number;
+  /** en-US or zh-CN. */
+  locale: string;
+  name: string | null;
+}
+
+/** What the audit log keeps of a URL: its origin (the path and query of some receivers are their credential). */
+export function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return '';
+  }
+}
+
+/** A channel's URL as answers show it: its origin and its last four characters (a robot's URL is its credential). */
+export function maskedUrl(url: string): string {
+  return `${originOf(url)}/…${url.length > 24 ? url.slice(-4) : ''}`;
+}
+
+/** A secret as answers show it: `****` and, for a long one, its last four characters. */
+export function maskedSecret(secret: string): string {
+  return secret.length >= 16 ? `****${secret.slice(-4)}` : '****';
+}
+
+/** A notification channel as the API answers it; the secret in full only once, when the server made it. */
+export function toChannel(w: WebhookRow, options: ChannelOptions | null, clock: Clock, opts: { revealSecret?: boolean } = {}) {
+  return {
+    id: w.id,
+    appId: w.app_id,
+    kind: w.kind,
+    name: options?.name ?? null,
+    url: maskedUrl(w.url),
+    secret: w.secret === '' ? null : opts.revealSecret ? w.secret : maskedSecret(w.secret),
+    events: options?.signals ?? [],
+    readThreshold: options?.readThreshold ?? null,
+    locale: options?.locale ?? null,
+    status: w.status,
+    disabledReason: w.disabled_reason,
+    createdAt: clock.format(w.created_at),
+  };
+}

@@ -1,20 +1,30 @@
-import type { WebhookDeliveriesTable, Database } from '../../db/index.ts';
-import type { Insertable, Kysely } from 'kysely';
+import type { WebhookDeliveriesTable, WebhooksTable, Database } from '../../db/index.ts';
+import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { WebhookRow } from './mapper.ts';
 
 type Db = Kysely<Database>;
 
-/** SQL of webhook subscriptions and their deliveries. */
+/** What a `webhooks` row is: a webhook of the feed, or a notification channel (docs/alerts.md). */
+export type Purpose = 'events' | 'alerts';
+
+/** SQL of webhook subscriptions, notification channels and their deliveries. */
 export const webhooksRepository = {
-  find(db: Db, appId: string, id: string): Promise<WebhookRow | undefined> {
-    return db.selectFrom('webhooks').selectAll().where('id', '=', id).where('app_id', '=', appId).executeTakeFirst();
+  find(db: Db, appId: string, id: string, purpose: Purpose): Promise<WebhookRow | undefined> {
+    return db
+      .selectFrom('webhooks')
+      .selectAll()
+      .where('id', '=', id)
+      .where('app_id', '=', appId)
+      .where('purpose', '=', purpose)
+      .executeTakeFirst();
   },
 
-  async count(db: Db, appId: string): Promise<number> {
+  async count(db: Db, appId: string, purpose: Purpose): Promise<number> {
     const row = await db
       .selectFrom('webhooks')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('app_id', '=', appId)
+      .where('purpose', '=', purpose)
       .executeTakeFirst();
     return Number(row?.n ?? 0);
   },
@@ -23,8 +33,43 @@ export const webhooksRepository = {
     await db.insertInto('webhooks').values(row).execute();
   },
 
-  list(db: Db, appId: string): Promise<WebhookRow[]> {
-    return db.selectFrom('webhooks').selectAll().where('app_id', '=', appId).orderBy('created_at').orderBy('id').execute();
+  list(db: Db, appId: string, purpose: Purpose): Promise<WebhookRow[]> {
+    return db
+      .selectFrom('webhooks')
+      .selectAll()
+      .where('app_id', '=', appId)
+      .where('purpose', '=', purpose)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+  },
+
+  /** A channel's new URL, secret, options or status. */
+  async update(db: Db, appId: string, id: string, patch: Updateable<WebhooksTable>): Promise<void> {
+    await db.updateTable('webhooks').set(patch).where('app_id', '=', appId).where('id', '=', id).where('purpose', '=', 'alerts').execute();
+  },
+
+  /** A project's active notification channels (the alerts' evaluator asks which to post a signal to). */
+  activeChannels(db: Db, appId: string): Promise<Pick<WebhookRow, 'id' | 'kind' | 'options'>[]> {
+    return db
+      .selectFrom('webhooks')
+      .select(['id', 'kind', 'options'])
+      .where('app_id', '=', appId)
+      .where('purpose', '=', 'alerts')
+      .where('status', '=', 'active')
+      .orderBy('id')
+      .execute();
+  },
+
+  /** Deliveries of signals to channels, each made once: one whose channel already has its key is skipped. */
+  async insertDeliveriesOnce(db: Db, rows: Insertable<WebhookDeliveriesTable>[]): Promise<void> {
+    for (let i = 0; i < rows.length; i += 200) {
+      await db
+        .insertInto('webhook_deliveries')
+        .values(rows.slice(i, i + 200))
+        .onConflict((oc) => oc.columns(['app_id', 'webhook_id', 'dedupe_key']).doNothing())
+        .execute();
+    }
   },
 
   /** Deletes a webhook and its deliveries (run it in a transaction). */

@@ -5,7 +5,8 @@ import { BODY_LIMITS } from '../../http/body-limits.ts';
 import { businessResponses, ok } from '../../http/envelope.ts';
 import { PagingQuery, page } from '../../http/paging.ts';
 import { AppIdParams } from '../projects/schemas.ts';
-import type { WebhooksService } from './service.ts';
+import { channelRoutes } from './channels.routes.ts';
+import type { NotificationChannels, WebhooksService } from './service.ts';
 import { Nullable, NullableString, NullableInteger } from '../../http/schema-types.ts';
 
 const tags = ['Events out'];
@@ -165,8 +166,12 @@ function feedRoutes(fastify: FastifyInstance, webhooks: WebhooksService): void {
   );
 }
 
-export async function webhooksRoutes(fastify: FastifyInstance, opts: { webhooks: WebhooksService }): Promise<void> {
+export async function webhooksRoutes(
+  fastify: FastifyInstance,
+  opts: { webhooks: WebhooksService; channels: NotificationChannels },
+): Promise<void> {
   subscriptionRoutes(fastify, opts.webhooks);
   deliveryRoutes(fastify, opts.webhooks);
   feedRoutes(fastify, opts.webhooks);
+  await channelRoutes(fastify, { channels: opts.channels });
 }

@@ -10,10 +10,22 @@ import { randomToken } from '../../lib/secrets.ts';
 import type { AuditRecorder } from '../audit/service.ts';
 import type { AccessService } from '../access/service.ts';
 import { timeOrderedUuid } from '../../lib/ids.ts';
-import { type WebhookRow, toDelivery, toWebhook } from './mapper.ts';
+import { type WebhookRow, originOf, toDelivery, toWebhook } from './mapper.ts';
 import { webhooksRepository as repo } from './repository.ts';
 
-export const DOMAIN_TYPES = ['Customer', 'BehaviourLog', 'Call', 'Link', 'LinkViewLog', 'Clue', 'Post', 'LinkView', 'Note', 'Task'];
+export const DOMAIN_TYPES = [
+  'Customer',
+  'BehaviourLog',
+  'Call',
+  'Link',
+  'LinkViewLog',
+  'Clue',
+  'Post',
+  'LinkView',
+  'Note',
+  'Task',
+  'Alert',
+];
 const MAX_HOOKS_PER_PROJECT = 20;
 /** How long a test delivery waits for the receiver (the relay's own default). */
 const TEST_TIMEOUT_MS = 10_000;
@@ -22,22 +34,23 @@ export const TEST_EVENT_TYPE = 'webhook.test';
 
 const webhookNotFound = () => failure('webhook_not_found');
 
+// Notification channels: webhooks of purpose `alerts` (chat robots and alert webhooks), built by the composition root.
+export {
+  type ActiveChannel,
+  type ChannelInput,
+  type ChannelPost,
+  type NotificationChannels,
+  createNotificationChannels,
+} from './channels.service.ts';
+
 /** Webhook subscriptions and the pull feed (docs/interface.md §14); Master/Admin only. */
-/** What the audit log keeps of a webhook's URL: its origin (the path and query of some receivers are their credential). */
-function originOf(url: string): string {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return '';
-  }
-}
 
 export function createWebhooksService(ctx: AppContext, access: AccessService, audit: AuditRecorder) {
   const db: Kysely<Database> = ctx.database.db;
   const clock = ctx.clock;
 
   async function hookOf(appId: string, id: string) {
-    const w = await repo.find(db, appId, id);
+    const w = await repo.find(db, appId, id, 'events');
     if (!w) throw webhookNotFound();
     return w;
   }
@@ -63,7 +76,7 @@ export function createWebhooksService(ctx: AppContext, access: AccessService, au
         const bad = types.find((t) => !DOMAIN_TYPES.includes(t));
         if (bad !== undefined) throw failure('domain_types_invalid', `unknown domain type ${bad}; use ${DOMAIN_TYPES.join(', ')}`);
       }
-      if ((await repo.count(db, appId)) >= MAX_HOOKS_PER_PROJECT)
+      if ((await repo.count(db, appId, 'events')) >= MAX_HOOKS_PER_PROJECT)
         throw failure('too_many_webhooks', `at most ${MAX_HOOKS_PER_PROJECT} webhooks per project`);
       // A new webhook receives the events written from now on.
       await sequenceOutbox(db, ctx.database.features);
@@ -79,6 +92,9 @@ export function createWebhooksService(ctx: AppContext, access: AccessService, au
         cursor: top,
         created_by: callerId,
         created_at: clock.now(),
+        purpose: 'events',
+        kind: 'webhook',
+        options: null,
       };
       await db.transaction().execute(async (trx) => {
         await repo.insert(trx, row);
@@ -96,7 +112,7 @@ export function createWebhooksService(ctx: AppContext, access: AccessService, au
 
     async list(appId: string, callerId: number) {
       await access.manager(appId, callerId);
-      const rows = await repo.list(db, appId);
+      const rows = await repo.list(db, appId, 'events');
       return rows.map((w) => toWebhook(w, clock));
     },
 
@@ -169,6 +185,7 @@ export function createWebhooksService(ctx: AppContext, access: AccessService, au
             last_error: null,
             created_at: now,
             delivered_at: null,
+            dedupe_key: null,
           });
           return { deliveries: 1 };
         }

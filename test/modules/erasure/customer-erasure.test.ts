@@ -155,6 +155,38 @@ async function history(customerId: string, tag: string) {
       updated_at: now,
     })
     .execute();
+  // An alert about the customer: its signal and a member's notification (docs/alerts.md).
+  await db()
+    .insertInto('alert_signals')
+    .values({
+      id: `${tag}-signal`,
+      app_id: p.appId,
+      key: `task_due:${tag}`,
+      signal: 'task_due',
+      customer_id: customerId,
+      subject: null,
+      suppressed: 0,
+      created_at: now,
+    })
+    .execute();
+  await db()
+    .insertInto('notifications')
+    .values({
+      id: `${tag}-notification`,
+      app_id: p.appId,
+      user_id: p.sales.id,
+      signal_id: `${tag}-signal`,
+      signal: 'task_due',
+      customer_id: customerId,
+      title: 'Task due: Call Han Meimei',
+      body: 'About Han Meimei',
+      data: '{}',
+      inbox: 1,
+      mail_status: 'none',
+      mail_attempts: 0,
+      created_at: now,
+    })
+    .execute();
 }
 
 /** A campaign's recipient row, as erasure leaves it. */
@@ -168,7 +200,17 @@ const recipient = (tag: string) =>
 
 async function remaining(ids: string[]) {
   const n = async (
-    table: 'behaviour_logs' | 'behaviour_totals' | 'behaviour_rollups' | 'calls' | 'link_view_logs' | 'visitors' | 'notes' | 'tasks',
+    table:
+      | 'behaviour_logs'
+      | 'behaviour_totals'
+      | 'behaviour_rollups'
+      | 'calls'
+      | 'link_view_logs'
+      | 'visitors'
+      | 'notes'
+      | 'tasks'
+      | 'alert_signals'
+      | 'notifications',
   ) => (await db().selectFrom(table).select('app_id').where('app_id', '=', p.appId).where('customer_id', 'in', ids).execute()).length;
   const rows = async (table: 'customer_field_values' | 'site_visitors') =>
     (await db().selectFrom(table).select('app_id').where('app_id', '=', p.appId).where('customer_id', 'in', ids).execute()).length;
@@ -199,6 +241,8 @@ async function remaining(ids: string[]) {
     visitors: await n('visitors'),
     notes: await n('notes'),
     tasks: await n('tasks'),
+    alert_signals: await n('alert_signals'),
+    notifications: await n('notifications'),
     customers: (await db().selectFrom('customers').select('id').where('app_id', '=', p.appId).where('id', 'in', ids).execute()).length,
     links: (await db().selectFrom('links').select('id').where('app_id', '=', p.appId).where('customer_id', 'in', ids).execute()).length,
   };
@@ -217,6 +261,8 @@ const NOTHING = {
   visitors: 0,
   notes: 0,
   tasks: 0,
+  alert_signals: 0,
+  notifications: 0,
   customers: 0,
   links: 0,
 };
@@ -272,6 +318,7 @@ describe('erasure', () => {
       'calls',
       'notes',
       'tasks',
+      'alert_signals',
       'links',
       'visitors',
       'site_visits',
@@ -290,6 +337,7 @@ describe('erasure', () => {
       calls: 2,
       notes: 2,
       tasks: 2,
+      alert_signals: 2,
       links: 2,
       visitors: 2,
       site_visits: 2,

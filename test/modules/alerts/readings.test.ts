@@ -1,0 +1,216 @@
+// lanes: sqlite postgres
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createServices } from '../../../src/services.ts';
+import { useTestServer } from '../../helpers/harness.ts';
+import { type HistoryProject, addCustomers, historyProject } from '../../helpers/histories.ts';
+import { Browser, type LinkData, madeLink, renderedFile } from '../../helpers/links.ts';
+
+/**
+ * A customer reading a directed deck on a phone, through the viewer's beacons, with the server's clock
+ * moved by the test (no real waiting): its open is one alert, its reading one more when it ends (the
+ * leave, or no page record for ALERT_READING_QUIET), with the pages read of the deck's and the time,
+ * never one per page; each member as their settings say, never about a customer they may not see; once
+ * across a restart and two servers.
+ */
+const t = useTestServer();
+let p: HistoryProject;
+let link: LinkData;
+let now = Date.now();
+
+interface Entry {
+  id: string;
+  signal: string;
+  customerId: string;
+  title: string;
+  text: string;
+  data: Record<string, unknown>;
+}
+
+const pass = () => t.server.services.alerts.evaluator.pass();
+async function inbox(token: string, signal?: string): Promise<Entry[]> {
+  const res = (await t.server.api.get('/api/v1.7/notifications', { token, query: { count: 100 } })).json();
+  expect(res.status, JSON.stringify(res)).toBe(1);
+  return (res.data as Entry[]).filter((e) => signal === undefined || e.signal === signal);
+}
+
+/** A reader on a phone: opens the link, then reads pages, a heartbeat every 10 s (the viewer's). */
+class Reader {
+  readonly b = new Browser(t.server);
+  private seq = 0;
+  private token = '';
+  private readonly dwell: Record<string, number> = {};
+  constructor(private readonly share: string) {}
+
+  async open(): Promise<void> {
+    this.token = (await this.b.open(this.share)).viewToken as string;
+    expect(this.token).toBeTruthy();
+    await this.send({ type: 'open', page: 1 });
+  }
+
+  private async send(body: Record<string, unknown>): Promise<void> {
+    this.seq += 1;
+    const res = await this.b.beacon(this.share, {
+      ...body,
+      seq: this.seq,
+      token: this.token,
+      ...(body.type === 'open' ? {} : { dwell: this.dwell }),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+  }
+
+  /** Reads `page` for `seconds`: a page beacon, then a heartbeat every 10 s of the server's clock. */
+  async read(page: number, seconds: number): Promise<void> {
+    await this.send({ type: 'page', page });
+    for (let s = 10; s <= seconds; s += 10) {
+      now += 10_000;
+      this.dwell[String(page)] = (this.dwell[String(page)] ?? 0) + 10_000;
+      await this.send({ type: 'hb', page });
+    }
+  }
+
+  leave(page: number): Promise<void> {
+    return this.send({ type: 'leave', page });
+  }
+}
+
+beforeAll(async () => {
+  p = await historyProject(t.server);
+  await addCustomers(t.server, p, [
+    { id: 'r-ada', owner: p.sales.id, name: 'Ada' },
+    { id: 'r-bob', owner: p.sales2.id, name: 'Bob' },
+  ]);
+  const fileId = await renderedFile(t.server, p, p.sales.token);
+  link = await madeLink(t.server, p.appId, p.sales.token, { name: 'Pricing', file_id: fileId, customer_id: 'r-ada' });
+  // Scope `all`: the Admin hears of every customer, from a third of a deck read; the second Sales member too, but sees only their own.
+  for (const [token, threshold] of [
+    [p.admin.token, 30],
+    [p.sales2.token, 10],
+  ] as const) {
+    const res = await t.server.api.put(
+      '/api/v1.7/user/notification-settings',
+      { projects: [{ app_id: p.appId, scope: 'all', read_threshold: threshold }] },
+      { token },
+    );
+    expect(res.json().status, res.body).toBe(1);
+  }
+  await pass();
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+const useClock = () => vi.spyOn(t.server.ctx.clock, 'now').mockImplementation(() => now);
+
+describe('a directed deck read on a phone', () => {
+  let firstRead: Entry[] = [];
+
+  it("tells its owner it was opened, then once, when the reading ends, what was read: 'Ada read 3 of 3 pages of 'Pricing' (6 min)'", async () => {
+    useClock();
+    const r = new Reader(link.shareToken);
+    await r.open();
+    await pass();
+    const opened = await inbox(p.sales.token, 'deck_opened');
+    expect(opened).toHaveLength(1);
+    expect(opened[0]).toMatchObject({ customerId: 'r-ada', title: "Ada opened 'Pricing'", data: { linkId: link.id } });
+    // Reading: pages and heartbeats, passes in between; nothing more until it ends.
+    await r.read(1, 120);
+    await pass();
+    await r.read(2, 120);
+    await pass();
+    await r.read(3, 120);
+    await pass();
+    expect(await inbox(p.sales.token, 'deck_read')).toEqual([]);
+    expect((await inbox(p.sales.token)).length).toBe(1);
+    await r.leave(3);
+    await pass();
+    await pass();
+    firstRead = await inbox(p.sales.token, 'deck_read');
+    expect(firstRead).toHaveLength(1);
+    expect(firstRead[0]?.title).toBe("Ada read 3 of 3 pages of 'Pricing' (6 min)");
+    expect(firstRead[0]?.data).toMatchObject({ pagesRead: 3, pageCount: 3, percent: 100, seconds: 360 });
+    // The Admin (scope all) too; the second Sales member, who may not see Ada, never.
+    expect((await inbox(p.admin.token)).map((e) => e.signal).sort()).toEqual(['deck_opened', 'deck_read']);
+    expect(await inbox(p.sales2.token)).toEqual([]);
+    expect(await inbox(p.master.token)).toEqual([]);
+  });
+
+  it('ends a reading that stops without a leave once no page record came for ALERT_READING_QUIET; below a threshold it tells no one who asked for more', async () => {
+    useClock();
+    now += 60 * 60_000;
+    const r = new Reader(link.shareToken);
+    await r.open();
+    await r.read(1, 30);
+    await pass();
+    // Quiet is counted from the last page record: page 1's, at the open (30 s ago).
+    const quiet = t.server.ctx.config.alertReadingQuietSeconds * 1000;
+    now += quiet - 50_000;
+    await pass();
+    expect((await inbox(p.admin.token, 'deck_read')).length).toBe(1);
+    now += 30_000;
+    await pass();
+    // 1 of 3 pages: the Admin (from 30 %) is told, the owner (from 50 %) is not.
+    const admin = await inbox(p.admin.token, 'deck_read');
+    expect(admin).toHaveLength(2);
+    expect(admin[0]?.title).toBe("Ada read 1 of 3 pages of 'Pricing' (30 s)");
+    expect(await inbox(p.sales.token, 'deck_read')).toHaveLength(1);
+    // A later leave of the same view changes nothing: one alert per reading.
+    await r.leave(1);
+    await pass();
+    expect(await inbox(p.admin.token, 'deck_read')).toHaveLength(2);
+    // Its open an hour after the first was told again.
+    expect(await inbox(p.sales.token, 'deck_opened')).toHaveLength(2);
+  });
+
+  it("tells no one about a customer they may no longer see: the link's creator after the customer moved to a colleague", async () => {
+    useClock();
+    const fileId = await renderedFile(t.server, p, p.sales2.token);
+    const bobs = await madeLink(t.server, p.appId, p.sales2.token, { name: 'Proposal', file_id: fileId, customer_id: 'r-bob' });
+    const moved = await t.server.api.post(
+      `/api/v1.7/app/${p.appId}/customer/batch-app-member-transfers`,
+      {
+        datas: JSON.stringify([{ customerId: 'r-bob', srouceGroupId: '', srouceSvcUserId: String(p.sales2.id) }]),
+        target_svc_userid: p.sales.id,
+      },
+      { token: p.master.token, form: true },
+    );
+    expect(moved.json().status, moved.body).toBe(1);
+    const r = new Reader(bobs.shareToken);
+    await r.open();
+    await pass();
+    expect(await inbox(p.sales2.token)).toEqual([]);
+    expect((await inbox(p.sales.token, 'deck_opened')).map((e) => e.title)).toContain("Bob opened 'Proposal'");
+  });
+
+  it('is told once across a restart and with two servers passing at once', async () => {
+    useClock();
+    const db = t.server.ctx.database.db;
+    const counts = async () => ({
+      notifications: (await db.selectFrom('notifications').select('id').where('app_id', '=', p.appId).execute()).length,
+      alerts: (await db.selectFrom('outbox').select('id').where('app_id', '=', p.appId).where('domain_type', '=', 'Alert').execute())
+        .length,
+    });
+    // Bob's reading (above) ends quietly meanwhile: settled first.
+    now += 60 * 60_000;
+    await pass();
+    const before = await counts();
+    // A restarted server that lost its position (a crash before the cursor was saved) reads the feed again from the start.
+    await db.updateTable('event_cursors').set({ position: 0 }).where('name', '=', 'alerts').execute();
+    const restarted = createServices(t.server.ctx);
+    try {
+      for (let i = 0; i < 10 && (await restarted.alerts.evaluator.pass()).events > 0; i += 1);
+      expect(await counts()).toEqual(before);
+      // Two servers, one new reading: one alert for each member told.
+      const r = new Reader(link.shareToken);
+      await r.open();
+      await Promise.all([pass(), restarted.alerts.evaluator.pass(), pass()]);
+      await Promise.all([pass(), restarted.alerts.evaluator.pass()]);
+      expect((await counts()).notifications).toBe(before.notifications + 2);
+    } finally {
+      restarted.mailTransport.close();
+    }
+  });
+});
+
+afterAll(() => {
+  vi.restoreAllMocks();
+});
