@@ -31,6 +31,7 @@ import * as m030 from './migrations/030_phone_keys_and_regions.ts';
 import * as m031 from './migrations/031_customer_list_orders.ts';
 import * as m032 from './migrations/032_customer_bulk_jobs.ts';
 import * as m033 from './migrations/033_site_check_and_logos.ts';
+import * as m035 from './migrations/035_engagement_scores.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -73,6 +74,7 @@ const MIGRATIONS: Record<string, PortableMigration> = {
   '031_customer_list_orders': m031,
   '032_customer_bulk_jobs': m032,
   '033_site_check_and_logos': m033,
+  '035_engagement_scores': m035,
 };
 
 class StaticProvider implements MigrationProvider {
