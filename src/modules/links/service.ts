@@ -26,6 +26,8 @@ export { UNLOCK_TTL_S } from './signing.ts';
 export { linkHistoryReads } from './histories.repository.ts';
 // What ingestion reads and writes of links and their views (the ingest module's LinkStore).
 export { createLinkIngestStore } from './ingest.repository.ts';
+// What the scoring module reads of views' pages and links' names, in the write path's transaction.
+export { type LinkReadings, type ViewReading, createLinkReadings } from './readings.repository.ts';
 export type { LinkHistoryReads } from './mapper.ts';
 export { DEFAULT_FORM_FIELDS } from './viewer-model.ts';
 export type { FileViewerModel, ViewerAnswer, VisitorRequest, WebViewerModel } from './viewer-model.ts';
