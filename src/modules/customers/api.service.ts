@@ -99,7 +99,7 @@ export function createCustomerApi(ctx: AppContext, deps: CustomerApiDeps) {
       item.groupName = r.group_id ? (names.get(r.group_id) ?? '') : '';
       item.newCount = newCount;
       item.lastActivityAt = Number(r.last_activity_at) > 0 ? clock.format(Number(r.last_activity_at)) : null;
-      const score = shown(Number(r.score_key), r.score_reasons);
+      const score = shown(r.score_state);
       item.score = score.score;
       item.scoreReasons = score.scoreReasons;
       return item;
@@ -202,7 +202,7 @@ export function createCustomerApi(ctx: AppContext, deps: CustomerApiDeps) {
       }
       // A merged customer (status 2) is nobody's duplicate any more.
       const out = toCustomer(row, clock, row.status === 2 ? 0 : found.whetherMerge);
-      const score = (await deps.scores.shown(row.app_id))(Number(row.score_key), found.scoreReasons);
+      const score = (await deps.scores.shown(row.app_id))(found.scoreState);
       out.score = score.score;
       out.scoreReasons = score.scoreReasons;
       return out;

@@ -25,9 +25,9 @@ import {
   type SqlBool,
   sql,
 } from 'kysely';
-import type { CustomerRow, ScoreReasonsOf } from './mapper.ts';
+import type { CustomerRow, ScoreStateOf } from './mapper.ts';
 
-export type { ScoreReasonsOf } from './mapper.ts';
+export type { ScoreStateOf } from './mapper.ts';
 
 type Db = Kysely<Database>;
 
@@ -130,7 +130,7 @@ export type BehaviourTotalOf = (eb: ExpressionBuilder<Database & { c: CustomersT
 /** The other modules' read models a list, search or detail row's extras are selected with. */
 export interface ListReadModels {
   behaviourTotal: BehaviourTotalOf;
-  scoreReasons: ScoreReasonsOf;
+  scoreState: ScoreStateOf;
 }
 
 /** Another live customer of the same owner with the same value in `column` (an index seek). */
@@ -149,7 +149,7 @@ export const twinBy = (eb: ExpressionBuilder<Database & { c: CustomersTable }, '
 /**
  * A page with what a list item shows besides the row, in the same statement: the behaviour total
  * (newCount), whether a live customer of the same owner shares the phone or e-mail (whetherMerge)
- * and the score's kept reasons, each an index seek per row of the page only (the page is a subquery,
+ * and the score's state, each an index seek per row of the page only (the page is a subquery,
  * so rows skipped by the offset are never looked at). One statement instead of five.
  */
 export function withListExtras(
@@ -167,7 +167,7 @@ export function withListExtras(
         models.behaviourTotal(e).as('behaviour_total'),
         twinBy(e, 'phone_key').as('phone_twin'),
         twinBy(e, 'email_lower').as('email_twin'),
-        models.scoreReasons(e).as('score_reasons'),
+        models.scoreState(e).as('score_state'),
       ];
     })
     .orderBy('c.list_key', sort.dir)
@@ -204,7 +204,7 @@ export type CustomerListRow = KeyedRow & {
   behaviour_total: number | null;
   phone_twin: unknown;
   email_twin: unknown;
-  score_reasons: string | null;
+  score_state: unknown;
 };
 
 /** What a list item adds to the row, from the extras of its statement. */

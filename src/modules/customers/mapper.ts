@@ -12,8 +12,8 @@ export type CustomerRow = Selectable<CustomersTable>;
 export type CustomerHistoryReads = typeof customerHistoryReads;
 export type { CardColumns, CustomerCardRow } from './histories.repository.ts';
 
-/** A customer's kept score reasons (JSON text) as a subquery correlated with the row aliased `c`: the scoring module's read model. */
-export type ScoreReasonsOf = (eb: ExpressionBuilder<Database & { c: CustomersTable }, 'c'>) => AliasableExpression<string | null>;
+/** A customer's score state as one value of the row aliased `c`: the scoring module's read model. */
+export type ScoreStateOf = (eb: ExpressionBuilder<Database & { c: CustomersTable }, 'c'>) => AliasableExpression<unknown>;
 
 /** A customer's score as the lists and the detail show it (docs/scoring.md). */
 export interface CustomerScoreShown {
@@ -21,10 +21,10 @@ export interface CustomerScoreShown {
   scoreReasons: ScoreReasonOut[];
 }
 
-/** What the customers module shows of scores, from the scoring module: the reasons' read model, and how a project's rows show their score. */
+/** What the customers module shows of scores, from the scoring module: the state's read model, and how a project's rows show their score. */
 export interface CustomerScoreView {
-  reasonsOf: ScoreReasonsOf;
-  shown(appId: string): Promise<(key: number, reasons: string | null) => CustomerScoreShown>;
+  stateOf: ScoreStateOf;
+  shown(appId: string): Promise<(state: unknown) => CustomerScoreShown>;
 }
 
 /** The read model the scoring module's hot leads start from (the customers service exports it). */

@@ -23,14 +23,7 @@ import {
   withListExtras,
 } from './list.repository.ts';
 
-export type {
-  BehaviourTotalOf,
-  CustomerFilter,
-  CustomerListRow,
-  CustomerScope,
-  ListReadModels,
-  ScoreReasonsOf,
-} from './list.repository.ts';
+export type { BehaviourTotalOf, CustomerFilter, CustomerListRow, CustomerScope, ListReadModels, ScoreStateOf } from './list.repository.ts';
 export { filtered, listExtras } from './list.repository.ts';
 
 type Db = Kysely<Database>;
@@ -102,7 +95,7 @@ function listQueries(models: ListReadModels) {
         models.behaviourTotal(eb).as('behaviour_total'),
         twinBy(eb, 'phone_key').as('phone_twin'),
         twinBy(eb, 'email_lower').as('email_twin'),
-        models.scoreReasons(eb).as('score_reasons'),
+        models.scoreState(eb).as('score_state'),
       ])
       .where('c.id', '=', id)
       .modifyEnd(crossProject('record-by-id')),
@@ -128,17 +121,17 @@ export function customerReads(models: ListReadModels) {
     async detail(
       reader: PreparedReader,
       id: string,
-    ): Promise<{ row: CustomerRow; hasNewBehaviour: boolean; whetherMerge: number; scoreReasons: string | null } | undefined> {
+    ): Promise<{ row: CustomerRow; hasNewBehaviour: boolean; whetherMerge: number; scoreState: unknown } | undefined> {
       const found = await reader.first(detailOf, id);
       if (found === undefined) return undefined;
-      const { behaviour_total, phone_twin, email_twin, score_reasons, ...row } = found;
+      const { behaviour_total, phone_twin, email_twin, score_state, ...row } = found;
       // Empty phone or e-mail never makes a twin (as in duplicates()).
       const merge = (row.phone_key && Number(phone_twin)) || (row.email_lower && Number(email_twin)) ? 1 : 0;
       return {
         row,
         hasNewBehaviour: Number(behaviour_total ?? 0) > Number(row.seen_behaviour_count),
         whetherMerge: merge,
-        scoreReasons: score_reasons as string | null,
+        scoreState: score_state as unknown,
       };
     },
 

@@ -85,7 +85,7 @@ export interface CustomersDeps {
  */
 export function createCustomersService(ctx: AppContext, deps: CustomersDeps) {
   const path = createCreatePath(ctx, deps);
-  const models = { behaviourTotal: deps.behaviour.customerTotal, scoreReasons: deps.scores.reasonsOf };
+  const models = { behaviourTotal: deps.behaviour.customerTotal, scoreState: deps.scores.stateOf };
   const reads = customerReads(models);
   const writePath = createCustomerWritePath(ctx, { path });
   const lists = createCustomerLists(ctx, { ...deps, reads: customerListReads(models) });

@@ -4,7 +4,7 @@ import type { Page } from '../../http/paging.ts';
 import type { AccessService, Actor } from '../access/service.ts';
 import type { RisenCustomer } from '../customers/service.ts';
 import { type AccountKind, groupByAccount } from './accounts.ts';
-import { type LastSignal, type Reason, halfLifeMs, scoreOfKey } from './points.ts';
+import { type LastSignal, type Reason, decayed, halfLifeMs } from './points.ts';
 import { type ScoreReason, type SignalOut, presentReasons, presentSignal, rounded } from './reasons.ts';
 import type { ScoringRepository } from './repository.ts';
 import type { ScoringRules } from './rules.ts';
@@ -50,7 +50,11 @@ export interface HotLeadsInput {
 }
 
 /** What a hot lead shows of its customer's state (none: the state is gone meanwhile). */
-type StateShown = { rise: number | null; reasons: string | null; last_signal: string | null };
+type StateShown = { value: number | null; ref_at: number | null; rise: number | null; reasons: string | null; last_signal: string | null };
+
+/** The score now of a state (0 without one): its value decayed from its reference time, whatever half-life keyed it. */
+const scoreOf = (state: StateShown | undefined, now: number, halfLife: number): number =>
+  state === undefined || state.value === null ? 0 : decayed(Number(state.value), Number(state.ref_at), now, halfLife);
 
 const parse = <T>(text: string | null, otherwise: T): T => {
   try {
@@ -81,7 +85,7 @@ export function createHotLeads(
       email: c.email,
       phone: c.phone,
       svcUserId: String(c.owner_id),
-      score: rounded(scoreOfKey(Number(c.score_key), now, halfLife)),
+      score: rounded(scoreOf(state, now, halfLife)),
       rise: rounded(Number(state?.rise ?? 0)),
       risenAt: clock.format(Number(c.score_rise_at)),
       lastSignal: last === null ? null : presentSignal(clock, last),
@@ -105,12 +109,12 @@ export function createHotLeads(
       (
         await repo.committedStates(
           appId,
-          shown.flat().map((c) => c.id),
+          groups.flatMap((g) => g.members.map((c) => c.id)),
         )
       ).map((s) => [s.customer_id, s]),
     );
     return groups.map((g, i) => {
-      const scores = g.members.map((c) => scoreOfKey(Number(c.score_key), now, halfLife));
+      const scores = g.members.map((c) => scoreOf(states.get(c.id), now, halfLife));
       const first = g.members[0] as RisenCustomer;
       return {
         account: g.kind === 'customer' ? (first.name ?? first.id) : g.name,

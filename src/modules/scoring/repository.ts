@@ -9,8 +9,10 @@ import {
   type CustomersTable,
   type Database,
   type DatabaseHandle,
+  type DialectFeatures,
   bulkOps,
   crossProject,
+  jsonRowsOf,
   preparedQuery,
 } from '../../db/index.ts';
 import type { AliasableExpression, ExpressionBuilder, Insertable, Kysely } from 'kysely';
@@ -33,19 +35,37 @@ export interface SettingsRow {
 }
 
 /** A hot lead's row: its customer (the customers module's read model) and its state's rise, reasons and last signal. */
-export type HotLeadRow = RisenCustomer & { rise: number | null; reasons: string | null; last_signal: string | null };
+export type HotLeadRow = RisenCustomer & {
+  value: number | null;
+  ref_at: number | null;
+  rise: number | null;
+  reasons: string | null;
+  last_signal: string | null;
+};
 
 /**
- * A customer's kept reasons (JSON text) as a subquery correlated with the row aliased `c`: the read
- * model the customers module's list, search and detail statements select (one primary-key seek a row).
+ * A customer's score state (its value, reference time and kept reasons) as one JSON value of the row
+ * aliased `c`: the read model the customers module's list, search and detail statements select (one
+ * primary-key seek a row). Read it with `readScoreState`.
  */
-export function scoreReasonsOf(eb: ExpressionBuilder<Database & { c: CustomersTable }, 'c'>): AliasableExpression<string | null> {
-  return eb
-    .selectFrom('customer_scores as s')
-    .select('s.reasons')
-    .whereRef('s.app_id', '=', 'c.app_id')
-    .whereRef('s.customer_id', '=', 'c.id')
-    .limit(1) as unknown as AliasableExpression<string | null>;
+export function scoreStateReadModel(features: DialectFeatures) {
+  return (eb: ExpressionBuilder<Database & { c: CustomersTable }, 'c'>): AliasableExpression<unknown> =>
+    features.rowsAsJson(
+      eb
+        .selectFrom('customer_scores as s')
+        .select(['s.value', 's.ref_at', 's.reasons'])
+        .whereRef('s.app_id', '=', 'c.app_id')
+        .whereRef('s.customer_id', '=', 'c.id'),
+      ['value', 'ref_at', 'reasons'],
+    );
+}
+
+/** A score state selected by `scoreStateReadModel`: null for a customer without one. */
+export function readScoreState(v: unknown): { value: number; refAt: number; reasons: string } | null {
+  if (v === null || v === undefined) return null;
+  const [row] = jsonRowsOf(v);
+  if (row === undefined) return null;
+  return { value: Number(row[0]), refAt: Number(row[1]), reasons: String(row[2]) };
 }
 
 /** The hot leads' statements, started from the customers module's read model of risen customers. */
@@ -55,7 +75,7 @@ function hotQueries(risenCustomers: RisenCustomersReadModel) {
       .selectFrom(risenCustomers(db, { appId, ownerId }).offset(offset).limit(limit).as('c'))
       .leftJoin('customer_scores as s', (j) => j.onRef('s.app_id', '=', 'c.app_id').onRef('s.customer_id', '=', 'c.id'))
       .selectAll('c')
-      .select(['s.rise', 's.reasons', 's.last_signal'])
+      .select(['s.value', 's.ref_at', 's.rise', 's.reasons', 's.last_signal'])
       .orderBy('c.score_rise_at', 'desc')
       .orderBy('c.id', 'desc');
   return {

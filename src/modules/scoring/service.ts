@@ -8,11 +8,11 @@ import type { FileFactsReader } from '../files/service.ts';
 import type { LinkReadings } from '../links/service.ts';
 import { createHotLeads } from './hot-leads.service.ts';
 import { createScoreKeeper } from './keeper.service.ts';
-import { halfLifeMs, scoreOfKey } from './points.ts';
+import { decayed, halfLifeMs } from './points.ts';
 import { type ScoreReason, presentReasons, rounded } from './reasons.ts';
 import type { Reason } from './points.ts';
 import { scoresJob } from './recompute.service.ts';
-import { createScoringRepository, scoreReasonsOf } from './repository.ts';
+import { createScoringRepository, readScoreState, scoreStateReadModel } from './repository.ts';
 import { createScoringSettings } from './settings.service.ts';
 
 export type { HotAccount, HotLead, HotLeads, HotLeadsInput } from './hot-leads.service.ts';
@@ -48,7 +48,7 @@ export interface ScoringDeps {
  * - `keeper`: the write path's points (ingestion's batches), a merge's move, an erasure's step, the
  *   recompute's batches, each in the caller's transaction;
  * - `hotLeads`: `GET …/hot-leads`;
- * - `view`: what the customers module's lists and detail show (`reasonsOf`, the read model their
+ * - `view`: what the customers module's lists and detail show (`stateOf`, the read model their
  *   statements select, and `shown`, the score and reasons of a row);
  * - the background job `scores`, defined here, which scores a project's customers again from their records.
  */
@@ -83,20 +83,25 @@ export function createScoringService(ctx: AppContext, deps: ScoringDeps) {
     /** One batch of the recompute now (the CLI and tests; a server's job runs it on its own). */
     recomputeOnce: () => recompute.runOnce(),
     view: {
-      /** A customer's kept reasons as a subquery of its row (aliased `c`): the read model of the lists and the detail. */
-      reasonsOf: scoreReasonsOf,
-      /** How the project's rows show their score: a function of a row's score key and kept reasons (JSON text). */
-      async shown(appId: string): Promise<(key: number, reasons: string | null) => ScoreShown> {
+      /** A customer's score state as one value of its row (aliased `c`): the read model of the lists and the detail. */
+      stateOf: scoreStateReadModel(ctx.database.features),
+      /** How the project's rows show their score: a function of the state a row selected with `stateOf`. */
+      async shown(appId: string): Promise<(state: unknown) => ScoreShown> {
         const halfLife = halfLifeMs(await settings.rulesOf(appId));
         const now = ctx.clock.now();
-        return (key, reasons) => {
+        return (selected) => {
+          const state = readScoreState(selected);
+          if (state === null) return { score: 0, scoreReasons: [] };
           let kept: Reason[] = [];
           try {
-            kept = reasons === null ? [] : (JSON.parse(reasons) as Reason[]);
+            kept = JSON.parse(state.reasons) as Reason[];
           } catch {
             kept = [];
           }
-          return { score: rounded(scoreOfKey(Number(key), now, halfLife)), scoreReasons: presentReasons(ctx.clock, kept, now, halfLife) };
+          return {
+            score: rounded(decayed(state.value, state.refAt, now, halfLife)),
+            scoreReasons: presentReasons(ctx.clock, kept, now, halfLife),
+          };
         };
       },
     },

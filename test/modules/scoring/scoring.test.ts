@@ -205,6 +205,13 @@ describe('decay and rules', () => {
     now = T0;
     const res = await t.server.api.put(`/api/v1.7/app/${p.appId}/scoring`, { half_life_days: 1 }, { token: p.master.token });
     expect(res.json()).toMatchObject({ status: 1, data: { halfLifeDays: 1 } });
+    // Before the job has scored the customers again, their scores are read with the new half-life (no key is trusted for it).
+    const pending = await detail('sc-reader');
+    expect(pending.score).toBeGreaterThan(0);
+    expect(pending.score).toBeLessThan(before);
+    const hot = await t.server.api.get(`/api/v1.7/app/${p.appId}/hot-leads`, { token: p.master.token });
+    expect(hot.json()).toMatchObject({ status: 1 });
+    expect(await listed({ sort: 'score' })).toMatchObject({ status: 1 });
     while ((await t.server.services.scoring.recomputeOnce()) > 0);
     const fast = (await detail('sc-reader')).score;
     const near = (a: number, b: number) => expect(Math.abs(a - b)).toBeLessThan(0.11);
