@@ -247,6 +247,13 @@ describe('decay and rules', () => {
     expect((await detail('sc-reader')).scoreReasons[0]).toMatchObject({ text: "read 8 of 10 pages of 'Pricing' twice since Monday" });
   });
 
+  it('a detail sent back as it is, score and reasons included, is an edit that changes nothing of them', async () => {
+    const d = (await t.server.api.get('/api/v1.7/customer/sc-former/detail', { token: p.master.token })).json().data as Scored;
+    const res = await t.server.api.put(`/api/v1.7/app/${p.appId}/member/${p.master.id}/customer/sc-former`, d, { token: p.master.token });
+    expect(res.json(), res.body).toMatchObject({ status: 1 });
+    expect((await detail('sc-former')).score).toBe(d.score);
+  });
+
   it('refuses bad settings with scoring_invalid and changes nothing; Sales may read but not change them', async () => {
     const url = `/api/v1.7/app/${p.appId}/scoring`;
     for (const body of [
