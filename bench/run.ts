@@ -167,6 +167,15 @@ async function generate(base: string, env: Record<string, string>) {
     if (added.json?.status !== 1) throw new Error(`adding member ${id} failed: ${JSON.stringify(added.json)}`);
   }
   const secret = String(((await call(base, 'GET', '/api/v1.7/my-apps', auth)).json.data as { id: string; secret: string }[])[0]?.secret);
+  // The site's pricing pages are key pages (docs/scoring.md): a third of the site visits below earn points.
+  // A server without scoring answers 404 and scores nothing: the same records, for before/after comparisons.
+  await call(
+    base,
+    'PUT',
+    `/api/v1.7/app/${appId}/scoring`,
+    { ...auth, 'content-type': 'application/json' },
+    JSON.stringify({ site_key_pages: ['example.com/pricing'] }),
+  );
   const now = Date.now();
   const figures: Record<string, number> = {};
   figures.customersPerSecond = await ingest(base, appId, secret, preset.customers, (i) =>
@@ -208,7 +217,12 @@ async function generate(base: string, env: Record<string, string>) {
       customerId: customer,
       action: 'access_site',
       when,
-      content: JSON.stringify({ web_access_log_id: `w${i}`, title: `Page ${i % 13}`, site: 'example.com' }),
+      content: JSON.stringify({
+        web_access_log_id: `w${i}`,
+        title: `Page ${i % 13}`,
+        site: 'example.com',
+        url: `https://example.com/${i % 9 === 2 ? 'pricing' : 'blog'}/${i % 13}`,
+      }),
     });
   };
   figures.behaviourPerSecondBig = await ingest(base, appId, secret, preset.big, behaviour('c0'));
@@ -216,6 +230,11 @@ async function generate(base: string, env: Record<string, string>) {
   // The rest spread over 1,000 customers, as the ingestion target says.
   figures.behaviourPerSecond = await ingest(base, appId, secret, preset.spread, (i) =>
     behaviour(`c${2 + (i % Math.min(1000, preset.customers - 2))}`)(i),
+  );
+  // Forms filled in by a fifth of the customers over the last two weeks, in batches over 1,000 customers:
+  // every record earns points, so each batch keeps 1,000 scores (the hot leads' customers).
+  figures.scoredPerSecond = await ingest(base, appId, secret, Math.floor(preset.customers / 5), (i) =>
+    ev('BehaviourLog', `s${i}`, { customerId: `c${i * 5}`, action: 'submit_form', when: fmt(now - (i % 1209) * 1000 * 1000) }),
   );
   figures.generationSeconds = (performance.now() - t0) / 1000;
   const dataset: Dataset = {
