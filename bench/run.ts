@@ -169,13 +169,12 @@ async function generate(base: string, env: Record<string, string>) {
   const secret = String(((await call(base, 'GET', '/api/v1.7/my-apps', auth)).json.data as { id: string; secret: string }[])[0]?.secret);
   // The site's pricing pages are key pages (docs/scoring.md): a third of the site visits below earn points.
   // A server without scoring answers 404 and scores nothing: the same records, for before/after comparisons.
-  await call(
-    base,
-    'PUT',
-    `/api/v1.7/app/${appId}/scoring`,
-    { ...auth, 'content-type': 'application/json' },
-    JSON.stringify({ site_key_pages: ['example.com/pricing'] }),
-  );
+  const scoring = await fetch(`${base}/api/v1.7/app/${appId}/scoring`, {
+    method: 'PUT',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ site_key_pages: ['example.com/pricing'] }),
+  });
+  await scoring.arrayBuffer();
   const now = Date.now();
   const figures: Record<string, number> = {};
   figures.customersPerSecond = await ingest(base, appId, secret, preset.customers, (i) =>
