@@ -21,7 +21,10 @@ import {
   mergeStates,
 } from './points.ts';
 import type { ScoringRepository } from './repository.ts';
-import type { ScoringRules } from './rules.ts';
+import { type ScoringRules, siteKeyPageOf } from './rules.ts';
+
+/** Site visits: they earn only under a key prefix. */
+const SITE_ACTIONS: ReadonlySet<string> = new Set(['access_site', 'web_page_view']);
 
 type Db = Kysely<Database>;
 
@@ -84,6 +87,18 @@ function rowOf(appId: string, customerId: string, s: ScoreState, now: number): I
     marks: JSON.stringify(s.marks),
     updated_at: now,
   };
+}
+
+/** Whether a state differs from the stored one (records that earned nothing and marked nothing leave it alone: no write). */
+function changed(before: CustomerScoresTable | undefined, after: Insertable<CustomerScoresTable>): boolean {
+  if (before === undefined) return Number(after.value) > 0 || after.marks !== JSON.stringify(emptyState().marks);
+  return (
+    Number(before.value) !== after.value ||
+    Number(before.ref_at) !== after.ref_at ||
+    before.reasons !== after.reasons ||
+    before.marks !== after.marks ||
+    before.last_signal !== after.last_signal
+  );
 }
 
 /** A record's content object (JSON text), or an empty one. */
@@ -205,8 +220,9 @@ export function createScoreKeeper(deps: ScoreKeeperDeps) {
       records.sort((a, b) => a.at - b.at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
       const state = applyRecords(stateOf(before), records, ctx);
       const key = keyOf(state.value, state.refAt, halfLife);
+      const row = rowOf(appId, id, state, now);
       if (fresh && state.value === 0 && state.marks.lastViewAt === 0) empty.push(id);
-      else rows.push(rowOf(appId, id, state, now));
+      else if (fresh || changed(before, row)) rows.push(row);
       const keyBefore = before === undefined ? 0 : keyOf(Number(before.value), Number(before.ref_at), halfLife);
       if (fresh || key !== keyBefore || state.riseAt !== Number(before?.rise_at ?? 0)) columns.push([appId, id, key, state.riseAt]);
     }
@@ -236,9 +252,13 @@ export function createScoreKeeper(deps: ScoreKeeperDeps) {
         const byCustomer = new Map<string, ScoredRecord[]>();
         for (const r of candidates) {
           if (!mayScore(r.action, rules)) continue;
+          const record = scored(r);
+          // A page of the site under no key prefix earns nothing and marks nothing: its customer's state is not read.
+          if (SITE_ACTIONS.has(r.action) && siteKeyPageOf(rules, typeof record.content.url === 'string' ? record.content.url : '') === null)
+            continue;
           const list = byCustomer.get(r.customer_id);
-          if (list === undefined) byCustomer.set(r.customer_id, [scored(r)]);
-          else list.push(scored(r));
+          if (list === undefined) byCustomer.set(r.customer_id, [record]);
+          else list.push(record);
         }
         if (byCustomer.size > 0) await apply(trx, appId, byCustomer, false);
       }
