@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { consoleFirstRow } from './console.ts';
-import { cli, freePort, freshDatabase, rssOf, waitOk } from './instance.ts';
+import { cli, cpuMsOf, freePort, freshDatabase, rssOf, waitOk } from './instance.ts';
 import { flag, option } from './options.ts';
 import type { LoadResult, LoadSpec } from './load.ts';
 import { type Dataset, LOADS, SCENARIOS, type Scenario } from './scenarios.ts';
@@ -105,9 +105,25 @@ async function call(base: string, method: string, url: string, headers: Record<s
   return { status: res.status, json: (text ? JSON.parse(text) : null) as Record<string, unknown> & { data: unknown } };
 }
 
-/** Sends batches of ingestion events, two requests in flight; returns records per second. */
-async function ingest(base: string, appId: string, secret: string, total: number, make: (i: number) => unknown): Promise<number> {
+/** The server process the dataset is generated through (its CPU time is measured per phase). */
+let serverPid = 0;
+/** Server CPU ms per 1,000 records of each generation phase, by the phase's figure name. */
+const cpuPer1000: Record<string, number> = {};
+
+/**
+ * Sends batches of ingestion events, two requests in flight; returns records per second, and keeps
+ * the server's CPU time per 1,000 records under `phase`.
+ */
+async function ingest(
+  base: string,
+  appId: string,
+  secret: string,
+  total: number,
+  make: (i: number) => unknown,
+  phase?: string,
+): Promise<number> {
   const started = performance.now();
+  const cpu0 = cpuMsOf(serverPid);
   let next = 0;
   const worker = async () => {
     while (next < total) {
@@ -125,6 +141,7 @@ async function ingest(base: string, appId: string, secret: string, total: number
     }
   };
   await Promise.all([worker(), worker()]);
+  if (phase !== undefined && serverPid > 0) cpuPer1000[phase] = ((cpuMsOf(serverPid) - cpu0) / total) * 1000;
   return total / ((performance.now() - started) / 1000);
 }
 
@@ -224,17 +241,28 @@ async function generate(base: string, env: Record<string, string>) {
       }),
     });
   };
-  figures.behaviourPerSecondBig = await ingest(base, appId, secret, preset.big, behaviour('c0'));
+  figures.behaviourPerSecondBig = await ingest(base, appId, secret, preset.big, behaviour('c0'), 'behaviourCpuMsPer1000Big');
   await ingest(base, appId, secret, preset.small, behaviour('c1'));
   // The rest spread over 1,000 customers, as the ingestion target says.
-  figures.behaviourPerSecond = await ingest(base, appId, secret, preset.spread, (i) =>
-    behaviour(`c${2 + (i % Math.min(1000, preset.customers - 2))}`)(i),
+  figures.behaviourPerSecond = await ingest(
+    base,
+    appId,
+    secret,
+    preset.spread,
+    (i) => behaviour(`c${2 + (i % Math.min(1000, preset.customers - 2))}`)(i),
+    'behaviourCpuMsPer1000',
   );
   // Forms filled in by a fifth of the customers over the last two weeks, in batches over 1,000 customers:
   // every record earns points, so each batch keeps 1,000 scores (the hot leads' customers).
-  figures.scoredPerSecond = await ingest(base, appId, secret, Math.floor(preset.customers / 5), (i) =>
-    ev('BehaviourLog', `s${i}`, { customerId: `c${i * 5}`, action: 'submit_form', when: fmt(now - (i % 1209) * 1000 * 1000) }),
+  figures.scoredPerSecond = await ingest(
+    base,
+    appId,
+    secret,
+    Math.floor(preset.customers / 5),
+    (i) => ev('BehaviourLog', `s${i}`, { customerId: `c${i * 5}`, action: 'submit_form', when: fmt(now - (i % 1209) * 1000 * 1000) }),
+    'scoredCpuMsPer1000',
   );
+  Object.assign(figures, cpuPer1000);
   figures.generationSeconds = (performance.now() - t0) / 1000;
   const dataset: Dataset = {
     appId,
@@ -616,6 +644,7 @@ async function main() {
   try {
     await waitOk(`${base}/healthz`);
     console.error(saved ? `measuring the kept ${SIZE} dataset on ${DB} again…` : `generating the ${SIZE} dataset on ${DB}…`);
+    serverPid = server.pid ?? 0;
     const { dataset, figures } = saved ?? (await generate(base, db.env));
     if (KEEP && !saved) {
       fs.mkdirSync(path.dirname(SAVED), { recursive: true });
