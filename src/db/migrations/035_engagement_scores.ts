@@ -6,8 +6,10 @@ import { type Kysely, sql } from 'kysely';
  * - `customers.score_key`: the customer's score as a key that orders customers as their decayed
  *   scores do at any time, log2(score at its reference time) + reference time / half-life; 0 for no
  *   score. `customers.score_rise_at`: when the score last rose (epoch ms; 0 for never). Both kept at
- *   write time by ingestion's write path; each has its indexes in the shape of the list's (project,
- *   [owner,] status, key, id), the rise's partial (only customers whose score ever rose).
+ *   write time by ingestion's write path; each has one index in the shape of the list's (project,
+ *   status, key, id), with the owner last so that one member's customers are told apart in the index
+ *   (a score moves with every point: one index each, not one per scope); the rise's is partial (only
+ *   customers whose score ever rose).
  * - `score_settings`: a project's scoring rules (JSON; no row: the defaults), and where the
  *   background job `scores` stands in recomputing the project's customers from their records
  *   (`recompute_from`: the last customer id done, '' to start, null when nothing is to do). Every
@@ -24,10 +26,8 @@ export async function up(db: Kysely<unknown>, dialect: 'sqlite' | 'postgres'): P
   await sql.raw(`alter table customers add column score_key ${real} not null default 0`).execute(db);
   await sql`alter table customers add column score_rise_at bigint not null default 0`.execute(db);
   for (const [name, columns, where] of [
-    ['customers_app_score_idx', 'app_id, status, score_key, id', ''],
-    ['customers_owner_score_idx', 'app_id, owner_id, status, score_key, id', ''],
-    ['customers_app_rise_idx', 'app_id, status, score_rise_at, id', ' where score_rise_at > 0'],
-    ['customers_owner_rise_idx', 'app_id, owner_id, status, score_rise_at, id', ' where score_rise_at > 0'],
+    ['customers_app_score_idx', 'app_id, status, score_key, id, owner_id', ''],
+    ['customers_app_rise_idx', 'app_id, status, score_rise_at, id, owner_id', ' where score_rise_at > 0'],
   ] as const) {
     await sql.raw(`create index ${name} on customers (${columns})${where}`).execute(db);
   }

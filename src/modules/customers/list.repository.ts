@@ -11,6 +11,7 @@ import {
   type Database,
   type DatabaseHandle,
   type DialectFeatures,
+  type QueryScope,
   anchoredPage,
   containsInsensitive,
   preparedQuery,
@@ -176,6 +177,15 @@ export function withListExtras(
 
 const projectCustomers = (db: Db, appId: string) => db.selectFrom('customers').selectAll().where('app_id', '=', appId);
 
+/**
+ * One owner's customers. The score's order has one index for every scope, the owner last in it
+ * (migration 035): the owner's condition is kept out of SQLite's index choice (as a project's by key,
+ * DialectFeatures.projectIs), which would otherwise pick an owner index of another order and sort.
+ */
+function ownedBy(q: SelectQueryBuilder<Database, 'customers', CustomerRow>, sort: ListSort, scope: QueryScope, ownerId: number) {
+  return sort.key === 'score' ? q.where(scope.projectIs('owner_id', ownerId)) : q.where('owner_id', '=', ownerId);
+}
+
 /** The prepared statements of one order: a page from a position or after an anchor, of the project or of one owner. */
 function orderQueries(models: ListReadModels, sort: ListSort) {
   const name = `customerList_${sort.key}_${sort.dir}`;
@@ -185,16 +195,16 @@ function orderQueries(models: ListReadModels, sort: ListSort) {
     all: preparedQuery(`${name}_all`, ({ db }, appId: string, offset: number, limit: number) =>
       page(projectCustomers(db, appId), db, offset, limit),
     ),
-    owned: preparedQuery(`${name}_owned`, ({ db }, appId: string, ownerId: number, offset: number, limit: number) =>
-      page(projectCustomers(db, appId).where('owner_id', '=', ownerId), db, offset, limit),
+    owned: preparedQuery(`${name}_owned`, (scope, appId: string, ownerId: number, offset: number, limit: number) =>
+      page(ownedBy(projectCustomers(scope.db, appId), sort, scope, ownerId), scope.db, offset, limit),
     ),
     allAfter: preparedQuery(`${name}_allAfter`, ({ db }, appId: string, key: unknown, id: string, offset: number, limit: number) =>
       page(after(projectCustomers(db, appId), sort, key, id), db, offset, limit),
     ),
     ownedAfter: preparedQuery(
       `${name}_ownedAfter`,
-      ({ db }, appId: string, ownerId: number, key: unknown, id: string, offset: number, limit: number) =>
-        page(after(projectCustomers(db, appId).where('owner_id', '=', ownerId), sort, key, id), db, offset, limit),
+      (scope, appId: string, ownerId: number, key: unknown, id: string, offset: number, limit: number) =>
+        page(after(ownedBy(projectCustomers(scope.db, appId), sort, scope, ownerId), sort, key, id), scope.db, offset, limit),
     ),
   };
 }

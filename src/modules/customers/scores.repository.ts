@@ -4,7 +4,7 @@
  * in the caller's transaction; the live customers of a project in id order (the recompute job's
  * batches); and the read model the hot leads start from.
  */
-import { type Database, type DatabaseHandle, bulkOps } from '../../db/index.ts';
+import { type Database, type DatabaseHandle, type DialectFeatures, bulkOps } from '../../db/index.ts';
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 
 type Db = Kysely<Database>;
@@ -35,14 +35,19 @@ export interface RisenScope {
 /**
  * The read model of the hot leads: the live customers in scope whose score has risen, most recent
  * rise first (the id breaking ties), with what a hot lead shows of them; a walk of the partial index
- * customers_[app|owner]_rise_idx. The caller pages it and joins what it owns.
+ * customers_app_rise_idx (the owner checked in it). The caller pages it and joins what it owns.
  */
-export function risenCustomers(db: Db, scope: RisenScope): SelectQueryBuilder<Database, 'customers', RisenCustomer> {
+export function risenCustomers(
+  db: Db,
+  scope: RisenScope,
+  features: Pick<DialectFeatures, 'projectIs'>,
+): SelectQueryBuilder<Database, 'customers', RisenCustomer> {
   let q = db
     .selectFrom('customers')
     .select(['id', 'app_id', 'owner_id', 'name', 'company', 'email', 'email_lower', 'phone', 'score_key', 'score_rise_at'])
     .where('app_id', '=', scope.appId);
-  if (scope.ownerId !== null) q = q.where('owner_id', '=', scope.ownerId);
+  // The owner is the index's last column: kept out of SQLite's index choice, which would pick another order's owner index and sort.
+  if (scope.ownerId !== null) q = q.where(features.projectIs('owner_id', scope.ownerId));
   // Written out so that the partial index's condition is seen to hold (a bound 0 would not be).
   return q
     .where('status', '=', 1)

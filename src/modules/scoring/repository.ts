@@ -69,10 +69,10 @@ export function readScoreState(v: unknown): { value: number; refAt: number; reas
 }
 
 /** The hot leads' statements, started from the customers module's read model of risen customers. */
-function hotQueries(risenCustomers: RisenCustomersReadModel) {
+function hotQueries(risenCustomers: RisenCustomersReadModel, features: DialectFeatures) {
   const page = (db: Db, appId: string, ownerId: number | null, offset: number, limit: number) =>
     db
-      .selectFrom(risenCustomers(db, { appId, ownerId }).offset(offset).limit(limit).as('c'))
+      .selectFrom(risenCustomers(db, { appId, ownerId }, features).offset(offset).limit(limit).as('c'))
       .leftJoin('customer_scores as s', (j) => j.onRef('s.app_id', '=', 'c.app_id').onRef('s.customer_id', '=', 'c.id'))
       .selectAll('c')
       .select(['s.value', 's.ref_at', 's.rise', 's.reasons', 's.last_signal'])
@@ -86,10 +86,10 @@ function hotQueries(risenCustomers: RisenCustomersReadModel) {
     ),
     /** The customers a grouped page is made from: the most recently risen ones in scope, without their states. */
     windowAll: preparedQuery('hotWindow_all', ({ db }, appId: string, limit: number) =>
-      risenCustomers(db, { appId, ownerId: null }).limit(limit),
+      risenCustomers(db, { appId, ownerId: null }, features).limit(limit),
     ),
     windowOwned: preparedQuery('hotWindow_owned', ({ db }, appId: string, ownerId: number, limit: number) =>
-      risenCustomers(db, { appId, ownerId }).limit(limit),
+      risenCustomers(db, { appId, ownerId }, features).limit(limit),
     ),
   };
 }
@@ -107,7 +107,7 @@ export function scoreLockKey(appId: string, customerId: string): number {
 
 export function createScoringRepository(database: DatabaseHandle, risenCustomers: RisenCustomersReadModel) {
   const bulk = bulkOps(database.features);
-  const hot = hotQueries(risenCustomers);
+  const hot = hotQueries(risenCustomers, database.features);
   return {
     /**
      * The project's stored rules and recompute place, as committed (the prepared reader: never the
