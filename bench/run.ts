@@ -33,6 +33,7 @@ const USAGE = `Usage: npm run bench -- [options]
   --node-flags "..."           extra node flags for the server (after the default heap flag)
   --load-duration S            seconds of each write-load scenario after its warm-up (default 60, 5 with --quick)
   --relay                      run the embedded event relay in the server during the run
+  --no-scores                  no record of the generation earns points (no key pages, no forms phase)
   --soak MINUTES               instead of the scenarios: the mixed load at half the server's capacity for
                                MINUTES, reporting throughput and RSS every 30 s (npm run soak; quick dataset
                                unless --size is given)
@@ -64,6 +65,8 @@ const LOAD_DURATION = Number(option('load-duration', QUICK ? '5' : '60'));
 const LOAD_WARMUP = QUICK ? 2 : 10;
 const LOAD_CONNECTIONS = 32;
 const RELAY = flag('relay');
+/** `--no-scores`: no key pages and no forms phase: no record of the generation earns points (docs/scoring.md). */
+const NO_SCORES = flag('no-scores');
 
 const PRESETS = {
   quick: { customers: 2_000, big: 10_000, small: 1_000, spread: 9_000, calls: 1_000, links: 100, viewLogs: 5_000 },
@@ -186,12 +189,14 @@ async function generate(base: string, env: Record<string, string>) {
   const secret = String(((await call(base, 'GET', '/api/v1.7/my-apps', auth)).json.data as { id: string; secret: string }[])[0]?.secret);
   // The site's pricing pages are key pages (docs/scoring.md): a third of the site visits below earn points.
   // A server without scoring answers 404 and scores nothing: the same records, for before/after comparisons.
-  const scoring = await fetch(`${base}/api/v1.7/app/${appId}/scoring`, {
-    method: 'PUT',
-    headers: { ...auth, 'content-type': 'application/json' },
-    body: JSON.stringify({ site_key_pages: ['example.com/pricing'] }),
-  });
-  await scoring.arrayBuffer();
+  if (!NO_SCORES) {
+    const scoring = await fetch(`${base}/api/v1.7/app/${appId}/scoring`, {
+      method: 'PUT',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ site_key_pages: ['example.com/pricing'] }),
+    });
+    await scoring.arrayBuffer();
+  }
   const now = Date.now();
   const figures: Record<string, number> = {};
   figures.customersPerSecond = await ingest(base, appId, secret, preset.customers, (i) =>
@@ -254,14 +259,15 @@ async function generate(base: string, env: Record<string, string>) {
   );
   // Forms filled in by a fifth of the customers over the last two weeks, in batches over 1,000 customers:
   // every record earns points, so each batch keeps 1,000 scores (the hot leads' customers).
-  figures.scoredPerSecond = await ingest(
-    base,
-    appId,
-    secret,
-    Math.floor(preset.customers / 5),
-    (i) => ev('BehaviourLog', `s${i}`, { customerId: `c${i * 5}`, action: 'submit_form', when: fmt(now - (i % 1209) * 1000 * 1000) }),
-    'scoredCpuMsPer1000',
-  );
+  if (!NO_SCORES)
+    figures.scoredPerSecond = await ingest(
+      base,
+      appId,
+      secret,
+      Math.floor(preset.customers / 5),
+      (i) => ev('BehaviourLog', `s${i}`, { customerId: `c${i * 5}`, action: 'submit_form', when: fmt(now - (i % 1209) * 1000 * 1000) }),
+      'scoredCpuMsPer1000',
+    );
   Object.assign(figures, cpuPer1000);
   figures.generationSeconds = (performance.now() - t0) / 1000;
   const dataset: Dataset = {

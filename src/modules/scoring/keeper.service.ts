@@ -26,6 +26,28 @@ import { type ScoringRules, siteKeyPageOf } from './rules.ts';
 /** Site visits: they earn only under a key prefix. */
 const SITE_ACTIONS: ReadonlySet<string> = new Set(['access_site', 'web_page_view']);
 
+const keyPageWordsKept = new WeakMap<ScoringRules, RegExp>();
+/**
+ * What a site record's text must contain to be under one of the rules' key prefixes: the last word
+ * of one of them (a path's last segment, or the host), in any case. A record without any cannot be
+ * under one; one with it is parsed and matched (siteKeyPageOf).
+ */
+function keyPageWords(rules: ScoringRules): RegExp {
+  let re = keyPageWordsKept.get(rules);
+  if (re === undefined) {
+    const words = rules.siteKeyPages.map(
+      (p) =>
+        p
+          .split('/')
+          .filter((w) => w !== '')
+          .at(-1) ?? p,
+    );
+    re = new RegExp(words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|') || '(?!)', 'i');
+    keyPageWordsKept.set(rules, re);
+  }
+  return re;
+}
+
 type Db = Kysely<Database>;
 
 /** A merged customer whose score moves to its survivor. */
@@ -250,12 +272,15 @@ export function createScoreKeeper(deps: ScoreKeeperDeps) {
       for (const [appId, candidates] of projects) {
         const rules = await rulesOf(appId);
         const byCustomer = new Map<string, ScoredRecord[]>();
+        const mentions = keyPageWords(rules);
         for (const r of candidates) {
           if (!mayScore(r.action, rules)) continue;
+          const site = SITE_ACTIONS.has(r.action);
+          // A page of the site under no key prefix earns nothing and marks nothing: its customer's state
+          // is not read. Most are told by their text alone, before it is parsed.
+          if (site && !mentions.test(r.content ?? '')) continue;
           const record = scored(r);
-          // A page of the site under no key prefix earns nothing and marks nothing: its customer's state is not read.
-          if (SITE_ACTIONS.has(r.action) && siteKeyPageOf(rules, typeof record.content.url === 'string' ? record.content.url : '') === null)
-            continue;
+          if (site && siteKeyPageOf(rules, typeof record.content.url === 'string' ? record.content.url : '') === null) continue;
           const list = byCustomer.get(r.customer_id);
           if (list === undefined) byCustomer.set(r.customer_id, [record]);
           else list.push(record);

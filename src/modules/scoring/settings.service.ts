@@ -23,9 +23,15 @@ export function createScoringSettings(ctx: AppContext, deps: { repo: ScoringRepo
   const { repo, audit } = deps;
   const clock = ctx.clock;
 
+  /** Rules read from a kept row, kept with it (the same object until the row changes: callers may key on it). */
+  const parsed = new WeakMap<object, ScoringRules>();
+
   async function rulesOf(appId: string): Promise<ScoringRules> {
     const row = await repo.settings(appId);
-    return row === null ? DEFAULT_RULES : storedRules(row.rules);
+    if (row === null) return DEFAULT_RULES;
+    let rules = parsed.get(row);
+    if (rules === undefined) parsed.set(row, (rules = storedRules(row.rules)));
+    return rules;
   }
 
   async function settingsOf(appId: string): Promise<ScoringSettingsOut> {
