@@ -38,6 +38,20 @@ export function rssOf(pid: number): number {
   }
 }
 
+/**
+ * CPU time (user and system, ms) a process has used so far, from /proc/<pid>/stat (clock ticks of
+ * 10 ms): steadier than a rate on a shared machine. 0 when it cannot be read.
+ */
+export function cpuMsOf(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
 /** Runs `rapport <args>` (bin/rapport.js) against the database `env` names; resolves with its stdout. */
 export function cli(args: string[], env: Record<string, string>): Promise<string> {
   return new Promise((resolve, reject) => {

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { consoleFirstRow } from './console.ts';
-import { cli, freePort, freshDatabase, rssOf, waitOk } from './instance.ts';
+import { cli, cpuMsOf, freePort, freshDatabase, rssOf, waitOk } from './instance.ts';
 import { flag, option } from './options.ts';
 import type { LoadResult, LoadSpec } from './load.ts';
 import { type Dataset, LOADS, SCENARIOS, type Scenario } from './scenarios.ts';
@@ -33,6 +33,7 @@ const USAGE = `Usage: npm run bench -- [options]
   --node-flags "..."           extra node flags for the server (after the default heap flag)
   --load-duration S            seconds of each write-load scenario after its warm-up (default 60, 5 with --quick)
   --relay                      run the embedded event relay in the server during the run
+  --no-scores                  no record of the generation earns points (no key pages, no forms phase)
   --soak MINUTES               instead of the scenarios: the mixed load at half the server's capacity for
                                MINUTES, reporting throughput and RSS every 30 s (npm run soak; quick dataset
                                unless --size is given)
@@ -64,6 +65,8 @@ const LOAD_DURATION = Number(option('load-duration', QUICK ? '5' : '60'));
 const LOAD_WARMUP = QUICK ? 2 : 10;
 const LOAD_CONNECTIONS = 32;
 const RELAY = flag('relay');
+/** `--no-scores`: no key pages and no forms phase: no record of the generation earns points (docs/scoring.md). */
+const NO_SCORES = flag('no-scores');
 
 const PRESETS = {
   quick: { customers: 2_000, big: 10_000, small: 1_000, spread: 9_000, calls: 1_000, links: 100, viewLogs: 5_000 },
@@ -105,9 +108,25 @@ async function call(base: string, method: string, url: string, headers: Record<s
   return { status: res.status, json: (text ? JSON.parse(text) : null) as Record<string, unknown> & { data: unknown } };
 }
 
-/** Sends batches of ingestion events, two requests in flight; returns records per second. */
-async function ingest(base: string, appId: string, secret: string, total: number, make: (i: number) => unknown): Promise<number> {
+/** The server process the dataset is generated through (its CPU time is measured per phase). */
+let serverPid = 0;
+/** Server CPU ms per 1,000 records of each generation phase, by the phase's figure name. */
+const cpuPer1000: Record<string, number> = {};
+
+/**
+ * Sends batches of ingestion events, two requests in flight; returns records per second, and keeps
+ * the server's CPU time per 1,000 records under `phase`.
+ */
+async function ingest(
+  base: string,
+  appId: string,
+  secret: string,
+  total: number,
+  make: (i: number) => unknown,
+  phase?: string,
+): Promise<number> {
   const started = performance.now();
+  const cpu0 = cpuMsOf(serverPid);
   let next = 0;
   const worker = async () => {
     while (next < total) {
@@ -125,6 +144,7 @@ async function ingest(base: string, appId: string, secret: string, total: number
     }
   };
   await Promise.all([worker(), worker()]);
+  if (phase !== undefined && serverPid > 0) cpuPer1000[phase] = ((cpuMsOf(serverPid) - cpu0) / total) * 1000;
   return total / ((performance.now() - started) / 1000);
 }
 
@@ -167,6 +187,16 @@ async function generate(base: string, env: Record<string, string>) {
     if (added.json?.status !== 1) throw new Error(`adding member ${id} failed: ${JSON.stringify(added.json)}`);
   }
   const secret = String(((await call(base, 'GET', '/api/v1.7/my-apps', auth)).json.data as { id: string; secret: string }[])[0]?.secret);
+  // The site's pricing pages are key pages (docs/scoring.md): a third of the site visits below earn points.
+  // A server without scoring answers 404 and scores nothing: the same records, for before/after comparisons.
+  if (!NO_SCORES) {
+    const scoring = await fetch(`${base}/api/v1.7/app/${appId}/scoring`, {
+      method: 'PUT',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ site_key_pages: ['example.com/pricing'] }),
+    });
+    await scoring.arrayBuffer();
+  }
   const now = Date.now();
   const figures: Record<string, number> = {};
   figures.customersPerSecond = await ingest(base, appId, secret, preset.customers, (i) =>
@@ -208,15 +238,37 @@ async function generate(base: string, env: Record<string, string>) {
       customerId: customer,
       action: 'access_site',
       when,
-      content: JSON.stringify({ web_access_log_id: `w${i}`, title: `Page ${i % 13}`, site: 'example.com' }),
+      content: JSON.stringify({
+        web_access_log_id: `w${i}`,
+        title: `Page ${i % 13}`,
+        site: 'example.com',
+        url: `https://example.com/${i % 9 === 2 ? 'pricing' : 'blog'}/${i % 13}`,
+      }),
     });
   };
-  figures.behaviourPerSecondBig = await ingest(base, appId, secret, preset.big, behaviour('c0'));
+  figures.behaviourPerSecondBig = await ingest(base, appId, secret, preset.big, behaviour('c0'), 'behaviourCpuMsPer1000Big');
   await ingest(base, appId, secret, preset.small, behaviour('c1'));
   // The rest spread over 1,000 customers, as the ingestion target says.
-  figures.behaviourPerSecond = await ingest(base, appId, secret, preset.spread, (i) =>
-    behaviour(`c${2 + (i % Math.min(1000, preset.customers - 2))}`)(i),
+  figures.behaviourPerSecond = await ingest(
+    base,
+    appId,
+    secret,
+    preset.spread,
+    (i) => behaviour(`c${2 + (i % Math.min(1000, preset.customers - 2))}`)(i),
+    'behaviourCpuMsPer1000',
   );
+  // Forms filled in by a fifth of the customers over the last two weeks, in batches over 1,000 customers:
+  // every record earns points, so each batch keeps 1,000 scores (the hot leads' customers).
+  if (!NO_SCORES)
+    figures.scoredPerSecond = await ingest(
+      base,
+      appId,
+      secret,
+      Math.floor(preset.customers / 5),
+      (i) => ev('BehaviourLog', `s${i}`, { customerId: `c${i * 5}`, action: 'submit_form', when: fmt(now - (i % 1209) * 1000 * 1000) }),
+      'scoredCpuMsPer1000',
+    );
+  Object.assign(figures, cpuPer1000);
   figures.generationSeconds = (performance.now() - t0) / 1000;
   const dataset: Dataset = {
     appId,
@@ -598,6 +650,7 @@ async function main() {
   try {
     await waitOk(`${base}/healthz`);
     console.error(saved ? `measuring the kept ${SIZE} dataset on ${DB} again…` : `generating the ${SIZE} dataset on ${DB}…`);
+    serverPid = server.pid ?? 0;
     const { dataset, figures } = saved ?? (await generate(base, db.env));
     if (KEEP && !saved) {
       fs.mkdirSync(path.dirname(SAVED), { recursive: true });

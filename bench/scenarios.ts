@@ -73,6 +73,28 @@ export const SCENARIOS: Scenario[] = [
     headers: bearer,
     target: [0.3, 0.3],
   },
+  {
+    name: 'hot leads',
+    method: 'GET',
+    path: (d) => `/api/v1.7/app/${d.appId}/hot-leads?count=20`,
+    headers: bearer,
+    target: [0.25, 0.15],
+  },
+  {
+    name: 'hot leads by company',
+    method: 'GET',
+    path: (d) => `/api/v1.7/app/${d.appId}/hot-leads?count=20&group_by=company`,
+    headers: bearer,
+    target: [0, 0],
+    reportOnly: true,
+  },
+  {
+    name: 'customer list by score',
+    method: 'GET',
+    path: (d) => `/api/v1.7/app/${d.appId}/member/all/customers?start_index=0&count=20&sort=score`,
+    headers: bearer,
+    target: [0.25, 0.15],
+  },
   { name: 'calls list', method: 'GET', path: (d) => `/api/v1.7/calls?app_id=${d.appId}&count=20`, headers: bearer, target: [0.25, 0.15] },
   { name: 'view logs', method: 'GET', path: (d) => `/api/v1.7/link/${d.linkId}/view-logs?count=20`, headers: bearer, target: [0.25, 0.15] },
   {

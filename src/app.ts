@@ -40,6 +40,7 @@ import { linksRoutes } from './modules/links/routes.ts';
 import { campaignsRoutes } from './modules/campaigns/routes.ts';
 import { loadSiteScript, loadViewerScript } from './lib/viewer-script.ts';
 import { siteRoutes } from './modules/site/routes.ts';
+import { scoringRoutes } from './modules/scoring/routes.ts';
 import type { Services } from './services.ts';
 import type { Metrics } from './metrics/metrics.ts';
 import { UNMATCHED_ROUTE } from './metrics/metrics.ts';
@@ -219,6 +220,7 @@ async function registerModules(app: FastifyInstance, ctx: AppContext, services: 
   await app.register(ingestRoutes, { ingest: services.ingest });
   await app.register(historiesRoutes, { histories: services.histories });
   await app.register(behaviourRoutes, { behaviour: services.behaviour });
+  await app.register(scoringRoutes, { scoring: services.scoring });
   await app.register(webhooksRoutes, { webhooks: services.webhooks, channels: services.channels });
   await app.register(clientsRoutes, { clients: services.clients, adminUserIds: ctx.config.adminUserIds });
   await app.register(auditRoutes, { audit: services.audit });

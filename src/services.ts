@@ -15,13 +15,15 @@ import {
   createCustomerCounts,
   createCustomerErasure,
   createCustomerIngestLookups,
+  createCustomerScoreColumns,
   createCustomersService,
   customerHistoryReads,
   customerVisibilityReadModel,
+  risenCustomers,
 } from './modules/customers/service.ts';
 import { createErasureService } from './modules/erasure/service.ts';
 import { createDataOpsServices } from './modules/dataops/service.ts';
-import { createFilesServices } from './modules/files/service.ts';
+import { createFileFacts, createFilesServices } from './modules/files/service.ts';
 import { createGroupsService } from './modules/groups/service.ts';
 import { createHistoriesService, createHistoryErasure, createHistoryRecords } from './modules/histories/service.ts';
 import { createLiveService } from './modules/live/service.ts';
@@ -29,6 +31,7 @@ import {
   createLinkErasure,
   createLinkIngestStore,
   createLinkMergeMoves,
+  createLinkReadings,
   createLinkReads,
   createLinksService,
   linkHistoryReads,
@@ -37,6 +40,7 @@ import { createIngestService } from './modules/ingest/service.ts';
 import { createMembersReadModel, createMembersService } from './modules/members/service.ts';
 import { createMergeErasure, createMergesService, mergeReadModel } from './modules/merges/service.ts';
 import { createMetadataService } from './modules/metadata/service.ts';
+import { createScoringService } from './modules/scoring/service.ts';
 import { type ProjectCreatedHook, createProjectLogos, createProjectsService } from './modules/projects/service.ts';
 import {
   SWEEP_EVERY_MS as SITE_SWEEP_MS,
@@ -110,6 +114,23 @@ function createCustomerServices(ctx: AppContext, id: IdentityServices, jobs: Bac
     merges: mergeReadModel,
     team: createTeamRecordReads(ctx, customerVisibilityReadModel),
   });
+  // Behaviour records and counters, calls, clues and posts as ingestion and merges write them, through their owners.
+  const behaviourRecords = createBehaviourRecords(ctx.database);
+  const historyRecords = createHistoryRecords(ctx.database);
+  // Engagement scores, kept by ingestion's write path from the records it writes: views' pages through links,
+  // files' page counts through files, the customers' score columns through customers; its job scores a
+  // project's customers again from their records. The customers' lists and detail show them.
+  const scoreColumns = createCustomerScoreColumns(ctx.database);
+  const scoring = createScoringService(ctx, {
+    access,
+    audit: audit.record,
+    readings: createLinkReadings(ctx.database),
+    files: createFileFacts(),
+    customers: scoreColumns,
+    risenCustomers,
+    behaviour: behaviourRecords,
+    defineJob: (def) => jobs.define(def),
+  });
   // One service per kind of caller (the API, the write path, imports and exports, merges) on one create path;
   // a new customer's `create` record goes through the behaviour service.
   const customers = createCustomersService(ctx, {
@@ -120,12 +141,10 @@ function createCustomerServices(ctx: AppContext, id: IdentityServices, jobs: Bac
     audit: audit.record,
     behaviour,
     regionOf: (appId) => projects.region(appId),
+    scores: scoring.view,
   });
   // Customers stored before phone keys existed get theirs in the background (docs/customers.md).
   jobs.define(customers.phoneKeys);
-  // Behaviour records and counters, calls, clues and posts as ingestion and merges write them, through their owners.
-  const behaviourRecords = createBehaviourRecords(ctx.database);
-  const historyRecords = createHistoryRecords(ctx.database);
   // Merging customers; their history moves to the survivor in the background (ADR 0027).
   const merges = createMergesService(ctx, {
     access,
@@ -138,6 +157,7 @@ function createCustomerServices(ctx: AppContext, id: IdentityServices, jobs: Bac
     links: createLinkMergeMoves(ctx.database),
     tasks: createTaskMergeMoves(ctx.database),
     alerts: createAlertMergeMoves(ctx.database),
+    scores: scoring.keeper,
   });
   // Erasure asks each module whose tables name customers to erase its own rows, in one transaction.
   const erasure = createErasureService(ctx, {
@@ -153,6 +173,7 @@ function createCustomerServices(ctx: AppContext, id: IdentityServices, jobs: Bac
       campaigns: createCampaignErasure(ctx.database),
       tasks: createTaskErasure(ctx.database),
       alerts: createAlertErasure(ctx.database),
+      scoring: scoring.keeper,
     },
   });
   // Ingestion writes each record table through its owner, in its own transaction and statements:
@@ -167,6 +188,7 @@ function createCustomerServices(ctx: AppContext, id: IdentityServices, jobs: Bac
     behaviour: behaviourRecords,
     links: createLinkIngestStore(ctx.database),
     customers: createCustomerIngestLookups(ctx.database),
+    scores: scoring.keeper,
     site: createSiteStore(ctx),
     writeCustomers: async (trx, appId, items, now) => {
       const result = await customers.writePath.createManyInTransaction(trx, appId, items, { now, validate: 'ingest' });
@@ -186,7 +208,7 @@ function createCustomerServices(ctx: AppContext, id: IdentityServices, jobs: Bac
     readModel: customerVisibilityReadModel,
   });
   jobs.define(tasks.due.job);
-  return { groups, histories, behaviour, customers, merges, erasure, ingest, dataops, tasks };
+  return { groups, histories, behaviour, customers, merges, erasure, ingest, dataops, tasks, scoring };
 }
 
 type CustomerServices = ReturnType<typeof createCustomerServices>;

@@ -71,6 +71,8 @@ export const TABLE_SCOPE = {
   alert_readings: PROJECT,
   notifications: PROJECT,
   alert_settings: { scope: 'global', why: "a platform user's own alert preferences (signals, e-mail, time zone), whatever the project" },
+  score_settings: PROJECT,
+  customer_scores: PROJECT,
   server_secrets: {
     scope: 'global',
     why: "the server's own signing keys (share-link view tokens, campaign tracking tokens), not a project's",
@@ -137,6 +139,9 @@ export const CROSS_PROJECT = {
   'phone-keys':
     'The background job phone-keys finds customers stored before phone keys existed (a mobile number without its key) in every project, ' +
     "and keys them by their project's region: one pass per server until none is left; each row found names the project of its update.",
+  'score-recompute':
+    'The background job scores looks for projects whose customers are to be scored again from their records (after an upgrade, ' +
+    "or a change of the project's rules) in every project: one queue of work per server; each project found names every later statement.",
   'merge-rewrite':
     "The background job that moves merged customers' history to the customer they were merged into looks for " +
     'merges still to move in every project: one queue of work per server; each move then names its project.',

@@ -46,10 +46,27 @@ export interface BulkOps {
    * left alone (and unlocked).
    */
   raiseTo<T extends Table>(db: Db, table: T, column: string, rows: [string, string, number][]): Promise<void>;
+  /**
+   * Inserts rows; a row whose `key` columns match a stored row replaces the stored row's `replace`
+   * columns with its own instead (one row per key).
+   */
+  upsert<T extends Table>(db: Db, table: T, rows: Insertable<Database[T]>[], key: string[], replace: string[]): Promise<void>;
+  /**
+   * Sets `columns` of a project's rows found by primary key (`id`) to each row's values: `rows` are
+   * [project, id, ...values in the order of `columns`], at most one per id. One statement per chunk
+   * (the values travel as one JSON parameter); the project is checked on the rows found.
+   */
+  setColumns<T extends Table>(db: Db, table: T, columns: readonly SetColumn[], rows: [string, string, ...Value[]][]): Promise<void>;
   /** `column IN (values)`: true for none of an empty list. */
   anyOf(column: string, values: readonly Value[]): RawBuilder<SqlBool>;
   /** Splits values for anyOf so no statement exceeds the parameter limit. */
   lookupChunks<T>(values: T[]): T[][];
+}
+
+/** A column `setColumns` writes, with the SQL type its JSON value is read as. */
+export interface SetColumn {
+  name: string;
+  type: 'int8' | 'float8' | 'text';
 }
 
 function columnsOf(rows: object[]): string[] {
@@ -94,6 +111,17 @@ function raiseText(table: string, column: string, values: string, plus: string):
   const t = quote(table);
   const c = quote(column);
   return `update ${t} set ${c} = r.v from ${values} where ${t}."id" = r.id and ${plus}${t}."app_id" = r.p and ${t}.${c} < r.v`;
+}
+
+/** The update of setColumns: `values` is the rows' relation (columns p, id, c0, c1, …). */
+function setText(table: string, columns: readonly SetColumn[], values: string, plus: string): string {
+  const t = quote(table);
+  const sets = columns.map((c, i) => `${quote(c.name)} = r.c${i}`).join(', ');
+  return `update ${t} set ${sets} from ${values} where ${t}."id" = r.id and ${plus}${t}."app_id" = r.p`;
+}
+
+function replaceClause(key: string[], replace: string[]): string {
+  return ` on conflict (${key.map(quote).join(', ')}) do update set ${replace.map((c) => `${quote(c)} = excluded.${quote(c)}`).join(', ')}`;
 }
 
 function upsertClause(table: string, key: string[], counter: string): string {
@@ -185,6 +213,17 @@ function valuesBulkOps(features: DialectFeatures): BulkOps {
       );
       for (const part of chunk(rows, 50_000)) await db.executeQuery(updateStatement(table, text, [JSON.stringify(part)]));
     },
+    upsert(db, table, rows, key, replace) {
+      return write(db, table, rows, replaceClause(key, replace));
+    },
+    async setColumns(db, table, columns, rows) {
+      const text = texts.get(`set\u0000${table}\u0000${columns.map((c) => c.name).join(',')}`, () => {
+        const picks = columns.map((_, i) => `json_extract(value, '$[${i + 2}]') as c${i}`).join(', ');
+        const values = `(select json_extract(value, '$[0]') as p, json_extract(value, '$[1]') as id, ${picks} from json_each(?)) as r`;
+        return setText(table, columns, values, '+');
+      });
+      for (const part of chunk(rows, 50_000)) await db.executeQuery(updateStatement(table, text, [JSON.stringify(part)]));
+    },
     anyOf(column, values) {
       if (values.length === 0) return sql<SqlBool>`1 = 0`;
       // The list as one JSON parameter: one statement whatever its length (a `?` per value made a
@@ -231,6 +270,18 @@ function arrayBulkOps(): BulkOps {
       const text = texts.get(`raise\u0000${table}\u0000${column}`, () =>
         raiseText(table, column, `(select e->>0 as p, e->>1 as id, (e->>2)::int8 as v from json_array_elements($1::json) as e) as r`, ''),
       );
+      for (const part of chunk(rows, 5000)) await db.executeQuery(updateStatement(table, text, [JSON.stringify(part)]));
+    },
+    upsert(db, table, rows, key, replace) {
+      return write(db, table, rows, replaceClause(key, replace));
+    },
+    async setColumns(db, table, columns, rows) {
+      const text = texts.get(`set\u0000${table}\u0000${columns.map((c) => c.name).join(',')}`, () => {
+        const picks = columns
+          .map((c, i) => (c.type === 'text' ? `e->>${i + 2} as c${i}` : `(e->>${i + 2})::${c.type} as c${i}`))
+          .join(', ');
+        return setText(table, columns, `(select e->>0 as p, e->>1 as id, ${picks} from json_array_elements($1::json) as e) as r`, '');
+      });
       for (const part of chunk(rows, 5000)) await db.executeQuery(updateStatement(table, text, [JSON.stringify(part)]));
     },
     anyOf(column, values) {

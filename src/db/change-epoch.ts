@@ -29,6 +29,8 @@ export const CHANGE_TOPICS = {
   access: ['users', 'access_tokens', 'apps', 'members'],
   /** Customer-list page anchors: positions shift whenever a customer is written. */
   customers: ['customers'],
+  /** A project's scoring rules, read by every ingestion batch and every list (migration 035). */
+  scoring: ['score_settings'],
 } as const;
 
 export type ChangeTopic = keyof typeof CHANGE_TOPICS;

@@ -21,7 +21,7 @@ export {
   jsonRowsReader,
   preparedQuery,
 } from './prepared.ts';
-export { type BulkOps, bulkOps } from './bulk.ts';
+export { type BulkOps, type SetColumn, bulkOps } from './bulk.ts';
 export { type Anchor, type AnchoredList, anchoredPage } from './page-anchors.ts';
 export { type CommitGroup, CommitQueueFull } from './group-commit.ts';
 export { migrateToLatest } from './migrate.ts';

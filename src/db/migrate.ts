@@ -32,6 +32,7 @@ import * as m031 from './migrations/031_customer_list_orders.ts';
 import * as m032 from './migrations/032_customer_bulk_jobs.ts';
 import * as m033 from './migrations/033_site_check_and_logos.ts';
 import * as m034 from './migrations/034_notes_and_tasks.ts';
+import * as m035 from './migrations/035_engagement_scores.ts';
 import * as m036 from './migrations/036_alerts.ts';
 import type { Database } from './schema.ts';
 
@@ -76,6 +77,7 @@ const MIGRATIONS: Record<string, PortableMigration> = {
   '032_customer_bulk_jobs': m032,
   '033_site_check_and_logos': m033,
   '034_notes_and_tasks': m034,
+  '035_engagement_scores': m035,
   '036_alerts': m036,
 };
 

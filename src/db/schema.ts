@@ -304,6 +304,13 @@ export interface CustomersTable {
   updated_at: number;
   /** The customer's latest activity (epoch ms; 0 for none): see migration 031 and docs/customers.md. */
   last_activity_at: Generated<number>;
+  /**
+   * The engagement score as an order key: log2(score at its reference time) + reference time / half-life,
+   * 0 for none (migration 035; docs/scoring.md). The score now is 2^(key − now / half-life).
+   */
+  score_key: Generated<number>;
+  /** When the score last rose (epoch ms; 0 for never): the hot leads' order. */
+  score_rise_at: Generated<number>;
 }
 
 export interface BehaviourLogsTable {
@@ -950,6 +957,36 @@ export interface MailSuppressionsTable {
   created_at: number;
 }
 
+/** A project's scoring rules and its recompute (migration 035; docs/scoring.md). No row: the default rules. */
+export interface ScoreSettingsTable {
+  app_id: string;
+  /** The rules as set (JSON object text); what is missing takes its default. */
+  rules: string;
+  /** The background job's place in recomputing the project's customers: the last id done, '' to start; null when none is due. */
+  recompute_from: string | null;
+  updated_by: number | null;
+  updated_at: number;
+}
+
+/** A customer's engagement score (migration 035; docs/scoring.md). */
+export interface CustomerScoresTable {
+  app_id: string;
+  customer_id: string;
+  /** The score at `ref_at`. */
+  value: number;
+  ref_at: number;
+  /** The points of the last rise, at `rise_at`. */
+  rise: number;
+  rise_at: number;
+  /** The top contributions (JSON array text). */
+  reasons: string;
+  /** The latest signal that earned points (JSON object text). */
+  last_signal: string | null;
+  /** What the rules remember: the latest link view, recent readings and what they earned (JSON object text). */
+  marks: string;
+  updated_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   user_presence: UserPresenceTable;
@@ -1004,4 +1041,6 @@ export interface Database {
   alert_signals: AlertSignalsTable;
   alert_readings: AlertReadingsTable;
   notifications: NotificationsTable;
+  score_settings: ScoreSettingsTable;
+  customer_scores: CustomerScoresTable;
 }

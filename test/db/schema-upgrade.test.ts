@@ -42,6 +42,12 @@ const EXPECTED_REWRITES: Record<string, (row: Row, before: Record<string, Row[]>
         : row,
 };
 
+/** table → the rows a migration since the fixture's release adds to a table that had rows, on purpose. */
+const EXPECTED_ADDITIONS: Record<string, (row: Row) => boolean> = {
+  // 035 adds the change topic `scoring` (the scoring rules' cache), with its SQLite counter.
+  change_epoch: (row) => row.topic === 'scoring',
+};
+
 async function tableNames(handle: DatabaseHandle): Promise<string[]> {
   const q =
     TEST_DIALECT === 'sqlite'
@@ -125,12 +131,14 @@ describe(`upgrading a ${TEST_DIALECT} database of the previous release`, () => {
       const now = after[table];
       expect(now, `table ${table} is gone`).toBeDefined();
       const rewrite = EXPECTED_REWRITES[table] ?? ((r: Row) => r);
+      const added = EXPECTED_ADDITIONS[table] ?? (() => false);
       const expected = rows.map((r) => rewrite(r, before));
+      const kept = (now ?? []).filter((r) => !added(r) || rows.some((b) => JSON.stringify(b) === JSON.stringify(r)));
       // Columns a later migration dropped are left out, and columns it added are not compared.
       const had = new Set(Object.keys(expected[0] ?? {}));
       const has = new Set(Object.keys(now?.[0] ?? expected[0] ?? {}));
       const only = (columns: Set<string>) => (r: Row) => Object.fromEntries(Object.entries(r).filter(([c]) => columns.has(c)));
-      expect(sortRows((now ?? []).map(only(had))), `rows of ${table}`).toEqual(sortRows(expected.map(only(has))));
+      expect(sortRows(kept.map(only(had))), `rows of ${table}`).toEqual(sortRows(expected.map(only(has))));
     }
   });
 

@@ -294,6 +294,15 @@ const probes: Record<string, Probe> = {
     w.server.api.get(`/api/v1.7/app/${w.appId}/member/${(await w.customerOf()).owner.id}/customers`, { token: u.token }),
   'GET /api/v1.7/app/{app-id}/customer/appSearch': (w, u) =>
     w.server.api.get(`/api/v1.7/app/${w.appId}/customer/appSearch`, { token: u.token, query: { condition: '13800000000' } }),
+  'GET /api/v1.7/app/{app-id}/scoring': (w, u) => w.server.api.get(`/api/v1.7/app/${w.appId}/scoring`, { token: u.token }),
+  'PUT /api/v1.7/app/{app-id}/scoring': (w, u) =>
+    w.server.api.put(`/api/v1.7/app/${w.appId}/scoring`, { weights: { form: 15 } }, { token: u.token }),
+  'GET /api/v1.7/app/{app-id}/hot-leads': (w, u) => w.server.api.get(`/api/v1.7/app/${w.appId}/hot-leads`, { token: u.token }),
+  'GET /api/v1.7/app/{app-id}/hot-leads?svc_user_id= (another member)': async (w, u) =>
+    w.server.api.get(`/api/v1.7/app/${w.appId}/hot-leads`, {
+      token: u.token,
+      query: { svc_user_id: (await w.customerOf()).owner.id },
+    }),
   "POST /api/v1.7/app/{app-id}/customer/batch-app-member-transfers (another member's customer)": async (w, u, role) => {
     const c = await w.customerOf();
     // A Sales member tries to take it for themselves (giving it to someone else is refused before that).

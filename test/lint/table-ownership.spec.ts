@@ -57,6 +57,8 @@ const OWNERS: Record<string, string> = {
   campaign_recipients: 'campaigns',
   mail_suppressions: 'campaigns',
   customer_imports: 'dataops',
+  score_settings: 'scoring',
+  customer_scores: 'scoring',
   customer_import_problems: 'dataops',
   customer_bulk_jobs: 'bulk',
   notes: 'tasks',

@@ -181,8 +181,18 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCodeSpec>> = {
   },
   sort_invalid: {
     http: [{ status: 200, body: 'envelope' }],
-    en: "The customer list's sort is not one of updated, created, name, last_activity, or its order not asc or desc",
-    zh: '客户列表的排序字段须为 updated、created、name、last_activity 之一，顺序须为 asc 或 desc',
+    en: "The customer list's sort is not one of updated, created, name, last_activity, score, or its order not asc or desc",
+    zh: '客户列表的排序字段须为 updated、created、name、last_activity、score 之一，顺序须为 asc 或 desc',
+  },
+  scoring_invalid: {
+    http: [{ status: 200, body: 'envelope' }],
+    en: 'A scoring setting is invalid: msg names it and what it takes; nothing was changed',
+    zh: '评分设置无效：msg 指明是哪一项及其取值要求；未作任何更改',
+  },
+  group_by_invalid: {
+    http: [{ status: 200, body: 'envelope' }],
+    en: "The hot leads' grouping is not company",
+    zh: '热门线索的分组方式须为 company',
   },
   activity_invalid: {
     http: [{ status: 200, body: 'envelope' }],

@@ -3072,7 +3072,7 @@ export interface paths {
                     phone?: string;
                     /** @description only customers with this e-mail address (any case) */
                     email?: string;
-                    /** @description the order: updated (last change, the default), created, name or last_activity; ties broken by id (sort_invalid otherwise) */
+                    /** @description the order: updated (last change, the default), created, name, last_activity or score; ties broken by id (sort_invalid otherwise) */
                     sort?: string;
                     /** @description desc (the default) or asc (the default for name) */
                     order?: string;
@@ -3152,6 +3152,64 @@ export interface paths {
                                 exts?: {
                                     [key: string]: string | number | string[];
                                 };
+                                score: number;
+                                scoreReasons: {
+                                    /** @description what earned the points: deck_read, key_page, site_key_page, mail_click, form or return */
+                                    kind: "deck_read" | "key_page" | "site_key_page" | "mail_click" | "form" | "return";
+                                    /** @description in English, e.g. "read 8 of 10 pages of 'Pricing' twice since Monday" */
+                                    text: string;
+                                    /** @description the points it counts for now (decayed, one decimal) */
+                                    points: number;
+                                    /** @description how many times it happened */
+                                    count: number;
+                                    /** @description when it last happened (yyyy-MM-dd HH:mm:ss) */
+                                    lastAt: string;
+                                    /** @description when it first happened, as far as the score remembers */
+                                    firstAt: string;
+                                    /** @description the file's, link's or page's title */
+                                    title?: string;
+                                    fileId?: string;
+                                    linkId?: string;
+                                    /** @description deck_read: the most pages read in one reading */
+                                    pages?: number;
+                                    /** @description deck_read: the file's pages */
+                                    pageCount?: number;
+                                    /** @description key_page: the key pages read */
+                                    keyPages?: number[];
+                                    /** @description key_page: the time on them that counted */
+                                    seconds?: number;
+                                    url?: string;
+                                    /** @description site_key_page: the key page prefix the page is under */
+                                    prefix?: string;
+                                }[] & {
+                                    /** @description what earned the points: deck_read, key_page, site_key_page, mail_click, form or return */
+                                    kind: "deck_read" | "key_page" | "site_key_page" | "mail_click" | "form" | "return";
+                                    /** @description in English, e.g. "read 8 of 10 pages of 'Pricing' twice since Monday" */
+                                    text: string;
+                                    /** @description the points it counts for now (decayed, one decimal) */
+                                    points: number;
+                                    /** @description how many times it happened */
+                                    count: number;
+                                    /** @description when it last happened (yyyy-MM-dd HH:mm:ss) */
+                                    lastAt: string;
+                                    /** @description when it first happened, as far as the score remembers */
+                                    firstAt: string;
+                                    /** @description the file's, link's or page's title */
+                                    title?: string;
+                                    fileId?: string;
+                                    linkId?: string;
+                                    /** @description deck_read: the most pages read in one reading */
+                                    pages?: number;
+                                    /** @description deck_read: the file's pages */
+                                    pageCount?: number;
+                                    /** @description key_page: the key pages read */
+                                    keyPages?: number[];
+                                    /** @description key_page: the time on them that counted */
+                                    seconds?: number;
+                                    url?: string;
+                                    /** @description site_key_page: the key page prefix the page is under */
+                                    prefix?: string;
+                                }[];
                                 isNew: number;
                                 groupName: string;
                                 newCount: number;
@@ -3328,6 +3386,38 @@ export interface paths {
                                 exts?: {
                                     [key: string]: string | number | string[];
                                 };
+                                /** @description the engagement score now (decayed, one decimal; 0 for none): docs/scoring.md; on the detail and list items */
+                                score?: number;
+                                /** @description its largest contributions, at most five, largest first */
+                                scoreReasons?: {
+                                    /** @description what earned the points: deck_read, key_page, site_key_page, mail_click, form or return */
+                                    kind: "deck_read" | "key_page" | "site_key_page" | "mail_click" | "form" | "return";
+                                    /** @description in English, e.g. "read 8 of 10 pages of 'Pricing' twice since Monday" */
+                                    text: string;
+                                    /** @description the points it counts for now (decayed, one decimal) */
+                                    points: number;
+                                    /** @description how many times it happened */
+                                    count: number;
+                                    /** @description when it last happened (yyyy-MM-dd HH:mm:ss) */
+                                    lastAt: string;
+                                    /** @description when it first happened, as far as the score remembers */
+                                    firstAt: string;
+                                    /** @description the file's, link's or page's title */
+                                    title?: string;
+                                    fileId?: string;
+                                    linkId?: string;
+                                    /** @description deck_read: the most pages read in one reading */
+                                    pages?: number;
+                                    /** @description deck_read: the file's pages */
+                                    pageCount?: number;
+                                    /** @description key_page: the key pages read */
+                                    keyPages?: number[];
+                                    /** @description key_page: the time on them that counted */
+                                    seconds?: number;
+                                    url?: string;
+                                    /** @description site_key_page: the key page prefix the page is under */
+                                    prefix?: string;
+                                }[];
                             };
                         };
                     };
@@ -3513,6 +3603,38 @@ export interface paths {
                                 exts?: {
                                     [key: string]: string | number | string[];
                                 };
+                                /** @description the engagement score now (decayed, one decimal; 0 for none): docs/scoring.md; on the detail and list items */
+                                score?: number;
+                                /** @description its largest contributions, at most five, largest first */
+                                scoreReasons?: {
+                                    /** @description what earned the points: deck_read, key_page, site_key_page, mail_click, form or return */
+                                    kind: "deck_read" | "key_page" | "site_key_page" | "mail_click" | "form" | "return";
+                                    /** @description in English, e.g. "read 8 of 10 pages of 'Pricing' twice since Monday" */
+                                    text: string;
+                                    /** @description the points it counts for now (decayed, one decimal) */
+                                    points: number;
+                                    /** @description how many times it happened */
+                                    count: number;
+                                    /** @description when it last happened (yyyy-MM-dd HH:mm:ss) */
+                                    lastAt: string;
+                                    /** @description when it first happened, as far as the score remembers */
+                                    firstAt: string;
+                                    /** @description the file's, link's or page's title */
+                                    title?: string;
+                                    fileId?: string;
+                                    linkId?: string;
+                                    /** @description deck_read: the most pages read in one reading */
+                                    pages?: number;
+                                    /** @description deck_read: the file's pages */
+                                    pageCount?: number;
+                                    /** @description key_page: the key pages read */
+                                    keyPages?: number[];
+                                    /** @description key_page: the time on them that counted */
+                                    seconds?: number;
+                                    url?: string;
+                                    /** @description site_key_page: the key page prefix the page is under */
+                                    prefix?: string;
+                                }[];
                             };
                         };
                     };
@@ -3688,6 +3810,38 @@ export interface paths {
                                 exts?: {
                                     [key: string]: string | number | string[];
                                 };
+                                /** @description the engagement score now (decayed, one decimal; 0 for none): docs/scoring.md; on the detail and list items */
+                                score?: number;
+                                /** @description its largest contributions, at most five, largest first */
+                                scoreReasons?: {
+                                    /** @description what earned the points: deck_read, key_page, site_key_page, mail_click, form or return */
+                                    kind: "deck_read" | "key_page" | "site_key_page" | "mail_click" | "form" | "return";
+                                    /** @description in English, e.g. "read 8 of 10 pages of 'Pricing' twice since Monday" */
+                                    text: string;
+                                    /** @description the points it counts for now (decayed, one decimal) */
+                                    points: number;
+                                    /** @description how many times it happened */
+                                    count: number;
+                                    /** @description when it last happened (yyyy-MM-dd HH:mm:ss) */
+                                    lastAt: string;
+                                    /** @description when it first happened, as far as the score remembers */
+                                    firstAt: string;
+                                    /** @description the file's, link's or page's title */
+                                    title?: string;
+                                    fileId?: string;
+                                    linkId?: string;
+                                    /** @description deck_read: the most pages read in one reading */
+                                    pages?: number;
+                                    /** @description deck_read: the file's pages */
+                                    pageCount?: number;
+                                    /** @description key_page: the key pages read */
+                                    keyPages?: number[];
+                                    /** @description key_page: the time on them that counted */
+                                    seconds?: number;
+                                    url?: string;
+                                    /** @description site_key_page: the key page prefix the page is under */
+                                    prefix?: string;
+                                }[];
                             };
                         };
                     };
@@ -3814,6 +3968,64 @@ export interface paths {
                                 exts?: {
                                     [key: string]: string | number | string[];
                                 };
+                                score: number;
+                                scoreReasons: {
+                                    /** @description what earned the points: deck_read, key_page, site_key_page, mail_click, form or return */
+                                    kind: "deck_read" | "key_page" | "site_key_page" | "mail_click" | "form" | "return";
+                                    /** @description in English, e.g. "read 8 of 10 pages of 'Pricing' twice since Monday" */
+                                    text: string;
+                                    /** @description the points it counts for now (decayed, one decimal) */
+                                    points: number;
+                                    /** @description how many times it happened */
+                                    count: number;
+                                    /** @description when it last happened (yyyy-MM-dd HH:mm:ss) */
+                                    lastAt: string;
+                                    /** @description when it first happened, as far as the score remembers */
+                                    firstAt: string;
+                                    /** @description the file's, link's or page's title */
+                                    title?: string;
+                                    fileId?: string;
+                                    linkId?: string;
+                                    /** @description deck_read: the most pages read in one reading */
+                                    pages?: number;
+                                    /** @description deck_read: the file's pages */
+                                    pageCount?: number;
+                                    /** @description key_page: the key pages read */
+                                    keyPages?: number[];
+                                    /** @description key_page: the time on them that counted */
+                                    seconds?: number;
+                                    url?: string;
+                                    /** @description site_key_page: the key page prefix the page is under */
+                                    prefix?: string;
+                                }[] & {
+                                    /** @description what earned the points: deck_read, key_page, site_key_page, mail_click, form or return */
+                                    kind: "deck_read" | "key_page" | "site_key_page" | "mail_click" | "form" | "return";
+                                    /** @description in English, e.g. "read 8 of 10 pages of 'Pricing' twice since Monday" */
+                                    text: string;
+                                    /** @description the points it counts for now (decayed, one decimal) */
+                                    points: number;
+                                    /** @description how many times it happened */
+                                    count: number;
+                                    /** @description when it last happened (yyyy-MM-dd HH:mm:ss) */
+                                    lastAt: string;
+                                    /** @description when it first happened, as far as the score remembers */
+                                    firstAt: string;
+                                    /** @description the file's, link's or page's title */
+                                    title?: string;
+                                    fileId?: string;
+                                    linkId?: string;
+                                    /** @description deck_read: the most pages read in one reading */
+                                    pages?: number;
+                                    /** @description deck_read: the file's pages */
+                                    pageCount?: number;
+                                    /** @description key_page: the key pages read */
+                                    keyPages?: number[];
+                                    /** @description key_page: the time on them that counted */
+                                    seconds?: number;
+                                    url?: string;
+                                    /** @description site_key_page: the key page prefix the page is under */
+                                    prefix?: string;
+                                }[];
                                 isNew: number;
                                 groupName: string;
                                 newCount: number;
@@ -4599,6 +4811,38 @@ export interface paths {
                                 exts?: {
                                     [key: string]: string | number | string[];
                                 };
+                                /** @description the engagement score now (decayed, one decimal; 0 for none): docs/scoring.md; on the detail and list items */
+                                score?: number;
+                                /** @description its largest contributions, at most five, largest first */
+                                scoreReasons?: {
+                                    /** @description what earned the points: deck_read, key_page, site_key_page, mail_click, form or return */
+                                    kind: "deck_read" | "key_page" | "site_key_page" | "mail_click" | "form" | "return";
+                                    /** @description in English, e.g. "read 8 of 10 pages of 'Pricing' twice since Monday" */
+                                    text: string;
+                                    /** @description the points it counts for now (decayed, one decimal) */
+                                    points: number;
+                                    /** @description how many times it happened */
+                                    count: number;
+                                    /** @description when it last happened (yyyy-MM-dd HH:mm:ss) */
+                                    lastAt: string;
+                                    /** @description when it first happened, as far as the score remembers */
+                                    firstAt: string;
+                                    /** @description the file's, link's or page's title */
+                                    title?: string;
+                                    fileId?: string;
+                                    linkId?: string;
+                                    /** @description deck_read: the most pages read in one reading */
+                                    pages?: number;
+                                    /** @description deck_read: the file's pages */
+                                    pageCount?: number;
+                                    /** @description key_page: the key pages read */
+                                    keyPages?: number[];
+                                    /** @description key_page: the time on them that counted */
+                                    seconds?: number;
+                                    url?: string;
+                                    /** @description site_key_page: the key page prefix the page is under */
+                                    prefix?: string;
+                                }[];
                             };
                         };
                     };
@@ -4728,6 +4972,38 @@ export interface paths {
                                     exts?: {
                                         [key: string]: string | number | string[];
                                     };
+                                    /** @description the engagement score now (decayed, one decimal; 0 for none): docs/scoring.md; on the detail and list items */
+                                    score?: number;
+                                    /** @description its largest contributions, at most five, largest first */
+                                    scoreReasons?: {
+                                        /** @description what earned the points: deck_read, key_page, site_key_page, mail_click, form or return */
+                                        kind: "deck_read" | "key_page" | "site_key_page" | "mail_click" | "form" | "return";
+                                        /** @description in English, e.g. "read 8 of 10 pages of 'Pricing' twice since Monday" */
+                                        text: string;
+                                        /** @description the points it counts for now (decayed, one decimal) */
+                                        points: number;
+                                        /** @description how many times it happened */
+                                        count: number;
+                                        /** @description when it last happened (yyyy-MM-dd HH:mm:ss) */
+                                        lastAt: string;
+                                        /** @description when it first happened, as far as the score remembers */
+                                        firstAt: string;
+                                        /** @description the file's, link's or page's title */
+                                        title?: string;
+                                        fileId?: string;
+                                        linkId?: string;
+                                        /** @description deck_read: the most pages read in one reading */
+                                        pages?: number;
+                                        /** @description deck_read: the file's pages */
+                                        pageCount?: number;
+                                        /** @description key_page: the key pages read */
+                                        keyPages?: number[];
+                                        /** @description key_page: the time on them that counted */
+                                        seconds?: number;
+                                        url?: string;
+                                        /** @description site_key_page: the key page prefix the page is under */
+                                        prefix?: string;
+                                    }[];
                                 }[];
                             }[];
                         };
@@ -8428,6 +8704,422 @@ export interface paths {
                                     createdAt: string;
                                     updatedAt: string;
                                 } | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1.7/app/{appId}/scoring": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's scoring rules: points per behaviour, half-life, key pages (any member)
+         * @description docs/scoring.md. A project that never set them has the defaults.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                /** @description days after which a point counts half */
+                                halfLifeDays: number;
+                                /** @description the share of a file's pages a reading must reach to count as the deck read */
+                                deckShare: number;
+                                /** @description a new view more than an hour and at most this many days after the previous one is a return */
+                                returnDays: number;
+                                /** @description points per behaviour (key_page_second: per second) */
+                                weights: {
+                                    deck_read: number;
+                                    key_page_second: number;
+                                    site_key_page: number;
+                                    mail_click: number;
+                                    form: number;
+                                    return: number;
+                                };
+                                /** @description files' key pages */
+                                keyPages: {
+                                    fileId: string;
+                                    pages: number[];
+                                }[];
+                                /** @description URL prefixes of the site's key pages */
+                                siteKeyPages: string[];
+                                /** @description seconds on one key page that count in one reading, at most */
+                                keyPageCapSeconds: number;
+                                /** @description the project's customers are being scored again from their records */
+                                recomputing: boolean;
+                                updatedAt: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Change the project's scoring rules (Master/Admin); its customers are then scored again in the background
+         * @description Each setting given replaces the current one (weights one by one). Failures: scoring_invalid (the first wrong setting, nothing stored), Bad Request (none given).
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description 1 to 365 (camelCase halfLifeDays also taken, as for each setting) */
+                        half_life_days?: number | string;
+                        /** @description as half_life_days */
+                        halfLifeDays?: number | string;
+                        /** @description 0.05 to 1 */
+                        deck_share?: number | string;
+                        /** @description as deck_share */
+                        deckShare?: number | string;
+                        /** @description 1 to 90 */
+                        return_days?: number | string;
+                        /** @description as return_days */
+                        returnDays?: number | string;
+                        /** @description points by behaviour, each 0 to 1000: deck_read, key_page_second, site_key_page, mail_click, form, return (JSON text in a form) */
+                        weights?: unknown;
+                        /** @description [{fileId, pages:[n…]}]: at most 100 files, 200 pages each, replacing the list (JSON text in a form) */
+                        key_pages?: unknown;
+                        /** @description as key_pages (JSON text in a form) */
+                        keyPages?: unknown;
+                        /** @description [prefix…]: at most 50 URL prefixes ('example.com/pricing', or a path '/pricing'), replacing the list (JSON text in a form) */
+                        site_key_pages?: unknown;
+                        /** @description as site_key_pages (JSON text in a form) */
+                        siteKeyPages?: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                /** @description days after which a point counts half */
+                                halfLifeDays: number;
+                                /** @description the share of a file's pages a reading must reach to count as the deck read */
+                                deckShare: number;
+                                /** @description a new view more than an hour and at most this many days after the previous one is a return */
+                                returnDays: number;
+                                /** @description points per behaviour (key_page_second: per second) */
+                                weights: {
+                                    deck_read: number;
+                                    key_page_second: number;
+                                    site_key_page: number;
+                                    mail_click: number;
+                                    form: number;
+                                    return: number;
+                                };
+                                /** @description files' key pages */
+                                keyPages: {
+                                    fileId: string;
+                                    pages: number[];
+                                }[];
+                                /** @description URL prefixes of the site's key pages */
+                                siteKeyPages: string[];
+                                /** @description seconds on one key page that count in one reading, at most */
+                                keyPageCapSeconds: number;
+                                /** @description the project's customers are being scored again from their records */
+                                recomputing: boolean;
+                                updatedAt: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1.7/app/{appId}/hot-leads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Customers whose score rose most recently, with their score, reasons and last signal (visibility as the customer list)
+         * @description docs/scoring.md. svc_user_id: a member's id or all (Sales: their own only). group_by=company: buying groups as one account (the company field, else the e-mail domain; free-mail domains never), made from the 1,000 most recent risers. Failures: group_by_invalid.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description zero-based start index (default 0) */
+                    start_index?: number;
+                    /** @description page size (default 20, at most 100) */
+                    count?: number;
+                    /** @description a member's platform user id, or all (the default) */
+                    svc_user_id?: string;
+                    /** @description company: buying groups as one account */
+                    group_by?: string;
+                };
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                customerId: string;
+                                name: string | null;
+                                company: string | null;
+                                email: string | null;
+                                phone: string | null;
+                                svcUserId: string;
+                                score: number;
+                                /** @description the points of the latest rise */
+                                rise: number;
+                                /** @description when the score last rose */
+                                risenAt: string;
+                                /** @description the signal of the latest rise */
+                                lastSignal: {
+                                    /** @description what earned the points: deck_read, key_page, site_key_page, mail_click, form or return */
+                                    kind: "deck_read" | "key_page" | "site_key_page" | "mail_click" | "form" | "return";
+                                    /** @description the behaviour action of the record */
+                                    action: string;
+                                    at: string;
+                                    points: number;
+                                    title?: string;
+                                    linkId?: string;
+                                    fileId?: string;
+                                    url?: string;
+                                } | null;
+                                scoreReasons: {
+                                    /** @description what earned the points: deck_read, key_page, site_key_page, mail_click, form or return */
+                                    kind: "deck_read" | "key_page" | "site_key_page" | "mail_click" | "form" | "return";
+                                    /** @description in English, e.g. "read 8 of 10 pages of 'Pricing' twice since Monday" */
+                                    text: string;
+                                    /** @description the points it counts for now (decayed, one decimal) */
+                                    points: number;
+                                    /** @description how many times it happened */
+                                    count: number;
+                                    /** @description when it last happened (yyyy-MM-dd HH:mm:ss) */
+                                    lastAt: string;
+                                    /** @description when it first happened, as far as the score remembers */
+                                    firstAt: string;
+                                    /** @description the file's, link's or page's title */
+                                    title?: string;
+                                    fileId?: string;
+                                    linkId?: string;
+                                    /** @description deck_read: the most pages read in one reading */
+                                    pages?: number;
+                                    /** @description deck_read: the file's pages */
+                                    pageCount?: number;
+                                    /** @description key_page: the key pages read */
+                                    keyPages?: number[];
+                                    /** @description key_page: the time on them that counted */
+                                    seconds?: number;
+                                    url?: string;
+                                    /** @description site_key_page: the key page prefix the page is under */
+                                    prefix?: string;
+                                }[];
+                            }[] | {
+                                /** @description the company, the e-mail domain, or the customer's name when neither */
+                                account: string;
+                                accountType: "company" | "domain" | "customer";
+                                /** @description its members' scores summed */
+                                score: number;
+                                /** @description the largest of them */
+                                maxScore: number;
+                                /** @description the latest rise of a member */
+                                risenAt: string;
+                                memberCount: number;
+                                /** @description at most 20, most recent rise first */
+                                members: {
+                                    customerId: string;
+                                    name: string | null;
+                                    company: string | null;
+                                    email: string | null;
+                                    phone: string | null;
+                                    svcUserId: string;
+                                    score: number;
+                                    /** @description the points of the latest rise */
+                                    rise: number;
+                                    /** @description when the score last rose */
+                                    risenAt: string;
+                                    /** @description the signal of the latest rise */
+                                    lastSignal: {
+                                        /** @description what earned the points: deck_read, key_page, site_key_page, mail_click, form or return */
+                                        kind: "deck_read" | "key_page" | "site_key_page" | "mail_click" | "form" | "return";
+                                        /** @description the behaviour action of the record */
+                                        action: string;
+                                        at: string;
+                                        points: number;
+                                        title?: string;
+                                        linkId?: string;
+                                        fileId?: string;
+                                        url?: string;
+                                    } | null;
+                                    scoreReasons: {
+                                        /** @description what earned the points: deck_read, key_page, site_key_page, mail_click, form or return */
+                                        kind: "deck_read" | "key_page" | "site_key_page" | "mail_click" | "form" | "return";
+                                        /** @description in English, e.g. "read 8 of 10 pages of 'Pricing' twice since Monday" */
+                                        text: string;
+                                        /** @description the points it counts for now (decayed, one decimal) */
+                                        points: number;
+                                        /** @description how many times it happened */
+                                        count: number;
+                                        /** @description when it last happened (yyyy-MM-dd HH:mm:ss) */
+                                        lastAt: string;
+                                        /** @description when it first happened, as far as the score remembers */
+                                        firstAt: string;
+                                        /** @description the file's, link's or page's title */
+                                        title?: string;
+                                        fileId?: string;
+                                        linkId?: string;
+                                        /** @description deck_read: the most pages read in one reading */
+                                        pages?: number;
+                                        /** @description deck_read: the file's pages */
+                                        pageCount?: number;
+                                        /** @description key_page: the key pages read */
+                                        keyPages?: number[];
+                                        /** @description key_page: the time on them that counted */
+                                        seconds?: number;
+                                        url?: string;
+                                        /** @description site_key_page: the key page prefix the page is under */
+                                        prefix?: string;
+                                    }[];
+                                }[];
                             }[];
                         };
                     };

@@ -30,6 +30,7 @@ export const AUDIT_ACTIONS = [
   'project.site_secret_rotate',
   'project.logo_set',
   'project.logo_remove',
+  'project.scoring_edit',
   'webhook.create',
   'webhook.remove',
   'webhook.replay',

@@ -153,6 +153,28 @@ export function createBehaviourRecordWrites(database: DatabaseHandle) {
       await trx.deleteFrom('behaviour_rollups').where('app_id', '=', m.appId).where('customer_id', '=', m.mergedId).execute();
     },
 
+    /**
+     * The project's records of these customers with these actions since `since` (epoch ms, their own
+     * time), oldest first, at most `limit`: one walk of behaviour_customer_when_idx per customer.
+     */
+    recordsOf(
+      trx: Kysely<Database>,
+      q: { appId: string; customerIds: string[]; actions: readonly string[]; since: number; limit: number },
+    ): Promise<Pick<BehaviourLogsTable, 'id' | 'customer_id' | 'action' | 'when_at' | 'created_at' | 'content'>[]> {
+      if (q.customerIds.length === 0) return Promise.resolve([]);
+      return trx
+        .selectFrom('behaviour_logs')
+        .select(['id', 'customer_id', 'action', 'when_at', 'created_at', 'content'])
+        .where('app_id', '=', q.appId)
+        .where(bulk.anyOf('customer_id', q.customerIds))
+        .where('when_at', '>=', q.since)
+        .where('action', 'in', [...q.actions])
+        .orderBy('when_at')
+        .orderBy('id')
+        .limit(q.limit)
+        .execute();
+    },
+
     /** The project of each of these record ids that is stored: one statement for one id, else one per chunk. */
     async storedProjects(ids: string[]): Promise<Map<string, string>> {
       const found = new Map<string, string>();

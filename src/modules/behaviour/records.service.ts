@@ -54,6 +54,17 @@ export function createBehaviourRecords(database: DatabaseHandle) {
       await writes.moveRollups(trx, m);
     },
 
+    /**
+     * The records of these customers with these actions since `since`, oldest first, at most `limit`,
+     * in the caller's transaction (the scoring module's recompute from the records held).
+     */
+    recordsOf(
+      trx: Kysely<Database>,
+      q: { appId: string; customerIds: string[]; actions: readonly string[]; since: number; limit: number },
+    ) {
+      return writes.recordsOf(trx, q);
+    },
+
     /** The project each of these ids belongs to, for the ids some project's record already has. */
     storedProjects(ids: string[]): Promise<Map<string, string>> {
       return writes.storedProjects(ids);

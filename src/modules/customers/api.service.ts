@@ -26,9 +26,11 @@ import { type GroupTransferInput, groupTransferIds, ownerTransferItems } from '.
 import { type ValidatedCustomer, validateCustomer } from './validation.ts';
 import { phoneKey } from '../../lib/phones.ts';
 import type { CustomerWritePath } from './write-path.service.ts';
+import type { CustomerScoreView } from './mapper.ts';
 
 export interface CustomerApiDeps {
   access: AccessService;
+  scores: CustomerScoreView;
   metadata: MetadataService;
   groups: GroupsService;
   members: MembersService;
@@ -87,7 +89,7 @@ export function createCustomerApi(ctx: AppContext, deps: CustomerApiDeps) {
 
   async function withExtras(appId: string, rows: CustomerListRow[]): Promise<CustomerListItem[]> {
     const groupIds = [...new Set(rows.map((r) => r.group_id).filter((g): g is string => g !== null))];
-    const names = await groups.names(appId, groupIds);
+    const [names, shown] = await Promise.all([groups.names(appId, groupIds), deps.scores.shown(appId)]);
     return rows.map((r) => {
       const { whetherMerge, newCount } = listExtras(r);
       // Added to the Customer object rather than spread into a new one: a 43-field spread made
@@ -97,6 +99,9 @@ export function createCustomerApi(ctx: AppContext, deps: CustomerApiDeps) {
       item.groupName = r.group_id ? (names.get(r.group_id) ?? '') : '';
       item.newCount = newCount;
       item.lastActivityAt = Number(r.last_activity_at) > 0 ? clock.format(Number(r.last_activity_at)) : null;
+      const score = shown(r.score_state);
+      item.score = score.score;
+      item.scoreReasons = score.scoreReasons;
       return item;
     });
   }
@@ -196,7 +201,11 @@ export function createCustomerApi(ctx: AppContext, deps: CustomerApiDeps) {
         await reads.markSeen(db, row.app_id, row.id, clock.now());
       }
       // A merged customer (status 2) is nobody's duplicate any more.
-      return toCustomer(row, clock, row.status === 2 ? 0 : found.whetherMerge);
+      const out = toCustomer(row, clock, row.status === 2 ? 0 : found.whetherMerge);
+      const score = (await deps.scores.shown(row.app_id))(found.scoreState);
+      out.score = score.score;
+      out.scoreReasons = score.scoreReasons;
+      return out;
     },
 
     /** A page of the list in the order asked, with its extras, and the total of the customers that match. */

@@ -134,6 +134,8 @@ const EMPTY_CUSTOMER: Record<keyof CustomersTable, null> = {
   created_at: null,
   updated_at: null,
   last_activity_at: null,
+  score_key: null,
+  score_rise_at: null,
 };
 
 /** A new customer's complete row from its validated values. */
@@ -157,6 +159,8 @@ function newRow(appId: string, it: NewCustomer, v: ValidatedCustomer, opts: List
     updated_at: now,
     // Its `create` record is bookkeeping, not activity.
     last_activity_at: 0,
+    score_key: 0,
+    score_rise_at: 0,
   };
 }
 

@@ -11,6 +11,7 @@ import {
   type Database,
   type DatabaseHandle,
   type DialectFeatures,
+  type QueryScope,
   anchoredPage,
   containsInsensitive,
   preparedQuery,
@@ -25,18 +26,20 @@ import {
   type SqlBool,
   sql,
 } from 'kysely';
-import type { CustomerRow } from './mapper.ts';
+import type { CustomerRow, ScoreStateOf } from './mapper.ts';
+
+export type { ScoreStateOf } from './mapper.ts';
 
 type Db = Kysely<Database>;
 
-/** The list's orders: by last change (the default), creation, name, or last activity. */
-export type ListSortKey = 'updated' | 'created' | 'name' | 'last_activity';
+/** The list's orders: by last change (the default), creation, name, last activity, or engagement score. */
+export type ListSortKey = 'updated' | 'created' | 'name' | 'last_activity' | 'score';
 export type ListDirection = 'asc' | 'desc';
 export interface ListSort {
   key: ListSortKey;
   dir: ListDirection;
 }
-export const LIST_SORT_KEYS: readonly ListSortKey[] = ['updated', 'created', 'name', 'last_activity'];
+export const LIST_SORT_KEYS: readonly ListSortKey[] = ['updated', 'created', 'name', 'last_activity', 'score'];
 export const DEFAULT_SORT: ListSort = { key: 'updated', dir: 'desc' };
 
 /** Whose customers a query covers: a project, optionally one owner. */
@@ -91,6 +94,8 @@ function sortKey(key: ListSortKey): RawBuilder<string | number> {
       return sql.ref('created_at');
     case 'last_activity':
       return sql.ref('last_activity_at');
+    case 'score':
+      return sql.ref('score_key');
     case 'name':
       return sql`lower(coalesce(${sql.ref('name')}, ''))`;
   }
@@ -123,6 +128,12 @@ function after(q: SelectQueryBuilder<Database, 'customers', CustomerRow>, sort: 
  */
 export type BehaviourTotalOf = (eb: ExpressionBuilder<Database & { c: CustomersTable }, 'c'>) => AliasableExpression<number>;
 
+/** The other modules' read models a list, search or detail row's extras are selected with. */
+export interface ListReadModels {
+  behaviourTotal: BehaviourTotalOf;
+  scoreState: ScoreStateOf;
+}
+
 /** Another live customer of the same owner with the same value in `column` (an index seek). */
 export const twinBy = (eb: ExpressionBuilder<Database & { c: CustomersTable }, 'c'>, column: 'phone_key' | 'email_lower') =>
   eb.exists(
@@ -138,14 +149,14 @@ export const twinBy = (eb: ExpressionBuilder<Database & { c: CustomersTable }, '
 
 /**
  * A page with what a list item shows besides the row, in the same statement: the behaviour total
- * (newCount) and whether a live customer of the same owner shares the phone or e-mail
- * (whetherMerge), each an index seek per row of the page only (the page is a subquery, so rows
- * skipped by the offset are never looked at). One statement instead of four.
+ * (newCount), whether a live customer of the same owner shares the phone or e-mail (whetherMerge)
+ * and the score's state, each an index seek per row of the page only (the page is a subquery,
+ * so rows skipped by the offset are never looked at). One statement instead of five.
  */
 export function withListExtras(
   db: Kysely<Database>,
   page: SelectQueryBuilder<Database, 'customers', KeyedRow>,
-  behaviourTotal: BehaviourTotalOf,
+  models: ListReadModels,
   sort: ListSort,
 ) {
   return db
@@ -153,7 +164,12 @@ export function withListExtras(
     .selectAll('c')
     .select((eb) => {
       const e = eb as unknown as ExpressionBuilder<Database & { c: CustomersTable }, 'c'>;
-      return [behaviourTotal(e).as('behaviour_total'), twinBy(e, 'phone_key').as('phone_twin'), twinBy(e, 'email_lower').as('email_twin')];
+      return [
+        models.behaviourTotal(e).as('behaviour_total'),
+        twinBy(e, 'phone_key').as('phone_twin'),
+        twinBy(e, 'email_lower').as('email_twin'),
+        models.scoreState(e).as('score_state'),
+      ];
     })
     .orderBy('c.list_key', sort.dir)
     .orderBy('c.id', sort.dir);
@@ -161,31 +177,45 @@ export function withListExtras(
 
 const projectCustomers = (db: Db, appId: string) => db.selectFrom('customers').selectAll().where('app_id', '=', appId);
 
+/**
+ * One owner's customers. The score's order has one index for every scope, the owner last in it
+ * (migration 035): the owner's condition is kept out of SQLite's index choice (as a project's by key,
+ * DialectFeatures.projectIs), which would otherwise pick an owner index of another order and sort.
+ */
+function ownedBy(q: SelectQueryBuilder<Database, 'customers', CustomerRow>, sort: ListSort, scope: QueryScope, ownerId: number) {
+  return sort.key === 'score' ? q.where(scope.projectIs('owner_id', ownerId)) : q.where('owner_id', '=', ownerId);
+}
+
 /** The prepared statements of one order: a page from a position or after an anchor, of the project or of one owner. */
-function orderQueries(behaviourTotal: BehaviourTotalOf, sort: ListSort) {
+function orderQueries(models: ListReadModels, sort: ListSort) {
   const name = `customerList_${sort.key}_${sort.dir}`;
   const page = (q: SelectQueryBuilder<Database, 'customers', CustomerRow>, db: Db, offset: number, limit: number) =>
-    withListExtras(db, livePage(q, sort, offset, limit), behaviourTotal, sort);
+    withListExtras(db, livePage(q, sort, offset, limit), models, sort);
   return {
     all: preparedQuery(`${name}_all`, ({ db }, appId: string, offset: number, limit: number) =>
       page(projectCustomers(db, appId), db, offset, limit),
     ),
-    owned: preparedQuery(`${name}_owned`, ({ db }, appId: string, ownerId: number, offset: number, limit: number) =>
-      page(projectCustomers(db, appId).where('owner_id', '=', ownerId), db, offset, limit),
+    owned: preparedQuery(`${name}_owned`, (scope, appId: string, ownerId: number, offset: number, limit: number) =>
+      page(ownedBy(projectCustomers(scope.db, appId), sort, scope, ownerId), scope.db, offset, limit),
     ),
     allAfter: preparedQuery(`${name}_allAfter`, ({ db }, appId: string, key: unknown, id: string, offset: number, limit: number) =>
       page(after(projectCustomers(db, appId), sort, key, id), db, offset, limit),
     ),
     ownedAfter: preparedQuery(
       `${name}_ownedAfter`,
-      ({ db }, appId: string, ownerId: number, key: unknown, id: string, offset: number, limit: number) =>
-        page(after(projectCustomers(db, appId).where('owner_id', '=', ownerId), sort, key, id), db, offset, limit),
+      (scope, appId: string, ownerId: number, key: unknown, id: string, offset: number, limit: number) =>
+        page(after(ownedBy(projectCustomers(scope.db, appId), sort, scope, ownerId), sort, key, id), scope.db, offset, limit),
     ),
   };
 }
 
 /** A list or search row: the customer, its order key and its extras (withListExtras). */
-export type CustomerListRow = KeyedRow & { behaviour_total: number | null; phone_twin: unknown; email_twin: unknown };
+export type CustomerListRow = KeyedRow & {
+  behaviour_total: number | null;
+  phone_twin: unknown;
+  email_twin: unknown;
+  score_state: unknown;
+};
 
 /** What a list item adds to the row, from the extras of its statement. */
 export function listExtras(r: CustomerListRow): { whetherMerge: number; newCount: number } {
@@ -270,10 +300,10 @@ const liveOwnedCount = preparedQuery('customerListTotalOwned', ({ db }, appId: s
 );
 
 /** The list's reads: pages in each order, filtered pages, and totals. Built once by the service with the behaviour module's read model. */
-export function customerListReads(behaviourTotal: BehaviourTotalOf) {
+export function customerListReads(models: ListReadModels) {
   const orders = new Map<string, ReturnType<typeof orderQueries>>();
   for (const key of LIST_SORT_KEYS)
-    for (const dir of ['asc', 'desc'] as const) orders.set(`${key}:${dir}`, orderQueries(behaviourTotal, { key, dir }));
+    for (const dir of ['asc', 'desc'] as const) orders.set(`${key}:${dir}`, orderQueries(models, { key, dir }));
   const queriesOf = (sort: ListSort) => orders.get(`${sort.key}:${sort.dir}`) as ReturnType<typeof orderQueries>;
   return {
     /**
@@ -303,12 +333,9 @@ export function customerListReads(behaviourTotal: BehaviourTotalOf) {
      * narrows the rows, and its pages are read while someone looks at them).
      */
     filteredPage(db: Db, scope: CustomerScope, filter: CustomerFilter, sort: ListSort, page: { offset: number; limit: number }) {
-      return withListExtras(
-        db,
-        livePage(filtered(db, scope, filter), sort, page.offset, page.limit),
-        behaviourTotal,
-        sort,
-      ).execute() as Promise<CustomerListRow[]>;
+      return withListExtras(db, livePage(filtered(db, scope, filter), sort, page.offset, page.limit), models, sort).execute() as Promise<
+        CustomerListRow[]
+      >;
     },
 
     /**

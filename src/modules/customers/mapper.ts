@@ -1,14 +1,35 @@
 import type { CustomersTable, Database } from '../../db/index.ts';
-import type { ExpressionBuilder, OperandExpression, Selectable } from 'kysely';
+import type { AliasableExpression, ExpressionBuilder, OperandExpression, Selectable } from 'kysely';
 import type { Clock } from '../../lib/time.ts';
 import type { customerHistoryReads } from './histories.repository.ts';
 import type { customerVisibilityReadModel } from './visibility.repository.ts';
+import type { risenCustomers } from './scores.repository.ts';
+import type { ScoreReasonOut } from './schemas.ts';
 
 export type CustomerRow = Selectable<CustomersTable>;
 
 /** The read model the histories module's reads of a record's customer use (histories.repository.ts). */
 export type CustomerHistoryReads = typeof customerHistoryReads;
 export type { CardColumns, CustomerCardRow } from './histories.repository.ts';
+
+/** A customer's score state as one value of the row aliased `c`: the scoring module's read model. */
+export type ScoreStateOf = (eb: ExpressionBuilder<Database & { c: CustomersTable }, 'c'>) => AliasableExpression<unknown>;
+
+/** A customer's score as the lists and the detail show it (docs/scoring.md). */
+export interface CustomerScoreShown {
+  score: number;
+  scoreReasons: ScoreReasonOut[];
+}
+
+/** What the customers module shows of scores, from the scoring module: the state's read model, and how a project's rows show their score. */
+export interface CustomerScoreView {
+  stateOf: ScoreStateOf;
+  shown(appId: string): Promise<(state: unknown) => CustomerScoreShown>;
+}
+
+/** The read model the scoring module's hot leads start from (the customers service exports it). */
+export type RisenCustomersReadModel = typeof risenCustomers;
+export type { RisenCustomer, RisenScope, ScoreColumns } from './scores.repository.ts';
 
 /** The read model of one customer's visibility another module's repository starts its statement from (the customers service exports it). */
 export type CustomerVisibilityReadModel = typeof customerVisibilityReadModel;
@@ -65,6 +86,9 @@ export interface CustomerResponse {
   updatedAt: string;
   /** The project's custom field values by field name (docs/metadata.md); absent when it has none. */
   exts?: Record<string, string | number | string[]>;
+  /** The engagement score now and its largest reasons (docs/scoring.md): on the detail and list items. */
+  score?: number;
+  scoreReasons?: ScoreReasonOut[];
 }
 
 export interface CustomerListItem extends CustomerResponse {
@@ -73,6 +97,8 @@ export interface CustomerListItem extends CustomerResponse {
   newCount: number;
   /** The customer's latest activity (`last_activity_at`), null for none. */
   lastActivityAt: string | null;
+  score: number;
+  scoreReasons: ScoreReasonOut[];
 }
 
 export function toCustomer(r: CustomerRow, clock: Clock, whetherMerge = 0): CustomerResponse {

@@ -14,8 +14,8 @@ import {
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { CustomerRow } from './mapper.ts';
 import {
-  type BehaviourTotalOf,
   type CustomerListRow,
+  type ListReadModels,
   type CustomerScope,
   DEFAULT_SORT,
   livePage,
@@ -23,7 +23,7 @@ import {
   withListExtras,
 } from './list.repository.ts';
 
-export type { BehaviourTotalOf, CustomerFilter, CustomerListRow, CustomerScope } from './list.repository.ts';
+export type { BehaviourTotalOf, CustomerFilter, CustomerListRow, CustomerScope, ListReadModels, ScoreStateOf } from './list.repository.ts';
 export { filtered, listExtras } from './list.repository.ts';
 
 type Db = Kysely<Database>;
@@ -60,14 +60,14 @@ const customersIn = preparedQuery('customersIn', ({ db, inList, projectIs }, app
  * statement per shape (owner filter or not), so each is prepared once. The list's are in
  * list.repository.ts.
  */
-function listQueries(behaviourTotal: BehaviourTotalOf) {
+function listQueries(models: ListReadModels) {
   const projectCustomers = (db: Kysely<Database>, appId: string) => db.selectFrom('customers').selectAll().where('app_id', '=', appId);
   const searchQueries = (column: 'phone_key' | 'email_lower') => ({
     all: preparedQuery(`customerSearch_${column}`, ({ db }, appId: string, value: string, offset: number, limit: number) =>
       withListExtras(
         db,
         livePage(projectCustomers(db, appId).where(column, '=', value), DEFAULT_SORT, offset, limit),
-        behaviourTotal,
+        models,
         DEFAULT_SORT,
       ),
     ),
@@ -77,7 +77,7 @@ function listQueries(behaviourTotal: BehaviourTotalOf) {
         withListExtras(
           db,
           livePage(projectCustomers(db, appId).where(column, '=', value).where('owner_id', '=', ownerId), DEFAULT_SORT, offset, limit),
-          behaviourTotal,
+          models,
           DEFAULT_SORT,
         ),
     ),
@@ -92,9 +92,10 @@ function listQueries(behaviourTotal: BehaviourTotalOf) {
       .selectFrom('customers as c')
       .selectAll('c')
       .select((eb) => [
-        behaviourTotal(eb).as('behaviour_total'),
+        models.behaviourTotal(eb).as('behaviour_total'),
         twinBy(eb, 'phone_key').as('phone_twin'),
         twinBy(eb, 'email_lower').as('email_twin'),
+        models.scoreState(eb).as('score_state'),
       ])
       .where('c.id', '=', id)
       .modifyEnd(crossProject('record-by-id')),
@@ -112,20 +113,26 @@ export type SearchBy = { column: 'phone_key' | 'email_lower'; value: string };
  * The reads that show a customer's behaviour record count (search pages, the detail; the list's are
  * customerListReads of list.repository.ts) and the detail's "seen" mark, built once by the service with the behaviour module's read model.
  */
-export function customerReads(behaviourTotal: BehaviourTotalOf) {
-  const { searches, detailOf } = listQueries(behaviourTotal);
+export function customerReads(models: ListReadModels) {
+  const { searches, detailOf } = listQueries(models);
+  const { behaviourTotal } = models;
   return {
     /** A customer as committed with what its detail needs besides the row (see detailOf). */
     async detail(
       reader: PreparedReader,
       id: string,
-    ): Promise<{ row: CustomerRow; hasNewBehaviour: boolean; whetherMerge: number } | undefined> {
+    ): Promise<{ row: CustomerRow; hasNewBehaviour: boolean; whetherMerge: number; scoreState: unknown } | undefined> {
       const found = await reader.first(detailOf, id);
       if (found === undefined) return undefined;
-      const { behaviour_total, phone_twin, email_twin, ...row } = found;
+      const { behaviour_total, phone_twin, email_twin, score_state, ...row } = found;
       // Empty phone or e-mail never makes a twin (as in duplicates()).
       const merge = (row.phone_key && Number(phone_twin)) || (row.email_lower && Number(email_twin)) ? 1 : 0;
-      return { row, hasNewBehaviour: Number(behaviour_total ?? 0) > Number(row.seen_behaviour_count), whetherMerge: merge };
+      return {
+        row,
+        hasNewBehaviour: Number(behaviour_total ?? 0) > Number(row.seen_behaviour_count),
+        whetherMerge: merge,
+        scoreState: score_state as unknown,
+      };
     },
 
     /** A mobile number's key (E.164), or a lower-cased e-mail, among live customers in scope. */

@@ -1,7 +1,11 @@
-import { type TOptional, type TString, Type } from '@sinclair/typebox';
+import { type Static, type TOptional, type TString, Type } from '@sinclair/typebox';
 import { PagingQuery } from '../../http/paging.ts';
 import { ATTRIBUTES, PLAIN_FIELDS } from './attributes.ts';
 import { NullableString, NullableInteger } from '../../http/schema-types.ts';
+import { ScoreFields, type ScoreReason } from '../scoring/schemas.ts';
+
+/** A reason of a customer's engagement score as the lists and the detail show it (the scoring module makes them). */
+export type ScoreReasonOut = Static<typeof ScoreReason>;
 
 const S = NullableString;
 const I = NullableInteger;
@@ -54,6 +58,8 @@ export const Customer = Type.Object({
       description: "beyond the interface: the project's custom field values by field name (docs/metadata.md); absent when there are none",
     }),
   ),
+  score: Type.Optional({ ...ScoreFields.score, description: `${ScoreFields.score.description ?? ''}; on the detail and list items` }),
+  scoreReasons: Type.Optional(ScoreFields.scoreReasons),
 });
 
 export const CustomerListItem = Type.Composite([
@@ -65,6 +71,7 @@ export const CustomerListItem = Type.Composite([
     lastActivityAt: Type.Union([Type.String(), Type.Null()], {
       description: "the customer's latest activity (yyyy-MM-dd HH:mm:ss, as updatedAt); null for none (an extension)",
     }),
+    ...ScoreFields,
   }),
 ]);
 
@@ -117,7 +124,7 @@ export const ListQuery = Type.Object({
     Type.String({
       maxLength: 32,
       description:
-        'the order: updated (last change, the default), created, name or last_activity; ties broken by id (sort_invalid otherwise)',
+        'the order: updated (last change, the default), created, name, last_activity or score; ties broken by id (sort_invalid otherwise)',
     }),
   ),
   order: Type.Optional(Type.String({ maxLength: 8, description: 'desc (the default) or asc (the default for name)' })),

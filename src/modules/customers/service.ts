@@ -16,13 +16,21 @@ import { createCustomerMerging } from './merging.service.ts';
 import { customerListReads } from './list.repository.ts';
 import { createCustomerLists } from './list.service.ts';
 import { type MailRecipient, type MailRecipientQuery, customerReads, customersRepository as repo } from './repository.ts';
+import type { CustomerScoreView } from './mapper.ts';
 import { createCustomerWritePath } from './write-path.service.ts';
 import { phoneKeysJob } from './phone-keys.service.ts';
 
 // The module's public surface: its services' types, the inputs they take, and pure helpers other
 // modules use on customer rows they read themselves (merges).
 export { toCustomer } from './mapper.ts';
-export type { CustomerIdsQuery, CustomerResponse, CustomerRow, CustomerVisibilityReadModel } from './mapper.ts';
+export type {
+  CustomerIdsQuery,
+  CustomerResponse,
+  CustomerRow,
+  CustomerScoreShown,
+  CustomerScoreView,
+  CustomerVisibilityReadModel,
+} from './mapper.ts';
 // The read model the behaviour module's reads start from (one customer's visibility, in the same statement).
 export { customerVisibilityReadModel } from './visibility.repository.ts';
 export { DEFAULT_CREATE_WAY, FORM_CREATE_WAY, IMPORT_CREATE_WAY, customerRecord } from './records.ts';
@@ -42,6 +50,9 @@ export { customerHistoryReads } from './histories.repository.ts';
 // What ingestion looks up of customers (the ingest module's CustomerLookups).
 export { createCustomerIngestLookups } from './ingest.repository.ts';
 export type { CustomerHistoryReads } from './mapper.ts';
+// The score columns the scoring module writes, and the read model its hot leads start from.
+export { type CustomerScoreColumns, createCustomerScoreColumns, risenCustomers } from './scores.repository.ts';
+export type { RisenCustomer, RisenCustomersReadModel, RisenScope, ScoreColumns } from './mapper.ts';
 // What erasure needs of customers, built by the composition root for it.
 export { type CustomerErasure, createCustomerErasure } from './erasure.service.ts';
 
@@ -62,6 +73,8 @@ export interface CustomersDeps {
   behaviour: BehaviourService;
   /** The project's region (the projects service's `region`): what its phone numbers mean (docs/customers.md). */
   regionOf: (appId: string) => Promise<string>;
+  /** What the lists and the detail show of a customer's engagement score (the scoring service's `view`). */
+  scores: CustomerScoreView;
 }
 
 /**
@@ -79,9 +92,10 @@ export interface CustomersDeps {
  */
 export function createCustomersService(ctx: AppContext, deps: CustomersDeps) {
   const path = createCreatePath(ctx, deps);
-  const reads = customerReads(deps.behaviour.customerTotal);
+  const models = { behaviourTotal: deps.behaviour.customerTotal, scoreState: deps.scores.stateOf };
+  const reads = customerReads(models);
   const writePath = createCustomerWritePath(ctx, { path });
-  const lists = createCustomerLists(ctx, { ...deps, reads: customerListReads(deps.behaviour.customerTotal) });
+  const lists = createCustomerLists(ctx, { ...deps, reads: customerListReads(models) });
   async function liveCustomers(appId: string, ids: string[], executor?: Kysely<Database>): Promise<Map<string, VisibleCustomer>> {
     const reader = executor === undefined ? ctx.database.reader : ctx.database.readerFor(executor);
     const out = new Map<string, VisibleCustomer>();

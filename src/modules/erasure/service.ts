@@ -11,6 +11,7 @@ import type { CustomerErasure } from '../customers/service.ts';
 import type { HistoryErasure } from '../histories/service.ts';
 import type { LinkErasure } from '../links/service.ts';
 import type { MergeErasure } from '../merges/service.ts';
+import type { ScoreKeeper } from '../scoring/service.ts';
 import type { SiteErasure } from '../site/service.ts';
 import type { TaskErasure } from '../tasks/service.ts';
 import type { AlertErasure } from '../alerts/service.ts';
@@ -37,6 +38,7 @@ export interface ErasureOwners {
   campaigns: CampaignErasure;
   tasks: TaskErasure;
   alerts: AlertErasure;
+  scoring: Pick<ScoreKeeper, 'erase'>;
 }
 
 /**
@@ -81,6 +83,8 @@ function erasureSteps(o: ErasureOwners, emptyCustomerEvents: ErasureStep['run'])
     // A campaign's figures stay; its recipient rows lose the address, the merge values and the customer.
     { table: 'campaign_recipients', run: o.campaigns.anonymizeRecipients },
     { table: 'customer_merges', run: o.merges.eraseAliases },
+    // The engagement score, its reasons (titles, addresses) and its marks.
+    { table: 'customer_scores', run: o.scoring.erase },
     // Customer events still in the outbox carry the customer object.
     { table: 'outbox', run: emptyCustomerEvents },
     { table: 'customer_field_values', run: o.customers.eraseFieldValues },

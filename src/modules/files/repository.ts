@@ -20,6 +20,12 @@ export const filesRepository = {
     await db.insertInto('files').values(row).execute();
   },
 
+  /** The name and page count of the project's files among these ids. */
+  facts(db: Db, appId: string, ids: string[]): Promise<{ id: string; name: string; page_count: number }[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return db.selectFrom('files').select(['id', 'name', 'page_count']).where('app_id', '=', appId).where('id', 'in', ids).execute();
+  },
+
   find(db: Db, appId: string, id: string): Promise<FileRow | undefined> {
     return db.selectFrom('files').selectAll().where('app_id', '=', appId).where('id', '=', id).executeTakeFirst();
   },

@@ -1,4 +1,6 @@
+import type { Kysely } from 'kysely';
 import type { AppContext } from '../../context.ts';
+import type { Database } from '../../db/index.ts';
 import type { FileStorage } from '../../lib/file-storage.ts';
 import type { DefineJob } from '../../lib/jobs.ts';
 import type { AuditRecorder } from '../audit/service.ts';
@@ -6,6 +8,7 @@ import { UploadsUnderWay, createPageRenderer } from './model.ts';
 import { createFileRendering } from './rendering.service.ts';
 import { createFileUploads } from './uploads.service.ts';
 import { createFileViewer } from './viewer.service.ts';
+import { filesRepository } from './repository.ts';
 
 export type { IncomingFile, PageImage, PageRequest, PageWidth, ViewerFile } from './model.ts';
 export type { FileRendering } from './rendering.service.ts';
@@ -31,3 +34,24 @@ export function createFilesServices(ctx: AppContext, deps: { storage: FileStorag
 }
 
 export type FilesServices = ReturnType<typeof createFilesServices>;
+
+/** The facts of a file other modules reason about: its name and page count (the scoring module's deck reads). */
+export interface FileFacts {
+  name: string;
+  pageCount: number;
+}
+
+/**
+ * Files' names and page counts, from the database alone (the scoring module is built before the
+ * files services), in the caller's transaction: at most 1,000 ids a call.
+ */
+export function createFileFacts() {
+  return {
+    async of(db: Kysely<Database>, appId: string, ids: string[]): Promise<Map<string, FileFacts>> {
+      const rows = await filesRepository.facts(db, appId, ids.slice(0, 1000));
+      return new Map(rows.map((r) => [r.id, { name: r.name, pageCount: Number(r.page_count) }]));
+    },
+  };
+}
+
+export type FileFactsReader = ReturnType<typeof createFileFacts>;

@@ -44,6 +44,7 @@ export function createIngestService(
     histories: deps.histories,
     links: deps.links,
     customers: deps.customers,
+    scores: deps.scores,
     writeCustomers: deps.writeCustomers,
   });
   const { authorize } = createIngestAuthorizer(deps);

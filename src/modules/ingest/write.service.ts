@@ -103,6 +103,15 @@ export interface CustomerLookups {
 }
 
 /**
+ * What the scoring module keeps of a batch's records (its keeper, wired by the composition root):
+ * the points they earn, added to their customers' scores in the caller's transaction; nothing (no
+ * statement) for records that earn none.
+ */
+export interface ScoreKeeping {
+  add(trx: Kysely<Database>, rows: Insertable<BehaviourLogsTable>[]): Promise<void>;
+}
+
+/**
  * The owners of the record tables ingestion writes and looks up, each writing its tables in the
  * caller's transaction.
  */
@@ -111,6 +120,7 @@ export interface RecordOwners {
   histories: HistoryRecords;
   links: LinkStore;
   customers: CustomerLookups;
+  scores: ScoreKeeping;
 }
 
 /**
@@ -120,12 +130,13 @@ export interface RecordOwners {
  * a group commit.
  */
 export function createRecordWriter(database: DatabaseHandle, deps: RecordOwners & { writeCustomers: CustomerWriter }) {
-  const { links, behaviour, histories, customers, writeCustomers } = deps;
+  const { links, behaviour, histories, customers, scores, writeCustomers } = deps;
   const insertEventRows = eventRowsWriter(database.features);
 
   /**
    * Rows of many batches, table by table in dependency order: links, then what hangs off links,
-   * records (and their customers' last activity), events, counters.
+   * records (and their customers' scores and last activity), events, counters. The scores come
+   * before any other write of customers' rows, so that every writer takes its score locks first.
    */
   async function writeRows(trx: Kysely<Database>, plans: RowsPlan[]): Promise<void> {
     const all = <T>(pick: (p: RowsPlan) => T[]): T[] => (plans.length === 1 ? pick(plans[0] as RowsPlan) : plans.flatMap(pick));
@@ -137,6 +148,7 @@ export function createRecordWriter(database: DatabaseHandle, deps: RecordOwners 
     await histories.insert(trx, { clues: all((p) => p.rows.clues), calls: all((p) => p.rows.calls), posts: all((p) => p.rows.posts) });
     const behaviourRows = all((p) => p.behaviourRows);
     await behaviour.insert(trx, behaviourRows);
+    await scores.add(trx, behaviourRows);
     await customers.raiseLastActivity(trx, latestActivity(behaviourRows));
     await insertEventRows(
       trx,

@@ -18,7 +18,7 @@ import { createViewerFiles } from './viewer-files.ts';
 import { createLinkViewer } from './viewer.service.ts';
 import { createLinkViews } from './views.service.ts';
 
-export type { AlertLink, ViewReading } from './alerts.repository.ts';
+export type { AlertLink, ViewReading as AlertViewReading } from './alerts.repository.ts';
 export type { LinkInput } from './link-input.ts';
 // What a customer merge moves of links' rows, built by the composition root for the merges module.
 export { type LinkMergeMove, type LinkMergeMoves, createLinkMergeMoves } from './merge-moves.service.ts';
@@ -28,6 +28,8 @@ export { UNLOCK_TTL_S } from './signing.ts';
 export { linkHistoryReads } from './histories.repository.ts';
 // What ingestion reads and writes of links and their views (the ingest module's LinkStore).
 export { createLinkIngestStore } from './ingest.repository.ts';
+// What the scoring module reads of views' pages and links' names, in the write path's transaction.
+export { type LinkReadings, type ViewReading, createLinkReadings } from './readings.repository.ts';
 export type { LinkHistoryReads } from './mapper.ts';
 export { DEFAULT_FORM_FIELDS } from './viewer-model.ts';
 export type { FileViewerModel, ViewerAnswer, VisitorRequest, WebViewerModel } from './viewer-model.ts';

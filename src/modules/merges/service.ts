@@ -14,6 +14,7 @@ import type { LinkMergeMoves } from '../links/service.ts';
 import type { MembersService } from '../members/service.ts';
 import type { TaskMergeMoves } from '../tasks/service.ts';
 import type { AlertMergeMoves } from '../alerts/service.ts';
+import type { ScoreKeeper } from '../scoring/service.ts';
 import { type CustomerMergeRow, createMergesRepository } from './repository.ts';
 
 // The read model other modules' repositories follow a survivor's pending merges with (behaviour's reads).
@@ -126,9 +127,11 @@ export function createMergesService(
     tasks: TaskMergeMoves;
     /** Alerts (notifications, signals, readings), moved by their owner. */
     alerts: AlertMergeMoves;
+    /** Engagement scores, moved by their owner. */
+    scores: Pick<ScoreKeeper, 'move'>;
   },
 ) {
-  const { access, members, customers, audit, behaviour, histories, links, tasks, alerts } = deps;
+  const { access, members, customers, audit, behaviour, histories, links, tasks, alerts, scores } = deps;
   const db: Kysely<Database> = ctx.database.db;
   const clock = ctx.clock;
   const repo = createMergesRepository(ctx.database.features);
@@ -209,6 +212,8 @@ export function createMergesService(
       // Re-pointed by a later merge (its survivor merged in turn): the next pass moves to the new one.
       if (current === undefined || current.survivor_id !== m.survivor_id || current.moved_at !== null) return false;
       await behaviour.moveCounters(trx, moveOf(m));
+      // A score earned by records that named the merged customer after the merge (a batch checked before it).
+      await scores.move(trx, moveOf(m));
       if (now - m.merged_at < settleMs) return false;
       if (await repo.finish(trx, m, now)) await customers.settleSurvivor(trx, m.app_id, m.survivor_id);
       return true;
@@ -283,6 +288,8 @@ export function createMergesService(
         const now = clock.now();
         const oldBodies = merged.map((r) => toCustomer(r, clock));
         const previous = toCustomer(main, clock);
+        // The merged customers' scores are the survivor's at once; before any customer row is written (the score locks come first).
+        for (const id of mergedIds) await scores.move(trx, { appId, mergedId: id, survivorId: mainId });
 
         // The merged customers leave the live set first, so their values are no longer "taken".
         await customers.markMerged(trx, { appId, mergedIds, survivorId: mainId, ownerId: owner, now });

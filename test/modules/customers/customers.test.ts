@@ -222,7 +222,8 @@ describe('create, detail, edit', () => {
     });
     expect(c.createdAt).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
     const detail = await t.server.api.get(`/api/v1.7/customer/${c.id}/detail`, { token: sales.token });
-    expect(detail.json()).toEqual({ status: 1, data: c });
+    // The detail adds the engagement score (docs/scoring.md): none yet.
+    expect(detail.json()).toEqual({ status: 1, data: { ...c, score: 0, scoreReasons: [] } });
   });
 
   it('accepts a JSON body and camelCase names, and applies metadata defaults', async () => {
@@ -440,7 +441,9 @@ describe('list and search', () => {
     }
     expect(seen).toEqual([...ids].sort().reverse());
     const item = (await t.server.api.get(`${base()}/member/${u.id}/customers`, { token: u.token, query: { count: 1 } })).json().data[0];
-    expect(Object.keys(item).sort()).toEqual([...CUSTOMER_FIELDS, 'isNew', 'groupName', 'newCount', 'lastActivityAt'].sort());
+    expect(Object.keys(item).sort()).toEqual(
+      [...CUSTOMER_FIELDS, 'isNew', 'groupName', 'newCount', 'lastActivityAt', 'score', 'scoreReasons'].sort(),
+    );
     expect(item).toMatchObject({ isNew: 1, groupName: '', newCount: 1 });
   });
 

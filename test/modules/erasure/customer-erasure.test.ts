@@ -326,6 +326,7 @@ describe('erasure', () => {
       'site_visitors',
       'campaign_recipients',
       'customer_merges',
+      'customer_scores',
       'outbox',
       'customer_field_values',
       'customers',

@@ -250,8 +250,11 @@ describe('the form', () => {
       .selectAll()
       .where('id', '=', 'id-ada')
       .executeTakeFirstOrThrow();
-    // Only the last activity moves: the form filled is the customer's activity (docs/customers.md, "Order, total and activity").
-    expect({ ...after, email: before.email, email_lower: before.email_lower, last_activity_at: before.last_activity_at }).toEqual(before);
+    // Only the last activity and the engagement score move: the form filled is the customer's activity
+    // (docs/customers.md, "Order, total and activity") and earns points (docs/scoring.md).
+    const moved = { last_activity_at: before.last_activity_at, score_key: before.score_key, score_rise_at: before.score_rise_at };
+    expect({ ...after, email: before.email, email_lower: before.email_lower, ...moved }).toEqual(before);
+    expect(after.score_rise_at).toBeGreaterThan(0);
     expect(after.last_activity_at).not.toBeNull();
     const tied = await t.server.ctx.database.db
       .selectFrom('visitors')
