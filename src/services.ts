@@ -40,7 +40,7 @@ import { createIngestService } from './modules/ingest/service.ts';
 import { createMembersReadModel, createMembersService } from './modules/members/service.ts';
 import { createMergeErasure, createMergesService, mergeReadModel } from './modules/merges/service.ts';
 import { createMetadataService } from './modules/metadata/service.ts';
-import { createScoringService } from './modules/scoring/service.ts';
+import { type ScoreKeeper, createScoringService } from './modules/scoring/service.ts';
 import { type ProjectCreatedHook, createProjectLogos, createProjectsService } from './modules/projects/service.ts';
 import {
   SWEEP_EVERY_MS as SITE_SWEEP_MS,
@@ -98,6 +98,26 @@ function createIdentityServices(ctx: AppContext, jobs: BackgroundJobs) {
 }
 
 type IdentityServices = ReturnType<typeof createIdentityServices>;
+
+/** Erasure of customers: each module whose tables name customers erases its own rows, in one transaction. */
+function createErasure(ctx: AppContext, id: IdentityServices, scoring: ScoreKeeper) {
+  return createErasureService(ctx, {
+    access: id.access,
+    audit: id.audit.record,
+    owners: {
+      customers: createCustomerErasure(ctx.database),
+      merges: createMergeErasure(ctx.database),
+      histories: createHistoryErasure(ctx.database),
+      links: createLinkErasure(ctx.database),
+      behaviour: createBehaviourErasure(ctx.database),
+      site: createSiteErasure(ctx.database),
+      campaigns: createCampaignErasure(ctx.database),
+      tasks: createTaskErasure(ctx.database),
+      alerts: createAlertErasure(ctx.database),
+      scoring,
+    },
+  });
+}
 
 /** Customers and what they did: groups, histories, behaviour, merges, erasure, ingestion, imports and exports. */
 function createCustomerServices(ctx: AppContext, id: IdentityServices, jobs: BackgroundJobs) {
@@ -160,22 +180,7 @@ function createCustomerServices(ctx: AppContext, id: IdentityServices, jobs: Bac
     scores: scoring.keeper,
   });
   // Erasure asks each module whose tables name customers to erase its own rows, in one transaction.
-  const erasure = createErasureService(ctx, {
-    access,
-    audit: audit.record,
-    owners: {
-      customers: createCustomerErasure(ctx.database),
-      merges: createMergeErasure(ctx.database),
-      histories: createHistoryErasure(ctx.database),
-      links: createLinkErasure(ctx.database),
-      behaviour: createBehaviourErasure(ctx.database),
-      site: createSiteErasure(ctx.database),
-      campaigns: createCampaignErasure(ctx.database),
-      tasks: createTaskErasure(ctx.database),
-      alerts: createAlertErasure(ctx.database),
-      scoring: scoring.keeper,
-    },
-  });
+  const erasure = createErasure(ctx, id, scoring.keeper);
   // Ingestion writes each record table through its owner, in its own transaction and statements:
   // links and their views, history records, behaviour records and counters, the site's visits and
   // anonymous records; it looks stored ids up through their owners too.
