@@ -235,7 +235,10 @@ describe('the campaign composer', { timeout: 120_000 }, () => {
     const composer = new ComposerPage(page);
     await composer.startDraft('Autumn news', '<p>Hello {{name}}</p>');
     await composer.pickCustomer('Grace', 'Grace Hopper');
-    await composer.recipientCount.filter({ hasText: text('en-US', 'campaigns.compose.recipientCount', { count: 1 }) }).waitFor();
+    // The count is asked of the server once the pick settles: on a busy machine that can take a while.
+    await composer.recipientCount
+      .filter({ hasText: text('en-US', 'campaigns.compose.recipientCount', { count: 1 }) })
+      .waitFor({ timeout: 60_000 });
     await composer.preview.getByText('Hello Ada Lovelace').waitFor();
     await page.getByText(text('en-US', 'campaigns.compose.later'), { exact: true }).click();
     const when = page.getByLabel(text('en-US', 'campaigns.compose.sendAt'), { exact: true });

@@ -221,6 +221,8 @@ describe('the console, as a salesperson uses it', { timeout: 120_000 }, () => {
     const fields = new FieldsPage(tab);
     await fields.open(base, appId);
     await fields.row(text('en-US', 'customers.fields.name')).first().waitFor();
+    // The table's rows are drawn (the seeded landline type among them) before its text is read.
+    await tab.getByRole('main').getByText(text('en-US', 'customers.fieldEditor.types.fixedPhone')).first().waitFor();
     // Every seeded field and type in English: no Chinese title, no raw type name.
     const page = (await tab.getByRole('main').textContent()) ?? '';
     expect(page.match(/[\u4e00-\u9fff]+/g) ?? []).toEqual([]);
