@@ -4,7 +4,7 @@
  * (erasure). Each in the caller's transaction.
  */
 import type { Kysely } from 'kysely';
-import { type Database, type DialectFeatures, bulkOps } from '../../db/index.ts';
+import { type Database, type DialectFeatures, bulkOps, customerMoves } from '../../db/index.ts';
 
 type Db = Kysely<Database>;
 
@@ -17,32 +17,12 @@ export interface MergeMove {
 
 export function createAlertRecordsRepository(features: DialectFeatures) {
   const bulk = bulkOps(features);
+  const moves = customerMoves(features);
   return {
     /** Re-points up to `batch` rows of each table from the merged customer to its survivor; returns how many. */
     async move(trx: Db, m: MergeMove, batch: number): Promise<number> {
       let moved = 0;
-      for (const table of ['notifications', 'alert_signals'] as const) {
-        const rows = await trx
-          .selectFrom(table as 'notifications')
-          .select('id')
-          .where('app_id', '=', m.appId)
-          .where('customer_id', '=', m.mergedId)
-          .limit(batch)
-          .execute();
-        if (rows.length === 0) continue;
-        await trx
-          .updateTable(table as 'notifications')
-          .set({ customer_id: m.survivorId })
-          .where(features.projectIs('app_id', m.appId))
-          .where(
-            bulk.anyOf(
-              'id',
-              rows.map((r) => r.id),
-            ),
-          )
-          .execute();
-        moved += rows.length;
-      }
+      for (const table of ['notifications', 'alert_signals'] as const) moved += await moves.moveBatch(trx, table, m, batch);
       const readings = await trx
         .updateTable('alert_readings')
         .set({ customer_id: m.survivorId })

@@ -11,6 +11,7 @@ import {
   type Database,
   type DatabaseHandle,
   bulkOps,
+  customerMoves,
   crossProject,
   preparedQuery,
 } from '../../db/index.ts';
@@ -56,6 +57,7 @@ export interface MergeMove {
 /** The writes of behaviour records and their counters, in the caller's transaction (ingestion's write path). */
 export function createBehaviourRecordWrites(database: DatabaseHandle) {
   const bulk = bulkOps(database.features);
+  const moves = customerMoves(database.features);
   return {
     /** Records, one statement per chunk. */
     insertLogs(trx: Kysely<Database>, rows: Insertable<BehaviourLogsTable>[]): Promise<void> {
@@ -91,25 +93,7 @@ export function createBehaviourRecordWrites(database: DatabaseHandle) {
       return Number(r.numDeletedRows);
     },
 
-    async moveLogs(trx: Kysely<Database>, m: MergeMove, batch: number): Promise<number> {
-      const ids = await trx
-        .selectFrom('behaviour_logs')
-        .select('id')
-        .where('app_id', '=', m.appId)
-        .where('customer_id', '=', m.mergedId)
-        .limit(batch)
-        .execute();
-      if (ids.length === 0) return 0;
-      const list = ids.map((r) => r.id);
-      await trx
-        .updateTable('behaviour_logs')
-        .set({ customer_id: m.survivorId })
-        // By primary key, the project checked on the rows found (SQLite would otherwise walk the project's index).
-        .where(database.features.projectIs('app_id', m.appId))
-        .where(bulk.anyOf('id', list))
-        .execute();
-      return list.length;
-    },
+    moveLogs: (trx: Kysely<Database>, m: MergeMove, batch: number): Promise<number> => moves.moveBatch(trx, 'behaviour_logs', m, batch),
 
     /** The merged customer's all-time totals added to the survivor's (in key order, a statement per chunk) and removed. */
     async moveTotals(trx: Kysely<Database>, m: MergeMove): Promise<void> {

@@ -4,7 +4,7 @@
  * transaction.
  */
 import type { Kysely } from 'kysely';
-import { type Database, type DialectFeatures, bulkOps } from '../../db/index.ts';
+import { type Database, type DialectFeatures, bulkOps, customerMoves } from '../../db/index.ts';
 
 type Db = Kysely<Database>;
 
@@ -20,30 +20,10 @@ export interface MergeMove {
 
 export function createTaskRecordsRepository(features: DialectFeatures) {
   const bulk = bulkOps(features);
+  const moves = customerMoves(features);
   return {
     /** Re-points up to `batch` rows of `table` from the merged customer to its survivor; returns how many. */
-    async move(trx: Db, table: CustomerTable, m: MergeMove, batch: number): Promise<number> {
-      const rows = await trx
-        .selectFrom(table as 'notes')
-        .select('id')
-        .where('app_id', '=', m.appId)
-        .where('customer_id', '=', m.mergedId)
-        .limit(batch)
-        .execute();
-      if (rows.length === 0) return 0;
-      await trx
-        .updateTable(table as 'notes')
-        .set({ customer_id: m.survivorId })
-        .where(features.projectIs('app_id', m.appId))
-        .where(
-          bulk.anyOf(
-            'id',
-            rows.map((r) => r.id),
-          ),
-        )
-        .execute();
-      return rows.length;
-    },
+    move: (trx: Db, table: CustomerTable, m: MergeMove, batch: number): Promise<number> => moves.moveBatch(trx, table, m, batch),
 
     /** Deletes the project's rows of `table` about these customers; returns their ids. */
     async deleteOf(trx: Db, table: CustomerTable, appId: string, customerIds: string[]): Promise<string[]> {

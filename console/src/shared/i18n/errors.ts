@@ -33,3 +33,9 @@ export function errorDetail(error: unknown): string | undefined {
 export function errorCode(error: unknown): string | undefined {
   return error instanceof ApiError ? error.code : undefined;
 }
+
+/** A failure's messages for the form field it names: its text, then the server's detail when that says more. */
+export function fieldErrors(error: unknown): string[] {
+  const detail = errorDetail(error);
+  return detail ? [errorText(error), detail] : [errorText(error)];
+}

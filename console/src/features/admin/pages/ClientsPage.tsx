@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Empty, Flex, Form, Input, List, Modal, Popconfirm, Result, Skeleton, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorDetail, errorText } from '../../../shared/i18n/errors.ts';
+import { errorText, fieldErrors } from '../../../shared/i18n/errors.ts';
 import { PageHeader } from '../../../shared/ui/PageHeader.tsx';
 import { adminQueries, useCreateClient, useRevokeClient } from '../api.ts';
 
@@ -45,7 +45,7 @@ export function ClientsPage() {
       setMade(c);
     } catch (err) {
       const field = FIELD_OF[(err as { code?: string }).code ?? ''] ?? 'name';
-      form.setFields([{ name: field, errors: [errorText(err), errorDetail(err)].filter((x): x is string => Boolean(x)) }]);
+      form.setFields([{ name: field, errors: fieldErrors(err) }]);
     }
   };
 

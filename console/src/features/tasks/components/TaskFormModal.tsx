@@ -1,7 +1,7 @@
 import { Alert, DatePicker, Form, Input, Modal, Radio, Select } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
-import { errorCode, errorDetail, errorText } from '../../../shared/i18n/errors.ts';
+import { errorCode, errorDetail, errorText, fieldErrors } from '../../../shared/i18n/errors.ts';
 import { useLazyTexts } from '../../../shared/i18n/lazyTexts.ts';
 import { toServerTime } from '../../../shared/time/serverTime.ts';
 import { useAddTask } from '../api.ts';
@@ -53,8 +53,7 @@ export function TaskFormModal({
     } catch (err) {
       const field = taskFieldOf(errorCode(err));
       if (!field) return setFailure(err);
-      const detail = errorDetail(err);
-      form.setFields([{ name: field, errors: detail ? [errorText(err), detail] : [errorText(err)] }]);
+      form.setFields([{ name: field, errors: fieldErrors(err) }]);
     }
   };
 
