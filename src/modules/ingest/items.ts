@@ -5,17 +5,14 @@ import {
   type ParsedBehaviour,
   type ParsedCall,
   type ParsedClue,
-  type ParsedLink,
-  type ParsedViewLog,
   type References,
   type ScopedTable,
   parseBehaviour,
   parseCall,
   parseClue,
-  parseLink,
   parsePost,
-  parseViewLog,
 } from './bodies.ts';
+import { type ParsedLink, type ParsedViewLog, parseLink, parseViewLog } from './link-bodies.ts';
 import { ItemError, RECORD_ID_RE } from './reader.ts';
 
 /** The table of each domain type's records. */
