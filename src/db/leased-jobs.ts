@@ -1,5 +1,4 @@
-import type { Kysely, Updateable } from 'kysely';
-import { type CrossProjectKey, crossProject } from './app-id-check.ts';
+import type { Kysely, RawBuilder, Updateable } from 'kysely';
 import type { Database } from './schema.ts';
 
 /**
@@ -19,8 +18,11 @@ interface LeasedJobColumns {
 }
 type LeasedDb = Kysely<Record<LeasedJobTable, LeasedJobColumns>>;
 
-/** The lease's statements over `table`, whose worker looks for work in every project as `worker`. */
-export function leasedJobs<T extends LeasedJobTable>(table: T, worker: CrossProjectKey) {
+/**
+ * The lease's statements over `table`, whose worker looks for work in every project: `crossProjectTag`
+ * is its `crossProject(key)` (src/db/app-id-check.ts), written where the table's owner builds these.
+ */
+export function leasedJobs<T extends LeasedJobTable>(table: T, crossProjectTag: RawBuilder<unknown>) {
   const over = (db: Kysely<Database>) => db as unknown as LeasedDb;
   const name: LeasedJobTable = table;
   return {
@@ -34,7 +36,7 @@ export function leasedJobs<T extends LeasedJobTable>(table: T, worker: CrossProj
         .orderBy('created_at')
         .orderBy('id')
         .limit(limit)
-        .modifyEnd(crossProject(worker))
+        .modifyEnd(crossProjectTag)
         .execute();
     },
 

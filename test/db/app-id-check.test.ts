@@ -91,9 +91,8 @@ describe('CROSS_PROJECT', () => {
 
   it('holds only keys some statement of src/ is tagged with, each with its reason', () => {
     for (const [key, why] of Object.entries(CROSS_PROJECT)) {
-      // Tagged where the statement is built, or given to the leased jobs' statements (src/db/leased-jobs.ts) that tag it.
       expect(
-        sources.some((s) => s.includes(`crossProject('${key}')`) || (s.includes(`', '${key}')`) && /leasedJobs\('[a-z_]+', '/.test(s))),
+        sources.some((s) => s.includes(`crossProject('${key}')`)),
         key,
       ).toBe(true);
       expect(why.length).toBeGreaterThan(40);

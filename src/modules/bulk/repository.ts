@@ -5,7 +5,7 @@ import type { BulkRow } from './mapper.ts';
 type Db = Kysely<Database>;
 
 /** Bulk customer jobs (one table, this module's). */
-const lease = leasedJobs('customer_bulk_jobs', 'customer-bulk-worker');
+const lease = leasedJobs('customer_bulk_jobs', crossProject('customer-bulk-worker'));
 
 export const bulkRepository = {
   waiting: lease.waiting,

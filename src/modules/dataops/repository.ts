@@ -4,6 +4,7 @@ import {
   type CustomerImportsTable,
   type Database,
   bulkOps,
+  crossProject,
   leasedJobs,
   type DialectFeatures,
 } from '../../db/index.ts';
@@ -14,7 +15,7 @@ type Db = Kysely<Database>;
 /** Customer import jobs and their failed rows. */
 export function createImportsRepository(features: DialectFeatures) {
   const bulk = bulkOps(features);
-  const lease = leasedJobs('customer_imports', 'customer-import-worker');
+  const lease = leasedJobs('customer_imports', crossProject('customer-import-worker'));
   return {
     waiting: lease.waiting,
     claim: lease.claim,
