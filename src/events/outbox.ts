@@ -3,10 +3,11 @@ import type { Insertable, Kysely } from 'kysely';
 import { timeOrderedUuid } from '../lib/ids.ts';
 
 /**
- * `create`, `update`, `merge`, `delete` (the interface's settled four), and the tasks module's two
- * (docs/events.md): `complete` (a task marked done) and `due` (a task came due).
+ * `create`, `update`, `merge`, `delete` (the interface's settled four), the tasks module's two
+ * (docs/events.md): `complete` (a task marked done) and `due` (a task came due), and the scoring
+ * module's `hot` (a customer announced as a hot lead).
  */
-export type EventType = 'create' | 'update' | 'merge' | 'delete' | 'complete' | 'due';
+export type EventType = 'create' | 'update' | 'merge' | 'delete' | 'complete' | 'due' | 'hot';
 
 /**
  * The body of an event whose body is the stored record itself (ADR 0010): the outbox row then

@@ -1,5 +1,6 @@
 import type { BehaviourLogsTable, CustomerScoresTable, Database } from '../../db/index.ts';
 import type { Insertable, Kysely } from 'kysely';
+import { writeEvents } from '../../events/outbox.ts';
 import type { Clock } from '../../lib/time.ts';
 import type { BehaviourRecords } from '../behaviour/service.ts';
 import type { CustomerScoreColumns, ScoreColumns } from '../customers/service.ts';
@@ -15,11 +16,13 @@ import {
   type ScoreState,
   type ScoredRecord,
   applyRecords,
+  decayed,
   emptyState,
   halfLifeMs,
   keyOf,
   mergeStates,
 } from './points.ts';
+import { presentReasons, rounded } from './reasons.ts';
 import type { ScoringRepository } from './repository.ts';
 import { type ScoringRules, siteKeyPageOf } from './rules.ts';
 
@@ -74,6 +77,17 @@ const HORIZON_HALF_LIVES = 20;
 const RECOMPUTE_RECORDS = 200_000;
 /** How long a file's name and page count are kept in process (they change with a new version). */
 const FILE_FACTS_MS = 60_000;
+/** A rise further back than this is a producer's backfill: it announces no hot lead (as the alerts tell no old record). */
+const HOT_RISE_MS = 60 * 60 * 1000;
+
+/** The body of a `Customer` `hot` event (docs/scoring.md, "Hot leads announced"). */
+export interface HotLeadBody {
+  id: string;
+  appId: string;
+  svcUserId: string;
+  score: number;
+  scoreReasons: string[];
+}
 
 /** A stored state as the rules work on it. */
 function stateOf(row: CustomerScoresTable | undefined): ScoreState {
@@ -237,10 +251,17 @@ export function createScoreKeeper(deps: ScoreKeeperDeps) {
     const rows: Insertable<CustomerScoresTable>[] = [];
     const columns: ScoreColumns[] = [];
     const empty: string[] = [];
+    const hot: { id: string; state: ScoreState }[] = [];
     for (const [id, records] of byCustomer) {
       const before = stored.get(id);
       records.sort((a, b) => a.at - b.at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-      const state = applyRecords(stateOf(before), records, ctx);
+      const prior = stateOf(before);
+      const was = decayed(prior.value, prior.refAt, now, halfLife);
+      const state = applyRecords(prior, records, ctx);
+      if (!fresh && becameHot(was, state, rules, now)) {
+        state.marks.hotAt = now;
+        hot.push({ id, state });
+      }
       const key = keyOf(state.value, state.refAt, halfLife);
       const row = rowOf(appId, id, state, now);
       if (fresh && state.value === 0 && state.marks.lastViewAt === 0) empty.push(id);
@@ -251,6 +272,41 @@ export function createScoreKeeper(deps: ScoreKeeperDeps) {
     await repo.saveStates(trx, rows);
     if (empty.length > 0) await repo.deleteStates(trx, appId, empty);
     await customers.setScores(trx, columns);
+    if (hot.length > 0) await announce(trx, appId, hot, halfLife, now);
+  }
+
+  /**
+   * Whether a batch's records make the customer a hot lead (docs/scoring.md, "Hot leads announced"):
+   * they raised its score, recently, to at least the project's `hotScore`, and it was not announced
+   * yet today (the server's day).
+   */
+  function becameHot(was: number, state: ScoreState, rules: ScoringRules, now: number): boolean {
+    if (rules.hotScore <= 0 || state.riseAt < now - HOT_RISE_MS) return false;
+    const score = decayed(state.value, state.refAt, now, halfLifeMs(rules));
+    if (score < rules.hotScore || score <= was) return false;
+    return state.marks.hotAt === undefined || clock.day(state.marks.hotAt) !== clock.day(now);
+  }
+
+  /** `Customer` `hot` events for the customers a batch made hot leads, in its transaction (their owners read in one statement). */
+  async function announce(trx: Db, appId: string, hot: { id: string; state: ScoreState }[], halfLife: number, now: number) {
+    const owners = await customers.ownersOf(
+      trx,
+      appId,
+      hot.map((h) => h.id),
+    );
+    const events = hot.flatMap(({ id, state }) => {
+      const owner = owners.get(id);
+      if (owner === undefined) return [];
+      const body: HotLeadBody = {
+        id,
+        appId,
+        svcUserId: String(owner),
+        score: rounded(decayed(state.value, state.refAt, now, halfLife)),
+        scoreReasons: presentReasons(clock, state.reasons, now, halfLife).map((r) => r.text),
+      };
+      return [{ event_type: 'hot' as const, domainType: 'Customer', domainId: id, body }];
+    });
+    await writeEvents(trx, appId, events, now);
   }
 
   return {

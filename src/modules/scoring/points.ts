@@ -71,6 +71,8 @@ export interface Marks {
   /** The latest view of a shared link (link_view_log), for returns. */
   lastViewAt: number;
   readings: ReadingMark[];
+  /** When the customer was last announced as a hot lead (docs/scoring.md, "Hot leads announced"). */
+  hotAt?: number;
 }
 
 export interface ScoreState {
@@ -392,6 +394,8 @@ export function mergeStates(into: ScoreState, from: ScoreState, halfLife: number
   }
   if (from.last !== null && (into.last === null || from.last.at > into.last.at)) into.last = from.last;
   into.marks.lastViewAt = Math.max(into.marks.lastViewAt, from.marks.lastViewAt);
+  const hotAt = Math.max(into.marks.hotAt ?? 0, from.marks.hotAt ?? 0);
+  if (hotAt > 0) into.marks.hotAt = hotAt;
   into.marks.readings = [...into.marks.readings, ...from.marks.readings].sort((a, b) => b.at - a.at).slice(0, READINGS_KEPT);
   return into;
 }

@@ -26,6 +26,8 @@ export interface ScoringRules {
   keyPages: KeyPages[];
   /** URL prefixes of the project's site whose pages are key. */
   siteKeyPages: string[];
+  /** A rise that brings a customer's score to at least this announces it as a hot lead (0: never). */
+  hotScore: number;
 }
 
 export const DEFAULT_RULES: ScoringRules = {
@@ -35,6 +37,7 @@ export const DEFAULT_RULES: ScoringRules = {
   weights: { deck_read: 10, key_page_second: 0.1, site_key_page: 5, mail_click: 3, form: 15, return: 5 },
   keyPages: [],
   siteKeyPages: [],
+  hotScore: 25,
 };
 
 /** Seconds on one key page that count in one reading, at most. */
@@ -44,6 +47,7 @@ export const LIMITS = {
   halfLifeDays: [1, 365],
   deckShare: [0.05, 1],
   returnDays: [1, 90],
+  hotScore: [0, 100_000],
   weight: [0, 1000],
   keyPageFiles: 100,
   keyPagesPerFile: 200,
@@ -70,6 +74,7 @@ export function storedRules(text: string | null | undefined): ScoringRules {
     weights: { ...DEFAULT_RULES.weights, ...(set.weights ?? {}) },
     keyPages: set.keyPages ?? [],
     siteKeyPages: set.siteKeyPages ?? [],
+    hotScore: set.hotScore ?? DEFAULT_RULES.hotScore,
   };
 }
 
@@ -162,8 +167,12 @@ export function mergeRules(current: ScoringRules, input: RulesInput): ScoringRul
   const weights = pick(input, 'weights', 'weights');
   const keyPages = pick(input, 'key_pages', 'keyPages');
   const sitePages = pick(input, 'site_key_pages', 'siteKeyPages');
-  if ([halfLife, share, returnDays, weights, keyPages, sitePages].every((v) => v === undefined)) {
-    throw failure('Bad Request', 'Give at least one of half_life_days, deck_share, return_days, weights, key_pages, site_key_pages');
+  const hotScore = pick(input, 'hot_score', 'hotScore');
+  if ([halfLife, share, returnDays, weights, keyPages, sitePages, hotScore].every((v) => v === undefined)) {
+    throw failure(
+      'Bad Request',
+      'Give at least one of half_life_days, deck_share, return_days, weights, key_pages, site_key_pages, hot_score',
+    );
   }
   return {
     halfLifeDays: halfLife === undefined ? current.halfLifeDays : inRange(halfLife, 'half_life_days', LIMITS.halfLifeDays, true),
@@ -172,6 +181,7 @@ export function mergeRules(current: ScoringRules, input: RulesInput): ScoringRul
     weights: weights === undefined ? current.weights : weightsOf(weights, current.weights),
     keyPages: keyPages === undefined ? current.keyPages : keyPagesOf(keyPages),
     siteKeyPages: sitePages === undefined ? current.siteKeyPages : siteKeyPagesOf(sitePages),
+    hotScore: hotScore === undefined ? current.hotScore : inRange(hotScore, 'hot_score', LIMITS.hotScore),
   };
 }
 

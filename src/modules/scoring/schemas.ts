@@ -52,6 +52,7 @@ export const ScoringSettings = Type.Object({
   weights: Weights,
   keyPages: Type.Array(KeyPages, { description: "files' key pages" }),
   siteKeyPages: Type.Array(Type.String(), { description: "URL prefixes of the site's key pages" }),
+  hotScore: Type.Number({ description: 'a rise that brings a score to at least this announces the customer as a hot lead (0: never)' }),
   keyPageCapSeconds: Type.Integer({ description: 'seconds on one key page that count in one reading, at most' }),
   recomputing: Type.Boolean({ description: "the project's customers are being scored again from their records" }),
   updatedAt: Type.Union([Type.String(), Type.Null()]),
@@ -72,6 +73,8 @@ export const ScoringBody = Type.Object({
   keyPages: jsonParam('as key_pages'),
   site_key_pages: jsonParam("[prefix…]: at most 50 URL prefixes ('example.com/pricing', or a path '/pricing'), replacing the list"),
   siteKeyPages: jsonParam('as site_key_pages'),
+  hot_score: numberParam('0 to 100000: the score a rise must reach to announce a hot lead (0: never)'),
+  hotScore: numberParam('as hot_score'),
 });
 
 const Signal = Type.Object({

@@ -76,6 +76,7 @@ export function createScoringSettings(ctx: AppContext, deps: { repo: ScoringRepo
             weights: next.weights,
             keyPageFiles: next.keyPages.length,
             siteKeyPages: next.siteKeyPages.length,
+            hotScore: next.hotScore,
           },
         });
       });
