@@ -34,6 +34,7 @@ import * as m033 from './migrations/033_site_check_and_logos.ts';
 import * as m034 from './migrations/034_notes_and_tasks.ts';
 import * as m035 from './migrations/035_engagement_scores.ts';
 import * as m036 from './migrations/036_alerts.ts';
+import * as m037 from './migrations/037_hot_lead_readings.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -79,6 +80,7 @@ const MIGRATIONS: Record<string, PortableMigration> = {
   '034_notes_and_tasks': m034,
   '035_engagement_scores': m035,
   '036_alerts': m036,
+  '037_hot_lead_readings': m037,
 };
 
 class StaticProvider implements MigrationProvider {

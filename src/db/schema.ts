@@ -721,6 +721,8 @@ export interface AlertReadingsTable {
   last_page_at: number;
   /** When it was found over (its leave, or silence); null while in progress. */
   ended_at: number | null;
+  /** A hot lead announced during the reading, told with its end: `{score, reasons}` JSON (migration 037); null: none. */
+  hot: string | null;
 }
 
 /** A signal for one member: an inbox entry and its e-mail (migration 036). */

@@ -9,7 +9,7 @@ import { timeOrderedUuid } from '../../lib/ids.ts';
 import type { JobDefinition } from '../../lib/jobs.ts';
 import type { ChannelPost } from '../webhooks/service.ts';
 import { type AlertsDeps, customerUrl } from './common.ts';
-import { type ReadingPlan, planReadings, readDrafts } from './readings.ts';
+import { type ReadingPlan, foldHotLeads, planReadings, readDrafts } from './readings.ts';
 import { type Planned, resolveDrafts } from './recipients.ts';
 import { signalsRepository as repo } from './signals.repository.ts';
 import { READING_ACTIONS, type SignalDraft, stepsOf } from './sources.ts';
@@ -118,7 +118,8 @@ export function createEvaluator(ctx: AppContext, deps: AlertsDeps, hooks: { mail
     for (const p of planned) {
       if (existing.has(p.draft.key)) continue;
       existing.add(p.draft.key);
-      const quiet = await suppressed(trx, p.draft, now);
+      // A hot lead folded into a reading is told with the reading's end (readings.ts, foldHotLeads).
+      const quiet = p.draft.foldedInto !== undefined || (await suppressed(trx, p.draft, now));
       const signalId = timeOrderedUuid();
       const d = p.draft;
       await repo.insertSignal(trx, {
@@ -127,7 +128,7 @@ export function createEvaluator(ctx: AppContext, deps: AlertsDeps, hooks: { mail
         key: d.key,
         signal: d.signal,
         customer_id: d.customerId,
-        subject: d.subject,
+        subject: d.foldedInto ?? d.subject,
         suppressed: quiet ? 1 : 0,
         created_at: now,
       });
@@ -180,8 +181,10 @@ export function createEvaluator(ctx: AppContext, deps: AlertsDeps, hooks: { mail
     // Alert events are this module's own: never a source.
     const steps = events.filter((e) => e.domainType !== 'Alert').flatMap((e) => stepsOf(e, clock));
     const readings = await planReadings(deps, db, steps, { now, quietMs: config.alertReadingQuietSeconds * 1000 });
+    const signals = steps.flatMap((s) => (s.kind === 'signal' ? [s.draft] : []));
+    await foldHotLeads(db, signals, readings);
     const drafts = [
-      ...steps.flatMap((s) => (s.kind === 'signal' ? [s.draft] : [])),
+      ...signals,
       ...readings.drafts,
       ...(await readDrafts(deps, readings.ended)),
     ];

@@ -67,6 +67,7 @@ async function planProject(deps: Pick<AlertsDeps, 'links'>, db: Kysely<Database>
         started_at: step.at,
         last_page_at: step.at,
         ended_at: null,
+        hot: null,
       };
       touched.set(step.viewId, row);
       continue;
@@ -111,6 +112,65 @@ export async function planReadings(
   return plan;
 }
 
+/**
+ * Hot leads during a reading (docs/alerts.md, "A hot lead during a reading"): a `hot_lead` draft (not
+ * told yet today) about a customer with a directed reading in progress, or one that ended in this
+ * pass, is folded into its most recent one: the draft is recorded without being told, and the
+ * reading keeps the score and reasons, which its end's alert tells. One alert for one reading.
+ */
+export async function foldHotLeads(db: Kysely<Database>, drafts: SignalDraft[], plan: ReadingPlan): Promise<void> {
+  const byApp = new Map<string, SignalDraft[]>();
+  for (const d of drafts) if (d.signal === 'hot_lead') byApp.set(d.appId, [...(byApp.get(d.appId) ?? []), d]);
+  for (const [appId, hot] of byApp) {
+    const told = await repo.existingKeys(
+      db,
+      appId,
+      hot.map((d) => d.key),
+    );
+    const fresh = hot.filter((d) => !told.has(d.key));
+    if (fresh.length === 0) continue;
+    // Readings in progress as this pass leaves them: stored ones, moved on by the pass, ended in it.
+    const current = new Map<string, ReadingRow>();
+    for (const r of await repo.openReadingsOf(db, appId, [...new Set(fresh.map((d) => d.customerId))])) current.set(r.view_id, r);
+    for (const r of plan.readings) if (r.app_id === appId) current.set(r.view_id, r);
+    for (const e of plan.ended) if (e.reading.app_id === appId) current.set(e.reading.view_id, e.reading);
+    for (const d of fresh) {
+      const reading = [...current.values()]
+        .filter((r) => r.customer_id === d.customerId && r.started_at <= d.at && (r.ended_at === null || r.ended_at >= d.at))
+        .sort((a, b) => b.last_page_at - a.last_page_at)[0];
+      if (reading === undefined) continue;
+      d.foldedInto = reading.view_id;
+      reading.hot = JSON.stringify({ score: d.data.score, reasons: d.data.reasons });
+      // A stored reading the pass did not touch is saved with it.
+      if (!plan.readings.includes(reading) && !plan.ended.some((e) => e.reading === reading)) plan.readings.push(reading);
+    }
+  }
+}
+
+/** A reading's hot lead, as its end's alert tells it. */
+function hotOf(reading: ReadingRow): { score: unknown; reasons: unknown } | null {
+  if (reading.hot === null) return null;
+  try {
+    const v = JSON.parse(reading.hot) as { score?: unknown; reasons?: unknown };
+    return { score: v.score ?? null, reasons: Array.isArray(v.reasons) ? v.reasons : [] };
+  } catch {
+    return null;
+  }
+}
+
+/** The hot lead a reading held, told at its end when the reading itself tells nothing. */
+const heldHotLead = (appId: string, reading: ReadingRow, hot: { score: unknown; reasons: unknown }): SignalDraft => ({
+  signal: 'hot_lead',
+  appId,
+  key: `hot_lead:${reading.customer_id}:${reading.view_id}`,
+  customerId: reading.customer_id,
+  subject: null,
+  at: reading.ended_at ?? reading.last_page_at,
+  concerned: [],
+  personal: false,
+  data: hot,
+});
+
 /** The `deck_read` drafts of the readings that ended: pages read of the deck's pages, and the time, as the view stored them. */
 export async function readDrafts(deps: Pick<AlertsDeps, 'links' | 'files'>, ended: Ended[]): Promise<SignalDraft[]> {
   const byApp = new Map<string, Ended[]>();
@@ -125,7 +185,12 @@ export async function readDrafts(deps: Pick<AlertsDeps, 'links' | 'files'>, ende
     for (const { reading } of list) {
       const view = views.get(reading.view_id);
       const link = links.get(reading.link_id);
-      if (view === undefined || link === undefined || view.pagesRead === 0) continue;
+      const hot = hotOf(reading);
+      if (view === undefined || link === undefined || view.pagesRead === 0) {
+        // Nothing read to tell: a hot lead folded into it is told as itself.
+        if (hot !== null) drafts.push(heldHotLead(appId, reading, hot));
+        continue;
+      }
       const file = link.fileId === null ? null : await deps.files.viewerFile(appId, link.fileId);
       const pageCount = Math.max(file?.pageCount ?? 0, view.pagesRead);
       drafts.push({
@@ -145,6 +210,7 @@ export async function readDrafts(deps: Pick<AlertsDeps, 'links' | 'files'>, ende
           pageCount,
           seconds: Math.round(view.totalMs / 1000),
           percent: Math.round((100 * view.pagesRead) / pageCount),
+          ...(hot === null ? {} : { hot: true, ...hot }),
         },
       });
     }

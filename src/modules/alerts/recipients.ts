@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/index.ts';
-import type { AlertLocale } from '../../events/alert-events.ts';
+import type { AlertLocale, AlertSignal } from '../../events/alert-events.ts';
 import type { ActiveChannel } from '../webhooks/service.ts';
 import type { VisibleCustomer } from '../customers/service.ts';
 import type { AlertsDeps } from './common.ts';
@@ -59,6 +59,7 @@ function factsOf(d: SignalDraft, customer: VisibleCustomer, names: Map<number, s
         pagesRead: Number(data.pagesRead),
         pageCount: Number(data.pageCount),
         seconds: Number(data.seconds),
+        ...(data.hot === true ? { hot: hotFacts(data) } : {}),
       };
     case 'task_due':
       return { signal: 'task_due', customer: customer.name, title: String(data.title ?? ''), dueAt: String(data.dueAt ?? '') };
@@ -71,13 +72,27 @@ function factsOf(d: SignalDraft, customer: VisibleCustomer, names: Map<number, s
         excerpt: String(data.excerpt ?? ''),
       };
     case 'hot_lead':
-      return {
-        signal: 'hot_lead',
-        customer: customer.name,
-        score: typeof data.score === 'number' ? data.score : null,
-        reasons: Array.isArray(data.reasons) ? data.reasons.map(String) : [],
-      };
+      return { signal: 'hot_lead', customer: customer.name, ...hotFacts(data) };
   }
+}
+
+/** A hot lead's score and reasons as a draft's data holds them. */
+function hotFacts(data: Record<string, unknown>): { score: number | null; reasons: string[] } {
+  return {
+    score: typeof data.score === 'number' ? data.score : null,
+    reasons: Array.isArray(data.reasons) ? data.reasons.map(String) : [],
+  };
+}
+
+/**
+ * Whether a member or channel taking these signals, with this threshold, takes the draft: a reading
+ * reaching the threshold; a reading during which the customer became a hot lead (docs/alerts.md, "A
+ * hot lead during a reading") also for hot leads, whatever was read.
+ */
+export function takes(d: SignalDraft, signals: { has(s: AlertSignal): boolean }, readThreshold: number): boolean {
+  if (d.signal !== 'deck_read') return signals.has(d.signal);
+  if (d.data.hot === true && signals.has('hot_lead')) return true;
+  return signals.has('deck_read') && Number(d.data.percent) >= readThreshold;
 }
 
 /** The members a draft concerns, the customer's owner included for the customer's own signals. */
@@ -89,9 +104,8 @@ function concernedOf(d: SignalDraft, customer: VisibleCustomer): Set<number> {
 
 /** Whether a member with these settings is told of the draft, and how. */
 function recipientOf(d: SignalDraft, eff: Effective, userId: number, concerned: boolean): Recipient | null {
-  if (eff.scope === 'none' || !eff.signals.has(d.signal)) return null;
+  if (eff.scope === 'none' || !takes(d, eff.signals, eff.readThreshold)) return null;
   if (!concerned && (d.personal || eff.scope !== 'all')) return null;
-  if (d.signal === 'deck_read' && Number(d.data.percent) < eff.readThreshold) return null;
   const mail = eff.email === 'instant' ? 'queued' : eff.email === 'digest' ? 'digest' : 'none';
   if (!eff.inbox && mail === 'none') return null;
   return { userId, inbox: eff.inbox, mail, locale: eff.locale };
@@ -161,10 +175,7 @@ async function resolveProject(
       const r = recipientOf(d, eff, u, concerned.has(u));
       if (r !== null) recipients.push(r);
     }
-    const percent = Number(d.data.percent);
-    const channels = view.channels
-      .filter((c) => c.signals.includes(d.signal) && (d.signal !== 'deck_read' || percent >= c.readThreshold))
-      .map((c) => c.id);
+    const channels = view.channels.filter((c) => takes(d, new Set(c.signals), c.readThreshold)).map((c) => c.id);
     out.push({ draft: d, customer, facts: factsOf(d, customer, names), recipients, channels });
   }
   return out;

@@ -77,10 +77,23 @@ export const signalsRepository = {
           oc.columns(['app_id', 'view_id']).doUpdateSet((eb) => ({
             last_page_at: sql<number>`case when excluded.last_page_at > alert_readings.last_page_at then excluded.last_page_at else alert_readings.last_page_at end`,
             ended_at: eb.fn.coalesce('alert_readings.ended_at', eb.ref('excluded.ended_at')),
+            hot: eb.fn.coalesce('excluded.hot', eb.ref('alert_readings.hot')),
           })),
         )
         .execute();
     }
+  },
+
+  /** The readings in progress of these customers of the project (a hot lead's reading, to fold it into). */
+  async openReadingsOf(db: Db, appId: string, customerIds: string[]): Promise<ReadingRow[]> {
+    if (customerIds.length === 0) return [];
+    return db
+      .selectFrom('alert_readings')
+      .selectAll()
+      .where('app_id', '=', appId)
+      .where('customer_id', 'in', customerIds)
+      .where('ended_at', 'is', null)
+      .execute();
   },
 
   /** Ends a reading, unless another pass ended it first: false then (its signal is that pass's). */

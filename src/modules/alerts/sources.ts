@@ -28,6 +28,8 @@ export interface SignalDraft {
   personal: boolean;
   /** What its words say, as data (names are added later). */
   data: Record<string, unknown>;
+  /** A hot lead folded into this reading (a view id): recorded, told with the reading's end. */
+  foldedInto?: string;
 }
 
 /** A step of a reading, or a signal. */

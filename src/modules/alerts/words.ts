@@ -14,7 +14,16 @@ export type Audience = 'member' | 'team';
 /** What the words are made from: who, what, how much. Names as stored (null: unknown). */
 export type Facts =
   | { signal: 'deck_opened'; customer: string | null; link: string | null }
-  | { signal: 'deck_read'; customer: string | null; link: string | null; pagesRead: number; pageCount: number; seconds: number }
+  | {
+      signal: 'deck_read';
+      customer: string | null;
+      link: string | null;
+      pagesRead: number;
+      pageCount: number;
+      seconds: number;
+      /** The customer became a hot lead during the reading: told here, not apart. */
+      hot?: { score: number | null; reasons: string[] };
+    }
   | { signal: 'task_due'; customer: string | null; title: string; dueAt: string }
   | { signal: 'mention'; customer: string | null; author: string | null; mentioned: string | null; excerpt: string }
   | { signal: 'hot_lead'; customer: string | null; score: number | null; reasons: string[] };
@@ -44,6 +53,13 @@ function duration(seconds: number, locale: AlertLocale): string {
   return locale === 'zh-CN' ? `${minutes} 分钟` : `${minutes} min`;
 }
 
+/** A hot lead's score and reasons: "Score 32: read 3 of 3 pages of 'Pricing' today; came back today" ('' for neither). */
+function hotWhy(hot: { score: number | null; reasons: string[] }, between: string, after: string, word: string): string {
+  const why = hot.reasons.map((r) => cut(r, 200)).join(between);
+  const score = hot.score === null ? '' : `${word} ${hot.score}`;
+  return [score, why].filter(Boolean).join(after);
+}
+
 function english(f: Facts, audience: Audience): AlertWords {
   const who = cut(f.customer ?? 'A customer', NAME_MAX);
   switch (f.signal) {
@@ -54,9 +70,10 @@ function english(f: Facts, audience: Audience): AlertWords {
     case 'deck_read': {
       const link = cut(f.link ?? 'your link', NAME_MAX);
       const percent = f.pageCount > 0 ? Math.round((100 * f.pagesRead) / f.pageCount) : 0;
+      const read = `${percent}% of '${link}' read, in ${duration(f.seconds, 'en-US')}.`;
       return {
         title: `${who} read ${f.pagesRead} of ${f.pageCount} pages of '${link}' (${duration(f.seconds, 'en-US')})`,
-        text: `${percent}% of '${link}' read, in ${duration(f.seconds, 'en-US')}.`,
+        text: f.hot === undefined ? read : `${read} Now a hot lead: ${hotWhy(f.hot, '; ', ': ', 'Score') || 'engagement rising'}.`,
       };
     }
     case 'task_due':
@@ -66,11 +83,8 @@ function english(f: Facts, audience: Audience): AlertWords {
         title: `${cut(f.author ?? 'A colleague', NAME_MAX)} mentioned ${audience === 'member' ? 'you' : cut(f.mentioned ?? 'a colleague', NAME_MAX)}`,
         text: `In a note on ${who}: “${f.excerpt}”`,
       };
-    case 'hot_lead': {
-      const why = f.reasons.map((r) => cut(r, 200)).join('; ');
-      const score = f.score === null ? '' : `Score ${f.score}`;
-      return { title: `${who} is a hot lead`, text: [score, why].filter(Boolean).join(': ') || `${who}'s engagement is rising.` };
-    }
+    case 'hot_lead':
+      return { title: `${who} is a hot lead`, text: hotWhy(f, '; ', ': ', 'Score') || `${who}'s engagement is rising.` };
   }
 }
 
@@ -84,9 +98,10 @@ function chinese(f: Facts, audience: Audience): AlertWords {
     case 'deck_read': {
       const link = cut(f.link ?? '你的链接', NAME_MAX);
       const percent = f.pageCount > 0 ? Math.round((100 * f.pagesRead) / f.pageCount) : 0;
+      const read = `已读 ${percent}%，用时 ${duration(f.seconds, 'zh-CN')}。`;
       return {
         title: `${who} 阅读了《${link}》${f.pageCount} 页中的 ${f.pagesRead} 页（${duration(f.seconds, 'zh-CN')}）`,
-        text: `已读 ${percent}%，用时 ${duration(f.seconds, 'zh-CN')}。`,
+        text: f.hot === undefined ? read : `${read}已成为热门线索：${hotWhy(f.hot, '；', '：', '评分') || '参与度正在上升'}。`,
       };
     }
     case 'task_due':
@@ -96,11 +111,8 @@ function chinese(f: Facts, audience: Audience): AlertWords {
         title: `${cut(f.author ?? '一位同事', NAME_MAX)} 在笔记中提到了${audience === 'member' ? '你' : ` ${cut(f.mentioned ?? '一位同事', NAME_MAX)}`}`,
         text: `关于 ${who} 的笔记：“${f.excerpt}”`,
       };
-    case 'hot_lead': {
-      const why = f.reasons.map((r) => cut(r, 200)).join('；');
-      const score = f.score === null ? '' : `评分 ${f.score}`;
-      return { title: `${who} 成为热门线索`, text: [score, why].filter(Boolean).join('：') || `${who} 的参与度正在上升。` };
-    }
+    case 'hot_lead':
+      return { title: `${who} 成为热门线索`, text: hotWhy(f, '；', '：', '评分') || `${who} 的参与度正在上升。` };
   }
 }
 
