@@ -211,6 +211,69 @@ describe('a directed deck read on a phone', () => {
   });
 });
 
+describe('a reading during which the customer becomes a hot lead', () => {
+  it("is one alert, at its end, carrying the score: no hot-lead alert of its own seconds before, for members taking either signal", async () => {
+    useClock();
+    // The next day: not announced yet today. The threshold: a deck read (10 points) above Ada's score now.
+    now += 24 * 60 * 60_000;
+    await pass();
+    const before = (await t.server.api.get('/api/v1.7/customer/r-ada/detail', { token: p.master.token })).json().data.score as number;
+    const put = await t.server.api.put(`/api/v1.7/app/${p.appId}/scoring`, { hot_score: Math.floor(before) + 5 }, { token: p.master.token });
+    expect(put.json().status, put.body).toBe(1);
+    while ((await t.server.services.scoring.recomputeOnce()) !== 0);
+    // The Master hears of hot leads only (scope all): the reading's alert is theirs too.
+    const only = await t.server.api.put(
+      '/api/v1.7/user/notification-settings',
+      { projects: [{ app_id: p.appId, scope: 'all', signals: 'hot_lead' }] },
+      { token: p.master.token },
+    );
+    expect(only.json().status, only.body).toBe(1);
+    const owned = (await inbox(p.sales.token)).length;
+    const r = new Reader(link.shareToken);
+    await r.open();
+    await r.read(1, 20);
+    await r.read(2, 20);
+    await pass();
+    // Two of three pages: the deck is read, the score rose past the threshold, Ada announced...
+    const hot = await t.server.ctx.database.db
+      .selectFrom('outbox')
+      .select('body')
+      .where('app_id', '=', p.appId)
+      .where('domain_type', '=', 'Customer')
+      .where('event_type', '=', 'hot')
+      .execute();
+    expect(hot).toHaveLength(1);
+    // ...and nobody told apart while she reads.
+    await r.read(3, 20);
+    await pass();
+    expect(await inbox(p.sales.token, 'hot_lead')).toEqual([]);
+    expect(await inbox(p.master.token)).toEqual([]);
+    expect((await inbox(p.sales.token)).length).toBe(owned + 1);
+    await r.leave(3);
+    await pass();
+    const read = (await inbox(p.sales.token)).slice(0, (await inbox(p.sales.token)).length - owned - 1);
+    expect(read.map((e) => e.signal)).toEqual(['deck_read']);
+    const score = (JSON.parse(hot[0]?.body ?? '{}') as { score: number }).score;
+    expect(read[0]?.data).toMatchObject({ pagesRead: 3, pageCount: 3, hot: true, score });
+    // The reasons as the score gave them: the deck (the file's name) read in two readings, the returns.
+    expect(read[0]?.text).toBe(
+      `100% of 'Pricing' read, in 1 min. Now a hot lead: Score ${score}: read 3 of 3 pages of 'deck.pdf' twice since yesterday; came back 3 times since yesterday.`,
+    );
+    const master = await inbox(p.master.token);
+    expect(master.map((e) => e.signal)).toEqual(['deck_read']);
+    expect(await inbox(p.master.token, 'hot_lead')).toEqual([]);
+    // The hot lead is recorded (its key taken for the day), folded: not told on its own.
+    const signals = await t.server.ctx.database.db
+      .selectFrom('alert_signals')
+      .select(['signal', 'suppressed', 'subject'])
+      .where('app_id', '=', p.appId)
+      .where('signal', '=', 'hot_lead')
+      .execute();
+    expect(signals).toHaveLength(1);
+    expect(signals[0]?.suppressed).toBe(1);
+  });
+});
+
 afterAll(() => {
   vi.restoreAllMocks();
 });
