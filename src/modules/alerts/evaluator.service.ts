@@ -183,11 +183,7 @@ export function createEvaluator(ctx: AppContext, deps: AlertsDeps, hooks: { mail
     const readings = await planReadings(deps, db, steps, { now, quietMs: config.alertReadingQuietSeconds * 1000 });
     const signals = steps.flatMap((s) => (s.kind === 'signal' ? [s.draft] : []));
     await foldHotLeads(db, signals, readings);
-    const drafts = [
-      ...signals,
-      ...readings.drafts,
-      ...(await readDrafts(deps, readings.ended)),
-    ];
+    const drafts = [...signals, ...readings.drafts, ...(await readDrafts(deps, readings.ended))];
     const planned = await resolveDrafts(deps, db, drafts, config.timeZone);
     try {
       const written = await commit({ from, to }, readings, planned, now);

@@ -78,7 +78,12 @@ export function createCustomerScoreColumns(database: DatabaseHandle) {
 
     /** The owners of these customers of the project, by id (one statement; a customer gone is left out). */
     async ownersOf(trx: Db, appId: string, ids: string[]): Promise<Map<string, number>> {
-      const rows = await trx.selectFrom('customers').select(['id', 'owner_id']).where('app_id', '=', appId).where(bulk.anyOf('id', ids)).execute();
+      const rows = await trx
+        .selectFrom('customers')
+        .select(['id', 'owner_id'])
+        .where('app_id', '=', appId)
+        .where(bulk.anyOf('id', ids))
+        .execute();
       return new Map(rows.map((r) => [r.id, Number(r.owner_id)]));
     },
 

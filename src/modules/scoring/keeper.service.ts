@@ -283,7 +283,8 @@ export function createScoreKeeper(deps: ScoreKeeperDeps) {
   function becameHot(was: number, state: ScoreState, rules: ScoringRules, now: number): boolean {
     if (rules.hotScore <= 0 || state.riseAt < now - HOT_RISE_MS) return false;
     const score = decayed(state.value, state.refAt, now, halfLifeMs(rules));
-    if (score < rules.hotScore || score <= was) return false;
+    // Compared as shown (one decimal): a deck read of 10 points a second ago is a score of 10.
+    if (rounded(score) < rules.hotScore || score <= was) return false;
     return state.marks.hotAt === undefined || clock.day(state.marks.hotAt) !== clock.day(now);
   }
 

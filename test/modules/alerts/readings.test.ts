@@ -212,13 +212,17 @@ describe('a directed deck read on a phone', () => {
 });
 
 describe('a reading during which the customer becomes a hot lead', () => {
-  it("is one alert, at its end, carrying the score: no hot-lead alert of its own seconds before, for members taking either signal", async () => {
+  it('is one alert, at its end, carrying the score: no hot-lead alert of its own seconds before, for members taking either signal', async () => {
     useClock();
     // The next day: not announced yet today. The threshold: a deck read (10 points) above Ada's score now.
     now += 24 * 60 * 60_000;
     await pass();
     const before = (await t.server.api.get('/api/v1.7/customer/r-ada/detail', { token: p.master.token })).json().data.score as number;
-    const put = await t.server.api.put(`/api/v1.7/app/${p.appId}/scoring`, { hot_score: Math.floor(before) + 5 }, { token: p.master.token });
+    const put = await t.server.api.put(
+      `/api/v1.7/app/${p.appId}/scoring`,
+      { hot_score: Math.floor(before) + 5 },
+      { token: p.master.token },
+    );
     expect(put.json().status, put.body).toBe(1);
     while ((await t.server.services.scoring.recomputeOnce()) !== 0);
     // The Master hears of hot leads only (scope all): the reading's alert is theirs too.

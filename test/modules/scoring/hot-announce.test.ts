@@ -103,7 +103,9 @@ describe('a customer announced as a hot lead', () => {
       },
     });
     const feed = await feedEvents(t.server, p.appId, p.master.token);
-    expect(feed.filter((e) => e.event_type === 'hot')).toMatchObject([{ domainType: 'Customer', domainId: 'ha-ada', body: events[0]?.body }]);
+    expect(feed.filter((e) => e.event_type === 'hot')).toMatchObject([
+      { domainType: 'Customer', domainId: 'ha-ada', body: events[0]?.body },
+    ]);
   });
 
   it('at most once a day: more points the same day announce nothing; a rise the next day announces again', async () => {
@@ -126,7 +128,9 @@ describe('a customer announced as a hot lead', () => {
 
   it('not by a recompute of the rules, nor with hot_score 0', async () => {
     const before = (await hotEvents()).length;
-    expect((await t.server.api.put(SCORING(), { hot_score: 0, weights: { form: 20 } }, { token: p.master.token })).json().data.hotScore).toBe(0);
+    expect(
+      (await t.server.api.put(SCORING(), { hot_score: 0, weights: { form: 20 } }, { token: p.master.token })).json().data.hotScore,
+    ).toBe(0);
     while ((await t.server.services.scoring.recomputeOnce()) !== 0);
     now += DAY;
     await ingestOk([form('ha-b3', 'ha-bob', now - 60_000)]);
@@ -137,12 +141,14 @@ describe('a customer announced as a hot lead', () => {
     await t.server.api.put(SCORING(), { hot_score: 20 }, { token: p.master.token });
     while ((await t.server.services.scoring.recomputeOnce()) !== 0);
     const inbox = async () =>
-      ((await t.server.api.get('/api/v1.7/notifications', { token: p.sales.token })).json().data as {
-        signal: string;
-        title: string;
-        text: string;
-        data: Record<string, unknown>;
-      }[]).filter((n) => n.signal === 'hot_lead');
+      (
+        (await t.server.api.get('/api/v1.7/notifications', { token: p.sales.token })).json().data as {
+          signal: string;
+          title: string;
+          text: string;
+          data: Record<string, unknown>;
+        }[]
+      ).filter((n) => n.signal === 'hot_lead');
     // The announcements above, one a day: one alert each.
     await t.server.services.alerts.evaluator.pass();
     expect(await inbox()).toHaveLength(2);
