@@ -8800,6 +8800,8 @@ export interface paths {
                                 }[];
                                 /** @description URL prefixes of the site's key pages */
                                 siteKeyPages: string[];
+                                /** @description a rise that brings a score to at least this announces the customer as a hot lead (0: never) */
+                                hotScore: number;
                                 /** @description seconds on one key page that count in one reading, at most */
                                 keyPageCapSeconds: number;
                                 /** @description the project's customers are being scored again from their records */
@@ -8877,6 +8879,10 @@ export interface paths {
                         site_key_pages?: unknown;
                         /** @description as site_key_pages (JSON text in a form) */
                         siteKeyPages?: unknown;
+                        /** @description 0 to 100000: the score a rise must reach to announce a hot lead (0: never) */
+                        hot_score?: number | string;
+                        /** @description as hot_score */
+                        hotScore?: number | string;
                     };
                 };
             };
@@ -8913,6 +8919,8 @@ export interface paths {
                                 }[];
                                 /** @description URL prefixes of the site's key pages */
                                 siteKeyPages: string[];
+                                /** @description a rise that brings a score to at least this announces the customer as a hot lead (0: never) */
+                                hotScore: number;
                                 /** @description seconds on one key page that count in one reading, at most */
                                 keyPageCapSeconds: number;
                                 /** @description the project's customers are being scored again from their records */

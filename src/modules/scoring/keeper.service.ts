@@ -272,7 +272,7 @@ export function createScoreKeeper(deps: ScoreKeeperDeps) {
     await repo.saveStates(trx, rows);
     if (empty.length > 0) await repo.deleteStates(trx, appId, empty);
     await customers.setScores(trx, columns);
-    if (hot.length > 0) await announce(trx, appId, hot, halfLife, now);
+    if (hot.length > 0) await announce(trx, appId, hot, { halfLife, now });
   }
 
   /**
@@ -289,7 +289,8 @@ export function createScoreKeeper(deps: ScoreKeeperDeps) {
   }
 
   /** `Customer` `hot` events for the customers a batch made hot leads, in its transaction (their owners read in one statement). */
-  async function announce(trx: Db, appId: string, hot: { id: string; state: ScoreState }[], halfLife: number, now: number) {
+  async function announce(trx: Db, appId: string, hot: { id: string; state: ScoreState }[], at: { halfLife: number; now: number }) {
+    const { halfLife, now } = at;
     const owners = await customers.ownersOf(
       trx,
       appId,
