@@ -125,11 +125,11 @@ function dueSteps(e: FeedEvent & { appId: string }, body: Body): FeedStep[] {
 }
 
 /**
- * The hot-lead source. The scoring module (its own branch of work) decides when a customer becomes a
- * hot lead; it announces it with the event named by HOT_LEAD_EVENT, whose body is
- * `{id (the customer), appId, svcUserId (its owner), score, scoreReasons: string[]}`. Wiring it in is
- * that one event: write it from the scoring module, or point HOT_LEAD_EVENT at the event it writes.
- * One signal per customer and day (the key), to the customer's owner.
+ * The hot-lead source: the scoring module announces a customer as a hot lead (a rise to its project's
+ * `hotScore`, docs/scoring.md "Hot leads announced") with a `Customer` `hot` event, whose body is
+ * `{id (the customer), appId, svcUserId (its owner), score, scoreReasons: string[]}`. One signal per
+ * customer and day (the key), to the customer's owner; one announced during a reading is folded into
+ * it (readings.ts, foldHotLeads).
  */
 export const HOT_LEAD_EVENT = { domainType: 'Customer', eventType: 'hot' } as const;
 
