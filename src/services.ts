@@ -4,7 +4,7 @@ import { Relay, relayJob } from './events/relay.ts';
 import { LocalFileStorage } from './lib/file-storage.ts';
 import { BackgroundJobs } from './lib/jobs.ts';
 import { createAccessService } from './modules/access/service.ts';
-import { createAlertErasure, createAlertMergeMoves, createAlertsServices } from './modules/alerts/service.ts';
+import { createAlertErasure, createAlertMergeMoves, createAlertsServices, createFirstOpenMailChoice } from './modules/alerts/service.ts';
 import { createAccountsBase, createAccountsService } from './modules/accounts/service.ts';
 import { createAuditService } from './modules/audit/service.ts';
 import { createBehaviourErasure, createBehaviourRecords, createBehaviourService } from './modules/behaviour/service.ts';
@@ -265,6 +265,8 @@ function createOutreachServices(ctx: AppContext, id: IdentityServices, cs: Custo
     ingest,
     projects,
     mailClick: mail.tracking.identifyClick,
+    // A customer's first open is mailed to the link's creator as their alert settings say.
+    mailsFirstOpen: createFirstOpenMailChoice(ctx),
   });
   // The site snippet's records: written through ingestion's write path as the viewer's are.
   // A shared link's form reaches the site visitor it handed off to the project's site; a campaign's

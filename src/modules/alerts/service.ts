@@ -9,7 +9,9 @@ import { createAlertMail } from './mail.service.ts';
 import { type MembershipsOf, createAlertSettings } from './settings.service.ts';
 
 export type { AlertMailer, AlertsDeps } from './common.ts';
-export type { AlertCaller, AlertSettings, MembershipsOf } from './settings.service.ts';
+export type { AlertCaller, AlertSettings, FirstOpenMailChoice, MembershipsOf } from './settings.service.ts';
+// What the links module asks before its first-open e-mail (built before the links, by the composition root).
+export { createFirstOpenMailChoice } from './settings.service.ts';
 export type { Inbox, InboxQuery } from './inbox.service.ts';
 export type { Evaluator, PassResult } from './evaluator.service.ts';
 export type { AlertMail } from './mail.service.ts';

@@ -4,7 +4,15 @@ import { nextLocalHour, zoneClock } from '../../lib/zones.ts';
 import type { InboxRepository, Standing } from './inbox.repository.ts';
 import { toSettings } from './mapper.ts';
 import { type SettingsRow, settingsRepository as repo } from './repository.ts';
-import { type MemberSettings, type SettingsInput, applySettings, choiceOfRow, parseChoices, settingsOfRow } from './settings.ts';
+import {
+  type MemberSettings,
+  type SettingsInput,
+  applySettings,
+  choiceOfRow,
+  effectiveIn,
+  parseChoices,
+  settingsOfRow,
+} from './settings.ts';
 
 /** The caller of the user-level routes: the signed-in platform user. */
 export interface AlertCaller {
@@ -101,3 +109,21 @@ export function createAlertSettings(ctx: AppContext, deps: { memberships: Member
 }
 
 export type AlertSettings = ReturnType<typeof createAlertSettings>;
+
+/**
+ * Whether a link's creator wants the links module's e-mail on a customer's first open of a link that is
+ * not directed at that customer (docs/links.md "Alerts"): their settings, narrowed by their choice in
+ * the project, take `deck_opened` with e-mail `instant`. A directed link's open is the alerts' own
+ * `deck_opened` signal and is never mailed twice.
+ */
+export function createFirstOpenMailChoice(ctx: AppContext) {
+  const db = ctx.database.db;
+  return async (userId: number, appId: string): Promise<boolean> => {
+    const member = settingsOfRow(await repo.find(db, userId), ctx.config.timeZone);
+    if (member.email !== 'instant') return false;
+    const [choice] = await repo.choicesIn(db, appId, [userId]);
+    return effectiveIn(member, choice === undefined ? null : choiceOfRow(choice)).signals.has('deck_opened');
+  };
+}
+
+export type FirstOpenMailChoice = ReturnType<typeof createFirstOpenMailChoice>;

@@ -85,8 +85,10 @@ export function createLinksService(
     ingest: IngestService;
     /** The project's site origins: a link to them carries the visitor's hand-off (docs/site-tracking.md). */
     projects: ProjectsService;
-    /** Owners' alerts; by default by SMTP when SMTP_URL is set. */
+    /** Owners' first-open e-mails; by default by SMTP when SMTP_URL is set. */
     notifier?: OwnerNotifier;
+    /** Whether a link's creator takes the first-open e-mail (the alerts' settings); none: never. */
+    mailsFirstOpen?: (userId: number, appId: string) => Promise<boolean>;
     /** The customer a campaign's signed click parameter names (the campaigns service's), or null. */
     mailClick?: (appId: string, token: string) => Promise<{ customerId: string } | null>;
   },
@@ -97,7 +99,17 @@ export function createLinksService(
   const records = createLinkRecords(ctx.clock, ctx.config.publicBaseUrl);
   const viewerFile = createViewerFiles(ctx.clock, files);
   const gates = createLinkGates(ctx, { access, signing });
-  const views = createLinkViews(ctx, { accounts, customers, ingest, notifier, gates, signing, records, viewerFile });
+  const views = createLinkViews(ctx, {
+    accounts,
+    customers,
+    ingest,
+    notifier,
+    mailsFirstOpen: deps.mailsFirstOpen,
+    gates,
+    signing,
+    records,
+    viewerFile,
+  });
   const forms = createLinkForms(ctx, { access, customers, ingest, records });
   const viewer = createLinkViewer(ctx, {
     files,

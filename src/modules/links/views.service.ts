@@ -36,8 +36,10 @@ export interface LinkViewsDeps {
   accounts: Pick<AccountsService, 'userById'>;
   customers: Pick<CustomerWritePath, 'viewerCustomers'>;
   ingest: Pick<IngestService, 'recordViewer'>;
-  /** Owners' alerts on a customer's first open. */
+  /** Owners' e-mails on a customer's first open. */
   notifier: OwnerNotifier;
+  /** Whether the link's creator takes that e-mail in the project (their alert settings); none: no e-mail. */
+  mailsFirstOpen?: (userId: number, appId: string) => Promise<boolean>;
   gates: LinkGates;
   signing: LinkSigning;
   records: LinkRecords;
@@ -223,10 +225,16 @@ export function createLinkViews(ctx: AppContext, deps: LinkViewsDeps) {
     if (customer !== null) void alertOwner(link, customer, start.viewId, o.env);
   }
 
-  /** E-mails the link's creator when a customer opens the link for the first time (with SMTP configured). */
+  /**
+   * E-mails the link's creator when a customer opens the link for the first time (with SMTP configured),
+   * if their alert settings take `deck_opened` by instant e-mail. Not for a link directed at this customer:
+   * its open is the alerts' `deck_opened` signal, told where each member chose (docs/alerts.md).
+   */
   async function alertOwner(link: LinkRow, customer: ViewerCustomer, viewId: string, env: VisitorEnv) {
-    if (!deps.notifier.enabled || link.creator_id === null) return;
+    if (!deps.notifier.enabled || link.creator_id === null || deps.mailsFirstOpen === undefined) return;
+    if (link.is_directional === 1 && link.customer_id === customer.id) return;
     try {
+      if (!(await deps.mailsFirstOpen(link.creator_id, link.app_id))) return;
       if (await repo.customerViewedBefore(reader, link.app_id, link.id, customer.id, viewId)) return;
       const owner = await deps.accounts.userById(link.creator_id);
       if (!owner?.email) return;

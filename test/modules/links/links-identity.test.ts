@@ -6,8 +6,8 @@ import { Browser, type LinkData, count, madeLink, renderedFile } from '../../hel
 import { startSmtpSink } from '../../helpers/smtp-sink.ts';
 
 /**
- * Who is viewing: a directed link's views are its customer's (behaviour records, overview, the
- * owner's first-open e-mail); the form matches or makes a customer through the customers module's
+ * Who is viewing: a directed link's views are its customer's (behaviour records, overview), and so
+ * are the later views of the browser that opened it (the creator's first-open e-mail); the form matches or makes a customer through the customers module's
  * create path, never edits one, answers alike either way, and joins the visitor's anonymous views.
  */
 const sink = await startSmtpSink();
@@ -19,7 +19,14 @@ beforeAll(async () => {
   p = await historyProject(t.server);
   fileId = await renderedFile(t.server, p, p.sales.token);
   await addCustomers(t.server, p, [{ id: 'id-ada', owner: p.sales.id, name: 'Ada Lovelace' }]);
-  await t.server.ctx.database.db.updateTable('users').set({ email: 'sales@example.com' }).where('id', '=', p.sales.id).execute();
+  for (const [who, email] of [
+    [p.sales, 'sales@example.com'],
+    [p.sales2, 'sales2@example.com'],
+  ] as const) {
+    await t.server.ctx.database.db.updateTable('users').set({ email }).where('id', '=', who.id).execute();
+    // The links' creators take their alerts by instant e-mail (every signal, deck_opened among them).
+    await settings(who.token, { email: 'instant' });
+  }
 });
 afterAll(async () => {
   await sink.close();
@@ -50,6 +57,12 @@ const behaviours = async (customerId: string, token = p.sales.token) =>
 
 const overview = async (customerId: string, token = p.sales.token) =>
   ((await t.server.api.get(`/api/v1.7/customer/${customerId}/overview`, { token })).json() as { data: Record<string, unknown> }).data;
+
+/** The link creator's alert settings (docs/alerts.md "Settings"). */
+async function settings(token: string, fields: Record<string, string>): Promise<void> {
+  const res = await t.server.api.put('/api/v1.7/user/notification-settings', fields, { token });
+  expect(res.json()).toMatchObject({ status: 1 });
+}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -111,19 +124,6 @@ describe('a directed link', () => {
       data: { viewerId: string; viewerName: string; canBeCreateCustomer: boolean }[];
     };
     expect(logs.data[0]).toMatchObject({ viewerId: 'id-ada', viewerName: 'Ada Lovelace', canBeCreateCustomer: false });
-  });
-
-  it("e-mails the link's creator on the customer's first open only", async () => {
-    const mail = await sink.nextMessage();
-    expect(mail.to.join(' ')).toContain('sales@example.com');
-    expect(mail.data).toContain('Ada Lovelace');
-    expect(mail.data).toContain('For Ada');
-    // A second view (another device) sends nothing more: the next message is the one of another link.
-    await readLink(new Browser(t.server), link);
-    const second = await madeLink(t.server, p.appId, p.sales.token, { name: 'Second deck', file_id: fileId, customer_id: 'id-ada' });
-    await readLink(new Browser(t.server), second);
-    const next = await sink.nextMessage();
-    expect(next.data).toContain('Second deck');
   });
 });
 
@@ -220,6 +220,26 @@ describe('the form', () => {
     };
     expect(logs.data).toHaveLength(2);
     expect(logs.data.map((l) => l.viewerName)).toEqual(['Grace Hopper', 'Grace Hopper']);
+  });
+
+  it("e-mails the link's creator on a customer's first open of a link not directed at them, as their alert settings say", async () => {
+    // The directed link's opens (above) are the alerts' deck_opened signal, not this e-mail: the first
+    // message is the undirected link's. The form tied this browser to Grace.
+    const open = await madeLink(t.server, p.appId, p.sales2.token, { name: 'Open deck for all', file_id: fileId });
+    await readLink(b, open);
+    const mail = await sink.nextMessage();
+    expect(mail.to.join(' ')).toContain('sales2@example.com');
+    expect(mail.data).toContain('Grace Hopper');
+    expect(mail.data).toContain('Open deck for all');
+    // A second view sends nothing more; a creator whose e-mail is off gets none; the next message is
+    // the one of the link opened once e-mail is back on.
+    await readLink(b, open);
+    await settings(p.sales2.token, { email: 'off' });
+    await readLink(b, await madeLink(t.server, p.appId, p.sales2.token, { name: 'Unmailed deck', file_id: fileId }));
+    await settings(p.sales2.token, { email: 'instant' });
+    await readLink(b, await madeLink(t.server, p.appId, p.sales2.token, { name: 'Second deck', file_id: fileId }));
+    const next = await sink.nextMessage();
+    expect(next.data).toContain('Second deck');
   });
 
   it('matches an existing customer by mobile number or e-mail and never edits it; the answer is the same', async () => {
