@@ -177,9 +177,11 @@ describe('a sales team adopts the console', { timeout: 180_000 }, () => {
     await projects.heading.waitFor();
     await expectAccessible(owner, 'projects, none yet');
     await projects.create(PROJECT, 'Our sales team', 'GB');
-    await owner.waitForURL(/\/console\/p\/[^/]+\/customers/);
+    // A project opens on its home page (who to call now); the customers are one click away.
+    await owner.waitForURL(/\/console\/p\/[^/]+\/home/);
     appId = /\/console\/p\/([^/]+)\//.exec(owner.url())?.[1] ?? '';
     expect(appId).not.toBe('');
+    await new AppShell(owner, 'en-US').goTo('customers');
     await new CustomersPage(owner).heading.waitFor();
     await expectAccessible(owner, 'an empty customer list');
     await shot(owner, 'walkthrough-empty-list-1440');
@@ -212,7 +214,8 @@ describe('a sales team adopts the console', { timeout: 180_000 }, () => {
     await page.getByLabel(text('en-US', 'members.accept.nickname')).fill(COLLEAGUE.name);
     await page.getByLabel(text('en-US', 'members.accept.password')).fill(PASSWORD);
     await page.getByRole('button', { name: text('en-US', 'members.accept.create') }).click();
-    await page.waitForURL(`${base}/console/p/${appId}/customers`);
+    await page.waitForURL(`${base}/console/p/${appId}/home`);
+    await new AppShell(page, 'en-US').goTo('customers');
     await new CustomersPage(page).heading.waitFor();
     // The project is theirs to see: named in the phone's header.
     await new AppShell(page, 'en-US').currentProject(PROJECT).waitFor();

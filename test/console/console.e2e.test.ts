@@ -368,6 +368,9 @@ describe('the console, as a salesperson uses it', { timeout: 120_000 }, () => {
     const projects = new ProjectsPage(sales);
     await projects.heading.waitFor();
     await projects.open('Acme Sales');
+    // A project opens on its home page; the customers are one click away.
+    await sales.waitForURL(/\/home$/);
+    await new AppShell(sales, 'en-US').goTo('customers');
     const customers = new CustomersPage(sales);
     await customers.heading.waitFor();
     // The phone's header names the project (its switch is in the drawer).
