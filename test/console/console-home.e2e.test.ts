@@ -85,7 +85,8 @@ beforeAll(async () => {
     record('r-ben-click', 'hl-ben', 'mail_click', 30 * MINUTE, { postId: 'p-1', url: 'https://shop.example/offer' }),
   ]);
   expect(await res.json()).toMatchObject({ status: 1 });
-  const me = await api<{ id: number }>('/svcuser/oauth2/getUserInfoByAccessToken');
+  // The user's own record (not in the API's envelope).
+  const me = (await (await fetch(`${base}/svcuser/oauth2/getUserInfoByAccessToken`, { headers: project.auth })).json()) as { id: number };
   for (const width of [1440, 375]) {
     const [overdue, today] = tasksOf(width);
     const task = (title: string, customer: string, dueAgo: number) =>

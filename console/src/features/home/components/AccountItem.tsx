@@ -37,7 +37,9 @@ export function AccountItem({ appId, account }: { appId: string; account: HotAcc
           const top = m.scoreReasons[0];
           return (
             <li key={m.customerId} data-member={m.customerId}>
-              <Link to={`/p/${appId}/customers/${m.customerId}`}>{m.name || t('customers.unnamed')}</Link>
+              <Link to={`/p/${appId}/customers/${m.customerId}`} style={{ fontWeight: 600 }}>
+                {m.name || t('customers.unnamed')}
+              </Link>
               <Muted>
                 {' · '}
                 {words.score(m.score)}
