@@ -143,6 +143,10 @@ describe('the home page: who to call now', { timeout: 180_000 }, () => {
       await page.waitForURL((u) => u.pathname === `/console/p/${project.appId}/home`);
       const home = new HomePage(page, lang);
       await home.heading.waitFor();
+      // So does the project's bare address.
+      await page.goto(`${base}/console/p/${project.appId}`);
+      await page.waitForURL((u) => u.pathname === `/console/p/${project.appId}/home`);
+      await home.heading.waitFor();
 
       // The hot leads: the latest rise first, each score with its reasons in words and its last signal.
       await expect.poll(() => home.leadIds(), POLL).toEqual(PEOPLE_ORDER);
