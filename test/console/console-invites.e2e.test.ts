@@ -103,8 +103,8 @@ describe('team onboarding', () => {
     await page.getByLabel(text('en-US', 'members.accept.nickname')).fill('Sam Sales');
     await page.getByLabel(text('en-US', 'members.accept.password')).fill(PASSWORD);
     await page.getByRole('button', { name: text('en-US', 'members.accept.create') }).click();
-    await page.waitForURL(`${base}/console/p/${appId}/customers`);
-    await page.getByRole('heading', { level: 1, name: text('en-US', 'customers.title') }).waitFor();
+    await page.waitForURL(`${base}/console/p/${appId}/home`);
+    await page.getByRole('heading', { level: 1, name: text('en-US', 'home.title') }).waitFor();
     noise.stop();
     expect(noise.failures).toEqual([]);
     // The link is used: opened again, it says so, in the same words as any other dead link.
@@ -140,7 +140,7 @@ describe('team onboarding', () => {
     await join.waitFor();
     await expectAccessible(page, 'joining signed in');
     await join.click();
-    await page.waitForURL(`${base}/console/p/${appId}/customers`);
+    await page.waitForURL(`${base}/console/p/${appId}/home`);
     noise.stop();
     expect(noise.failures).toEqual([]);
     await wide.close();

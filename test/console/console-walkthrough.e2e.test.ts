@@ -4,6 +4,7 @@ import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { text } from '../../console/e2e/locale.ts';
 import { AppShell } from '../../console/e2e/pages/AppShell.ts';
+import { HomePage } from '../../console/e2e/pages/HomePage.ts';
 import { CustomersPage } from '../../console/e2e/pages/CustomersPage.ts';
 import { ImportWizard } from '../../console/e2e/pages/ImportWizard.ts';
 import { LinksPage } from '../../console/e2e/pages/LinksPage.ts';
@@ -177,9 +178,12 @@ describe('a sales team adopts the console', { timeout: 180_000 }, () => {
     await projects.heading.waitFor();
     await expectAccessible(owner, 'projects, none yet');
     await projects.create(PROJECT, 'Our sales team', 'GB');
-    await owner.waitForURL(/\/console\/p\/[^/]+\/customers/);
+    // A project opens on its home page (who to call now); the customers are one click away.
+    await owner.waitForURL(/\/console\/p\/[^/]+\/home/);
+    await new HomePage(owner).heading.waitFor();
     appId = /\/console\/p\/([^/]+)\//.exec(owner.url())?.[1] ?? '';
     expect(appId).not.toBe('');
+    await new AppShell(owner, 'en-US').goTo('customers');
     await new CustomersPage(owner).heading.waitFor();
     await expectAccessible(owner, 'an empty customer list');
     await shot(owner, 'walkthrough-empty-list-1440');
@@ -212,7 +216,9 @@ describe('a sales team adopts the console', { timeout: 180_000 }, () => {
     await page.getByLabel(text('en-US', 'members.accept.nickname')).fill(COLLEAGUE.name);
     await page.getByLabel(text('en-US', 'members.accept.password')).fill(PASSWORD);
     await page.getByRole('button', { name: text('en-US', 'members.accept.create') }).click();
-    await page.waitForURL(`${base}/console/p/${appId}/customers`);
+    await page.waitForURL(`${base}/console/p/${appId}/home`);
+    await new HomePage(page).heading.waitFor();
+    await new AppShell(page, 'en-US').goTo('customers');
     await new CustomersPage(page).heading.waitFor();
     // The project is theirs to see: named in the phone's header.
     await new AppShell(page, 'en-US').currentProject(PROJECT).waitFor();

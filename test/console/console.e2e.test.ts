@@ -7,6 +7,7 @@ import { hasFocus, inSight, isCut, outOfWidth } from '../../console/e2e/sight.ts
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { text } from '../../console/e2e/locale.ts';
 import { AppShell } from '../../console/e2e/pages/AppShell.ts';
+import { HomePage } from '../../console/e2e/pages/HomePage.ts';
 import { CustomerPage } from '../../console/e2e/pages/CustomerPage.ts';
 import { CustomersPage } from '../../console/e2e/pages/CustomersPage.ts';
 import { FieldsPage } from '../../console/e2e/pages/FieldsPage.ts';
@@ -105,12 +106,19 @@ describe('the console, as a salesperson uses it', { timeout: 120_000 }, () => {
     await expectAccessible(owner, 'projects');
   });
 
-  it('creates a project and is taken to its customers', async () => {
+  it('creates a project and is taken to its home, its customers one click away', async () => {
     await new ProjectsPage(owner).create('Acme Sales', 'Our first project', 'CN');
-    const customers = new CustomersPage(owner);
-    await customers.heading.waitFor();
+    // The home page of a new project says what will fill it.
+    const home = new HomePage(owner);
+    await home.heading.waitFor();
     appId = new URL(owner.url()).pathname.split('/')[3] as string;
     expect(appId).toMatch(/^[0-9a-f-]{36}$/);
+    await owner.getByText(text('en-US', 'home.empty.title')).waitFor();
+    await expectAccessible(owner, 'home (empty)');
+    await shot(owner, 'home-empty-1440');
+    await new AppShell(owner, 'en-US').goTo('customers');
+    const customers = new CustomersPage(owner);
+    await customers.heading.waitFor();
     await owner.getByText(text('en-US', 'customers.empty')).waitFor();
     await expectAccessible(owner, 'customers (empty)');
     const info = (await (await fetch(`${base}/api/v1.7/server-info`)).json()) as { data: { signup: boolean } };
@@ -368,6 +376,9 @@ describe('the console, as a salesperson uses it', { timeout: 120_000 }, () => {
     const projects = new ProjectsPage(sales);
     await projects.heading.waitFor();
     await projects.open('Acme Sales');
+    // A project opens on its home page; the customers are one click away.
+    await sales.waitForURL(/\/home$/);
+    await new AppShell(sales, 'en-US').goTo('customers');
     const customers = new CustomersPage(sales);
     await customers.heading.waitFor();
     // The phone's header names the project (its switch is in the drawer).

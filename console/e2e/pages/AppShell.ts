@@ -41,6 +41,7 @@ export class AppShell {
   async goTo(
     section:
       | 'projects'
+      | 'home'
       | 'customers'
       | 'tasks'
       | 'duplicates'

@@ -7,6 +7,7 @@ export const pages = {
   invite: () => import('../features/members/pages/InvitePage.tsx').then((m) => ({ Component: m.InvitePage })),
   resetPassword: () => import('../features/auth/pages/ResetPasswordPage.tsx').then((m) => ({ Component: m.ResetPasswordPage })),
   projects: () => import('../features/projects/pages/ProjectsPage.tsx').then((m) => ({ Component: m.ProjectsPage })),
+  home: () => import('../features/home/pages/HomePage.tsx').then((m) => ({ Component: m.HomePage })),
   customers: () => import('../features/customers/pages/CustomersPage.tsx').then((m) => ({ Component: m.CustomersPage })),
   customer: () => import('../features/customer-detail/pages/CustomerPage.tsx').then((m) => ({ Component: m.CustomerPage })),
   tasks: () => import('../features/tasks/pages/TasksPage.tsx').then((m) => ({ Component: m.TasksPage })),

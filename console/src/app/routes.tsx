@@ -1,4 +1,4 @@
-import { createBrowserRouter } from 'react-router';
+import { Navigate, createBrowserRouter } from 'react-router';
 import { pages } from './pages.ts';
 import { PageSkeleton } from './PageSkeleton.tsx';
 import { RouteError } from './RouteError.tsx';
@@ -20,6 +20,9 @@ export const router = createBrowserRouter(
           children: [
             { index: true, lazy: pages.projects },
             { path: 'admin/clients', lazy: pages.clients },
+            // Opening a project lands on its home: who to call now.
+            { path: 'p/:appId', element: <Navigate to="home" replace /> },
+            { path: 'p/:appId/home', lazy: pages.home },
             { path: 'p/:appId/customers', lazy: pages.customers },
             { path: 'p/:appId/customers/:customerId', lazy: pages.customer },
             { path: 'p/:appId/tasks', lazy: pages.tasks },

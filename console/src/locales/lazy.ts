@@ -1,3 +1,4 @@
+import type home from './en-US/home.json';
 import type tasks from './en-US/tasks.json';
 
 /**
@@ -7,6 +8,7 @@ import type tasks from './en-US/tasks.json';
  */
 export interface LazyTexts {
   tasks: typeof tasks;
+  home: typeof home;
 }
 
 export type LazyNamespace = keyof LazyTexts;
@@ -16,6 +18,7 @@ type Language = 'en-US' | 'zh-CN';
 
 export const LAZY_TEXTS: { [N in LazyNamespace]: Record<Language, () => Promise<{ default: LazyTexts[N] }>> } = {
   tasks: { 'en-US': () => import('./en-US/tasks.json'), 'zh-CN': () => import('./zh-CN/tasks.json') },
+  home: { 'en-US': () => import('./en-US/home.json'), 'zh-CN': () => import('./zh-CN/home.json') },
 };
 
 /** Every lazy namespace of a language at once (the locale tests, the browser tests' texts). */

@@ -57,7 +57,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
 
   // The menu entry of the page shown: the path's segment after the project (a customer's page is under customers).
   const section = appId
-    ? (location.pathname.split('/')[3] ?? 'customers')
+    ? (location.pathname.split('/')[3] ?? 'home')
     : location.pathname.startsWith('/admin/clients')
       ? 'clients'
       : 'projects';
@@ -67,6 +67,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
   const isAdmin = useQuery(adminQueries.me()).data?.admin === true;
   const items: NavItem[] = [
     { key: 'projects', label: t('common.nav.projects'), to: '/' },
+    { key: 'home', label: t('common.nav.home'), to: appId ? `/p/${appId}/home` : undefined },
     { key: 'customers', label: t('common.nav.customers'), to: appId ? `/p/${appId}/customers` : undefined },
     { key: 'tasks', label: t('common.nav.tasks'), to: appId ? `/p/${appId}/tasks` : undefined },
     {
@@ -94,7 +95,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
       options={(projects.data ?? []).map((p) => ({ value: p.id, label: p.name }))}
       onChange={(id) => {
         setMenuOpen(false);
-        void navigate(`/p/${id}/customers`);
+        void navigate(`/p/${id}/home`);
       }}
     />
   );

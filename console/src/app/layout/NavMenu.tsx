@@ -2,6 +2,7 @@ import {
   ApiOutlined,
   AppstoreOutlined,
   CheckSquareOutlined,
+  FireOutlined,
   FormOutlined,
   GlobalOutlined,
   KeyOutlined,
@@ -22,6 +23,7 @@ import { type PageKey, prefetchPage } from '../pages.ts';
 /** Each entry's icon (in the menu's chunk: a phone's first screen shows none of them). */
 const ICONS: Partial<Record<PageKey, ReactNode>> = {
   projects: <AppstoreOutlined />,
+  home: <FireOutlined />,
   customers: <UserOutlined />,
   tasks: <CheckSquareOutlined />,
   duplicates: <MergeCellsOutlined />,

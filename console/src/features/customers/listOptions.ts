@@ -1,9 +1,9 @@
 /** What the customer list offers to sort and filter by (the API's parameters: docs/customers.md). */
-export const SORT_KEYS = ['updated', 'created', 'name', 'last_activity'] as const;
+export const SORT_KEYS = ['updated', 'created', 'name', 'last_activity', 'score'] as const;
 export type SortKey = (typeof SORT_KEYS)[number];
 export type SortOrder = 'asc' | 'desc';
 
-/** The order a sort has when none is asked: newest first, the name A to Z. */
+/** The order a sort has when none is asked: newest first, the highest score first, the name A to Z. */
 export const defaultOrder = (sort: SortKey): SortOrder => (sort === 'name' ? 'asc' : 'desc');
 
 export const ACTIVITY_KINDS = ['any', 'link_open', 'file_read', 'form_fill', 'site_visit', 'mail_open'] as const;

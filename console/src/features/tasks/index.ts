@@ -4,3 +4,7 @@
  */
 export { CustomerWork } from './components/CustomerWork.tsx';
 export { TeamRecord } from './components/TeamRecord.tsx';
+/** The caller's tasks due today and overdue, for the project's home page. */
+export { TodayTasks } from './components/TodayTasks.tsx';
+/** The signed-in member, their role, and the project's people by name. */
+export { usePeople } from './usePeople.ts';

@@ -51,7 +51,7 @@ describe('counts in the texts', () => {
   it('says 1 in the singular and 2 in the plural, for each plural text of en-US', () => {
     expect(pluralKeys.length).toBeGreaterThanOrEqual(10);
     for (const key of pluralKeys) {
-      const values = { subject: 'S', file: 'f.csv', duration: '5 s', formatted: '1,234' };
+      const values = { subject: 'S', file: 'f.csv', duration: '5 s', formatted: '1,234', what: 'W' };
       const fill = (s: string, count: number) => s.replace(/{{(\w+)}}/g, (_m, n: string) => String({ ...values, count }[n]));
       expect(i18n.t(key as never, { ...values, count: 1, lng: 'en-US' }), key).toBe(fill(en.get(`${key}_one`) as string, 1));
       expect(i18n.t(key as never, { ...values, count: 2, lng: 'en-US' }), key).toBe(fill(en.get(`${key}_other`) as string, 2));

@@ -19,10 +19,11 @@ import {
 import { CustomerWork } from '../../tasks/index.ts';
 import { customerDetailQueries } from '../api.ts';
 import { BehaviourTimeline } from '../components/BehaviourTimeline.tsx';
+import { ScoreCard } from '../components/ScoreCard.tsx';
 
 const COUNTERS = ['total', 'linkCount', 'callCount', 'accessSiteCount', 'clueCount', 'smsCount'] as const;
 
-/** One customer: profile, activity counters and the timeline of what they did. */
+/** One customer: engagement score and its reasons, profile, activity counters and the timeline of what they did. */
 export function CustomerPage() {
   const { appId = '', customerId = '' } = useParams();
   const { t } = useTranslation();
@@ -92,6 +93,8 @@ export function CustomerPage() {
       />
       <Row gutter={[16, 16]}>
         <Col xs={24} lg={9}>
+          {/* First: why the customer is worth a call now. */}
+          <ScoreCard score={customer.data.score} reasons={customer.data.scoreReasons} />
           <Card title={<h2 style={{ fontSize: 16, margin: 0 }}>{t('customer.profile')}</h2>} size="small">
             <Descriptions
               column={1}

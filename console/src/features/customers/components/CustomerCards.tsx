@@ -1,6 +1,7 @@
 import { Flex, Space, Spin, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { TopReason } from '../../../shared/score/TopReason.tsx';
 import { DateTime } from '../../../shared/ui/DateTime.tsx';
 import { Muted } from '../../../shared/ui/Muted.tsx';
 import { type RowsProps, useRowParts } from './rowParts.tsx';
@@ -10,7 +11,8 @@ const ONE_LINE = { display: 'block', overflow: 'hidden', textOverflow: 'ellipsis
 /**
  * The page of customers on a narrow screen: a card each (a bordered box drawn with the theme's tokens,
  * as antd's small card draws it, without the card's code and its tabs); a card opens the customer,
- * its checkbox picks it. The phone number is never cut: it has a line of its own.
+ * its checkbox picks it. The phone number is never cut: it has a line of its own; a score shows with
+ * its largest reason.
  */
 export function CustomerCards({ list: c, selection: s }: RowsProps) {
   const { t } = useTranslation();
@@ -53,6 +55,7 @@ export function CustomerCards({ list: c, selection: s }: RowsProps) {
                       <Muted style={{ overflowWrap: 'anywhere' }}>{r.phone || r.email || t('common.none')}</Muted>
                     ) : null}
                     {activity(r)}
+                    <TopReason score={r.score} reasons={r.scoreReasons} label={(score) => t('customers.score.value', { score })} />
                   </Flex>
                   <Muted style={{ whiteSpace: 'nowrap', fontSize: 12 }}>
                     {/* The time the list is sorted by (the last change when sorted by name). */}

@@ -1,14 +1,15 @@
 import { Space, Table } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { TopReason } from '../../../shared/score/TopReason.tsx';
 import { DateTime } from '../../../shared/ui/DateTime.tsx';
 import type { CustomerListItem } from '../api.ts';
 import { type SortKey, defaultOrder } from '../listOptions.ts';
 import { type RowsProps, useRowParts } from './rowParts.tsx';
 
 /**
- * The page of customers on a wide screen: a table whose name, last change, created and last activity
- * headers sort the list (server-side, in the URL); a row opens the customer, its checkbox picks it.
+ * The page of customers on a wide screen: a table whose name, score (its largest reason under it),
+ * last change, created and last activity headers sort the list (server-side, in the URL); a row opens the customer, its checkbox picks it.
  */
 export function CustomerTable({ list: c, selection: s }: RowsProps) {
   const { t } = useTranslation();
@@ -59,6 +60,13 @@ export function CustomerTable({ list: c, selection: s }: RowsProps) {
               {activity(r)}
             </Space>
           ),
+        },
+        {
+          title: t('customers.columns.score'),
+          key: 'score',
+          ...sortable('score'),
+          width: 220,
+          render: (_, r) => (r.score ? <TopReason score={r.score} reasons={r.scoreReasons} /> : t('common.none')),
         },
         { title: t('customers.columns.company'), key: 'company', render: (_, r) => r.company || t('common.none') },
         { title: t('customers.columns.contact'), key: 'contact', render: (_, r) => r.phone || r.email || t('common.none') },

@@ -106,7 +106,7 @@ export function InvitePage() {
   const preview = useQuery(invitationQueries.preview(token));
   const joined = (appId: string) => {
     client.clear();
-    void navigate(`/p/${appId}/customers`, { replace: true });
+    void navigate(`/p/${appId}/home`, { replace: true });
   };
 
   if (preview.isLoading) {

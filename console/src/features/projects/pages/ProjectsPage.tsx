@@ -34,7 +34,7 @@ export function ProjectsPage() {
       setCreating(false);
       form.resetFields();
       void message.success(t('projects.created'));
-      void navigate(`/p/${created.appId}/customers`);
+      void navigate(`/p/${created.appId}/home`);
     } catch (err) {
       form.setFields([{ name: 'name', errors: [errorText(err)] }]);
     }
@@ -93,7 +93,7 @@ export function ProjectsPage() {
               <Card
                 title={
                   <Typography.Title level={2} style={{ fontSize: 16, margin: 0 }}>
-                    <Link to={`/p/${p.id}/customers`}>{p.name}</Link>
+                    <Link to={`/p/${p.id}/home`}>{p.name}</Link>
                   </Typography.Title>
                 }
               >
@@ -101,7 +101,7 @@ export function ProjectsPage() {
                   <Typography.Paragraph type="secondary" ellipsis={{ rows: 2 }} style={{ margin: 0, minHeight: 22 }}>
                     {p.description || t('common.none')}
                   </Typography.Paragraph>
-                  <Link to={`/p/${p.id}/customers`}>{t('projects.open')}</Link>
+                  <Link to={`/p/${p.id}/home`}>{t('projects.open')}</Link>
                 </Flex>
               </Card>
             </List.Item>
