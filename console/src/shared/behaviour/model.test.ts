@@ -63,6 +63,17 @@ describe('describeBehaviour', () => {
     });
     expect(view).toEqual({ kind: 'site', titleKey: 'access_site', titleValues: { site: 'Acme' }, sitePages: ['Pricing', '/contact'] });
     expect(describeBehaviour({ ...base, action: 'web_page_view', content: '{"url":"/a"}' }).titleValues).toEqual({ title: '/a' });
+    // A key behaviour on the site names its page; one in an app has none.
+    expect(describeBehaviour({ ...base, action: 'submit_form', content: '{"title":"Contact us","url":"/contact"}' })).toEqual({
+      kind: 'page',
+      titleKey: 'submit_form',
+      titleValues: { title: 'Contact us' },
+    });
+    expect(describeBehaviour({ ...base, action: 'app_play_media', content: '{}' })).toEqual({
+      kind: 'page',
+      titleKey: 'app_play_media',
+      titleValues: {},
+    });
   });
 
   it('other kinds: sends of material, deals, known actions, and unknown ones by their name', () => {

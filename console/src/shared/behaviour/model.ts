@@ -57,6 +57,9 @@ export interface BehaviourView {
 
 const LINK_ACTIONS = new Set(['link_view_log', 'link_leave_log', 'link_view_clue', 'file_view_duration', 'link_spread']);
 const SEND_DATA = /^send_data_by_/;
+const SITE_KEY_ACTIONS = new Set(['submit_form', 'download_file', 'play_media', 'contact_service']);
+const APP_KEY_ACTIONS = new Set(['app_submit_form', 'app_download_file', 'app_play_media', 'app_contact_service']);
+
 const KNOWN = new Set([
   'create',
   'call',
@@ -141,6 +144,10 @@ export function describeBehaviour(record: BehaviourLike): BehaviourView {
     const money = text(content.money);
     return { kind: 'deal', titleKey: action, titleValues: {}, ...(money ? { money } : {}) };
   }
+  // The site's key behaviours (docs/site-tracking.md): on which page; an app's name no page.
+  if (SITE_KEY_ACTIONS.has(action))
+    return { kind: 'page', titleKey: action, titleValues: { title: text(content.title) ?? text(content.url) ?? '' } };
+  if (APP_KEY_ACTIONS.has(action)) return { kind: 'page', titleKey: action, titleValues: {} };
   if (action === 'send_message') return { kind: 'message', titleKey: action, titleValues: {} };
   // The team's own records (docs/tasks.md): a note written, a task made; the timeline shows the note or task itself under them.
   if (action === 'member_note') return { kind: 'note', titleKey: action, titleValues: {} };
