@@ -134,7 +134,12 @@ export interface ListReadModels {
   scoreState: ScoreStateOf;
 }
 
-/** Another live customer of the same owner with the same value in `column` (an index seek). */
+/**
+ * Another live customer of the same owner with the same value in `column`: one seek of the value's
+ * index. The owner is compared as `+owner_id` (a unary plus, the same value on both databases) so that
+ * SQLite cannot seek an owner's index instead, which it rates as good when most customers are one
+ * owner's and then walks all of them for each row of the page.
+ */
 export const twinBy = (eb: ExpressionBuilder<Database & { c: CustomersTable }, 'c'>, column: 'phone_key' | 'email_lower') =>
   eb.exists(
     eb
@@ -142,7 +147,7 @@ export const twinBy = (eb: ExpressionBuilder<Database & { c: CustomersTable }, '
       .select('d.id')
       .whereRef('d.app_id', '=', 'c.app_id')
       .whereRef(`d.${column}`, '=', `c.${column}`)
-      .whereRef('d.owner_id', '=', 'c.owner_id')
+      .where(sql<number>`+${sql.ref('d.owner_id')}`, '=', sql.ref<number>('c.owner_id'))
       .whereRef('d.id', '!=', 'c.id')
       .where('d.status', '=', 1),
   );
