@@ -20,6 +20,7 @@ export const router = createBrowserRouter(
           children: [
             { index: true, lazy: pages.projects },
             { path: 'admin/clients', lazy: pages.clients },
+            { path: 'notifications', lazy: pages.notificationSettings },
             { path: 'p/:appId/customers', lazy: pages.customers },
             { path: 'p/:appId/customers/:customerId', lazy: pages.customer },
             { path: 'p/:appId/tasks', lazy: pages.tasks },
@@ -34,6 +35,7 @@ export const router = createBrowserRouter(
             { path: 'p/:appId/posts/new', lazy: pages.composer },
             { path: 'p/:appId/posts/:postId', lazy: pages.campaign },
             { path: 'p/:appId/webhooks', lazy: pages.webhooks },
+            { path: 'p/:appId/channels', lazy: pages.channels },
             // Its Result (and the illustration of a 404) loads only with it.
             { path: '*', lazy: () => import('./NotFound.tsx').then((m) => ({ Component: m.NotFound })) },
           ],

@@ -1,3 +1,4 @@
+import type notifications from './en-US/notifications.json';
 import type tasks from './en-US/tasks.json';
 
 /**
@@ -7,6 +8,7 @@ import type tasks from './en-US/tasks.json';
  */
 export interface LazyTexts {
   tasks: typeof tasks;
+  notifications: typeof notifications;
 }
 
 export type LazyNamespace = keyof LazyTexts;
@@ -16,6 +18,7 @@ type Language = 'en-US' | 'zh-CN';
 
 export const LAZY_TEXTS: { [N in LazyNamespace]: Record<Language, () => Promise<{ default: LazyTexts[N] }>> } = {
   tasks: { 'en-US': () => import('./en-US/tasks.json'), 'zh-CN': () => import('./zh-CN/tasks.json') },
+  notifications: { 'en-US': () => import('./en-US/notifications.json'), 'zh-CN': () => import('./zh-CN/notifications.json') },
 };
 
 /** Every lazy namespace of a language at once (the locale tests, the browser tests' texts). */

@@ -8,6 +8,7 @@ import {
   LinkOutlined,
   MailOutlined,
   MergeCellsOutlined,
+  MessageOutlined,
   PhoneOutlined,
   SettingOutlined,
   TeamOutlined,
@@ -32,6 +33,7 @@ const ICONS: Partial<Record<PageKey, ReactNode>> = {
   fields: <FormOutlined />,
   site: <GlobalOutlined />,
   webhooks: <ApiOutlined />,
+  channels: <MessageOutlined />,
   settings: <SettingOutlined />,
   clients: <KeyOutlined />,
 };
