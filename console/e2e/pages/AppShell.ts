@@ -49,6 +49,7 @@ export class AppShell {
       | 'site'
       | 'links'
       | 'webhooks'
+      | 'channels'
       | 'settings'
       | 'calls'
       | 'posts'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultChannelLocale, hourText, signalList, takesSecret, timeZones } from './model.ts';
+import { defaultChannelLocale, hourText, signalList, takesSecret, timeZones, zonedTime } from './model.ts';
 
 describe('notification settings model', () => {
   it('writes signals in the settings’ order, dropping unknown ones', () => {
@@ -19,5 +19,13 @@ describe('notification settings model', () => {
     const zones = timeZones('Etc/GMT-14');
     expect(zones).toContain('Etc/GMT-14');
     expect(zones).toEqual([...zones].sort());
+  });
+});
+
+describe('the next digest’s time', () => {
+  it('is shown in the digest’s zone, whatever the server’s', () => {
+    const text = zonedTime('2026-11-28 10:00:00', 'Asia/Shanghai', 'en-US');
+    expect(text).toMatch(/\(Asia\/Shanghai\)$/);
+    expect(zonedTime('not a time', 'Asia/Shanghai', 'en-US')).toBe('not a time');
   });
 });

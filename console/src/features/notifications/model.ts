@@ -1,3 +1,5 @@
+import { parseServerTime } from '../../shared/time/serverTime.ts';
+
 /** The signals an alert is about (docs/alerts.md "Signals"), in the order the settings list them. */
 export const SIGNALS = ['deck_opened', 'deck_read', 'hot_lead', 'task_due', 'mention'] as const;
 export type Signal = (typeof SIGNALS)[number];
@@ -43,4 +45,16 @@ export function hourText(hour: number): string {
 /** A list of signals as the API takes it, in the settings' order. */
 export function signalList(signals: readonly string[]): string {
   return SIGNALS.filter((s) => signals.includes(s)).join(',');
+}
+
+/** A server time (`yyyy-MM-dd HH:mm:ss` in its TIME_ZONE) as a clock in `zone` shows it, with the zone: "2026-11-28 18:00 (Asia/Shanghai)". */
+export function zonedTime(serverTime: string, zone: string, language: string): string {
+  const at = parseServerTime(serverTime);
+  if (!at) return serverTime;
+  try {
+    const text = new Intl.DateTimeFormat(language, { timeZone: zone, dateStyle: 'medium', timeStyle: 'short' }).format(at.valueOf());
+    return `${text} (${zone})`;
+  } catch {
+    return serverTime;
+  }
 }

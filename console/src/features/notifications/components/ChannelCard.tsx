@@ -5,6 +5,9 @@ import type { Channel } from '../channels.api.ts';
 import { CHANNEL_KINDS, type ChannelKind, SIGNALS, type Signal } from '../model.ts';
 import type { ChannelTested } from '../useChannels.ts';
 
+/** Dark enough for the tag's white text (WCAG AA), as the webhooks' status. */
+const ACTIVE = '#2e7d32';
+
 interface Props {
   channel: Channel;
   tested: ChannelTested | undefined;
@@ -29,7 +32,7 @@ export function ChannelCard({ channel: c, tested, testing, onTest, onEdit, onTog
           <Typography.Text strong>{c.name || platform}</Typography.Text>
           <Space size={4}>
             <Tag>{platform}</Tag>
-            <Tag color={c.status === 'active' ? 'green' : 'default'}>
+            <Tag color={c.status === 'active' ? ACTIVE : 'default'}>
               {c.status === 'active' ? t('notifications.channels.status.active') : t('notifications.channels.status.disabled')}
             </Tag>
           </Space>

@@ -5,14 +5,6 @@ import { DateTime } from '../../../shared/ui/DateTime.tsx';
 import type { Notification } from '../api.ts';
 import { SIGNALS, type Signal } from '../model.ts';
 
-const SIGNAL_COLOR: Record<Signal, string> = {
-  deck_opened: 'blue',
-  deck_read: 'geekblue',
-  hot_lead: 'volcano',
-  task_due: 'gold',
-  mention: 'purple',
-};
-
 /** One notification: what happened in words (the server's, in the member's language), linking to the customer; bold while unread. */
 export function NotificationItem({ notification: n, onOpen }: { notification: Notification; onOpen: () => void }) {
   const { t } = useLazyTexts('notifications');
@@ -30,7 +22,7 @@ export function NotificationItem({ notification: n, onOpen }: { notification: No
           <>
             <Typography.Paragraph style={{ marginBottom: 4 }}>{n.text}</Typography.Paragraph>
             <Typography.Text type="secondary">
-              {signal ? <Tag color={SIGNAL_COLOR[signal]}>{t(`notifications.inbox.signals.${signal}`)}</Tag> : null}
+              {signal ? <Tag>{t(`notifications.inbox.signals.${signal}`)}</Tag> : null}
               {!n.read && <span style={{ color: '#1565c0', fontWeight: 600 }}>{t('notifications.inbox.newItem')} · </span>}
               {n.projectName ? `${n.projectName} · ` : ''}
               <DateTime value={n.createdAt} relative />
