@@ -49,7 +49,6 @@ export class AppShell {
       | 'site'
       | 'links'
       | 'webhooks'
-      | 'channels'
       | 'settings'
       | 'calls'
       | 'posts'

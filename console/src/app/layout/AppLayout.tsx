@@ -82,7 +82,6 @@ export function AppLayout({ children }: { children: ReactNode }) {
     { key: 'fields', label: t('common.nav.fields'), to: appId ? `/p/${appId}/fields` : undefined },
     { key: 'site', label: t('common.nav.site'), to: appId && manager ? `/p/${appId}/site` : undefined },
     { key: 'webhooks', label: t('common.nav.webhooks'), to: appId ? `/p/${appId}/webhooks` : undefined },
-    { key: 'channels', label: t('common.nav.channels'), to: appId && manager ? `/p/${appId}/channels` : undefined },
     { key: 'settings', label: t('common.nav.settings'), to: appId ? `/p/${appId}/settings` : undefined },
     { key: 'clients', label: t('common.nav.clients'), to: isAdmin ? '/admin/clients' : undefined },
   ];

@@ -8,7 +8,6 @@ import {
   LinkOutlined,
   MailOutlined,
   MergeCellsOutlined,
-  MessageOutlined,
   PhoneOutlined,
   SettingOutlined,
   TeamOutlined,
@@ -33,7 +32,6 @@ const ICONS: Partial<Record<PageKey, ReactNode>> = {
   fields: <FormOutlined />,
   site: <GlobalOutlined />,
   webhooks: <ApiOutlined />,
-  channels: <MessageOutlined />,
   settings: <SettingOutlined />,
   clients: <KeyOutlined />,
 };
