@@ -23,6 +23,9 @@ export const pages = {
   members: () => import('../features/members/pages/MembersPage.tsx').then((m) => ({ Component: m.MembersPage })),
   fields: () => import('../features/customers/pages/FieldsPage.tsx').then((m) => ({ Component: m.FieldsPage })),
   site: () => import('../features/site/pages/SitePage.tsx').then((m) => ({ Component: m.SitePage })),
+  notificationSettings: () =>
+    import('../features/notifications/pages/NotificationSettingsPage.tsx').then((m) => ({ Component: m.NotificationSettingsPage })),
+  channels: () => import('../features/notifications/pages/ChannelsPage.tsx').then((m) => ({ Component: m.ChannelsPage })),
 };
 
 export type PageKey = keyof typeof pages;

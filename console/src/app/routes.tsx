@@ -23,6 +23,7 @@ export const router = createBrowserRouter(
             // Opening a project lands on its home: who to call now.
             { path: 'p/:appId', element: <Navigate to="home" replace /> },
             { path: 'p/:appId/home', lazy: pages.home },
+            { path: 'notifications', lazy: pages.notificationSettings },
             { path: 'p/:appId/customers', lazy: pages.customers },
             { path: 'p/:appId/customers/:customerId', lazy: pages.customer },
             { path: 'p/:appId/tasks', lazy: pages.tasks },
@@ -37,6 +38,7 @@ export const router = createBrowserRouter(
             { path: 'p/:appId/posts/new', lazy: pages.composer },
             { path: 'p/:appId/posts/:postId', lazy: pages.campaign },
             { path: 'p/:appId/webhooks', lazy: pages.webhooks },
+            { path: 'p/:appId/channels', lazy: pages.channels },
             // Its Result (and the illustration of a 404) loads only with it.
             { path: '*', lazy: () => import('./NotFound.tsx').then((m) => ({ Component: m.NotFound })) },
           ],

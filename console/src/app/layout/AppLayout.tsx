@@ -1,4 +1,4 @@
-import { BellOutlined, DownOutlined, LogoutOutlined, MenuOutlined } from '@ant-design/icons';
+import { DownOutlined, LogoutOutlined, MenuOutlined, ThunderboltOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Badge, Button, Flex, theme } from 'antd';
 import { type ReactNode, Suspense, lazy, useState } from 'react';
@@ -9,6 +9,7 @@ import { liveFeed, useLiveFeed } from '../../features/live/liveFeed.ts';
 import { useLiveStream } from '../../features/live/useLiveStream.tsx';
 import { projectQueries } from '../../features/projects/api.ts';
 import { adminQueries } from '../../features/admin/api.ts';
+import { InboxBell } from '../../features/notifications/index.ts';
 import { session } from '../../shared/api/session.ts';
 import { DeferredSelect } from '../../shared/ui/DeferredSelect.tsx';
 import { Muted } from '../../shared/ui/Muted.tsx';
@@ -112,7 +113,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
       <Button
         type="text"
         aria-label={t('common.header.live')}
-        icon={<BellOutlined style={{ color: live.open ? '#1565c0' : undefined }} />}
+        icon={<ThunderboltOutlined style={{ color: live.open ? '#1565c0' : undefined }} />}
         onClick={() => {
           liveFeed.seen();
           setFeedShown(true);
@@ -158,6 +159,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
           </Button>
         ) : null}
         <div style={{ flex: 1 }} />
+        <InboxBell />
         {liveButton}
         {wide ? (
           <Flex gap={12} align="center">

@@ -7,6 +7,7 @@ import { session } from '../../shared/api/session.ts';
 import { readEventStream } from '../../shared/api/sse.ts';
 import { customerQueries } from '../customers/index.ts';
 import { linkQueries } from '../links/index.ts';
+import { INBOX_KEY } from '../notifications/index.ts';
 import { useBehaviourTitle } from '../../shared/behaviour/useBehaviourTitle.ts';
 import { coalesced } from './coalesce.ts';
 import { type FeedEntry, liveFeed } from './liveFeed.ts';
@@ -90,6 +91,12 @@ export function useLiveStream(appId: string | undefined): { open: boolean } {
             message: t('live.anonymousOpen', { link: anonymous.linkName, place: anonymous.place }),
             placement: 'bottomRight',
           });
+          return;
+        }
+        if (event.domainType === 'Alert') {
+          // An alert told (docs/alerts.md "Events"): the bell's count and the inbox are read again;
+          // what it is about came as its own event (the reading's, the note's), shown as such.
+          void client.invalidateQueries({ queryKey: INBOX_KEY });
           return;
         }
         if (event.domainType === 'Note' || event.domainType === 'Task' || TEAM_RECORDS.has(body.action ?? '')) {

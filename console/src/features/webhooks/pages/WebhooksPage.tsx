@@ -1,6 +1,7 @@
 import { ApiOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Drawer, Empty, Grid, List, Modal, Result, Skeleton, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { errorText } from '../../../shared/i18n/errors.ts';
 import { PageHeader } from '../../../shared/ui/PageHeader.tsx';
 import { AddWebhookModal } from '../components/AddWebhookModal.tsx';
@@ -29,6 +30,10 @@ export function WebhooksPage() {
         }
       />
       <Typography.Paragraph type="secondary">{t('webhooks.intro')}</Typography.Paragraph>
+      {/* The project's alerts to a team chat are set up on a page of their own (features/notifications). */}
+      <Typography.Paragraph>
+        <Link to={`/p/${w.appId}/channels`}>{t('webhooks.chatChannels')}</Link>
+      </Typography.Paragraph>
       {hooks.isError ? (
         <Result status="warning" title={t('webhooks.loadFailed')} subTitle={errorText(hooks.error)} />
       ) : (
