@@ -409,6 +409,13 @@ describe('the console, as a salesperson uses it', { timeout: 120_000 }, () => {
     await sales.reload();
     await customers.heading.waitFor();
     await expectAccessible(sales, 'customers in Chinese (375)');
+    // Their alerts (inbox entries, e-mails) now speak Chinese too: the switch told the server.
+    const token = await passwordToken('sam@acme.example');
+    const settings = () =>
+      fetch(`${base}/api/v1.7/user/notification-settings`, { headers: { authorization: `Bearer ${token}` } }).then(
+        async (r) => ((await r.json()) as { data: { locale: string } }).data.locale,
+      );
+    await expect.poll(settings, { timeout: 10_000 }).toBe('zh-CN');
   });
 
   it('signs out: the session cookie no longer signs in', async () => {

@@ -4,7 +4,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useSignedIn } from '../../../app/useSession.ts';
+import { useLanguage } from '../../../app/useLanguage.ts';
 import { session } from '../../../shared/api/session.ts';
+import { tellAlertLanguage } from '../../notifications/index.ts';
 import { errorDetail, errorText } from '../../../shared/i18n/errors.ts';
 import { authQueries } from '../api.ts';
 import { AuthFrame } from '../components/AuthFrame.tsx';
@@ -18,6 +20,7 @@ function safeNext(next: string | null): string {
 /** Sign-in, and sign-up when the server allows it (ALLOW_SIGNUP, or nobody uses it yet: then with the setup code). */
 export function SignInPage() {
   const { t } = useTranslation();
+  const [language] = useLanguage();
   const navigate = useNavigate();
   const client = useQueryClient();
   const [params] = useSearchParams();
@@ -81,7 +84,11 @@ export function SignInPage() {
         const id = v.identifier.trim();
         const fields = id.includes('@') ? { email: id } : { phoneNum: id };
         const extra = { ...(v.nickname ? { nickname: v.nickname.trim() } : {}), ...(v.setupCode ? { setupCode: v.setupCode.trim() } : {}) };
-        void run(() => session.signUp({ ...fields, password: v.password, ...extra }));
+        void run(async () => {
+          await session.signUp({ ...fields, password: v.password, ...extra });
+          // The new member's alerts speak the language they signed up in.
+          tellAlertLanguage(language);
+        });
       }}
     >
       {setupRequired ? <Typography.Paragraph type="secondary">{t('auth.signUp.firstRun')}</Typography.Paragraph> : null}

@@ -4,7 +4,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useSignedIn } from '../../../app/useSession.ts';
+import { useLanguage } from '../../../app/useLanguage.ts';
 import { session } from '../../../shared/api/session.ts';
+import { tellAlertLanguage } from '../../notifications/index.ts';
 import { errorCode, errorDetail, errorText } from '../../../shared/i18n/errors.ts';
 import { AuthFrame } from '../../auth/index.ts';
 import { invitationQueries, useAcceptInvitation } from '../api.ts';
@@ -19,13 +21,17 @@ interface Preview {
 /** Signed out: the account of the invited address (name and password), made and signed in, joining the project. */
 function SignUpToJoin({ token, preview, onJoined }: { token: string; preview: Preview; onJoined: (appId: string) => void }) {
   const { t } = useTranslation();
+  const [language] = useLanguage();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const submit = async (v: { nickname: string; password: string }) => {
     setBusy(true);
     setError(null);
     try {
-      onJoined(await session.signUpInvited({ token, nickname: v.nickname.trim(), password: v.password }));
+      const appId = await session.signUpInvited({ token, nickname: v.nickname.trim(), password: v.password });
+      // The new member's alerts speak the language they signed up in.
+      tellAlertLanguage(language);
+      onJoined(appId);
     } catch (err) {
       setError(err);
       setBusy(false);
