@@ -1,4 +1,5 @@
 import type home from './en-US/home.json';
+import type scoring from './en-US/scoring.json';
 import type tasks from './en-US/tasks.json';
 
 /**
@@ -9,6 +10,7 @@ import type tasks from './en-US/tasks.json';
 export interface LazyTexts {
   tasks: typeof tasks;
   home: typeof home;
+  scoring: typeof scoring;
 }
 
 export type LazyNamespace = keyof LazyTexts;
@@ -19,6 +21,7 @@ type Language = 'en-US' | 'zh-CN';
 export const LAZY_TEXTS: { [N in LazyNamespace]: Record<Language, () => Promise<{ default: LazyTexts[N] }>> } = {
   tasks: { 'en-US': () => import('./en-US/tasks.json'), 'zh-CN': () => import('./zh-CN/tasks.json') },
   home: { 'en-US': () => import('./en-US/home.json'), 'zh-CN': () => import('./zh-CN/home.json') },
+  scoring: { 'en-US': () => import('./en-US/scoring.json'), 'zh-CN': () => import('./zh-CN/scoring.json') },
 };
 
 /** Every lazy namespace of a language at once (the locale tests, the browser tests' texts). */
