@@ -84,7 +84,7 @@ export function SettingsPage() {
               <Input.TextArea autoSize={{ minRows: 2, maxRows: 6 }} maxLength={2000} />
             </Form.Item>
             <Form.Item name="region" label={t('settings.region')} extra={t('settings.regionHelp')}>
-              <RegionSelect />
+              <RegionSelect disabled={!manages} />
             </Form.Item>
             {manages ? (
               <Button type="primary" htmlType="submit" loading={edit.isPending}>
