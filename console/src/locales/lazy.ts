@@ -1,5 +1,6 @@
 import type home from './en-US/home.json';
 import type notifications from './en-US/notifications.json';
+import type scoring from './en-US/scoring.json';
 import type tasks from './en-US/tasks.json';
 
 /**
@@ -11,6 +12,7 @@ export interface LazyTexts {
   tasks: typeof tasks;
   home: typeof home;
   notifications: typeof notifications;
+  scoring: typeof scoring;
 }
 
 export type LazyNamespace = keyof LazyTexts;
@@ -22,6 +24,7 @@ export const LAZY_TEXTS: { [N in LazyNamespace]: Record<Language, () => Promise<
   tasks: { 'en-US': () => import('./en-US/tasks.json'), 'zh-CN': () => import('./zh-CN/tasks.json') },
   home: { 'en-US': () => import('./en-US/home.json'), 'zh-CN': () => import('./zh-CN/home.json') },
   notifications: { 'en-US': () => import('./en-US/notifications.json'), 'zh-CN': () => import('./zh-CN/notifications.json') },
+  scoring: { 'en-US': () => import('./en-US/scoring.json'), 'zh-CN': () => import('./zh-CN/scoring.json') },
 };
 
 /** Every lazy namespace of a language at once (the locale tests, the browser tests' texts). */

@@ -1,4 +1,4 @@
-import { Select } from 'antd';
+import { Input, Select } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { REGIONS, regionName } from './regions.ts';
@@ -20,6 +20,8 @@ export function RegionSelect({ value, onChange, id, disabled }: Props) {
       ),
     [i18n.language],
   );
+  // Read only: a disabled field of its own (a disabled Select's text is drawn too faint to read, and not marked disabled).
+  if (disabled) return <Input id={id} disabled value={options.find((o) => o.value === value)?.label ?? value ?? ''} />;
   return (
     <Select
       id={id}

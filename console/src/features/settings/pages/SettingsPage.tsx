@@ -12,6 +12,7 @@ import { RegionSelect } from '../../../shared/regions/RegionSelect.tsx';
 import { meQuery } from '../../../shared/api/me.ts';
 import { memberQueries } from '../../members/index.ts';
 import { projectQueries } from '../../projects/index.ts';
+import { ScoringCard } from '../../scoring/index.ts';
 import { type AuditEntry, settingsQueries, useEditProject, useRotateSecret } from '../api.ts';
 import { isKnownAuditAction } from '../auditActions.ts';
 import { LogoCard } from '../LogoCard.tsx';
@@ -83,7 +84,7 @@ export function SettingsPage() {
               <Input.TextArea autoSize={{ minRows: 2, maxRows: 6 }} maxLength={2000} />
             </Form.Item>
             <Form.Item name="region" label={t('settings.region')} extra={t('settings.regionHelp')}>
-              <RegionSelect />
+              <RegionSelect disabled={!manages} />
             </Form.Item>
             {manages ? (
               <Button type="primary" htmlType="submit" loading={edit.isPending}>
@@ -94,6 +95,7 @@ export function SettingsPage() {
             )}
           </Form>
         </Card>
+        <ScoringCard appId={appId} manages={manages} />
         {manages && <LogoCard appId={appId} title={h2(t('settings.logo.title'))} />}
         {manages && (
           <Card size="small" title={h2(t('settings.secret.title'))}>
