@@ -285,8 +285,8 @@ export const ERROR_CODES = {
   },
   scoring_invalid: {
     http: [BUSINESS],
-    en: 'A scoring setting is invalid: msg names it and what it takes; nothing was changed',
-    zh: '评分设置无效：msg 指明是哪一项及其取值要求；未作任何更改',
+    en: 'A scoring rule is not valid; nothing was changed',
+    zh: '评分规则无效，未作任何更改',
   },
   group_by_invalid: {
     http: [BUSINESS],
