@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { text } from '../../console/e2e/locale.ts';
 import { AppShell } from '../../console/e2e/pages/AppShell.ts';
 import { CustomersPage } from '../../console/e2e/pages/CustomersPage.ts';
+import { HomePage } from '../../console/e2e/pages/HomePage.ts';
 import { LinksPage } from '../../console/e2e/pages/LinksPage.ts';
 import { ProjectsPage } from '../../console/e2e/pages/ProjectsPage.ts';
 import { SettingsPage } from '../../console/e2e/pages/SettingsPage.ts';
@@ -83,6 +84,9 @@ describe('links, settings and webhooks in the console', { timeout: 90_000 }, () 
     await signIn.signUp('owner@links.example', 'Olivia Owner', PASSWORD, SETUP_CODE);
     await new ProjectsPage(owner).heading.waitFor();
     await new ProjectsPage(owner).create('Acme Sales', 'Links and integrations', 'CN');
+    // A new project opens on its home; its customers are one click away.
+    await new HomePage(owner).heading.waitFor();
+    await new AppShell(owner, 'en-US').goTo('customers');
     const customers = new CustomersPage(owner);
     await customers.heading.waitFor();
     appId = new URL(owner.url()).pathname.split('/')[3] as string;
