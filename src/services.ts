@@ -4,7 +4,13 @@ import { Relay, relayJob } from './events/relay.ts';
 import { LocalFileStorage } from './lib/file-storage.ts';
 import { BackgroundJobs } from './lib/jobs.ts';
 import { createAccessService } from './modules/access/service.ts';
-import { createAlertErasure, createAlertMergeMoves, createAlertsServices, createFirstOpenMailChoice } from './modules/alerts/service.ts';
+import {
+  type MembershipsOf,
+  createAlertErasure,
+  createAlertMergeMoves,
+  createAlertsServices,
+  createFirstOpenMailChoice,
+} from './modules/alerts/service.ts';
 import { createAccountsBase, createAccountsService } from './modules/accounts/service.ts';
 import { createAuditService } from './modules/audit/service.ts';
 import { createBehaviourErasure, createBehaviourRecords, createBehaviourService } from './modules/behaviour/service.ts';
@@ -256,6 +262,9 @@ function createOutreachServices(ctx: AppContext, id: IdentityServices, cs: Custo
   // Links shared from Rapport: their management, their public viewer and view recording; views are written
   // through ingestion's write path; a campaign's tracked click on a share link tells the viewer which
   // customer is viewing.
+  // A user's active memberships in live projects: who the alerts (and the links' first-open e-mail) may tell.
+  const memberships: MembershipsOf = async (userId) =>
+    (await id.memberReads.projectsOf(userId)).map((p) => ({ id: p.id, name: p.name, role: p.role }));
   const links = createLinksService(ctx, {
     access,
     accounts,
@@ -266,7 +275,7 @@ function createOutreachServices(ctx: AppContext, id: IdentityServices, cs: Custo
     projects,
     mailClick: mail.tracking.identifyClick,
     // A customer's first open is mailed to the link's creator as their alert settings say.
-    mailsFirstOpen: createFirstOpenMailChoice(ctx),
+    mailsFirstOpen: createFirstOpenMailChoice(ctx, { memberships }),
   });
   // The site snippet's records: written through ingestion's write path as the viewer's are.
   // A shared link's form reaches the site visitor it handed off to the project's site; a campaign's
@@ -294,7 +303,7 @@ function createOutreachServices(ctx: AppContext, id: IdentityServices, cs: Custo
     channels,
     projects,
     mail: mail.transport,
-    memberships: async (userId) => (await id.memberReads.projectsOf(userId)).map((p) => ({ id: p.id, name: p.name, role: p.role })),
+    memberships,
     defineJob: (def) => jobs.define(def),
   });
   return {

@@ -111,18 +111,24 @@ export function createAlertSettings(ctx: AppContext, deps: { memberships: Member
 export type AlertSettings = ReturnType<typeof createAlertSettings>;
 
 /**
- * Whether a link's creator wants the links module's e-mail on a customer's first open of a link that is
- * not directed at that customer (docs/links.md "Alerts"): their settings, narrowed by their choice in
- * the project, take `deck_opened` with e-mail `instant`. A directed link's open is the alerts' own
- * `deck_opened` signal and is never mailed twice.
+ * Whether a link's creator is to get the links module's e-mail on a customer's first open of a link
+ * that is not directed at that customer (docs/links.md "Alerts"), by the rules the alerts tell a
+ * signal with (docs/alerts.md "Who is told"): they are an active member of the project who may see the
+ * customer (the Master and Admins every one, a Sales member their own), their choice in the project is
+ * not `none`, and their settings take `deck_opened` by instant e-mail. A directed link's open is the
+ * alerts' own `deck_opened` signal and is never mailed twice.
  */
-export function createFirstOpenMailChoice(ctx: AppContext) {
+export function createFirstOpenMailChoice(ctx: AppContext, deps: { memberships: MembershipsOf }) {
   const db = ctx.database.db;
-  return async (userId: number, appId: string): Promise<boolean> => {
+  return async (userId: number, appId: string, customerOwnerId: number): Promise<boolean> => {
     const member = settingsOfRow(await repo.find(db, userId), ctx.config.timeZone);
     if (member.email !== 'instant') return false;
+    const role = (await deps.memberships(userId)).find((m) => m.id === appId)?.role;
+    if (role === undefined) return false;
+    if (role !== 'Master' && role !== 'Admin' && customerOwnerId !== userId) return false;
     const [choice] = await repo.choicesIn(db, appId, [userId]);
-    return effectiveIn(member, choice === undefined ? null : choiceOfRow(choice)).signals.has('deck_opened');
+    const effective = effectiveIn(member, choice === undefined ? null : choiceOfRow(choice));
+    return effective.scope !== 'none' && effective.signals.has('deck_opened');
   };
 }
 

@@ -88,7 +88,7 @@ export function createLinksService(
     /** Owners' first-open e-mails; by default by SMTP when SMTP_URL is set. */
     notifier?: OwnerNotifier;
     /** Whether a link's creator takes the first-open e-mail (the alerts' settings); none: never. */
-    mailsFirstOpen?: (userId: number, appId: string) => Promise<boolean>;
+    mailsFirstOpen?: (userId: number, appId: string, customerOwnerId: number) => Promise<boolean>;
     /** The customer a campaign's signed click parameter names (the campaigns service's), or null. */
     mailClick?: (appId: string, token: string) => Promise<{ customerId: string } | null>;
   },

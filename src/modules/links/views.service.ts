@@ -39,7 +39,7 @@ export interface LinkViewsDeps {
   /** Owners' e-mails on a customer's first open. */
   notifier: OwnerNotifier;
   /** Whether the link's creator takes that e-mail in the project (their alert settings); none: no e-mail. */
-  mailsFirstOpen?: (userId: number, appId: string) => Promise<boolean>;
+  mailsFirstOpen?: (userId: number, appId: string, customerOwnerId: number) => Promise<boolean>;
   gates: LinkGates;
   signing: LinkSigning;
   records: LinkRecords;
@@ -234,7 +234,7 @@ export function createLinkViews(ctx: AppContext, deps: LinkViewsDeps) {
     if (!deps.notifier.enabled || link.creator_id === null || deps.mailsFirstOpen === undefined) return;
     if (link.is_directional === 1 && link.customer_id === customer.id) return;
     try {
-      if (!(await deps.mailsFirstOpen(link.creator_id, link.app_id))) return;
+      if (!(await deps.mailsFirstOpen(link.creator_id, link.app_id, customer.ownerId))) return;
       if (await repo.customerViewedBefore(reader, link.app_id, link.id, customer.id, viewId)) return;
       const owner = await deps.accounts.userById(link.creator_id);
       if (!owner?.email) return;

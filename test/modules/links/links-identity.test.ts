@@ -22,6 +22,8 @@ beforeAll(async () => {
   for (const [who, email] of [
     [p.sales, 'sales@example.com'],
     [p.sales2, 'sales2@example.com'],
+    [p.master, 'master@example.com'],
+    [p.admin, 'admin@example.com'],
   ] as const) {
     await t.server.ctx.database.db.updateTable('users').set({ email }).where('id', '=', who.id).execute();
     // The links' creators take their alerts by instant e-mail (every signal, deck_opened among them).
@@ -222,21 +224,25 @@ describe('the form', () => {
     expect(logs.data.map((l) => l.viewerName)).toEqual(['Grace Hopper', 'Grace Hopper']);
   });
 
-  it("e-mails the link's creator on a customer's first open of a link not directed at them, as their alert settings say", async () => {
+  it("e-mails the link's creator on a customer's first open of a link not directed at them, as the alerts would tell them", async () => {
     // The directed link's opens (above) are the alerts' deck_opened signal, not this e-mail: the first
-    // message is the undirected link's. The form tied this browser to Grace.
+    // message is the undirected link's. The form tied this browser to Grace, Sales 2's customer.
     const open = await madeLink(t.server, p.appId, p.sales2.token, { name: 'Open deck for all', file_id: fileId });
     await readLink(b, open);
     const mail = await sink.nextMessage();
     expect(mail.to.join(' ')).toContain('sales2@example.com');
     expect(mail.data).toContain('Grace Hopper');
     expect(mail.data).toContain('Open deck for all');
-    // A second view sends nothing more; a creator whose e-mail is off gets none; the next message is
-    // the one of the link opened once e-mail is back on.
+    // No e-mail for: a second view; a Sales member's link opened by a colleague's customer (not theirs
+    // to see); a member whose choice in the project is none; a member whose e-mail is off. The next
+    // message is the one of a link of Sales 2's opened after all of these.
     await readLink(b, open);
-    await settings(p.sales2.token, { email: 'off' });
-    await readLink(b, await madeLink(t.server, p.appId, p.sales2.token, { name: 'Unmailed deck', file_id: fileId }));
-    await settings(p.sales2.token, { email: 'instant' });
+    await readLink(b, await madeLink(t.server, p.appId, p.sales.token, { name: 'Not yours', file_id: fileId }));
+    const choice = JSON.stringify([{ app_id: p.appId, scope: 'none' }]);
+    await settings(p.master.token, { email: 'instant', projects: choice });
+    await readLink(b, await madeLink(t.server, p.appId, p.master.token, { name: 'Muted project', file_id: fileId }));
+    await settings(p.admin.token, { email: 'off' });
+    await readLink(b, await madeLink(t.server, p.appId, p.admin.token, { name: 'No e-mail', file_id: fileId }));
     await readLink(b, await madeLink(t.server, p.appId, p.sales2.token, { name: 'Second deck', file_id: fileId }));
     const next = await sink.nextMessage();
     expect(next.data).toContain('Second deck');
