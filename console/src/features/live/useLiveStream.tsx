@@ -105,6 +105,12 @@ export function useLiveStream(appId: string | undefined): { open: boolean } {
           refresh.request();
           return;
         }
+        if (event.domainType === 'Customer' && event.event_type === 'hot') {
+          // A customer announced as a hot lead (docs/scoring.md): no change of the customer's to show;
+          // the hot leads are read again, and the alert that tells it comes as its own event.
+          refresh.request();
+          return;
+        }
         const isCustomer = event.domainType === 'Customer';
         const customerId = isCustomer ? event.domainId : body.customerId;
         refresh.request();

@@ -87,7 +87,7 @@ export function SignInPage() {
         void run(async () => {
           await session.signUp({ ...fields, password: v.password, ...extra });
           // The new member's alerts speak the language they signed up in.
-          tellAlertLanguage(language);
+          tellAlertLanguage(language, client);
         });
       }}
     >

@@ -22,6 +22,7 @@ interface Preview {
 function SignUpToJoin({ token, preview, onJoined }: { token: string; preview: Preview; onJoined: (appId: string) => void }) {
   const { t } = useTranslation();
   const [language] = useLanguage();
+  const client = useQueryClient();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const submit = async (v: { nickname: string; password: string }) => {
@@ -30,7 +31,7 @@ function SignUpToJoin({ token, preview, onJoined }: { token: string; preview: Pr
     try {
       const appId = await session.signUpInvited({ token, nickname: v.nickname.trim(), password: v.password });
       // The new member's alerts speak the language they signed up in.
-      tellAlertLanguage(language);
+      tellAlertLanguage(language, client);
       onJoined(appId);
     } catch (err) {
       setError(err);
