@@ -17,7 +17,8 @@ import { freePort } from '../../helpers/process.ts';
  * engaged one), one inbox entry for the reading (the hot lead folded into it), one line in the daily
  * digest at the member's local hour (the clock moved there), and one message on each of four local
  * chat robots that check each platform's signature or format. Deliveries are awaited with a bounded
- * wait of 60 s (the alerts' promise), never a fixed sleep.
+ * wait of 60 s (the alerts' promise), not a fixed sleep; the only pauses are the customer's reading
+ * time on each page.
  */
 const port = await freePort();
 const smtpPort = await freePort();
