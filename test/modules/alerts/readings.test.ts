@@ -2,7 +2,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createServices } from '../../../src/services.ts';
 import { useTestServer } from '../../helpers/harness.ts';
-import { type HistoryProject, addCustomers, historyProject } from '../../helpers/histories.ts';
+import { HOUR, type HistoryProject, addCustomers, historyProject } from '../../helpers/histories.ts';
 import { Browser, type LinkData, madeLink, renderedFile } from '../../helpers/links.ts';
 
 /**
@@ -15,6 +15,7 @@ import { Browser, type LinkData, madeLink, renderedFile } from '../../helpers/li
 const t = useTestServer();
 let p: HistoryProject;
 let link: LinkData;
+/** The server's clock, moved by the tests; set in beforeAll to 01:00 (the server's zone) of the coming day. */
 let now = Date.now();
 
 interface Entry {
@@ -94,6 +95,10 @@ beforeAll(async () => {
     expect(res.json().status, res.body).toBe(1);
   }
   await pass();
+  // The readings start at one in the morning, whatever the hour the suite runs: the words of the
+  // score's reasons ("since yesterday") are about days in the server's zone, and the readings below
+  // span a day and two hours.
+  now = t.server.ctx.clock.dayEnd(Date.now()) + HOUR;
 });
 
 afterEach(() => {
@@ -214,13 +219,14 @@ describe('a directed deck read on a phone', () => {
 describe('a reading during which the customer becomes a hot lead', () => {
   it('is one alert, at its end, carrying the score: no hot-lead alert of its own seconds before, for members taking either signal', async () => {
     useClock();
-    // The next day: not announced yet today. The threshold: a deck read (10 points) above Ada's score now.
+    // The next day: not announced yet today. The threshold: above Ada's score now and her return (5
+    // points, at the open), reached by the deck read (10 points more) during the reading.
     now += 24 * 60 * 60_000;
     await pass();
     const before = (await t.server.api.get('/api/v1.7/customer/r-ada/detail', { token: p.master.token })).json().data.score as number;
     const put = await t.server.api.put(
       `/api/v1.7/app/${p.appId}/scoring`,
-      { hot_score: Math.floor(before) + 5 },
+      { hot_score: Math.floor(before) + 10 },
       { token: p.master.token },
     );
     expect(put.json().status, put.body).toBe(1);
