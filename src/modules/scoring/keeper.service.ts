@@ -110,6 +110,14 @@ function stateOf(row: CustomerScoresTable | undefined): ScoreState {
   };
 }
 
+/** The state a recompute starts a customer from: none, but for when it was last announced as a hot lead. */
+function freshState(row: CustomerScoresTable | undefined): ScoreState {
+  const state = emptyState();
+  const hotAt = stateOf(row).marks.hotAt;
+  if (hotAt !== undefined) state.marks.hotAt = hotAt;
+  return state;
+}
+
 function rowOf(appId: string, customerId: string, s: ScoreState, now: number): Insertable<CustomerScoresTable> {
   return {
     app_id: appId,
@@ -234,8 +242,10 @@ export function createScoreKeeper(deps: ScoreKeeperDeps) {
   }
 
   /**
-   * Applies each customer's records to its stored state (or to none: `fresh`) and stores what
-   * changed: the states, and the score columns of customers whose key or rise moved.
+   * Applies each customer's records to its stored state (or to none: `fresh`, which keeps of the
+   * stored state only when the customer was last announced, so that a recompute never announces it
+   * twice a day) and stores what changed: the states, and the score columns of customers whose key
+   * or rise moved.
    */
   async function apply(trx: Db, appId: string, byCustomer: Map<string, ScoredRecord[]>, fresh: boolean): Promise<void> {
     const rules = await rulesOf(appId);
@@ -243,9 +253,7 @@ export function createScoreKeeper(deps: ScoreKeeperDeps) {
     const ctx = await contextFor(trx, appId, rules, all);
     const ids = [...byCustomer.keys()];
     await repo.lockCustomers(trx, appId, ids);
-    const stored = fresh
-      ? new Map<string, CustomerScoresTable>()
-      : new Map((await repo.states(trx, appId, ids)).map((r) => [r.customer_id, r]));
+    const stored = new Map((await repo.states(trx, appId, ids)).map((r) => [r.customer_id, r]));
     const halfLife = halfLifeMs(rules);
     const now = clock.now();
     const rows: Insertable<CustomerScoresTable>[] = [];
@@ -255,7 +263,7 @@ export function createScoreKeeper(deps: ScoreKeeperDeps) {
     for (const [id, records] of byCustomer) {
       const before = stored.get(id);
       records.sort((a, b) => a.at - b.at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-      const prior = stateOf(before);
+      const prior = fresh ? freshState(before) : stateOf(before);
       const was = decayed(prior.value, prior.refAt, now, halfLife);
       const state = applyRecords(prior, records, ctx);
       if (!fresh && becameHot(was, state, rules, now)) {
@@ -264,7 +272,7 @@ export function createScoreKeeper(deps: ScoreKeeperDeps) {
       }
       const key = keyOf(state.value, state.refAt, halfLife);
       const row = rowOf(appId, id, state, now);
-      if (fresh && state.value === 0 && state.marks.lastViewAt === 0) empty.push(id);
+      if (fresh && state.value === 0 && state.marks.lastViewAt === 0 && state.marks.hotAt === undefined) empty.push(id);
       else if (fresh || changed(before, row)) rows.push(row);
       const keyBefore = before === undefined ? 0 : keyOf(Number(before.value), Number(before.ref_at), halfLife);
       if (fresh || key !== keyBefore || state.riseAt !== Number(before?.rise_at ?? 0)) columns.push([appId, id, key, state.riseAt]);

@@ -119,6 +119,20 @@ describe('a customer announced as a hot lead', () => {
     expect(events[1]?.body.scoreReasons).toEqual(['filled in a form on the site 4 times since yesterday']);
   });
 
+  it('at most once a day across a recompute: a weight changed after the announcement, then more points the same day, announce nothing', async () => {
+    expect(await hotEvents('ha-ada')).toHaveLength(2);
+    now += HOUR;
+    const put = (await t.server.api.put(SCORING(), { weights: { form: 16 } }, { token: p.master.token })).json();
+    expect(put, JSON.stringify(put)).toMatchObject({ status: 1, data: { hotScore: 20 } });
+    while ((await t.server.services.scoring.recomputeOnce()) !== 0);
+    // Scored again from her records (forms of 16 points now): still a hot lead, announced today already.
+    const ada = (await t.server.api.get('/api/v1.7/customer/ha-ada/detail', { token: p.master.token })).json().data;
+    expect(ada.score).toBeGreaterThan(20);
+    now += HOUR;
+    await ingestOk([form('ha-f6', 'ha-ada', now - 60_000)]);
+    expect(await hotEvents('ha-ada')).toHaveLength(2);
+  });
+
   it('not for a backfill: records that happened hours before they were stored raise the score quietly', async () => {
     await ingestOk([form('ha-b1', 'ha-bob', now - 3 * HOUR), form('ha-b2', 'ha-bob', now - 3 * HOUR + 1000)]);
     const bob = (await t.server.api.get('/api/v1.7/customer/ha-bob/detail', { token: p.master.token })).json().data;
