@@ -1,6 +1,7 @@
 import type { AlertSignal } from '../../events/alert-events.ts';
 import type { FeedEvent } from '../../events/sequencer.ts';
 import type { Clock } from '../../lib/time.ts';
+import { scoreShown } from '../scoring/service.ts';
 import { excerptOf } from './words.ts';
 
 /**
@@ -137,7 +138,8 @@ function hotLeadSteps(e: FeedEvent & { appId: string }, body: Body, clock: Clock
   const customerId = str(body.id) ?? str(body.customerId);
   if (customerId === null) return [];
   const owner = userId(body.svcUserId);
-  const score = typeof body.score === 'number' && Number.isFinite(body.score) ? Math.round(body.score) : null;
+  // One decimal, as the customer's page shows it (the event's score is so already; a producer's may not be).
+  const score = typeof body.score === 'number' && Number.isFinite(body.score) ? scoreShown(body.score) : null;
   const reasons = Array.isArray(body.scoreReasons) ? body.scoreReasons.filter((r): r is string => typeof r === 'string').slice(0, 3) : [];
   return [
     {

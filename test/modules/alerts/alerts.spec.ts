@@ -212,9 +212,23 @@ describe('sources', () => {
         key: 'hot_lead:c1:2026-11-02',
         concerned: [7],
         personal: false,
-        data: { score: 82, reasons: ['read 8 of 10 pages'] },
+        data: { score: 81.6, reasons: ['read 8 of 10 pages'] },
       },
     });
+  });
+
+  it("tell a hot lead's score to one decimal, as the customer's page shows it: 'Score 10.4', never 'Score 10'", () => {
+    const [step] = stepsOf(event(HOT_LEAD_EVENT.domainType, HOT_LEAD_EVENT.eventType, { id: 'c1', svcUserId: '7', score: 10.44 }), clock);
+    const data = step?.kind === 'signal' ? step.draft.data : {};
+    expect(data).toEqual({ score: 10.4, reasons: [] });
+    const facts = {
+      signal: 'hot_lead' as const,
+      customer: 'Ada',
+      score: data.score as number,
+      reasons: ["read 3 of 3 pages of 'Pricing' today"],
+    };
+    expect(wordsOf(facts, 'en-US').text).toBe("Score 10.4: read 3 of 3 pages of 'Pricing' today");
+    expect(wordsOf(facts, 'zh-CN').text).toContain('评分 10.4：');
   });
 });
 
