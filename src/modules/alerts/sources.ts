@@ -31,6 +31,8 @@ export interface SignalDraft {
   data: Record<string, unknown>;
   /** A hot lead folded into this reading (a view id): recorded, told with the reading's end. */
   foldedInto?: string;
+  /** Told only in place of the signal of this key, when that one is recorded without being told (a reading's hot lead). */
+  insteadOf?: string;
 }
 
 /** A step of a reading, or a signal. */
