@@ -145,7 +145,7 @@ export async function foldHotLeads(db: Kysely<Database>, drafts: SignalDraft[], 
         .sort((a, b) => b.last_page_at - a.last_page_at)[0];
       if (reading === undefined) continue;
       d.foldedInto = reading.view_id;
-      reading.hot = JSON.stringify({ score: d.data.score, reasons: d.data.reasons });
+      reading.hot = JSON.stringify({ score: d.data.score, reasons: d.data.reasons, reasonDetails: d.data.reasonDetails });
       // A stored reading the pass did not touch is saved with it.
       if (!plan.readings.includes(reading) && !plan.ended.some((e) => e.reading === reading)) plan.readings.push(reading);
     }
@@ -153,18 +153,20 @@ export async function foldHotLeads(db: Kysely<Database>, drafts: SignalDraft[], 
 }
 
 /** A reading's hot lead, as its end's alert tells it. */
-function hotOf(reading: ReadingRow): { score: unknown; reasons: unknown } | null {
+function hotOf(reading: ReadingRow): Record<string, unknown> | null {
   if (reading.hot === null) return null;
   try {
-    const v = JSON.parse(reading.hot) as { score?: unknown; reasons?: unknown };
-    return { score: v.score ?? null, reasons: Array.isArray(v.reasons) ? v.reasons : [] };
+    const v = JSON.parse(reading.hot) as { score?: unknown; reasons?: unknown; reasonDetails?: unknown };
+    const hot: Record<string, unknown> = { score: v.score ?? null, reasons: Array.isArray(v.reasons) ? v.reasons : [] };
+    if (Array.isArray(v.reasonDetails)) hot.reasonDetails = v.reasonDetails;
+    return hot;
   } catch {
     return null;
   }
 }
 
 /** The hot lead a reading held, told at its end when the reading itself tells nothing. */
-const heldHotLead = (appId: string, reading: ReadingRow, hot: { score: unknown; reasons: unknown }): SignalDraft => ({
+const heldHotLead = (appId: string, reading: ReadingRow, hot: Record<string, unknown>): SignalDraft => ({
   signal: 'hot_lead',
   appId,
   key: heldKey(reading),

@@ -2,7 +2,7 @@ import type { AlertSignal } from '../../events/alert-events.ts';
 import type { FeedEvent } from '../../events/sequencer.ts';
 import type { Clock } from '../../lib/time.ts';
 import { scoreShown } from '../scoring/service.ts';
-import { excerptOf } from './words.ts';
+import { excerptOf, reasonFactsOf } from './words.ts';
 
 /**
  * Where signals come from (docs/alerts.md "Signals"): events of the feed, read in feed order. Each
@@ -130,7 +130,8 @@ function dueSteps(e: FeedEvent & { appId: string }, body: Body): FeedStep[] {
 /**
  * The hot-lead source: the scoring module announces a customer as a hot lead (a rise to its project's
  * `hotScore`, docs/scoring.md "Hot leads announced") with a `Customer` `hot` event, whose body is
- * `{id (the customer), appId, svcUserId (its owner), score, scoreReasons: string[]}`. One signal per
+ * `{id (the customer), appId, svcUserId (its owner), score, scoreReasons: string[], reasonDetails}` (the
+ * reasons structured, worded in each language). One signal per
  * customer and day (the key), to the customer's owner; one announced during a reading is folded into
  * it (readings.ts, foldHotLeads).
  */
@@ -143,6 +144,8 @@ function hotLeadSteps(e: FeedEvent & { appId: string }, body: Body, clock: Clock
   // One decimal, as the customer's page shows it (the event's score is so already; a producer's may not be).
   const score = typeof body.score === 'number' && Number.isFinite(body.score) ? scoreShown(body.score) : null;
   const reasons = Array.isArray(body.scoreReasons) ? body.scoreReasons.filter((r): r is string => typeof r === 'string').slice(0, 3) : [];
+  // The same reasons structured, worded in each language (kept only if they are the same reasons).
+  const details = reasonFactsOf(body.reasonDetails, 3);
   return [
     {
       kind: 'signal',
@@ -155,7 +158,7 @@ function hotLeadSteps(e: FeedEvent & { appId: string }, body: Body, clock: Clock
         at: e.createdAt,
         concerned: owner === null ? [] : [owner],
         personal: false,
-        data: { score, reasons },
+        data: { score, reasons, ...(details?.length === reasons.length ? { reasonDetails: details } : {}) },
       },
     },
   ];

@@ -22,7 +22,7 @@ import {
   keyOf,
   mergeStates,
 } from './points.ts';
-import { presentReasons, rounded } from './reasons.ts';
+import { type AnnouncedReason, announcedReasons, rounded } from './reasons.ts';
 import type { ScoringRepository } from './repository.ts';
 import { type ScoringRules, siteKeyPageOf } from './rules.ts';
 
@@ -86,7 +86,10 @@ export interface HotLeadBody {
   appId: string;
   svcUserId: string;
   score: number;
+  /** The largest reasons in English words. */
   scoreReasons: string[];
+  /** The same reasons in their structured form, for words in any language. */
+  reasonDetails: AnnouncedReason[];
 }
 
 /** A stored state as the rules work on it. */
@@ -307,12 +310,14 @@ export function createScoreKeeper(deps: ScoreKeeperDeps) {
     const events = hot.flatMap(({ id, state }) => {
       const owner = owners.get(id);
       if (owner === undefined) return [];
+      const reasons = announcedReasons(clock, state.reasons, now, halfLife);
       const body: HotLeadBody = {
         id,
         appId,
         svcUserId: String(owner),
         score: rounded(decayed(state.value, state.refAt, now, halfLife)),
-        scoreReasons: presentReasons(clock, state.reasons, now, halfLife).map((r) => r.text),
+        scoreReasons: reasons.map((r) => r.text),
+        reasonDetails: reasons,
       };
       return [{ event_type: 'hot' as const, domainType: 'Customer', domainId: id, body }];
     });

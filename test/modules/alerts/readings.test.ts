@@ -273,6 +273,20 @@ describe('a reading during which the customer becomes a hot lead', () => {
     expect(read[0]?.text).toBe(
       `100% of 'Pricing' read, in 1 min. Now a hot lead: Score ${score}: read 3 of 3 pages of 'deck.pdf' twice since yesterday; came back 3 times since yesterday.`,
     );
+    // In Chinese (a zh-CN member, the chat channels) the reasons are Chinese too.
+    const told = (
+      await t.server.ctx.database.db
+        .selectFrom('outbox')
+        .select('body')
+        .where('app_id', '=', p.appId)
+        .where('domain_type', '=', 'Alert')
+        .execute()
+    )
+      .map((e) => JSON.parse(e.body) as { signal: string; data: { hot?: boolean }; words: Record<string, { text: string }> })
+      .filter((b) => b.signal === 'deck_read' && b.data.hot === true);
+    expect(told.map((b) => b.words['zh-CN']?.text)).toEqual([
+      `已读 100%，用时 1 分钟。已成为热门线索：评分 ${score}：自昨天起阅读了《deck.pdf》3 页中的 3 页 2 次；自昨天起再次回来阅读 3 次。`,
+    ]);
     const master = await inbox(p.master.token);
     expect(master.map((e) => e.signal)).toEqual(['deck_read']);
     expect(await inbox(p.master.token, 'hot_lead')).toEqual([]);
