@@ -9,7 +9,7 @@ import { timeOrderedUuid } from '../../lib/ids.ts';
 import type { JobDefinition } from '../../lib/jobs.ts';
 import type { ChannelPost } from '../webhooks/service.ts';
 import { type AlertsDeps, customerUrl } from './common.ts';
-import { type ReadingPlan, foldHotLeads, planReadings, readDrafts } from './readings.ts';
+import { type ReadingPlan, foldHotLeads, planReadings, readDrafts, settleReadings } from './readings.ts';
 import { type Planned, resolveDrafts } from './recipients.ts';
 import { signalsRepository as repo } from './signals.repository.ts';
 import { READING_ACTIONS, type SignalDraft, stepsOf } from './sources.ts';
@@ -114,12 +114,16 @@ export function createEvaluator(ctx: AppContext, deps: AlertsDeps, hooks: { mail
     );
     const rows: Insertable<NotificationsTable>[] = [];
     const posts: ChannelPost[] = [];
+    // Signals recorded without being told: what a signal told in place of one waits for.
+    const untold = new Set<string>();
     let signals = 0;
     for (const p of planned) {
       if (existing.has(p.draft.key)) continue;
+      if (p.draft.insteadOf !== undefined && !untold.has(p.draft.insteadOf)) continue;
       existing.add(p.draft.key);
       // A hot lead folded into a reading is told with the reading's end (readings.ts, foldHotLeads).
-      const quiet = p.draft.foldedInto !== undefined || (await suppressed(trx, p.draft, now));
+      const quiet = p.draft.foldedInto !== undefined || (p.draft.insteadOf === undefined && (await suppressed(trx, p.draft, now)));
+      if (quiet) untold.add(p.draft.key);
       const signalId = timeOrderedUuid();
       const d = p.draft;
       await repo.insertSignal(trx, {
@@ -153,9 +157,14 @@ export function createEvaluator(ctx: AppContext, deps: AlertsDeps, hooks: { mail
     return db.transaction().execute(async (trx) => {
       await ctx.database.features.transactionLock(trx, EVALUATOR_LOCK);
       if (span.to !== span.from && !(await advanceCursor(trx, ALERTS_FEED_CURSOR, span.from, span.to))) throw new CursorMoved();
+      // Readings another pass changed since this one read them: their signals dropped, hot leads unfolded.
+      const lost = await settleReadings(
+        trx,
+        readings,
+        planned.map((p) => p.draft),
+      );
       await repo.saveReadings(trx, readings.readings);
       // A quiet reading is ended by one pass only: the others drop its signal.
-      const lost = new Set<string>();
       for (const e of readings.ended) {
         if (e.quiet && !(await repo.endReading(trx, e.reading.app_id, e.reading.view_id, now))) lost.add(`deck_read:${e.reading.view_id}`);
       }

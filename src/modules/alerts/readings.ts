@@ -18,10 +18,11 @@ export const MAX_SIGNAL_AGE_MS = 60 * 60 * 1000;
 /** Quiet readings one pass ends at most. */
 const QUIET_BATCH = 200;
 
-/** A reading that ended in this pass: how (its leave, or quiet). */
+/** A reading that ended in this pass: how (its leave, or quiet), and the hot lead it held when the pass read it. */
 export interface Ended {
   reading: ReadingRow;
   quiet: boolean;
+  heldHot: string | null;
 }
 
 /** What a pass found of readings: the drafts of opens, the readings to save, the readings that ended. */
@@ -77,7 +78,7 @@ async function planProject(deps: Pick<AlertsDeps, 'links'>, db: Kysely<Database>
     const next = { ...reading, last_page_at: Math.max(reading.last_page_at, step.at) };
     if (step.kind === 'leave') {
       next.ended_at = Math.max(now, step.at);
-      plan.ended.push({ reading: next, quiet: false });
+      plan.ended.push({ reading: next, quiet: false, heldHot: reading.hot });
     }
     touched.set(step.viewId, next);
   }
@@ -107,16 +108,20 @@ export async function planReadings(
   const handled = new Set(plan.readings.map((r) => `${r.app_id}:${r.view_id}`));
   for (const reading of await repo.quietReadings(db, opts.now - opts.quietMs, QUIET_BATCH)) {
     if (handled.has(`${reading.app_id}:${reading.view_id}`)) continue;
-    plan.ended.push({ reading: { ...reading, ended_at: opts.now }, quiet: true });
+    plan.ended.push({ reading: { ...reading, ended_at: opts.now }, quiet: true, heldHot: reading.hot });
   }
   return plan;
 }
+
+/** The key of the hot lead a reading held, told as itself. */
+const heldKey = (reading: ReadingRow) => `hot_lead:${reading.customer_id}:${reading.view_id}`;
 
 /**
  * Hot leads during a reading (docs/alerts.md, "A hot lead during a reading"): a `hot_lead` draft (not
  * told yet today) about a customer with a directed reading in progress, or one that ended in this
  * pass, is folded into its most recent one: the draft is recorded without being told, and the
- * reading keeps the score and reasons, which its end's alert tells. One alert for one reading.
+ * reading keeps the score and reasons, which its end's alert tells. One alert for one reading. The
+ * fold holds only if the reading is still as the pass read it when it commits (settleReadings).
  */
 export async function foldHotLeads(db: Kysely<Database>, drafts: SignalDraft[], plan: ReadingPlan): Promise<void> {
   const byApp = new Map<string, SignalDraft[]>();
@@ -140,7 +145,7 @@ export async function foldHotLeads(db: Kysely<Database>, drafts: SignalDraft[], 
         .sort((a, b) => b.last_page_at - a.last_page_at)[0];
       if (reading === undefined) continue;
       d.foldedInto = reading.view_id;
-      reading.hot = JSON.stringify({ score: d.data.score, reasons: d.data.reasons });
+      reading.hot = JSON.stringify({ score: d.data.score, reasons: d.data.reasons, reasonDetails: d.data.reasonDetails });
       // A stored reading the pass did not touch is saved with it.
       if (!plan.readings.includes(reading) && !plan.ended.some((e) => e.reading === reading)) plan.readings.push(reading);
     }
@@ -148,21 +153,23 @@ export async function foldHotLeads(db: Kysely<Database>, drafts: SignalDraft[], 
 }
 
 /** A reading's hot lead, as its end's alert tells it. */
-function hotOf(reading: ReadingRow): { score: unknown; reasons: unknown } | null {
+function hotOf(reading: ReadingRow): Record<string, unknown> | null {
   if (reading.hot === null) return null;
   try {
-    const v = JSON.parse(reading.hot) as { score?: unknown; reasons?: unknown };
-    return { score: v.score ?? null, reasons: Array.isArray(v.reasons) ? v.reasons : [] };
+    const v = JSON.parse(reading.hot) as { score?: unknown; reasons?: unknown; reasonDetails?: unknown };
+    const hot: Record<string, unknown> = { score: v.score ?? null, reasons: Array.isArray(v.reasons) ? v.reasons : [] };
+    if (Array.isArray(v.reasonDetails)) hot.reasonDetails = v.reasonDetails;
+    return hot;
   } catch {
     return null;
   }
 }
 
 /** The hot lead a reading held, told at its end when the reading itself tells nothing. */
-const heldHotLead = (appId: string, reading: ReadingRow, hot: { score: unknown; reasons: unknown }): SignalDraft => ({
+const heldHotLead = (appId: string, reading: ReadingRow, hot: Record<string, unknown>): SignalDraft => ({
   signal: 'hot_lead',
   appId,
-  key: `hot_lead:${reading.customer_id}:${reading.view_id}`,
+  key: heldKey(reading),
   customerId: reading.customer_id,
   subject: null,
   at: reading.ended_at ?? reading.last_page_at,
@@ -170,6 +177,38 @@ const heldHotLead = (appId: string, reading: ReadingRow, hot: { score: unknown; 
   personal: false,
   data: hot,
 });
+
+/**
+ * Under the evaluators' lock, before the pass writes: its readings set against the stored ones, which
+ * another server's pass may have changed since this one read them (only a pass without events can
+ * commit in between: it ends quiet readings). A quiet end is this pass's only if the reading is still
+ * open and holds the hot lead it held when read; otherwise its signals are dropped (`lost`: the other
+ * pass told the end, or the next pass ends it with its hot lead). A hot lead folded into a reading
+ * another pass ended, or into a quiet end dropped, is unfolded: told on its own.
+ */
+export async function settleReadings(trx: Kysely<Database>, plan: ReadingPlan, drafts: SignalDraft[]): Promise<Set<string>> {
+  const lost = new Set<string>();
+  const folded = drafts.filter((d) => d.foldedInto !== undefined);
+  const byApp = new Map<string, Set<string>>();
+  const see = (appId: string, viewId: string) => byApp.set(appId, (byApp.get(appId) ?? new Set()).add(viewId));
+  for (const d of folded) see(d.appId, d.foldedInto as string);
+  for (const e of plan.ended) if (e.quiet) see(e.reading.app_id, e.reading.view_id);
+  const gone = new Set<string>();
+  for (const [appId, views] of byApp) {
+    const stored = await repo.readings(trx, appId, [...views]);
+    for (const e of plan.ended) {
+      if (!e.quiet || e.reading.app_id !== appId) continue;
+      const s = stored.get(e.reading.view_id);
+      if (s !== undefined && s.ended_at === null && s.hot === e.heldHot) continue;
+      gone.add(`${appId}:${e.reading.view_id}`);
+      lost.add(`deck_read:${e.reading.view_id}`).add(heldKey(e.reading));
+    }
+    for (const [viewId, s] of stored) if (s.ended_at !== null) gone.add(`${appId}:${viewId}`);
+  }
+  for (const d of folded) if (gone.has(`${d.appId}:${d.foldedInto as string}`)) delete d.foldedInto;
+  plan.ended = plan.ended.filter((e) => !gone.has(`${e.reading.app_id}:${e.reading.view_id}`) || !e.quiet);
+  return lost;
+}
 
 /** The `deck_read` drafts of the readings that ended: pages read of the deck's pages, and the time, as the view stored them. */
 export async function readDrafts(deps: Pick<AlertsDeps, 'links' | 'files'>, ended: Ended[]): Promise<SignalDraft[]> {
@@ -213,6 +252,8 @@ export async function readDrafts(deps: Pick<AlertsDeps, 'links' | 'files'>, ende
           ...(hot === null ? {} : { hot: true, ...hot }),
         },
       });
+      // A reading's end recorded without being told (a customer's hour spent) tells its hot lead on its own.
+      if (hot !== null) drafts.push({ ...heldHotLead(appId, reading, hot), insteadOf: `deck_read:${reading.view_id}` });
     }
   }
   return drafts;

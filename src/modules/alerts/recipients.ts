@@ -7,7 +7,7 @@ import type { AlertsDeps } from './common.ts';
 import { settingsRepository } from './repository.ts';
 import { type Effective, type MemberSettings, type ProjectChoice, choiceOfRow, effectiveIn, settingsOfRow } from './settings.ts';
 import type { SignalDraft } from './sources.ts';
-import type { Facts } from './words.ts';
+import { type Facts, type HotFacts, reasonFactsOf } from './words.ts';
 
 /**
  * Who gets a signal (docs/alerts.md "Who is told"): the members it concerns (the customer's owner,
@@ -77,10 +77,13 @@ function factsOf(d: SignalDraft, customer: VisibleCustomer, names: Map<number, s
 }
 
 /** A hot lead's score and reasons as a draft's data holds them. */
-function hotFacts(data: Record<string, unknown>): { score: number | null; reasons: string[] } {
+function hotFacts(data: Record<string, unknown>): HotFacts {
+  const reasons = Array.isArray(data.reasons) ? data.reasons.map(String) : [];
+  const details = reasonFactsOf(data.reasonDetails, reasons.length);
   return {
     score: typeof data.score === 'number' ? data.score : null,
-    reasons: Array.isArray(data.reasons) ? data.reasons.map(String) : [],
+    reasons,
+    ...(details?.length === reasons.length ? { details } : {}),
   };
 }
 

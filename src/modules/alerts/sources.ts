@@ -1,7 +1,8 @@
 import type { AlertSignal } from '../../events/alert-events.ts';
 import type { FeedEvent } from '../../events/sequencer.ts';
 import type { Clock } from '../../lib/time.ts';
-import { excerptOf } from './words.ts';
+import { scoreShown } from '../scoring/service.ts';
+import { excerptOf, reasonFactsOf } from './words.ts';
 
 /**
  * Where signals come from (docs/alerts.md "Signals"): events of the feed, read in feed order. Each
@@ -30,6 +31,8 @@ export interface SignalDraft {
   data: Record<string, unknown>;
   /** A hot lead folded into this reading (a view id): recorded, told with the reading's end. */
   foldedInto?: string;
+  /** Told only in place of the signal of this key, when that one is recorded without being told (a reading's hot lead). */
+  insteadOf?: string;
 }
 
 /** A step of a reading, or a signal. */
@@ -127,7 +130,8 @@ function dueSteps(e: FeedEvent & { appId: string }, body: Body): FeedStep[] {
 /**
  * The hot-lead source: the scoring module announces a customer as a hot lead (a rise to its project's
  * `hotScore`, docs/scoring.md "Hot leads announced") with a `Customer` `hot` event, whose body is
- * `{id (the customer), appId, svcUserId (its owner), score, scoreReasons: string[]}`. One signal per
+ * `{id (the customer), appId, svcUserId (its owner), score, scoreReasons: string[], reasonDetails}` (the
+ * reasons structured, worded in each language). One signal per
  * customer and day (the key), to the customer's owner; one announced during a reading is folded into
  * it (readings.ts, foldHotLeads).
  */
@@ -137,8 +141,11 @@ function hotLeadSteps(e: FeedEvent & { appId: string }, body: Body, clock: Clock
   const customerId = str(body.id) ?? str(body.customerId);
   if (customerId === null) return [];
   const owner = userId(body.svcUserId);
-  const score = typeof body.score === 'number' && Number.isFinite(body.score) ? Math.round(body.score) : null;
+  // One decimal, as the customer's page shows it (the event's score is so already; a producer's may not be).
+  const score = typeof body.score === 'number' && Number.isFinite(body.score) ? scoreShown(body.score) : null;
   const reasons = Array.isArray(body.scoreReasons) ? body.scoreReasons.filter((r): r is string => typeof r === 'string').slice(0, 3) : [];
+  // The same reasons structured, worded in each language (kept only if they are the same reasons).
+  const details = reasonFactsOf(body.reasonDetails, 3);
   return [
     {
       kind: 'signal',
@@ -151,7 +158,7 @@ function hotLeadSteps(e: FeedEvent & { appId: string }, body: Body, clock: Clock
         at: e.createdAt,
         concerned: owner === null ? [] : [owner],
         personal: false,
-        data: { score, reasons },
+        data: { score, reasons, ...(details?.length === reasons.length ? { reasonDetails: details } : {}) },
       },
     },
   ];

@@ -11,6 +11,59 @@ import type { AlertLocale, AlertWords } from '../../events/alert-events.ts';
  */
 export type Audience = 'member' | 'team';
 
+/** A day as a hot lead's reason names it (from the announcement): `day` is `yyyy-MM-dd`. */
+export interface ReasonDay {
+  kind: 'today' | 'yesterday' | 'weekday' | 'date';
+  day: string;
+}
+
+/** A hot lead's reason in its structured form (the scoring module's), which any language words. */
+export interface ReasonFacts {
+  kind: string;
+  count: number;
+  when: ReasonDay;
+  title?: string;
+  pages?: number;
+  pageCount?: number;
+  keyPages?: number[];
+  seconds?: number;
+  prefix?: string;
+  url?: string;
+  /** A form: the shared link's it was filled in on (none: the site's). */
+  linkId?: string;
+}
+
+/** A hot lead: its score, its reasons in English words and, when the announcement gave them, in their structured form. */
+export interface HotFacts {
+  score: number | null;
+  reasons: string[];
+  details?: ReasonFacts[];
+}
+
+const DAY_KINDS: ReadonlySet<string> = new Set(['today', 'yesterday', 'weekday', 'date']);
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+const txt = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v.slice(0, 512) : undefined);
+
+/** Structured reasons as an event or a draft's data holds them (anything else: none), at most `max`. */
+export function reasonFactsOf(v: unknown, max: number): ReasonFacts[] | undefined {
+  if (!Array.isArray(v)) return undefined;
+  const out: ReasonFacts[] = [];
+  for (const item of v.slice(0, max)) {
+    if (item === null || typeof item !== 'object') return undefined;
+    const r = item as Record<string, unknown>;
+    const when = (r.when ?? {}) as Record<string, unknown>;
+    const kind = txt(r.kind);
+    const day = txt(when.day);
+    if (kind === undefined || typeof when.kind !== 'string' || !DAY_KINDS.has(when.kind) || day === undefined) return undefined;
+    const facts: ReasonFacts = { kind, count: num(r.count) ?? 1, when: { kind: when.kind as ReasonDay['kind'], day } };
+    for (const k of ['title', 'prefix', 'url', 'linkId'] as const) if (txt(r[k]) !== undefined) facts[k] = txt(r[k]);
+    for (const k of ['pages', 'pageCount', 'seconds'] as const) if (num(r[k]) !== undefined) facts[k] = num(r[k]);
+    if (Array.isArray(r.keyPages)) facts.keyPages = r.keyPages.filter((p): p is number => num(p) !== undefined).slice(0, 50);
+    out.push(facts);
+  }
+  return out;
+}
+
 /** What the words are made from: who, what, how much. Names as stored (null: unknown). */
 export type Facts =
   | { signal: 'deck_opened'; customer: string | null; link: string | null }
@@ -22,11 +75,11 @@ export type Facts =
       pageCount: number;
       seconds: number;
       /** The customer became a hot lead during the reading: told here, not apart. */
-      hot?: { score: number | null; reasons: string[] };
+      hot?: HotFacts;
     }
   | { signal: 'task_due'; customer: string | null; title: string; dueAt: string }
   | { signal: 'mention'; customer: string | null; author: string | null; mentioned: string | null; excerpt: string }
-  | { signal: 'hot_lead'; customer: string | null; score: number | null; reasons: string[] };
+  | ({ signal: 'hot_lead'; customer: string | null } & HotFacts);
 
 const NAME_MAX = 100;
 export const EXCERPT_MAX = 140;
@@ -54,11 +107,55 @@ function duration(seconds: number, locale: AlertLocale): string {
 }
 
 /** A hot lead's score and reasons: "Score 32: read 3 of 3 pages of 'Pricing' today; came back today" ('' for neither). */
-function hotWhy(hot: { score: number | null; reasons: string[] }, between: string, after: string, word: string): string {
-  const why = hot.reasons.map((r) => cut(r, 200)).join(between);
-  const score = hot.score === null ? '' : `${word} ${hot.score}`;
-  return [score, why].filter(Boolean).join(after);
+function hotWhy(hot: HotFacts, why: string[], marks: { between: string; after: string; word: string }): string {
+  const score = hot.score === null ? '' : `${marks.word} ${hot.score}`;
+  return [score, why.map((r) => cut(r, 200)).join(marks.between)].filter(Boolean).join(marks.after);
 }
+
+const EN = { between: '; ', after: ': ', word: 'Score' };
+const ZH = { between: '；', after: '：', word: '评分' };
+
+/** What a reason says happened, in Chinese (as the console's customer page says it). */
+function chineseWhat(r: ReasonFacts): string {
+  const title = r.title === undefined ? '一个文件' : cut(r.title, NAME_MAX);
+  switch (r.kind) {
+    case 'deck_read':
+      return r.pages !== undefined && r.pageCount !== undefined
+        ? `阅读了《${title}》${r.pageCount} 页中的 ${r.pages} 页`
+        : `阅读了《${title}》`;
+    case 'key_page': {
+      const seconds = Math.max(0, Math.round(r.seconds ?? 0));
+      const spent = seconds >= 60 ? `${Math.round(seconds / 60)} 分钟` : `${seconds} 秒`;
+      return `在《${title}》的重点页 ${(r.keyPages ?? []).join(', ')} 上停留 ${spent}`;
+    }
+    case 'site_key_page':
+      return `访问了网站重点页「${cut(r.title ?? r.prefix ?? r.url ?? '', NAME_MAX)}」`;
+    case 'form':
+      return r.linkId === undefined ? '在网站上填写了表单' : `填写了《${r.title === undefined ? '一个分享链接' : title}》的表单`;
+    case 'mail_click':
+      return '点击了群发邮件中的链接';
+    default:
+      return '再次回来阅读';
+  }
+}
+
+/** A reason in Chinese: "昨天阅读了《Pricing》3 页中的 3 页", "自周一起再次回来阅读 3 次". */
+function chineseReason(r: ReasonFacts): string {
+  const day =
+    r.when.kind === 'today'
+      ? '今天'
+      : r.when.kind === 'yesterday'
+        ? '昨天'
+        : r.when.kind === 'weekday'
+          ? `周${'日一二三四五六'[new Date(Date.parse(r.when.day)).getUTCDay()] ?? ''}`
+          : `${r.when.day} `;
+  const what = chineseWhat(r);
+  if (r.count <= 1) return `${day}${what}`;
+  return r.when.kind === 'today' ? `今天${what} ${r.count} 次` : `自${day.trim()}起${what} ${r.count} 次`;
+}
+
+/** A hot lead's reasons in Chinese: from their structured form, else (an announcement without it) as given. */
+const chineseWhy = (hot: HotFacts): string[] => (hot.details === undefined ? hot.reasons : hot.details.map(chineseReason));
 
 function english(f: Facts, audience: Audience): AlertWords {
   const who = cut(f.customer ?? 'A customer', NAME_MAX);
@@ -73,7 +170,7 @@ function english(f: Facts, audience: Audience): AlertWords {
       const read = `${percent}% of '${link}' read, in ${duration(f.seconds, 'en-US')}.`;
       return {
         title: `${who} read ${f.pagesRead} of ${f.pageCount} pages of '${link}' (${duration(f.seconds, 'en-US')})`,
-        text: f.hot === undefined ? read : `${read} Now a hot lead: ${hotWhy(f.hot, '; ', ': ', 'Score') || 'engagement rising'}.`,
+        text: f.hot === undefined ? read : `${read} Now a hot lead: ${hotWhy(f.hot, f.hot.reasons, EN) || 'engagement rising'}.`,
       };
     }
     case 'task_due':
@@ -84,7 +181,7 @@ function english(f: Facts, audience: Audience): AlertWords {
         text: `In a note on ${who}: “${f.excerpt}”`,
       };
     case 'hot_lead':
-      return { title: `${who} is a hot lead`, text: hotWhy(f, '; ', ': ', 'Score') || `${who}'s engagement is rising.` };
+      return { title: `${who} is a hot lead`, text: hotWhy(f, f.reasons, EN) || `${who}'s engagement is rising.` };
   }
 }
 
@@ -101,7 +198,7 @@ function chinese(f: Facts, audience: Audience): AlertWords {
       const read = `已读 ${percent}%，用时 ${duration(f.seconds, 'zh-CN')}。`;
       return {
         title: `${who} 阅读了《${link}》${f.pageCount} 页中的 ${f.pagesRead} 页（${duration(f.seconds, 'zh-CN')}）`,
-        text: f.hot === undefined ? read : `${read}已成为热门线索：${hotWhy(f.hot, '；', '：', '评分') || '参与度正在上升'}。`,
+        text: f.hot === undefined ? read : `${read}已成为热门线索：${hotWhy(f.hot, chineseWhy(f.hot), ZH) || '参与度正在上升'}。`,
       };
     }
     case 'task_due':
@@ -112,7 +209,7 @@ function chinese(f: Facts, audience: Audience): AlertWords {
         text: `关于 ${who} 的笔记：“${f.excerpt}”`,
       };
     case 'hot_lead':
-      return { title: `${who} 成为热门线索`, text: hotWhy(f, '；', '：', '评分') || `${who} 的参与度正在上升。` };
+      return { title: `${who} 成为热门线索`, text: hotWhy(f, chineseWhy(f), ZH) || `${who} 的参与度正在上升。` };
   }
 }
 

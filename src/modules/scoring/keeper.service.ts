@@ -22,7 +22,7 @@ import {
   keyOf,
   mergeStates,
 } from './points.ts';
-import { presentReasons, rounded } from './reasons.ts';
+import { type AnnouncedReason, announcedReasons, rounded } from './reasons.ts';
 import type { ScoringRepository } from './repository.ts';
 import { type ScoringRules, siteKeyPageOf } from './rules.ts';
 
@@ -86,7 +86,10 @@ export interface HotLeadBody {
   appId: string;
   svcUserId: string;
   score: number;
+  /** The largest reasons in English words. */
   scoreReasons: string[];
+  /** The same reasons in their structured form, for words in any language. */
+  reasonDetails: AnnouncedReason[];
 }
 
 /** A stored state as the rules work on it. */
@@ -108,6 +111,14 @@ function stateOf(row: CustomerScoresTable | undefined): ScoreState {
     last: json<LastSignal | null>(row.last_signal, null),
     marks: json<Marks>(row.marks, { lastViewAt: 0, readings: [] }),
   };
+}
+
+/** The state a recompute starts a customer from: none, but for when it was last announced as a hot lead. */
+function freshState(row: CustomerScoresTable | undefined): ScoreState {
+  const state = emptyState();
+  const hotAt = stateOf(row).marks.hotAt;
+  if (hotAt !== undefined) state.marks.hotAt = hotAt;
+  return state;
 }
 
 function rowOf(appId: string, customerId: string, s: ScoreState, now: number): Insertable<CustomerScoresTable> {
@@ -234,8 +245,10 @@ export function createScoreKeeper(deps: ScoreKeeperDeps) {
   }
 
   /**
-   * Applies each customer's records to its stored state (or to none: `fresh`) and stores what
-   * changed: the states, and the score columns of customers whose key or rise moved.
+   * Applies each customer's records to its stored state (or to none: `fresh`, which keeps of the
+   * stored state only when the customer was last announced, so that a recompute never announces it
+   * twice a day) and stores what changed: the states, and the score columns of customers whose key
+   * or rise moved.
    */
   async function apply(trx: Db, appId: string, byCustomer: Map<string, ScoredRecord[]>, fresh: boolean): Promise<void> {
     const rules = await rulesOf(appId);
@@ -243,9 +256,7 @@ export function createScoreKeeper(deps: ScoreKeeperDeps) {
     const ctx = await contextFor(trx, appId, rules, all);
     const ids = [...byCustomer.keys()];
     await repo.lockCustomers(trx, appId, ids);
-    const stored = fresh
-      ? new Map<string, CustomerScoresTable>()
-      : new Map((await repo.states(trx, appId, ids)).map((r) => [r.customer_id, r]));
+    const stored = new Map((await repo.states(trx, appId, ids)).map((r) => [r.customer_id, r]));
     const halfLife = halfLifeMs(rules);
     const now = clock.now();
     const rows: Insertable<CustomerScoresTable>[] = [];
@@ -255,7 +266,7 @@ export function createScoreKeeper(deps: ScoreKeeperDeps) {
     for (const [id, records] of byCustomer) {
       const before = stored.get(id);
       records.sort((a, b) => a.at - b.at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-      const prior = stateOf(before);
+      const prior = fresh ? freshState(before) : stateOf(before);
       const was = decayed(prior.value, prior.refAt, now, halfLife);
       const state = applyRecords(prior, records, ctx);
       if (!fresh && becameHot(was, state, rules, now)) {
@@ -264,7 +275,7 @@ export function createScoreKeeper(deps: ScoreKeeperDeps) {
       }
       const key = keyOf(state.value, state.refAt, halfLife);
       const row = rowOf(appId, id, state, now);
-      if (fresh && state.value === 0 && state.marks.lastViewAt === 0) empty.push(id);
+      if (fresh && state.value === 0 && state.marks.lastViewAt === 0 && state.marks.hotAt === undefined) empty.push(id);
       else if (fresh || changed(before, row)) rows.push(row);
       const keyBefore = before === undefined ? 0 : keyOf(Number(before.value), Number(before.ref_at), halfLife);
       if (fresh || key !== keyBefore || state.riseAt !== Number(before?.rise_at ?? 0)) columns.push([appId, id, key, state.riseAt]);
@@ -299,12 +310,14 @@ export function createScoreKeeper(deps: ScoreKeeperDeps) {
     const events = hot.flatMap(({ id, state }) => {
       const owner = owners.get(id);
       if (owner === undefined) return [];
+      const reasons = announcedReasons(clock, state.reasons, now, halfLife);
       const body: HotLeadBody = {
         id,
         appId,
         svcUserId: String(owner),
         score: rounded(decayed(state.value, state.refAt, now, halfLife)),
-        scoreReasons: presentReasons(clock, state.reasons, now, halfLife).map((r) => r.text),
+        scoreReasons: reasons.map((r) => r.text),
+        reasonDetails: reasons,
       };
       return [{ event_type: 'hot' as const, domainType: 'Customer', domainId: id, body }];
     });

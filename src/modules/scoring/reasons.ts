@@ -57,14 +57,25 @@ function dayOf(clock: Clock, at: number, now: number): { word: string; kind: 'to
   return { word: day, kind: 'date' };
 }
 
+/**
+ * The day a reason's words name, from `now` (its only occurrence's, or its first's): its kind, and the
+ * day (`yyyy-MM-dd`, the server's zone) for a weekday or a date.
+ */
+export interface ReasonDay {
+  kind: 'today' | 'yesterday' | 'weekday' | 'date';
+  day: string;
+}
+
+function reasonDay(clock: Clock, r: Reason, now: number): ReasonDay & { word: string } {
+  const at = r.n <= 1 ? r.at : r.first;
+  return { ...dayOf(clock, at, now), day: clock.day(at) };
+}
+
 /** How often and since when: "today", "on Monday", "twice since Monday", "3 times since 2026-11-02". */
 function whenPhrase(clock: Clock, r: Reason, now: number): string {
-  if (r.n <= 1) {
-    const d = dayOf(clock, r.at, now);
-    return d.kind === 'weekday' || d.kind === 'date' ? `on ${d.word}` : d.word;
-  }
+  const d = reasonDay(clock, r, now);
+  if (r.n <= 1) return d.kind === 'weekday' || d.kind === 'date' ? `on ${d.word}` : d.word;
   const times = r.n === 2 ? 'twice' : `${r.n} times`;
-  const d = dayOf(clock, r.first, now);
   return d.kind === 'today' ? `${times} today` : `${times} since ${d.word}`;
 }
 
@@ -126,12 +137,25 @@ function present(clock: Clock, r: Reason, now: number, halfLife: number): ScoreR
   return out;
 }
 
+const largest = <T extends ScoreReason>(list: T[]): T[] =>
+  list.sort((a, b) => b.points - a.points || (a.lastAt < b.lastAt ? 1 : -1)).slice(0, REASONS_SHOWN);
+
 /** The largest reasons (at most REASONS_SHOWN), largest first, as answered at `now`. */
 export function presentReasons(clock: Clock, reasons: Reason[], now: number, halfLife: number): ScoreReason[] {
-  return reasons
-    .map((r) => present(clock, r, now, halfLife))
-    .sort((a, b) => b.points - a.points || (a.lastAt < b.lastAt ? 1 : -1))
-    .slice(0, REASONS_SHOWN);
+  return largest(reasons.map((r) => present(clock, r, now, halfLife)));
+}
+
+/** A reason as a hot lead's announcement carries it: as answered, with the day its words name. */
+export type AnnouncedReason = ScoreReason & { when: ReasonDay };
+
+/** The largest reasons as a hot lead's announcement at `now` carries them (any language words them from their fields). */
+export function announcedReasons(clock: Clock, reasons: Reason[], now: number, halfLife: number): AnnouncedReason[] {
+  return largest(
+    reasons.map((r) => {
+      const { kind, day } = reasonDay(clock, r, now);
+      return { ...present(clock, r, now, halfLife), when: { kind, day } };
+    }),
+  );
 }
 
 /** The latest signal as answered. */

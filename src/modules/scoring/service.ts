@@ -18,6 +18,8 @@ import { createScoringSettings } from './settings.service.ts';
 export type { HotAccount, HotLead, HotLeads, HotLeadsInput } from './hot-leads.service.ts';
 export type { ScoreKeeper, ScoreMove } from './keeper.service.ts';
 export type { ScoreReason, SignalOut } from './reasons.ts';
+/** A score or points as every answer and the console show them: one decimal. */
+export { rounded as scoreShown } from './reasons.ts';
 export type { ScoringSettings, ScoringSettingsOut } from './settings.service.ts';
 export type { RulesInput } from './rules.ts';
 

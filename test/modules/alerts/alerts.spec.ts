@@ -6,7 +6,7 @@ import { Clock } from '../../../src/lib/time.ts';
 import { nextLocalHour, zoneClock } from '../../../src/lib/zones.ts';
 import { applySettings, defaultSettings, effectiveIn, parseChoices } from '../../../src/modules/alerts/settings.ts';
 import { HOT_LEAD_EVENT, stepsOf } from '../../../src/modules/alerts/sources.ts';
-import { excerptOf, wordsOf } from '../../../src/modules/alerts/words.ts';
+import { excerptOf, reasonFactsOf, wordsOf } from '../../../src/modules/alerts/words.ts';
 
 const at = (iso: string) => Date.parse(iso);
 const alert = {
@@ -212,9 +212,63 @@ describe('sources', () => {
         key: 'hot_lead:c1:2026-11-02',
         concerned: [7],
         personal: false,
-        data: { score: 82, reasons: ['read 8 of 10 pages'] },
+        data: { score: 81.6, reasons: ['read 8 of 10 pages'] },
       },
     });
+  });
+
+  it("word a hot lead's reasons in Chinese from their structured form; without it (or a broken one), as the English given", () => {
+    const reasons = [
+      "read 3 of 3 pages of 'Pricing' twice since yesterday",
+      'came back 3 times today',
+      'spent 2 min on key page 2 of a file on Monday',
+    ];
+    const reasonDetails = [
+      { kind: 'deck_read', count: 2, title: 'Pricing', pages: 3, pageCount: 3, when: { kind: 'yesterday', day: '2026-11-01' } },
+      { kind: 'return', count: 3, when: { kind: 'today', day: '2026-11-02' } },
+      { kind: 'key_page', count: 1, keyPages: [2], seconds: 130, when: { kind: 'weekday', day: '2026-10-26' } },
+    ];
+    const [step] = stepsOf(
+      event(HOT_LEAD_EVENT.domainType, HOT_LEAD_EVENT.eventType, { id: 'c1', score: 24, scoreReasons: reasons, reasonDetails }),
+      clock,
+    );
+    const data = step?.kind === 'signal' ? step.draft.data : {};
+    expect(data.reasonDetails).toHaveLength(3);
+    const hot = { signal: 'hot_lead' as const, customer: 'Ada', score: 24, reasons, details: reasonFactsOf(data.reasonDetails, 3) };
+    expect(wordsOf(hot, 'zh-CN').text).toBe(
+      '评分 24：自昨天起阅读了《Pricing》3 页中的 3 页 2 次；今天再次回来阅读 3 次；周一在《一个文件》的重点页 2 上停留 2 分钟',
+    );
+    expect(wordsOf(hot, 'en-US').text).toBe(`Score 24: ${reasons.join('; ')}`);
+    const single = { kind: 'form', count: 1, when: { kind: 'date', day: '2026-10-01' } };
+    expect(wordsOf({ ...hot, reasons: ['x'], details: reasonFactsOf([single], 3) }, 'zh-CN').text).toBe(
+      '评分 24：2026-10-01 在网站上填写了表单',
+    );
+    // A structured form that is not the reasons' (junk, or another count): the English words stand.
+    const broken = stepsOf(
+      event(HOT_LEAD_EVENT.domainType, HOT_LEAD_EVENT.eventType, {
+        id: 'c1',
+        score: 24,
+        scoreReasons: reasons,
+        reasonDetails: [{ kind: 1 }],
+      }),
+      clock,
+    );
+    expect(broken[0]?.kind === 'signal' ? broken[0].draft.data : {}).toEqual({ score: 24, reasons });
+    expect(wordsOf({ ...hot, details: undefined }, 'zh-CN').text).toBe(`评分 24：${reasons.join('；')}`);
+  });
+
+  it("tell a hot lead's score to one decimal, as the customer's page shows it: 'Score 10.4', never 'Score 10'", () => {
+    const [step] = stepsOf(event(HOT_LEAD_EVENT.domainType, HOT_LEAD_EVENT.eventType, { id: 'c1', svcUserId: '7', score: 10.44 }), clock);
+    const data = step?.kind === 'signal' ? step.draft.data : {};
+    expect(data).toEqual({ score: 10.4, reasons: [] });
+    const facts = {
+      signal: 'hot_lead' as const,
+      customer: 'Ada',
+      score: data.score as number,
+      reasons: ["read 3 of 3 pages of 'Pricing' today"],
+    };
+    expect(wordsOf(facts, 'en-US').text).toBe("Score 10.4: read 3 of 3 pages of 'Pricing' today");
+    expect(wordsOf(facts, 'zh-CN').text).toContain('评分 10.4：');
   });
 });
 

@@ -1,8 +1,12 @@
 // lanes: sqlite postgres
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { writeEvents } from '../../../src/events/outbox.ts';
+import { lastPosition } from '../../../src/events/sequencer.ts';
+import { SIGNALS_PER_CUSTOMER_HOUR } from '../../../src/modules/alerts/evaluator.service.ts';
+import { signalsRepository } from '../../../src/modules/alerts/signals.repository.ts';
 import { createServices } from '../../../src/services.ts';
 import { useTestServer } from '../../helpers/harness.ts';
-import { type HistoryProject, addCustomers, historyProject } from '../../helpers/histories.ts';
+import { DAY, HOUR, type HistoryProject, addCustomers, historyProject } from '../../helpers/histories.ts';
 import { Browser, type LinkData, madeLink, renderedFile } from '../../helpers/links.ts';
 
 /**
@@ -15,6 +19,7 @@ import { Browser, type LinkData, madeLink, renderedFile } from '../../helpers/li
 const t = useTestServer();
 let p: HistoryProject;
 let link: LinkData;
+/** The server's clock, moved by the tests; set in beforeAll to 01:00 (the server's zone) of the coming day. */
 let now = Date.now();
 
 interface Entry {
@@ -94,6 +99,10 @@ beforeAll(async () => {
     expect(res.json().status, res.body).toBe(1);
   }
   await pass();
+  // The readings start at one in the morning, whatever the hour the suite runs: the words of the
+  // score's reasons ("since yesterday") are about days in the server's zone, and the readings below
+  // span a day and two hours.
+  now = t.server.ctx.clock.dayEnd(Date.now()) + HOUR;
 });
 
 afterEach(() => {
@@ -214,13 +223,14 @@ describe('a directed deck read on a phone', () => {
 describe('a reading during which the customer becomes a hot lead', () => {
   it('is one alert, at its end, carrying the score: no hot-lead alert of its own seconds before, for members taking either signal', async () => {
     useClock();
-    // The next day: not announced yet today. The threshold: a deck read (10 points) above Ada's score now.
+    // The next day: not announced yet today. The threshold: above Ada's score now and her return (5
+    // points, at the open), reached by the deck read (10 points more) during the reading.
     now += 24 * 60 * 60_000;
     await pass();
     const before = (await t.server.api.get('/api/v1.7/customer/r-ada/detail', { token: p.master.token })).json().data.score as number;
     const put = await t.server.api.put(
       `/api/v1.7/app/${p.appId}/scoring`,
-      { hot_score: Math.floor(before) + 5 },
+      { hot_score: Math.floor(before) + 10 },
       { token: p.master.token },
     );
     expect(put.json().status, put.body).toBe(1);
@@ -263,6 +273,20 @@ describe('a reading during which the customer becomes a hot lead', () => {
     expect(read[0]?.text).toBe(
       `100% of 'Pricing' read, in 1 min. Now a hot lead: Score ${score}: read 3 of 3 pages of 'deck.pdf' twice since yesterday; came back 3 times since yesterday.`,
     );
+    // In Chinese (a zh-CN member, the chat channels) the reasons are Chinese too.
+    const told = (
+      await t.server.ctx.database.db
+        .selectFrom('outbox')
+        .select('body')
+        .where('app_id', '=', p.appId)
+        .where('domain_type', '=', 'Alert')
+        .execute()
+    )
+      .map((e) => JSON.parse(e.body) as { signal: string; data: { hot?: boolean }; words: Record<string, { text: string }> })
+      .filter((b) => b.signal === 'deck_read' && b.data.hot === true);
+    expect(told.map((b) => b.words['zh-CN']?.text)).toEqual([
+      `已读 100%，用时 1 分钟。已成为热门线索：评分 ${score}：自昨天起阅读了《deck.pdf》3 页中的 3 页 2 次；自昨天起再次回来阅读 3 次。`,
+    ]);
     const master = await inbox(p.master.token);
     expect(master.map((e) => e.signal)).toEqual(['deck_read']);
     expect(await inbox(p.master.token, 'hot_lead')).toEqual([]);
@@ -275,6 +299,130 @@ describe('a reading during which the customer becomes a hot lead', () => {
       .execute();
     expect(signals).toHaveLength(1);
     expect(signals[0]?.suppressed).toBe(1);
+  });
+});
+
+describe('a hot lead folded into a reading that another pass ends, or whose end is not told', () => {
+  let cy: LinkData;
+  const db = () => t.server.ctx.database.db;
+  /** The scoring module announces Cy as a hot lead now. */
+  const announce = (score: number) =>
+    db()
+      .transaction()
+      .execute((trx) =>
+        writeEvents(
+          trx,
+          p.appId,
+          [
+            {
+              event_type: 'hot',
+              domainType: 'Customer',
+              domainId: 'r-cy',
+              body: {
+                id: 'r-cy',
+                appId: p.appId,
+                svcUserId: String(p.sales.id),
+                score,
+                scoreReasons: ["read 1 of 3 pages of 'deck.pdf' today"],
+              },
+            },
+          ],
+          now,
+        ),
+      );
+  const hotSignals = () =>
+    db()
+      .selectFrom('alert_signals')
+      .select(['key', 'suppressed'])
+      .where('app_id', '=', p.appId)
+      .where('customer_id', '=', 'r-cy')
+      .where('signal', '=', 'hot_lead')
+      .orderBy('key')
+      .execute();
+  const cyAlerts = async (signal: string) => (await inbox(p.sales.token, signal)).filter((e) => e.customerId === 'r-cy');
+
+  beforeAll(async () => {
+    await addCustomers(t.server, p, [{ id: 'r-cy', owner: p.sales.id, name: 'Cy' }]);
+    const fileId = await renderedFile(t.server, p, p.sales.token);
+    cy = await madeLink(t.server, p.appId, p.sales.token, { name: 'Offer', file_id: fileId, customer_id: 'r-cy' });
+  });
+
+  it("is told on its own when another server's pass ended the reading quietly while this one folded it", async () => {
+    useClock();
+    now += 2 * HOUR;
+    const r = new Reader(cy.shareToken);
+    await r.open();
+    await r.read(1, 10);
+    await pass();
+    await announce(31.44);
+    const other = createServices(t.server.ctx);
+    const readOpen = signalsRepository.openReadingsOf.bind(signalsRepository);
+    try {
+      // This pass finds Cy's reading open and folds the hot lead into it; before it commits, another
+      // server's pass, which read the feed before the hot lead came, ends the reading gone quiet.
+      vi.spyOn(signalsRepository, 'openReadingsOf').mockImplementationOnce(async (...args) => {
+        const rows = await readOpen(...args);
+        expect(rows.map((row) => row.customer_id)).toEqual(['r-cy']);
+        const cursor = await db().selectFrom('event_cursors').select('position').where('name', '=', 'alerts').executeTakeFirstOrThrow();
+        await db()
+          .updateTable('event_cursors')
+          .set({ position: await lastPosition(db()) })
+          .where('name', '=', 'alerts')
+          .execute();
+        now += t.server.ctx.config.alertReadingQuietSeconds * 1000 + 1000;
+        expect((await other.alerts.evaluator.pass()).signals).toBeGreaterThan(0);
+        await db().updateTable('event_cursors').set({ position: cursor.position }).where('name', '=', 'alerts').execute();
+        return rows;
+      });
+      const done = await pass();
+      expect(done.events).toBeGreaterThan(0);
+    } finally {
+      other.mailTransport.close();
+    }
+    // The other pass told the reading's end without the hot lead; this one tells the hot lead.
+    expect(await cyAlerts('deck_read')).toEqual([]);
+    const hot = await cyAlerts('hot_lead');
+    expect(hot.map((e) => [e.title, e.text])).toEqual([['Cy is a hot lead', "Score 31.4: read 1 of 3 pages of 'deck.pdf' today"]]);
+    expect((await hotSignals()).map((x) => x.suppressed)).toEqual([0]);
+  });
+
+  it("is told on its own when the reading's end is recorded without being told (the customer's hour spent)", async () => {
+    useClock();
+    now += DAY;
+    // Ten readings' ends told about Cy in the last hour: the next one is recorded, not told.
+    await db()
+      .insertInto('alert_signals')
+      .values(
+        Array.from({ length: SIGNALS_PER_CUSTOMER_HOUR }, (_, i) => ({
+          id: `cap-${i}`,
+          app_id: p.appId,
+          key: `deck_read:cap-${i}`,
+          signal: 'deck_read',
+          customer_id: 'r-cy',
+          subject: cy.id,
+          suppressed: 0,
+          created_at: now - 60_000,
+        })),
+      )
+      .execute();
+    const r = new Reader(cy.shareToken);
+    await r.open();
+    await r.read(1, 10);
+    await r.read(2, 10);
+    await pass();
+    await announce(42);
+    await pass();
+    expect(await cyAlerts('hot_lead')).toHaveLength(1);
+    await r.leave(2);
+    await pass();
+    const hot = await cyAlerts('hot_lead');
+    expect(hot).toHaveLength(2);
+    expect(hot[0]?.text).toBe("Score 42: read 1 of 3 pages of 'deck.pdf' today");
+    // The day's hot lead folded (recorded, not told), the reading's told in its place.
+    const signals = await hotSignals();
+    expect(signals).toHaveLength(3);
+    expect(signals.find((x) => x.key === `hot_lead:r-cy:${t.server.ctx.clock.day(now)}`)?.suppressed).toBe(1);
+    expect(signals.filter((x) => x.suppressed === 0)).toHaveLength(2);
   });
 });
 

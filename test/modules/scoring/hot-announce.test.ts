@@ -100,6 +100,21 @@ describe('a customer announced as a hot lead', () => {
         svcUserId: String(p.sales.id),
         score: 30,
         scoreReasons: ['filled in a form on the site twice today'],
+        // The same reasons structured, with the day their words name: any language words them.
+        reasonDetails: [
+          {
+            kind: 'form',
+            text: 'filled in a form on the site twice today',
+            points: 30,
+            count: 2,
+            lastAt: fmt(now - 60_000),
+            // The first form, ten minutes before (the test above).
+            firstAt: fmt(now - 10 * 60_000 - 60_000),
+            title: 'Contact',
+            url: 'https://example.com/contact',
+            when: { kind: 'today', day: fmt(now).slice(0, 10) },
+          },
+        ],
       },
     });
     const feed = await feedEvents(t.server, p.appId, p.master.token);
@@ -117,6 +132,20 @@ describe('a customer announced as a hot lead', () => {
     const events = await hotEvents('ha-ada');
     expect(events).toHaveLength(2);
     expect(events[1]?.body.scoreReasons).toEqual(['filled in a form on the site 4 times since yesterday']);
+  });
+
+  it('at most once a day across a recompute: a weight changed after the announcement, then more points the same day, announce nothing', async () => {
+    expect(await hotEvents('ha-ada')).toHaveLength(2);
+    now += HOUR;
+    const put = (await t.server.api.put(SCORING(), { weights: { form: 16 } }, { token: p.master.token })).json();
+    expect(put, JSON.stringify(put)).toMatchObject({ status: 1, data: { hotScore: 20 } });
+    while ((await t.server.services.scoring.recomputeOnce()) !== 0);
+    // Scored again from her records (forms of 16 points now): still a hot lead, announced today already.
+    const ada = (await t.server.api.get('/api/v1.7/customer/ha-ada/detail', { token: p.master.token })).json().data;
+    expect(ada.score).toBeGreaterThan(20);
+    now += HOUR;
+    await ingestOk([form('ha-f6', 'ha-ada', now - 60_000)]);
+    expect(await hotEvents('ha-ada')).toHaveLength(2);
   });
 
   it('not for a backfill: records that happened hours before they were stored raise the score quietly', async () => {
@@ -160,6 +189,20 @@ describe('a customer announced as a hot lead', () => {
     expect(hot[0]?.title).toBe('Ada is a hot lead');
     expect(hot[0]?.text).toContain('filled in a form on the site');
     expect(hot[0]?.data).toMatchObject({ score: expect.any(Number) });
+    // In Chinese (a zh-CN member, the chat channels) the reasons are Chinese too, from their structured form.
+    const alerts = await t.server.ctx.database.db
+      .selectFrom('outbox')
+      .select('body')
+      .where('app_id', '=', p.appId)
+      .where('domain_type', '=', 'Alert')
+      .orderBy('created_at', 'desc')
+      .execute();
+    const words = (JSON.parse(alerts[0]?.body ?? '{}') as { words: Record<string, { title: string; text: string }> }).words;
+    expect(words['en-US']?.text).toBe(`Score ${String(hot[0]?.data.score)}: filled in a form on the site 6 times since Thursday`);
+    expect(words['zh-CN']).toEqual({
+      title: 'Ada 成为热门线索',
+      text: `评分 ${String(hot[0]?.data.score)}：自周四起在网站上填写了表单 6 次`,
+    });
     // Bob's owner heard nothing of Bob (never announced).
     const bobs = (await t.server.api.get('/api/v1.7/notifications', { token: p.sales2.token })).json().data as unknown[];
     expect(bobs).toEqual([]);
