@@ -1,6 +1,6 @@
 import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../shared/api/client.ts';
-import { INBOX_KEY } from './unread.ts';
+import { INBOX_KEY, SETTINGS_KEY } from './unread.ts';
 
 export const INBOX_PAGE = 20;
 
@@ -45,7 +45,7 @@ export function useMarkAllRead() {
 
 export const settingsQuery = () =>
   queryOptions({
-    queryKey: ['notification-settings'],
+    queryKey: SETTINGS_KEY,
     queryFn: async () => unwrap(await api.GET('/api/v1.7/user/notification-settings')),
   });
 

@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { api } from '../../shared/api/client.ts';
 import type { Language } from '../../shared/i18n/language.ts';
-import { settingsQuery } from './api.ts';
+import { SETTINGS_KEY } from './unread.ts';
 
 /**
  * Tells the server the language the member reads the console in, as their alerts' language (inbox
@@ -12,6 +12,6 @@ import { settingsQuery } from './api.ts';
 export function tellAlertLanguage(language: Language, client: QueryClient): void {
   void api
     .PUT('/api/v1.7/user/notification-settings', { body: { locale: language } })
-    .then(() => client.invalidateQueries({ queryKey: settingsQuery().queryKey }))
+    .then(() => client.invalidateQueries({ queryKey: SETTINGS_KEY }))
     .catch(() => undefined);
 }
