@@ -29,7 +29,10 @@ export class NotificationSettingsPage {
 
   /** The link of a project the member manages to its chat channels. */
   async chatChannels(): Promise<void> {
-    await this.page.getByRole('link', { name: text(this.lang, 'notifications.settings.chatLink') }).first().click();
+    await this.page
+      .getByRole('link', { name: text(this.lang, 'notifications.settings.chatLink') })
+      .first()
+      .click();
   }
 
   async save(): Promise<void> {
