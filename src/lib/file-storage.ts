@@ -96,7 +96,9 @@ export class LocalFileStorage implements FileStorage {
   }
 
   async removePrefix(prefix: string): Promise<void> {
-    await fsp.rm(this.pathOf(prefix), { recursive: true, force: true });
+    // A writer still putting a key under the prefix (the render job drawing the version being replaced)
+    // can make a directory non-empty again between rm's listing and its rmdir: rm tries again then.
+    await fsp.rm(this.pathOf(prefix), { recursive: true, force: true, maxRetries: 5, retryDelay: 20 });
     // Leave no empty project or file directories behind.
     let dir = path.dirname(this.pathOf(prefix));
     while (dir.startsWith(`${this.root}${path.sep}`)) {

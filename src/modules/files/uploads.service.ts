@@ -260,7 +260,11 @@ export function createFileUploads(
           await storage.removePrefix(contentPrefix(version));
           throw err;
         }
-        await storage.removePrefix(contentPrefix({ appId, id, contentId: previous.content_id }));
+        // The new version is current: the former one's content is gone for readers whatever happens
+        // to its files, so a failure to remove them is logged, not answered.
+        await storage
+          .removePrefix(contentPrefix({ appId, id, contentId: previous.content_id }))
+          .catch((err: unknown) => logger.warn({ err, fileId: id }, 'files: the former version could not be removed'));
         deps.rendered();
         return toFile(await fileOf(appId, id), clock);
       });
