@@ -291,7 +291,7 @@ describe('the console, as a salesperson uses it', { timeout: 120_000 }, () => {
     const tab2 = await desktop.newPage();
     const customers = new CustomersPage(tab2);
     await customers.open(base, appId);
-    await customers.newButton.click();
+    await customers.openNew();
     await customers.form.getByLabel('Contract number', { exact: true }).waitFor();
     await tab2.close();
   });

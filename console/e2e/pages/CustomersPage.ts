@@ -24,8 +24,26 @@ export class CustomersPage {
 
   /** Fills the new-customer form by the fields' labels (the console's own, for the built-in attributes). */
   async fillNew(values: Partial<Record<'name' | 'phone' | 'email' | 'company', string>>): Promise<void> {
-    if (!(await this.form.isVisible())) await this.newButton.click();
+    await this.openNew();
     for (const [field, value] of Object.entries(values)) await this.field(field).fill(value);
+  }
+
+  /**
+   * Opens the new-customer form (loaded when first opened). A press that lands while the page is still
+   * laying itself out again (a viewport change between widths) can go unheard, as a person's would: the
+   * button is pressed again when no form came.
+   */
+  async openNew(): Promise<void> {
+    for (let press = 1; !(await this.form.isVisible()); press++) {
+      await this.newButton.click();
+      const opened = await this.form
+        .getByLabel(text(this.lang, 'customers.fields.name'), { exact: true })
+        .waitFor({ timeout: press < 3 ? 15_000 : 60_000 })
+        .then(() => true)
+        .catch(() => false);
+      if (opened) return;
+      if (press === 3) throw new Error('the new-customer form did not open after three presses');
+    }
   }
 
   async save(): Promise<void> {
