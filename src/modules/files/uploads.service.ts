@@ -260,13 +260,15 @@ export function createFileUploads(
           await storage.removePrefix(contentPrefix(version));
           throw err;
         }
+        // The answer is the new version as it was made current (its drawing starts after the answer is read).
+        const answer = toFile(await fileOf(appId, id), clock);
         // The new version is current: the former one's content is gone for readers whatever happens
         // to its files, so a failure to remove them is logged, not answered.
         await storage
           .removePrefix(contentPrefix({ appId, id, contentId: previous.content_id }))
           .catch((err: unknown) => logger.warn({ err, fileId: id }, 'files: the former version could not be removed'));
         deps.rendered();
-        return toFile(await fileOf(appId, id), clock);
+        return answer;
       });
     },
 
