@@ -2,6 +2,7 @@
  * The viewer's beacons (docs/links.md, "Beacons"): what a beacon may say, and how a view's dwell
  * moves on with one. Pure: no database, no clock of its own.
  */
+import type { DurationRow, ViewRow } from './mapper.ts';
 
 export const BEACON_TYPES = ['open', 'page', 'hb', 'hide', 'leave'] as const;
 export type BeaconType = (typeof BEACON_TYPES)[number];
@@ -164,4 +165,19 @@ export function applyDwell(state: DwellState, beacon: Pick<Beacon, 'dwell' | 'pa
   let totalMs = 0;
   for (const p of pages.values()) totalMs += p.ms;
   return { changed, firstRead, pages, totalMs };
+}
+
+/** A view's stored dwell, as a beacon moves it on. */
+export function dwellStateOf(view: ViewRow, durations: DurationRow[]): DwellState {
+  return {
+    pages: new Map(
+      durations.map((d) => [
+        Number(d.page_index),
+        { position: d.position, ms: Number(d.duration ?? 0), firstAt: d.created_at ?? view.view_time },
+      ]),
+    ),
+    viewTime: view.view_time,
+    lastBeaconAt: view.beacon_at ?? view.view_time,
+    closed: view.closed_at !== null,
+  };
 }

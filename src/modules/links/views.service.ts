@@ -7,10 +7,10 @@ import type { AccountsService } from '../accounts/service.ts';
 import type { CustomerWritePath, ViewerCustomer } from '../customers/service.ts';
 import type { ViewerFile } from '../files/service.ts';
 import type { IngestService, ViewerWrite } from '../ingest/service.ts';
-import { type Beacon, BeaconError, type DwellChange, type DwellState, type PageDwell, applyDwell, parseBeacon } from './beacons.ts';
+import { type Beacon, BeaconError, type DwellChange, type PageDwell, applyDwell, dwellStateOf, parseBeacon } from './beacons.ts';
 import type { LinkGates } from './gates.ts';
 import { type DurationRow, type LinkRow, type SilentView, type ViewRow, tagsOf } from './mapper.ts';
-import type { OwnerNotifier } from './notifier.ts';
+import { type OwnerNotifier, createFirstOpenMail } from './notifier.ts';
 import type { LinkRecords, VisitorEnv } from './records.ts';
 import { linksRepository } from './repository.ts';
 import type { LinkSigning } from './signing.ts';
@@ -75,21 +75,6 @@ interface BeaconStep {
 const tokenRefused = () =>
   publicFailure('view_token_invalid', 'The view token is not valid for this link (forged, another link’s, or expired)');
 
-/** A view's stored dwell, as a beacon moves it on. */
-function dwellStateOf(view: ViewRow, durations: DurationRow[]): DwellState {
-  return {
-    pages: new Map(
-      durations.map((d) => [
-        Number(d.page_index),
-        { position: d.position, ms: Number(d.duration ?? 0), firstAt: d.created_at ?? view.view_time },
-      ]),
-    ),
-    viewTime: view.view_time,
-    lastBeaconAt: view.beacon_at ?? view.view_time,
-    closed: view.closed_at !== null,
-  };
-}
-
 /**
  * View recording (docs/links.md, "Beacons"; ADR 0022), for the viewer page's script and the
  * background sweep: a view starts with the page's `open` beacon (a redirect link's visit starts and
@@ -100,7 +85,13 @@ export function createLinkViews(ctx: AppContext, deps: LinkViewsDeps) {
   const { customers, ingest, gates, signing, records, viewerFile } = deps;
   const repo = deps.repository ?? linksRepository;
   const reader = ctx.database.reader;
-  const { clock, logger } = ctx;
+  const { clock } = ctx;
+  const firstOpenMail = createFirstOpenMail(ctx, {
+    notifier: deps.notifier,
+    mailsFirstOpen: deps.mailsFirstOpen,
+    accounts: deps.accounts,
+    viewedBefore: (link, customerId, viewId) => repo.customerViewedBefore(reader, link.app_id, link.id, customerId, viewId),
+  });
 
   /** The customer a view is attributed to: the directed link's, else the one the visitor is tied to in the project. */
   async function customerFor(link: LinkRow, visitorId: string): Promise<ViewerCustomer | null> {
@@ -222,34 +213,7 @@ export function createLinkViews(ctx: AppContext, deps: LinkViewsDeps) {
     };
     if (customer === null) write.events = [anonymousOpenEvent(o, start)];
     await ingest.recordViewer(write);
-    if (customer !== null) void alertOwner(link, customer, start.viewId, o.env);
-  }
-
-  /**
-   * E-mails the link's creator when a customer opens the link for the first time (with SMTP configured),
-   * if their alert settings take `deck_opened` by instant e-mail. Not for a link directed at this customer:
-   * its open is the alerts' `deck_opened` signal, told where each member chose (docs/alerts.md).
-   */
-  async function alertOwner(link: LinkRow, customer: ViewerCustomer, viewId: string, env: VisitorEnv) {
-    if (!deps.notifier.enabled || link.creator_id === null || deps.mailsFirstOpen === undefined) return;
-    if (link.is_directional === 1 && link.customer_id === customer.id) return;
-    try {
-      if (!(await deps.mailsFirstOpen(link.creator_id, link.app_id, customer.ownerId))) return;
-      if (await repo.customerViewedBefore(reader, link.app_id, link.id, customer.id, viewId)) return;
-      const owner = await deps.accounts.userById(link.creator_id);
-      if (!owner?.email) return;
-      const who = customer.name ?? 'A customer';
-      const where = [env.client, env.location].filter(Boolean).join(', ');
-      await deps.notifier.send({
-        to: owner.email,
-        subject: `${who} opened “${link.name ?? 'your link'}”`,
-        text:
-          `${who} opened your link “${link.name ?? ''}” for the first time at ${clock.format(clock.now())}` +
-          `${where ? ` (${where})` : ''}.\n\nTheir reading shows in Rapport as they go: ${ctx.config.publicBaseUrl}/l/${link.share_token} is the link.\n`,
-      });
-    } catch (err) {
-      logger.warn({ err, linkId: link.id }, 'links: the owner alert failed');
-    }
+    if (customer !== null) void firstOpenMail(link, customer, start.viewId, o.env);
   }
 
   /** A beacon that starts a view, or continues the visitor's recent one (a reload within 30 minutes). */

@@ -9,6 +9,19 @@
  * log2(value) + r/H orders customers as their scores do at any time, so it is what is indexed.
  */
 import { KEY_PAGE_CAP_SECONDS, type ScoringRules, siteKeyPageOf } from './rules.ts';
+import { type Reason, type ReasonDetail, type ReasonKind, type ScoreState } from './state.ts';
+
+// The state's shapes are state.ts's; the rules' callers take them from here.
+export {
+  type LastSignal,
+  type Marks,
+  type ReadingMark,
+  type Reason,
+  type ReasonDetail,
+  type ReasonKind,
+  type ScoreState,
+  emptyState,
+} from './state.ts';
 
 export const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
@@ -16,84 +29,6 @@ const HOUR_MS = 3_600_000;
 export const REASONS_KEPT = 8;
 /** Recent readings a customer's marks remember (what each has earned). */
 const READINGS_KEPT = 16;
-
-export type ReasonKind = 'deck_read' | 'key_page' | 'site_key_page' | 'mail_click' | 'form' | 'return';
-
-/** What a contribution names, for its text and the console. */
-export interface ReasonDetail {
-  title?: string;
-  fileId?: string;
-  linkId?: string;
-  /** deck_read: the most pages read in one reading, of `of`. */
-  pages?: number;
-  of?: number;
-  /** key_page: the key pages read, and the time on them (ms, capped per page and reading). */
-  keyPages?: number[];
-  ms?: number;
-  url?: string;
-  prefix?: string;
-}
-
-/** One contribution to a score: points `v` at `at`, earned `n` times since `first`. */
-export interface Reason {
-  key: string;
-  kind: ReasonKind;
-  v: number;
-  at: number;
-  first: number;
-  n: number;
-  /** The occurrence last counted (a site visit), so that it is counted once. */
-  ref?: string;
-  d: ReasonDetail;
-}
-
-/** The latest signal that earned points. */
-export interface LastSignal {
-  kind: ReasonKind;
-  action: string;
-  at: number;
-  points: number;
-  title?: string;
-  linkId?: string;
-  fileId?: string;
-  url?: string;
-}
-
-/** What a reading (a view of a shared link) has earned so far: the files read to the share, the key time per file. */
-export interface ReadingMark {
-  v: string;
-  at: number;
-  decks: string[];
-  keyMs: Record<string, number>;
-}
-
-export interface Marks {
-  /** The latest view of a shared link (link_view_log), for returns. */
-  lastViewAt: number;
-  readings: ReadingMark[];
-  /** When the customer was last announced as a hot lead (docs/scoring.md, "Hot leads announced"). */
-  hotAt?: number;
-}
-
-export interface ScoreState {
-  value: number;
-  refAt: number;
-  rise: number;
-  riseAt: number;
-  reasons: Reason[];
-  last: LastSignal | null;
-  marks: Marks;
-}
-
-export const emptyState = (): ScoreState => ({
-  value: 0,
-  refAt: 0,
-  rise: 0,
-  riseAt: 0,
-  reasons: [],
-  last: null,
-  marks: { lastViewAt: 0, readings: [] },
-});
 
 /** A behaviour record that may earn points: its time is the record's own, never later than when it was stored. */
 export interface ScoredRecord {
