@@ -1,6 +1,8 @@
 import type home from './en-US/home.json';
+import type playbooks from './en-US/playbooks.json';
 import type notifications from './en-US/notifications.json';
 import type scoring from './en-US/scoring.json';
+import type sequences from './en-US/sequences.json';
 import type tasks from './en-US/tasks.json';
 
 /**
@@ -13,6 +15,8 @@ export interface LazyTexts {
   home: typeof home;
   notifications: typeof notifications;
   scoring: typeof scoring;
+  sequences: typeof sequences;
+  playbooks: typeof playbooks;
 }
 
 export type LazyNamespace = keyof LazyTexts;
@@ -25,6 +29,8 @@ export const LAZY_TEXTS: { [N in LazyNamespace]: Record<Language, () => Promise<
   home: { 'en-US': () => import('./en-US/home.json'), 'zh-CN': () => import('./zh-CN/home.json') },
   notifications: { 'en-US': () => import('./en-US/notifications.json'), 'zh-CN': () => import('./zh-CN/notifications.json') },
   scoring: { 'en-US': () => import('./en-US/scoring.json'), 'zh-CN': () => import('./zh-CN/scoring.json') },
+  sequences: { 'en-US': () => import('./en-US/sequences.json'), 'zh-CN': () => import('./zh-CN/sequences.json') },
+  playbooks: { 'en-US': () => import('./en-US/playbooks.json'), 'zh-CN': () => import('./zh-CN/playbooks.json') },
 };
 
 /** Every lazy namespace of a language at once (the locale tests, the browser tests' texts). */

@@ -57,8 +57,12 @@ export function AppLayout({ children }: { children: ReactNode }) {
   const live = useLiveStream(appId);
 
   // The menu entry of the page shown: the path's segment after the project (a customer's page is under customers).
-  const section = appId
-    ? (location.pathname.split('/')[3] ?? 'home')
+  // A sequence's and the playbooks' pages are under sequences.
+  const segment = appId ? (location.pathname.split('/')[3] ?? 'home') : undefined;
+  const section = segment
+    ? segment === 'playbooks'
+      ? 'sequences'
+      : segment
     : location.pathname.startsWith('/admin/clients')
       ? 'clients'
       : 'projects';
@@ -71,6 +75,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
     { key: 'home', label: t('common.nav.home'), to: appId ? `/p/${appId}/home` : undefined },
     { key: 'customers', label: t('common.nav.customers'), to: appId ? `/p/${appId}/customers` : undefined },
     { key: 'tasks', label: t('common.nav.tasks'), to: appId ? `/p/${appId}/tasks` : undefined },
+    { key: 'sequences', label: t('common.nav.sequences'), to: appId ? `/p/${appId}/sequences` : undefined },
     {
       key: 'duplicates',
       label: t('common.nav.duplicates'),

@@ -16,6 +16,7 @@ import {
   formFields,
   parseOptions,
 } from '../../customers/index.ts';
+import { CustomerEnrollments } from '../../sequences/index.ts';
 import { CustomerWork } from '../../tasks/index.ts';
 import { customerDetailQueries } from '../api.ts';
 import { BehaviourTimeline } from '../components/BehaviourTimeline.tsx';
@@ -105,6 +106,10 @@ export function CustomerPage() {
           {/* Its tasks, notes and "log a call" (features/tasks): what the team does about the customer. */}
           <div style={{ marginTop: 16 }}>
             <CustomerWork appId={appId} customerId={customerId} ownerId={customer.data.svcUserId} />
+          </div>
+          {/* The sequences it is in (features/sequences): each one's state and step, paused, resumed or ended here. */}
+          <div style={{ marginTop: 16 }}>
+            <CustomerEnrollments appId={appId} customerId={customerId} name={c.name || t('customers.unnamed')} />
           </div>
         </Col>
         <Col xs={24} lg={15}>

@@ -1,4 +1,12 @@
-import { DeleteOutlined, DownOutlined, ExportOutlined, FolderAddOutlined, MailOutlined, UserSwitchOutlined } from '@ant-design/icons';
+import {
+  DeleteOutlined,
+  DownOutlined,
+  ExportOutlined,
+  FolderAddOutlined,
+  MailOutlined,
+  NodeIndexOutlined,
+  UserSwitchOutlined,
+} from '@ant-design/icons';
 import { App, Button, Dropdown, Flex, Modal, Select, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,20 +16,22 @@ import type { CustomerListModel } from '../useCustomerList.ts';
 import { type BulkAction, type BulkJob, type BulkRequest, bulkQueries, useStartBulk } from './api.ts';
 import type { Selection } from './useSelection.ts';
 
-type Picked = 'assign' | 'group' | 'campaign';
+type Picked = 'assign' | 'group' | 'campaign' | 'enroll';
 
-/** The choices of a picked action: members, groups or campaigns. */
+/** The choices of a picked action: members, groups, campaigns or sequences. */
 function useChoices(c: CustomerListModel, asking: Picked | null) {
   const campaigns = useQuery({ ...bulkQueries.campaigns(c.appId), enabled: asking === 'campaign' });
+  const sequences = useQuery({ ...bulkQueries.sequences(c.appId), enabled: asking === 'enroll' });
   if (asking === 'assign') return c.members.map((m) => ({ value: String(m.svcUserId), label: m.user?.userName || String(m.svcUserId) }));
   if (asking === 'group') return c.groups.map((g) => ({ value: g.id, label: g.name }));
   if (asking === 'campaign') return (campaigns.data ?? []).map((p) => ({ value: p.postId, label: p.title || p.postId }));
+  if (asking === 'enroll') return (sequences.data ?? []).map((q) => ({ value: q.id, label: q.name }));
   return [];
 }
 
 /**
  * What can be done with the chosen customers, as one job: assign an owner (Master and Admin), add to
- * a group or a campaign, export, delete (after a confirmation). Shown while a selection is made;
+ * a group, a campaign or a sequence, export, delete (after a confirmation). Shown while a selection is made;
  * its buttons wrap on a phone.
  */
 export function BulkBar({
@@ -60,7 +70,8 @@ export function BulkBar({
     if (asking === null || choice === undefined) return;
     if (asking === 'assign') run('assign', { targetSvcUserId: Number(choice) });
     else if (asking === 'group') run('group', { groupId: choice });
-    else run('campaign', { campaignId: choice });
+    else if (asking === 'campaign') run('campaign', { campaignId: choice });
+    else run('enroll', { sequenceId: choice });
   };
 
   const confirmDelete = () =>
@@ -94,6 +105,9 @@ export function BulkBar({
       </Button>
       <Button size="small" icon={<MailOutlined />} onClick={() => setAsking('campaign')}>
         {t('customers.bulk.actions.campaign')}
+      </Button>
+      <Button size="small" icon={<NodeIndexOutlined />} onClick={() => setAsking('enroll')}>
+        {t('customers.bulk.actions.enroll')}
       </Button>
       <Dropdown
         menu={{

@@ -6,7 +6,7 @@ import { isTransient } from '../../../shared/api/queryClient.ts';
 /** Polling of a bulk job while it runs. */
 const POLL_MS = 1000;
 
-export type BulkAction = 'assign' | 'group' | 'campaign' | 'export' | 'delete';
+export type BulkAction = 'assign' | 'group' | 'campaign' | 'enroll' | 'export' | 'delete';
 
 /** Which customers a bulk action takes: those chosen, or every one matching the list's filters (frozen by the server). */
 export type BulkTarget = { customerIds: string[] } | { all: { svcUserId: string; keyword?: string; groupId?: string } };
@@ -17,6 +17,7 @@ export type BulkRequest = BulkTarget & {
   targetSvcUserId?: number;
   groupId?: string;
   campaignId?: string;
+  sequenceId?: string;
   format?: 'csv' | 'xlsx';
 };
 
@@ -48,6 +49,12 @@ export const bulkQueries = {
     queryOptions({
       queryKey: [...bulkQueries.all(appId), 'campaigns'],
       queryFn: async () => unwrap(await api.GET('/api/v1.7/posts', { params: { query: { app_id: appId, start_index: 0, count: 50 } } })),
+    }),
+  /** The project's sequences (a bulk "enrol in sequence" picks one). */
+  sequences: (appId: string) =>
+    queryOptions({
+      queryKey: ['sequences', appId, 'list'],
+      queryFn: async () => unwrap(await api.GET('/api/v1.7/app/{appId}/sequences', { params: { path: { appId } } })),
     }),
 };
 

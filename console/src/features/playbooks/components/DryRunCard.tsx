@@ -1,0 +1,53 @@
+import { Alert, Card, Empty, List, Statistic, Tag, Typography } from 'antd';
+import { Link } from 'react-router';
+import { errorText } from '../../../shared/i18n/errors.ts';
+import { useLazyTexts } from '../../../shared/i18n/lazyTexts.ts';
+import { DateTime } from '../../../shared/ui/DateTime.tsx';
+import type { PlaybookEditor } from '../usePlaybookEditor.ts';
+
+/** The dry run's answer: over the last 30 days, for whom the playbook would have fired, when, and what it would have done. */
+export function DryRunCard({ editor: e }: { editor: PlaybookEditor }) {
+  const { t } = useLazyTexts('playbooks');
+  const run = e.dryRun;
+  if (run.isIdle) return null;
+  return (
+    <Card
+      size="small"
+      title={<h2 style={{ fontSize: 16, margin: 0 }}>{t('playbooks.dryRun.title')}</h2>}
+      data-dry-run
+      aria-busy={run.isPending}
+    >
+      {run.isError ? (
+        <Alert type="error" showIcon message={errorText(run.error)} />
+      ) : !run.data ? (
+        <Typography.Text type="secondary">{t('playbooks.dryRun.running')}</Typography.Text>
+      ) : (
+        <>
+          <Statistic title={t('playbooks.dryRun.fired')} value={run.data.fires.length} />
+          <Typography.Paragraph type="secondary" style={{ marginTop: 8 }}>
+            {t('playbooks.dryRun.summary', { count: run.data.customers, records: run.data.records })}
+          </Typography.Paragraph>
+          {run.data.fires.length === 0 ? (
+            <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('playbooks.dryRun.none')} />
+          ) : (
+            <List
+              size="small"
+              dataSource={run.data.fires}
+              renderItem={(f) => (
+                <List.Item style={{ paddingInline: 0, flexWrap: 'wrap', gap: 4 }}>
+                  <Link to={`/p/${e.appId}/customers/${f.customerId}`}>{f.customerName || f.customerId}</Link>
+                  <DateTime value={f.at} />
+                  <span>
+                    {f.actions.map((a, i) => (
+                      <Tag key={i}>{t(`playbooks.actionTypes.${a.type}`, { defaultValue: a.type })}</Tag>
+                    ))}
+                  </span>
+                </List.Item>
+              )}
+            />
+          )}
+        </>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,87 @@
+import { useQuery } from '@tanstack/react-query';
+import { Card, Col, Empty, Row, Skeleton, Statistic, Table, Tag } from 'antd';
+import { useLazyTexts } from '../../../shared/i18n/lazyTexts.ts';
+import { type Funnel, sequenceQueries } from '../api.ts';
+import { rate } from '../model.ts';
+
+type FunnelStep = Funnel['steps'][number];
+
+/** A count and, beside it, its share of those who reached the step. */
+const Count = ({ n, of }: { n: number; of: number }) => (
+  <span style={{ whiteSpace: 'nowrap' }}>
+    {n}
+    {of > 0 && n > 0 ? <span style={{ color: '#666' }}> ({rate(n, of)})</span> : null}
+  </span>
+);
+
+/**
+ * A sequence's funnel: how many were enrolled and where they are now, each step's reach (sent,
+ * opened, clicked, replied; tasks for the steps a member does), and why people left.
+ */
+export function FunnelCard({ appId, sequenceId }: { appId: string; sequenceId: string }) {
+  const { t } = useLazyTexts('sequences');
+  const funnel = useQuery(sequenceQueries.funnel(appId, sequenceId));
+  if (!funnel.data) return <Skeleton active paragraph={{ rows: 6 }} />;
+  const f = funnel.data;
+  const exits = Object.entries(f.exited.byReason).filter(([, n]) => n > 0);
+  const exited = exits.reduce((sum, [, n]) => sum + n, 0);
+  const states = [
+    ['enrolled', f.enrolled],
+    ['active', f.active],
+    ['paused', f.paused],
+    ['finished', f.finished],
+    ['exited', exited],
+  ] as const;
+  return (
+    <Card size="small" title={<h2 style={{ fontSize: 16, margin: 0 }}>{t('sequences.funnel.title')}</h2>}>
+      <Row gutter={[8, 8]} style={{ marginBottom: 16 }}>
+        {states.map(([k, n]) => (
+          <Col key={k} xs={12} sm={8} md={4}>
+            <Statistic title={t(`sequences.funnel.${k}`)} value={n} />
+          </Col>
+        ))}
+      </Row>
+      {f.enrolled === 0 ? (
+        <Empty description={t('sequences.funnel.empty')} />
+      ) : (
+        <>
+          <Table<FunnelStep>
+            size="small"
+            rowKey="step"
+            pagination={false}
+            scroll={{ x: 640 }}
+            dataSource={f.steps}
+            columns={[
+              {
+                key: 'step',
+                title: t('sequences.funnel.step'),
+                render: (_, s) => (
+                  <>
+                    {t('sequences.step.number', { n: s.step + 1 })} · {t(`sequences.types.${s.type}`, { defaultValue: s.type })}
+                    <div style={{ color: '#666', fontSize: 12 }}>{s.title}</div>
+                  </>
+                ),
+              },
+              { key: 'reached', title: t('sequences.funnel.reached'), dataIndex: 'reached' },
+              { key: 'sent', title: t('sequences.funnel.sent'), render: (_, s) => <Count n={s.sent} of={s.reached} /> },
+              { key: 'opened', title: t('sequences.funnel.opened'), render: (_, s) => <Count n={s.opened} of={s.sent} /> },
+              { key: 'clicked', title: t('sequences.funnel.clicked'), render: (_, s) => <Count n={s.clicked} of={s.sent} /> },
+              { key: 'replied', title: t('sequences.funnel.replied'), render: (_, s) => <Count n={s.replied} of={s.reached} /> },
+              { key: 'tasks', title: t('sequences.funnel.tasks'), dataIndex: 'tasks' },
+            ]}
+          />
+          <h3 style={{ fontSize: 14, marginTop: 16 }}>{t('sequences.funnel.exits')}</h3>
+          {exits.length === 0 ? (
+            <span style={{ color: '#666' }}>{t('sequences.funnel.noExits')}</span>
+          ) : (
+            exits.map(([reason, n]) => (
+              <Tag key={reason} style={{ marginBottom: 4 }}>
+                {t(`sequences.exitReasons.${reason}`, { defaultValue: reason })}: {n}
+              </Tag>
+            ))
+          )}
+        </>
+      )}
+    </Card>
+  );
+}
