@@ -68,6 +68,9 @@ const OWNERS: Record<string, string> = {
   alert_signals: 'alerts',
   alert_readings: 'alerts',
   notifications: 'alerts',
+  playbooks: 'playbooks',
+  playbook_hits: 'playbooks',
+  playbook_runs: 'playbooks',
 };
 
 function tablesNamed(source: string): Set<string> {
