@@ -73,6 +73,14 @@ export const TABLE_SCOPE = {
   alert_settings: { scope: 'global', why: "a platform user's own alert preferences (signals, e-mail, time zone), whatever the project" },
   score_settings: PROJECT,
   customer_scores: PROJECT,
+  sequence_settings: PROJECT,
+  sequences: PROJECT,
+  sequence_versions: PROJECT,
+  sequence_enrollments: PROJECT,
+  sequence_step_runs: PROJECT,
+  playbooks: PROJECT,
+  playbook_hits: PROJECT,
+  playbook_runs: PROJECT,
   server_secrets: {
     scope: 'global',
     why: "the server's own signing keys (share-link view tokens, campaign tracking tokens), not a project's",
@@ -157,6 +165,9 @@ export const CROSS_PROJECT = {
     "The alerts' mailer looks for instant alert e-mails due to be sent, in every project: one queue per server; each row names its project.",
   'alert-prune':
     'Deleting alerts (signals, notifications, readings) older than their retention, in every project: each server prunes what has aged.',
+  'playbook-evaluator':
+    "The playbooks' evaluator reads which behaviour actions the enabled playbooks of every project are triggered by (what the feed " +
+    "reader reads the bodies of), and looks for webhook calls due to be made, in every project: one queue per server; each row names its project.",
   'event-relay':
     'The relay walks the outbox and the webhook deliveries of every project: it plans and sends due deliveries, ' +
     'publishes to NATS by feed position, prunes what every sink has, and reports the backlog to metrics.',

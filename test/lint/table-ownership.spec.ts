@@ -68,6 +68,14 @@ const OWNERS: Record<string, string> = {
   alert_signals: 'alerts',
   alert_readings: 'alerts',
   notifications: 'alerts',
+  sequence_settings: 'sequences',
+  sequences: 'sequences',
+  sequence_versions: 'sequences',
+  sequence_enrollments: 'sequences',
+  sequence_step_runs: 'sequences',
+  playbooks: 'playbooks',
+  playbook_hits: 'playbooks',
+  playbook_runs: 'playbooks',
 };
 
 function tablesNamed(source: string): Set<string> {
