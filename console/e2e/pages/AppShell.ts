@@ -44,6 +44,7 @@ export class AppShell {
       | 'home'
       | 'customers'
       | 'tasks'
+      | 'sequences'
       | 'duplicates'
       | 'members'
       | 'fields'

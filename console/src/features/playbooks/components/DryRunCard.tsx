@@ -7,7 +7,7 @@ import type { PlaybookEditor } from '../usePlaybookEditor.ts';
 
 /** The dry run's answer: over the last 30 days, for whom the playbook would have fired, when, and what it would have done. */
 export function DryRunCard({ editor: e }: { editor: PlaybookEditor }) {
-  const { t } = useLazyTexts('playbooks');
+  const { t, i18n } = useLazyTexts('playbooks');
   const run = e.dryRun;
   if (run.isIdle) return null;
   return (
@@ -23,23 +23,25 @@ export function DryRunCard({ editor: e }: { editor: PlaybookEditor }) {
         <Typography.Text type="secondary">{t('playbooks.dryRun.running')}</Typography.Text>
       ) : (
         <>
-          <Statistic title={t('playbooks.dryRun.fired')} value={run.data.fires.length} />
+          <Typography.Paragraph>{i18n.language === 'zh-CN' ? run.data.trigger.zh : run.data.trigger.en}</Typography.Paragraph>
+          <Statistic title={t('playbooks.dryRun.fired')} value={run.data.runs} />
           <Typography.Paragraph type="secondary" style={{ marginTop: 8 }}>
             {t('playbooks.dryRun.summary', { count: run.data.customers, records: run.data.records })}
+            {run.data.truncated ? ` ${t('playbooks.dryRun.truncated')}` : ''}
           </Typography.Paragraph>
-          {run.data.fires.length === 0 ? (
+          {run.data.runs === 0 ? (
             <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('playbooks.dryRun.none')} />
           ) : (
             <List
               size="small"
-              dataSource={run.data.fires}
+              dataSource={run.data.listed}
               renderItem={(f) => (
                 <List.Item style={{ paddingInline: 0, flexWrap: 'wrap', gap: 4 }}>
                   <Link to={`/p/${e.appId}/customers/${f.customerId}`}>{f.customerName || f.customerId}</Link>
                   <DateTime value={f.at} />
                   <span>
                     {f.actions.map((a, i) => (
-                      <Tag key={i}>{t(`playbooks.actionTypes.${a.type}`, { defaultValue: a.type })}</Tag>
+                      <Tag key={i}>{t(`playbooks.actionTypes.${a}`, { defaultValue: a })}</Tag>
                     ))}
                   </span>
                 </List.Item>

@@ -1,0 +1,194 @@
+// lanes: sqlite
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Lang, buttonName, text } from '../../console/e2e/locale.ts';
+import { AppShell } from '../../console/e2e/pages/AppShell.ts';
+import { CustomerPage } from '../../console/e2e/pages/CustomerPage.ts';
+import { SequencesPage } from '../../console/e2e/pages/SequencesPage.ts';
+import { SignInPage } from '../../console/e2e/pages/SignInPage.ts';
+import { launchChromium, personContext, watchNoise } from '../helpers/browser.ts';
+import { expectAccessible, shot } from '../helpers/console-checks.ts';
+import { customerEvent } from '../helpers/histories.ts';
+import { type ProvisionedProject, freePort, provisionProject, runCli, useProcessDatabase, waitForOk } from '../helpers/process.ts';
+
+/**
+ * Sequences and playbooks in a real browser against a real server process, at 1440 px in English
+ * and at 375 px (touch) in Chinese: a salesperson creates a three-step sequence (an e-mail with merge
+ * fields previewed with a real customer's values, a call, a task), enrols customers from the
+ * customer list's bulk actions, sees the enrolment on a customer's page and pauses it, sees the
+ * sequence's funnel, then makes a playbook and runs its dry run. Each screen axe clean, with no failed
+ * request and no console error.
+ */
+const PHONE = '13700000061';
+const processes = useProcessDatabase();
+let base = '';
+let browser: Browser;
+let project: ProvisionedProject;
+const pageErrors: string[] = [];
+const contexts: BrowserContext[] = [];
+const POLL = { timeout: 20_000 };
+
+const RUNS = {
+  1440: { lang: 'en-US', touch: false, tag: 'Desk', customers: ['Ada Desk', 'Ben Desk'] },
+  375: { lang: 'zh-CN', touch: true, tag: 'Phone', customers: ['Cai Phone', 'Dan Phone'] },
+} as const;
+
+async function api<T>(path: string): Promise<T> {
+  const res = await fetch(`${base}${path}`, { headers: project.auth });
+  const body = (await res.json()) as { code?: number; status?: number; data: T };
+  expect(res.status, JSON.stringify(body)).toBe(200);
+  return body.data;
+}
+
+beforeAll(async () => {
+  const port = await freePort();
+  processes.started(runCli(['serve'], { ...processes.db.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' }));
+  base = `http://127.0.0.1:${port}`;
+  await waitForOk(`${base}/healthz`);
+  project = await provisionProject(base, processes.db.env, PHONE);
+  const people = Object.values(RUNS).flatMap((r) => r.customers);
+  const res = await project.ingest(
+    people.map((name) =>
+      customerEvent(name.toLowerCase().replace(' ', '-'), { name, email: `${name.toLowerCase().replace(' ', '.')}@example.com` }),
+    ),
+  );
+  expect(await res.json()).toMatchObject({ status: 1 });
+  browser = await launchChromium();
+}, 60_000);
+
+afterAll(async () => {
+  for (const c of contexts) await c.close().catch(() => undefined);
+  await browser?.close();
+});
+
+async function settledShot(page: Page, name: string): Promise<void> {
+  await page.locator('.ant-message-notice').first().waitFor({ state: 'detached', timeout: 15_000 });
+  await shot(page, name);
+}
+
+async function signedIn(width: number, touch: boolean, lang: Lang): Promise<Page> {
+  const context = await personContext(browser, { width, touch, locale: lang, pageErrors, timeout: 30_000 });
+  contexts.push(context);
+  const page = await context.newPage();
+  const signIn = new SignInPage(page, lang);
+  await signIn.open(base);
+  await signIn.signIn(PHONE, 'long enough pw');
+  await page.waitForURL((u) => !u.pathname.includes('sign-in'));
+  return page;
+}
+
+describe('sequences and playbooks in the console', { timeout: 240_000 }, () => {
+  for (const width of [1440, 375] as const) {
+    const run = RUNS[width];
+    const lang = run.lang;
+    const name = `Trial follow-up ${run.tag}`;
+
+    it(`at ${width} px (${lang}): a three-step sequence, customers enrolled from the list, paused on a page, its funnel; a playbook's dry run`, async () => {
+      const page = await signedIn(width, run.touch, lang);
+      const noise = watchNoise(page);
+      const t = (key: string, values: Record<string, string | number> = {}) => text(lang, key, values);
+
+      // The Sequences page from the menu; a new sequence of an e-mail, a call and a task.
+      await new AppShell(page, lang).goTo('sequences');
+      const sequences = new SequencesPage(page, lang);
+      await sequences.heading.waitFor();
+      await expectAccessible(page, `the sequences at ${width}`);
+      await settledShot(page, `sequences-empty-${width}`);
+      await sequences.startNew();
+      await page.getByLabel(t('sequences.editor.name')).fill(name);
+      await sequences.fillStep(1, { title: 'Hello {{name}}', html: '<p>Hi {{name}} of {{company}}, here is the deck.</p>' });
+      await sequences.addStep('call');
+      await sequences.fillStep(2, { wait: 2, title: 'Call about the deck' });
+      await sequences.addStep('task');
+      await sequences.fillStep(3, { wait: 3, title: 'Send a handwritten card' });
+      await expect.poll(() => sequences.step(3).innerText(), POLL).toContain(t('sequences.step.day', { day: 5 }));
+
+      // The first mail previewed with a real customer's values.
+      await sequences
+        .step(1)
+        .getByRole('button', { name: buttonName(lang, 'sequences.step.preview') })
+        .click();
+      const dialog = page.getByRole('dialog', { name: t('sequences.preview.title') });
+      await dialog.getByRole('combobox').click();
+      await page.keyboard.type(run.customers[0].split(' ')[0] ?? '');
+      await page.locator('.ant-select-item-option', { hasText: run.customers[0] }).click();
+      await expect.poll(() => dialog.getByTestId('sequence-preview-subject').innerText(), POLL).toContain(`Hello ${run.customers[0]}`);
+      await expectAccessible(page, `a step's preview at ${width}`);
+      await shot(page, `sequences-preview-${width}`);
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'hidden' });
+      await expectAccessible(page, `the sequence editor at ${width}`);
+      await shot(page, `sequences-editor-${width}`);
+      await sequences.create();
+      await page.getByText(t('sequences.editor.created'), { exact: true }).waitFor();
+      await page.waitForURL((u) => /\/sequences\/[^/]+$/.test(u.pathname) && !u.pathname.endsWith('/new'));
+      const sequenceId = new URL(page.url()).pathname.split('/').pop() ?? '';
+      const stored = await api<{ steps: { type: string }[]; version: number }>(`/api/v1.7/app/${project.appId}/sequence/${sequenceId}`);
+      expect(stored.steps.map((s) => s.type)).toEqual(['email', 'call', 'task']);
+
+      // Enrolled from the customer list's bulk actions.
+      await new AppShell(page, lang).goTo('customers');
+      for (const who of run.customers) await page.getByRole('checkbox', { name: t('customers.bulk.pickRow', { name: who }) }).click();
+      const toolbar = page.getByRole('toolbar', { name: t('customers.bulk.toolbar') });
+      await toolbar.getByRole('button', { name: buttonName(lang, 'customers.bulk.actions.enroll') }).click();
+      const pick = page.getByRole('dialog').filter({ has: page.getByRole('combobox', { name: t('customers.bulk.pick.enroll.label') }) });
+      await pick.getByRole('combobox').click();
+      await page.locator('.ant-select-item-option', { hasText: name }).click();
+      await expectAccessible(page, `enrolling from the list at ${width}`);
+      await shot(page, `sequences-enrol-${width}`);
+      await pick.getByRole('button', { name: buttonName(lang, 'customers.bulk.pick.ok') }).click();
+      await page.locator('.ant-drawer-content').getByText(t('customers.bulk.progress.status.done')).waitFor({ timeout: 30_000 });
+      await page.keyboard.press('Escape');
+
+      // The customer's page: the enrolment, active, then paused.
+      const detail = new CustomerPage(page, lang);
+      await page.getByRole('link', { name: run.customers[0], exact: true }).first().click();
+      await detail.heading(run.customers[0]).waitFor();
+      const card = page.locator('[data-enrollments]');
+      await card.getByRole('link', { name }).waitFor(POLL);
+      await card.getByText(t('sequences.states.active'), { exact: true }).waitFor();
+      await card.getByRole('button', { name: t('sequences.enrollment.pauseOf', { who: name }) }).click();
+      await card.getByText(t('sequences.states.paused'), { exact: true }).waitFor(POLL);
+      await expectAccessible(page, `a customer's enrolments at ${width}`);
+      await shot(page, `sequences-customer-${width}`);
+
+      // The funnel: two enrolled, one paused.
+      await card.getByRole('link', { name }).click();
+      await sequences.tab('funnel').click();
+      await expect.poll(() => sequences.funnelFigure('enrolled').innerText(), POLL).toBe('2');
+      await expect.poll(() => sequences.funnelFigure('paused').innerText(), POLL).toBe('1');
+      await expectAccessible(page, `the funnel at ${width}`);
+      await shot(page, `sequences-funnel-${width}`);
+      await sequences.tab('enrollments').click();
+      await page.getByRole('link', { name: run.customers[1] }).waitFor(POLL);
+      await expectAccessible(page, `the sequence's customers at ${width}`);
+      await shot(page, `sequences-enrollments-${width}`);
+
+      // The list counts them by state.
+      await new AppShell(page, lang).goTo('sequences');
+      await expect.poll(() => sequences.row(name).innerText(), POLL).toMatch(/3[\s\S]*1[\s\S]*1/);
+      await settledShot(page, `sequences-list-${width}`);
+
+      // A playbook: reading the deck → a call task and an enrolment; its dry run.
+      await page.getByRole('button', { name: buttonName(lang, 'sequences.page.playbooks') }).click();
+      await page.getByRole('heading', { level: 1, name: t('playbooks.page.title') }).waitFor();
+      await page.getByRole('button', { name: buttonName(lang, 'playbooks.page.new') }).click();
+      await page.getByLabel(t('playbooks.editor.name')).fill(`Read pricing ${run.tag}`);
+      await page.getByLabel(t('playbooks.actions.taskTitle')).fill('Call: they read the pricing');
+      await page.getByRole('button', { name: buttonName(lang, 'playbooks.editor.dryRun') }).click();
+      const result = page.locator('[data-dry-run]');
+      await result.getByText(t('playbooks.dryRun.fired')).waitFor(POLL);
+      await expect.poll(() => result.getAttribute('aria-busy'), POLL).toBe('false');
+      await expectAccessible(page, `a playbook's dry run at ${width}`);
+      await shot(page, `playbooks-dry-run-${width}`);
+      await page.getByRole('button', { name: buttonName(lang, 'playbooks.editor.save') }).click();
+      await page.getByText(t('playbooks.editor.saved'), { exact: true }).waitFor();
+      const playbooks = await api<{ name: string; actions: { type: string }[] }[]>(`/api/v1.7/app/${project.appId}/playbooks`);
+      expect(playbooks.find((p) => p.name === `Read pricing ${run.tag}`)?.actions.map((a) => a.type)).toEqual(['create_task']);
+
+      noise.stop();
+      expect(noise.failures).toEqual([]);
+      expect(pageErrors).toEqual([]);
+    });
+  }
+});
