@@ -26,7 +26,7 @@ export function DryRunCard({ editor: e }: { editor: PlaybookEditor }) {
           <Typography.Paragraph>{i18n.language === 'zh-CN' ? run.data.trigger.zh : run.data.trigger.en}</Typography.Paragraph>
           <Statistic title={t('playbooks.dryRun.fired')} value={run.data.runs} />
           <Typography.Paragraph type="secondary" style={{ marginTop: 8 }}>
-            {t('playbooks.dryRun.summary', { count: run.data.customers, records: run.data.records })}
+            {t('playbooks.dryRun.summary', { count: run.data.customers })} {t('playbooks.dryRun.records', { records: run.data.records })}
             {run.data.truncated ? ` ${t('playbooks.dryRun.truncated')}` : ''}
           </Typography.Paragraph>
           {run.data.runs === 0 ? (

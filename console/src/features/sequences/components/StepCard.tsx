@@ -113,7 +113,9 @@ export function StepCard({ editor: e, index, step, day, onPreview }: Props) {
           value={step.title}
           maxLength={1000}
           status={e.has('title', index) ? 'error' : undefined}
-          placeholder={email ? t('sequences.step.subjectHint', MARKS) : t(`sequences.step.titleHint.${step.type}`)}
+          placeholder={
+            email ? t('sequences.step.subjectHint', MARKS) : t(`sequences.step.titleHint.${step.type as Exclude<Step['type'], 'email'>}`)
+          }
           onChange={(ev) => e.setStep(index, { title: ev.target.value })}
         />
         {e.has('title', index) && <Typography.Text type="danger">{t('sequences.step.titleRequired')}</Typography.Text>}
@@ -151,7 +153,7 @@ export function StepCard({ editor: e, index, step, day, onPreview }: Props) {
               rows={3}
               value={step.note}
               maxLength={4000}
-              placeholder={t(`sequences.step.noteHint.${step.type}`)}
+              placeholder={t(`sequences.step.noteHint.${step.type as Exclude<Step['type'], 'email'>}`)}
               onChange={(ev) => e.setStep(index, { note: ev.target.value })}
             />
           </>
