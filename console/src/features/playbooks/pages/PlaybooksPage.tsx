@@ -48,7 +48,11 @@ function Playbooks() {
               {
                 key: 'trigger',
                 title: t('playbooks.page.trigger'),
-                render: (_, p) => t(`playbooks.kinds.${p.trigger.kind}`, { defaultValue: p.trigger.kind }),
+                render: (_, p) => {
+                  // The API answers the trigger as it was given (its schema leaves it open): its kind names it.
+                  const kind = (p.trigger as { kind: string }).kind;
+                  return t(`playbooks.kinds.${kind as 'deck_read'}`, { defaultValue: kind });
+                },
               },
               {
                 key: 'enabled',
