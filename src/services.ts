@@ -13,7 +13,7 @@ import {
 } from './modules/alerts/service.ts';
 import { createAccountsBase, createAccountsService } from './modules/accounts/service.ts';
 import { createAuditService } from './modules/audit/service.ts';
-import { createBehaviourErasure, createBehaviourRecords, createBehaviourService } from './modules/behaviour/service.ts';
+import { actionSpec, createBehaviourErasure, createBehaviourRecords, createBehaviourService } from './modules/behaviour/service.ts';
 import { createBulkServices } from './modules/bulk/service.ts';
 import { createCampaignErasure, createCampaignServices } from './modules/campaigns/service.ts';
 import { createClientsService } from './modules/clients/service.ts';
@@ -55,6 +55,7 @@ import {
   createSiteStatus,
   createSiteStore,
 } from './modules/site/service.ts';
+import { createPlaybooksService } from './modules/playbooks/service.ts';
 import { createTaskErasure, createTaskMergeMoves, createTasksServices, createTeamRecordReads } from './modules/tasks/service.ts';
 import { createNotificationChannels, createWebhooksService } from './modules/webhooks/service.ts';
 
@@ -219,7 +220,7 @@ function createCustomerServices(ctx: AppContext, id: IdentityServices, jobs: Bac
     readModel: customerVisibilityReadModel,
   });
   jobs.define(tasks.due.job);
-  return { groups, histories, behaviour, customers, merges, erasure, ingest, dataops, tasks, scoring };
+  return { groups, histories, behaviour, behaviourRecords, customers, merges, erasure, ingest, dataops, tasks, scoring };
 }
 
 type CustomerServices = ReturnType<typeof createCustomerServices>;
@@ -306,7 +307,33 @@ function createOutreachServices(ctx: AppContext, id: IdentityServices, cs: Custo
     memberships,
     defineJob: (def) => jobs.define(def),
   });
+  // Playbooks: the feed's records matched against each project's playbooks (job playbook-evaluate), their
+  // actions through the tasks, alerts, customers and sequences services; webhook calls by playbook-webhooks.
+  const playbooks = createPlaybooksService(ctx, {
+    access,
+    customers,
+    groups: cs.groups,
+    tasks: cs.tasks.tasks,
+    notices: alerts.notices,
+    sequences: null,
+    links: createLinkReads(ctx),
+    readings: createLinkReadings(ctx.database),
+    files: createFileFacts(),
+    scores: cs.scoring.view,
+    isCatalogueAction: (action) => actionSpec(action) !== undefined,
+    recordsSince: async (appId, q) =>
+      (await cs.behaviourRecords.projectRecordsSince({ appId, ...q })).map((r) => ({
+        id: r.id,
+        customerId: r.customer_id,
+        action: r.action,
+        at: Number(r.when_at),
+        createdAt: Number(r.created_at),
+        content: contentObject(r.content),
+      })),
+    defineJob: (def) => jobs.define(def),
+  });
   return {
+    playbooks,
     webhooks,
     channels,
     files,
@@ -322,6 +349,16 @@ function createOutreachServices(ctx: AppContext, id: IdentityServices, cs: Custo
     bulk,
     alerts,
   };
+}
+
+/** A record's content (JSON object text) as an object; {} for none or unreadable text. */
+function contentObject(text: string | null): Record<string, unknown> {
+  try {
+    const v = text === null ? null : (JSON.parse(text) as unknown);
+    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
 }
 
 /**

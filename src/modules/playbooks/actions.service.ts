@@ -102,8 +102,10 @@ export function createPlaybookActions(ctx: AppContext, deps: PlaybooksDeps) {
         return { members: told.members, channels: told.channels };
       }
       case 'enroll':
+        if (deps.sequences === null) throw failure('playbook_invalid', 'sequences are not available on this server');
         return { result: await deps.sequences.enrollOne(trx, { appId, sequenceId: a.sequenceId, customerId, actorId: r.createdBy }) };
       case 'exit_sequence':
+        if (deps.sequences === null) throw failure('playbook_invalid', 'sequences are not available on this server');
         await deps.sequences.exitCustomer(trx, { appId, customerId, sequenceId: a.sequenceId, reason: 'playbook' });
         return { sequenceId: a.sequenceId };
       case 'move_to_group': {

@@ -26,7 +26,8 @@ export interface PlaybooksDeps {
   groups: Pick<GroupsService, 'ownerOf'>;
   tasks: Pick<TaskService, 'createInTransaction'>;
   notices: PlaybookNotices;
-  sequences: PlaybookSequences;
+  /** The sequences service's enrolment and exit; null until the composition root has it (enrol/exit actions are then refused when saved). */
+  sequences: PlaybookSequences | null;
   /** A link of the project (a condition names it). */
   links: Pick<LinkReads, 'alertLinks'>;
   /** A view's pages read, per file. */

@@ -47,7 +47,8 @@ export function createPlaybookManagement(ctx: AppContext, deps: PlaybooksDeps) {
       if (a.type === 'notify' && a.to !== 'owner') for (const u of a.to) await member(appId, u, `actions[${i}].to`);
       if (a.type === 'move_to_group' && (await deps.groups.ownerOf(db, appId, a.groupId)) === undefined)
         throw invalid(`actions[${i}].groupId: no such group in the project`);
-      if ((a.type === 'enroll' || (a.type === 'exit_sequence' && a.sequenceId !== null)) && !(await deps.sequences.exists(appId, a.sequenceId as string)))
+      if ((a.type === 'enroll' || a.type === 'exit_sequence') && deps.sequences === null) throw invalid(`actions[${i}]: sequences are not available on this server`);
+      if ((a.type === 'enroll' || (a.type === 'exit_sequence' && a.sequenceId !== null)) && !(await deps.sequences?.exists(appId, a.sequenceId as string)))
         throw invalid(`actions[${i}].sequenceId: no such sequence in the project`);
       if (a.type === 'webhook') {
         const problem = await checkWebhookUrl(a.url, config.webhookAllowPrivate);

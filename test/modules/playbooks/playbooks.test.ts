@@ -1,0 +1,224 @@
+// lanes: sqlite postgres
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type ChatReceiver, startChatReceivers } from '../../helpers/chat-receivers.ts';
+import { useTestServer } from '../../helpers/harness.ts';
+import { DAY, HOUR, type HistoryProject, addCustomers, historyProject } from '../../helpers/histories.ts';
+import { Browser, type LinkData, madeLink, renderedFile } from '../../helpers/links.ts';
+import { type RunningRelay, startRelay } from '../../helpers/relay.ts';
+
+/**
+ * Playbooks through HTTP, the server's clock moved by the test: made and checked; the playbook "read
+ * at least 60% of Pricing twice within 3 days → a task, an alert in the inbox and on a DingTalk robot"
+ * acting once per customer on readings recorded through the viewer's beacons (the robot checks the
+ * signature as DingTalk does); a second evaluator and a second pass doing nothing twice; the dry run.
+ */
+const t = useTestServer({ WEBHOOK_ALLOW_PRIVATE: 'true' });
+const SECRETS = { slackPath: 'XXpbXXslackXX', wecomKey: 'wecom-pb', dingtalk: 'SECding-playbook', feishu: 'feishu-pb' };
+let p: HistoryProject;
+let links: Record<string, LinkData> = {};
+let robots: Awaited<ReturnType<typeof startChatReceivers>>;
+let relay: RunningRelay;
+let now = Date.now();
+let fileId = '';
+
+const pass = () => t.server.services.playbooks.evaluator.pass();
+const useClock = () => vi.spyOn(t.server.ctx.clock, 'now').mockImplementation(() => now);
+const base = () => `/api/v1.7/app/${p.appId}`;
+
+/** A reader on a phone: opens the link, reads pages (a heartbeat every 10 s), leaves. */
+class Reader {
+  readonly b = new Browser(t.server);
+  private seq = 0;
+  private token = '';
+  private readonly dwell: Record<string, number> = {};
+  constructor(private readonly share: string) {}
+  async open(): Promise<void> {
+    this.token = (await this.b.open(this.share)).viewToken as string;
+    expect(this.token).toBeTruthy();
+    await this.send({ type: 'open', page: 1 });
+  }
+  private async send(body: Record<string, unknown>): Promise<void> {
+    this.seq += 1;
+    const res = await this.b.beacon(this.share, { ...body, seq: this.seq, token: this.token, ...(body.type === 'open' ? {} : { dwell: this.dwell }) });
+    expect(res.statusCode, res.body).toBe(200);
+  }
+  async read(page: number, seconds: number): Promise<void> {
+    await this.send({ type: 'page', page });
+    for (let s = 10; s <= seconds; s += 10) {
+      now += 10_000;
+      this.dwell[String(page)] = (this.dwell[String(page)] ?? 0) + 10_000;
+      await this.send({ type: 'hb', page });
+    }
+  }
+  leave(page: number): Promise<void> {
+    return this.send({ type: 'leave', page });
+  }
+}
+
+/** A customer reads pages of their link, then leaves. */
+async function reads(customer: string, pages: number[]): Promise<void> {
+  const r = new Reader((links[customer] as LinkData).shareToken);
+  await r.open();
+  for (const page of pages) await r.read(page, 20);
+  await r.leave(pages[pages.length - 1] ?? 1);
+}
+
+const pricing = () => ({
+  name: 'Pricing read twice',
+  trigger: { kind: 'deck_read', conditions: { fileId, readShare: 60, repeats: { count: 2, withinDays: 3 } } },
+  actions: [
+    { type: 'create_task', title: 'Call about pricing', kind: 'call', dueInHours: 4 },
+    { type: 'notify', to: 'owner', channels: ['inbox', 'chat'] },
+  ],
+});
+
+beforeAll(async () => {
+  robots = await startChatReceivers(SECRETS);
+  p = await historyProject(t.server);
+  await addCustomers(t.server, p, [
+    { id: 'pb-ada', owner: p.sales.id, name: 'Ada' },
+    { id: 'pb-bob', owner: p.sales.id, name: 'Bob' },
+    { id: 'pb-cy', owner: p.sales2.id, name: 'Cy' },
+  ]);
+  fileId = await renderedFile(t.server, p, p.sales.token);
+  for (const c of ['pb-ada', 'pb-bob', 'pb-cy'])
+    links[c] = await madeLink(t.server, p.appId, p.master.token, { name: 'Pricing', file_id: fileId, customer_id: c });
+  const ch = await t.server.api.post(
+    `${base()}/notification-channels`,
+    { kind: 'dingtalk', url: robots.dingtalk.url, secret: SECRETS.dingtalk, events: 'deck_read', locale: 'en-US' },
+    { token: p.master.token },
+  );
+  expect(ch.json().status, ch.body).toBe(1);
+  relay = startRelay(t.server.ctx, { pollMs: 50 });
+  now = t.server.ctx.clock.dayEnd(Date.now()) + HOUR;
+}, 120_000);
+
+afterEach(() => vi.restoreAllMocks());
+afterAll(async () => {
+  await relay?.stop();
+  await robots?.close();
+});
+
+describe('making playbooks', () => {
+  it('refuses what is not a playbook, saying what is wrong, and writes nothing', async () => {
+    const cases: [Record<string, unknown>, string, RegExp][] = [
+      [{ ...pricing(), name: '' }, 'playbook_invalid', /name is required/],
+      [{ ...pricing(), trigger: { kind: 'nothing_known' } }, 'playbook_invalid', /trigger.kind/],
+      [{ ...pricing(), trigger: { kind: 'deck_read', conditions: { readShare: 101 } } }, 'playbook_invalid', /readShare/],
+      [{ ...pricing(), trigger: { kind: 'form_submitted', conditions: { readShare: 50 } } }, 'playbook_invalid', /conditions of deck_read/],
+      [{ ...pricing(), trigger: { kind: 'score_above', conditions: {} } }, 'playbook_invalid', /score is required/],
+      [{ ...pricing(), actions: [] }, 'playbook_invalid', /at least one action/],
+      [{ ...pricing(), actions: [{ type: 'explode' }] }, 'playbook_invalid', /actions\[0\].type/],
+      [{ ...pricing(), actions: [{ type: 'move_to_group', groupId: 'no-such-group' }] }, 'playbook_invalid', /no such group/],
+      [{ ...pricing(), trigger: { kind: 'deck_read', conditions: { fileId: 'no-such-file' } } }, 'playbook_invalid', /no such file/],
+      [{ ...pricing(), limit: { kind: 'per_period' } }, 'playbook_invalid', /limit.days/],
+      [{ ...pricing(), actions: [{ type: 'notify', to: [p.outsider.id] }] }, 'playbook_invalid', /not an active member/],
+    ];
+    for (const [body, code, msg] of cases) {
+      const res = await t.server.api.post(`${base()}/playbooks`, body, { token: p.master.token });
+      expect(res.statusCode).toBe(200);
+      expect(res.json(), JSON.stringify(body)).toMatchObject({ status: 0, code });
+      expect(res.json().msg).toMatch(msg);
+    }
+    const list = await t.server.api.get(`${base()}/playbooks`, { token: p.master.token });
+    expect(list.json().data).toEqual([]);
+  });
+
+  it('is for the Master and Admins: a Sales member is refused', async () => {
+    const res = await t.server.api.post(`${base()}/playbooks`, pricing(), { token: p.sales.token });
+    expect(res.statusCode).toBe(403);
+  });
+
+  it('makes, reads, changes and archives one', async () => {
+    const made = await t.server.api.post(`${base()}/playbooks`, { ...pricing(), name: 'Temp', limit: { kind: 'per_period', days: 7 } }, { token: p.admin.token });
+    expect(made.json(), made.body).toMatchObject({ status: 1, data: { name: 'Temp', enabled: true, limit: { kind: 'per_period', days: 7 } } });
+    const id = made.json().data.id as string;
+    expect(made.json().data.secret).toMatch(/^[\w-]{20,}$/);
+    const got = await t.server.api.get(`${base()}/playbook/${id}`, { token: p.master.token });
+    expect(got.json().data.secret).toBeUndefined();
+    expect(got.json().data.trigger).toEqual(pricing().trigger);
+    const changed = await t.server.api.put(`${base()}/playbook/${id}`, { enabled: false, limit: 'every_time' }, { token: p.master.token });
+    expect(changed.json().data).toMatchObject({ enabled: false, limit: { kind: 'every_time' }, name: 'Temp' });
+    expect((await t.server.api.delete(`${base()}/playbook/${id}`, { token: p.master.token })).json()).toMatchObject({ status: 1 });
+    const gone = await t.server.api.get(`${base()}/playbook/${id}`, { token: p.master.token });
+    expect(gone.json()).toMatchObject({ status: 0, code: 'playbook_not_found' });
+  });
+});
+
+describe('read at least 60% of Pricing twice within 3 days → a task and an alert on DingTalk', () => {
+  let id = '';
+
+  it('acts once per customer, on the second reading of 60% within 3 days', async () => {
+    useClock();
+    const made = await t.server.api.post(`${base()}/playbooks`, pricing(), { token: p.master.token });
+    expect(made.json().status, made.body).toBe(1);
+    id = made.json().data.id;
+    await pass();
+    // Ada: 2 of 3 pages (67%), then again the next day: the second reading acts.
+    await reads('pb-ada', [1, 2]);
+    await pass();
+    expect((await t.server.api.get(`${base()}/playbook/${id}/runs`, { token: p.master.token })).json().data).toEqual([]);
+    now += DAY;
+    await reads('pb-ada', [1, 3]);
+    // Bob: one page of three (33%) twice: not enough. Cy: 60% once, and again 4 days later: not within 3 days.
+    await reads('pb-bob', [1]);
+    await reads('pb-bob', [2]);
+    await reads('pb-cy', [1, 2]);
+    await pass();
+    now += 4 * DAY;
+    await reads('pb-cy', [2, 3]);
+    // Ada a third time: once per customer.
+    await reads('pb-ada', [1, 2, 3]);
+    await pass();
+    await pass();
+    const runs = (await t.server.api.get(`${base()}/playbook/${id}/runs`, { token: p.master.token })).json().data as {
+      customerId: string;
+      actions: { type: string; ok: boolean; detail: Record<string, unknown> }[];
+      lagMs: number;
+    }[];
+    expect(runs.map((r) => r.customerId)).toEqual(['pb-ada']);
+    expect(runs[0]?.actions.map((a) => [a.type, a.ok])).toEqual([
+      ['create_task', true],
+      ['notify', true],
+    ]);
+    expect(runs[0]?.actions[1]?.detail).toEqual({ members: [p.sales.id], channels: 1 });
+    const tasks = await t.server.api.get('/api/v1.7/tasks', { token: p.sales.token, query: { app_id: p.appId } });
+    const mine = (tasks.json().data as { customerId: string; title: string; kind: string }[]).filter((x) => x.customerId === 'pb-ada');
+    expect(mine.map((x) => [x.title, x.kind])).toEqual([['Call about pricing', 'call']]);
+    const inbox = (await t.server.api.get('/api/v1.7/notifications', { token: p.sales.token, query: { count: 100 } })).json().data as {
+      signal: string;
+      title: string;
+    }[];
+    expect(inbox.filter((e) => e.signal === 'playbook').map((e) => e.title)).toEqual(['Pricing read twice: Ada']);
+  });
+
+  it('posts the alert on the DingTalk robot once, signed', async () => {
+    const deadline = Date.now() + 30_000;
+    while (robots.dingtalk.accepted.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    const all: ChatReceiver[] = [robots.dingtalk];
+    expect(all.map((r) => [r.accepted.length, r.refused])).toEqual([[1, 0]]);
+    expect(JSON.stringify(robots.dingtalk.accepted[0])).toContain('Pricing read twice: Ada');
+  });
+
+  it('does nothing twice: another server built on the same database, and more passes', async () => {
+    const { createServices } = await import('../../../src/services.ts');
+    const other = createServices(t.server.ctx);
+    await other.playbooks.evaluator.pass();
+    await pass();
+    const runs = (await t.server.api.get(`${base()}/playbook/${id}/runs`, { token: p.master.token })).json().data as unknown[];
+    expect(runs).toHaveLength(1);
+  });
+
+  it('dry-runs: the last 30 days, doing nothing', async () => {
+    useClock();
+    const dry = await t.server.api.post(`${base()}/playbook-dry-runs`, { playbookId: id }, { token: p.master.token });
+    expect(dry.json(), dry.body).toMatchObject({ status: 1, data: { runs: 1, customers: 1 } });
+    expect(dry.json().data.listed.map((r: { customerId: string }) => r.customerId)).toEqual(['pb-ada']);
+    // A draft for every reading of a third: Bob too; Cy's two readings stand 4 days apart (within 5: both).
+    const draft = { ...pricing(), trigger: { kind: 'deck_read', conditions: { fileId, readShare: 30, repeats: { count: 2, withinDays: 5 } } } };
+    const wide = await t.server.api.post(`${base()}/playbook-dry-runs`, draft, { token: p.master.token });
+    expect(wide.json().data.listed.map((r: { customerId: string }) => r.customerId).sort()).toEqual(['pb-ada', 'pb-bob', 'pb-cy']);
+    const runs = (await t.server.api.get(`${base()}/playbook/${id}/runs`, { token: p.master.token })).json().data as unknown[];
+    expect(runs).toHaveLength(1);
+  });
+});
