@@ -529,3 +529,34 @@ describe('for the playbooks, erasure and merges', () => {
     ).toEqual([]);
   });
 });
+
+describe('merges', () => {
+  it("a merged customer's enrolments move to the survivor; where the survivor runs the same sequence, the merged one exits merged", async () => {
+    const [s1, s2] = [await made(p.sales.token, { name: 'M1' }), await made(p.sales.token, { name: 'M2' })];
+    const [survivor, merged] = await customers(p.sales.id, 2);
+    await enroll(p.sales.token, s1.id, { customer_ids: [survivor, merged] });
+    await enroll(p.sales.token, s2.id, { customer_ids: [merged] });
+    const res = await t.server.api.post(
+      api(`/member/${p.sales.id}/customer/merge`),
+      { main_customer_id: survivor, merge_user_ids: merged },
+      { token: p.sales.token, form: true },
+    );
+    expect(res.json(), res.body).toMatchObject({ status: 1 });
+    await t.server.services.merges.runPending(0);
+    const rows = await t.server.ctx.database.db
+      .selectFrom('sequence_enrollments')
+      .select(['sequence_id', 'customer_id', 'state', 'exit_reason'])
+      .where('app_id', '=', p.appId)
+      .where('customer_id', 'in', [survivor!, merged!])
+      .orderBy('sequence_id')
+      .orderBy('customer_id')
+      .execute();
+    expect(rows).toEqual(
+      [
+        { sequence_id: s1.id, customer_id: survivor, state: 'active', exit_reason: null },
+        { sequence_id: s1.id, customer_id: merged, state: 'exited', exit_reason: 'merged' },
+        { sequence_id: s2.id, customer_id: survivor, state: 'active', exit_reason: null },
+      ].sort((x, y) => (x.sequence_id + x.customer_id < y.sequence_id + y.customer_id ? -1 : 1)),
+    );
+  });
+});
