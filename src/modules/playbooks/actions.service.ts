@@ -102,12 +102,11 @@ export function createPlaybookActions(ctx: AppContext, deps: PlaybooksDeps) {
         return { members: told.members, channels: told.channels };
       }
       case 'enroll':
-        if (deps.sequences === null) throw failure('playbook_invalid', 'sequences are not available on this server');
         return { result: await deps.sequences.enrollOne(trx, { appId, sequenceId: a.sequenceId, customerId, actorId: r.createdBy }) };
-      case 'exit_sequence':
-        if (deps.sequences === null) throw failure('playbook_invalid', 'sequences are not available on this server');
-        await deps.sequences.exitCustomer(trx, { appId, customerId, sequenceId: a.sequenceId, reason: 'playbook' });
-        return { sequenceId: a.sequenceId };
+      case 'exit_sequence': {
+        const exited = await deps.sequences.exitCustomer(trx, { appId, customerId, sequenceId: a.sequenceId, reason: 'playbook' });
+        return { sequenceId: a.sequenceId, exited };
+      }
       case 'move_to_group': {
         const out = await deps.customers.bulk.groupInTransaction(trx, await author(r), { ids: [customerId], now: r.now, groupId: a.groupId });
         const failed = out.failures[0];

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/index.ts';
-import type { AccessService } from '../access/service.ts';
+import type { AccessService, Actor } from '../access/service.ts';
 import type { PlaybookNotices } from '../alerts/service.ts';
 import type { CustomerApi, CustomerBulk, CustomersService } from '../customers/service.ts';
 import type { FileFactsReader } from '../files/service.ts';
@@ -12,9 +12,9 @@ import type { TaskService } from '../tasks/service.ts';
 /** What a sequence's enrolment and exit take from a playbook (the sequences service's, in the playbook's transaction). */
 export interface PlaybookSequences {
   enrollOne(trx: Kysely<Database>, input: { appId: string; sequenceId: string; customerId: string; actorId: number }): Promise<'enrolled' | 'skipped'>;
-  exitCustomer(trx: Kysely<Database>, input: { appId: string; customerId: string; sequenceId: string | null; reason: string }): Promise<unknown>;
-  /** Whether the project has this live sequence (a playbook naming it is checked when saved). */
-  exists(appId: string, sequenceId: string): Promise<boolean>;
+  exitCustomer(trx: Kysely<Database>, input: { appId: string; customerId: string; sequenceId: string | null; reason: 'playbook' }): Promise<number>;
+  /** `sequence_not_found` unless the actor's project has this live sequence (a playbook naming it is checked when saved). */
+  check(actor: Actor, sequenceId: string): Promise<void>;
 }
 
 /** What the playbooks module is built with (src/services.ts). */
@@ -26,8 +26,8 @@ export interface PlaybooksDeps {
   groups: Pick<GroupsService, 'ownerOf'>;
   tasks: Pick<TaskService, 'createInTransaction'>;
   notices: PlaybookNotices;
-  /** The sequences service's enrolment and exit; null until the composition root has it (enrol/exit actions are then refused when saved). */
-  sequences: PlaybookSequences | null;
+  /** The sequences service's enrolment and exit (its `automation`). */
+  sequences: PlaybookSequences;
   /** A link of the project (a condition names it). */
   links: Pick<LinkReads, 'alertLinks'>;
   /** A view's pages read, per file. */

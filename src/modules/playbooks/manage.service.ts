@@ -35,7 +35,8 @@ export function createPlaybookManagement(ctx: AppContext, deps: PlaybooksDeps) {
   }
 
   /** What the definition names, checked against the project. */
-  async function checkRefs(appId: string, d: Definition): Promise<void> {
+  async function checkRefs(actor: Actor, d: Definition): Promise<void> {
+    const appId = actor.app.id;
     const c = d.trigger.conditions;
     if (c.linkId !== undefined && !(await deps.links.alertLinks(appId, [c.linkId])).has(c.linkId))
       throw invalid('trigger.conditions.linkId: no such link in the project');
@@ -47,9 +48,10 @@ export function createPlaybookManagement(ctx: AppContext, deps: PlaybooksDeps) {
       if (a.type === 'notify' && a.to !== 'owner') for (const u of a.to) await member(appId, u, `actions[${i}].to`);
       if (a.type === 'move_to_group' && (await deps.groups.ownerOf(db, appId, a.groupId)) === undefined)
         throw invalid(`actions[${i}].groupId: no such group in the project`);
-      if ((a.type === 'enroll' || a.type === 'exit_sequence') && deps.sequences === null) throw invalid(`actions[${i}]: sequences are not available on this server`);
-      if ((a.type === 'enroll' || (a.type === 'exit_sequence' && a.sequenceId !== null)) && !(await deps.sequences?.exists(appId, a.sequenceId as string)))
-        throw invalid(`actions[${i}].sequenceId: no such sequence in the project`);
+      if ((a.type === 'enroll' || a.type === 'exit_sequence') && a.sequenceId !== null)
+        await deps.sequences.check(actor, a.sequenceId).catch(() => {
+          throw invalid(`actions[${i}].sequenceId: no such sequence in the project`);
+        });
       if (a.type === 'webhook') {
         const problem = await checkWebhookUrl(a.url, config.webhookAllowPrivate);
         if (problem) throw failure('url_invalid', `actions[${i}].url: ${problem}`);
@@ -78,7 +80,7 @@ export function createPlaybookManagement(ctx: AppContext, deps: PlaybooksDeps) {
     async create(actor: Actor, body: Record<string, unknown>): Promise<PlaybookResponse> {
       manager(actor);
       const d = definitionOf(body, deps.isCatalogueAction);
-      await checkRefs(actor.app.id, d);
+      await checkRefs(actor, d);
       if ((await repo.count(db, actor.app.id)) >= MAX_PLAYBOOKS) throw failure('too_many_playbooks');
       const now = clock.now();
       const row: PlaybookRow = {
@@ -110,7 +112,7 @@ export function createPlaybookManagement(ctx: AppContext, deps: PlaybooksDeps) {
       manager(actor);
       const current = await found(actor, id);
       const d = definitionOf(body, deps.isCatalogueAction, definitionOfRow(current));
-      await checkRefs(actor.app.id, d);
+      await checkRefs(actor, d);
       const row = await repo.update(db, actor.app.id, id, { ...columns(d), updated_at: clock.now() });
       if (row === undefined) throw failure('playbook_not_found');
       return toPlaybook(row, clock);
@@ -141,7 +143,7 @@ export function createPlaybookManagement(ctx: AppContext, deps: PlaybooksDeps) {
         return { definition: definitionOfRow(row), playbookId: row.id };
       }
       const d = definitionOf(body, deps.isCatalogueAction);
-      await checkRefs(actor.app.id, d);
+      await checkRefs(actor, d);
       return { definition: d, playbookId: null };
     },
   };
