@@ -20,6 +20,7 @@ let robots: Awaited<ReturnType<typeof startChatReceivers>>;
 let relay: RunningRelay;
 let now = Date.now();
 let fileId = '';
+let sequenceId = '';
 
 const pass = () => t.server.services.playbooks.evaluator.pass();
 const useClock = () => vi.spyOn(t.server.ctx.clock, 'now').mockImplementation(() => now);
@@ -69,6 +70,7 @@ const pricing = () => ({
   actions: [
     { type: 'create_task', title: 'Call about pricing', kind: 'call', dueInHours: 4 },
     { type: 'notify', to: 'owner', channels: ['inbox', 'chat'] },
+    { type: 'enroll', sequenceId },
   ],
 });
 
@@ -83,6 +85,13 @@ beforeAll(async () => {
   fileId = await renderedFile(t.server, p, p.sales.token);
   for (const c of ['pb-ada', 'pb-bob', 'pb-cy'])
     links[c] = await madeLink(t.server, p.appId, p.master.token, { name: 'Pricing', file_id: fileId, customer_id: c });
+  const seq = await t.server.api.post(
+    `${base()}/sequences`,
+    { name: 'Pricing follow-up', steps: [{ type: 'call', waitDays: 1, title: 'Call about the quote', note: 'They read the pricing twice' }] },
+    { token: p.master.token },
+  );
+  expect(seq.json().status, seq.body).toBe(1);
+  sequenceId = seq.json().data.id;
   const ch = await t.server.api.post(
     `${base()}/notification-channels`,
     { kind: 'dingtalk', url: robots.dingtalk.url, secret: SECRETS.dingtalk, events: 'deck_read', locale: 'en-US' },
@@ -112,6 +121,7 @@ describe('making playbooks', () => {
       [{ ...pricing(), actions: [{ type: 'explode' }] }, 'playbook_invalid', /actions\[0\].type/],
       [{ ...pricing(), actions: [{ type: 'move_to_group', groupId: 'no-such-group' }] }, 'playbook_invalid', /no such group/],
       [{ ...pricing(), trigger: { kind: 'deck_read', conditions: { fileId: 'no-such-file' } } }, 'playbook_invalid', /no such file/],
+      [{ ...pricing(), actions: [{ type: 'enroll', sequenceId: 'no-such-sequence' }] }, 'playbook_invalid', /no such sequence/],
       [{ ...pricing(), limit: { kind: 'per_period' } }, 'playbook_invalid', /limit.days/],
       [{ ...pricing(), actions: [{ type: 'notify', to: [p.outsider.id] }] }, 'playbook_invalid', /not an active member/],
     ];
@@ -181,8 +191,20 @@ describe('read at least 60% of Pricing twice within 3 days → a task and an ale
     expect(runs[0]?.actions.map((a) => [a.type, a.ok])).toEqual([
       ['create_task', true],
       ['notify', true],
+      ['enroll', true],
     ]);
     expect(runs[0]?.actions[1]?.detail).toEqual({ members: [p.sales.id], channels: 1 });
+    expect(runs[0]?.actions[2]?.detail).toEqual({ result: 'enrolled' });
+    // Enrolled once, in the sequence, sent by the customer's owner; the others not at all.
+    for (const [customer, want] of [
+      ['pb-ada', [[sequenceId, 'active', p.sales.id]]],
+      ['pb-bob', []],
+      ['pb-cy', []],
+    ] as const) {
+      const e = await t.server.api.get(`${base()}/customer/${customer}/enrollments`, { token: p.master.token });
+      const list = e.json().data as { sequenceId: string; state: string; ownerId: number }[];
+      expect(list.map((x) => [x.sequenceId, x.state, x.ownerId]), customer).toEqual(want);
+    }
     const tasks = await t.server.api.get(`${base()}/tasks`, { token: p.sales.token, query: { customer_id: 'pb-ada' } });
     const mine = (tasks.json().data as { customerId: string; title: string; kind: string }[]).filter((x) => x.customerId === 'pb-ada');
     expect(mine.map((x) => [x.title, x.kind])).toEqual([['Call about pricing', 'call']]);
