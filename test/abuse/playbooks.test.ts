@@ -157,7 +157,7 @@ describe('playbooks under attack', () => {
       expect(dry.status, label).toBe(200);
       expect(dry.body.status, label).toBe(0);
     }
-    for (const q of ['?size=1000000', '?before=not-a-time', '?size=-5', '?before=9999999999999999999999'])
+    for (const q of ['?count=1000000', '?start_index=not-a-number', '?count=-5', '?start_index=99999999999999999999999'])
       expect((await call(owner, 'GET', `${app()}/playbook/${playbookId}/runs${q}`)).status, q).toBeLessThan(500);
     expect(await count('playbooks')).toBe(before);
   });

@@ -111,10 +111,17 @@ export const playbooksRepository = {
     await db.updateTable('playbook_runs').set({ outcome }).where('app_id', '=', appId).where('id', '=', id).execute();
   },
 
-  runs(db: Db, appId: string, playbookId: string, q: { before: number | null; limit: number }): Promise<RunRow[]> {
-    let query = db.selectFrom('playbook_runs').selectAll().where('app_id', '=', appId).where('playbook_id', '=', playbookId);
-    if (q.before !== null) query = query.where('created_at', '<', q.before);
-    return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(q.limit).execute();
+  runs(db: Db, appId: string, playbookId: string, page: { offset: number; limit: number }): Promise<RunRow[]> {
+    return db
+      .selectFrom('playbook_runs')
+      .selectAll()
+      .where('app_id', '=', appId)
+      .where('playbook_id', '=', playbookId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute();
   },
 
   /** Webhook calls due (pending, their time come), every project's: the caller takes each by `claimWebhook`. */

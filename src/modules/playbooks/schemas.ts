@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { PagingQuery } from '../../http/paging.ts';
 import { AppIdParams } from '../projects/schemas.ts';
 
 /** A project's playbooks' path. */
@@ -60,10 +61,7 @@ export const Run = Type.Object({
   webhook: Type.Union([Type.Null(), Type.Object({ status: Type.String(), attempts: Type.Integer(), error: Type.Union([Type.String(), Type.Null()]) })]),
 });
 
-export const RunsQuery = Type.Object({
-  before: Type.Optional(Type.String({ maxLength: 40, description: "runs before this time (the last run's `at`)" })),
-  size: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
-});
+export const RunsQuery = Type.Object({ ...PagingQuery });
 
 export const DryRun = Type.Object({
   since: Type.String(),
