@@ -339,6 +339,7 @@ function createOutreachServices(ctx: AppContext, id: IdentityServices, cs: Custo
   // actions through the tasks, alerts, customers and sequences services; webhook calls by playbook-webhooks.
   const playbooks = createPlaybooksService(ctx, {
     access,
+    audit: audit.record,
     customers,
     groups: cs.groups,
     tasks: cs.tasks.tasks,

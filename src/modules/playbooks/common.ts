@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/index.ts';
 import type { AccessService, Actor } from '../access/service.ts';
+import type { AuditRecorder } from '../audit/service.ts';
 import type { PlaybookNotices } from '../alerts/service.ts';
 import type { CustomerApi, CustomerBulk, CustomersService } from '../customers/service.ts';
 import type { FileFactsReader } from '../files/service.ts';
@@ -21,6 +22,8 @@ export interface PlaybookSequences {
 export interface PlaybooksDeps {
   /** Members: who a playbook notifies, whose rights its actions use (its author's). */
   access: Pick<AccessService, 'memberRecord' | 'membership'>;
+  /** The project's audit log: a playbook made, changed or archived, in the change's transaction. */
+  audit: AuditRecorder;
   /** Customers' owner, group and fields (the filters); set_field through the API's edit. */
   customers: Pick<CustomersService, 'playbookFacts'> & { api: Pick<CustomerApi, 'editInTransaction'>; bulk: Pick<CustomerBulk, 'groupInTransaction'> };
   groups: Pick<GroupsService, 'ownerOf'>;

@@ -153,6 +153,19 @@ describe('making playbooks', () => {
     expect((await t.server.api.delete(`${base()}/playbook/${id}`, { token: p.master.token })).json()).toMatchObject({ status: 1 });
     const gone = await t.server.api.get(`${base()}/playbook/${id}`, { token: p.master.token });
     expect(gone.json()).toMatchObject({ status: 0, code: 'playbook_not_found' });
+    // Each change in the audit log, written with it; a refused one leaves none.
+    const log = await t.server.api.get(`${base()}/audit-log`, { token: p.master.token, query: { count: 100 } });
+    const mine = (log.json().data as { action: string; targetId: string; svcUserId: string; detail: Record<string, unknown> }[]).filter(
+      (e) => e.targetId === id,
+    );
+    expect(mine.map((e) => [e.action, e.svcUserId])).toEqual([
+      ['playbook.remove', String(p.master.id)],
+      ['playbook.edit', String(p.master.id)],
+      ['playbook.create', String(p.admin.id)],
+    ]);
+    expect(mine[1]?.detail).toMatchObject({ changed: ['enabled', 'limit'], enabled: false, limit: 'every_time' });
+    expect(mine[2]?.detail).toEqual({ name: 'Temp', enabled: true, trigger: 'deck_read', actions: ['create_task', 'notify', 'enroll'], limit: 'per_period' });
+    expect((log.json().data as { targetType: string }[]).filter((e) => e.targetType === 'playbook')).toHaveLength(3);
   });
 });
 
