@@ -55,7 +55,7 @@ import {
   createSiteStatus,
   createSiteStore,
 } from './modules/site/service.ts';
-import { createPlaybooksService } from './modules/playbooks/service.ts';
+import { createPlaybookErasure, createPlaybookMergeMoves, createPlaybooksService } from './modules/playbooks/service.ts';
 import { createSequenceErasure, createSequenceMergeMoves, createSequenceServices } from './modules/sequences/service.ts';
 import { createTaskErasure, createTaskMergeMoves, createTasksServices, createTeamRecordReads } from './modules/tasks/service.ts';
 import { createNotificationChannels, createWebhooksService } from './modules/webhooks/service.ts';
@@ -123,6 +123,7 @@ function createErasure(ctx: AppContext, id: IdentityServices, scoring: ScoreKeep
       tasks: createTaskErasure(ctx.database),
       alerts: createAlertErasure(ctx.database),
       sequences: createSequenceErasure(ctx),
+      playbooks: createPlaybookErasure(ctx.database),
       scoring,
     },
   });
@@ -187,6 +188,7 @@ function createCustomerServices(ctx: AppContext, id: IdentityServices, jobs: Bac
     tasks: createTaskMergeMoves(ctx.database),
     alerts: createAlertMergeMoves(ctx.database),
     sequences: createSequenceMergeMoves(ctx),
+    playbooks: createPlaybookMergeMoves(ctx.database),
     scores: scoring.keeper,
   });
   // Erasure asks each module whose tables name customers to erase its own rows, in one transaction.
