@@ -2,7 +2,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type ChatReceiver, startChatReceivers } from '../../helpers/chat-receivers.ts';
 import { useTestServer } from '../../helpers/harness.ts';
-import { DAY, HOUR, type HistoryProject, addCustomers, historyProject } from '../../helpers/histories.ts';
+import { DAY, HOUR, type HistoryProject, addCustomers, ago, event, historyProject, ingest } from '../../helpers/histories.ts';
 import { Browser, type LinkData, madeLink, renderedFile } from '../../helpers/links.ts';
 import { type RunningRelay, startRelay } from '../../helpers/relay.ts';
 
@@ -257,5 +257,45 @@ describe('read at least 60% of Pricing twice within 3 days → a task and an ale
     expect(wide.json().data.listed.map((r: { customerId: string }) => r.customerId).sort()).toEqual(['pb-ada', 'pb-bob', 'pb-cy']);
     const runs = (await t.server.api.get(`${base()}/playbook/${id}/runs`, { token: p.master.token })).json().data as unknown[];
     expect(runs).toHaveLength(1);
+  });
+});
+
+describe('an action that fails', () => {
+  it('is recorded with its error code, undone alone; the actions after it still happen', async () => {
+    const made = await t.server.api.post(
+      `${base()}/playbooks`,
+      {
+        name: 'Form filled in',
+        trigger: { kind: 'form_submitted' },
+        actions: [
+          { type: 'create_task', title: 'Before', kind: 'todo', dueInHours: 1 },
+          { type: 'set_field', key: 'email', value: 'not an address' },
+          { type: 'exit_sequence', sequenceId: null },
+          { type: 'create_task', title: 'After', kind: 'todo', dueInHours: 1 },
+        ],
+        limit: 'every_time',
+      },
+      { token: p.master.token },
+    );
+    expect(made.json().status, made.body).toBe(1);
+    const res = await ingest(t.server, p, [event('BehaviourLog', 'pb-form-1', { customerId: 'pb-bob', action: 'submit_form', when: ago(0) })]);
+    expect(res.json().status, res.body).toBe(1);
+    await pass();
+    const runs = (await t.server.api.get(`${base()}/playbook/${made.json().data.id}/runs`, { token: p.master.token })).json().data as {
+      customerId: string;
+      actions: { type: string; ok: boolean; error?: string }[];
+    }[];
+    expect(runs.map((r) => r.customerId)).toEqual(['pb-bob']);
+    expect(runs[0]?.actions.map((a) => [a.type, a.ok])).toEqual([
+      ['create_task', true],
+      ['set_field', false],
+      ['exit_sequence', true],
+      ['create_task', true],
+    ]);
+    expect(runs[0]?.actions[1]?.error).toMatch(/^[a-z_]+$/);
+    const tasks = await t.server.api.get(`${base()}/tasks`, { token: p.master.token, query: { customer_id: 'pb-bob' } });
+    expect((tasks.json().data as { title: string }[]).map((x) => x.title).sort()).toEqual(['After', 'Before']);
+    const bob = await t.server.api.get(`/api/v1.7/customer/pb-bob/detail`, { token: p.master.token });
+    expect(bob.json().data.email ?? null).not.toBe('not an address');
   });
 });
