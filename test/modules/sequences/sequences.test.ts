@@ -1,7 +1,7 @@
 // lanes: sqlite postgres
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestServer } from '../../helpers/harness.ts';
-import { type HistoryProject, addCustomers, event, feedEvents, historyProject, ingest } from '../../helpers/histories.ts';
+import { type HistoryProject, event, feedEvents, historyProject, ingest } from '../../helpers/histories.ts';
 import { madeLink } from '../../helpers/links.ts';
 import { startMailbox } from '../../helpers/mailbox.ts';
 import { freePort } from '../../helpers/process.ts';
