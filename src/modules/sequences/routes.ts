@@ -6,6 +6,7 @@ import { BODY_LIMITS } from '../../http/body-limits.ts';
 import { businessResponses, ok } from '../../http/envelope.ts';
 import { PagingQuery, page } from '../../http/paging.ts';
 import { publicPage } from '../../http/public-pages.ts';
+import { multipartLimits } from '../../http/upload.ts';
 import { BulkJob } from '../bulk/schemas.ts';
 import type { BulkServices } from '../bulk/service.ts';
 import { AppIdParams } from '../projects/schemas.ts';
@@ -288,8 +289,9 @@ function inboundRoutes(fastify: FastifyInstance, services: SequenceServices): vo
   app.post(
     '/hooks/inbound-mail/:token',
     {
-      // A mail's text and headers; attachments are not read (configure the provider to leave them out).
+      // A mail's text and headers: attachments (SendGrid's file parts) are drained, never stored, within the body's limit.
       bodyLimit: BODY_LIMITS.records,
+      config: { multipartOptions: multipartLimits({ files: 50, fields: 200, fieldBytes: BODY_LIMITS.records }) },
       schema: {
         ...publicPage(
           'Inbound mail (replies)',

@@ -1,7 +1,8 @@
 // lanes: sqlite postgres
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestServer } from '../../helpers/harness.ts';
-import { type HistoryProject, addCustomers, event, feedEvents, historyProject, ingest } from '../../helpers/histories.ts';
+import { type HistoryProject, event, feedEvents, historyProject, ingest } from '../../helpers/histories.ts';
+import { multipart } from '../../helpers/files.ts';
 import { madeLink } from '../../helpers/links.ts';
 import { startMailbox } from '../../helpers/mailbox.ts';
 import { freePort } from '../../helpers/process.ts';
@@ -418,6 +419,17 @@ describe('replies', () => {
     const mailgun = await t.server.api.post(url, { sender: c3, from: `Person <${c3}>`, subject: 'Re', 'body-plain': 'ok' }, { form: true });
     expect(mailgun.statusCode).toBe(200);
     expect(await states()).toEqual(['replied', 'replied', 'replied']);
+    // SendGrid's Inbound Parse: multipart, with an attachment (drained, not read).
+    const [c4] = await customers(p.sales.id, 1);
+    await enroll(p.sales.token, s.id, { customer_ids: [c4] });
+    const parse = multipart(
+      { field: 'attachment1', filename: 'quote.pdf', bytes: Buffer.alloc(20_000, 1) },
+      { from: `Person <seq${c4!.slice('seq-c-'.length)}@example.com>`, to: 'replies@example.com', subject: 'Re', text: 'Sounds good' },
+    );
+    const sendgrid = await t.server.api.post(url, parse.payload, { headers: { 'content-type': parse.contentType } });
+    expect(sendgrid.statusCode, sendgrid.body).toBe(200);
+    expect(sendgrid.json()).toEqual({ status: 1 });
+    expect((await enrollmentsOf(c4!))[0]).toMatchObject({ state: 'exited', exitReason: 'replied' });
     // An unknown token is an unknown address; nothing else is told apart.
     const bad = await t.server.api.post('/hooks/inbound-mail/not-a-real-token-at-all-000000', { from: c1 });
     expect(bad.statusCode).toBe(404);
