@@ -55,7 +55,12 @@ import {
   createSiteStatus,
   createSiteStore,
 } from './modules/site/service.ts';
-import { createPlaybookErasure, createPlaybookMergeMoves, createPlaybooksService } from './modules/playbooks/service.ts';
+import {
+  type PlaybooksDeps,
+  createPlaybookErasure,
+  createPlaybookMergeMoves,
+  createPlaybooksService,
+} from './modules/playbooks/service.ts';
 import { createSequenceErasure, createSequenceMergeMoves, createSequenceServices } from './modules/sequences/service.ts';
 import { createTaskErasure, createTaskMergeMoves, createTasksServices, createTeamRecordReads } from './modules/tasks/service.ts';
 import { createNotificationChannels, createWebhooksService } from './modules/webhooks/service.ts';
@@ -337,32 +342,7 @@ function createOutreachServices(ctx: AppContext, id: IdentityServices, cs: Custo
     memberships,
     defineJob: (def) => jobs.define(def),
   });
-  // Playbooks: the feed's records matched against each project's playbooks (job playbook-evaluate), their
-  // actions through the tasks, alerts, customers and sequences services; webhook calls by playbook-webhooks.
-  const playbooks = createPlaybooksService(ctx, {
-    access,
-    audit: audit.record,
-    customers,
-    groups: cs.groups,
-    tasks: cs.tasks.tasks,
-    notices: alerts.notices,
-    sequences: sequences.automation,
-    links: createLinkReads(ctx),
-    readings: createLinkReadings(ctx.database),
-    files: createFileFacts(),
-    scores: cs.scoring.view,
-    isCatalogueAction: (action) => actionSpec(action) !== undefined,
-    recordsSince: async (appId, q) =>
-      (await cs.behaviourRecords.projectRecordsSince({ appId, ...q })).map((r) => ({
-        id: r.id,
-        customerId: r.customer_id,
-        action: r.action,
-        at: Number(r.when_at),
-        createdAt: Number(r.created_at),
-        content: contentObject(r.content),
-      })),
-    defineJob: (def) => jobs.define(def),
-  });
+  const playbooks = createPlaybooks(ctx, { id, cs, notices: alerts.notices, sequences: sequences.automation }, jobs);
   return {
     playbooks,
     webhooks,
@@ -381,6 +361,42 @@ function createOutreachServices(ctx: AppContext, id: IdentityServices, cs: Custo
     sequences,
     alerts,
   };
+}
+
+/**
+ * Playbooks: the feed's records matched against each project's playbooks (job playbook-evaluate), their
+ * actions through the tasks, alerts, customers and sequences services; webhook calls by playbook-webhooks.
+ */
+function createPlaybooks(
+  ctx: AppContext,
+  deps: { id: IdentityServices; cs: CustomerServices; notices: PlaybooksDeps['notices']; sequences: PlaybooksDeps['sequences'] },
+  jobs: BackgroundJobs,
+) {
+  const { id, cs } = deps;
+  return createPlaybooksService(ctx, {
+    access: id.access,
+    audit: id.audit.record,
+    customers: cs.customers,
+    groups: cs.groups,
+    tasks: cs.tasks.tasks,
+    notices: deps.notices,
+    sequences: deps.sequences,
+    links: createLinkReads(ctx),
+    readings: createLinkReadings(ctx.database),
+    files: createFileFacts(),
+    scores: cs.scoring.view,
+    isCatalogueAction: (action) => actionSpec(action) !== undefined,
+    recordsSince: async (appId, q) =>
+      (await cs.behaviourRecords.projectRecordsSince({ appId, ...q })).map((r) => ({
+        id: r.id,
+        customerId: r.customer_id,
+        action: r.action,
+        at: Number(r.when_at),
+        createdAt: Number(r.created_at),
+        content: contentObject(r.content),
+      })),
+    defineJob: (def) => jobs.define(def),
+  });
 }
 
 /** A record's content (JSON object text) as an object; {} for none or unreadable text. */

@@ -36,7 +36,8 @@ const call = async (user: AbuseUser | null, method: string, path: string, body?:
 };
 const app = () => `/api/v1.7/app/${project.appId}`;
 const own = () => `/api/v1.7/app/${other.appId}`;
-const count = async (table: 'playbooks' | 'playbook_runs') => Number(await readScalar(t.server, `select count(*) from ${table} where app_id = ?`, [project.appId]));
+const count = async (table: 'playbooks' | 'playbook_runs') =>
+  Number(await readScalar(t.server, `select count(*) from ${table} where app_id = ?`, [project.appId]));
 const countOther = async () => Number(await readScalar(t.server, 'select count(*) from playbooks where app_id = ?', [other.appId]));
 
 const draft = (actions: unknown[], trigger: unknown = { kind: 'form_submitted', conditions: {} }) => ({ name: 'Probe', trigger, actions });
@@ -74,7 +75,12 @@ describe('playbooks under attack', () => {
     expect(noSequence.body).toMatchObject({ status: 0, code: 'playbook_invalid' });
     const nobody = 2_000_000_000;
     const noMember = await call(stranger, 'POST', `${own()}/playbooks`, draft([{ type: 'notify', to: [nobody], channels: ['inbox'] }]));
-    const theirMember = await call(stranger, 'POST', `${own()}/playbooks`, draft([{ type: 'notify', to: [sales.id], channels: ['inbox'] }]));
+    const theirMember = await call(
+      stranger,
+      'POST',
+      `${own()}/playbooks`,
+      draft([{ type: 'notify', to: [sales.id], channels: ['inbox'] }]),
+    );
     expect({ ...theirMember.body, msg: theirMember.body.msg?.replace(String(sales.id), 'N') }).toEqual({
       ...noMember.body,
       msg: noMember.body.msg?.replace(String(nobody), 'N'),
@@ -136,11 +142,23 @@ describe('playbooks under attack', () => {
       draft([{ type: 'notify', to: Array.from({ length: 21 }, (_, i) => i + 1), channels: ['inbox'] }]),
       draft([{ type: 'enroll', sequenceId: '../../etc/passwd' }]),
       draft([{ type: 'enroll', sequenceId: { $ne: null } }]),
-      draft([{ type: 'webhook', url: 'https://example.com/a' }, { type: 'webhook', url: 'https://example.com/b' }]),
+      draft([
+        { type: 'webhook', url: 'https://example.com/a' },
+        { type: 'webhook', url: 'https://example.com/b' },
+      ]),
       draft([{ type: 'create_task', title: 'x', kind: 'call', dueInHours: 1 }], { kind: 'deck_read', conditions: { readShare: -1 } }),
-      draft([{ type: 'create_task', title: 'x', kind: 'call', dueInHours: 1 }], { kind: 'site_visit', conditions: { url: 'u'.repeat(2001) } }),
-      draft([{ type: 'create_task', title: 'x', kind: 'call', dueInHours: 1 }], { kind: 'deck_read', conditions: { repeats: { count: 1e9, withinDays: 1 } } }),
-      { ...draft([{ type: 'create_task', title: 'x', kind: 'call', dueInHours: 1 }]), filters: { ownerIds: Array.from({ length: 101 }, (_, i) => i) } },
+      draft([{ type: 'create_task', title: 'x', kind: 'call', dueInHours: 1 }], {
+        kind: 'site_visit',
+        conditions: { url: 'u'.repeat(2001) },
+      }),
+      draft([{ type: 'create_task', title: 'x', kind: 'call', dueInHours: 1 }], {
+        kind: 'deck_read',
+        conditions: { repeats: { count: 1e9, withinDays: 1 } },
+      }),
+      {
+        ...draft([{ type: 'create_task', title: 'x', kind: 'call', dueInHours: 1 }]),
+        filters: { ownerIds: Array.from({ length: 101 }, (_, i) => i) },
+      },
       { ...draft([{ type: 'create_task', title: 'x', kind: 'call', dueInHours: 1 }]), limit: { kind: 'per_period', days: -3 } },
       { ...draft([{ type: 'create_task', title: 'x', kind: 'call', dueInHours: 1 }]), name: 'nul \u0000' },
       { name: 'x', trigger: 'form_submitted', actions: 'all of them' },
@@ -163,7 +181,10 @@ describe('playbooks under attack', () => {
   });
 
   it('a storm of dry runs leaves another member answered within a second', async () => {
-    const body = draft([{ type: 'create_task', title: 'x', kind: 'call', dueInHours: 1 }], { kind: 'score_above', conditions: { score: 1 } });
+    const body = draft([{ type: 'create_task', title: 'x', kind: 'call', dueInHours: 1 }], {
+      kind: 'score_above',
+      conditions: { score: 1 },
+    });
     const { result, worstMs } = await underAttack(
       t.server,
       async () => {

@@ -12,8 +12,14 @@ import type { TaskService } from '../tasks/service.ts';
 
 /** What a sequence's enrolment and exit take from a playbook (the sequences service's, in the playbook's transaction). */
 export interface PlaybookSequences {
-  enrollOne(trx: Kysely<Database>, input: { appId: string; sequenceId: string; customerId: string; actorId: number }): Promise<'enrolled' | 'skipped'>;
-  exitCustomer(trx: Kysely<Database>, input: { appId: string; customerId: string; sequenceId: string | null; reason: 'playbook' }): Promise<number>;
+  enrollOne(
+    trx: Kysely<Database>,
+    input: { appId: string; sequenceId: string; customerId: string; actorId: number },
+  ): Promise<'enrolled' | 'skipped'>;
+  exitCustomer(
+    trx: Kysely<Database>,
+    input: { appId: string; customerId: string; sequenceId: string | null; reason: 'playbook' },
+  ): Promise<number>;
   /** `sequence_not_found` unless the actor's project has this live sequence (a playbook naming it is checked when saved). */
   check(actor: Actor, sequenceId: string): Promise<void>;
 }
@@ -25,7 +31,10 @@ export interface PlaybooksDeps {
   /** The project's audit log: a playbook made, changed or archived, in the change's transaction. */
   audit: AuditRecorder;
   /** Customers' owner, group and fields (the filters); set_field through the API's edit. */
-  customers: Pick<CustomersService, 'playbookFacts'> & { api: Pick<CustomerApi, 'editInTransaction'>; bulk: Pick<CustomerBulk, 'groupInTransaction'> };
+  customers: Pick<CustomersService, 'playbookFacts'> & {
+    api: Pick<CustomerApi, 'editInTransaction'>;
+    bulk: Pick<CustomerBulk, 'groupInTransaction'>;
+  };
   groups: Pick<GroupsService, 'ownerOf'>;
   tasks: Pick<TaskService, 'createInTransaction'>;
   notices: PlaybookNotices;

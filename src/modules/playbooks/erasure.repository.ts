@@ -28,7 +28,11 @@ export function createPlaybookRecordsRepository(features: DialectFeatures) {
     /** Deletes the project's hits and runs of these customers; returns the runs deleted. */
     async deleteOf(trx: Db, appId: string, customerIds: string[]): Promise<number> {
       await trx.deleteFrom('playbook_hits').where('app_id', '=', appId).where(bulk.anyOf('customer_id', customerIds)).execute();
-      const r = await trx.deleteFrom('playbook_runs').where('app_id', '=', appId).where(bulk.anyOf('customer_id', customerIds)).executeTakeFirst();
+      const r = await trx
+        .deleteFrom('playbook_runs')
+        .where('app_id', '=', appId)
+        .where(bulk.anyOf('customer_id', customerIds))
+        .executeTakeFirst();
       return Number(r.numDeletedRows);
     },
   };

@@ -18,7 +18,13 @@ const invalid = (detail: string) => failure('playbook_invalid', detail);
 const EDITABLE = new Set(['name', 'enabled', 'trigger', 'filters', 'actions', 'limit']);
 
 /** An audit entry's account of a definition: what it reacts to and does, no webhook address or field value. */
-const summary = (d: Definition) => ({ name: d.name, enabled: d.enabled, trigger: d.trigger.kind, actions: d.actions.map((a) => a.type), limit: d.limit.kind });
+const summary = (d: Definition) => ({
+  name: d.name,
+  enabled: d.enabled,
+  trigger: d.trigger.kind,
+  actions: d.actions.map((a) => a.type),
+  limit: d.limit.kind,
+});
 
 /**
  * Playbooks as the project's managers make them (docs/playbooks.md "The API"): the Master and Admins
@@ -48,7 +54,8 @@ export function createPlaybookManagement(ctx: AppContext, deps: PlaybooksDeps) {
     if (c.fileId !== undefined && !(await deps.files.of(db, appId, [c.fileId])).has(c.fileId))
       throw invalid('trigger.conditions.fileId: no such file in the project');
     for (const u of d.filters.ownerIds ?? []) await member(appId, u, 'filters.ownerIds');
-    for (const g of d.filters.groupIds ?? []) if ((await deps.groups.ownerOf(db, appId, g)) === undefined) throw invalid(`filters.groupIds: no group ${g}`);
+    for (const g of d.filters.groupIds ?? [])
+      if ((await deps.groups.ownerOf(db, appId, g)) === undefined) throw invalid(`filters.groupIds: no group ${g}`);
     for (const [i, a] of d.actions.entries()) {
       if (a.type === 'notify' && a.to !== 'owner') for (const u of a.to) await member(appId, u, `actions[${i}].to`);
       if (a.type === 'move_to_group' && (await deps.groups.ownerOf(db, appId, a.groupId)) === undefined)
@@ -127,7 +134,10 @@ export function createPlaybookManagement(ctx: AppContext, deps: PlaybooksDeps) {
       const row = await db.transaction().execute(async (trx) => {
         const updated = await repo.update(trx, actor.app.id, id, { ...columns(d), updated_at: clock.now() });
         if (updated === undefined) throw failure('playbook_not_found');
-        await deps.audit(trx, { ...audited(actor, id, 'playbook.edit'), detail: { changed: Object.keys(body).filter((k) => EDITABLE.has(k)), ...summary(d) } });
+        await deps.audit(trx, {
+          ...audited(actor, id, 'playbook.edit'),
+          detail: { changed: Object.keys(body).filter((k) => EDITABLE.has(k)), ...summary(d) },
+        });
         return updated;
       });
       return toPlaybook(row, clock);

@@ -46,7 +46,13 @@ export async function playbooksRoutes(fastify: FastifyInstance, opts: { playbook
     '/api/v1.7/app/:appId/playbook/:playbookId',
     {
       config: { project: 'manager' },
-      schema: { tags, summary: 'A playbook', description: 'playbook_not_found.', params: PlaybookParams, response: businessResponses(Playbook) },
+      schema: {
+        tags,
+        summary: 'A playbook',
+        description: 'playbook_not_found.',
+        params: PlaybookParams,
+        response: businessResponses(Playbook),
+      },
     },
     async (request) => ok(await playbooks.manage.get(actorOf(request), request.params.playbookId)),
   );
@@ -86,14 +92,20 @@ export async function playbooksRoutes(fastify: FastifyInstance, opts: { playbook
       return ok(true as const);
     },
   );
+  whatPlaybooksDid(fastify, playbooks);
+}
 
+/** What a playbook did (its runs) and would have done (a dry run). */
+function whatPlaybooksDid(fastify: FastifyInstance, playbooks: PlaybooksService): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/api/v1.7/app/:appId/playbook/:playbookId/runs',
     {
       config: { project: 'manager' },
       schema: {
         tags,
-        summary: "A playbook's runs, newest first (paged by start_index and count, 50 by default): the customer, the record, what each action did",
+        summary:
+          "A playbook's runs, newest first (paged by start_index and count, 50 by default): the customer, the record, what each action did",
         description: 'playbook_not_found.',
         params: PlaybookParams,
         querystring: RunsQuery,

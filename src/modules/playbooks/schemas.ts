@@ -13,7 +13,7 @@ const definition = {
   trigger: Type.Optional(
     Type.Unknown({
       description:
-        "{kind: deck_read | link_open | site_visit | form_submitted | mail_opened | mail_clicked | score_above | an action of the catalogue, conditions: {linkId, fileId, page, readShare (%), seconds, url, repeats: {count, withinDays}, score}}",
+        '{kind: deck_read | link_open | site_visit | form_submitted | mail_opened | mail_clicked | score_above | an action of the catalogue, conditions: {linkId, fileId, page, readShare (%), seconds, url, repeats: {count, withinDays}, score}}',
     }),
   ),
   filters: Type.Optional(Type.Unknown({ description: '{ownerIds, groupIds, fields: {key: value}}: every one given must hold' })),
@@ -58,7 +58,10 @@ export const Run = Type.Object({
   at: Type.String({ description: 'when it acted' }),
   lagMs: Type.Integer({ description: 'from the record to the action' }),
   actions: Type.Unknown({ description: '[{type, ok, detail?, error?}]: what each action did' }),
-  webhook: Type.Union([Type.Null(), Type.Object({ status: Type.String(), attempts: Type.Integer(), error: Type.Union([Type.String(), Type.Null()]) })]),
+  webhook: Type.Union([
+    Type.Null(),
+    Type.Object({ status: Type.String(), attempts: Type.Integer(), error: Type.Union([Type.String(), Type.Null()]) }),
+  ]),
 });
 
 export const RunsQuery = Type.Object({ ...PagingQuery });

@@ -15,7 +15,7 @@ import { type RunningRelay, startRelay } from '../../helpers/relay.ts';
 const t = useTestServer({ WEBHOOK_ALLOW_PRIVATE: 'true' });
 const SECRETS = { slackPath: 'XXpbXXslackXX', wecomKey: 'wecom-pb', dingtalk: 'SECding-playbook', feishu: 'feishu-pb' };
 let p: HistoryProject;
-let links: Record<string, LinkData> = {};
+const links: Record<string, LinkData> = {};
 let robots: Awaited<ReturnType<typeof startChatReceivers>>;
 let relay: RunningRelay;
 let now = Date.now();
@@ -40,7 +40,12 @@ class Reader {
   }
   private async send(body: Record<string, unknown>): Promise<void> {
     this.seq += 1;
-    const res = await this.b.beacon(this.share, { ...body, seq: this.seq, token: this.token, ...(body.type === 'open' ? {} : { dwell: this.dwell }) });
+    const res = await this.b.beacon(this.share, {
+      ...body,
+      seq: this.seq,
+      token: this.token,
+      ...(body.type === 'open' ? {} : { dwell: this.dwell }),
+    });
     expect(res.statusCode, res.body).toBe(200);
   }
   async read(page: number, seconds: number): Promise<void> {
@@ -87,7 +92,10 @@ beforeAll(async () => {
     links[c] = await madeLink(t.server, p.appId, p.master.token, { name: 'Pricing', file_id: fileId, customer_id: c });
   const seq = await t.server.api.post(
     `${base()}/sequences`,
-    { name: 'Pricing follow-up', steps: [{ type: 'call', waitDays: 1, title: 'Call about the quote', note: 'They read the pricing twice' }] },
+    {
+      name: 'Pricing follow-up',
+      steps: [{ type: 'call', waitDays: 1, title: 'Call about the quote', note: 'They read the pricing twice' }],
+    },
     { token: p.master.token },
   );
   expect(seq.json().status, seq.body).toBe(1);
@@ -141,8 +149,15 @@ describe('making playbooks', () => {
   });
 
   it('makes, reads, changes and archives one', async () => {
-    const made = await t.server.api.post(`${base()}/playbooks`, { ...pricing(), name: 'Temp', limit: { kind: 'per_period', days: 7 } }, { token: p.admin.token });
-    expect(made.json(), made.body).toMatchObject({ status: 1, data: { name: 'Temp', enabled: true, limit: { kind: 'per_period', days: 7 } } });
+    const made = await t.server.api.post(
+      `${base()}/playbooks`,
+      { ...pricing(), name: 'Temp', limit: { kind: 'per_period', days: 7 } },
+      { token: p.admin.token },
+    );
+    expect(made.json(), made.body).toMatchObject({
+      status: 1,
+      data: { name: 'Temp', enabled: true, limit: { kind: 'per_period', days: 7 } },
+    });
     const id = made.json().data.id as string;
     expect(made.json().data.secret).toMatch(/^[\w-]{20,}$/);
     const got = await t.server.api.get(`${base()}/playbook/${id}`, { token: p.master.token });
@@ -164,7 +179,13 @@ describe('making playbooks', () => {
       ['playbook.create', String(p.admin.id)],
     ]);
     expect(mine[1]?.detail).toMatchObject({ changed: ['enabled', 'limit'], enabled: false, limit: 'every_time' });
-    expect(mine[2]?.detail).toEqual({ name: 'Temp', enabled: true, trigger: 'deck_read', actions: ['create_task', 'notify', 'enroll'], limit: 'per_period' });
+    expect(mine[2]?.detail).toEqual({
+      name: 'Temp',
+      enabled: true,
+      trigger: 'deck_read',
+      actions: ['create_task', 'notify', 'enroll'],
+      limit: 'per_period',
+    });
     expect((log.json().data as { targetType: string }[]).filter((e) => e.targetType === 'playbook')).toHaveLength(3);
   });
 });
@@ -216,7 +237,10 @@ describe('read at least 60% of Pricing twice within 3 days → a task and an ale
     ] as const) {
       const e = await t.server.api.get(`${base()}/customer/${customer}/enrollments`, { token: p.master.token });
       const list = e.json().data as { sequenceId: string; state: string; ownerId: number }[];
-      expect(list.map((x) => [x.sequenceId, x.state, x.ownerId]), customer).toEqual(want);
+      expect(
+        list.map((x) => [x.sequenceId, x.state, x.ownerId]),
+        customer,
+      ).toEqual(want);
     }
     const tasks = await t.server.api.get(`${base()}/tasks`, { token: p.sales.token, query: { customer_id: 'pb-ada' } });
     const mine = (tasks.json().data as { customerId: string; title: string; kind: string }[]).filter((x) => x.customerId === 'pb-ada');
@@ -252,9 +276,17 @@ describe('read at least 60% of Pricing twice within 3 days → a task and an ale
     expect(dry.json(), dry.body).toMatchObject({ status: 1, data: { runs: 1, customers: 1 } });
     expect(dry.json().data.listed.map((r: { customerId: string }) => r.customerId)).toEqual(['pb-ada']);
     // A draft for every reading of a third: Bob too; Cy's two readings stand 4 days apart (within 5: both).
-    const draft = { ...pricing(), trigger: { kind: 'deck_read', conditions: { fileId, readShare: 30, repeats: { count: 2, withinDays: 5 } } } };
+    const draft = {
+      ...pricing(),
+      trigger: { kind: 'deck_read', conditions: { fileId, readShare: 30, repeats: { count: 2, withinDays: 5 } } },
+    };
     const wide = await t.server.api.post(`${base()}/playbook-dry-runs`, draft, { token: p.master.token });
-    expect(wide.json().data.listed.map((r: { customerId: string }) => r.customerId).sort()).toEqual(['pb-ada', 'pb-bob', 'pb-cy']);
+    expect(
+      wide
+        .json()
+        .data.listed.map((r: { customerId: string }) => r.customerId)
+        .sort(),
+    ).toEqual(['pb-ada', 'pb-bob', 'pb-cy']);
     const runs = (await t.server.api.get(`${base()}/playbook/${id}/runs`, { token: p.master.token })).json().data as unknown[];
     expect(runs).toHaveLength(1);
   });
@@ -278,7 +310,9 @@ describe('an action that fails', () => {
       { token: p.master.token },
     );
     expect(made.json().status, made.body).toBe(1);
-    const res = await ingest(t.server, p, [event('BehaviourLog', 'pb-form-1', { customerId: 'pb-bob', action: 'submit_form', when: ago(0) })]);
+    const res = await ingest(t.server, p, [
+      event('BehaviourLog', 'pb-form-1', { customerId: 'pb-bob', action: 'submit_form', when: ago(0) }),
+    ]);
     expect(res.json().status, res.body).toBe(1);
     await pass();
     const runs = (await t.server.api.get(`${base()}/playbook/${made.json().data.id}/runs`, { token: p.master.token })).json().data as {
