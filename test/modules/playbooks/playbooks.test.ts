@@ -293,6 +293,8 @@ describe('read at least 60% of Pricing twice within 3 days → a task and an ale
 });
 
 describe('an action that fails', () => {
+  let formPlaybook = '';
+
   it('is recorded with its error code, undone alone; the actions after it still happen', async () => {
     const made = await t.server.api.post(
       `${base()}/playbooks`,
@@ -310,6 +312,7 @@ describe('an action that fails', () => {
       { token: p.master.token },
     );
     expect(made.json().status, made.body).toBe(1);
+    formPlaybook = made.json().data.id as string;
     const res = await ingest(t.server, p, [
       event('BehaviourLog', 'pb-form-1', { customerId: 'pb-bob', action: 'submit_form', when: ago(0) }),
     ]);
@@ -331,5 +334,26 @@ describe('an action that fails', () => {
     expect((tasks.json().data as { title: string }[]).map((x) => x.title).sort()).toEqual(['After', 'Before']);
     const bob = await t.server.api.get(`/api/v1.7/customer/pb-bob/detail`, { token: p.master.token });
     expect(bob.json().data.email ?? null).not.toBe('not an address');
+  });
+
+  it('follows its customer: moved to the one a merge kept, erased with them', async () => {
+    const runsOf = async () =>
+      (
+        (await t.server.api.get(`${base()}/playbook/${formPlaybook}/runs`, { token: p.master.token })).json().data as {
+          customerId: string;
+        }[]
+      ).map((r) => r.customerId);
+    await addCustomers(t.server, p, [{ id: 'pb-keep', owner: p.sales.id, name: 'Bob too' }]);
+    const merged = await t.server.api.post(
+      `${base()}/member/${p.sales.id}/customer/merge`,
+      { main_customer_id: 'pb-keep', merge_user_ids: 'pb-bob' },
+      { token: p.sales.token, form: true },
+    );
+    expect(merged.json().status, merged.body).toBe(1);
+    await t.server.services.merges.runPending(0);
+    expect(await runsOf()).toEqual(['pb-keep']);
+    const erased = await t.server.api.post(`${base()}/customer/pb-keep/erase`, undefined, { token: p.master.token });
+    expect(erased.json()).toMatchObject({ status: 1, data: { erased: { playbook_runs: 1 } } });
+    expect(await runsOf()).toEqual([]);
   });
 });
