@@ -313,6 +313,7 @@ describe('an action that fails', () => {
     );
     expect(made.json().status, made.body).toBe(1);
     formPlaybook = made.json().data.id as string;
+    await pass();
     const res = await ingest(t.server, p, [
       event('BehaviourLog', 'pb-form-1', { customerId: 'pb-bob', action: 'submit_form', when: ago(0) }),
     ]);
@@ -355,5 +356,52 @@ describe('an action that fails', () => {
     const erased = await t.server.api.post(`${base()}/customer/pb-keep/erase`, undefined, { token: p.master.token });
     expect(erased.json()).toMatchObject({ status: 1, data: { erased: { playbook_runs: 1 } } });
     expect(await runsOf()).toEqual([]);
+  });
+});
+
+describe('a group move and a field set', () => {
+  it("happen with the author's rights, as the owner's edit would, filtered by the customer's owner", async () => {
+    const group = (await t.server.api.post(`${base()}/customer-groups`, { name: 'Engaged' }, { token: p.sales.token })).json().data as {
+      id: string;
+    };
+    const made = await t.server.api.post(
+      `${base()}/playbooks`,
+      {
+        name: 'Engaged visitors',
+        trigger: { kind: 'site_visit', conditions: { url: '/pricing' } },
+        filters: { ownerIds: [p.sales.id] },
+        actions: [
+          { type: 'move_to_group', groupId: group.id },
+          { type: 'set_field', key: 'company', value: 'Acme' },
+        ],
+      },
+      { token: p.master.token },
+    );
+    expect(made.json().status, made.body).toBe(1);
+    const visit = (id: string, customerId: string, url: string) =>
+      event('BehaviourLog', id, {
+        customerId,
+        action: 'web_page_view',
+        when: ago(0),
+        content: JSON.stringify({ web_access_log_id: `w-${id}`, url, title: 'Pricing' }),
+      });
+    await pass();
+    // Ada visits the pricing page; Cy (another member's customer) too; Ada's other page does nothing.
+    const res = await ingest(t.server, p, [
+      visit('pb-visit-1', 'pb-ada', 'https://example.com/about'),
+      visit('pb-visit-2', 'pb-ada', 'https://example.com/Pricing?plan=pro'),
+      visit('pb-visit-3', 'pb-cy', 'https://example.com/pricing'),
+    ]);
+    expect(res.json().status, res.body).toBe(1);
+    await pass();
+    const runs = (await t.server.api.get(`${base()}/playbook/${made.json().data.id}/runs`, { token: p.master.token })).json().data as {
+      customerId: string;
+      actions: { type: string; ok: boolean }[];
+    }[];
+    expect(runs.map((r) => [r.customerId, r.actions.map((a) => a.ok)])).toEqual([['pb-ada', [true, true]]]);
+    const ada = (await t.server.api.get('/api/v1.7/customer/pb-ada/detail', { token: p.master.token })).json().data;
+    expect([ada.groupId ?? ada.group_id, ada.company]).toEqual([group.id, 'Acme']);
+    const cy = (await t.server.api.get('/api/v1.7/customer/pb-cy/detail', { token: p.master.token })).json().data;
+    expect(cy.company ?? null).not.toBe('Acme');
   });
 });
