@@ -1,4 +1,6 @@
 // lanes: sqlite postgres
+import { createHmac } from 'node:crypto';
+import http from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type ChatReceiver, startChatReceivers } from '../../helpers/chat-receivers.ts';
 import { useTestServer } from '../../helpers/harness.ts';
@@ -403,5 +405,55 @@ describe('a group move and a field set', () => {
     expect([ada.groupId ?? ada.group_id, ada.company]).toEqual([group.id, 'Acme']);
     const cy = (await t.server.api.get('/api/v1.7/customer/pb-cy/detail', { token: p.master.token })).json().data;
     expect(cy.company ?? null).not.toBe('Acme');
+  });
+});
+
+describe('a webhook action', () => {
+  it('is called after the run, signed with the playbook secret, once', async () => {
+    const got: { headers: http.IncomingHttpHeaders; body: string }[] = [];
+    const receiver = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        got.push({ headers: req.headers, body });
+        res.writeHead(200).end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const port = (receiver.address() as { port: number }).port;
+    try {
+      const made = await t.server.api.post(
+        `${base()}/playbooks`,
+        { name: 'Tell the CRM', trigger: { kind: 'mail_clicked' }, actions: [{ type: 'webhook', url: `http://127.0.0.1:${port}/hook` }] },
+        { token: p.master.token },
+      );
+      expect(made.json().status, made.body).toBe(1);
+      const { id, secret } = made.json().data as { id: string; secret: string };
+      await pass();
+      const res = await ingest(t.server, p, [
+        event('BehaviourLog', 'pb-click-1', {
+          customerId: 'pb-cy',
+          action: 'mail_click',
+          when: ago(0),
+          content: JSON.stringify({ url: 'https://example.com/x' }),
+        }),
+      ]);
+      expect(res.json().status, res.body).toBe(1);
+      await pass();
+      await t.server.services.playbooks.webhooks.sendDue();
+      await t.server.services.playbooks.webhooks.sendDue();
+      expect(got).toHaveLength(1);
+      const call = got[0] as { headers: http.IncomingHttpHeaders; body: string };
+      const [tPart, vPart] = String(call.headers['x-rapport-signature']).split(',');
+      const ts = tPart?.slice(2) ?? '';
+      expect(vPart?.slice(3)).toBe(createHmac('sha256', secret).update(`${ts}.${call.body}`).digest('hex'));
+      expect(JSON.parse(call.body)).toMatchObject({ type: 'playbook.run', appId: p.appId, playbookId: id, run: { customerId: 'pb-cy' } });
+      const runs = (await t.server.api.get(`${base()}/playbook/${id}/runs`, { token: p.master.token })).json().data as {
+        webhook: unknown;
+      }[];
+      expect(runs.map((r) => r.webhook)).toEqual([{ status: 'sent', attempts: 1, error: null }]);
+    } finally {
+      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    }
   });
 });
