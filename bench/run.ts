@@ -486,6 +486,43 @@ async function mergeFigures(): Promise<Record<string, unknown>> {
 }
 
 /**
+ * Sequence enrolment: bench/sequences.ts (its own fresh database of the same dialect and the real
+ * server) enrols every customer of a 100,000-customer project in one sequence as one job (whatever the
+ * dataset's size: the figure is about the job): the job's time from the request to done.
+ */
+async function sequenceEnrolFigures(): Promise<Record<string, unknown>> {
+  const out = await new Promise<string>((resolve, reject) => {
+    const args = ['--import', 'tsx', 'bench/sequences.ts', '--db', DB, '--customers', '100000'];
+    const child = spawn(process.execPath, args, {
+      cwd: ROOT,
+      env: { ...process.env, LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let text = '';
+    child.stdout.on('data', (d: Buffer) => (text += d.toString()));
+    child.on('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`bench/sequences.ts exited ${code}`))));
+  });
+  const r = JSON.parse(out.slice(out.indexOf('{'))) as {
+    customers: number;
+    enrolled: number;
+    requestMs: number;
+    seconds: number;
+    enrolmentsPerSec: number;
+    peakRssMB: number;
+  };
+  return {
+    scenario: `sequence enrol 100k (${r.customers} customers, all matching, one job)`,
+    seconds: r.seconds,
+    requestMs: r.requestMs,
+    enrolmentsPerSec: r.enrolmentsPerSec,
+    enrolled: r.enrolled,
+    peakRssMB: r.peakRssMB,
+    target: 'job ≤ 60 s',
+    met: r.enrolled === r.customers && r.seconds <= 60 ? 'yes' : 'NO',
+  };
+}
+
+/**
  * The share-link viewer: bench/viewer.ts (its own fresh database of the same dialect and the real
  * server) drives the viewer page at 64 connections and beacons at 32, one view per connection, and the
  * site snippet's collect calls at 32, one site visitor per connection.
@@ -562,6 +599,45 @@ async function mailFigures(): Promise<Record<string, unknown>> {
     peakRssMB: r.peakRssMB,
     target: '≥ 200 mails/s',
     met: r.mailsPerSec >= 200 && r.sent === r.recipients ? 'yes' : 'NO',
+  };
+}
+
+/**
+ * Playbook lag: bench/playbooks.ts (its own fresh database of the same dialect and the real server)
+ * sends behaviour records at a steady pace, one in five a form that a playbook acts on, and reports
+ * each run's time from the record to the run with its actions (the runs API's `lagMs`).
+ */
+async function playbookLag(): Promise<Record<string, unknown>> {
+  const out = await new Promise<string>((resolve, reject) => {
+    const args = ['--import', 'tsx', 'bench/playbooks.ts', '--db', DB, '--forms', QUICK ? '200' : '1000'];
+    const child = spawn(process.execPath, args, {
+      cwd: ROOT,
+      env: { ...process.env, LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let text = '';
+    child.stdout.on('data', (d: Buffer) => (text += d.toString()));
+    child.on('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`bench/playbooks.ts exited ${code}`))));
+  });
+  const r = JSON.parse(out.slice(out.indexOf('{'))) as {
+    records: number;
+    recordsPerSec: number;
+    forms: number;
+    runs: number;
+    p50ms: number;
+    p95ms: number;
+    maxMs: number;
+    peakRssMB: number;
+  };
+  return {
+    scenario: `playbook lag (record to action; ${r.recordsPerSec} records/s, ${r.forms} forms acted on)`,
+    p50ms: r.p50ms,
+    p95ms: r.p95ms,
+    maxMs: r.maxMs,
+    failures: r.forms - r.runs,
+    peakRssMB: r.peakRssMB,
+    target: 'p95 ≤ 2000 ms',
+    met: r.p95ms <= 2000 && r.runs === r.forms ? 'yes' : 'NO',
   };
 }
 
@@ -774,6 +850,8 @@ async function main() {
       );
     }
     if (selected('campaign mail')) rows.push(await mailFigures());
+    if (selected('playbook lag')) rows.push(await playbookLag());
+    if (selected('sequence enrol 100k')) rows.push(await sequenceEnrolFigures());
     if (selected('import') || selected('export')) rows.push(...(await dataOps()));
     const big = rows.find((r) => r.scenario === 'overview, big customer')?.reqPerSec as number | undefined;
     const small = rows.find((r) => r.scenario === 'overview, small customer')?.reqPerSec as number | undefined;

@@ -13,7 +13,7 @@ import {
 } from './modules/alerts/service.ts';
 import { createAccountsBase, createAccountsService } from './modules/accounts/service.ts';
 import { createAuditService } from './modules/audit/service.ts';
-import { createBehaviourErasure, createBehaviourRecords, createBehaviourService } from './modules/behaviour/service.ts';
+import { actionSpec, createBehaviourErasure, createBehaviourRecords, createBehaviourService } from './modules/behaviour/service.ts';
 import { createBulkServices } from './modules/bulk/service.ts';
 import { createCampaignErasure, createCampaignServices } from './modules/campaigns/service.ts';
 import { createClientsService } from './modules/clients/service.ts';
@@ -55,6 +55,13 @@ import {
   createSiteStatus,
   createSiteStore,
 } from './modules/site/service.ts';
+import {
+  type PlaybooksDeps,
+  createPlaybookErasure,
+  createPlaybookMergeMoves,
+  createPlaybooksService,
+} from './modules/playbooks/service.ts';
+import { createSequenceErasure, createSequenceMergeMoves, createSequenceServices } from './modules/sequences/service.ts';
 import { createTaskErasure, createTaskMergeMoves, createTasksServices, createTeamRecordReads } from './modules/tasks/service.ts';
 import { createNotificationChannels, createWebhooksService } from './modules/webhooks/service.ts';
 
@@ -120,6 +127,8 @@ function createErasure(ctx: AppContext, id: IdentityServices, scoring: ScoreKeep
       campaigns: createCampaignErasure(ctx.database),
       tasks: createTaskErasure(ctx.database),
       alerts: createAlertErasure(ctx.database),
+      sequences: createSequenceErasure(ctx),
+      playbooks: createPlaybookErasure(ctx.database),
       scoring,
     },
   });
@@ -183,6 +192,8 @@ function createCustomerServices(ctx: AppContext, id: IdentityServices, jobs: Bac
     links: createLinkMergeMoves(ctx.database),
     tasks: createTaskMergeMoves(ctx.database),
     alerts: createAlertMergeMoves(ctx.database),
+    sequences: createSequenceMergeMoves(ctx),
+    playbooks: createPlaybookMergeMoves(ctx.database),
     scores: scoring.keeper,
   });
   // Erasure asks each module whose tables name customers to erase its own rows, in one transaction.
@@ -219,10 +230,39 @@ function createCustomerServices(ctx: AppContext, id: IdentityServices, jobs: Bac
     readModel: customerVisibilityReadModel,
   });
   jobs.define(tasks.due.job);
-  return { groups, histories, behaviour, customers, merges, erasure, ingest, dataops, tasks, scoring };
+  return { groups, histories, behaviour, behaviourRecords, customers, merges, erasure, ingest, dataops, tasks, scoring };
 }
 
 type CustomerServices = ReturnType<typeof createCustomerServices>;
+
+/**
+ * Sequences (definitions, send settings, enrolments and their exits: the job sequence-feed reads the feed
+ * for unsubscribes, bounces, forms and deleted customers) and bulk actions on customers (jobs run by
+ * customer-bulk, which a job started in this process starts), each batch through the customers service's
+ * bulk steps, the campaigns' additions, the sequences' enrolment, or dataops' export.
+ */
+function createEnrolmentServices(
+  ctx: AppContext,
+  deps: {
+    access: IdentityServices['access'];
+    customers: CustomerServices['customers'];
+    campaigns: ReturnType<typeof createCampaignServices>['additions'];
+    exports: CustomerServices['dataops']['exports'];
+  },
+  jobs: BackgroundJobs,
+) {
+  const { access, customers } = deps;
+  const sequences = createSequenceServices(ctx, { access, customers, links: createLinkReads(ctx), defineJob: (def) => jobs.define(def) });
+  const bulk = createBulkServices(ctx, {
+    access,
+    customers,
+    campaigns: deps.campaigns,
+    sequences: sequences.automation,
+    exports: deps.exports,
+    defineJob: (def) => jobs.define(def),
+  });
+  return { sequences, bulk };
+}
 
 /** What reaches customers and tells who read it: webhooks, files, live events, campaigns, links, the site snippet. */
 function createOutreachServices(ctx: AppContext, id: IdentityServices, cs: CustomerServices, jobs: BackgroundJobs) {
@@ -250,15 +290,11 @@ function createOutreachServices(ctx: AppContext, id: IdentityServices, cs: Custo
     histories,
     defineJob: ctx.config.mailWorker ? (def) => jobs.define(def) : null,
   });
-  // Bulk actions on customers: jobs run by customer-bulk (which a job started in this process starts), each
-  // batch through the customers service's bulk steps, the campaigns' additions, or dataops' export.
-  const bulk = createBulkServices(ctx, {
-    access,
-    customers,
-    campaigns: mail.additions,
-    exports: cs.dataops.exports,
-    defineJob: (def) => jobs.define(def),
-  });
+  const { sequences, bulk } = createEnrolmentServices(
+    ctx,
+    { access, customers, campaigns: mail.additions, exports: cs.dataops.exports },
+    jobs,
+  );
   // Links shared from Rapport: their management, their public viewer and view recording; views are written
   // through ingestion's write path; a campaign's tracked click on a share link tells the viewer which
   // customer is viewing.
@@ -306,7 +342,9 @@ function createOutreachServices(ctx: AppContext, id: IdentityServices, cs: Custo
     memberships,
     defineJob: (def) => jobs.define(def),
   });
+  const playbooks = createPlaybooks(ctx, { id, cs, notices: alerts.notices, sequences: sequences.automation }, jobs);
   return {
+    playbooks,
     webhooks,
     channels,
     files,
@@ -320,8 +358,55 @@ function createOutreachServices(ctx: AppContext, id: IdentityServices, cs: Custo
     campaignTracking: mail.tracking,
     mailTransport: mail.transport,
     bulk,
+    sequences,
     alerts,
   };
+}
+
+/**
+ * Playbooks: the feed's records matched against each project's playbooks (job playbook-evaluate), their
+ * actions through the tasks, alerts, customers and sequences services; webhook calls by playbook-webhooks.
+ */
+function createPlaybooks(
+  ctx: AppContext,
+  deps: { id: IdentityServices; cs: CustomerServices; notices: PlaybooksDeps['notices']; sequences: PlaybooksDeps['sequences'] },
+  jobs: BackgroundJobs,
+) {
+  const { id, cs } = deps;
+  return createPlaybooksService(ctx, {
+    access: id.access,
+    audit: id.audit.record,
+    customers: cs.customers,
+    groups: cs.groups,
+    tasks: cs.tasks.tasks,
+    notices: deps.notices,
+    sequences: deps.sequences,
+    links: createLinkReads(ctx),
+    readings: createLinkReadings(ctx.database),
+    files: createFileFacts(),
+    scores: cs.scoring.view,
+    isCatalogueAction: (action) => actionSpec(action) !== undefined,
+    recordsSince: async (appId, q) =>
+      (await cs.behaviourRecords.projectRecordsSince({ appId, ...q })).map((r) => ({
+        id: r.id,
+        customerId: r.customer_id,
+        action: r.action,
+        at: Number(r.when_at),
+        createdAt: Number(r.created_at),
+        content: contentObject(r.content),
+      })),
+    defineJob: (def) => jobs.define(def),
+  });
+}
+
+/** A record's content (JSON object text) as an object; {} for none or unreadable text. */
+function contentObject(text: string | null): Record<string, unknown> {
+  try {
+    const v = text === null ? null : (JSON.parse(text) as unknown);
+    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
 }
 
 /**

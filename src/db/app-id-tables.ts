@@ -167,7 +167,10 @@ export const CROSS_PROJECT = {
     'Deleting alerts (signals, notifications, readings) older than their retention, in every project: each server prunes what has aged.',
   'playbook-evaluator':
     "The playbooks' evaluator reads which behaviour actions the enabled playbooks of every project are triggered by (what the feed " +
-    "reader reads the bodies of), and looks for webhook calls due to be made, in every project: one queue per server; each row names its project.",
+    'reader reads the bodies of), and looks for webhook calls due to be made, in every project: one queue per server; each row names its project.',
+  'inbound-mail-token':
+    "The inbound mail webhook names only its token (a mail provider's post knows nothing else): the project is found by its " +
+    "sequence settings' token, unique across projects, and the project found names every later statement.",
   'event-relay':
     'The relay walks the outbox and the webhook deliveries of every project: it plans and sends due deliveries, ' +
     'publishes to NATS by feed position, prunes what every sink has, and reports the backlog to metrics.',

@@ -5,8 +5,8 @@ import { type FeedEvent, lastPosition, toFeedEvents } from './sequencer.ts';
 
 /**
  * Readers of the whole feed by position (docs/events.md "Order and the feed"), each with a named
- * cursor in `event_cursors`: the relay's NATS sink, the alerts' evaluator (docs/alerts.md) and the
- * playbooks' evaluator (docs/playbooks.md). The
+ * cursor in `event_cursors`: the relay's NATS sink, the alerts' evaluator (docs/alerts.md), the
+ * playbooks' evaluator (docs/playbooks.md) and the sequences' reader (docs/sequences.md). The
  * relay keeps events until every named reader has passed them (its `feedReaders`).
  */
 
@@ -15,6 +15,9 @@ export const ALERTS_FEED_CURSOR = 'alerts';
 
 /** The playbooks' evaluator's cursor (docs/playbooks.md): the same kind of reader as the alerts'. */
 export const PLAYBOOKS_FEED_CURSOR = 'playbooks';
+
+/** The sequences' reader (exits on unsubscribe, bounce, a form; the deck jump): every server runs it, as the evaluator. */
+export const SEQUENCES_FEED_CURSOR = 'sequences';
 
 /** A named reader's position, or null when it has none yet. */
 export async function cursorPosition(db: Kysely<Database>, name: string): Promise<number | null> {

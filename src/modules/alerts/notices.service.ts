@@ -114,7 +114,7 @@ export function createPlaybookNotices(ctx: AppContext, deps: AlertsDeps, hooks: 
         };
       });
       await repo.insertNotifications(trx, rows);
-      const channels = n.chat ? await deps.channels.active(n.appId) : [];
+      const channels = n.chat ? await deps.channels.active(n.appId, trx) : [];
       await deps.channels.enqueue(
         trx,
         n.appId,

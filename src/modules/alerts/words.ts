@@ -184,7 +184,10 @@ function english(f: Facts, audience: Audience): AlertWords {
     case 'hot_lead':
       return { title: `${who} is a hot lead`, text: hotWhy(f, f.reasons, EN) || `${who}'s engagement is rising.` };
     case 'playbook':
-      return { title: `${cut(f.playbook, NAME_MAX)}: ${who}`, text: `${who} ${cut(f.what, 200)}. Playbook '${cut(f.playbook, NAME_MAX)}'.` };
+      return {
+        title: `${cut(f.playbook, NAME_MAX)}: ${who}`,
+        text: `${who} ${cut(f.what, 200)}. Playbook '${cut(f.playbook, NAME_MAX)}'.`,
+      };
   }
 }
 
@@ -214,7 +217,10 @@ function chinese(f: Facts, audience: Audience): AlertWords {
     case 'hot_lead':
       return { title: `${who} 成为热门线索`, text: hotWhy(f, chineseWhy(f), ZH) || `${who} 的参与度正在上升。` };
     case 'playbook':
-      return { title: `${cut(f.playbook, NAME_MAX)}：${who}`, text: `${who}：${cut(f.whatZh, 200)}。自动化剧本《${cut(f.playbook, NAME_MAX)}》。` };
+      return {
+        title: `${cut(f.playbook, NAME_MAX)}：${who}`,
+        text: `${who}：${cut(f.whatZh, 200)}。自动化剧本《${cut(f.playbook, NAME_MAX)}》。`,
+      };
   }
 }
 

@@ -1,10 +1,11 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/index.ts';
 import { type BusinessCode, AppError, failure } from '../../http/errors.ts';
 import type { PlaybooksDeps } from './common.ts';
 import type { Action, Definition } from './definition.ts';
 import type { CustomerFacts, Occurrence } from './matching.ts';
+import { playbooksRepository as repo } from './repository.ts';
 import { describeTrigger } from './words.ts';
 
 /** What one action did to the customer, as a run records it. */
@@ -40,14 +41,13 @@ const HOUR_MS = 3_600_000;
  */
 export function createPlaybookActions(ctx: AppContext, deps: PlaybooksDeps) {
   async function guarded(trx: Kysely<Database>, type: Action['type'], fn: () => Promise<Record<string, unknown>>): Promise<ActionOutcome> {
-    await sql`savepoint playbook_action`.execute(trx);
+    const point = await repo.savepoint(trx);
     try {
       const detail = await fn();
-      await sql`release savepoint playbook_action`.execute(trx);
+      await point.keep();
       return { type, ok: true, detail };
     } catch (err) {
-      await sql`rollback to savepoint playbook_action`.execute(trx);
-      await sql`release savepoint playbook_action`.execute(trx);
+      await point.undo();
       if (err instanceof AppError) return { type, ok: false, error: err.code };
       ctx.logger.warn({ err, type }, 'playbook action failed');
       return { type, ok: false, error: 'action_failed' };
@@ -103,11 +103,16 @@ export function createPlaybookActions(ctx: AppContext, deps: PlaybooksDeps) {
       }
       case 'enroll':
         return { result: await deps.sequences.enrollOne(trx, { appId, sequenceId: a.sequenceId, customerId, actorId: r.createdBy }) };
-      case 'exit_sequence':
-        await deps.sequences.exitCustomer(trx, { appId, customerId, sequenceId: a.sequenceId, reason: 'playbook' });
-        return { sequenceId: a.sequenceId };
+      case 'exit_sequence': {
+        const exited = await deps.sequences.exitCustomer(trx, { appId, customerId, sequenceId: a.sequenceId, reason: 'playbook' });
+        return { sequenceId: a.sequenceId, exited };
+      }
       case 'move_to_group': {
-        const out = await deps.customers.bulk.groupInTransaction(trx, await author(r), { ids: [customerId], now: r.now, groupId: a.groupId });
+        const out = await deps.customers.bulk.groupInTransaction(trx, await author(r), {
+          ids: [customerId],
+          now: r.now,
+          groupId: a.groupId,
+        });
         const failed = out.failures[0];
         if (failed !== undefined) throw failure(failed.code as BusinessCode, failed.reason);
         return { groupId: a.groupId };

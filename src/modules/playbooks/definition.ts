@@ -92,7 +92,8 @@ function text(v: unknown, what: string, max: number): string {
 }
 
 function int(v: unknown, what: string, min: number, max: number): number {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) throw invalid(`${what} must be a whole number from ${min} to ${max}`);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)
+    throw invalid(`${what} must be a whole number from ${min} to ${max}`);
   return v;
 }
 
@@ -133,7 +134,8 @@ function conditionsOf(kind: string, raw: unknown): Conditions {
   if (kind !== 'deck_read' && c.seconds !== undefined) throw invalid('trigger.conditions.seconds is a condition of deck_read');
   if (kind !== 'site_visit' && kind !== 'mail_clicked' && c.url !== undefined)
     throw invalid('trigger.conditions.url is a condition of site_visit and mail_clicked');
-  if ((kind === 'score_above') !== (c.score !== undefined)) throw invalid('trigger.conditions.score is required by score_above, and only by it');
+  if ((kind === 'score_above') !== (c.score !== undefined))
+    throw invalid('trigger.conditions.score is required by score_above, and only by it');
   return c;
 }
 
@@ -142,7 +144,9 @@ export function triggerOf(raw: unknown, isCatalogueAction: (action: string) => b
   if (!isObj(raw)) throw invalid('trigger is required: {kind, conditions}');
   const kind = typeof raw.kind === 'string' ? raw.kind.trim() : '';
   if (!(TRIGGER_KINDS as readonly string[]).includes(kind) && !isCatalogueAction(kind))
-    throw invalid(`trigger.kind ${JSON.stringify(kind.slice(0, 40))} is unknown: use ${TRIGGER_KINDS.join(', ')} or an action of the catalogue`);
+    throw invalid(
+      `trigger.kind ${JSON.stringify(kind.slice(0, 40))} is unknown: use ${TRIGGER_KINDS.join(', ')} or an action of the catalogue`,
+    );
   return { kind, conditions: conditionsOf(kind, raw.conditions) };
 }
 
@@ -174,7 +178,8 @@ function notifyOf(raw: Obj): Action {
   const to = raw.to ?? 'owner';
   let who: 'owner' | number[];
   if (to === 'owner') who = 'owner';
-  else if (Array.isArray(to) && to.length > 0 && to.length <= 20) who = [...new Set(to.map((u) => int(u, 'notify.to[]', 1, 2_147_483_647)))];
+  else if (Array.isArray(to) && to.length > 0 && to.length <= 20)
+    who = [...new Set(to.map((u) => int(u, 'notify.to[]', 1, 2_147_483_647)))];
   else throw invalid("notify.to is 'owner' or a list of at most 20 member ids");
   const channels = raw.channels ?? ['inbox'];
   if (!Array.isArray(channels) || channels.length === 0 || channels.some((c) => c !== 'inbox' && c !== 'chat'))

@@ -47,13 +47,24 @@ export function createPlaybookDryRun(ctx: AppContext, deps: PlaybooksDeps) {
   async function occurrencesOf(appId: string, d: Definition, since: number): Promise<{ list: Occurrence[]; records: number }> {
     const actions = d.trigger.kind === 'score_above' ? [...new Set(Object.values(TRIGGER_ACTIONS).flat())] : actionsRead(d.trigger);
     const rows = await deps.recordsSince(appId, { actions, since, limit: DRY_RUN_RECORDS });
-    const list = rows.map((r) => recordOccurrence(appId, { id: r.id, customerId: r.customerId, action: r.action, at: r.at, recordedAt: r.createdAt, content: r.content }));
+    const list = rows.map((r) =>
+      recordOccurrence(appId, {
+        id: r.id,
+        customerId: r.customerId,
+        action: r.action,
+        at: r.at,
+        recordedAt: r.createdAt,
+        content: r.content,
+      }),
+    );
     if (d.trigger.kind === 'deck_read' || d.trigger.kind === 'link_open') await addReadings(deps, db, appId, list);
     if (d.trigger.kind !== 'score_above') return { list, records: rows.length };
     const last = new Map<string, Occurrence>();
     for (const o of list) last.set(o.customerId, o);
     const scores = await deps.scores.scoresOf(appId, [...last.keys()]);
-    const scored = [...last.values()].flatMap((o) => (scores.has(o.customerId) ? [{ ...o, action: null, score: scores.get(o.customerId) as number }] : []));
+    const scored = [...last.values()].flatMap((o) =>
+      scores.has(o.customerId) ? [{ ...o, action: null, score: scores.get(o.customerId) as number }] : [],
+    );
     return { list: scored, records: rows.length };
   }
 
@@ -87,7 +98,13 @@ export function createPlaybookDryRun(ctx: AppContext, deps: PlaybooksDeps) {
         lastRun.set(o.customerId, o.at);
         count += 1;
         if (runs.length < LISTED)
-          runs.push({ customerId: o.customerId, customerName: customer.name, at: clock.format(o.at), recordId: o.eventId, actions: d.actions.map((a) => a.type) });
+          runs.push({
+            customerId: o.customerId,
+            customerName: customer.name,
+            at: clock.format(o.at),
+            recordId: o.eventId,
+            actions: d.actions.map((a) => a.type),
+          });
       }
       return {
         since: clock.format(since),

@@ -53,7 +53,11 @@ export interface PassResult {
  * whose events another committed first is dropped. So a record acts once across restarts, WORKERS
  * and servers, and a customer's records act in their feed order.
  */
-export function createPlaybookEvaluator(ctx: AppContext, deps: PlaybooksDeps, parts: { actions: PlaybookActions; webhooks: PlaybookWebhooks }) {
+export function createPlaybookEvaluator(
+  ctx: AppContext,
+  deps: PlaybooksDeps,
+  parts: { actions: PlaybookActions; webhooks: PlaybookWebhooks },
+) {
   const db = ctx.database.db;
   const { clock } = ctx;
 
@@ -88,12 +92,14 @@ export function createPlaybookEvaluator(ctx: AppContext, deps: PlaybooksDeps, pa
   async function candidatesOf(appId: string, list: (Occurrence & { viewId: string | null })[]): Promise<Candidate[]> {
     const live = (await repo.enabled(db, appId)).map((row) => ({ row, def: definitionOfRow(row) }));
     if (live.length === 0) return [];
-    if (live.some((p) => p.def.trigger.kind === 'deck_read' || p.def.trigger.kind === 'link_open')) await addReadings(deps, db, appId, list);
+    if (live.some((p) => p.def.trigger.kind === 'deck_read' || p.def.trigger.kind === 'link_open'))
+      await addReadings(deps, db, appId, list);
     const all: Occurrence[] = [...list];
     if (live.some((p) => p.def.trigger.kind === 'score_above')) all.push(...(await scoreOccurrences(appId, list)));
     const out: Candidate[] = [];
     for (const o of all)
-      for (const p of live) if (matches(p.def.trigger, o)) out.push({ playbook: p, occurrence: o, hit: hitKey(p.def.trigger, p.def.limit, o) });
+      for (const p of live)
+        if (matches(p.def.trigger, o)) out.push({ playbook: p, occurrence: o, hit: hitKey(p.def.trigger, p.def.limit, o) });
     return out;
   }
 
@@ -101,7 +107,8 @@ export function createPlaybookEvaluator(ctx: AppContext, deps: PlaybooksDeps, pa
   async function acts(trx: Kysely<Database>, c: Candidate, customer: CustomerFacts | undefined): Promise<string | null> {
     const { playbook: p, occurrence: o } = c;
     const appId = o.appId;
-    if (!(await repo.insertHit(trx, { app_id: appId, playbook_id: p.row.id, key: c.hit, customer_id: o.customerId, at: o.at }))) return null;
+    if (!(await repo.insertHit(trx, { app_id: appId, playbook_id: p.row.id, key: c.hit, customer_id: o.customerId, at: o.at })))
+      return null;
     const need = needed(p.def.trigger);
     if (need.count > 1) {
       const from = Number.isFinite(need.withinMs) ? o.at - need.withinMs : 0;
@@ -119,7 +126,8 @@ export function createPlaybookEvaluator(ctx: AppContext, deps: PlaybooksDeps, pa
   }
 
   /** A run and its actions, in the pass's transaction. */
-  async function act(trx: Kysely<Database>, c: Candidate, customer: CustomerFacts, key: string, now: number): Promise<void> {
+  async function act(trx: Kysely<Database>, c: Candidate, run: { customer: CustomerFacts; key: string; now: number }): Promise<void> {
+    const { customer, key, now } = run;
     const { playbook: p, occurrence: o } = c;
     const id = timeOrderedUuid(now);
     const webhook = p.def.actions.some((a) => a.type === 'webhook');
@@ -153,7 +161,8 @@ export function createPlaybookEvaluator(ctx: AppContext, deps: PlaybooksDeps, pa
 
   async function commit(span: { from: number; to: number }, byApp: Map<string, Candidate[]>): Promise<number> {
     const facts = new Map<string, Map<string, CustomerFacts>>();
-    for (const [appId, list] of byApp) facts.set(appId, await deps.customers.playbookFacts(appId, [...new Set(list.map((c) => c.occurrence.customerId))]));
+    for (const [appId, list] of byApp)
+      facts.set(appId, await deps.customers.playbookFacts(appId, [...new Set(list.map((c) => c.occurrence.customerId))]));
     return db.transaction().execute(async (trx) => {
       await ctx.database.features.transactionLock(trx, EVALUATOR_LOCK);
       if (span.to !== span.from && !(await advanceCursor(trx, PLAYBOOKS_FEED_CURSOR, span.from, span.to))) throw new CursorMoved();
@@ -164,7 +173,7 @@ export function createPlaybookEvaluator(ctx: AppContext, deps: PlaybooksDeps, pa
           const customer = facts.get(appId)?.get(c.occurrence.customerId);
           const key = await acts(trx, c, customer);
           if (key === null || customer === undefined) continue;
-          await act(trx, c, customer, key, now);
+          await act(trx, c, { customer, key, now });
           runs += 1;
         }
       }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../../context.ts';
 import { checkWebhookUrl } from '../../events/ssrf.ts';
 import { failure, forbidden } from '../../http/errors.ts';
+import type { Page } from '../../http/paging.ts';
 import { timeOrderedUuid } from '../../lib/ids.ts';
 import type { Actor } from '../access/service.ts';
 import type { PlaybooksDeps } from './common.ts';
@@ -11,9 +12,19 @@ import { type PlaybookRow, playbooksRepository as repo } from './repository.ts';
 
 /** Playbooks a project may have. */
 export const MAX_PLAYBOOKS = 100;
-const RUNS_PAGE_MAX = 200;
 
 const invalid = (detail: string) => failure('playbook_invalid', detail);
+/** What a change names (the audit entry's `changed`). */
+const EDITABLE = new Set(['name', 'enabled', 'trigger', 'filters', 'actions', 'limit']);
+
+/** An audit entry's account of a definition: what it reacts to and does, no webhook address or field value. */
+const summary = (d: Definition) => ({
+  name: d.name,
+  enabled: d.enabled,
+  trigger: d.trigger.kind,
+  actions: d.actions.map((a) => a.type),
+  limit: d.limit.kind,
+});
 
 /**
  * Playbooks as the project's managers make them (docs/playbooks.md "The API"): the Master and Admins
@@ -35,20 +46,24 @@ export function createPlaybookManagement(ctx: AppContext, deps: PlaybooksDeps) {
   }
 
   /** What the definition names, checked against the project. */
-  async function checkRefs(appId: string, d: Definition): Promise<void> {
+  async function checkRefs(actor: Actor, d: Definition): Promise<void> {
+    const appId = actor.app.id;
     const c = d.trigger.conditions;
     if (c.linkId !== undefined && !(await deps.links.alertLinks(appId, [c.linkId])).has(c.linkId))
       throw invalid('trigger.conditions.linkId: no such link in the project');
     if (c.fileId !== undefined && !(await deps.files.of(db, appId, [c.fileId])).has(c.fileId))
       throw invalid('trigger.conditions.fileId: no such file in the project');
     for (const u of d.filters.ownerIds ?? []) await member(appId, u, 'filters.ownerIds');
-    for (const g of d.filters.groupIds ?? []) if ((await deps.groups.ownerOf(db, appId, g)) === undefined) throw invalid(`filters.groupIds: no group ${g}`);
+    for (const g of d.filters.groupIds ?? [])
+      if ((await deps.groups.ownerOf(db, appId, g)) === undefined) throw invalid(`filters.groupIds: no group ${g}`);
     for (const [i, a] of d.actions.entries()) {
       if (a.type === 'notify' && a.to !== 'owner') for (const u of a.to) await member(appId, u, `actions[${i}].to`);
       if (a.type === 'move_to_group' && (await deps.groups.ownerOf(db, appId, a.groupId)) === undefined)
         throw invalid(`actions[${i}].groupId: no such group in the project`);
-      if ((a.type === 'enroll' || (a.type === 'exit_sequence' && a.sequenceId !== null)) && !(await deps.sequences.exists(appId, a.sequenceId as string)))
-        throw invalid(`actions[${i}].sequenceId: no such sequence in the project`);
+      if ((a.type === 'enroll' || a.type === 'exit_sequence') && a.sequenceId !== null)
+        await deps.sequences.check(actor, a.sequenceId).catch(() => {
+          throw invalid(`actions[${i}].sequenceId: no such sequence in the project`);
+        });
       if (a.type === 'webhook') {
         const problem = await checkWebhookUrl(a.url, config.webhookAllowPrivate);
         if (problem) throw failure('url_invalid', `actions[${i}].url: ${problem}`);
@@ -61,6 +76,9 @@ export function createPlaybookManagement(ctx: AppContext, deps: PlaybooksDeps) {
     if (row === undefined) throw failure('playbook_not_found');
     return row;
   }
+
+  const audited = (actor: Actor, id: string, action: 'playbook.create' | 'playbook.edit' | 'playbook.remove') =>
+    ({ appId: actor.app.id, actorId: actor.userId, action, targetType: 'playbook', targetId: id }) as const;
 
   const columns = (d: Definition) => ({
     name: d.name,
@@ -77,7 +95,7 @@ export function createPlaybookManagement(ctx: AppContext, deps: PlaybooksDeps) {
     async create(actor: Actor, body: Record<string, unknown>): Promise<PlaybookResponse> {
       manager(actor);
       const d = definitionOf(body, deps.isCatalogueAction);
-      await checkRefs(actor.app.id, d);
+      await checkRefs(actor, d);
       if ((await repo.count(db, actor.app.id)) >= MAX_PLAYBOOKS) throw failure('too_many_playbooks');
       const now = clock.now();
       const row: PlaybookRow = {
@@ -90,7 +108,10 @@ export function createPlaybookManagement(ctx: AppContext, deps: PlaybooksDeps) {
         updated_at: now,
         deleted_at: null,
       };
-      await repo.insert(db, row);
+      await db.transaction().execute(async (trx) => {
+        await repo.insert(trx, row);
+        await deps.audit(trx, { ...audited(actor, row.id, 'playbook.create'), detail: summary(d) });
+      });
       return toPlaybook(row, clock, true);
     },
 
@@ -109,9 +130,16 @@ export function createPlaybookManagement(ctx: AppContext, deps: PlaybooksDeps) {
       manager(actor);
       const current = await found(actor, id);
       const d = definitionOf(body, deps.isCatalogueAction, definitionOfRow(current));
-      await checkRefs(actor.app.id, d);
-      const row = await repo.update(db, actor.app.id, id, { ...columns(d), updated_at: clock.now() });
-      if (row === undefined) throw failure('playbook_not_found');
+      await checkRefs(actor, d);
+      const row = await db.transaction().execute(async (trx) => {
+        const updated = await repo.update(trx, actor.app.id, id, { ...columns(d), updated_at: clock.now() });
+        if (updated === undefined) throw failure('playbook_not_found');
+        await deps.audit(trx, {
+          ...audited(actor, id, 'playbook.edit'),
+          detail: { changed: Object.keys(body).filter((k) => EDITABLE.has(k)), ...summary(d) },
+        });
+        return updated;
+      });
       return toPlaybook(row, clock);
     },
 
@@ -119,17 +147,18 @@ export function createPlaybookManagement(ctx: AppContext, deps: PlaybooksDeps) {
     async remove(actor: Actor, id: string): Promise<void> {
       manager(actor);
       const now = clock.now();
-      if ((await repo.update(db, actor.app.id, id, { deleted_at: now, enabled: 0, updated_at: now })) === undefined) throw failure('playbook_not_found');
+      await db.transaction().execute(async (trx) => {
+        const row = await repo.update(trx, actor.app.id, id, { deleted_at: now, enabled: 0, updated_at: now });
+        if (row === undefined) throw failure('playbook_not_found');
+        await deps.audit(trx, { ...audited(actor, id, 'playbook.remove'), detail: { name: row.name } });
+      });
     },
 
-    /** Its runs, newest first: `before` (a run's `at`) pages on. */
-    async runs(actor: Actor, id: string, q: { before?: string | undefined; size?: number | undefined }): Promise<RunResponse[]> {
+    /** Its runs, newest first, a page of them. */
+    async runs(actor: Actor, id: string, page: Page): Promise<RunResponse[]> {
       manager(actor);
       await found(actor, id);
-      const before = q.before === undefined || q.before === '' ? null : clock.parse(q.before);
-      if (q.before !== undefined && q.before !== '' && before === null) throw failure('Bad Request', 'before is not a time');
-      const limit = Math.min(Math.max(q.size ?? 50, 1), RUNS_PAGE_MAX);
-      return (await repo.runs(db, actor.app.id, id, { before, limit })).map((r) => toRun(r, clock));
+      return (await repo.runs(db, actor.app.id, id, page)).map((r) => toRun(r, clock));
     },
 
     /** The definition a dry run evaluates: a draft (checked as a create is), or a saved playbook's. */
@@ -140,7 +169,7 @@ export function createPlaybookManagement(ctx: AppContext, deps: PlaybooksDeps) {
         return { definition: definitionOfRow(row), playbookId: row.id };
       }
       const d = definitionOf(body, deps.isCatalogueAction);
-      await checkRefs(actor.app.id, d);
+      await checkRefs(actor, d);
       return { definition: d, playbookId: null };
     },
   };

@@ -66,7 +66,9 @@ export function matches(t: Trigger, o: Occurrence): boolean {
     case 'deck_read':
       return o.action !== null && ['link_view_log', 'file_view_duration', 'link_leave_log'].includes(o.action) && deckMatches(c, o);
     case 'link_open':
-      return o.action === 'link_view_log' && (c.linkId === undefined || o.linkId === c.linkId) && (c.fileId === undefined || deckMatches(c, o));
+      return (
+        o.action === 'link_view_log' && (c.linkId === undefined || o.linkId === c.linkId) && (c.fileId === undefined || deckMatches(c, o))
+      );
     case 'site_visit':
       return (o.action === 'access_site' || o.action === 'web_page_view') && urlMatches(c, o);
     case 'form_submitted':

@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import { type Insertable, type Kysely, type Selectable, type Updateable, sql } from 'kysely';
 import { type Database, type PlaybookRunsTable, type PlaybooksTable, crossProject } from '../../db/index.ts';
 
 type Db = Kysely<Database>;
@@ -12,11 +12,24 @@ export const playbooksRepository = {
   },
 
   find(db: Db, appId: string, id: string): Promise<PlaybookRow | undefined> {
-    return db.selectFrom('playbooks').selectAll().where('app_id', '=', appId).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+    return db
+      .selectFrom('playbooks')
+      .selectAll()
+      .where('app_id', '=', appId)
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
   },
 
   list(db: Db, appId: string): Promise<PlaybookRow[]> {
-    return db.selectFrom('playbooks').selectAll().where('app_id', '=', appId).where('deleted_at', 'is', null).orderBy('created_at').orderBy('id').execute();
+    return db
+      .selectFrom('playbooks')
+      .selectAll()
+      .where('app_id', '=', appId)
+      .where('deleted_at', 'is', null)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
   },
 
   async count(db: Db, appId: string): Promise<number> {
@@ -89,7 +102,10 @@ export const playbooksRepository = {
   },
 
   async runKeyExists(db: Db, appId: string, key: string): Promise<boolean> {
-    return (await db.selectFrom('playbook_runs').select('id').where('app_id', '=', appId).where('run_key', '=', key).executeTakeFirst()) !== undefined;
+    return (
+      (await db.selectFrom('playbook_runs').select('id').where('app_id', '=', appId).where('run_key', '=', key).executeTakeFirst()) !==
+      undefined
+    );
   },
 
   async lastRunAt(db: Db, appId: string, playbookId: string, customerId: string): Promise<number | null> {
@@ -103,6 +119,20 @@ export const playbooksRepository = {
     return r?.at === null || r?.at === undefined ? null : Number(r.at);
   },
 
+  /** A savepoint in the caller's transaction (one action of a run): `undo` rolls back to it, both release it. */
+  async savepoint(trx: Db): Promise<{ keep(): Promise<void>; undo(): Promise<void> }> {
+    await sql`savepoint playbook_action`.execute(trx);
+    return {
+      keep: async () => {
+        await sql`release savepoint playbook_action`.execute(trx);
+      },
+      undo: async () => {
+        await sql`rollback to savepoint playbook_action`.execute(trx);
+        await sql`release savepoint playbook_action`.execute(trx);
+      },
+    };
+  },
+
   async insertRun(db: Db, row: Insertable<PlaybookRunsTable>): Promise<void> {
     await db.insertInto('playbook_runs').values(row).execute();
   },
@@ -111,10 +141,17 @@ export const playbooksRepository = {
     await db.updateTable('playbook_runs').set({ outcome }).where('app_id', '=', appId).where('id', '=', id).execute();
   },
 
-  runs(db: Db, appId: string, playbookId: string, q: { before: number | null; limit: number }): Promise<RunRow[]> {
-    let query = db.selectFrom('playbook_runs').selectAll().where('app_id', '=', appId).where('playbook_id', '=', playbookId);
-    if (q.before !== null) query = query.where('created_at', '<', q.before);
-    return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(q.limit).execute();
+  runs(db: Db, appId: string, playbookId: string, page: { offset: number; limit: number }): Promise<RunRow[]> {
+    return db
+      .selectFrom('playbook_runs')
+      .selectAll()
+      .where('app_id', '=', appId)
+      .where('playbook_id', '=', playbookId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute();
   },
 
   /** Webhook calls due (pending, their time come), every project's: the caller takes each by `claimWebhook`. */

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { actorOf } from '../../http/auth.ts';
 import { BODY_LIMITS } from '../../http/body-limits.ts';
 import { businessResponses, ok } from '../../http/envelope.ts';
+import { page } from '../../http/paging.ts';
 import { DryRun, DryRunBody, Playbook, PlaybookBody, PlaybookEdit, PlaybookParams, PlaybooksParams, Run, RunsQuery } from './schemas.ts';
 import type { PlaybooksService } from './service.ts';
 
@@ -45,7 +46,13 @@ export async function playbooksRoutes(fastify: FastifyInstance, opts: { playbook
     '/api/v1.7/app/:appId/playbook/:playbookId',
     {
       config: { project: 'manager' },
-      schema: { tags, summary: 'A playbook', description: 'playbook_not_found.', params: PlaybookParams, response: businessResponses(Playbook) },
+      schema: {
+        tags,
+        summary: 'A playbook',
+        description: 'playbook_not_found.',
+        params: PlaybookParams,
+        response: businessResponses(Playbook),
+      },
     },
     async (request) => ok(await playbooks.manage.get(actorOf(request), request.params.playbookId)),
   );
@@ -85,21 +92,27 @@ export async function playbooksRoutes(fastify: FastifyInstance, opts: { playbook
       return ok(true as const);
     },
   );
+  whatPlaybooksDid(fastify, playbooks);
+}
 
+/** What a playbook did (its runs) and would have done (a dry run). */
+function whatPlaybooksDid(fastify: FastifyInstance, playbooks: PlaybooksService): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/api/v1.7/app/:appId/playbook/:playbookId/runs',
     {
       config: { project: 'manager' },
       schema: {
         tags,
-        summary: "A playbook's runs, newest first: the customer, the record, what each action did",
+        summary:
+          "A playbook's runs, newest first (paged by start_index and count, 50 by default): the customer, the record, what each action did",
         description: 'playbook_not_found.',
         params: PlaybookParams,
         querystring: RunsQuery,
         response: businessResponses(Type.Array(Run)),
       },
     },
-    async (request) => ok(await playbooks.manage.runs(actorOf(request), request.params.playbookId, request.query)),
+    async (request) => ok(await playbooks.manage.runs(actorOf(request), request.params.playbookId, page(request.query, 50))),
   );
 
   app.post(

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { PagingQuery } from '../../http/paging.ts';
 import { AppIdParams } from '../projects/schemas.ts';
 
 /** A project's playbooks' path. */
@@ -12,7 +13,7 @@ const definition = {
   trigger: Type.Optional(
     Type.Unknown({
       description:
-        "{kind: deck_read | link_open | site_visit | form_submitted | mail_opened | mail_clicked | score_above | an action of the catalogue, conditions: {linkId, fileId, page, readShare (%), seconds, url, repeats: {count, withinDays}, score}}",
+        '{kind: deck_read | link_open | site_visit | form_submitted | mail_opened | mail_clicked | score_above | an action of the catalogue, conditions: {linkId, fileId, page, readShare (%), seconds, url, repeats: {count, withinDays}, score}}',
     }),
   ),
   filters: Type.Optional(Type.Unknown({ description: '{ownerIds, groupIds, fields: {key: value}}: every one given must hold' })),
@@ -57,13 +58,13 @@ export const Run = Type.Object({
   at: Type.String({ description: 'when it acted' }),
   lagMs: Type.Integer({ description: 'from the record to the action' }),
   actions: Type.Unknown({ description: '[{type, ok, detail?, error?}]: what each action did' }),
-  webhook: Type.Union([Type.Null(), Type.Object({ status: Type.String(), attempts: Type.Integer(), error: Type.Union([Type.String(), Type.Null()]) })]),
+  webhook: Type.Union([
+    Type.Null(),
+    Type.Object({ status: Type.String(), attempts: Type.Integer(), error: Type.Union([Type.String(), Type.Null()]) }),
+  ]),
 });
 
-export const RunsQuery = Type.Object({
-  before: Type.Optional(Type.String({ maxLength: 40, description: "runs before this time (the last run's `at`)" })),
-  size: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
-});
+export const RunsQuery = Type.Object({ ...PagingQuery });
 
 export const DryRun = Type.Object({
   since: Type.String(),

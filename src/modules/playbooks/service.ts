@@ -11,6 +11,7 @@ import { createPlaybookWebhooks } from './webhooks.service.ts';
 export type { HistoryRecord, PlaybookSequences, PlaybooksDeps } from './common.ts';
 export type { PassResult, PlaybookEvaluator } from './evaluator.service.ts';
 export type { DryRunAnswer } from './dry-run.service.ts';
+export { type PlaybookErasure, type PlaybookMergeMoves, createPlaybookErasure, createPlaybookMergeMoves } from './erasure.service.ts';
 
 /**
  * Playbooks (docs/playbooks.md, ADR 0041), one service per kind of caller:

@@ -24,15 +24,32 @@ export function createPlaybookWebhooks(ctx: AppContext, defineJob: (def: JobDefi
 
   async function deliver(row: RunRow): Promise<void> {
     const playbook = await repo.find(db, row.app_id, row.playbook_id);
-    const url = playbook === undefined ? undefined : (JSON.parse(playbook.actions) as { type: string; url?: string }[]).find((a) => a.type === 'webhook')?.url;
+    const url =
+      playbook === undefined
+        ? undefined
+        : (JSON.parse(playbook.actions) as { type: string; url?: string }[]).find((a) => a.type === 'webhook')?.url;
     if (playbook === undefined || url === undefined) {
-      await repo.webhookDone(db, row, { webhook_status: 'dead', webhook_next_at: null, webhook_error: 'the playbook or its webhook was removed' });
+      await repo.webhookDone(db, row, {
+        webhook_status: 'dead',
+        webhook_next_at: null,
+        webhook_error: 'the playbook or its webhook was removed',
+      });
       return;
     }
-    const body = JSON.stringify({ type: 'playbook.run', appId: row.app_id, playbookId: playbook.id, playbookName: playbook.name, run: toRun(row, clock) });
-    const sent = await sendWebhook(url, playbook.secret, body, [row.id], { timeoutMs: TIMEOUT_MS, allowPrivate: config.webhookAllowPrivate });
+    const body = JSON.stringify({
+      type: 'playbook.run',
+      appId: row.app_id,
+      playbookId: playbook.id,
+      playbookName: playbook.name,
+      run: toRun(row, clock),
+    });
+    const sent = await sendWebhook(url, playbook.secret, body, [row.id], {
+      timeoutMs: TIMEOUT_MS,
+      allowPrivate: config.webhookAllowPrivate,
+    });
     const attempts = row.webhook_attempts + 1;
-    if (sent.ok) await repo.webhookDone(db, row, { webhook_status: 'sent', webhook_attempts: attempts, webhook_next_at: null, webhook_error: null });
+    if (sent.ok)
+      await repo.webhookDone(db, row, { webhook_status: 'sent', webhook_attempts: attempts, webhook_next_at: null, webhook_error: null });
     else
       await repo.webhookDone(db, row, {
         webhook_status: attempts >= WEBHOOK_ATTEMPTS ? 'dead' : 'pending',
@@ -54,7 +71,11 @@ export function createPlaybookWebhooks(ctx: AppContext, defineJob: (def: JobDefi
     return made;
   }
 
-  const job = defineJob({ name: 'playbook-webhooks', idleMs: IDLE_MS, tick: async () => ((await sendDue()) === BATCH ? 'worked' : 'idle') });
+  const job = defineJob({
+    name: 'playbook-webhooks',
+    idleMs: IDLE_MS,
+    tick: async () => ((await sendDue()) === BATCH ? 'worked' : 'idle'),
+  });
   return { sendDue, poke: () => job.poke() };
 }
 
