@@ -18,6 +18,7 @@ import {
   EnrollmentsQuery,
   Exited,
   ExitBody,
+  Funnel,
   InboundParams,
   Sequence,
   SequenceBody,
@@ -139,6 +140,25 @@ function definitionRoutes(fastify: FastifyInstance, services: SequenceServices):
       },
     },
     async (request) => ok(await definitions.remove(actorOf(request), request.params.sequenceId)),
+  );
+}
+
+/** A sequence's funnel and former versions (docs/sequences.md "Funnel", "Sequences"). */
+function sequenceReadRoutes(fastify: FastifyInstance, services: SequenceServices): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { definitions } = services;
+
+  app.get(
+    '/api/v1.7/app/:appId/sequence/:sequenceId/funnel',
+    {
+      schema: {
+        tags,
+        summary: "A sequence's funnel: enrollments by state and exit reason; per step runs, mails sent, opened, clicked, replies, tasks",
+        params: SequenceParams,
+        response: businessResponses(Funnel),
+      },
+    },
+    async (request) => ok(await services.funnel.funnel(actorOf(request), request.params.sequenceId)),
   );
 
   app.get(
@@ -318,6 +338,7 @@ function inboundRoutes(fastify: FastifyInstance, services: SequenceServices): vo
 export async function sequencesRoutes(fastify: FastifyInstance, opts: { sequences: SequenceServices; bulk: BulkServices }): Promise<void> {
   settingsRoutes(fastify, opts.sequences);
   definitionRoutes(fastify, opts.sequences);
+  sequenceReadRoutes(fastify, opts.sequences);
   enrollmentRoutes(fastify, opts.sequences, opts.bulk);
   enrollmentChangeRoutes(fastify, opts.sequences);
   inboundRoutes(fastify, opts.sequences);

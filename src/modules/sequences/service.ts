@@ -9,6 +9,7 @@ import { createEnroller } from './enroll.ts';
 import { createEnrollmentsRepository } from './enrollments.repository.ts';
 import { createEnrollmentService } from './enrollments.service.ts';
 import { type FeedHandler, createFeedExits, createSequenceFeed } from './feed.service.ts';
+import { createSequenceFunnel } from './funnel.service.ts';
 import { createInboundMail } from './inbound.service.ts';
 import { createLifecycle } from './lifecycle.ts';
 import { createSequenceSettings } from './settings.service.ts';
@@ -17,6 +18,7 @@ export type { SequenceAutomation, EnrollFailure } from './automation.service.ts'
 export type { SequenceDefinitions } from './definitions.service.ts';
 export type { EnrollmentService, ManualExit } from './enrollments.service.ts';
 export type { FeedHandler, SequenceFeed, SequenceFeedEvent } from './feed.service.ts';
+export type { Funnel, FunnelStep, SequenceFunnel } from './funnel.service.ts';
 export type { InboundMail } from './inbound.service.ts';
 export type { SequenceSettings, SettingsInput } from './settings.service.ts';
 export type { DefinitionInput } from './steps.ts';
@@ -35,7 +37,7 @@ export interface SequencesDeps {
 /**
  * Sequences (docs/sequences.md, ADR 0040), one service per kind of caller:
  * - `settings`: a project's send settings (Master and Admins);
- * - `definitions`: sequences and their versions (members);
+ * - `definitions`: sequences and their versions (members); `funnel`: a sequence's funnel;
  * - `enrollments`: a sequence's and a customer's enrolments, pause, resume, exit, replied (members);
  * - `automation`: enrolment and exits as other modules drive them (the bulk job's action `enroll`,
  *   the playbooks' `enrollOne` and `exitCustomer`), in their transaction;
@@ -52,13 +54,14 @@ export function createSequenceServices(ctx: AppContext, deps: SequencesDeps) {
   const enrollments = createEnrollmentService(ctx, { customers: deps.customers, definitions, enrollments: repo, lifecycle, enroller });
   const automation = createSequenceAutomation(ctx, { customers: deps.customers, enroller, lifecycle });
   const inbound = createInboundMail(ctx, { settings, customers: deps.customers, lifecycle });
+  const funnel = createSequenceFunnel(ctx, { definitions });
 
   // ---- The runner: built here (its job `sequence-runner`), and its feed handler (the deck jump) added to the reader's. ----
   const feedHandlers: FeedHandler[] = [createFeedExits(lifecycle)];
 
   const feed = createSequenceFeed(ctx, feedHandlers);
   deps.defineJob(feed.job);
-  return { settings, definitions, enrollments, automation, inbound, feed };
+  return { settings, definitions, enrollments, funnel, automation, inbound, feed };
 }
 
 export type SequenceServices = ReturnType<typeof createSequenceServices>;

@@ -1,5 +1,7 @@
 // lanes: sqlite postgres
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeEvents } from '../../../src/events/outbox.ts';
+import { Relay } from '../../../src/events/relay.ts';
 import { useTestServer } from '../../helpers/harness.ts';
 import { type HistoryProject, event, feedEvents, historyProject, ingest } from '../../helpers/histories.ts';
 import { multipart } from '../../helpers/files.ts';
@@ -486,6 +488,29 @@ describe('exits read from the feed', () => {
     await post(p.sales.token, `/enrollment/${(await enrollmentsOf(former!))[0]!.id}/exit`);
     expect((await readFeed()).changed).toBe(0);
   });
+
+  it("the relay's pruning keeps the events the sequences' reader has not read yet", async () => {
+    const db = t.server.ctx.database.db;
+    while ((await readFeed()).events > 0);
+    const old = Date.now() - 30 * 86_400_000;
+    const [id] = await db
+      .transaction()
+      .execute((trx) =>
+        writeEvents(trx, p.appId, [{ event_type: 'create', domainType: 'Customer', domainId: 'prune-probe', body: {} }], old),
+      );
+    const relay = new Relay(t.server.ctx);
+    try {
+      await relay.tick();
+      await relay.prune();
+      const kept = () => db.selectFrom('outbox').select('id').where('app_id', '=', p.appId).where('id', '=', id!).execute();
+      expect(await kept()).toHaveLength(1);
+      while ((await readFeed()).events > 0);
+      await relay.prune();
+      expect(await kept()).toHaveLength(0);
+    } finally {
+      await relay.close();
+    }
+  });
 });
 
 describe('events out', () => {
@@ -570,5 +595,82 @@ describe('merges', () => {
         { sequence_id: s2.id, customer_id: survivor, state: 'active', exit_reason: null },
       ].sort((x, y) => (x.sequence_id + x.customer_id < y.sequence_id + y.customer_id ? -1 : 1)),
     );
+  });
+});
+
+describe('funnel', () => {
+  it('counts enrolments by state and reason, and per step the runs, mails opened and clicked, replies and tasks', async () => {
+    const s = await made(p.sales.token, { name: 'Funnel' });
+    const ids = await customers(p.sales.id, 4);
+    await enroll(p.sales.token, s.id, { customer_ids: ids });
+    const db = t.server.ctx.database.db;
+    // What the runner records (the runner's own tests run it): e-mail step 0 sent to three, through a campaign's recipient rows.
+    const campaign = (
+      await post<{ postId: string }>(p.sales.token, '/posts', { title: 'T', html: '<p>x</p>', customer_ids: ids.slice(0, 3).join(',') })
+    ).data;
+    const recipients = await db
+      .selectFrom('campaign_recipients')
+      .select(['id', 'customer_id'])
+      .where('app_id', '=', p.appId)
+      .where('campaign_id', '=', campaign.postId)
+      .execute();
+    const mailOf = new Map(recipients.map((r) => [r.customer_id, r.id]));
+    await db
+      .updateTable('campaign_recipients')
+      .set({ opens: 2 })
+      .where('app_id', '=', p.appId)
+      .where('id', 'in', [mailOf.get(ids[0]!)!, mailOf.get(ids[1]!)!])
+      .execute();
+    await db
+      .updateTable('campaign_recipients')
+      .set({ clicks: 1 })
+      .where('app_id', '=', p.appId)
+      .where('id', '=', mailOf.get(ids[0]!)!)
+      .execute();
+    const enrolments = new Map((await Promise.all(ids.map(async (id) => (await enrollmentsOf(id))[0]!))).map((e) => [e.customerId, e.id]));
+    const run = (customerId: string, step: number, kind: string, outcome: string, mailId: string | null) => ({
+      app_id: p.appId,
+      enrollment_id: enrolments.get(customerId)!,
+      step,
+      sequence_id: s.id,
+      version: 1,
+      customer_id: customerId,
+      kind,
+      outcome,
+      detail: outcome === 'skipped' ? 'no_email' : null,
+      mail_id: mailId,
+      task_id: null,
+      owner_id: p.sales.id,
+      day: '2026-11-30',
+      created_at: Date.now(),
+    });
+    await db
+      .insertInto('sequence_step_runs')
+      .values([
+        ...ids.slice(0, 3).map((id) => run(id, 0, 'email', 'sent', mailOf.get(id)!)),
+        run(ids[3]!, 0, 'email', 'skipped', null),
+        run(ids[0]!, 1, 'call', 'task', null),
+      ])
+      .execute();
+    await db.updateTable('sequence_enrollments').set({ step: 1 }).where('app_id', '=', p.appId).where('sequence_id', '=', s.id).execute();
+    await post(p.sales.token, `/customer/${ids[1]}/replied`);
+    await post(p.sales.token, `/enrollment/${enrolments.get(ids[2]!)}/pause`);
+    const res = await get<Record<string, unknown>>(p.sales2.token, `/sequence/${s.id}/funnel`);
+    expect(res).toMatchObject({
+      status: 1,
+      data: {
+        enrolled: 4,
+        active: 2,
+        paused: 1,
+        finished: 0,
+        exited: { total: 1, byReason: { replied: 1 } },
+        steps: [
+          { step: 0, type: 'email', title: 'Hello {{name}}', reached: 4, sent: 3, opened: 2, clicked: 1, replied: 1, tasks: 0, skipped: 1 },
+          { step: 1, type: 'call', reached: 1, sent: 0, opened: 0, clicked: 0, replied: 0, tasks: 1, skipped: 0 },
+          { step: 2, type: 'task', reached: 0 },
+        ],
+      },
+    });
+    expect(await get(p.sales.token, '/sequence/nope/funnel')).toMatchObject({ status: 0, code: 'sequence_not_found' });
   });
 });
