@@ -7109,6 +7109,8 @@ export interface paths {
                                 /** @description the version the customer runs */
                                 version: number;
                                 customerId: string;
+                                /** @description the customer's name on a sequence's page; null on a customer's own */
+                                customerName: string | null;
                                 /** @description the sending member */
                                 ownerId: number;
                                 /** @description active, paused, finished or exited */
@@ -7318,6 +7320,8 @@ export interface paths {
                                 /** @description the version the customer runs */
                                 version: number;
                                 customerId: string;
+                                /** @description the customer's name on a sequence's page; null on a customer's own */
+                                customerName: string | null;
                                 /** @description the sending member */
                                 ownerId: number;
                                 /** @description active, paused, finished or exited */
@@ -7414,6 +7418,8 @@ export interface paths {
                                 /** @description the version the customer runs */
                                 version: number;
                                 customerId: string;
+                                /** @description the customer's name on a sequence's page; null on a customer's own */
+                                customerName: string | null;
                                 /** @description the sending member */
                                 ownerId: number;
                                 /** @description active, paused, finished or exited */
@@ -7508,6 +7514,8 @@ export interface paths {
                                 /** @description the version the customer runs */
                                 version: number;
                                 customerId: string;
+                                /** @description the customer's name on a sequence's page; null on a customer's own */
+                                customerName: string | null;
                                 /** @description the sending member */
                                 ownerId: number;
                                 /** @description active, paused, finished or exited */
@@ -7609,6 +7617,8 @@ export interface paths {
                                 /** @description the version the customer runs */
                                 version: number;
                                 customerId: string;
+                                /** @description the customer's name on a sequence's page; null on a customer's own */
+                                customerName: string | null;
                                 /** @description the sending member */
                                 ownerId: number;
                                 /** @description active, paused, finished or exited */

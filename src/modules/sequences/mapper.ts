@@ -116,14 +116,15 @@ export function toVersion(v: VersionRow, clock: Clock) {
 
 export type VersionResponse = ReturnType<typeof toVersion>;
 
-/** An enrolment as the API answers it; `sequenceName` when the reader joined it. */
-export function toEnrollment(e: EnrollmentRow & { sequence_name?: string }, clock: Clock) {
+/** An enrolment as the API answers it; `sequenceName` and `customerName` when the reader joined them. */
+export function toEnrollment(e: EnrollmentRow & { sequence_name?: string; customer_name?: string | null }, clock: Clock) {
   return {
     id: e.id,
     sequenceId: e.sequence_id,
     sequenceName: e.sequence_name ?? null,
     version: Number(e.version),
     customerId: e.customer_id,
+    customerName: e.customer_name ?? null,
     ownerId: Number(e.owner_id),
     state: e.state as EnrollmentState,
     exitReason: e.exit_reason as ExitReason | null,

@@ -133,6 +133,7 @@ export const Enrollment = Type.Object({
   sequenceName: Nullable(Type.String()),
   version: Type.Integer({ description: 'the version the customer runs' }),
   customerId: Type.String(),
+  customerName: Nullable(Type.String({ description: "the customer's name on a sequence's page; null on a customer's own" })),
   ownerId: Type.Integer({ description: 'the sending member' }),
   state: Type.String({ description: 'active, paused, finished or exited' }),
   exitReason: Nullable(Type.String()),
