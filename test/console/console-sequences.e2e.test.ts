@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Lang, buttonName, text } from '../../console/e2e/locale.ts';
 import { AppShell } from '../../console/e2e/pages/AppShell.ts';
 import { CustomerPage } from '../../console/e2e/pages/CustomerPage.ts';
+import { HomePage } from '../../console/e2e/pages/HomePage.ts';
 import { SequencesPage } from '../../console/e2e/pages/SequencesPage.ts';
 import { SignInPage } from '../../console/e2e/pages/SignInPage.ts';
 import { launchChromium, personContext, watchNoise } from '../helpers/browser.ts';
@@ -49,7 +50,11 @@ beforeAll(async () => {
   const people = Object.values(RUNS).flatMap((r) => r.customers);
   const res = await project.ingest(
     people.map((name) =>
-      customerEvent(name.toLowerCase().replace(' ', '-'), { name, email: `${name.toLowerCase().replace(' ', '.')}@example.com` }),
+      customerEvent(name.toLowerCase().replace(' ', '-'), {
+        name,
+        email: `${name.toLowerCase().replace(' ', '.')}@example.com`,
+        company: 'Northwind Trading',
+      }),
     ),
   );
   expect(await res.json()).toMatchObject({ status: 1 });
@@ -88,7 +93,8 @@ describe('sequences and playbooks in the console', { timeout: 240_000 }, () => {
       const noise = watchNoise(page);
       const t = (key: string, values: Record<string, string | number> = {}) => text(lang, key, values);
 
-      // The Sequences page from the menu; a new sequence of an e-mail, a call and a task.
+      // The project's home, then the Sequences page from the menu; a new sequence of an e-mail, a call and a task.
+      await new HomePage(page, lang).open(base, project.appId);
       await new AppShell(page, lang).goTo('sequences');
       const sequences = new SequencesPage(page, lang);
       await sequences.heading.waitFor();
@@ -96,7 +102,7 @@ describe('sequences and playbooks in the console', { timeout: 240_000 }, () => {
       await settledShot(page, `sequences-empty-${width}`);
       await sequences.startNew();
       await page.getByLabel(t('sequences.editor.name')).fill(name);
-      await sequences.fillStep(1, { title: 'Hello {{name}}', html: '<p>Hi {{name}} of {{company}}, here is the deck.</p>' });
+      await sequences.fillStep(1, { title: 'The deck we talked about', html: '<p>Hi {{name}} of {{company}}, here is the deck.</p>' });
       await sequences.addStep('call');
       await sequences.fillStep(2, { wait: 2, title: 'Call about the deck' });
       await sequences.addStep('task');
@@ -112,7 +118,9 @@ describe('sequences and playbooks in the console', { timeout: 240_000 }, () => {
       await dialog.getByRole('combobox').click();
       await page.keyboard.type(run.customers[0].split(' ')[0] ?? '');
       await page.locator('.ant-select-item-option', { hasText: run.customers[0] }).click();
-      await expect.poll(() => dialog.getByTestId('sequence-preview-subject').innerText(), POLL).toContain(`Hello ${run.customers[0]}`);
+      await expect.poll(() => dialog.getByTestId('sequence-preview-subject').innerText(), POLL).toContain('The deck we talked about');
+      const mail = dialog.frameLocator(`iframe[title="${t('sequences.preview.frame')}"]`).locator('body');
+      await expect.poll(() => mail.innerText(), POLL).toContain(`Hi ${run.customers[0]} of Northwind Trading, here is the deck.`);
       await expectAccessible(page, `a step's preview at ${width}`);
       await shot(page, `sequences-preview-${width}`);
       await page.keyboard.press('Escape');

@@ -32,7 +32,11 @@ export class SequencesPage {
   /** Adds a step of a kind (from the "Add a step" menu). */
   async addStep(kind: 'email' | 'manual_email' | 'call' | 'task'): Promise<void> {
     await this.page.getByRole('button', { name: buttonName(this.lang, 'sequences.editor.addStep') }).click();
-    await this.page.getByRole('menuitem', { name: this.t(`sequences.types.${kind}`) }).click();
+    // The open drop-down's item: the main menu's items are menu items too ("Calls", "Tasks").
+    await this.page
+      .locator('.ant-dropdown:not(.ant-dropdown-hidden)')
+      .getByRole('menuitem', { name: this.t(`sequences.types.${kind}`), exact: true })
+      .click();
   }
 
   /** Fills step n: its wait, its subject or title, and an e-mail's body. */

@@ -57,7 +57,7 @@ function Playbooks() {
               {
                 key: 'enabled',
                 title: t('playbooks.page.state'),
-                render: (_, p) => (p.enabled ? <Tag color="green">{t('playbooks.page.on')}</Tag> : <Tag>{t('playbooks.page.off')}</Tag>),
+                render: (_, p) => (p.enabled ? <Tag color="#2e7d32">{t('playbooks.page.on')}</Tag> : <Tag>{t('playbooks.page.off')}</Tag>),
               },
             ]}
           />

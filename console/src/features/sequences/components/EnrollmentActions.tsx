@@ -9,14 +9,15 @@ export function EnrollmentActions({ appId, id, state, who }: { appId: string; id
   if (state !== 'active' && state !== 'paused') return null;
   const run = (c: EnrollmentChange) => change.mutate({ id, change: c });
   const busy = change.isPending;
+  // No space inserted between two Chinese characters: the visible text stays part of the accessible name (axe).
   return (
     <Flex gap={4} wrap>
       {state === 'active' ? (
-        <Button size="small" disabled={busy} onClick={() => run('pause')} aria-label={t('sequences.enrollment.pauseOf', { who })}>
+        <Button size="small" autoInsertSpace={false} disabled={busy} onClick={() => run('pause')} aria-label={t('sequences.enrollment.pauseOf', { who })}>
           {t('sequences.enrollment.pause')}
         </Button>
       ) : (
-        <Button size="small" disabled={busy} onClick={() => run('resume')} aria-label={t('sequences.enrollment.resumeOf', { who })}>
+        <Button size="small" autoInsertSpace={false} disabled={busy} onClick={() => run('resume')} aria-label={t('sequences.enrollment.resumeOf', { who })}>
           {t('sequences.enrollment.resume')}
         </Button>
       )}
@@ -25,7 +26,7 @@ export function EnrollmentActions({ appId, id, state, who }: { appId: string; id
         okText={t('sequences.enrollment.replied')}
         onConfirm={() => run('replied')}
       >
-        <Button size="small" disabled={busy} aria-label={t('sequences.enrollment.repliedOf', { who })}>
+        <Button size="small" autoInsertSpace={false} disabled={busy} aria-label={t('sequences.enrollment.repliedOf', { who })}>
           {t('sequences.enrollment.replied')}
         </Button>
       </Popconfirm>
@@ -35,7 +36,7 @@ export function EnrollmentActions({ appId, id, state, who }: { appId: string; id
         okButtonProps={{ danger: true }}
         onConfirm={() => run('remove')}
       >
-        <Button size="small" danger disabled={busy} aria-label={t('sequences.enrollment.removeOf', { who })}>
+        <Button size="small" autoInsertSpace={false} danger disabled={busy} aria-label={t('sequences.enrollment.removeOf', { who })}>
           {t('sequences.enrollment.remove')}
         </Button>
       </Popconfirm>

@@ -1,7 +1,8 @@
 import { Tag } from 'antd';
 import { useLazyTexts } from '../../../shared/i18n/lazyTexts.ts';
 
-const COLORS: Record<string, string> = { active: 'green', paused: 'orange', finished: 'blue', exited: 'default' };
+// Solid colours with white text, or antd's blue and plain: their text keeps its contrast (axe).
+const COLORS: Record<string, string> = { active: '#2e7d32', paused: '#ad4e00', finished: 'blue', exited: 'default' };
 
 /** An enrolment's state in words; an exit with its reason. */
 export function StateTag({ state, reason }: { state: string; reason?: string | null | undefined }) {

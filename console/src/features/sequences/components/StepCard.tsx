@@ -114,7 +114,7 @@ export function StepCard({ editor: e, index, step, day, onPreview }: Props) {
           maxLength={1000}
           status={e.has('title', index) ? 'error' : undefined}
           placeholder={
-            email ? t('sequences.step.subjectHint', MARKS) : t(`sequences.step.titleHint.${step.type as Exclude<Step['type'], 'email'>}`)
+            email ? t('sequences.step.subjectHint') : t(`sequences.step.titleHint.${step.type as Exclude<Step['type'], 'email'>}`)
           }
           onChange={(ev) => e.setStep(index, { title: ev.target.value })}
         />
