@@ -9,7 +9,7 @@ import { SequencesPage } from '../../console/e2e/pages/SequencesPage.ts';
 import { SignInPage } from '../../console/e2e/pages/SignInPage.ts';
 import { launchChromium, personContext, watchNoise } from '../helpers/browser.ts';
 import { expectAccessible, shot } from '../helpers/console-checks.ts';
-import { customerEvent } from '../helpers/histories.ts';
+import { HOUR, ago, customerEvent } from '../helpers/histories.ts';
 import { type ProvisionedProject, freePort, provisionProject, runCli, useProcessDatabase, waitForOk } from '../helpers/process.ts';
 
 /**
@@ -34,6 +34,15 @@ const RUNS = {
   375: { lang: 'zh-CN', touch: true, tag: 'Phone', customers: ['Cai Phone', 'Dan Phone'] },
 } as const;
 
+/** A visit of the customer's to a page of the project's site, some hours ago. */
+const visit = (id: string, customerId: string, hoursAgo: number, url: string) => ({
+  event_type: 'create',
+  domainType: 'BehaviourLog',
+  domainId: id,
+  body: { customerId, action: 'access_site', when: ago(hoursAgo * HOUR), content: JSON.stringify({ web_access_log_id: id, url }) },
+});
+const idOf = (name: string) => name.toLowerCase().replace(' ', '-');
+
 async function api<T>(path: string): Promise<T> {
   const res = await fetch(`${base}${path}`, { headers: project.auth });
   const body = (await res.json()) as { code?: number; status?: number; data: T };
@@ -48,15 +57,18 @@ beforeAll(async () => {
   await waitForOk(`${base}/healthz`);
   project = await provisionProject(base, processes.db.env, PHONE);
   const people = Object.values(RUNS).flatMap((r) => r.customers);
-  const res = await project.ingest(
-    people.map((name) =>
-      customerEvent(name.toLowerCase().replace(' ', '-'), {
-        name,
-        email: `${name.toLowerCase().replace(' ', '.')}@example.com`,
-        company: 'Northwind Trading',
-      }),
+  // Each run's first customer looked at the pricing twice this week; its second one at the team page.
+  const visits = Object.values(RUNS).flatMap((r) => [
+    visit(`v-${idOf(r.customers[0])}-1`, idOf(r.customers[0]), 30, 'https://shop.example/pricing'),
+    visit(`v-${idOf(r.customers[0])}-2`, idOf(r.customers[0]), 5, 'https://shop.example/pricing?plan=team'),
+    visit(`v-${idOf(r.customers[1])}-1`, idOf(r.customers[1]), 4, 'https://shop.example/about'),
+  ]);
+  const res = await project.ingest([
+    ...people.map((name) =>
+      customerEvent(idOf(name), { name, email: `${name.toLowerCase().replace(' ', '.')}@example.com`, company: 'Northwind Trading' }),
     ),
-  );
+    ...visits,
+  ]);
   expect(await res.json()).toMatchObject({ status: 1 });
   browser = await launchChromium();
 }, 60_000);
@@ -177,22 +189,36 @@ describe('sequences and playbooks in the console', { timeout: 240_000 }, () => {
       await expect.poll(() => sequences.row(name).innerText(), POLL).toMatch(/3[\s\S]*1[\s\S]*1/);
       await settledShot(page, `sequences-list-${width}`);
 
-      // A playbook: reading the deck → a call task and an enrolment; its dry run.
+      // A playbook: a visit to the pricing page → a call task; its dry run finds who visited it.
       await page.getByRole('button', { name: buttonName(lang, 'sequences.page.playbooks') }).click();
       await page.getByRole('heading', { level: 1, name: t('playbooks.page.title') }).waitFor();
       await page.getByRole('button', { name: buttonName(lang, 'playbooks.page.new') }).click();
-      await page.getByLabel(t('playbooks.editor.name')).fill(`Read pricing ${run.tag}`);
-      await page.getByLabel(t('playbooks.actions.taskTitle')).fill('Call: they read the pricing');
+      await page.getByLabel(t('playbooks.editor.name')).fill(`Pricing visited ${run.tag}`);
+      await page
+        .locator('.ant-select')
+        .filter({ has: page.getByRole('combobox', { name: t('playbooks.trigger.kind') }) })
+        .click();
+      await page.locator('.ant-select-item-option', { hasText: t('playbooks.kinds.site_visit') }).click();
+      await page.getByLabel(t('playbooks.trigger.url')).fill('/pricing');
+      await page.getByLabel(t('playbooks.actions.taskTitle')).fill('Call: they looked at the pricing');
       await page.getByRole('button', { name: buttonName(lang, 'playbooks.editor.dryRun') }).click();
       const result = page.locator('[data-dry-run]');
       await result.getByText(t('playbooks.dryRun.fired')).waitFor(POLL);
       await expect.poll(() => result.getAttribute('aria-busy'), POLL).toBe('false');
+      // Each run's first customer (twice on the pricing, once counted), not the second (the team page).
+      await result.getByRole('link', { name: run.customers[0] }).waitFor(POLL);
+      expect(await result.getByRole('link', { name: RUNS[width === 1440 ? 375 : 1440].customers[0] }).count()).toBe(1);
+      expect(await result.getByRole('link', { name: run.customers[1] }).count()).toBe(0);
       await expectAccessible(page, `a playbook's dry run at ${width}`);
       await shot(page, `playbooks-dry-run-${width}`);
       await page.getByRole('button', { name: buttonName(lang, 'playbooks.editor.save') }).click();
       await page.getByText(t('playbooks.editor.saved'), { exact: true }).waitFor();
-      const playbooks = await api<{ name: string; actions: { type: string }[] }[]>(`/api/v1.7/app/${project.appId}/playbooks`);
-      expect(playbooks.find((p) => p.name === `Read pricing ${run.tag}`)?.actions.map((a) => a.type)).toEqual(['create_task']);
+      const playbooks = await api<{ name: string; trigger: { kind: string; conditions: { url?: string } }; actions: { type: string }[] }[]>(
+        `/api/v1.7/app/${project.appId}/playbooks`,
+      );
+      const saved = playbooks.find((p) => p.name === `Pricing visited ${run.tag}`);
+      expect(saved?.trigger).toMatchObject({ kind: 'site_visit', conditions: { url: '/pricing' } });
+      expect(saved?.actions.map((a) => a.type)).toEqual(['create_task']);
 
       noise.stop();
       expect(noise.failures).toEqual([]);

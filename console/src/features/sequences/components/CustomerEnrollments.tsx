@@ -3,6 +3,7 @@ import { Card, Empty, Flex, List, Skeleton, Typography } from 'antd';
 import { Suspense } from 'react';
 import { Link } from 'react-router';
 import { useLazyTexts } from '../../../shared/i18n/lazyTexts.ts';
+import { DateTime } from '../../../shared/ui/DateTime.tsx';
 import { sequenceQueries } from '../api.ts';
 import { EnrollmentActions } from './EnrollmentActions.tsx';
 import { StateTag } from './StateTag.tsx';
@@ -36,11 +37,17 @@ function Enrollments({ appId, customerId, name }: Props) {
                   <StateTag state={e.state} reason={e.exitReason} />
                 </Flex>
                 <Typography.Text type="secondary" style={{ fontSize: 13 }}>
-                  {e.state === 'finished'
-                    ? t('sequences.customer.finished')
-                    : e.state === 'exited'
-                      ? t('sequences.customer.exitedAt', { n: e.step + 1 })
-                      : t('sequences.customer.nextStep', { n: e.step + 1 })}
+                  {e.state === 'finished' ? (
+                    t('sequences.customer.finished')
+                  ) : e.state === 'exited' ? (
+                    t('sequences.customer.exitedAt', { n: e.step + 1 })
+                  ) : e.state === 'active' && e.dueAt ? (
+                    <>
+                      {t('sequences.customer.nextStepDue', { n: e.step + 1 })} <DateTime value={e.dueAt} />
+                    </>
+                  ) : (
+                    t('sequences.customer.nextStep', { n: e.step + 1 })
+                  )}
                 </Typography.Text>
                 <EnrollmentActions appId={appId} id={e.id} state={e.state} who={e.sequenceName || name} />
               </Flex>

@@ -13,11 +13,23 @@ export function EnrollmentActions({ appId, id, state, who }: { appId: string; id
   return (
     <Flex gap={4} wrap>
       {state === 'active' ? (
-        <Button size="small" autoInsertSpace={false} disabled={busy} onClick={() => run('pause')} aria-label={t('sequences.enrollment.pauseOf', { who })}>
+        <Button
+          size="small"
+          autoInsertSpace={false}
+          disabled={busy}
+          onClick={() => run('pause')}
+          aria-label={t('sequences.enrollment.pauseOf', { who })}
+        >
           {t('sequences.enrollment.pause')}
         </Button>
       ) : (
-        <Button size="small" autoInsertSpace={false} disabled={busy} onClick={() => run('resume')} aria-label={t('sequences.enrollment.resumeOf', { who })}>
+        <Button
+          size="small"
+          autoInsertSpace={false}
+          disabled={busy}
+          onClick={() => run('resume')}
+          aria-label={t('sequences.enrollment.resumeOf', { who })}
+        >
           {t('sequences.enrollment.resume')}
         </Button>
       )}

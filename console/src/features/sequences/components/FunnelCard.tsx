@@ -1,6 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import { Card, Col, Empty, Row, Skeleton, Statistic, Table, Tag } from 'antd';
+import { Card, Col, Empty, Flex, List, Row, Skeleton, Statistic, Table, Tag } from 'antd';
+import type { ReactNode } from 'react';
 import { useLazyTexts } from '../../../shared/i18n/lazyTexts.ts';
+import { useWide } from '../../../shared/ui/useWide.ts';
 import { type Funnel, sequenceQueries } from '../api.ts';
 import { rate } from '../model.ts';
 
@@ -14,6 +16,16 @@ const Count = ({ n, of }: { n: number; of: number }) => (
   </span>
 );
 
+/** A step's figures, each with its share of those it is counted against; tasks for the steps a member does. */
+const figures = (s: FunnelStep): ['reached' | 'sent' | 'opened' | 'clicked' | 'replied' | 'tasks', ReactNode][] => [
+  ['reached', s.reached],
+  ['sent', <Count n={s.sent} of={s.reached} />],
+  ['opened', <Count n={s.opened} of={s.sent} />],
+  ['clicked', <Count n={s.clicked} of={s.sent} />],
+  ['replied', <Count n={s.replied} of={s.reached} />],
+  ['tasks', s.tasks],
+];
+
 /**
  * A sequence's funnel: how many were enrolled and where they are now, each step's reach (sent,
  * opened, clicked, replied; tasks for the steps a member does), and why people left.
@@ -21,6 +33,8 @@ const Count = ({ n, of }: { n: number; of: number }) => (
 export function FunnelCard({ appId, sequenceId }: { appId: string; sequenceId: string }) {
   const { t } = useLazyTexts('sequences');
   const funnel = useQuery(sequenceQueries.funnel(appId, sequenceId));
+  // A phone lists the steps with their figures; a wide screen shows them as a table.
+  const wide = useWide();
   if (!funnel.data) return <Skeleton active paragraph={{ rows: 6 }} />;
   const f = funnel.data;
   const exits = Object.entries(f.exited.byReason).filter(([, n]) => n > 0);
@@ -45,31 +59,55 @@ export function FunnelCard({ appId, sequenceId }: { appId: string; sequenceId: s
         <Empty description={t('sequences.funnel.empty')} />
       ) : (
         <>
-          <Table<FunnelStep>
-            size="small"
-            rowKey="step"
-            pagination={false}
-            scroll={{ x: 640 }}
-            dataSource={f.steps}
-            columns={[
-              {
-                key: 'step',
-                title: t('sequences.funnel.step'),
-                render: (_, s) => (
-                  <>
-                    {t('sequences.step.number', { n: s.step + 1 })} · {t(`sequences.types.${s.type}`, { defaultValue: s.type })}
-                    <div style={{ color: '#666', fontSize: 12 }}>{s.title}</div>
-                  </>
-                ),
-              },
-              { key: 'reached', title: t('sequences.funnel.reached'), dataIndex: 'reached' },
-              { key: 'sent', title: t('sequences.funnel.sent'), render: (_, s) => <Count n={s.sent} of={s.reached} /> },
-              { key: 'opened', title: t('sequences.funnel.opened'), render: (_, s) => <Count n={s.opened} of={s.sent} /> },
-              { key: 'clicked', title: t('sequences.funnel.clicked'), render: (_, s) => <Count n={s.clicked} of={s.sent} /> },
-              { key: 'replied', title: t('sequences.funnel.replied'), render: (_, s) => <Count n={s.replied} of={s.reached} /> },
-              { key: 'tasks', title: t('sequences.funnel.tasks'), dataIndex: 'tasks' },
-            ]}
-          />
+          {wide ? (
+            <Table<FunnelStep>
+              size="small"
+              rowKey="step"
+              pagination={false}
+              scroll={{ x: 640 }}
+              dataSource={f.steps}
+              columns={[
+                {
+                  key: 'step',
+                  title: t('sequences.funnel.step'),
+                  render: (_, s) => (
+                    <>
+                      {t('sequences.step.number', { n: s.step + 1 })} · {t(`sequences.types.${s.type}`, { defaultValue: s.type })}
+                      <div style={{ color: '#666', fontSize: 12 }}>{s.title}</div>
+                    </>
+                  ),
+                },
+                { key: 'reached', title: t('sequences.funnel.reached'), dataIndex: 'reached' },
+                { key: 'sent', title: t('sequences.funnel.sent'), render: (_, s) => <Count n={s.sent} of={s.reached} /> },
+                { key: 'opened', title: t('sequences.funnel.opened'), render: (_, s) => <Count n={s.opened} of={s.sent} /> },
+                { key: 'clicked', title: t('sequences.funnel.clicked'), render: (_, s) => <Count n={s.clicked} of={s.sent} /> },
+                { key: 'replied', title: t('sequences.funnel.replied'), render: (_, s) => <Count n={s.replied} of={s.reached} /> },
+                { key: 'tasks', title: t('sequences.funnel.tasks'), dataIndex: 'tasks' },
+              ]}
+            />
+          ) : (
+            <List<FunnelStep>
+              size="small"
+              dataSource={f.steps}
+              renderItem={(s) => (
+                <List.Item style={{ paddingInline: 0 }}>
+                  <Flex vertical gap={4} style={{ width: '100%' }}>
+                    <span>
+                      {t('sequences.step.number', { n: s.step + 1 })} · {t(`sequences.types.${s.type}`, { defaultValue: s.type })}
+                    </span>
+                    <span style={{ color: '#666', fontSize: 12 }}>{s.title}</span>
+                    <Flex gap="4px 12px" wrap style={{ fontSize: 13 }}>
+                      {figures(s).map(([k, node]) => (
+                        <span key={k}>
+                          {t(`sequences.funnel.${k}`)}: {node}
+                        </span>
+                      ))}
+                    </Flex>
+                  </Flex>
+                </List.Item>
+              )}
+            />
+          )}
           <h3 style={{ fontSize: 14, marginTop: 16 }}>{t('sequences.funnel.exits')}</h3>
           {exits.length === 0 ? (
             <span style={{ color: '#666' }}>{t('sequences.funnel.noExits')}</span>

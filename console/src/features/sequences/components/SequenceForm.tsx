@@ -91,7 +91,7 @@ export function SequenceForm({ editor: e }: { editor: SequenceEditor }) {
       {steps.map((s, i) => (
         <StepCard key={i} editor={e} index={i} step={s} day={dayOfStep(steps, i)} onPreview={setPreviewing} />
       ))}
-      <Flex gap={8} wrap justify="space-between">
+      <div>
         <Dropdown
           disabled={steps.length >= MAX_STEPS}
           menu={{
@@ -101,11 +101,13 @@ export function SequenceForm({ editor: e }: { editor: SequenceEditor }) {
         >
           <Button icon={<PlusOutlined />}>{t('sequences.editor.addStep')}</Button>
         </Dropdown>
+      </div>
+      <DeckCard editor={e} />
+      <Flex justify="flex-end">
         <Button type="primary" onClick={e.submit} loading={e.saving}>
           {e.sequenceId ? t('sequences.editor.saveVersion') : t('sequences.editor.create')}
         </Button>
       </Flex>
-      <DeckCard editor={e} />
       <MailPreview
         appId={e.appId}
         step={previewing === undefined ? undefined : steps[previewing]}

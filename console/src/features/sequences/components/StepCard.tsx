@@ -46,7 +46,7 @@ export function StepCard({ editor: e, index, step, day, onPreview }: Props) {
             {t('sequences.step.number', { n: index + 1 })}
           </Tag>
           <Typography.Text type="secondary" style={{ fontWeight: 'normal', fontSize: 13 }}>
-            {t('sequences.step.day', { day })}
+            {day === 0 ? t('sequences.step.dayZero') : t('sequences.step.day', { day })}
           </Typography.Text>
         </Flex>
       }
@@ -124,7 +124,7 @@ export function StepCard({ editor: e, index, step, day, onPreview }: Props) {
             <label htmlFor={`${id}-html`}>{t('sequences.step.body')}</label>
             <Flex gap={4} wrap role="toolbar" aria-label={t('sequences.step.mergeFields')}>
               {MERGE_FIELDS.map((f) => (
-                <Button key={f} size="small" onClick={() => insert(f)}>
+                <Button key={f} size="small" autoInsertSpace={false} onClick={() => insert(f)}>
                   {t(`sequences.merge.${f}`)}
                 </Button>
               ))}
