@@ -205,6 +205,7 @@ describe('sequences and playbooks in the console', { timeout: 240_000 }, () => {
       const result = page.locator('[data-dry-run]');
       await result.getByText(t('playbooks.dryRun.fired')).waitFor(POLL);
       await expect.poll(() => result.getAttribute('aria-busy'), POLL).toBe('false');
+      expect(await result.innerText()).toContain('/pricing');
       // Each run's first customer (twice on the pricing, once counted), not the second (the team page).
       await result.getByRole('link', { name: run.customers[0] }).waitFor(POLL);
       expect(await result.getByRole('link', { name: RUNS[width === 1440 ? 375 : 1440].customers[0] }).count()).toBe(1);

@@ -36,6 +36,14 @@ export function describeTrigger(t: Trigger): { en: string; zh: string } {
     en += ` (page ${c.page})`;
     zh += `（第 ${c.page} 页）`;
   }
+  if (c.url !== undefined) {
+    en += ` (an address containing "${c.url}")`;
+    zh += `（地址包含“${c.url}”）`;
+  }
+  if (c.seconds !== undefined) {
+    en += ` for at least ${c.seconds} seconds`;
+    zh += `，停留至少 ${c.seconds} 秒`;
+  }
   if (c.score !== undefined) {
     en = `reached a score of ${c.score}`;
     zh = `分数达到 ${c.score}`;

@@ -52,8 +52,9 @@ export function ActionFields({
             min={0}
             max={2160}
             precision={0}
+            addonBefore={t('playbooks.actions.dueIn')}
             addonAfter={t('playbooks.actions.hours')}
-            style={{ flex: '1 1 140px' }}
+            style={{ flex: '1 1 180px' }}
             value={a.dueInHours}
             onChange={(v) => onChange({ ...a, dueInHours: v ?? 0 })}
           />

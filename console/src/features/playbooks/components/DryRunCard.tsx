@@ -1,4 +1,5 @@
-import { Alert, Card, Empty, List, Statistic, Tag, Typography } from 'antd';
+import { Alert, Card, Empty, List, Statistic, Typography } from 'antd';
+import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import { errorText } from '../../../shared/i18n/errors.ts';
 import { useLazyTexts } from '../../../shared/i18n/lazyTexts.ts';
@@ -9,9 +10,15 @@ import type { PlaybookEditor } from '../usePlaybookEditor.ts';
 export function DryRunCard({ editor: e }: { editor: PlaybookEditor }) {
   const { t, i18n } = useLazyTexts('playbooks');
   const run = e.dryRun;
+  const card = useRef<HTMLDivElement>(null);
+  // On a phone the answer is below the editor: brought into sight when it comes.
+  useEffect(() => {
+    if (run.data || run.error) card.current?.scrollIntoView({ block: 'nearest' });
+  }, [run.data, run.error]);
   if (run.isIdle) return null;
   return (
     <Card
+      ref={card}
       size="small"
       title={<h2 style={{ fontSize: 16, margin: 0 }}>{t('playbooks.dryRun.title')}</h2>}
       data-dry-run
@@ -39,11 +46,13 @@ export function DryRunCard({ editor: e }: { editor: PlaybookEditor }) {
                 <List.Item style={{ paddingInline: 0, flexWrap: 'wrap', gap: 4 }}>
                   <Link to={`/p/${e.appId}/customers/${f.customerId}`}>{f.customerName || f.customerId}</Link>
                   <DateTime value={f.at} />
-                  <span>
-                    {f.actions.map((a, i) => (
-                      <Tag key={i}>{t(`playbooks.actionTypes.${a}`, { defaultValue: a })}</Tag>
-                    ))}
-                  </span>
+                  <Typography.Text type="secondary">
+                    {t('playbooks.dryRun.wouldDo', {
+                      actions: f.actions
+                        .map((a) => t(`playbooks.actionTypes.${a}`, { defaultValue: a }))
+                        .join(i18n.language === 'zh-CN' ? '、' : ', '),
+                    })}
+                  </Typography.Text>
                 </List.Item>
               )}
             />
