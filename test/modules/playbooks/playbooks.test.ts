@@ -9,10 +9,12 @@ import { Browser, type LinkData, madeLink, renderedFile } from '../../helpers/li
 import { type RunningRelay, startRelay } from '../../helpers/relay.ts';
 
 /**
- * Playbooks through HTTP, the server's clock moved by the test: made and checked; the playbook "read
- * at least 60% of Pricing twice within 3 days → a task, an alert in the inbox and on a DingTalk robot"
- * acting once per customer on readings recorded through the viewer's beacons (the robot checks the
- * signature as DingTalk does); a second evaluator and a second pass doing nothing twice; the dry run.
+ * Playbooks through HTTP, the server's clock moved by the test: made, checked and audited; the playbook
+ * "read at least 60% of Pricing twice within 3 days → a task, an alert in the inbox and on a DingTalk
+ * robot, and an enrolment in a sequence" acting once per customer on readings recorded through the
+ * viewer's beacons (the robot checks the signature as DingTalk does); a second evaluator and a second
+ * pass doing nothing twice; the dry run; an action that fails undone alone; runs following a merge and
+ * erased; a group move and a field set; a signed webhook call.
  */
 const t = useTestServer({ WEBHOOK_ALLOW_PRIVATE: 'true' });
 const SECRETS = { slackPath: 'XXpbXXslackXX', wecomKey: 'wecom-pb', dingtalk: 'SECding-playbook', feishu: 'feishu-pb' };
