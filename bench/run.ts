@@ -603,6 +603,45 @@ async function mailFigures(): Promise<Record<string, unknown>> {
 }
 
 /**
+ * Playbook lag: bench/playbooks.ts (its own fresh database of the same dialect and the real server)
+ * sends behaviour records at a steady pace, one in five a form that a playbook acts on, and reports
+ * each run's time from the record to the run with its actions (the runs API's `lagMs`).
+ */
+async function playbookLag(): Promise<Record<string, unknown>> {
+  const out = await new Promise<string>((resolve, reject) => {
+    const args = ['--import', 'tsx', 'bench/playbooks.ts', '--db', DB, '--forms', QUICK ? '200' : '1000'];
+    const child = spawn(process.execPath, args, {
+      cwd: ROOT,
+      env: { ...process.env, LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let text = '';
+    child.stdout.on('data', (d: Buffer) => (text += d.toString()));
+    child.on('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`bench/playbooks.ts exited ${code}`))));
+  });
+  const r = JSON.parse(out.slice(out.indexOf('{'))) as {
+    records: number;
+    recordsPerSec: number;
+    forms: number;
+    runs: number;
+    p50ms: number;
+    p95ms: number;
+    maxMs: number;
+    peakRssMB: number;
+  };
+  return {
+    scenario: `playbook lag (record to action; ${r.recordsPerSec} records/s, ${r.forms} forms acted on)`,
+    p50ms: r.p50ms,
+    p95ms: r.p95ms,
+    maxMs: r.maxMs,
+    failures: r.forms - r.runs,
+    peakRssMB: r.peakRssMB,
+    target: 'p95 ≤ 2000 ms',
+    met: r.p95ms <= 2000 && r.runs === r.forms ? 'yes' : 'NO',
+  };
+}
+
+/**
  * `--soak MINUTES`: the mixed load's capacity is measured for 10 s at full speed, then the same load
  * runs at half that rate for MINUTES in 30 s slices; each slice reports its throughput, p99 and the
  * server's RSS (at the end of the slice and its peak). Flat RSS is the target.
@@ -811,6 +850,7 @@ async function main() {
       );
     }
     if (selected('campaign mail')) rows.push(await mailFigures());
+    if (selected('playbook lag')) rows.push(await playbookLag());
     if (selected('sequence enrol 100k')) rows.push(await sequenceEnrolFigures());
     if (selected('import') || selected('export')) rows.push(...(await dataOps()));
     const big = rows.find((r) => r.scenario === 'overview, big customer')?.reqPerSec as number | undefined;

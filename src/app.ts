@@ -27,6 +27,7 @@ import { dataOpsRoutes } from './modules/dataops/routes.ts';
 import { bulkRoutes } from './modules/bulk/routes.ts';
 import { tasksRoutes } from './modules/tasks/routes.ts';
 import { alertsRoutes } from './modules/alerts/routes.ts';
+import { playbooksRoutes } from './modules/playbooks/routes.ts';
 import { membersRoutes } from './modules/members/routes.ts';
 import { metadataRoutes } from './modules/metadata/routes.ts';
 import { logoRoutes } from './modules/projects/logo.routes.ts';
@@ -219,6 +220,7 @@ async function registerModules(app: FastifyInstance, ctx: AppContext, services: 
   await app.register(sequencesRoutes, { sequences: services.sequences, bulk: services.bulk });
   await app.register(tasksRoutes, { tasks: services.tasks });
   await app.register(alertsRoutes, { alerts: services.alerts });
+  await app.register(playbooksRoutes, { playbooks: services.playbooks });
   await app.register(ingestRoutes, { ingest: services.ingest });
   await app.register(historiesRoutes, { histories: services.histories });
   await app.register(behaviourRoutes, { behaviour: services.behaviour });

@@ -13,7 +13,7 @@ import {
 } from './modules/alerts/service.ts';
 import { createAccountsBase, createAccountsService } from './modules/accounts/service.ts';
 import { createAuditService } from './modules/audit/service.ts';
-import { createBehaviourErasure, createBehaviourRecords, createBehaviourService } from './modules/behaviour/service.ts';
+import { actionSpec, createBehaviourErasure, createBehaviourRecords, createBehaviourService } from './modules/behaviour/service.ts';
 import { createBulkServices } from './modules/bulk/service.ts';
 import { createCampaignErasure, createCampaignServices } from './modules/campaigns/service.ts';
 import { createClientsService } from './modules/clients/service.ts';
@@ -55,6 +55,12 @@ import {
   createSiteStatus,
   createSiteStore,
 } from './modules/site/service.ts';
+import {
+  type PlaybooksDeps,
+  createPlaybookErasure,
+  createPlaybookMergeMoves,
+  createPlaybooksService,
+} from './modules/playbooks/service.ts';
 import { createSequenceErasure, createSequenceMergeMoves, createSequenceServices } from './modules/sequences/service.ts';
 import { createTaskErasure, createTaskMergeMoves, createTasksServices, createTeamRecordReads } from './modules/tasks/service.ts';
 import { createNotificationChannels, createWebhooksService } from './modules/webhooks/service.ts';
@@ -122,6 +128,7 @@ function createErasure(ctx: AppContext, id: IdentityServices, scoring: ScoreKeep
       tasks: createTaskErasure(ctx.database),
       alerts: createAlertErasure(ctx.database),
       sequences: createSequenceErasure(ctx),
+      playbooks: createPlaybookErasure(ctx.database),
       scoring,
     },
   });
@@ -186,6 +193,7 @@ function createCustomerServices(ctx: AppContext, id: IdentityServices, jobs: Bac
     tasks: createTaskMergeMoves(ctx.database),
     alerts: createAlertMergeMoves(ctx.database),
     sequences: createSequenceMergeMoves(ctx),
+    playbooks: createPlaybookMergeMoves(ctx.database),
     scores: scoring.keeper,
   });
   // Erasure asks each module whose tables name customers to erase its own rows, in one transaction.
@@ -222,7 +230,7 @@ function createCustomerServices(ctx: AppContext, id: IdentityServices, jobs: Bac
     readModel: customerVisibilityReadModel,
   });
   jobs.define(tasks.due.job);
-  return { groups, histories, behaviour, customers, merges, erasure, ingest, dataops, tasks, scoring };
+  return { groups, histories, behaviour, behaviourRecords, customers, merges, erasure, ingest, dataops, tasks, scoring };
 }
 
 type CustomerServices = ReturnType<typeof createCustomerServices>;
@@ -334,7 +342,9 @@ function createOutreachServices(ctx: AppContext, id: IdentityServices, cs: Custo
     memberships,
     defineJob: (def) => jobs.define(def),
   });
+  const playbooks = createPlaybooks(ctx, { id, cs, notices: alerts.notices, sequences: sequences.automation }, jobs);
   return {
+    playbooks,
     webhooks,
     channels,
     files,
@@ -351,6 +361,52 @@ function createOutreachServices(ctx: AppContext, id: IdentityServices, cs: Custo
     sequences,
     alerts,
   };
+}
+
+/**
+ * Playbooks: the feed's records matched against each project's playbooks (job playbook-evaluate), their
+ * actions through the tasks, alerts, customers and sequences services; webhook calls by playbook-webhooks.
+ */
+function createPlaybooks(
+  ctx: AppContext,
+  deps: { id: IdentityServices; cs: CustomerServices; notices: PlaybooksDeps['notices']; sequences: PlaybooksDeps['sequences'] },
+  jobs: BackgroundJobs,
+) {
+  const { id, cs } = deps;
+  return createPlaybooksService(ctx, {
+    access: id.access,
+    audit: id.audit.record,
+    customers: cs.customers,
+    groups: cs.groups,
+    tasks: cs.tasks.tasks,
+    notices: deps.notices,
+    sequences: deps.sequences,
+    links: createLinkReads(ctx),
+    readings: createLinkReadings(ctx.database),
+    files: createFileFacts(),
+    scores: cs.scoring.view,
+    isCatalogueAction: (action) => actionSpec(action) !== undefined,
+    recordsSince: async (appId, q) =>
+      (await cs.behaviourRecords.projectRecordsSince({ appId, ...q })).map((r) => ({
+        id: r.id,
+        customerId: r.customer_id,
+        action: r.action,
+        at: Number(r.when_at),
+        createdAt: Number(r.created_at),
+        content: contentObject(r.content),
+      })),
+    defineJob: (def) => jobs.define(def),
+  });
+}
+
+/** A record's content (JSON object text) as an object; {} for none or unreadable text. */
+function contentObject(text: string | null): Record<string, unknown> {
+  try {
+    const v = text === null ? null : (JSON.parse(text) as unknown);
+    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
 }
 
 /**

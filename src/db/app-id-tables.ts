@@ -78,6 +78,9 @@ export const TABLE_SCOPE = {
   sequence_versions: PROJECT,
   sequence_enrollments: PROJECT,
   sequence_step_runs: PROJECT,
+  playbooks: PROJECT,
+  playbook_hits: PROJECT,
+  playbook_runs: PROJECT,
   server_secrets: {
     scope: 'global',
     why: "the server's own signing keys (share-link view tokens, campaign tracking tokens), not a project's",
@@ -162,6 +165,9 @@ export const CROSS_PROJECT = {
     "The alerts' mailer looks for instant alert e-mails due to be sent, in every project: one queue per server; each row names its project.",
   'alert-prune':
     'Deleting alerts (signals, notifications, readings) older than their retention, in every project: each server prunes what has aged.',
+  'playbook-evaluator':
+    "The playbooks' evaluator reads which behaviour actions the enabled playbooks of every project are triggered by (what the feed " +
+    'reader reads the bodies of), and looks for webhook calls due to be made, in every project: one queue per server; each row names its project.',
   'inbound-mail-token':
     "The inbound mail webhook names only its token (a mail provider's post knows nothing else): the project is found by its " +
     "sequence settings' token, unique across projects, and the project found names every later statement.",

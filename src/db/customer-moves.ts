@@ -7,7 +7,8 @@ import type { Database } from './schema.ts';
  * Tables whose rows name a customer in `customer_id` and move, a batch at a time, to the customer a
  * merged one was merged into (ADR 0027): each owner module calls the batch with its own tables.
  */
-export type MovedCustomerTable = 'behaviour_logs' | 'link_view_logs' | 'links' | 'notes' | 'tasks' | 'notifications' | 'alert_signals';
+export type MovedCustomerTable =
+  'behaviour_logs' | 'link_view_logs' | 'links' | 'notes' | 'tasks' | 'notifications' | 'alert_signals' | 'playbook_runs';
 
 /** A merged customer whose rows move to its survivor. */
 export interface CustomerMove {

@@ -36,6 +36,7 @@ import * as m035 from './migrations/035_engagement_scores.ts';
 import * as m036 from './migrations/036_alerts.ts';
 import * as m037 from './migrations/037_hot_lead_readings.ts';
 import * as m038 from './migrations/038_sequences.ts';
+import * as m039 from './migrations/039_playbooks.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -83,6 +84,7 @@ const MIGRATIONS: Record<string, PortableMigration> = {
   '036_alerts': m036,
   '037_hot_lead_readings': m037,
   '038_sequences': m038,
+  '039_playbooks': m039,
 };
 
 class StaticProvider implements MigrationProvider {

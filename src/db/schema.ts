@@ -1155,4 +1155,66 @@ export interface Database {
   sequence_versions: SequenceVersionsTable;
   sequence_enrollments: SequenceEnrollmentsTable;
   sequence_step_runs: SequenceStepRunsTable;
+  playbooks: PlaybooksTable;
+  playbook_hits: PlaybookHitsTable;
+  playbook_runs: PlaybookRunsTable;
+}
+
+/** A playbook: when a customer does the trigger, if the filters hold, do the actions (migration 039, docs/playbooks.md). */
+export interface PlaybooksTable {
+  id: string;
+  app_id: string;
+  name: string;
+  /** 1: evaluated from the feed; 0: kept, not evaluated. */
+  enabled: number;
+  /** JSON `{kind, conditions}`. */
+  trigger_def: string;
+  /** JSON `{ownerIds?, groupIds?, fields?}`. */
+  filters: string;
+  /** JSON array of actions. */
+  actions: string;
+  /** once | per_period | every_time */
+  limit_kind: string;
+  /** per_period: the period in days; null otherwise. */
+  limit_days: number | null;
+  /** Signs its webhook calls (`x-rapport-signature`, as webhooks are signed). */
+  secret: string;
+  created_by: number;
+  created_at: number;
+  updated_at: number;
+  deleted_at: number | null;
+}
+
+/** A customer's doing of a playbook's trigger, once per key (a view, a record): what repeats count (migration 039). */
+export interface PlaybookHitsTable {
+  app_id: string;
+  playbook_id: string;
+  /** `view:<view id>`, `record:<record id>`, `score:<event id>` */
+  key: string;
+  customer_id: string;
+  /** When the customer did it (the record's time). */
+  at: number;
+}
+
+/** A playbook acting on a customer, once per run key (migration 039). */
+export interface PlaybookRunsTable {
+  id: string;
+  app_id: string;
+  playbook_id: string;
+  customer_id: string;
+  /** Unique in the project: `<playbook>:<customer>` for `once`, `<playbook>:<hit key>` otherwise. */
+  run_key: string;
+  hit_key: string;
+  /** The feed event that made it act. */
+  event_id: string;
+  /** When that event was recorded (the lag is `created_at - recorded_at`). */
+  recorded_at: number;
+  /** JSON array: what each action did (`{type, ok, detail?, error?}`). */
+  outcome: string;
+  /** pending | sent | dead; null without a webhook action. */
+  webhook_status: string | null;
+  webhook_attempts: number;
+  webhook_next_at: number | null;
+  webhook_error: string | null;
+  created_at: number;
 }

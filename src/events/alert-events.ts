@@ -7,7 +7,12 @@
 
 /** What alerts are sent for. */
 export const ALERT_SIGNALS = ['deck_opened', 'deck_read', 'hot_lead', 'task_due', 'mention'] as const;
-export type AlertSignal = (typeof ALERT_SIGNALS)[number];
+/**
+ * A playbook's `notify` (docs/playbooks.md): told to the members and on the channels the playbook
+ * names, whatever signals they take; not among the signals members and channels choose.
+ */
+export const PLAYBOOK_SIGNAL = 'playbook';
+export type AlertSignal = (typeof ALERT_SIGNALS)[number] | typeof PLAYBOOK_SIGNAL;
 
 /** The languages an alert's words come in. */
 export const ALERT_LOCALES = ['en-US', 'zh-CN'] as const;

@@ -5,13 +5,16 @@ import { type FeedEvent, lastPosition, toFeedEvents } from './sequencer.ts';
 
 /**
  * Readers of the whole feed by position (docs/events.md "Order and the feed"), each with a named
- * cursor in `event_cursors`: the relay's NATS sink, the alerts' evaluator (docs/alerts.md) and the
- * sequences' reader (docs/sequences.md). The
+ * cursor in `event_cursors`: the relay's NATS sink, the alerts' evaluator (docs/alerts.md), the
+ * playbooks' evaluator (docs/playbooks.md) and the sequences' reader (docs/sequences.md). The
  * relay keeps events until every named reader has passed them (its `feedReaders`).
  */
 
 /** The alerts' evaluator's cursor: every server runs it, each pass taking up where the last one (of any server) ended. */
 export const ALERTS_FEED_CURSOR = 'alerts';
+
+/** The playbooks' evaluator's cursor (docs/playbooks.md): the same kind of reader as the alerts'. */
+export const PLAYBOOKS_FEED_CURSOR = 'playbooks';
 
 /** The sequences' reader (exits on unsubscribe, bounce, a form; the deck jump): every server runs it, as the evaluator. */
 export const SEQUENCES_FEED_CURSOR = 'sequences';

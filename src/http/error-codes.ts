@@ -604,6 +604,21 @@ export const ERROR_CODES = {
     en: "A channel's name must be at most 100 characters",
     zh: '渠道名称最多 100 个字符',
   },
+  playbook_not_found: {
+    http: [BUSINESS],
+    en: 'Playbook not found',
+    zh: '自动规则不存在',
+  },
+  playbook_invalid: {
+    http: [BUSINESS],
+    en: 'The playbook is not valid: its trigger, filters, actions or limit (the message says which)',
+    zh: '自动规则无效：触发条件、筛选、动作或频次有误（详见消息）',
+  },
+  too_many_playbooks: {
+    http: [BUSINESS],
+    en: 'The project has as many playbooks as it may have',
+    zh: '该项目的自动规则数量已达上限',
+  },
   too_many_channels: {
     http: [BUSINESS],
     en: 'The project has as many notification channels as it may have',

@@ -37,6 +37,7 @@ const ids = {
   notification: '',
   sequence: '',
   enrollment: '',
+  playbook: '',
 };
 
 /** Texts only project A's data contains: none may appear in an answer to project B's Master. */
@@ -86,6 +87,8 @@ function pathValue(name: string, path: string, v: Variant): string {
       return ids.sequence;
     case 'enrollmentId':
       return ids.enrollment;
+    case 'playbookId':
+      return ids.playbook;
     case 'version':
       return '1';
     case 'n':
@@ -118,6 +121,7 @@ function fieldValue(name: string, v: Variant): unknown {
   if (name === 'user_id') return String(a.master.id);
   if (/^(group_?id|groupId|source_group_id|target_group_id)$/.test(name)) return ids.group;
   if (name === 'sequenceId') return ids.sequence;
+  if (name === 'playbookId') return ids.playbook;
   if (name === 'customer_ids' || name === 'customer_id') return ids.customer;
   if (name === 'assignee_id') return String(v.actor());
   if (name === 'content' || name === 'note') return 'Probe';
@@ -162,6 +166,7 @@ async function stateOfA(): Promise<unknown[]> {
     `/api/v1.7/app/${a.appId}/sequences?count=100`,
     `/api/v1.7/app/${a.appId}/customer/${ids.customer}/enrollments`,
     `/api/v1.7/app/${a.appId}/sequence-settings`,
+    `/api/v1.7/app/${a.appId}/playbooks`,
     `/api/v1.7/app/${a.appId}/notification-channels`,
     `/api/v1.7/notifications?count=100`,
     `/api/v1.7/user/notification-settings`,
@@ -322,6 +327,16 @@ beforeAll(async () => {
     if (ids.enrollment === '') await new Promise((r) => setTimeout(r, 50));
   }
   expect(ids.enrollment).not.toBe('');
+  // A playbook of A's (its name and task title are A's words).
+  const playbookName = unique('VictimPlaybook');
+  markers.push(playbookName);
+  const playbook = await api.post(
+    `/api/v1.7/app/${a.appId}/playbooks`,
+    { name: playbookName, trigger: { kind: 'form_submitted' }, actions: [{ type: 'create_task', title: playbookName }] },
+    { token: a.master.token },
+  );
+  expect(playbook.json().status, playbook.body).toBe(1);
+  ids.playbook = playbook.json().data.id as string;
   const feed = await api.get(`/api/v1.7/app/${a.appId}/events`, { token: a.master.token });
   ids.event = feed.json().data.events[0].id as string;
 });
@@ -382,7 +397,7 @@ describe("another project's Master, with the first project's ids", () => {
         const namesA =
           url.includes(a.appId) ||
           query.app_id === a.appId ||
-          /\{(customerId|linkId|fileId|postId|importId|id|channelId|notificationId|sequenceId|enrollmentId)\}/.test(op.path);
+          /\{(customerId|linkId|fileId|postId|importId|id|channelId|notificationId|sequenceId|enrollmentId|playbookId)\}/.test(op.path);
         if (success && namesA && !op.path.startsWith('/svcuser/')) problems.push(`${where}: succeeded: ${res.body.slice(0, 200)}`);
       }
     }

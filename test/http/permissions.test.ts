@@ -90,6 +90,7 @@ async function ownersTask(w: World): Promise<string> {
 }
 
 const sequenceBody = { name: 'Probe', steps: [{ type: 'task', title: 'Probe' }] };
+const playbookBody = { name: 'Probe', trigger: { kind: 'form_submitted' }, actions: [{ type: 'create_task', title: 'Probe' }] };
 
 /** A sequence a fresh Sales member made. */
 async function ownersSequence(w: World): Promise<string> {
@@ -490,6 +491,11 @@ const probes: Record<string, Probe> = {
     w.server.api.put(`/api/v1.7/app/${w.appId}/task/${await ownersTask(w)}`, { status: 'done' }, { token: u.token }),
   "DELETE /api/v1.7/app/{app-id}/task/{task-id} (a task on another member's customer)": async (w, u) =>
     w.server.api.delete(`/api/v1.7/app/${w.appId}/task/${await ownersTask(w)}`, { token: u.token }),
+  'POST /api/v1.7/app/{app-id}/playbooks': (w, u) =>
+    w.server.api.post(`/api/v1.7/app/${w.appId}/playbooks`, playbookBody, { token: u.token }),
+  'GET /api/v1.7/app/{app-id}/playbooks': (w, u) => w.server.api.get(`/api/v1.7/app/${w.appId}/playbooks`, { token: u.token }),
+  'POST /api/v1.7/app/{app-id}/playbook-dry-runs': (w, u) =>
+    w.server.api.post(`/api/v1.7/app/${w.appId}/playbook-dry-runs`, playbookBody, { token: u.token }),
   'GET /api/v1.7/app/{app-id}/sequence-settings': (w, u) =>
     w.server.api.get(`/api/v1.7/app/${w.appId}/sequence-settings`, { token: u.token }),
   'PUT /api/v1.7/app/{app-id}/sequence-settings': (w, u) =>

@@ -73,6 +73,9 @@ const OWNERS: Record<string, string> = {
   sequence_versions: 'sequences',
   sequence_enrollments: 'sequences',
   sequence_step_runs: 'sequences',
+  playbooks: 'playbooks',
+  playbook_hits: 'playbooks',
+  playbook_runs: 'playbooks',
 };
 
 function tablesNamed(source: string): Set<string> {

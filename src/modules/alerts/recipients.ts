@@ -73,6 +73,14 @@ function factsOf(d: SignalDraft, customer: VisibleCustomer, names: Map<number, s
       };
     case 'hot_lead':
       return { signal: 'hot_lead', customer: customer.name, ...hotFacts(data) };
+    case 'playbook':
+      return {
+        signal: 'playbook',
+        customer: customer.name,
+        playbook: String(data.playbookName ?? ''),
+        what: String(data.what ?? ''),
+        whatZh: String(data.whatZh ?? data.what ?? ''),
+      };
   }
 }
 

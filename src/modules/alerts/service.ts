@@ -3,6 +3,7 @@ import type { DefineJob } from '../../lib/jobs.ts';
 import { customerVisibilityReadModel } from '../customers/service.ts';
 import type { AlertsDeps } from './common.ts';
 import { createEvaluator } from './evaluator.service.ts';
+import { createPlaybookNotices } from './notices.service.ts';
 import { createInboxRepository } from './inbox.repository.ts';
 import { createInbox } from './inbox.service.ts';
 import { createAlertMail } from './mail.service.ts';
@@ -15,6 +16,7 @@ export { createFirstOpenMailChoice } from './settings.service.ts';
 export type { Inbox, InboxQuery } from './inbox.service.ts';
 export type { Evaluator, PassResult } from './evaluator.service.ts';
 export type { AlertMail } from './mail.service.ts';
+export type { NoticeOutcome, PlaybookNotice, PlaybookNotices } from './notices.service.ts';
 export type { SettingsInput } from './settings.ts';
 // The hot-lead source's event (sources.ts): the one place to wire hot leads in.
 export { HOT_LEAD_EVENT } from './sources.ts';
@@ -43,6 +45,8 @@ export function createAlertsServices(ctx: AppContext, deps: AlertsDeps & { membe
     inbox: createInbox(ctx, inboxRepo, deps.memberships),
     evaluator,
     mail,
+    /** Playbooks' notices, told in the playbook's transaction (the playbooks module's `notify`). */
+    notices: createPlaybookNotices(ctx, deps, { mailQueued: () => mailJob.poke() }),
   };
 }
 

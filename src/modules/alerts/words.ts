@@ -79,7 +79,8 @@ export type Facts =
     }
   | { signal: 'task_due'; customer: string | null; title: string; dueAt: string }
   | { signal: 'mention'; customer: string | null; author: string | null; mentioned: string | null; excerpt: string }
-  | ({ signal: 'hot_lead'; customer: string | null } & HotFacts);
+  | ({ signal: 'hot_lead'; customer: string | null } & HotFacts)
+  | { signal: 'playbook'; customer: string | null; playbook: string; what: string; whatZh: string };
 
 const NAME_MAX = 100;
 export const EXCERPT_MAX = 140;
@@ -182,6 +183,11 @@ function english(f: Facts, audience: Audience): AlertWords {
       };
     case 'hot_lead':
       return { title: `${who} is a hot lead`, text: hotWhy(f, f.reasons, EN) || `${who}'s engagement is rising.` };
+    case 'playbook':
+      return {
+        title: `${cut(f.playbook, NAME_MAX)}: ${who}`,
+        text: `${who} ${cut(f.what, 200)}. Playbook '${cut(f.playbook, NAME_MAX)}'.`,
+      };
   }
 }
 
@@ -210,6 +216,11 @@ function chinese(f: Facts, audience: Audience): AlertWords {
       };
     case 'hot_lead':
       return { title: `${who} 成为热门线索`, text: hotWhy(f, chineseWhy(f), ZH) || `${who} 的参与度正在上升。` };
+    case 'playbook':
+      return {
+        title: `${cut(f.playbook, NAME_MAX)}：${who}`,
+        text: `${who}：${cut(f.whatZh, 200)}。自动化剧本《${cut(f.playbook, NAME_MAX)}》。`,
+      };
   }
 }
 

@@ -37,6 +37,9 @@ export const AUDIT_ACTIONS = [
   'channel.create',
   'channel.update',
   'channel.remove',
+  'playbook.create',
+  'playbook.edit',
+  'playbook.remove',
   'file.upload',
   'file.replace',
   'field.create',
@@ -49,7 +52,7 @@ export interface AuditEntry {
   appId: string;
   actorId: number | null;
   action: AuditAction;
-  targetType: 'member' | 'invitation' | 'customer' | 'project' | 'webhook' | 'channel' | 'file' | 'field' | 'import';
+  targetType: 'member' | 'invitation' | 'customer' | 'project' | 'webhook' | 'channel' | 'file' | 'field' | 'import' | 'playbook';
   targetId: string;
   detail?: Record<string, unknown>;
 }

@@ -141,6 +141,24 @@ export function createBehaviourRecordWrites(database: DatabaseHandle) {
      * The project's records of these customers with these actions since `since` (epoch ms, their own
      * time), oldest first, at most `limit`: one walk of behaviour_customer_when_idx per customer.
      */
+    /** A project's records with these actions since `since`, oldest first, at most `limit` (a playbook's dry run). */
+    projectRecordsSince(
+      db: Kysely<Database>,
+      q: { appId: string; actions: readonly string[]; since: number; limit: number },
+    ): Promise<Pick<BehaviourLogsTable, 'id' | 'customer_id' | 'action' | 'when_at' | 'created_at' | 'content'>[]> {
+      if (q.actions.length === 0) return Promise.resolve([]);
+      return db
+        .selectFrom('behaviour_logs')
+        .select(['id', 'customer_id', 'action', 'when_at', 'created_at', 'content'])
+        .where('app_id', '=', q.appId)
+        .where('action', 'in', [...q.actions])
+        .where('when_at', '>=', q.since)
+        .orderBy('when_at')
+        .orderBy('id')
+        .limit(q.limit)
+        .execute();
+    },
+
     recordsOf(
       trx: Kysely<Database>,
       q: { appId: string; customerIds: string[]; actions: readonly string[]; since: number; limit: number },

@@ -65,6 +65,11 @@ export function createBehaviourRecords(database: DatabaseHandle) {
       return writes.recordsOf(trx, q);
     },
 
+    /** A project's records with these actions since `since`, oldest first, at most `limit` (a playbook's dry run). */
+    projectRecordsSince(q: { appId: string; actions: readonly string[]; since: number; limit: number }) {
+      return writes.projectRecordsSince(database.db, q);
+    },
+
     /** The project each of these ids belongs to, for the ids some project's record already has. */
     storedProjects(ids: string[]): Promise<Map<string, string>> {
       return writes.storedProjects(ids);

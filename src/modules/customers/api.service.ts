@@ -118,6 +118,41 @@ export function createCustomerApi(ctx: AppContext, deps: CustomerApiDeps) {
     return found;
   }
 
+  async function editIn(trx: Kysely<Database>, actor: Actor, input: EditInput, acting: number): Promise<CustomerResponse> {
+    const appId = actor.app.id;
+    const { customerId } = input;
+    const current = visible(actor, await repo.findForUpdate(trx, appId, customerId, ctx.database.features.skipLocked));
+    if (current.status !== 1) throw customerNotFound();
+    const v = await validateCustomer(input.body, {
+      mode: 'edit',
+      metadata: await metadata.rows(trx, appId),
+      actingUserId: acting,
+      mayAssignOthers: actor.isManager,
+      current,
+      ...(await path.envFor(trx, appId)),
+    });
+    const now = clock.now();
+    const changedFields = Object.keys(v.fields);
+    if (changedFields.length > 0) {
+      await replaceFieldValues(trx, appId, customerId, changedFields, fieldValueRows(appId, customerId, v.fields));
+    }
+    const updated = await repo.update(trx, appId, customerId, editPatch(current, v, now));
+    if (!updated) throw customerNotFound();
+    if (v.ownerChanged) {
+      await audit(trx, {
+        appId,
+        actorId: actor.userId,
+        action: 'customer.transfer_owner',
+        targetType: 'customer',
+        targetId: customerId,
+        detail: { from: String(current.owner_id), to: String(v.ownerId) },
+      });
+    }
+    const merge = await path.whetherMerge(trx, updated);
+    await writeEvents(trx, appId, [customerEvent(clock, 'update', updated, merge)], now);
+    return toCustomer(updated, clock, merge);
+  }
+
   return {
     async create(actor: Actor, input: CreateInput): Promise<CustomerResponse> {
       const appId = actor.app.id;
@@ -145,41 +180,13 @@ export function createCustomerApi(ctx: AppContext, deps: CustomerApiDeps) {
     },
 
     async edit(actor: Actor, input: EditInput): Promise<CustomerResponse> {
-      const appId = actor.app.id;
-      const { customerId } = input;
       const acting = await actingMember(members, db, actor, input.ownerId);
-      return db.transaction().execute(async (trx) => {
-        const current = visible(actor, await repo.findForUpdate(trx, appId, customerId, ctx.database.features.skipLocked));
-        if (current.status !== 1) throw customerNotFound();
-        const v = await validateCustomer(input.body, {
-          mode: 'edit',
-          metadata: await metadata.rows(trx, appId),
-          actingUserId: acting,
-          mayAssignOthers: actor.isManager,
-          current,
-          ...(await path.envFor(trx, appId)),
-        });
-        const now = clock.now();
-        const changedFields = Object.keys(v.fields);
-        if (changedFields.length > 0) {
-          await replaceFieldValues(trx, appId, customerId, changedFields, fieldValueRows(appId, customerId, v.fields));
-        }
-        const updated = await repo.update(trx, appId, customerId, editPatch(current, v, now));
-        if (!updated) throw customerNotFound();
-        if (v.ownerChanged) {
-          await audit(trx, {
-            appId,
-            actorId: actor.userId,
-            action: 'customer.transfer_owner',
-            targetType: 'customer',
-            targetId: customerId,
-            detail: { from: String(current.owner_id), to: String(v.ownerId) },
-          });
-        }
-        const merge = await path.whetherMerge(trx, updated);
-        await writeEvents(trx, appId, [customerEvent(clock, 'update', updated, merge)], now);
-        return toCustomer(updated, clock, merge);
-      });
+      return db.transaction().execute((trx) => editIn(trx, actor, input, acting));
+    },
+
+    /** An edit in the caller's transaction (a playbook's `set_field`), by the same rules as a member's. */
+    async editInTransaction(trx: Kysely<Database>, actor: Actor, input: EditInput): Promise<CustomerResponse> {
+      return editIn(trx, actor, input, await actingMember(members, trx, actor, input.ownerId));
     },
 
     /** A customer by id alone (its project is the row's): the caller must be a member who may see it. */

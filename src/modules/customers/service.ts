@@ -11,7 +11,7 @@ import { createCustomerApi } from './api.service.ts';
 import { createCustomerBulk } from './bulk.service.ts';
 import { createCreatePath } from './create-path.ts';
 import { createCustomerDataOps } from './data.service.ts';
-import { createFieldOps } from './fields.ts';
+import { createFieldOps, parseExt } from './fields.ts';
 import { createCustomerMerging } from './merging.service.ts';
 import { customerListReads } from './list.repository.ts';
 import { createCustomerLists } from './list.service.ts';
@@ -61,6 +61,12 @@ export interface VisibleCustomer {
   id: string;
   ownerId: number;
   name: string | null;
+}
+
+/** A customer as a playbook's filters see it: owner, group, and field values as text. */
+export interface PlaybookCustomer extends VisibleCustomer {
+  groupId: string | null;
+  fields: Record<string, string>;
 }
 
 export interface CustomersDeps {
@@ -126,6 +132,22 @@ export function createCustomersService(ctx: AppContext, deps: CustomersDeps) {
     },
     /** The live customers of the project among `ids`, whoever may see them (a background job's look-up: the tasks module's due scan). */
     liveCustomers,
+    /**
+     * What a playbook's filters look at of the live customers among `ids` (docs/playbooks.md): owner,
+     * group, name and field values (custom fields, and `company`, `email`, `title` among the attributes) as text.
+     */
+    async playbookFacts(appId: string, ids: string[], executor?: Kysely<Database>): Promise<Map<string, PlaybookCustomer>> {
+      const reader = executor === undefined ? ctx.database.reader : ctx.database.readerFor(executor);
+      const out = new Map<string, PlaybookCustomer>();
+      for (const r of await repo.findMany(reader, appId, ids)) {
+        if (r.status !== 1) continue;
+        const fields: Record<string, string> = {};
+        for (const [k, v] of Object.entries(parseExt(r.ext))) fields[k] = Array.isArray(v) ? v.join(',') : String(v);
+        for (const k of ['company', 'email', 'title'] as const) if (r[k] !== null && r[k] !== undefined) fields[k] = String(r[k]);
+        out.set(r.id, { id: r.id, ownerId: r.owner_id, groupId: r.group_id, name: r.name, fields });
+      }
+      return out;
+    },
     /** `executor`: the caller's transaction (a bulk job's batch), the database otherwise. */
     mailRecipients(appId: string, query: MailRecipientQuery, executor?: Kysely<Database>): Promise<MailRecipient[]> {
       return repo.mailRecipients(executor ?? ctx.database.db, appId, query);

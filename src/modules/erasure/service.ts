@@ -15,6 +15,7 @@ import type { ScoreKeeper } from '../scoring/service.ts';
 import type { SiteErasure } from '../site/service.ts';
 import type { TaskErasure } from '../tasks/service.ts';
 import type { AlertErasure } from '../alerts/service.ts';
+import type { PlaybookErasure } from '../playbooks/service.ts';
 import type { SequenceErasure } from '../sequences/service.ts';
 
 type Db = Kysely<Database>;
@@ -40,6 +41,7 @@ export interface ErasureOwners {
   tasks: TaskErasure;
   alerts: AlertErasure;
   sequences: SequenceErasure;
+  playbooks: PlaybookErasure;
   scoring: Pick<ScoreKeeper, 'erase'>;
 }
 
@@ -77,6 +79,8 @@ function erasureSteps(o: ErasureOwners, emptyCustomerEvents: ErasureStep['run'])
     { table: 'alert_signals', run: o.alerts.eraseAlerts },
     // Their enrolments in sequences and the steps run, with the bodies of their Enrollment events still in the outbox.
     { table: 'sequence_enrollments', run: o.sequences.eraseEnrollments },
+    // What the playbooks did to them (hits and runs: the record that triggered, the outcome).
+    { table: 'playbook_runs', run: o.playbooks.erasePlaybookRuns },
     // A directed link is the sales user's material: it stays, addressed to no one.
     { table: 'links', run: o.links.unlinkCustomers },
     { table: 'visitors', run: o.links.eraseVisitors },

@@ -13,6 +13,7 @@ import type { LinkMergeMoves } from '../links/service.ts';
 import type { MembersService } from '../members/service.ts';
 import type { TaskMergeMoves } from '../tasks/service.ts';
 import type { AlertMergeMoves } from '../alerts/service.ts';
+import type { PlaybookMergeMoves } from '../playbooks/service.ts';
 import type { SequenceMergeMoves } from '../sequences/service.ts';
 import type { ScoreKeeper } from '../scoring/service.ts';
 import { createDuplicates } from './duplicates.service.ts';
@@ -125,11 +126,13 @@ export function createMergesService(
     alerts: AlertMergeMoves;
     /** Enrolments in sequences, moved (or exited) by their owner. */
     sequences: SequenceMergeMoves;
+    /** Playbook runs and hits, moved by their owner. */
+    playbooks: PlaybookMergeMoves;
     /** Engagement scores, moved by their owner. */
     scores: Pick<ScoreKeeper, 'move'>;
   },
 ) {
-  const { access, members, customers, audit, behaviour, histories, links, tasks, alerts, sequences, scores } = deps;
+  const { access, members, customers, audit, behaviour, histories, links, tasks, alerts, sequences, playbooks, scores } = deps;
   const db: Kysely<Database> = ctx.database.db;
   const clock = ctx.clock;
   const repo = createMergesRepository(ctx.database.features);
@@ -137,7 +140,7 @@ export function createMergesService(
   /**
    * The history whose rows name a customer in `customer_id`, moved from a merged customer to its
    * survivor by the background job in batches, each through its owner, in this order: behaviour
-   * records, calls, views (link_view_logs), links, notes, tasks, alerts, enrolments in sequences. A table that names customers gets a move here (and
+   * records, calls, views (link_view_logs), links, notes, tasks, alerts, enrolments in sequences, playbook runs. A table that names customers gets a move here (and
    * a step in erasure). The counters (behaviour_totals, behaviour_rollups) move apart, whole, in one
    * transaction.
    */
@@ -152,6 +155,7 @@ export function createMergesService(
     (trx, m, batch) => tasks.moveTasks(trx, moveOf(m), batch),
     (trx, m, batch) => alerts.moveAlerts(trx, moveOf(m), batch),
     (trx, m, batch) => sequences.moveEnrollments(trx, moveOf(m), batch),
+    (trx, m, batch) => playbooks.movePlaybookRuns(trx, moveOf(m), batch),
   ];
 
   const parseIds = (raw: string | undefined): string[] =>

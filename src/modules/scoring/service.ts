@@ -87,6 +87,13 @@ export function createScoringService(ctx: AppContext, deps: ScoringDeps) {
     view: {
       /** A customer's score state as one value of its row (aliased `c`): the read model of the lists and the detail. */
       stateOf: scoreStateReadModel(ctx.database.features),
+      /** The scores, as shown now, of the project's customers among `ids` that have one (a playbook's `score_above`). */
+      async scoresOf(appId: string, ids: string[]): Promise<Map<string, number>> {
+        const halfLife = halfLifeMs(await settings.rulesOf(appId));
+        const now = ctx.clock.now();
+        const rows = await repo.committedStates(appId, ids);
+        return new Map(rows.map((r) => [r.customer_id, rounded(decayed(r.value, r.ref_at, now, halfLife))]));
+      },
       /** How the project's rows show their score: a function of the state a row selected with `stateOf`. */
       async shown(appId: string): Promise<(state: unknown) => ScoreShown> {
         const halfLife = halfLifeMs(await settings.rulesOf(appId));

@@ -163,6 +163,38 @@ export function createTaskService(ctx: AppContext, deps: TasksDeps & { readModel
       return toTask({ ...row, customer_name: customer.name }, clock, now);
     },
 
+    /**
+     * A task made by a playbook in the caller's transaction (docs/playbooks.md): for the customer's
+     * owner, `creatorId` the playbook's author; null when the customer is not live.
+     */
+    async createInTransaction(
+      trx: Kysely<Database>,
+      input: { appId: string; customerId: string; title: string; kind: string; dueAt: number; creatorId: number },
+    ): Promise<TaskResponse | null> {
+      const customer = (await deps.customers.liveCustomers(input.appId, [input.customerId], trx)).get(input.customerId);
+      if (customer === undefined) return null;
+      const now = clock.now();
+      const row: TaskRow = {
+        id: timeOrderedUuid(now),
+        app_id: input.appId,
+        customer_id: customer.id,
+        title: title(input.title),
+        notes: null,
+        kind: kind(input.kind, 'todo'),
+        due_at: Math.min(Math.max(input.dueAt, DUE_MIN), DUE_MAX - 1),
+        assignee_id: customer.ownerId,
+        creator_id: input.creatorId,
+        status: 'open',
+        completed_at: null,
+        completed_by: null,
+        due_signalled_at: null,
+        created_at: now,
+        updated_at: now,
+      };
+      await writeNew(trx, row, customer, now);
+      return toTask({ ...row, customer_name: customer.name }, clock, now);
+    },
+
     /** A page of the tasks of the customers the actor's list shows, filtered. */
     async list(actor: Actor, input: { query: TaskListQuery; page: Page }): Promise<TaskResponse[]> {
       const { query: q, page } = input;

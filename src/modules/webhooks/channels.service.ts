@@ -261,9 +261,12 @@ export function createNotificationChannels(ctx: AppContext, deps: { audit: Audit
       return sendTest(row);
     },
 
-    /** The project's active channels and the signals each posts (the alerts' evaluator). */
-    async active(appId: string): Promise<ActiveChannel[]> {
-      const rows = await repo.activeChannels(db, appId);
+    /**
+     * The project's active channels and the signals each posts (the alerts' evaluator); `executor`: the
+     * caller's open transaction, when it asks inside one (SQLite's one write connection is held by it).
+     */
+    async active(appId: string, executor: Kysely<Database> = db): Promise<ActiveChannel[]> {
+      const rows = await repo.activeChannels(executor, appId);
       return rows.map((r) => {
         const o = parseOptions(r);
         return {

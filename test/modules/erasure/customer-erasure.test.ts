@@ -187,6 +187,30 @@ async function history(customerId: string, tag: string) {
       created_at: now,
     })
     .execute();
+  // A playbook's hit and run on the customer (docs/playbooks.md).
+  await db()
+    .insertInto('playbook_hits')
+    .values({ app_id: p.appId, playbook_id: 'erasure-playbook', key: `record:${tag}`, customer_id: customerId, at: now })
+    .execute();
+  await db()
+    .insertInto('playbook_runs')
+    .values({
+      id: `${tag}-run`,
+      app_id: p.appId,
+      playbook_id: 'erasure-playbook',
+      customer_id: customerId,
+      run_key: `erasure-playbook:${customerId}`,
+      hit_key: `record:${tag}`,
+      event_id: `${tag}-event`,
+      recorded_at: now,
+      outcome: '[]',
+      webhook_status: null,
+      webhook_attempts: 0,
+      webhook_next_at: null,
+      webhook_error: null,
+      created_at: now,
+    })
+    .execute();
 }
 
 /** A campaign's recipient row, as erasure leaves it. */
@@ -210,7 +234,9 @@ async function remaining(ids: string[]) {
       | 'notes'
       | 'tasks'
       | 'alert_signals'
-      | 'notifications',
+      | 'notifications'
+      | 'playbook_hits'
+      | 'playbook_runs',
   ) => (await db().selectFrom(table).select('app_id').where('app_id', '=', p.appId).where('customer_id', 'in', ids).execute()).length;
   const rows = async (table: 'customer_field_values' | 'site_visitors') =>
     (await db().selectFrom(table).select('app_id').where('app_id', '=', p.appId).where('customer_id', 'in', ids).execute()).length;
@@ -243,6 +269,8 @@ async function remaining(ids: string[]) {
     tasks: await n('tasks'),
     alert_signals: await n('alert_signals'),
     notifications: await n('notifications'),
+    playbook_hits: await n('playbook_hits'),
+    playbook_runs: await n('playbook_runs'),
     customers: (await db().selectFrom('customers').select('id').where('app_id', '=', p.appId).where('id', 'in', ids).execute()).length,
     links: (await db().selectFrom('links').select('id').where('app_id', '=', p.appId).where('customer_id', 'in', ids).execute()).length,
   };
@@ -263,6 +291,8 @@ const NOTHING = {
   tasks: 0,
   alert_signals: 0,
   notifications: 0,
+  playbook_hits: 0,
+  playbook_runs: 0,
   customers: 0,
   links: 0,
 };
@@ -320,6 +350,7 @@ describe('erasure', () => {
       'tasks',
       'alert_signals',
       'sequence_enrollments',
+      'playbook_runs',
       'links',
       'visitors',
       'site_visits',
@@ -340,6 +371,7 @@ describe('erasure', () => {
       notes: 2,
       tasks: 2,
       alert_signals: 2,
+      playbook_runs: 2,
       links: 2,
       visitors: 2,
       site_visits: 2,
