@@ -73,6 +73,11 @@ export const TABLE_SCOPE = {
   alert_settings: { scope: 'global', why: "a platform user's own alert preferences (signals, e-mail, time zone), whatever the project" },
   score_settings: PROJECT,
   customer_scores: PROJECT,
+  sequence_settings: PROJECT,
+  sequences: PROJECT,
+  sequence_versions: PROJECT,
+  sequence_enrollments: PROJECT,
+  sequence_step_runs: PROJECT,
   server_secrets: {
     scope: 'global',
     why: "the server's own signing keys (share-link view tokens, campaign tracking tokens), not a project's",

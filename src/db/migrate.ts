@@ -35,6 +35,7 @@ import * as m034 from './migrations/034_notes_and_tasks.ts';
 import * as m035 from './migrations/035_engagement_scores.ts';
 import * as m036 from './migrations/036_alerts.ts';
 import * as m037 from './migrations/037_hot_lead_readings.ts';
+import * as m038 from './migrations/038_sequences.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -81,6 +82,7 @@ const MIGRATIONS: Record<string, PortableMigration> = {
   '035_engagement_scores': m035,
   '036_alerts': m036,
   '037_hot_lead_readings': m037,
+  '038_sequences': m038,
 };
 
 class StaticProvider implements MigrationProvider {

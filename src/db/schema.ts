@@ -970,6 +970,111 @@ export interface ScoreSettingsTable {
   updated_at: number;
 }
 
+/** A project's send settings for sequences (migration 038; docs/sequences.md). No row: the defaults. */
+export interface SequenceSettingsTable {
+  app_id: string;
+  /** IANA zone of the send window when the customer's own is not known. */
+  time_zone: string;
+  /** The send window: minutes of the day, start included, end excluded. */
+  window_start: number;
+  window_end: number;
+  /** ISO weekdays of the window (1 Monday … 7 Sunday), a comma list: also the business days of the waits. */
+  days: string;
+  /** E-mail steps per sending member per their local day. */
+  daily_cap: number;
+  /** Where customers' replies go (the inbound mail webhook reads them); null: none set. */
+  reply_address: string | null;
+  /** The inbound mail webhook's secret (its address ends with it). */
+  inbound_token: string;
+  updated_by: number | null;
+  updated_at: number;
+}
+
+/** A sequence (migration 038; docs/sequences.md): its current version lives in sequence_versions. */
+export interface SequencesTable {
+  id: string;
+  app_id: string;
+  name: string;
+  /** The current version (1, 2, …). */
+  version: number;
+  created_by: number;
+  created_at: number;
+  updated_at: number;
+  /** Archived (DELETE): its enrolments exited `sequence_deleted`. */
+  deleted_at: number | null;
+}
+
+/** What a version of a sequence says; immutable (migration 038). */
+export interface SequenceVersionsTable {
+  app_id: string;
+  sequence_id: string;
+  version: number;
+  /** JSON array of steps `{type, waitDays, title, html, note}`. */
+  steps: string;
+  /** The deck (a share link) the sequence is about; null: none. */
+  deck_link_id: string | null;
+  /** JSON `{readShare, toStep}`: reading the deck this far jumps to the step; null: no jump. */
+  jump: string | null;
+  created_by: number;
+  created_at: number;
+}
+
+/** A customer in a sequence (migration 038; docs/sequences.md). */
+export interface SequenceEnrollmentsTable {
+  id: string;
+  app_id: string;
+  sequence_id: string;
+  /** The version the customer runs: an edit of the sequence never changes it. */
+  version: number;
+  customer_id: string;
+  /** The sending member. */
+  owner_id: number;
+  /** active | paused | finished | exited */
+  state: string;
+  /** unsubscribed | bounced | form_submitted | replied | removed | playbook | sequence_deleted | customer_deleted; null unless exited. */
+  exit_reason: string | null;
+  /** Index of the next step to run. */
+  step: number;
+  /** When the runner looks at it next; null unless active. Enrolment and resume set their own time: the runner places the step. */
+  due_at: number | null;
+  /** When the previous step ran; the enrolment's time before the first. */
+  last_step_at: number;
+  /** The runner's lease: who holds it, since when. */
+  claimed_by: string | null;
+  claimed_at: number | null;
+  /** The customer's own directed share link of the sequence's deck. */
+  own_link_id: string | null;
+  enrolled_by: number;
+  enrolled_at: number;
+  updated_at: number;
+  /** When it finished or exited. */
+  ended_at: number | null;
+}
+
+/** A step run of an enrolment, at most once per step (migration 038). */
+export interface SequenceStepRunsTable {
+  app_id: string;
+  enrollment_id: string;
+  step: number;
+  sequence_id: string;
+  version: number;
+  customer_id: string;
+  /** The step's type: email | manual_email | call | task */
+  kind: string;
+  /** queued | sent | task | skipped */
+  outcome: string;
+  /** Why, for a skipped step (`no_email`, `suppressed`, …); null otherwise. */
+  detail: string | null;
+  /** The campaigns recipient row of an e-mail step. */
+  mail_id: string | null;
+  /** The task of a call, task or manual e-mail step. */
+  task_id: string | null;
+  owner_id: number;
+  /** The sending member's local day (yyyy-mm-dd), for the daily cap. */
+  day: string;
+  created_at: number;
+}
+
 /** A customer's engagement score (migration 035; docs/scoring.md). */
 export interface CustomerScoresTable {
   app_id: string;
@@ -1045,4 +1150,9 @@ export interface Database {
   notifications: NotificationsTable;
   score_settings: ScoreSettingsTable;
   customer_scores: CustomerScoresTable;
+  sequence_settings: SequenceSettingsTable;
+  sequences: SequencesTable;
+  sequence_versions: SequenceVersionsTable;
+  sequence_enrollments: SequenceEnrollmentsTable;
+  sequence_step_runs: SequenceStepRunsTable;
 }

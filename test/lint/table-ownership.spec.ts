@@ -68,6 +68,11 @@ const OWNERS: Record<string, string> = {
   alert_signals: 'alerts',
   alert_readings: 'alerts',
   notifications: 'alerts',
+  sequence_settings: 'sequences',
+  sequences: 'sequences',
+  sequence_versions: 'sequences',
+  sequence_enrollments: 'sequences',
+  sequence_step_runs: 'sequences',
 };
 
 function tablesNamed(source: string): Set<string> {
