@@ -163,6 +163,39 @@ export function createTaskService(ctx: AppContext, deps: TasksDeps & { readModel
       return toTask({ ...row, customer_name: customer.name }, clock, now);
     },
 
+    /**
+     * A task another module makes in its own transaction, for a member it names (a sequence's call or
+     * task step for the sending member): the customer live in the project, the assignee an active
+     * member who may see it; null when either is no longer so (nothing is written).
+     */
+    async createInTransaction(
+      trx: Kysely<Database>,
+      input: { appId: string; customerId: string; assigneeId: number; title: string; notes: string | null; kind: string; dueAt: number; now: number },
+    ): Promise<TaskResponse | null> {
+      const customer = (await deps.customers.liveCustomers(input.appId, [input.customerId], trx)).get(input.customerId);
+      if (customer === undefined || !(await maySee(deps, input.appId, input.assigneeId, customer))) return null;
+      const { now } = input;
+      const row: TaskRow = {
+        id: timeOrderedUuid(now),
+        app_id: input.appId,
+        customer_id: customer.id,
+        title: Array.from(input.title.trim() || '-').slice(0, TITLE_MAX).join(''),
+        notes: input.notes === null || input.notes.trim() === '' ? null : Array.from(input.notes).slice(0, NOTES_MAX).join(''),
+        kind: kind(input.kind, 'todo'),
+        due_at: input.dueAt,
+        assignee_id: input.assigneeId,
+        creator_id: input.assigneeId,
+        status: 'open',
+        completed_at: null,
+        completed_by: null,
+        due_signalled_at: null,
+        created_at: now,
+        updated_at: now,
+      };
+      await writeNew(trx, row, customer, now);
+      return toTask({ ...row, customer_name: customer.name }, clock, now);
+    },
+
     /** A page of the tasks of the customers the actor's list shows, filtered. */
     async list(actor: Actor, input: { query: TaskListQuery; page: Page }): Promise<TaskResponse[]> {
       const { query: q, page } = input;
