@@ -531,6 +531,31 @@ async function viewerFigures(): Promise<Record<string, unknown>[]> {
 }
 
 /**
+ * Sequence steps: bench/sequences.ts (its own fresh database of the same dialect and the real server)
+ * enrols customers in a sequence whose first step is an e-mail and reports steps sent per second,
+ * from the enrolment call to the last mail accepted by a local SMTP server.
+ */
+async function sequenceFigures(): Promise<Record<string, unknown>> {
+  const out = await new Promise<string>((resolve, reject) => {
+    const args = ['--import', 'tsx', 'bench/sequences.ts', '--db', DB, '--customers', QUICK ? '2000' : '10000'];
+    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'inherit'] });
+    let text = '';
+    child.stdout.on('data', (d: Buffer) => (text += d.toString()));
+    child.on('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`bench/sequences.ts exited ${code}`))));
+  });
+  const r = JSON.parse(out.slice(out.indexOf('{'))) as { customers: number; received: number; seconds: number; stepsPerSec: number; peakRssMB: number };
+  return {
+    scenario: 'sequence steps (e-mail steps through the runner and the campaign sender, local SMTP)',
+    stepsPerSec: r.stepsPerSec,
+    customers: r.customers,
+    seconds: r.seconds,
+    failures: r.customers - r.received,
+    peakRssMB: r.peakRssMB,
+    target: 'report',
+  };
+}
+
+/**
  * Campaign mail: bench/mail.ts (its own fresh database of the same dialect and the real server)
  * sends one campaign to a local SMTP server and reports mails per second from create to done.
  */
@@ -774,6 +799,7 @@ async function main() {
       );
     }
     if (selected('campaign mail')) rows.push(await mailFigures());
+    if (selected('sequence steps')) rows.push(await sequenceFigures());
     if (selected('import') || selected('export')) rows.push(...(await dataOps()));
     const big = rows.find((r) => r.scenario === 'overview, big customer')?.reqPerSec as number | undefined;
     const small = rows.find((r) => r.scenario === 'overview, small customer')?.reqPerSec as number | undefined;

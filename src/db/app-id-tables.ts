@@ -162,6 +162,9 @@ export const CROSS_PROJECT = {
     "The alerts' mailer looks for instant alert e-mails due to be sent, in every project: one queue per server; each row names its project.",
   'alert-prune':
     'Deleting alerts (signals, notifications, readings) older than their retention, in every project: each server prunes what has aged.',
+  'sequence-runner':
+    'The sequences runner claims the enrolments due to run their next step in every project: one queue of work per server; ' +
+    'each row claimed names the project of every later statement.',
   'event-relay':
     'The relay walks the outbox and the webhook deliveries of every project: it plans and sends due deliveries, ' +
     'publishes to NATS by feed position, prunes what every sink has, and reports the backlog to metrics.',
