@@ -41,6 +41,7 @@ import { campaignsRoutes } from './modules/campaigns/routes.ts';
 import { loadSiteScript, loadViewerScript } from './lib/viewer-script.ts';
 import { siteRoutes } from './modules/site/routes.ts';
 import { scoringRoutes } from './modules/scoring/routes.ts';
+import { sequencesRoutes } from './modules/sequences/routes.ts';
 import type { Services } from './services.ts';
 import type { Metrics } from './metrics/metrics.ts';
 import { UNMATCHED_ROUTE } from './metrics/metrics.ts';
@@ -215,6 +216,7 @@ async function registerModules(app: FastifyInstance, ctx: AppContext, services: 
   await app.register(erasureRoutes, { erasure: services.erasure });
   await app.register(dataOpsRoutes, { dataops: services.dataops });
   await app.register(bulkRoutes, { bulk: services.bulk });
+  await app.register(sequencesRoutes, { sequences: services.sequences, bulk: services.bulk });
   await app.register(tasksRoutes, { tasks: services.tasks });
   await app.register(alertsRoutes, { alerts: services.alerts });
   await app.register(ingestRoutes, { ingest: services.ingest });

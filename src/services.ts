@@ -55,6 +55,7 @@ import {
   createSiteStatus,
   createSiteStore,
 } from './modules/site/service.ts';
+import { createSequenceErasure, createSequenceMergeMoves, createSequenceServices } from './modules/sequences/service.ts';
 import { createTaskErasure, createTaskMergeMoves, createTasksServices, createTeamRecordReads } from './modules/tasks/service.ts';
 import { createNotificationChannels, createWebhooksService } from './modules/webhooks/service.ts';
 
@@ -120,6 +121,7 @@ function createErasure(ctx: AppContext, id: IdentityServices, scoring: ScoreKeep
       campaigns: createCampaignErasure(ctx.database),
       tasks: createTaskErasure(ctx.database),
       alerts: createAlertErasure(ctx.database),
+      sequences: createSequenceErasure(ctx),
       scoring,
     },
   });
@@ -183,6 +185,7 @@ function createCustomerServices(ctx: AppContext, id: IdentityServices, jobs: Bac
     links: createLinkMergeMoves(ctx.database),
     tasks: createTaskMergeMoves(ctx.database),
     alerts: createAlertMergeMoves(ctx.database),
+    sequences: createSequenceMergeMoves(ctx),
     scores: scoring.keeper,
   });
   // Erasure asks each module whose tables name customers to erase its own rows, in one transaction.
@@ -224,6 +227,35 @@ function createCustomerServices(ctx: AppContext, id: IdentityServices, jobs: Bac
 
 type CustomerServices = ReturnType<typeof createCustomerServices>;
 
+/**
+ * Sequences (definitions, send settings, enrolments and their exits: the job sequence-feed reads the feed
+ * for unsubscribes, bounces, forms and deleted customers) and bulk actions on customers (jobs run by
+ * customer-bulk, which a job started in this process starts), each batch through the customers service's
+ * bulk steps, the campaigns' additions, the sequences' enrolment, or dataops' export.
+ */
+function createEnrolmentServices(
+  ctx: AppContext,
+  deps: {
+    access: IdentityServices['access'];
+    customers: CustomerServices['customers'];
+    campaigns: ReturnType<typeof createCampaignServices>['additions'];
+    exports: CustomerServices['dataops']['exports'];
+  },
+  jobs: BackgroundJobs,
+) {
+  const { access, customers } = deps;
+  const sequences = createSequenceServices(ctx, { access, customers, links: createLinkReads(ctx), defineJob: (def) => jobs.define(def) });
+  const bulk = createBulkServices(ctx, {
+    access,
+    customers,
+    campaigns: deps.campaigns,
+    sequences: sequences.automation,
+    exports: deps.exports,
+    defineJob: (def) => jobs.define(def),
+  });
+  return { sequences, bulk };
+}
+
 /** What reaches customers and tells who read it: webhooks, files, live events, campaigns, links, the site snippet. */
 function createOutreachServices(ctx: AppContext, id: IdentityServices, cs: CustomerServices, jobs: BackgroundJobs) {
   const { access, accounts, audit, projects } = id;
@@ -250,15 +282,11 @@ function createOutreachServices(ctx: AppContext, id: IdentityServices, cs: Custo
     histories,
     defineJob: ctx.config.mailWorker ? (def) => jobs.define(def) : null,
   });
-  // Bulk actions on customers: jobs run by customer-bulk (which a job started in this process starts), each
-  // batch through the customers service's bulk steps, the campaigns' additions, or dataops' export.
-  const bulk = createBulkServices(ctx, {
-    access,
-    customers,
-    campaigns: mail.additions,
-    exports: cs.dataops.exports,
-    defineJob: (def) => jobs.define(def),
-  });
+  const { sequences, bulk } = createEnrolmentServices(
+    ctx,
+    { access, customers, campaigns: mail.additions, exports: cs.dataops.exports },
+    jobs,
+  );
   // Links shared from Rapport: their management, their public viewer and view recording; views are written
   // through ingestion's write path; a campaign's tracked click on a share link tells the viewer which
   // customer is viewing.
@@ -320,6 +348,7 @@ function createOutreachServices(ctx: AppContext, id: IdentityServices, cs: Custo
     campaignTracking: mail.tracking,
     mailTransport: mail.transport,
     bulk,
+    sequences,
     alerts,
   };
 }

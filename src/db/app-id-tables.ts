@@ -165,6 +165,9 @@ export const CROSS_PROJECT = {
   'sequence-runner':
     'The sequences runner claims the enrolments due to run their next step in every project: one queue of work per server; ' +
     'each row claimed names the project of every later statement.',
+  'inbound-mail-token':
+    "The inbound mail webhook names only its token (a mail provider's post knows nothing else): the project is found by its " +
+    "sequence settings' token, unique across projects, and the project found names every later statement.",
   'event-relay':
     'The relay walks the outbox and the webhook deliveries of every project: it plans and sends due deliveries, ' +
     'publishes to NATS by feed position, prunes what every sink has, and reports the backlog to metrics.',

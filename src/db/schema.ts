@@ -1031,7 +1031,7 @@ export interface SequenceEnrollmentsTable {
   owner_id: number;
   /** active | paused | finished | exited */
   state: string;
-  /** unsubscribed | bounced | form_submitted | replied | removed | playbook | sequence_deleted | customer_deleted; null unless exited. */
+  /** unsubscribed | bounced | form_submitted | replied | removed | playbook | sequence_deleted | customer_deleted | merged; null unless exited. */
   exit_reason: string | null;
   /** Index of the next step to run. */
   step: number;

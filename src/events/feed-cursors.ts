@@ -6,14 +6,17 @@ import { type FeedEvent, lastPosition, toFeedEvents } from './sequencer.ts';
 /**
  * Readers of the whole feed by position (docs/events.md "Order and the feed"), each with a named
  * cursor in `event_cursors`: the relay's NATS sink, the alerts' evaluator (docs/alerts.md) and the
- * sequences' deck-jump reader (docs/sequences.md). The
+ * sequences' readers (docs/sequences.md): its exits' reader and the runner's deck-jump reader. The
  * relay keeps events until every named reader has passed them (its `feedReaders`).
  */
 
 /** The alerts' evaluator's cursor: every server runs it, each pass taking up where the last one (of any server) ended. */
 export const ALERTS_FEED_CURSOR = 'alerts';
 
-/** The sequences' deck-jump reader's cursor (docs/sequences.md "Running"): a customer's reading of a sequence's deck moves their enrolment on. */
+/** The sequences' exits reader (unsubscribe, bounce, a form, a deleted customer): every server runs it, as the evaluator. */
+export const SEQUENCES_FEED_CURSOR = 'sequences';
+
+/** The sequences runner's deck-jump reader (docs/sequences.md "Running"): a customer's reading of a sequence's deck moves their enrolment on. */
 export const SEQUENCE_JUMPS_FEED_CURSOR = 'sequence-jumps';
 
 /** A named reader's position, or null when it has none yet. */

@@ -5,9 +5,23 @@ import { timeOrderedUuid } from '../lib/ids.ts';
 /**
  * `create`, `update`, `merge`, `delete` (the interface's settled four), the tasks module's two
  * (docs/events.md): `complete` (a task marked done) and `due` (a task came due), and the scoring
- * module's `hot` (a customer announced as a hot lead).
+ * module's `hot` (a customer announced as a hot lead), and an enrolment's steps through a sequence
+ * (docs/sequences.md "Events out").
  */
-export type EventType = 'create' | 'update' | 'merge' | 'delete' | 'complete' | 'due' | 'hot';
+export type EventType =
+  | 'create'
+  | 'update'
+  | 'merge'
+  | 'delete'
+  | 'complete'
+  | 'due'
+  | 'hot'
+  | 'enrolled'
+  | 'paused'
+  | 'resumed'
+  | 'step'
+  | 'finished'
+  | 'exited';
 
 /**
  * The body of an event whose body is the stored record itself (ADR 0010): the outbox row then

@@ -8,7 +8,8 @@ import { timeOrderedUuid } from '../../lib/ids.ts';
 import type { Actor } from '../access/service.ts';
 import type { CampaignAdditions } from '../campaigns/service.ts';
 import type { CustomerBulk, CustomerDataOps } from '../customers/service.ts';
-import { MAX_ACTIVE_JOBS, MAX_BULK_CUSTOMERS, RECENT_JOBS } from './limits.ts';
+import type { SequenceAutomation } from '../sequences/service.ts';
+import { MAX_ACTIVE_JOBS, MAX_BULK_CUSTOMERS, MAX_ENROLL_CUSTOMERS, RECENT_JOBS } from './limits.ts';
 import { BULK_ACTIONS, type BulkAction, type BulkJobResponse, type BulkOptions, type BulkRow, emptySummary, toBulkJob } from './mapper.ts';
 import { bulkRepository as repo } from './repository.ts';
 
@@ -30,17 +31,19 @@ export interface BulkRequest {
   targetSvcUserId?: number | string | undefined;
   groupId?: string | undefined;
   campaignId?: string | undefined;
+  sequenceId?: string | undefined;
   format?: string | undefined;
 }
 
 export interface BulkDeps {
   customers: { bulk: CustomerBulk; dataOps: Pick<CustomerDataOps, 'exportScope'> };
   campaigns: Pick<CampaignAdditions, 'check'>;
+  sequences: Pick<SequenceAutomation, 'check'>;
   started: () => void;
 }
 
 const bulkNotFound = () => failure('bulk_not_found');
-const tooMany = () => failure('bulk_too_many', `A bulk action takes at most ${MAX_BULK_CUSTOMERS} customers`);
+const tooMany = (most = MAX_BULK_CUSTOMERS) => failure('bulk_too_many', `A bulk action takes at most ${most} customers`);
 
 /** The chosen ids: strings, each once, in the order sent. */
 function chosenIds(ids: string[]): string[] {
@@ -102,23 +105,31 @@ export function createBulkJobs(ctx: AppContext, deps: BulkDeps) {
       }
       case 'delete':
         return { allMatching };
+      case 'enroll': {
+        const sequenceId = req.sequenceId?.trim() ?? '';
+        if (sequenceId === '') throw badRequest("Missing required parameter 'sequenceId'");
+        await deps.sequences.check(actor, sequenceId);
+        return { allMatching, sequenceId };
+      }
     }
   }
 
   /** The customers of the job: those chosen, or the ids matching the list's filters now (frozen). */
-  async function customersOf(actor: Actor, req: BulkRequest): Promise<string[]> {
+  async function customersOf(actor: Actor, req: BulkRequest, action: BulkAction): Promise<string[]> {
     if ((req.customerIds === undefined) === (req.all === undefined)) throw badRequest("Give either 'customerIds' or 'all'");
     if (req.customerIds !== undefined) return chosenIds(req.customerIds);
     const all = req.all as AllMatching;
     // As the list's group_id: 'all' (or none given) any group, '' no group.
     const groupId = all.groupId === 'all' ? undefined : all.groupId;
     const { svcUserId, ...filters } = all;
+    // An enrolment takes more: its batches write rows and events in bulk.
+    const most = action === 'enroll' ? MAX_ENROLL_CUSTOMERS : MAX_BULK_CUSTOMERS;
     const ids = await customers.bulk.matchingIds(actor, {
       ownerId: svcUserId ?? 'all',
       params: { ...filters, groupId },
-      limit: MAX_BULK_CUSTOMERS + 1,
+      limit: most + 1,
     });
-    if (ids.length > MAX_BULK_CUSTOMERS) throw tooMany();
+    if (ids.length > most) throw tooMany(most);
     if (ids.length === 0) throw badRequest('No customer matches the filters');
     return ids;
   }
@@ -137,7 +148,7 @@ export function createBulkJobs(ctx: AppContext, deps: BulkDeps) {
       if (!BULK_ACTIONS.includes(action)) throw badRequest(`Invalid parameter 'action': one of ${BULK_ACTIONS.join(', ')}`);
       if ((await repo.activeCount(db, actor.app.id)) >= MAX_ACTIVE_JOBS) throw failure('bulk_busy');
       const options = await optionsOf(actor, action, req);
-      const ids = await customersOf(actor, req);
+      const ids = await customersOf(actor, req, action);
       const now = clock.now();
       const row: BulkRow = {
         id: timeOrderedUuid(now),

@@ -4,7 +4,7 @@ import type { Clock } from '../../lib/time.ts';
 
 export type BulkRow = Selectable<CustomerBulkJobsTable>;
 
-export const BULK_ACTIONS = ['assign', 'group', 'campaign', 'export', 'delete'] as const;
+export const BULK_ACTIONS = ['assign', 'group', 'campaign', 'export', 'delete', 'enroll'] as const;
 export type BulkAction = (typeof BULK_ACTIONS)[number];
 
 /** What a job keeps of its request besides the customers (the `options` column). */
@@ -12,6 +12,8 @@ export interface BulkOptions {
   targetSvcUserId?: number | undefined;
   groupId?: string | undefined;
   campaignId?: string | undefined;
+  /** An enrolment's sequence (docs/sequences.md). */
+  sequenceId?: string | undefined;
   format?: 'csv' | 'xlsx' | undefined;
   /** Whether the customers were "all matching" the list's filters (frozen when asked) rather than chosen one by one. */
   allMatching: boolean;
@@ -56,6 +58,7 @@ export interface BulkJobResponse {
   targetSvcUserId: number | null;
   groupId: string | null;
   campaignId: string | null;
+  sequenceId: string | null;
   format: string | null;
   /** An export's file, once it is written (its path under the API). */
   fileUrl: string | null;
@@ -80,6 +83,7 @@ export function toBulkJob(r: BulkRow, clock: Clock): BulkJobResponse {
     targetSvcUserId: opts.targetSvcUserId ?? null,
     groupId: opts.groupId ?? null,
     campaignId: opts.campaignId ?? null,
+    sequenceId: opts.sequenceId ?? null,
     format: opts.format ?? null,
     fileUrl: r.result_path !== null && r.status === 'done' ? `/api/v1.7/app/${r.app_id}/customers/bulk/${r.id}/file` : null,
     error: r.error,

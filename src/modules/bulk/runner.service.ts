@@ -11,7 +11,8 @@ import type { AccessService, Actor } from '../access/service.ts';
 import type { CampaignAdditions } from '../campaigns/service.ts';
 import type { BulkOutcome, CustomerBulk } from '../customers/service.ts';
 import type { CustomerExport } from '../dataops/service.ts';
-import { BULK_BATCH, BULK_POLL_MS, EXPORT_KEEP_MS } from './limits.ts';
+import type { SequenceAutomation } from '../sequences/service.ts';
+import { BULK_BATCH, BULK_POLL_MS, ENROLL_BATCH, EXPORT_KEEP_MS } from './limits.ts';
 import { type BulkFailureItem, type BulkOptions, type BulkRow, type FailureSummary, addFailures } from './mapper.ts';
 import { bulkRepository as repo } from './repository.ts';
 
@@ -19,6 +20,7 @@ export interface BulkRunnerDeps {
   access: Pick<AccessService, 'membership'>;
   customers: CustomerBulk;
   campaigns: Pick<CampaignAdditions, 'addInTransaction'>;
+  sequences: Pick<SequenceAutomation, 'enrollInTransaction'>;
   exports: Pick<CustomerExport, 'exportSelected'>;
 }
 
@@ -65,6 +67,8 @@ export function createBulkRunner(ctx: AppContext, deps: BulkRunnerDeps) {
         return deps.customers.removeInTransaction(trx, actor, { ids, now });
       case 'campaign':
         return deps.campaigns.addInTransaction(trx, actor, { postId: String(opts.campaignId), customerIds: ids, now });
+      case 'enroll':
+        return deps.sequences.enrollInTransaction(trx, actor, { sequenceId: String(opts.sequenceId), ids, now });
       default:
         throw new Error(`bulk: unknown action ${job.action}`);
     }
@@ -100,9 +104,10 @@ export function createBulkRunner(ctx: AppContext, deps: BulkRunnerDeps) {
   async function changeAll(actor: Actor, claimed: BulkRow, run: JobRun): Promise<BulkRow | null> {
     let job = claimed;
     const ids = JSON.parse(job.customer_ids) as string[];
+    const size = job.action === 'enroll' ? ENROLL_BATCH : BULK_BATCH;
     while (Number(job.processed) < ids.length) {
       if (run.stopping) return null;
-      job = await runBatch(actor, job, ids.slice(Number(job.processed), Number(job.processed) + BULK_BATCH));
+      job = await runBatch(actor, job, ids.slice(Number(job.processed), Number(job.processed) + size));
       // Requests waiting meanwhile are served between batches.
       await new Promise<void>((resolve) => setImmediate(resolve));
     }

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 export const BulkPath = Type.Object({ appId: Type.String({ maxLength: 64 }), bulkId: Type.String({ maxLength: 64 }) });
 
 /** The list's filters of "all matching", named as the list's query names them. */
-const AllMatching = Type.Object(
+export const AllMatching = Type.Object(
   {
     svcUserId: Type.Optional(Type.String({ maxLength: 20, description: "a member's platform user id, or 'all' (the default)" })),
     keyword: Type.Optional(Type.String({ maxLength: 200 })),
@@ -24,12 +24,13 @@ const AllMatching = Type.Object(
 
 export const BulkBody = Type.Object(
   {
-    action: Type.String({ maxLength: 16, description: 'assign, group, campaign, export or delete' }),
+    action: Type.String({ maxLength: 16, description: 'assign, group, campaign, export, delete or enroll' }),
     customerIds: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { description: 'the chosen customers (at most 10,000)' })),
     all: Type.Optional(AllMatching),
     targetSvcUserId: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.String({ maxLength: 20 })])),
     groupId: Type.Optional(Type.String({ maxLength: 64 })),
     campaignId: Type.Optional(Type.String({ maxLength: 64 })),
+    sequenceId: Type.Optional(Type.String({ maxLength: 64, description: 'enroll: the sequence' })),
     format: Type.Optional(Type.String({ maxLength: 8, description: 'an export: csv (the default) or xlsx' })),
   },
   { additionalProperties: false },
@@ -39,7 +40,7 @@ const Failure = Type.Object({ customerId: Type.String(), code: Type.String(), re
 
 export const BulkJob = Type.Object({
   id: Type.String(),
-  action: Type.String({ description: 'assign, group, campaign, export or delete' }),
+  action: Type.String({ description: 'assign, group, campaign, export, delete or enroll' }),
   status: Type.String({ description: 'queued, running, done or failed' }),
   total: Type.Integer({ description: 'customers the job works through, frozen when it was asked for' }),
   processed: Type.Integer(),
@@ -53,6 +54,7 @@ export const BulkJob = Type.Object({
   targetSvcUserId: Type.Union([Type.Integer(), Type.Null()]),
   groupId: Type.Union([Type.String(), Type.Null()]),
   campaignId: Type.Union([Type.String(), Type.Null()]),
+  sequenceId: Type.Union([Type.String(), Type.Null()]),
   format: Type.Union([Type.String(), Type.Null()]),
   fileUrl: Type.Union([Type.String(), Type.Null()], { description: "a finished export's file (kept a day)" }),
   error: Type.Union([Type.String(), Type.Null()]),

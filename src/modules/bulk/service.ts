@@ -4,6 +4,7 @@ import type { AccessService } from '../access/service.ts';
 import type { CampaignAdditions } from '../campaigns/service.ts';
 import type { CustomerBulk, CustomerDataOps } from '../customers/service.ts';
 import type { CustomerExport } from '../dataops/service.ts';
+import type { SequenceAutomation } from '../sequences/service.ts';
 import { createBulkJobs } from './jobs.service.ts';
 import { createBulkRunner } from './runner.service.ts';
 
@@ -23,13 +24,20 @@ export function createBulkServices(
     access: Pick<AccessService, 'membership'>;
     customers: { bulk: CustomerBulk; dataOps: Pick<CustomerDataOps, 'exportScope'> };
     campaigns: CampaignAdditions;
+    /** The action enroll: the sequences' narrow functions. */
+    sequences: Pick<SequenceAutomation, 'check' | 'enrollInTransaction'>;
     exports: Pick<CustomerExport, 'exportSelected'>;
     defineJob: DefineJob;
   },
 ) {
   const runner = createBulkRunner(ctx, { ...deps, customers: deps.customers.bulk });
   const job = deps.defineJob(runner.job);
-  const jobs = createBulkJobs(ctx, { customers: deps.customers, campaigns: deps.campaigns, started: () => job.poke() });
+  const jobs = createBulkJobs(ctx, {
+    customers: deps.customers,
+    campaigns: deps.campaigns,
+    sequences: deps.sequences,
+    started: () => job.poke(),
+  });
   return { jobs };
 }
 

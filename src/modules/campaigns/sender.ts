@@ -7,6 +7,7 @@ import type { CampaignRow, RecipientRow } from './mapper.ts';
 import { type CampaignRecords, behaviourRecord } from './records.ts';
 import { type MergeValues, renderMail } from './render.ts';
 import { campaignsRepository as repo } from './repository.ts';
+import { suppressWithEvent } from './suppression.ts';
 import type { CampaignTokens } from './tokens.ts';
 import type { CampaignTransport, MailTransport } from './transport.ts';
 
@@ -75,7 +76,16 @@ export function createCampaignSender(
     const reason = (err.response ?? err.message ?? String(err)).slice(0, 1000);
     if (typeof err.responseCode === 'number') {
       await repo.settle(db, appId, [r.id], worker, 'failed', { error: reason });
-      if (err.responseCode >= 500) await repo.suppress(db, appId, r.email_norm, 'bounce', reason, now);
+      if (err.responseCode >= 500)
+        await suppressWithEvent(db, {
+          appId,
+          emailNorm: r.email_norm,
+          reason: 'bounce',
+          detail: reason,
+          customerId: r.customer_id,
+          postId: r.campaign_id,
+          now,
+        });
       return false;
     }
     if (notSent(err)) return true;

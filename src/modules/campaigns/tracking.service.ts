@@ -4,6 +4,7 @@ import type { Database } from '../../db/index.ts';
 import { publicFailure } from '../../http/errors.ts';
 import { type CampaignRecords, behaviourRecord } from './records.ts';
 import { campaignsRepository as repo } from './repository.ts';
+import { suppressWithEvent } from './suppression.ts';
 import type { CampaignTokens } from './tokens.ts';
 
 /** Who is behind a tracked request (the routes read it). */
@@ -92,7 +93,15 @@ export function createCampaignTracking(ctx: AppContext, deps: { tokens: Campaign
     /** Unsubscribes the recipient's address from the project's mail (RFC 8058 one-click, or the page's button). */
     async unsubscribe(token: string): Promise<void> {
       const { rec } = await tokens.recipientOf(token);
-      await repo.suppress(db, rec.app_id, rec.email_norm, 'unsubscribe', `post ${rec.campaign_id}`, clock.now());
+      await suppressWithEvent(db, {
+        appId: rec.app_id,
+        emailNorm: rec.email_norm,
+        reason: 'unsubscribe',
+        detail: `post ${rec.campaign_id}`,
+        customerId: rec.customer_id,
+        postId: rec.campaign_id,
+        now: clock.now(),
+      });
     },
 
     /**

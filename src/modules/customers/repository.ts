@@ -29,7 +29,8 @@ export { filtered, listExtras } from './list.repository.ts';
 type Db = Kysely<Database>;
 
 /** Which customers a campaign mails: these ids, or a group's; only one owner's when `ownerId` is set. */
-export type MailRecipientQuery = ({ ids: string[] } | { groupId: string }) & { ownerId: number | null };
+/** Customers by id, by group, or by their e-mail address lower-cased (the sequences' inbound mail: who replied). */
+export type MailRecipientQuery = ({ ids: string[] } | { groupId: string } | { emailLower: string }) & { ownerId: number | null };
 
 /** What a campaign's mail knows of a customer: its merge values, and whose it is. */
 export interface MailRecipient {
@@ -204,7 +205,7 @@ export const customersRepository = {
     return counts;
   },
 
-  /** Live customers of the project among `ids`, or in `groupId`, by id; only `ownerId`'s when given (a campaign's recipients). */
+  /** Live customers of the project among `ids`, in `groupId`, or of an address, by id; only `ownerId`'s when given (a campaign's recipients). */
   mailRecipients(db: Db, appId: string, query: MailRecipientQuery): Promise<MailRecipient[]> {
     let q = db
       .selectFrom('customers')
@@ -212,7 +213,9 @@ export const customersRepository = {
       .where('app_id', '=', appId)
       .where('status', '=', 1)
       .where('merged_customer_id', 'is', null);
-    q = 'ids' in query ? q.where('id', 'in', query.ids) : q.where('group_id', '=', query.groupId);
+    if ('ids' in query) q = q.where('id', 'in', query.ids);
+    else if ('groupId' in query) q = q.where('group_id', '=', query.groupId);
+    else q = q.where('email_lower', '=', query.emailLower);
     if (query.ownerId !== null) q = q.where('owner_id', '=', query.ownerId);
     return q.orderBy('id').execute();
   },

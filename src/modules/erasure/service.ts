@@ -15,6 +15,7 @@ import type { ScoreKeeper } from '../scoring/service.ts';
 import type { SiteErasure } from '../site/service.ts';
 import type { TaskErasure } from '../tasks/service.ts';
 import type { AlertErasure } from '../alerts/service.ts';
+import type { SequenceErasure } from '../sequences/service.ts';
 
 type Db = Kysely<Database>;
 
@@ -38,6 +39,7 @@ export interface ErasureOwners {
   campaigns: CampaignErasure;
   tasks: TaskErasure;
   alerts: AlertErasure;
+  sequences: SequenceErasure;
   scoring: Pick<ScoreKeeper, 'erase'>;
 }
 
@@ -73,6 +75,8 @@ function erasureSteps(o: ErasureOwners, emptyCustomerEvents: ErasureStep['run'])
     { table: 'tasks', run: o.tasks.eraseTasks },
     // The alerts about them (signals, readings, notifications), with the bodies of their Alert events still in the outbox.
     { table: 'alert_signals', run: o.alerts.eraseAlerts },
+    // Their enrolments in sequences and the steps run, with the bodies of their Enrollment events still in the outbox.
+    { table: 'sequence_enrollments', run: o.sequences.eraseEnrollments },
     // A directed link is the sales user's material: it stays, addressed to no one.
     { table: 'links', run: o.links.unlinkCustomers },
     { table: 'visitors', run: o.links.eraseVisitors },

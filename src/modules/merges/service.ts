@@ -13,6 +13,7 @@ import type { LinkMergeMoves } from '../links/service.ts';
 import type { MembersService } from '../members/service.ts';
 import type { TaskMergeMoves } from '../tasks/service.ts';
 import type { AlertMergeMoves } from '../alerts/service.ts';
+import type { SequenceMergeMoves } from '../sequences/service.ts';
 import type { ScoreKeeper } from '../scoring/service.ts';
 import { createDuplicates } from './duplicates.service.ts';
 import { type CustomerMergeRow, createMergesRepository } from './repository.ts';
@@ -122,11 +123,13 @@ export function createMergesService(
     tasks: TaskMergeMoves;
     /** Alerts (notifications, signals, readings), moved by their owner. */
     alerts: AlertMergeMoves;
+    /** Enrolments in sequences, moved (or exited) by their owner. */
+    sequences: SequenceMergeMoves;
     /** Engagement scores, moved by their owner. */
     scores: Pick<ScoreKeeper, 'move'>;
   },
 ) {
-  const { access, members, customers, audit, behaviour, histories, links, tasks, alerts, scores } = deps;
+  const { access, members, customers, audit, behaviour, histories, links, tasks, alerts, sequences, scores } = deps;
   const db: Kysely<Database> = ctx.database.db;
   const clock = ctx.clock;
   const repo = createMergesRepository(ctx.database.features);
@@ -134,7 +137,7 @@ export function createMergesService(
   /**
    * The history whose rows name a customer in `customer_id`, moved from a merged customer to its
    * survivor by the background job in batches, each through its owner, in this order: behaviour
-   * records, calls, views (link_view_logs), links, notes, tasks, alerts. A table that names customers gets a move here (and
+   * records, calls, views (link_view_logs), links, notes, tasks, alerts, enrolments in sequences. A table that names customers gets a move here (and
    * a step in erasure). The counters (behaviour_totals, behaviour_rollups) move apart, whole, in one
    * transaction.
    */
@@ -148,6 +151,7 @@ export function createMergesService(
     (trx, m, batch) => tasks.moveNotes(trx, moveOf(m), batch),
     (trx, m, batch) => tasks.moveTasks(trx, moveOf(m), batch),
     (trx, m, batch) => alerts.moveAlerts(trx, moveOf(m), batch),
+    (trx, m, batch) => sequences.moveEnrollments(trx, moveOf(m), batch),
   ];
 
   const parseIds = (raw: string | undefined): string[] =>
