@@ -40,6 +40,7 @@ import {
   createLinkReadings,
   createLinkReads,
   createLinksService,
+  createOwnLinks,
   linkHistoryReads,
 } from './modules/links/service.ts';
 import { createIngestService } from './modules/ingest/service.ts';
@@ -55,7 +56,7 @@ import {
   createSiteStatus,
   createSiteStore,
 } from './modules/site/service.ts';
-import { createSequenceErasure, createSequenceMergeMoves, createSequenceServices } from './modules/sequences/service.ts';
+import { type SequencesDeps, createSequenceErasure, createSequenceMergeMoves, createSequenceServices } from './modules/sequences/service.ts';
 import { createTaskErasure, createTaskMergeMoves, createTasksServices, createTeamRecordReads } from './modules/tasks/service.ts';
 import { createNotificationChannels, createWebhooksService } from './modules/webhooks/service.ts';
 
@@ -229,7 +230,7 @@ type CustomerServices = ReturnType<typeof createCustomerServices>;
 
 /**
  * Sequences (definitions, send settings, enrolments and their exits: the job sequence-feed reads the feed
- * for unsubscribes, bounces, forms and deleted customers) and bulk actions on customers (jobs run by
+ * for unsubscribes, bounces, forms and deleted customers; the job sequence-runner runs the steps) and bulk actions on customers (jobs run by
  * customer-bulk, which a job started in this process starts), each batch through the customers service's
  * bulk steps, the campaigns' additions, the sequences' enrolment, or dataops' export.
  */
@@ -240,11 +241,18 @@ function createEnrolmentServices(
     customers: CustomerServices['customers'];
     campaigns: ReturnType<typeof createCampaignServices>['additions'];
     exports: CustomerServices['dataops']['exports'];
+    running: SequencesDeps['running'];
   },
   jobs: BackgroundJobs,
 ) {
   const { access, customers } = deps;
-  const sequences = createSequenceServices(ctx, { access, customers, links: createLinkReads(ctx), defineJob: (def) => jobs.define(def) });
+  const sequences = createSequenceServices(ctx, {
+    access,
+    customers,
+    links: createLinkReads(ctx),
+    running: deps.running,
+    defineJob: (def) => jobs.define(def),
+  });
   const bulk = createBulkServices(ctx, {
     access,
     customers,
@@ -284,7 +292,14 @@ function createOutreachServices(ctx: AppContext, id: IdentityServices, cs: Custo
   });
   const { sequences, bulk } = createEnrolmentServices(
     ctx,
-    { access, customers, campaigns: mail.additions, exports: cs.dataops.exports },
+    {
+      access,
+      customers,
+      campaigns: mail.additions,
+      exports: cs.dataops.exports,
+      // The runner's steps: mail through the campaigns' queue, tasks of the sending member, the customer's own link of the deck.
+      running: { mail: mail.sequenceMail, tasks: cs.tasks.tasks, ownLinks: createOwnLinks(ctx), accounts, files: files.viewer },
+    },
     jobs,
   );
   // Links shared from Rapport: their management, their public viewer and view recording; views are written

@@ -38,7 +38,9 @@ function pageReadOf(e: { appId: string; domainType: string; body: unknown }): Pa
   if (body.action !== PAGE_READ || typeof body.customerId !== 'string' || typeof body.content !== 'string') return null;
   try {
     const content = JSON.parse(body.content) as { linkViewLogId?: unknown };
-    return typeof content.linkViewLogId === 'string' ? { appId: e.appId, customerId: body.customerId, viewId: content.linkViewLogId } : null;
+    return typeof content.linkViewLogId === 'string'
+      ? { appId: e.appId, customerId: body.customerId, viewId: content.linkViewLogId }
+      : null;
   } catch {
     return null;
   }
@@ -53,7 +55,10 @@ function pageReadOf(e: { appId: string; domainType: string; body: unknown }): Pa
  * runs `skipped` (`jumped`) with their `step` events. The cursor moves in the transaction of the
  * jumps, so each record is read once across restarts and servers.
  */
-export function createSequenceJumps(ctx: AppContext, deps: { links: LinkReads; files: Pick<FileViewer, 'viewerFile'>; lifecycle: Lifecycle }) {
+export function createSequenceJumps(
+  ctx: AppContext,
+  deps: { links: Pick<LinkReads, 'alertLinks' | 'readings'>; files: Pick<FileViewer, 'viewerFile'>; lifecycle: Lifecycle },
+) {
   const db: Kysely<Database> = ctx.database.db;
   const { clock } = ctx;
   const writeEvents = bulkEventWriter(ctx.database.features);

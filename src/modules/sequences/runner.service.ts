@@ -109,15 +109,19 @@ export function createSequenceRunner(ctx: AppContext, deps: RunnerDeps) {
       zones,
       jumped: await repo.jumpedTo(db, appId, rows),
       sent: new Map(),
-      ownerNames: new Map(),
+      ownerNames: await ownerNames(rows),
       now,
     };
   }
 
-  async function ownerName(p: ProjectPass, ownerId: number): Promise<string | null> {
-    if (!p.ownerNames.has(ownerId)) p.ownerNames.set(ownerId, (await deps.accounts.userById(ownerId))?.name ?? null);
-    return p.ownerNames.get(ownerId) ?? null;
+  /** The sending members' names, read before the enrolments' transactions (a read through the database, not theirs). */
+  async function ownerNames(rows: EnrollmentRow[]): Promise<Map<number, string | null>> {
+    const out = new Map<number, string | null>();
+    for (const id of new Set(rows.map((r) => Number(r.owner_id)))) out.set(id, (await deps.accounts.userById(id))?.name ?? null);
+    return out;
   }
+
+  const ownerName = (p: ProjectPass, ownerId: number): string | null => p.ownerNames.get(ownerId) ?? null;
 
   /** Whether the sending member reached the daily cap on their day (the project's zone). */
   async function capped(trx: Kysely<Database>, p: ProjectPass, ownerId: number): Promise<boolean> {
@@ -137,7 +141,7 @@ export function createSequenceRunner(ctx: AppContext, deps: RunnerDeps) {
       const url = await deps.ownLinks.url(trx, p.appId, e.own_link_id);
       if (url !== null) return { id: e.own_link_id, url };
     }
-    const creatorName = await ownerName(p, Number(e.owner_id));
+    const creatorName = ownerName(p, Number(e.owner_id));
     const input = { appId: p.appId, linkId: v.deck_link_id, customerId: e.customer_id, creatorId: Number(e.owner_id), creatorName, now: p.now };
     return deps.ownLinks.directedCopy(trx, input);
   }
@@ -155,7 +159,7 @@ export function createSequenceRunner(ctx: AppContext, deps: RunnerDeps) {
       html: step.html ?? '',
       materialLinkId: v.deck_link_id,
       customer,
-      ownerName: await ownerName(p, Number(e.owner_id)),
+      ownerName: ownerName(p, Number(e.owner_id)),
       ownLink: link,
       now: p.now,
     });
