@@ -16,31 +16,38 @@ export interface JumpCandidate {
 
 /** The SQL of the sequences runner and its deck-jump reader (runner.service.ts, jumps.service.ts). */
 export const runnerRepository = {
-  /**
-   * Claims up to `limit` due active enrolments of every project for this worker: the statement that
-   * picks them writes the lease, so two runners never hold one (as the campaign sender's claim: SQLite
-   * writes one statement at a time, PostgreSQL re-checks the condition on a row another claimed first).
-   * A lease older than `staleBefore` (a runner that stopped) is taken over.
-   */
-  async claim(db: Db, q: { worker: string; now: number; staleBefore: number; limit: number }): Promise<EnrollmentRow[]> {
+  /** Due active enrolments of every project that no live runner holds, soonest first: the runner's queue. */
+  dueQueue(db: Db, q: { now: number; staleBefore: number; limit: number }): Promise<{ app_id: string; id: string }[]> {
     return db
-      .updateTable('sequence_enrollments')
-      .set({ claimed_by: q.worker, claimed_at: q.now })
+      .selectFrom('sequence_enrollments')
+      .select(['app_id', 'id'])
       .where('state', '=', 'active')
       .where('due_at', '<=', q.now)
       .where((w) => w.or([w('claimed_by', 'is', null), w('claimed_at', '<', q.staleBefore)]))
-      .where('id', 'in', (eb) =>
-        eb
-          .selectFrom('sequence_enrollments')
-          .select('id')
-          .where('state', '=', 'active')
-          .where('due_at', '<=', q.now)
-          .where((w) => w.or([w('claimed_by', 'is', null), w('claimed_at', '<', q.staleBefore)]))
-          .orderBy('due_at')
-          .limit(q.limit),
-      )
-      .returningAll()
+      .orderBy('due_at')
+      .limit(q.limit)
       .modifyEnd(crossProject('sequence-runner'))
+      .execute();
+  },
+
+  /**
+   * Claims the project's enrolments of these ids for this worker, those still due and not held: the
+   * statement writes the lease and re-checks the conditions on each row, so of two runners that found
+   * the same row, one claims it (as the campaign sender's claim: SQLite writes one statement at a time,
+   * PostgreSQL re-checks the condition on a row another transaction changed first). A lease older than
+   * `staleBefore` (a runner that stopped) is taken over.
+   */
+  async claim(db: Db, appId: string, ids: string[], q: { worker: string; now: number; staleBefore: number }): Promise<EnrollmentRow[]> {
+    if (ids.length === 0) return [];
+    return db
+      .updateTable('sequence_enrollments')
+      .set({ claimed_by: q.worker, claimed_at: q.now })
+      .where('app_id', '=', appId)
+      .where('id', 'in', ids)
+      .where('state', '=', 'active')
+      .where('due_at', '<=', q.now)
+      .where((w) => w.or([w('claimed_by', 'is', null), w('claimed_at', '<', q.staleBefore)]))
+      .returningAll()
       .execute();
   },
 

@@ -267,14 +267,21 @@ export function createSequenceRunner(ctx: AppContext, deps: RunnerDeps) {
 
   /**
    * One pass: the deck jumps read from the feed, then a batch of due enrolments claimed and run. The
-   * enrolments claimed, plus one when the feed may hold more to read.
+   * enrolments found due, plus one when the feed may hold more to read.
    */
   async function pass(): Promise<number> {
     const feed = await deps.jumps.pass();
     const now = clock.now();
-    const claimed = await repo.claim(db, { worker, now, staleBefore: now - ctx.config.sequenceLeaseSeconds * 1000, limit: BATCH });
+    const q = { worker, now, staleBefore: now - ctx.config.sequenceLeaseSeconds * 1000 };
+    const due = await repo.dueQueue(db, { ...q, limit: BATCH });
+    const found = new Map<string, string[]>();
+    for (const r of due) found.set(r.app_id, [...(found.get(r.app_id) ?? []), r.id]);
+    // Claimed per project: of two runners that found the same enrolment, one claims it.
     const byApp = new Map<string, EnrollmentRow[]>();
-    for (const r of claimed) byApp.set(r.app_id, [...(byApp.get(r.app_id) ?? []), r]);
+    for (const [appId, ids] of found) {
+      const rows = await repo.claim(db, appId, ids, q);
+      if (rows.length > 0) byApp.set(appId, rows);
+    }
     let queued = 0;
     for (const [appId, rows] of byApp) {
       const p = await projectPass(appId, rows, now);
@@ -288,7 +295,7 @@ export function createSequenceRunner(ctx: AppContext, deps: RunnerDeps) {
       }
     }
     if (queued > 0) deps.mail.nudge();
-    return claimed.length + (feed.full ? 1 : 0);
+    return due.length + (feed.full ? 1 : 0);
   }
 
   const job: JobDefinition = {
