@@ -538,12 +538,22 @@ async function viewerFigures(): Promise<Record<string, unknown>[]> {
 async function sequenceFigures(): Promise<Record<string, unknown>> {
   const out = await new Promise<string>((resolve, reject) => {
     const args = ['--import', 'tsx', 'bench/sequences.ts', '--db', DB, '--customers', QUICK ? '2000' : '10000'];
-    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, args, {
+      cwd: ROOT,
+      env: { ...process.env, LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let text = '';
     child.stdout.on('data', (d: Buffer) => (text += d.toString()));
     child.on('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`bench/sequences.ts exited ${code}`))));
   });
-  const r = JSON.parse(out.slice(out.indexOf('{'))) as { customers: number; received: number; seconds: number; stepsPerSec: number; peakRssMB: number };
+  const r = JSON.parse(out.slice(out.indexOf('{'))) as {
+    customers: number;
+    received: number;
+    seconds: number;
+    stepsPerSec: number;
+    peakRssMB: number;
+  };
   return {
     scenario: 'sequence steps (e-mail steps through the runner and the campaign sender, local SMTP)',
     stepsPerSec: r.stepsPerSec,

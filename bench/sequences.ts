@@ -49,7 +49,11 @@ async function main(): Promise<void> {
     const { base } = server;
     const { json, appId } = await server.signIn('Sequence bench');
     const call = async (method: string, path: string, body?: unknown) => {
-      const res = await fetch(`${base}/api/v1.7/app/${appId}${path}`, { method, headers: json, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+      const res = await fetch(`${base}/api/v1.7/app/${appId}${path}`, {
+        method,
+        headers: json,
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
       const answer = (await res.json()) as { status: number; data: Record<string, unknown> };
       if (answer.status !== 1) throw new Error(`${method} ${path}: ${JSON.stringify(answer)}`);
       return answer.data;
@@ -59,13 +63,24 @@ async function main(): Promise<void> {
       const batch = [];
       for (let j = i; j < Math.min(CUSTOMERS, i + 1000); j++) {
         ids.push(`s${j}`);
-        batch.push({ event_type: 'create', domainType: 'Customer', domainId: `s${j}`, body: { name: `Reader ${j}`, email: `r${j}@example.com` } });
+        batch.push({
+          event_type: 'create',
+          domainType: 'Customer',
+          domainId: `s${j}`,
+          body: { name: `Reader ${j}`, email: `r${j}@example.com` },
+        });
       }
       const res = await fetch(`${base}/api/v1.7/app/${appId}/events`, { method: 'POST', headers: json, body: JSON.stringify(batch) });
       const answer = (await res.json()) as { status: number };
       if (answer.status !== 1) throw new Error(`customers not stored: ${JSON.stringify(answer)}`);
     }
-    await call('PUT', '/sequence-settings', { timeZone: 'UTC', windowStart: '00:00', windowEnd: '24:00', days: [1, 2, 3, 4, 5, 6, 7], dailyCap: 10_000 });
+    await call('PUT', '/sequence-settings', {
+      timeZone: 'UTC',
+      windowStart: '00:00',
+      windowEnd: '24:00',
+      days: [1, 2, 3, 4, 5, 6, 7],
+      dailyCap: 10_000,
+    });
     const html =
       '<html><body><h1>Hello {{name}}</h1><p>Our <a href="https://shop.example/pricing">pricing</a>, ' +
       'and a word from {{owner_name}}.</p><p>{{company}}</p></body></html>';

@@ -56,7 +56,12 @@ import {
   createSiteStatus,
   createSiteStore,
 } from './modules/site/service.ts';
-import { type SequencesDeps, createSequenceErasure, createSequenceMergeMoves, createSequenceServices } from './modules/sequences/service.ts';
+import {
+  type SequencesDeps,
+  createSequenceErasure,
+  createSequenceMergeMoves,
+  createSequenceServices,
+} from './modules/sequences/service.ts';
 import { createTaskErasure, createTaskMergeMoves, createTasksServices, createTeamRecordReads } from './modules/tasks/service.ts';
 import { createNotificationChannels, createWebhooksService } from './modules/webhooks/service.ts';
 
@@ -290,18 +295,10 @@ function createOutreachServices(ctx: AppContext, id: IdentityServices, cs: Custo
     histories,
     defineJob: ctx.config.mailWorker ? (def) => jobs.define(def) : null,
   });
-  const { sequences, bulk } = createEnrolmentServices(
-    ctx,
-    {
-      access,
-      customers,
-      campaigns: mail.additions,
-      exports: cs.dataops.exports,
-      // The runner's steps: mail through the campaigns' queue, tasks of the sending member, the customer's own link of the deck.
-      running: { mail: mail.sequenceMail, tasks: cs.tasks.tasks, ownLinks: createOwnLinks(ctx), accounts, files: files.viewer },
-    },
-    jobs,
-  );
+  // The sequences runner's steps: mail through the campaigns' queue, tasks of the sending member, the customer's own link of the deck.
+  const running = { mail: mail.sequenceMail, tasks: cs.tasks.tasks, ownLinks: createOwnLinks(ctx), accounts, files: files.viewer };
+  const enrolment = { access, customers, campaigns: mail.additions, exports: cs.dataops.exports, running };
+  const { sequences, bulk } = createEnrolmentServices(ctx, enrolment, jobs);
   // Links shared from Rapport: their management, their public viewer and view recording; views are written
   // through ingestion's write path; a campaign's tracked click on a share link tells the viewer which
   // customer is viewing.

@@ -4,7 +4,14 @@ import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/index.ts';
 import { isEmail } from '../../lib/formats.ts';
 import { timeOrderedUuid } from '../../lib/ids.ts';
-import { type MergeValues, type PreparedTemplate, SEQUENCE_MERGE_FIELDS, TemplateError, normaliseEmail, prepareTemplate } from './render.ts';
+import {
+  type MergeValues,
+  type PreparedTemplate,
+  SEQUENCE_MERGE_FIELDS,
+  TemplateError,
+  normaliseEmail,
+  prepareTemplate,
+} from './render.ts';
 import { campaignsRepository as repo } from './repository.ts';
 import { sequenceMailRepository as steps } from './sequence-mail.repository.ts';
 
@@ -29,7 +36,8 @@ export interface SequenceStepMail {
   now: number;
 }
 
-export type QueuedStep = { outcome: 'queued'; mailId: string } | { outcome: 'skipped'; detail: 'no_email' | 'suppressed' | 'template_invalid' };
+export type QueuedStep =
+  { outcome: 'queued'; mailId: string } | { outcome: 'skipped'; detail: 'no_email' | 'suppressed' | 'template_invalid' };
 
 /** The step campaign's id: the same for every customer of the step, in every process (a name-based UUID). */
 export function stepCampaignId(appId: string, sequenceId: string, version: number, step: number): string {

@@ -114,7 +114,12 @@ export const runnerRepository = {
   /** The authors of these sequences (their step campaigns are theirs). */
   async authors(db: Db, appId: string, sequenceIds: string[]): Promise<Map<string, number>> {
     if (sequenceIds.length === 0) return new Map();
-    const rows = await db.selectFrom('sequences').select(['id', 'created_by']).where('app_id', '=', appId).where('id', 'in', sequenceIds).execute();
+    const rows = await db
+      .selectFrom('sequences')
+      .select(['id', 'created_by'])
+      .where('app_id', '=', appId)
+      .where('id', 'in', sequenceIds)
+      .execute();
     return new Map(rows.map((r) => [r.id, Number(r.created_by)]));
   },
 

@@ -142,7 +142,14 @@ export function createSequenceRunner(ctx: AppContext, deps: RunnerDeps) {
       if (url !== null) return { id: e.own_link_id, url };
     }
     const creatorName = ownerName(p, Number(e.owner_id));
-    const input = { appId: p.appId, linkId: v.deck_link_id, customerId: e.customer_id, creatorId: Number(e.owner_id), creatorName, now: p.now };
+    const input = {
+      appId: p.appId,
+      linkId: v.deck_link_id,
+      customerId: e.customer_id,
+      creatorId: Number(e.owner_id),
+      creatorName,
+      now: p.now,
+    };
     return deps.ownLinks.directedCopy(trx, input);
   }
 
@@ -216,11 +223,14 @@ export function createSequenceRunner(ctx: AppContext, deps: RunnerDeps) {
       last_step_at: p.now,
       own_link_id: link?.id ?? e.own_link_id,
       updated_at: p.now,
-      ...(finished
-        ? { state: 'finished', due_at: null, ended_at: p.now }
-        : { due_at: dueAfter(zone, p.now, next.waitDays, p.window) }),
+      ...(finished ? { state: 'finished', due_at: null, ended_at: p.now } : { due_at: dueAfter(zone, p.now, next.waitDays, p.window) }),
     });
-    const stepEvent = deps.lifecycle.event('step', row, { step: Number(e.step), type: step.type, outcome: done.outcome, detail: done.detail });
+    const stepEvent = deps.lifecycle.event('step', row, {
+      step: Number(e.step),
+      type: step.type,
+      outcome: done.outcome,
+      detail: done.detail,
+    });
     await writeEvents(trx, p.appId, finished ? [stepEvent, deps.lifecycle.event('finished', row)] : [stepEvent], p.now);
     return done.outcome === 'queued';
   }

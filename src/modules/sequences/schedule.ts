@@ -42,8 +42,7 @@ export function validWindow(w: SendWindow): boolean {
   );
 }
 
-const hhmm = (minutes: number) =>
-  `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}:00`;
+const hhmm = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}:00`;
 
 /**
  * The first instant of `day` at which the zone's clock shows `minutes` past midnight or later: the
@@ -92,7 +91,7 @@ export function dueAfter(zone: Clock, from: number, waitDays: number, w: SendWin
   if (waitDays <= 0) return nextInWindow(zone, from, w);
   const shown = zone.format(from);
   let day = shown.slice(0, 10);
-  for (let left = waitDays; left > 0; ) {
+  for (let left = waitDays; left > 0;) {
     day = addCalendarDays(day, 1);
     if (w.days.includes(isoWeekday(day))) left -= 1;
   }
@@ -112,4 +111,3 @@ export function nextWindowDay(zone: Clock, at: number, w: SendWindow): number {
 export function capDay(zone: Clock, at: number): string {
   return zone.day(at);
 }
-

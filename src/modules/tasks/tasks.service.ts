@@ -170,7 +170,16 @@ export function createTaskService(ctx: AppContext, deps: TasksDeps & { readModel
      */
     async createInTransaction(
       trx: Kysely<Database>,
-      input: { appId: string; customerId: string; assigneeId: number; title: string; notes: string | null; kind: string; dueAt: number; now: number },
+      input: {
+        appId: string;
+        customerId: string;
+        assigneeId: number;
+        title: string;
+        notes: string | null;
+        kind: string;
+        dueAt: number;
+        now: number;
+      },
     ): Promise<TaskResponse | null> {
       const customer = (await deps.customers.liveCustomers(input.appId, [input.customerId], trx)).get(input.customerId);
       if (customer === undefined || !(await maySee(deps, input.appId, input.assigneeId, customer))) return null;
@@ -179,7 +188,9 @@ export function createTaskService(ctx: AppContext, deps: TasksDeps & { readModel
         id: timeOrderedUuid(now),
         app_id: input.appId,
         customer_id: customer.id,
-        title: Array.from(input.title.trim() || '-').slice(0, TITLE_MAX).join(''),
+        title: Array.from(input.title.trim() || '-')
+          .slice(0, TITLE_MAX)
+          .join(''),
         notes: input.notes === null || input.notes.trim() === '' ? null : Array.from(input.notes).slice(0, NOTES_MAX).join(''),
         kind: kind(input.kind, 'todo'),
         due_at: input.dueAt,

@@ -130,7 +130,8 @@ describe('sequence schedule', () => {
         expect(due).toBeGreaterThan(t);
         // Exactly `waitDays` window days after t's day, up to and including the due day.
         let count = 0;
-        for (let d = addCalendarDays(z.day(t), 1); d <= z.day(due); d = addCalendarDays(d, 1)) if (w.days.includes(isoWeekday(d))) count += 1;
+        for (let d = addCalendarDays(z.day(t), 1); d <= z.day(due); d = addCalendarDays(d, 1))
+          if (w.days.includes(isoWeekday(d))) count += 1;
         expect(count).toBe(waitDays);
         expect(nextInWindow(z, due, w)).toBe(due);
         // One step further never comes earlier.

@@ -59,12 +59,26 @@ describe('kill -9 while a sequence step is mailed', () => {
     };
     const ids = Array.from({ length: CUSTOMERS }, (_, i) => `seq-crash-${i}`);
     const stored = await project.ingest(
-      ids.map((id, i) => ({ event_type: 'create', domainType: 'Customer', domainId: id, body: { name: `N${i}`, email: `s${i}@example.com` } })),
+      ids.map((id, i) => ({
+        event_type: 'create',
+        domainType: 'Customer',
+        domainId: id,
+        body: { name: `N${i}`, email: `s${i}@example.com` },
+      })),
     );
     expect(await stored.json()).toMatchObject({ status: 1, data: { accepted: CUSTOMERS } });
     // Any hour of any day is in the window: the real clock runs this test.
-    await call('PUT', '/sequence-settings', { timeZone: 'UTC', windowStart: '00:00', windowEnd: '24:00', days: [1, 2, 3, 4, 5, 6, 7], dailyCap: 10_000 });
-    const made = await call('POST', '/sequences', { name: 'Crash', steps: [{ type: 'email', waitDays: 0, title: 'Step one', html: '<p>Hi {{name}}</p>' }] });
+    await call('PUT', '/sequence-settings', {
+      timeZone: 'UTC',
+      windowStart: '00:00',
+      windowEnd: '24:00',
+      days: [1, 2, 3, 4, 5, 6, 7],
+      dailyCap: 10_000,
+    });
+    const made = await call('POST', '/sequences', {
+      name: 'Crash',
+      steps: [{ type: 'email', waitDays: 0, title: 'Step one', html: '<p>Hi {{name}}</p>' }],
+    });
     const sequenceId = made.id as string;
     await call('POST', `/sequence/${sequenceId}/enrollments`, { customer_ids: ids });
 

@@ -161,7 +161,12 @@ describe('a three-step sequence (e-mail, wait two business days, e-mail, call)',
   it('sends the first mail in the send window of the customer, not outside it', async () => {
     // Saturday morning in New York: enrolled, nothing goes out before Monday 09:00.
     useClock(at('2026-12-05 10:00:00'));
-    sequenceId = await sequence({ name: 'Pricing follow-up', deckLinkId: deck.id, jump: { readShare: 100, toStep: 2 }, steps: THREE_STEPS });
+    sequenceId = await sequence({
+      name: 'Pricing follow-up',
+      deckLinkId: deck.id,
+      jump: { readShare: 100, toStep: 2 },
+      steps: THREE_STEPS,
+    });
     ada = (await customers(1, p.sales.id))[0] as string;
     await enrol(sequenceId, [ada]);
     await runner();
@@ -241,7 +246,12 @@ describe('a three-step sequence (e-mail, wait two business days, e-mail, call)',
     const tasks = await t.server.api.get(`/api/v1.7/app/${p.appId}/tasks`, { token: p.sales.token, query: { customer_id: ada } });
     const list = (tasks.json() as { data: { id: string; kind: string; title: string; assigneeId: string; dueAt: string }[] }).data;
     const call = list.find((x) => x.id === runs[2]?.task_id);
-    expect(call).toMatchObject({ kind: 'call', title: 'Call about pricing', assigneeId: p.sales.id, dueAt: t.server.ctx.clock.format(now) });
+    expect(call).toMatchObject({
+      kind: 'call',
+      title: 'Call about pricing',
+      assigneeId: p.sales.id,
+      dueAt: t.server.ctx.clock.format(now),
+    });
     // The events out: a step event per step, the finish.
     const events = await t.server.ctx.database.db
       .selectFrom('outbox')
@@ -300,7 +310,11 @@ describe('exits, the cap, pauses', () => {
       expect(sentTo).toHaveLength(2);
       const waiting = ids.find((id) => !sentTo.includes(id)) as string;
       // Friday 09:00 in New York: the next window day.
-      expect(await enrolmentOf(waiting, p.sales2.token)).toMatchObject({ state: 'active', step: 0, dueAt: t.server.ctx.clock.format(at('2026-12-11 09:00:00')) });
+      expect(await enrolmentOf(waiting, p.sales2.token)).toMatchObject({
+        state: 'active',
+        step: 0,
+        dueAt: t.server.ctx.clock.format(at('2026-12-11 09:00:00')),
+      });
       useClock(at('2026-12-11 09:00:00'));
       await runner();
       await send();
