@@ -55,6 +55,16 @@ export function stepCampaignId(appId: string, sequenceId: string, version: numbe
  * never sends them (they are queued `cancelled`).
  */
 export function createSequenceMail(ctx: AppContext, deps: { nudge: () => void }) {
+  /** Step campaigns this process has seen stored (committed): not looked for again. */
+  const known = new Set<string>();
+  async function exists(trx: Kysely<Database>, appId: string, campaignId: string): Promise<boolean> {
+    if (known.has(campaignId)) return true;
+    if (!(await steps.exists(trx, appId, campaignId))) return false;
+    if (known.size >= 10_000) known.clear();
+    known.add(campaignId);
+    return true;
+  }
+
   return {
     /** The template's problem (an unknown merge field, `{{#`, too many links), or null: what a step's html is checked with. */
     templateProblem(html: string): string | null {
@@ -73,7 +83,7 @@ export function createSequenceMail(ctx: AppContext, deps: { nudge: () => void })
       const norm = normaliseEmail(email);
       if ((await repo.suppressed(trx, m.appId, [norm])).size > 0) return { outcome: 'skipped', detail: 'suppressed' };
       const campaignId = stepCampaignId(m.appId, m.sequenceId, m.version, m.step);
-      if (!(await steps.exists(trx, m.appId, campaignId))) {
+      if (!(await exists(trx, m.appId, campaignId))) {
         let prepared: PreparedTemplate;
         try {
           prepared = prepareTemplate(m.html, SEQUENCE_MERGE_FIELDS);

@@ -20,6 +20,8 @@ import type { SequenceSettings } from './settings.service.ts';
 
 /** Enrolments one pass claims. */
 const BATCH = 100;
+/** Enrolments of a pass run side by side (each in its own transaction): PostgreSQL overlaps their round trips. */
+const PARALLEL = 4;
 /** How often an idle runner looks for due steps. */
 const POLL_MS = 1000;
 /** An enrolment whose step failed unexpectedly is looked at again after this. */
@@ -123,15 +125,21 @@ export function createSequenceRunner(ctx: AppContext, deps: RunnerDeps) {
 
   const ownerName = (p: ProjectPass, ownerId: number): string | null => p.ownerNames.get(ownerId) ?? null;
 
-  /** Whether the sending member reached the daily cap on their day (the project's zone). */
-  async function capped(trx: Kysely<Database>, p: ProjectPass, ownerId: number): Promise<boolean> {
+  /**
+   * Takes one of the sending member's e-mail slots of their day (the project's zone), or false when the
+   * daily cap is reached. Counted from the step runs once a pass, then kept up by the pass's lanes (a
+   * slot is taken before the await that could let another lane in, and given back by a skipped mail).
+   */
+  async function takeSlot(trx: Kysely<Database>, p: ProjectPass, ownerId: number): Promise<boolean> {
     const key = `${ownerId}:${capDay(p.zone, p.now)}`;
-    let n = p.sent.get(key);
-    if (n === undefined) {
-      n = await repo.mailsOfDay(trx, p.appId, ownerId, capDay(p.zone, p.now));
-      p.sent.set(key, n);
+    if (!p.sent.has(key)) {
+      const counted = await repo.mailsOfDay(trx, p.appId, ownerId, capDay(p.zone, p.now));
+      if (!p.sent.has(key)) p.sent.set(key, counted);
     }
-    return n >= p.cap;
+    const n = p.sent.get(key) ?? 0;
+    if (n >= p.cap) return false;
+    p.sent.set(key, n + 1);
+    return true;
   }
 
   /** The customer's own link of the sequence's deck: the one kept on the enrolment, or a new one. */
@@ -170,9 +178,12 @@ export function createSequenceRunner(ctx: AppContext, deps: RunnerDeps) {
       ownLink: link,
       now: p.now,
     });
-    if (queued.outcome === 'skipped') return { outcome: 'skipped' as const, detail: queued.detail, mailId: null, taskId: null };
-    const key = `${e.owner_id}:${capDay(p.zone, p.now)}`;
-    p.sent.set(key, (p.sent.get(key) ?? 0) + 1);
+    if (queued.outcome === 'skipped') {
+      // No mail: the slot taken for it is given back.
+      const key = `${e.owner_id}:${capDay(p.zone, p.now)}`;
+      p.sent.set(key, (p.sent.get(key) ?? 1) - 1);
+      return { outcome: 'skipped' as const, detail: queued.detail, mailId: null, taskId: null };
+    }
     return { outcome: 'queued' as const, detail: null, mailId: queued.mailId, taskId: null };
   }
 
@@ -266,7 +277,7 @@ export function createSequenceRunner(ctx: AppContext, deps: RunnerDeps) {
         await repo.settle(trx, e, { due_at: at });
         return false;
       }
-      if (step.type === 'email' && (await capped(trx, p, Number(e.owner_id)))) {
+      if (step.type === 'email' && !(await takeSlot(trx, p, Number(e.owner_id)))) {
         // The member's day is spent: the first window instant after it ends, in the customer's zone.
         await repo.settle(trx, e, { due_at: nextInWindow(zone, p.zone.dayEnd(p.now), p.window) });
         return false;
@@ -295,14 +306,18 @@ export function createSequenceRunner(ctx: AppContext, deps: RunnerDeps) {
     let queued = 0;
     for (const [appId, rows] of byApp) {
       const p = await projectPass(appId, rows, now);
-      for (const e of rows) {
-        try {
-          if (await runOne(p, e)) queued += 1;
-        } catch (err) {
-          logger.error({ err, enrollmentId: e.id }, 'sequences: a step failed; it is tried again later');
-          await repo.release(db, e, worker, clock.now() + RETRY_MS);
+      let next = 0;
+      const lane = async () => {
+        for (let e = rows[next++]; e !== undefined; e = rows[next++]) {
+          try {
+            if (await runOne(p, e)) queued += 1;
+          } catch (err) {
+            logger.error({ err, enrollmentId: e.id }, 'sequences: a step failed; it is tried again later');
+            await repo.release(db, e, worker, clock.now() + RETRY_MS);
+          }
         }
-      }
+      };
+      await Promise.all(Array.from({ length: Math.min(PARALLEL, rows.length) }, lane));
     }
     if (queued > 0) deps.mail.nudge();
     return due.length + (feed.full ? 1 : 0);
