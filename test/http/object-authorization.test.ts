@@ -35,6 +35,8 @@ const ids = {
   task: '',
   channel: '',
   notification: '',
+  sequence: '',
+  enrollment: '',
 };
 
 /** Texts only project A's data contains: none may appear in an answer to project B's Master. */
@@ -80,6 +82,12 @@ function pathValue(name: string, path: string, v: Variant): string {
       return ids.channel;
     case 'notificationId':
       return ids.notification;
+    case 'sequenceId':
+      return ids.sequence;
+    case 'enrollmentId':
+      return ids.enrollment;
+    case 'version':
+      return '1';
     case 'n':
       return '1';
     case 'clientId':
@@ -92,6 +100,8 @@ function pathValue(name: string, path: string, v: Variant): string {
     case 'token':
       // An invitation's link is its token, which only those it was given to hold: B's Master has none of A's.
       if (path.includes('/invitation/')) return 'b-guesses-a-token-it-was-never-given-0123456';
+      // The inbound mail webhook's address is its secret: B has none of A's.
+      if (path.includes('/inbound-mail/')) return 'b-guesses-an-inbound-token-never-given-01';
       break;
     case 'name':
       if (path.includes('/metadata/customer/')) return ids.field;
@@ -107,6 +117,7 @@ function fieldValue(name: string, v: Variant): unknown {
   if (/^(svc_?user_?id|svcUserId|target_svc_userid|owner_id|promoter_?id|promoterId)$/i.test(name)) return String(v.actor());
   if (name === 'user_id') return String(a.master.id);
   if (/^(group_?id|groupId|source_group_id|target_group_id)$/.test(name)) return ids.group;
+  if (name === 'sequenceId') return ids.sequence;
   if (name === 'customer_ids' || name === 'customer_id') return ids.customer;
   if (name === 'assignee_id') return String(v.actor());
   if (name === 'content' || name === 'note') return 'Probe';
@@ -148,6 +159,9 @@ async function stateOfA(): Promise<unknown[]> {
     `/api/v1.7/app/${a.appId}/member/customer/${ids.customer}/behaviour?count=100`,
     `/api/v1.7/app/${a.appId}/customer/${ids.customer}/notes?count=100`,
     `/api/v1.7/app/${a.appId}/tasks?count=100`,
+    `/api/v1.7/app/${a.appId}/sequences?count=100`,
+    `/api/v1.7/app/${a.appId}/customer/${ids.customer}/enrollments`,
+    `/api/v1.7/app/${a.appId}/sequence-settings`,
     `/api/v1.7/app/${a.appId}/notification-channels`,
     `/api/v1.7/notifications?count=100`,
     `/api/v1.7/user/notification-settings`,
@@ -286,6 +300,28 @@ beforeAll(async () => {
   await t.server.services.alerts.evaluator.pass();
   const inbox = await api.get('/api/v1.7/notifications', { token: a.master.token });
   ids.notification = inbox.json().data[0].id as string;
+  // A sequence of A's with A's customer enrolled (its steps carry A's words).
+  const sequenceName = unique('VictimSequence');
+  markers.push(sequenceName);
+  const sequence = await api.post(
+    `/api/v1.7/app/${a.appId}/sequences`,
+    { name: sequenceName, steps: [{ type: 'task', title: sequenceName }] },
+    { token: a.sales.token },
+  );
+  expect(sequence.json().status, sequence.body).toBe(1);
+  ids.sequence = sequence.json().data.id as string;
+  const enrolled = await api.post(
+    `/api/v1.7/app/${a.appId}/sequence/${ids.sequence}/enrollments`,
+    { customer_ids: [ids.customer] },
+    { token: a.sales.token },
+  );
+  expect(enrolled.json().status, enrolled.body).toBe(1);
+  for (let i = 0; i < 200 && ids.enrollment === ''; i += 1) {
+    const mine = await api.get(`/api/v1.7/app/${a.appId}/customer/${ids.customer}/enrollments`, { token: a.sales.token });
+    ids.enrollment = (mine.json().data[0]?.id as string | undefined) ?? '';
+    if (ids.enrollment === '') await new Promise((r) => setTimeout(r, 50));
+  }
+  expect(ids.enrollment).not.toBe('');
   const feed = await api.get(`/api/v1.7/app/${a.appId}/events`, { token: a.master.token });
   ids.event = feed.json().data.events[0].id as string;
 });
@@ -346,7 +382,7 @@ describe("another project's Master, with the first project's ids", () => {
         const namesA =
           url.includes(a.appId) ||
           query.app_id === a.appId ||
-          /\{(customerId|linkId|fileId|postId|importId|id|channelId|notificationId)\}/.test(op.path);
+          /\{(customerId|linkId|fileId|postId|importId|id|channelId|notificationId|sequenceId|enrollmentId)\}/.test(op.path);
         if (success && namesA && !op.path.startsWith('/svcuser/')) problems.push(`${where}: succeeded: ${res.body.slice(0, 200)}`);
       }
     }

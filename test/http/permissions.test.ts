@@ -89,6 +89,16 @@ async function ownersTask(w: World): Promise<string> {
   return res.json().data.id as string;
 }
 
+const sequenceBody = { name: 'Probe', steps: [{ type: 'task', title: 'Probe' }] };
+
+/** A sequence a fresh Sales member made. */
+async function ownersSequence(w: World): Promise<string> {
+  const o = await w.newMember('Sales');
+  const res = await w.server.api.post(`/api/v1.7/app/${w.appId}/sequences`, sequenceBody, { token: o.token });
+  expect(res.json().status, res.body).toBe(1);
+  return res.json().data.id as string;
+}
+
 const campaignBody = async (w: World, customerId: string) => ({ title: 'Probe', html: '<p>x</p>', customer_ids: customerId });
 
 /** Starts an import of a one-row CSV for `member`, as `caller`. */
@@ -480,6 +490,22 @@ const probes: Record<string, Probe> = {
     w.server.api.put(`/api/v1.7/app/${w.appId}/task/${await ownersTask(w)}`, { status: 'done' }, { token: u.token }),
   "DELETE /api/v1.7/app/{app-id}/task/{task-id} (a task on another member's customer)": async (w, u) =>
     w.server.api.delete(`/api/v1.7/app/${w.appId}/task/${await ownersTask(w)}`, { token: u.token }),
+  'GET /api/v1.7/app/{app-id}/sequence-settings': (w, u) =>
+    w.server.api.get(`/api/v1.7/app/${w.appId}/sequence-settings`, { token: u.token }),
+  'PUT /api/v1.7/app/{app-id}/sequence-settings': (w, u) =>
+    w.server.api.put(`/api/v1.7/app/${w.appId}/sequence-settings`, { dailyCap: 150 }, { token: u.token }),
+  'POST /api/v1.7/app/{app-id}/sequences': (w, u) =>
+    w.server.api.post(`/api/v1.7/app/${w.appId}/sequences`, sequenceBody, { token: u.token }),
+  "PUT /api/v1.7/app/{app-id}/sequence/{sequence-id} (another member's sequence)": async (w, u) =>
+    w.server.api.put(`/api/v1.7/app/${w.appId}/sequence/${await ownersSequence(w)}`, sequenceBody, { token: u.token }),
+  "POST /api/v1.7/app/{app-id}/sequence/{sequence-id}/enrollments (another member's customer)": async (w, u) =>
+    w.server.api.post(
+      `/api/v1.7/app/${w.appId}/sequence/${await ownersSequence(w)}/enrollments`,
+      { customer_ids: [(await w.customerOf()).id] },
+      { token: u.token },
+    ),
+  "POST /api/v1.7/app/{app-id}/customer/{customer-id}/replied (another member's customer)": async (w, u) =>
+    w.server.api.post(`/api/v1.7/app/${w.appId}/customer/${(await w.customerOf()).id}/replied`, undefined, { token: u.token }),
   'POST /api/v1.7/app/{app-id}/posts (their own customer)': async (w, u, role) =>
     w.server.api.post(
       `/api/v1.7/app/${w.appId}/posts`,

@@ -352,6 +352,23 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCodeSpec>> = {
     en: 'direction must be out (the member called) or in (the customer called)',
     zh: 'direction 须为 out（成员呼出）或 in（客户来电）',
   },
+  sequence_not_found: { http: [{ status: 200, body: 'envelope' }], en: 'Sequence not found', zh: '序列不存在' },
+  sequence_version_not_found: {
+    http: [{ status: 200, body: 'envelope' }],
+    en: 'That version of the sequence does not exist',
+    zh: '该序列版本不存在',
+  },
+  enrollment_not_found: { http: [{ status: 200, body: 'envelope' }], en: 'Enrollment not found', zh: '序列注册不存在' },
+  enrollment_state_invalid: {
+    http: [{ status: 200, body: 'envelope' }],
+    en: 'The enrollment is not in a state this allows: only an active one is paused, a paused one resumed, and a finished or exited one is over',
+    zh: '该注册当前状态不允许此操作：只有进行中的可暂停，已暂停的可恢复，已完成或已退出的不可再改',
+  },
+  already_enrolled: {
+    http: [{ status: 200, body: 'envelope' }],
+    en: 'The customer is already enrolled in this sequence (in any state): skipped',
+    zh: '该客户已注册过此序列（任何状态），已跳过',
+  },
   signals_invalid: {
     http: [{ status: 200, body: 'envelope' }],
     en: 'Signals must be a comma list of deck_opened, deck_read, hot_lead, task_due and mention',

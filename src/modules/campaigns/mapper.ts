@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Database } from '../../db/index.ts';
+import type { mailEngagementReadModel } from './engagement.repository.ts';
 
 export type CampaignRow = Selectable<Database['campaigns']>;
 export type RecipientRow = Selectable<Database['campaign_recipients']>;
@@ -41,3 +42,6 @@ export function toCampaign(row: CampaignRow, counts: Map<string, number>, format
 }
 
 export type CampaignView = ReturnType<typeof toCampaign>;
+
+/** The recipients' read model other modules' repositories join (engagement.repository.ts; the sequences' funnel). */
+export type MailEngagementReadModel = typeof mailEngagementReadModel;

@@ -20,6 +20,9 @@ export type { AdditionFailure, CampaignAdditions } from './additions.service.ts'
 export type { CampaignComposer } from './compose.service.ts';
 // What erasure needs of the campaigns' tables, built by the composition root for it.
 export { type CampaignErasure, createCampaignErasure } from './erasure.service.ts';
+// What the sequences' funnel joins (the recipients' opens and clicks), in its own statement.
+export { mailEngagementReadModel } from './engagement.repository.ts';
+export type { MailEngagementReadModel } from './mapper.ts';
 export type { CampaignSender } from './sender.ts';
 export type { QueuedStep, SequenceMail, SequenceStepMail } from './sequence-mail.service.ts';
 export type { CampaignTracking, MailClickResolver, TrackedRequest } from './tracking.service.ts';

@@ -6,6 +6,7 @@ import { BODY_LIMITS } from '../../http/body-limits.ts';
 import { businessResponses, ok } from '../../http/envelope.ts';
 import { PagingQuery, page } from '../../http/paging.ts';
 import { publicPage } from '../../http/public-pages.ts';
+import { multipartLimits } from '../../http/upload.ts';
 import { BulkJob } from '../bulk/schemas.ts';
 import type { BulkServices } from '../bulk/service.ts';
 import { AppIdParams } from '../projects/schemas.ts';
@@ -17,6 +18,7 @@ import {
   EnrollmentsQuery,
   Exited,
   ExitBody,
+  Funnel,
   InboundParams,
   Sequence,
   SequenceBody,
@@ -138,6 +140,25 @@ function definitionRoutes(fastify: FastifyInstance, services: SequenceServices):
       },
     },
     async (request) => ok(await definitions.remove(actorOf(request), request.params.sequenceId)),
+  );
+}
+
+/** A sequence's funnel and former versions (docs/sequences.md "Funnel", "Sequences"). */
+function sequenceReadRoutes(fastify: FastifyInstance, services: SequenceServices): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { definitions } = services;
+
+  app.get(
+    '/api/v1.7/app/:appId/sequence/:sequenceId/funnel',
+    {
+      schema: {
+        tags,
+        summary: "A sequence's funnel: enrollments by state and exit reason; per step runs, mails sent, opened, clicked, replies, tasks",
+        params: SequenceParams,
+        response: businessResponses(Funnel),
+      },
+    },
+    async (request) => ok(await services.funnel.funnel(actorOf(request), request.params.sequenceId)),
   );
 
   app.get(
@@ -288,8 +309,9 @@ function inboundRoutes(fastify: FastifyInstance, services: SequenceServices): vo
   app.post(
     '/hooks/inbound-mail/:token',
     {
-      // A mail's text and headers; attachments are not read (configure the provider to leave them out).
+      // A mail's text and headers: attachments (SendGrid's file parts) are drained, never stored, within the body's limit.
       bodyLimit: BODY_LIMITS.records,
+      config: { multipartOptions: multipartLimits({ files: 50, fields: 200, fieldBytes: BODY_LIMITS.records }) },
       schema: {
         ...publicPage(
           'Inbound mail (replies)',
@@ -316,6 +338,7 @@ function inboundRoutes(fastify: FastifyInstance, services: SequenceServices): vo
 export async function sequencesRoutes(fastify: FastifyInstance, opts: { sequences: SequenceServices; bulk: BulkServices }): Promise<void> {
   settingsRoutes(fastify, opts.sequences);
   definitionRoutes(fastify, opts.sequences);
+  sequenceReadRoutes(fastify, opts.sequences);
   enrollmentRoutes(fastify, opts.sequences, opts.bulk);
   enrollmentChangeRoutes(fastify, opts.sequences);
   inboundRoutes(fastify, opts.sequences);

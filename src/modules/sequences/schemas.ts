@@ -145,4 +145,26 @@ export const Enrollment = Type.Object({
   endedAt: Nullable(Type.String()),
 });
 
+const FunnelStep = Type.Object({
+  step: Type.Integer(),
+  type: Type.String(),
+  title: Type.String(),
+  reached: Type.Integer({ description: 'runs of the step recorded, whatever the outcome' }),
+  sent: Type.Integer({ description: 'e-mails queued or sent' }),
+  opened: Type.Integer({ description: "of those, opened by a person (the campaigns' tracking)" }),
+  clicked: Type.Integer(),
+  replied: Type.Integer({ description: 'customers who replied after this step, before the next ran' }),
+  tasks: Type.Integer({ description: 'tasks made (calls, manual e-mails, tasks)' }),
+  skipped: Type.Integer(),
+});
+
+export const Funnel = Type.Object({
+  enrolled: Type.Integer(),
+  active: Type.Integer(),
+  paused: Type.Integer(),
+  finished: Type.Integer(),
+  exited: Type.Object({ total: Type.Integer(), byReason: Type.Record(Type.String(), Type.Integer()) }),
+  steps: Type.Array(FunnelStep, { description: "the current version's steps, by index (counts across versions)" }),
+});
+
 export const Exited = Type.Object({ exited: Type.Integer({ description: 'enrollments that exited' }) });

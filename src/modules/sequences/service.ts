@@ -10,6 +10,7 @@ import { createEnroller } from './enroll.ts';
 import { createEnrollmentsRepository } from './enrollments.repository.ts';
 import { createEnrollmentService } from './enrollments.service.ts';
 import { type FeedHandler, createFeedExits, createSequenceFeed } from './feed.service.ts';
+import { createSequenceFunnel } from './funnel.service.ts';
 import { createInboundMail } from './inbound.service.ts';
 import { createLifecycle } from './lifecycle.ts';
 import { createSequenceJumps } from './jumps.service.ts';
@@ -20,6 +21,7 @@ export type { SequenceAutomation, EnrollFailure } from './automation.service.ts'
 export type { SequenceDefinitions } from './definitions.service.ts';
 export type { EnrollmentService, ManualExit } from './enrollments.service.ts';
 export type { FeedHandler, SequenceFeed, SequenceFeedEvent } from './feed.service.ts';
+export type { Funnel, FunnelStep, SequenceFunnel } from './funnel.service.ts';
 export type { InboundMail } from './inbound.service.ts';
 export type { SequenceRunner } from './runner.service.ts';
 export type { SequenceSettings, SettingsInput } from './settings.service.ts';
@@ -42,7 +44,7 @@ export interface SequencesDeps {
 /**
  * Sequences (docs/sequences.md, ADR 0040), one service per kind of caller:
  * - `settings`: a project's send settings (Master and Admins);
- * - `definitions`: sequences and their versions (members);
+ * - `definitions`: sequences and their versions (members); `funnel`: a sequence's funnel;
  * - `enrollments`: a sequence's and a customer's enrolments, pause, resume, exit, replied (members);
  * - `automation`: enrolment and exits as other modules drive them (the bulk job's action `enroll`,
  *   the playbooks' `enrollOne` and `exitCustomer`), in their transaction;
@@ -61,6 +63,7 @@ export function createSequenceServices(ctx: AppContext, deps: SequencesDeps) {
   const enrollments = createEnrollmentService(ctx, { customers: deps.customers, definitions, enrollments: repo, lifecycle, enroller });
   const automation = createSequenceAutomation(ctx, { customers: deps.customers, enroller, lifecycle });
   const inbound = createInboundMail(ctx, { settings, customers: deps.customers, lifecycle });
+  const funnel = createSequenceFunnel(ctx, { definitions });
 
   const feedHandlers: FeedHandler[] = [createFeedExits(lifecycle)];
   const feed = createSequenceFeed(ctx, feedHandlers);
@@ -69,7 +72,7 @@ export function createSequenceServices(ctx: AppContext, deps: SequencesDeps) {
   const jumps = createSequenceJumps(ctx, { links: deps.links, files: deps.running.files, lifecycle });
   const runner = createSequenceRunner(ctx, { ...deps.running, settings, lifecycle, customers: deps.customers, jumps });
   deps.defineJob(runner.job);
-  return { settings, definitions, enrollments, automation, inbound, feed, runner };
+  return { settings, definitions, enrollments, funnel, automation, inbound, feed, runner };
 }
 
 export type SequenceServices = ReturnType<typeof createSequenceServices>;

@@ -319,6 +319,7 @@ describe('erasure', () => {
       'notes',
       'tasks',
       'alert_signals',
+      'sequence_enrollments',
       'links',
       'visitors',
       'site_visits',

@@ -1,7 +1,8 @@
 // lanes: sqlite postgres
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestServer } from '../../helpers/harness.ts';
-import { type HistoryProject, addCustomers, event, feedEvents, historyProject, ingest } from '../../helpers/histories.ts';
+import { type HistoryProject, event, feedEvents, historyProject, ingest } from '../../helpers/histories.ts';
+import { multipart } from '../../helpers/files.ts';
 import { madeLink } from '../../helpers/links.ts';
 import { startMailbox } from '../../helpers/mailbox.ts';
 import { freePort } from '../../helpers/process.ts';
@@ -418,6 +419,17 @@ describe('replies', () => {
     const mailgun = await t.server.api.post(url, { sender: c3, from: `Person <${c3}>`, subject: 'Re', 'body-plain': 'ok' }, { form: true });
     expect(mailgun.statusCode).toBe(200);
     expect(await states()).toEqual(['replied', 'replied', 'replied']);
+    // SendGrid's Inbound Parse: multipart, with an attachment (drained, not read).
+    const [c4] = await customers(p.sales.id, 1);
+    await enroll(p.sales.token, s.id, { customer_ids: [c4] });
+    const parse = multipart(
+      { field: 'attachment1', filename: 'quote.pdf', bytes: Buffer.alloc(20_000, 1) },
+      { from: `Person <seq${c4!.slice('seq-c-'.length)}@example.com>`, to: 'replies@example.com', subject: 'Re', text: 'Sounds good' },
+    );
+    const sendgrid = await t.server.api.post(url, parse.payload, { headers: { 'content-type': parse.contentType } });
+    expect(sendgrid.statusCode, sendgrid.body).toBe(200);
+    expect(sendgrid.json()).toEqual({ status: 1 });
+    expect((await enrollmentsOf(c4!))[0]).toMatchObject({ state: 'exited', exitReason: 'replied' });
     // An unknown token is an unknown address; nothing else is told apart.
     const bad = await t.server.api.post('/hooks/inbound-mail/not-a-real-token-at-all-000000', { from: c1 });
     expect(bad.statusCode).toBe(404);
@@ -527,5 +539,113 @@ describe('for the playbooks, erasure and merges', () => {
     expect(
       await db.selectFrom('sequence_enrollments').select('id').where('app_id', '=', p.appId).where('customer_id', '=', c!).execute(),
     ).toEqual([]);
+  });
+});
+
+describe('merges', () => {
+  it("a merged customer's enrolments move to the survivor; where the survivor runs the same sequence, the merged one exits merged", async () => {
+    const [s1, s2] = [await made(p.sales.token, { name: 'M1' }), await made(p.sales.token, { name: 'M2' })];
+    const [survivor, merged] = await customers(p.sales.id, 2);
+    await enroll(p.sales.token, s1.id, { customer_ids: [survivor, merged] });
+    await enroll(p.sales.token, s2.id, { customer_ids: [merged] });
+    const res = await t.server.api.post(
+      api(`/member/${p.sales.id}/customer/merge`),
+      { main_customer_id: survivor, merge_user_ids: merged },
+      { token: p.sales.token, form: true },
+    );
+    expect(res.json(), res.body).toMatchObject({ status: 1 });
+    await t.server.services.merges.runPending(0);
+    const rows = await t.server.ctx.database.db
+      .selectFrom('sequence_enrollments')
+      .select(['sequence_id', 'customer_id', 'state', 'exit_reason'])
+      .where('app_id', '=', p.appId)
+      .where('customer_id', 'in', [survivor!, merged!])
+      .orderBy('sequence_id')
+      .orderBy('customer_id')
+      .execute();
+    expect(rows).toEqual(
+      [
+        { sequence_id: s1.id, customer_id: survivor, state: 'active', exit_reason: null },
+        { sequence_id: s1.id, customer_id: merged, state: 'exited', exit_reason: 'merged' },
+        { sequence_id: s2.id, customer_id: survivor, state: 'active', exit_reason: null },
+      ].sort((x, y) => (x.sequence_id + x.customer_id < y.sequence_id + y.customer_id ? -1 : 1)),
+    );
+  });
+});
+
+describe('funnel', () => {
+  it('counts enrolments by state and reason, and per step the runs, mails opened and clicked, replies and tasks', async () => {
+    const s = await made(p.sales.token, { name: 'Funnel' });
+    const ids = await customers(p.sales.id, 4);
+    await enroll(p.sales.token, s.id, { customer_ids: ids });
+    const db = t.server.ctx.database.db;
+    // What the runner records (the runner's own tests run it): e-mail step 0 sent to three, through a campaign's recipient rows.
+    const campaign = (
+      await post<{ postId: string }>(p.sales.token, '/posts', { title: 'T', html: '<p>x</p>', customer_ids: ids.slice(0, 3).join(',') })
+    ).data;
+    const recipients = await db
+      .selectFrom('campaign_recipients')
+      .select(['id', 'customer_id'])
+      .where('app_id', '=', p.appId)
+      .where('campaign_id', '=', campaign.postId)
+      .execute();
+    const mailOf = new Map(recipients.map((r) => [r.customer_id, r.id]));
+    await db
+      .updateTable('campaign_recipients')
+      .set({ opens: 2 })
+      .where('app_id', '=', p.appId)
+      .where('id', 'in', [mailOf.get(ids[0]!)!, mailOf.get(ids[1]!)!])
+      .execute();
+    await db
+      .updateTable('campaign_recipients')
+      .set({ clicks: 1 })
+      .where('app_id', '=', p.appId)
+      .where('id', '=', mailOf.get(ids[0]!)!)
+      .execute();
+    const enrolments = new Map((await Promise.all(ids.map(async (id) => (await enrollmentsOf(id))[0]!))).map((e) => [e.customerId, e.id]));
+    const run = (customerId: string, step: number, kind: string, outcome: string, mailId: string | null) => ({
+      app_id: p.appId,
+      enrollment_id: enrolments.get(customerId)!,
+      step,
+      sequence_id: s.id,
+      version: 1,
+      customer_id: customerId,
+      kind,
+      outcome,
+      detail: outcome === 'skipped' ? 'no_email' : null,
+      mail_id: mailId,
+      task_id: null,
+      owner_id: p.sales.id,
+      day: '2026-11-30',
+      created_at: Date.now(),
+    });
+    await db
+      .insertInto('sequence_step_runs')
+      .values([
+        ...ids.slice(0, 3).map((id) => run(id, 0, 'email', 'sent', mailOf.get(id)!)),
+        run(ids[3]!, 0, 'email', 'skipped', null),
+        run(ids[0]!, 1, 'call', 'task', null),
+      ])
+      .execute();
+    await db.updateTable('sequence_enrollments').set({ step: 1 }).where('app_id', '=', p.appId).where('sequence_id', '=', s.id).execute();
+    await post(p.sales.token, `/customer/${ids[1]}/replied`);
+    await post(p.sales.token, `/enrollment/${enrolments.get(ids[2]!)}/pause`);
+    const res = await get<Record<string, unknown>>(p.sales2.token, `/sequence/${s.id}/funnel`);
+    expect(res).toMatchObject({
+      status: 1,
+      data: {
+        enrolled: 4,
+        active: 2,
+        paused: 1,
+        finished: 0,
+        exited: { total: 1, byReason: { replied: 1 } },
+        steps: [
+          { step: 0, type: 'email', title: 'Hello {{name}}', reached: 4, sent: 3, opened: 2, clicked: 1, replied: 1, tasks: 0, skipped: 1 },
+          { step: 1, type: 'call', reached: 1, sent: 0, opened: 0, clicked: 0, replied: 0, tasks: 1, skipped: 0 },
+          { step: 2, type: 'task', reached: 0 },
+        ],
+      },
+    });
+    expect(await get(p.sales.token, '/sequence/nope/funnel')).toMatchObject({ status: 0, code: 'sequence_not_found' });
   });
 });
