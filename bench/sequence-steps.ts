@@ -48,15 +48,22 @@ async function main(): Promise<void> {
     });
     const { base } = server;
     const { json, appId } = await server.signIn('Sequence bench');
-    const call = async (method: string, path: string, body?: unknown) => {
-      const res = await fetch(`${base}/api/v1.7/app/${appId}${path}`, {
-        method,
-        headers: json,
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      const answer = (await res.json()) as { status: number; data: Record<string, unknown> };
-      if (answer.status !== 1) throw new Error(`${method} ${path}: ${JSON.stringify(answer)}`);
-      return answer.data;
+    // A call answered 503 `overloaded` (the server sheds load while it works) is tried again, as a client would.
+    const call = async (method: string, path: string, body?: unknown): Promise<Record<string, unknown>> => {
+      for (;;) {
+        const res = await fetch(`${base}/api/v1.7/app/${appId}${path}`, {
+          method,
+          headers: json,
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        });
+        const answer = (await res.json()) as { status: number; code?: string; data: Record<string, unknown> };
+        if (answer.code === 'overloaded') {
+          await sleep(200);
+          continue;
+        }
+        if (answer.status !== 1) throw new Error(`${method} ${path}: ${JSON.stringify(answer)}`);
+        return answer.data;
+      }
     };
     const ids: string[] = [];
     for (let i = 0; i < CUSTOMERS; i += 1000) {

@@ -20,8 +20,11 @@ import type { SequenceSettings } from './settings.service.ts';
 
 /** Enrolments one pass claims. */
 const BATCH = 100;
-/** Enrolments of a pass run side by side (each in its own transaction): PostgreSQL overlaps their round trips. */
-const PARALLEL = 4;
+/**
+ * Enrolments of a pass run side by side on PostgreSQL (each in its own transaction), overlapping their
+ * round trips; SQLite's one writer runs them one after the other anyway.
+ */
+const PARALLEL = { postgres: 4, sqlite: 1 } as const;
 /** How often an idle runner looks for due steps. */
 const POLL_MS = 1000;
 /** An enrolment whose step failed unexpectedly is looked at again after this. */
@@ -317,7 +320,7 @@ export function createSequenceRunner(ctx: AppContext, deps: RunnerDeps) {
           }
         }
       };
-      await Promise.all(Array.from({ length: Math.min(PARALLEL, rows.length) }, lane));
+      await Promise.all(Array.from({ length: Math.min(PARALLEL[ctx.database.features.name], rows.length) }, lane));
     }
     if (queued > 0) deps.mail.nudge();
     return due.length + (feed.full ? 1 : 0);
