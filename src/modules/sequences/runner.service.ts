@@ -27,6 +27,8 @@ const BATCH = 100;
 const PARALLEL = { postgres: 4, sqlite: 1 } as const;
 /** How often an idle runner looks for due steps. */
 const POLL_MS = 1000;
+/** An enrolment whose customer is no longer live (its exit or merge move not yet made) is looked at again after this. */
+const GONE_RETRY_MS = 60 * 60_000;
 /** An enrolment whose step failed unexpectedly is looked at again after this. */
 const RETRY_MS = 60_000;
 /** The customers' custom field holding their IANA time zone. */
@@ -270,7 +272,8 @@ export function createSequenceRunner(ctx: AppContext, deps: RunnerDeps) {
         return false;
       }
       if (!p.customers.has(e.customer_id)) {
-        await deps.lifecycle.exitIds(trx, p.appId, [e.id], { reason: 'customer_deleted', now: p.now });
+        // Deleted or merged away: the feed's exit or the merge's move is on its way; looked at again later.
+        await repo.settle(trx, e, { due_at: p.now + GONE_RETRY_MS });
         return false;
       }
       const zone = p.zones.get(e.customer_id) ?? p.zone;
