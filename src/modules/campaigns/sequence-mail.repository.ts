@@ -28,12 +28,15 @@ export const sequenceMailRepository = {
 
   /**
    * Queues one recipient and counts it; a campaign that had sent everything (`done`) is active again.
-   * The campaign row is updated before the recipient is inserted: the sender's `finishIfDrained`
-   * locks the row first too, so it either finishes before this (and the row is made active here) or
-   * sees the new recipient after this commits. A cancelled campaign's recipient is queued cancelled.
-   * Answers the campaign's status.
+   * The recipient is inserted first and the campaign's row updated last (the row every step's mail
+   * shares is held only until the caller commits). The sender's `finishIfDrained` locks that row in a
+   * statement of its own before it looks for queued recipients: if it came first, it may finish the
+   * campaign, and the update here (which waits for it) makes it active again; if this came first, its
+   * look, a statement begun after this commit, sees the recipient. A cancelled campaign's recipient is
+   * cancelled. Answers the campaign's status.
    */
   async addRecipient(db: Db, row: Insertable<Database['campaign_recipients']>, now: number): Promise<string> {
+    await db.insertInto('campaign_recipients').values(row).execute();
     const c = await db
       .updateTable('campaigns')
       .set({
@@ -46,10 +49,14 @@ export const sequenceMailRepository = {
       .where('id', '=', row.campaign_id)
       .returning('status')
       .executeTakeFirstOrThrow();
-    await db
-      .insertInto('campaign_recipients')
-      .values({ ...row, state: c.status === 'cancelled' ? 'cancelled' : row.state })
-      .execute();
+    if (c.status === 'cancelled') {
+      await db
+        .updateTable('campaign_recipients')
+        .set({ state: 'cancelled' })
+        .where('app_id', '=', row.app_id)
+        .where('id', '=', row.id)
+        .execute();
+    }
     return c.status;
   },
 };

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/index.ts';
 import { isEmail } from '../../lib/formats.ts';
@@ -36,8 +36,10 @@ export interface SequenceStepMail {
   now: number;
 }
 
-export type QueuedStep =
-  { outcome: 'queued'; mailId: string } | { outcome: 'skipped'; detail: 'no_email' | 'suppressed' | 'template_invalid' };
+/** A step's mail ready to be queued (its recipient row), or why it is skipped. */
+export type PreparedStep =
+  | { outcome: 'queued'; mailId: string; recipient: Insertable<Database['campaign_recipients']>; now: number }
+  | { outcome: 'skipped'; detail: 'no_email' | 'suppressed' | 'template_invalid' };
 
 /** The step campaign's id: the same for every customer of the step, in every process (a name-based UUID). */
 export function stepCampaignId(appId: string, sequenceId: string, version: number, step: number): string {
@@ -76,8 +78,12 @@ export function createSequenceMail(ctx: AppContext, deps: { nudge: () => void })
       }
     },
 
-    /** Queues the step's mail to the customer in the caller's transaction; skipped without a valid address or when it is suppressed. */
-    async queue(trx: Kysely<Database>, m: SequenceStepMail): Promise<QueuedStep> {
+    /**
+     * The step's mail to the customer, in the caller's transaction: its campaign made if it is the
+     * step's first, its recipient row built; skipped without a valid address, when it is suppressed, or
+     * when the template names a merge field the campaigns do not know. `enqueue` writes it.
+     */
+    async prepare(trx: Kysely<Database>, m: SequenceStepMail): Promise<PreparedStep> {
       const email = m.customer.email?.trim() ?? '';
       if (email === '' || !isEmail(email)) return { outcome: 'skipped', detail: 'no_email' };
       const norm = normaliseEmail(email);
@@ -120,27 +126,33 @@ export function createSequenceMail(ctx: AppContext, deps: { nudge: () => void })
         own_link: m.ownLink,
       };
       const mailId = timeOrderedUuid(m.now);
-      const state = await steps.addRecipient(
-        trx,
-        {
-          id: mailId,
-          app_id: m.appId,
-          campaign_id: campaignId,
-          customer_id: c.id,
-          email,
-          email_norm: norm,
-          fields: JSON.stringify(fields),
-          state: 'queued',
-          opens: 0,
-          machine_opens: 0,
-          clicks: 0,
-          returns: 0,
-          created_at: m.now,
-        },
-        m.now,
-      );
-      if (state === 'cancelled') ctx.logger.info({ campaignId }, 'sequences: a step campaign was cancelled; its new mail is not sent');
-      return { outcome: 'queued', mailId };
+      const recipient = {
+        id: mailId,
+        app_id: m.appId,
+        campaign_id: campaignId,
+        customer_id: c.id,
+        email,
+        email_norm: norm,
+        fields: JSON.stringify(fields),
+        state: 'queued',
+        opens: 0,
+        machine_opens: 0,
+        clicks: 0,
+        returns: 0,
+        created_at: m.now,
+      };
+      return { outcome: 'queued', mailId, recipient, now: m.now };
+    },
+
+    /**
+     * Queues a prepared mail in the caller's transaction. Its last statement takes the step campaign's
+     * row (counted, active again if it had sent everything): the caller writes everything else of its
+     * transaction before, so that the row, which every step's mail shares, is held only until the commit.
+     */
+    async enqueue(trx: Kysely<Database>, mail: Extract<PreparedStep, { outcome: 'queued' }>): Promise<void> {
+      const status = await steps.addRecipient(trx, mail.recipient, mail.now);
+      if (status === 'cancelled')
+        ctx.logger.info({ campaignId: mail.recipient.campaign_id }, 'sequences: a step campaign was cancelled; its new mail is not sent');
     },
 
     /** Tells this process's sender that mail was queued (after the caller's transaction committed). */

@@ -24,7 +24,7 @@ export { type CampaignErasure, createCampaignErasure } from './erasure.service.t
 export { mailEngagementReadModel } from './engagement.repository.ts';
 export type { MailEngagementReadModel } from './mapper.ts';
 export type { CampaignSender } from './sender.ts';
-export type { QueuedStep, SequenceMail, SequenceStepMail } from './sequence-mail.service.ts';
+export type { PreparedStep, SequenceMail, SequenceStepMail } from './sequence-mail.service.ts';
 export type { CampaignTracking, MailClickResolver, TrackedRequest } from './tracking.service.ts';
 export type { CampaignTransport, MailTransport } from './transport.ts';
 

@@ -7,7 +7,7 @@ import { randomToken } from '../../lib/secrets.ts';
 import type { Clock } from '../../lib/time.ts';
 import { zoneClock } from '../../lib/zones.ts';
 import type { AccountsService } from '../accounts/service.ts';
-import type { SequenceMail } from '../campaigns/service.ts';
+import type { PreparedStep, SequenceMail } from '../campaigns/service.ts';
 import type { CustomersService } from '../customers/service.ts';
 import type { OwnLinks } from '../links/service.ts';
 import type { TaskService } from '../tasks/service.ts';
@@ -37,7 +37,7 @@ export const TIME_ZONE_FIELD = 'time_zone';
 export interface RunnerDeps {
   settings: Pick<SequenceSettings, 'forApp'>;
   lifecycle: Lifecycle;
-  mail: Pick<SequenceMail, 'queue' | 'nudge'>;
+  mail: Pick<SequenceMail, 'prepare' | 'enqueue' | 'nudge'>;
   tasks: Pick<TaskService, 'createInTransaction'>;
   ownLinks: OwnLinks;
   customers: Pick<CustomersService, 'mailRecipients' | 'fieldValueOf'>;
@@ -65,12 +65,13 @@ interface ProjectPass {
   now: number;
 }
 
-/** What a step did. */
+/** What a step did; a mail to queue as the transaction's last write. */
 interface StepDone {
   outcome: 'queued' | 'task' | 'skipped';
   detail: string | null;
   mailId: string | null;
   taskId: string | null;
+  mail?: Extract<PreparedStep, { outcome: 'queued' }>;
 }
 
 const TASK_KIND: Record<Exclude<Step['type'], 'email'>, string> = { manual_email: 'email', call: 'call', task: 'todo' };
@@ -166,10 +167,15 @@ export function createSequenceRunner(ctx: AppContext, deps: RunnerDeps) {
     return deps.ownLinks.directedCopy(trx, input);
   }
 
-  async function mailStep(trx: Kysely<Database>, p: ProjectPass, at: { e: EnrollmentRow; v: VersionRow; step: Step }, link: string | null) {
+  async function mailStep(
+    trx: Kysely<Database>,
+    p: ProjectPass,
+    at: { e: EnrollmentRow; v: VersionRow; step: Step },
+    link: string | null,
+  ): Promise<StepDone> {
     const { e, v, step } = at;
     const customer = p.customers.get(e.customer_id) as Customer;
-    const queued = await deps.mail.queue(trx, {
+    const queued = await deps.mail.prepare(trx, {
       appId: p.appId,
       sequenceId: e.sequence_id,
       version: Number(e.version),
@@ -187,9 +193,9 @@ export function createSequenceRunner(ctx: AppContext, deps: RunnerDeps) {
       // No mail: the slot taken for it is given back.
       const key = `${e.owner_id}:${capDay(p.zone, p.now)}`;
       p.sent.set(key, (p.sent.get(key) ?? 1) - 1);
-      return { outcome: 'skipped' as const, detail: queued.detail, mailId: null, taskId: null };
+      return { outcome: 'skipped', detail: queued.detail, mailId: null, taskId: null };
     }
-    return { outcome: 'queued' as const, detail: null, mailId: queued.mailId, taskId: null };
+    return { outcome: 'queued', detail: null, mailId: queued.mailId, taskId: null, mail: queued };
   }
 
   async function taskStep(trx: Kysely<Database>, p: ProjectPass, e: EnrollmentRow, step: Step): Promise<StepDone> {
@@ -248,6 +254,8 @@ export function createSequenceRunner(ctx: AppContext, deps: RunnerDeps) {
       detail: done.detail,
     });
     await writeEvents(trx, p.appId, finished ? [stepEvent, deps.lifecycle.event('finished', row)] : [stepEvent], p.now);
+    // Last: the step campaign's shared row, held from here to the commit only.
+    if (done.mail !== undefined) await deps.mail.enqueue(trx, done.mail);
     return done.outcome === 'queued';
   }
 
