@@ -5825,7 +5825,7 @@ export interface paths {
                             status: 1;
                             data: {
                                 id: string;
-                                /** @description assign, group, campaign, export or delete */
+                                /** @description assign, group, campaign, export, delete or enroll */
                                 action: string;
                                 /** @description queued, running, done or failed */
                                 status: string;
@@ -5851,6 +5851,7 @@ export interface paths {
                                 targetSvcUserId: number | null;
                                 groupId: string | null;
                                 campaignId: string | null;
+                                sequenceId: string | null;
                                 format: string | null;
                                 /** @description a finished export's file (kept a day) */
                                 fileUrl: string | null;
@@ -5909,7 +5910,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description assign, group, campaign, export or delete */
+                        /** @description assign, group, campaign, export, delete or enroll */
                         action: string;
                         /** @description the chosen customers (at most 10,000) */
                         customerIds?: string[];
@@ -5933,6 +5934,8 @@ export interface paths {
                         targetSvcUserId?: number | string;
                         groupId?: string;
                         campaignId?: string;
+                        /** @description enroll: the sequence */
+                        sequenceId?: string;
                         /** @description an export: csv (the default) or xlsx */
                         format?: string;
                     };
@@ -5950,7 +5953,7 @@ export interface paths {
                             status: 1;
                             data: {
                                 id: string;
-                                /** @description assign, group, campaign, export or delete */
+                                /** @description assign, group, campaign, export, delete or enroll */
                                 action: string;
                                 /** @description queued, running, done or failed */
                                 status: string;
@@ -5976,6 +5979,7 @@ export interface paths {
                                 targetSvcUserId: number | null;
                                 groupId: string | null;
                                 campaignId: string | null;
+                                sequenceId: string | null;
                                 format: string | null;
                                 /** @description a finished export's file (kept a day) */
                                 fileUrl: string | null;
@@ -6054,7 +6058,7 @@ export interface paths {
                             status: 1;
                             data: {
                                 id: string;
-                                /** @description assign, group, campaign, export or delete */
+                                /** @description assign, group, campaign, export, delete or enroll */
                                 action: string;
                                 /** @description queued, running, done or failed */
                                 status: string;
@@ -6080,6 +6084,7 @@ export interface paths {
                                 targetSvcUserId: number | null;
                                 groupId: string | null;
                                 campaignId: string | null;
+                                sequenceId: string | null;
                                 format: string | null;
                                 /** @description a finished export's file (kept a day) */
                                 fileUrl: string | null;
@@ -6216,6 +6221,1567 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1.7/app/{appId}/sequence-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's send settings and inbound mail webhook (Master/Admin) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                timeZone: string;
+                                windowStart: string;
+                                windowEnd: string;
+                                days: number[];
+                                dailyCap: number;
+                                replyAddress: string | null;
+                                /** @description the inbound mail webhook: give it to the mail provider that receives the reply address */
+                                inboundUrl: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Change the send settings: window, days, zone, daily cap, reply address (Master/Admin)
+         * @description time_zone_invalid, windowStart_invalid, windowEnd_invalid, days_invalid, dailyCap_invalid, replyAddress_invalid.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description IANA zone of the window when a customer's own (custom field time_zone) is not known */
+                        timeZone?: string;
+                        /** @description HH:mm (default 09:00) */
+                        windowStart?: string;
+                        /** @description HH:mm, after windowStart (default 17:00) */
+                        windowEnd?: string;
+                        /** @description ISO weekdays, 1 Monday … 7 Sunday (default 1–5) */
+                        days?: number[];
+                        /** @description e-mail steps per sending member per day, 1–10,000 (default 200) */
+                        dailyCap?: number;
+                        /** @description where customers' replies go; null or '' clears it */
+                        replyAddress?: string | null;
+                        /** @description true: a new secret for the inbound mail webhook (the former address stops working) */
+                        rotateInboundToken?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                timeZone: string;
+                                windowStart: string;
+                                windowEnd: string;
+                                days: number[];
+                                dailyCap: number;
+                                replyAddress: string | null;
+                                /** @description the inbound mail webhook: give it to the mail provider that receives the reply address */
+                                inboundUrl: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1.7/app/{appId}/sequences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's sequences, newest first, with their enrollments counted by state */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description zero-based start index (default 0) */
+                    start_index?: number;
+                    /** @description page size (default 20, at most 100) */
+                    count?: number;
+                };
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                id: string;
+                                appId: string;
+                                name: string;
+                                /** @description the current version */
+                                version: number;
+                                deckLinkId: string | null;
+                                jump: {
+                                    readShare: number;
+                                    toStep: number;
+                                } | null;
+                                steps: {
+                                    type: string;
+                                    waitDays: number;
+                                    title: string;
+                                    html: string | null;
+                                    note: string | null;
+                                }[];
+                                enrollments: {
+                                    active: number;
+                                    paused: number;
+                                    finished: number;
+                                    exited: number;
+                                };
+                                createdBy: number;
+                                createdAt: string;
+                                updatedAt: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Make a sequence: its steps (e-mail, manual e-mail, call, task, each after a wait in business days), its deck and jump
+         * @description name_required, name_invalid, steps_required, steps_invalid, deck_link_id_invalid, jump_invalid. See docs/sequences.md.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description 1–200 characters */
+                        name?: string;
+                        /** @description the deck (a share link of the project) the sequence is about */
+                        deckLinkId?: string | null;
+                        jump?: {
+                            /** @description share of the deck read, 1–100 % */
+                            readShare?: number;
+                            /** @description the index of the step to jump to (1 is the second step) */
+                            toStep?: number;
+                        } | null;
+                        /** @description 1–20 steps */
+                        steps?: {
+                            /** @description email, manual_email, call or task */
+                            type?: string;
+                            /** @description business days after the previous step (or enrolment), 0–90 */
+                            waitDays?: number;
+                            /** @description an e-mail's subject, a task's title: 1–200 characters */
+                            title?: string;
+                            /** @description an e-mail step's HTML (merge fields such as {{name}}, {{company}}, {{owner_name}}, {{own_link}}) */
+                            html?: string;
+                            /** @description instructions for a manual e-mail, call or task step: up to 4,000 characters */
+                            note?: string;
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                id: string;
+                                appId: string;
+                                name: string;
+                                /** @description the current version */
+                                version: number;
+                                deckLinkId: string | null;
+                                jump: {
+                                    readShare: number;
+                                    toStep: number;
+                                } | null;
+                                steps: {
+                                    type: string;
+                                    waitDays: number;
+                                    title: string;
+                                    html: string | null;
+                                    note: string | null;
+                                }[];
+                                enrollments: {
+                                    active: number;
+                                    paused: number;
+                                    finished: number;
+                                    exited: number;
+                                };
+                                createdBy: number;
+                                createdAt: string;
+                                updatedAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1.7/app/{appId}/sequence/{sequenceId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A sequence as its current version says */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                    sequenceId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                id: string;
+                                appId: string;
+                                name: string;
+                                /** @description the current version */
+                                version: number;
+                                deckLinkId: string | null;
+                                jump: {
+                                    readShare: number;
+                                    toStep: number;
+                                } | null;
+                                steps: {
+                                    type: string;
+                                    waitDays: number;
+                                    title: string;
+                                    html: string | null;
+                                    note: string | null;
+                                }[];
+                                enrollments: {
+                                    active: number;
+                                    paused: number;
+                                    finished: number;
+                                    exited: number;
+                                };
+                                createdBy: number;
+                                createdAt: string;
+                                updatedAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Change a sequence (its creator, Master, Admin): a new version; enrolled customers keep the version they run
+         * @description sequence_not_found, and the create call codes.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                    sequenceId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description 1–200 characters */
+                        name?: string;
+                        /** @description the deck (a share link of the project) the sequence is about */
+                        deckLinkId?: string | null;
+                        jump?: {
+                            /** @description share of the deck read, 1–100 % */
+                            readShare?: number;
+                            /** @description the index of the step to jump to (1 is the second step) */
+                            toStep?: number;
+                        } | null;
+                        /** @description 1–20 steps */
+                        steps?: {
+                            /** @description email, manual_email, call or task */
+                            type?: string;
+                            /** @description business days after the previous step (or enrolment), 0–90 */
+                            waitDays?: number;
+                            /** @description an e-mail's subject, a task's title: 1–200 characters */
+                            title?: string;
+                            /** @description an e-mail step's HTML (merge fields such as {{name}}, {{company}}, {{owner_name}}, {{own_link}}) */
+                            html?: string;
+                            /** @description instructions for a manual e-mail, call or task step: up to 4,000 characters */
+                            note?: string;
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                id: string;
+                                appId: string;
+                                name: string;
+                                /** @description the current version */
+                                version: number;
+                                deckLinkId: string | null;
+                                jump: {
+                                    readShare: number;
+                                    toStep: number;
+                                } | null;
+                                steps: {
+                                    type: string;
+                                    waitDays: number;
+                                    title: string;
+                                    html: string | null;
+                                    note: string | null;
+                                }[];
+                                enrollments: {
+                                    active: number;
+                                    paused: number;
+                                    finished: number;
+                                    exited: number;
+                                };
+                                createdBy: number;
+                                createdAt: string;
+                                updatedAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Archive a sequence (its creator, Master, Admin): its active and paused enrollments exit sequence_deleted */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                    sequenceId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                /** @description enrollments that exited */
+                                exited: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1.7/app/{appId}/sequence/{sequenceId}/funnel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A sequence's funnel: enrollments by state and exit reason; per step runs, mails sent, opened, clicked, replies, tasks */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                    sequenceId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                enrolled: number;
+                                active: number;
+                                paused: number;
+                                finished: number;
+                                exited: {
+                                    total: number;
+                                    byReason: {
+                                        [key: string]: number;
+                                    };
+                                };
+                                /** @description the current version's steps, by index (counts across versions) */
+                                steps: {
+                                    step: number;
+                                    type: string;
+                                    title: string;
+                                    /** @description runs of the step recorded, whatever the outcome */
+                                    reached: number;
+                                    /** @description e-mails queued or sent */
+                                    sent: number;
+                                    /** @description of those, opened by a person (the campaigns' tracking) */
+                                    opened: number;
+                                    clicked: number;
+                                    /** @description customers who replied after this step, before the next ran */
+                                    replied: number;
+                                    /** @description tasks made (calls, manual e-mails, tasks) */
+                                    tasks: number;
+                                    skipped: number;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1.7/app/{appId}/sequence/{sequenceId}/versions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One version of a sequence, as it was made
+         * @description sequence_not_found, sequence_version_not_found.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                    sequenceId: string;
+                    version: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                sequenceId: string;
+                                version: number;
+                                deckLinkId: string | null;
+                                jump: {
+                                    readShare: number;
+                                    toStep: number;
+                                } | null;
+                                steps: {
+                                    type: string;
+                                    waitDays: number;
+                                    title: string;
+                                    html: string | null;
+                                    note: string | null;
+                                }[];
+                                createdBy: number;
+                                createdAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1.7/app/{appId}/sequence/{sequenceId}/enrollments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A sequence's enrollments of the customers the caller may see, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description zero-based start index (default 0) */
+                    start_index?: number;
+                    /** @description page size (default 20, at most 100) */
+                    count?: number;
+                    /** @description active, paused, finished or exited (default all) */
+                    state?: string;
+                };
+                header?: never;
+                path: {
+                    appId: string;
+                    sequenceId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                id: string;
+                                sequenceId: string;
+                                sequenceName: string | null;
+                                /** @description the version the customer runs */
+                                version: number;
+                                customerId: string;
+                                /** @description the sending member */
+                                ownerId: number;
+                                /** @description active, paused, finished or exited */
+                                state: string;
+                                exitReason: string | null;
+                                /** @description index of the next step to run */
+                                step: number;
+                                dueAt: string | null;
+                                ownLinkId: string | null;
+                                enrolledBy: number;
+                                enrolledAt: string;
+                                updatedAt: string;
+                                endedAt: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Enroll chosen customers, or all matching the list filters, as a bulk job (answers it, queued; follow it at …/customers/bulk/{bulk-id})
+         * @description sequence_not_found, bulk_too_many, bulk_busy. Customers the caller may not see fail customer_not_found; those already enrolled (any state) already_enrolled.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                    sequenceId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description the chosen customers (at most 10,000) */
+                        customer_ids?: string[];
+                        all?: {
+                            /** @description a member's platform user id, or 'all' (the default) */
+                            svcUserId?: string;
+                            keyword?: string;
+                            /** @description a group's id, '' for customers in no group, 'all' (the default) for any */
+                            groupId?: string;
+                            phone?: string;
+                            email?: string;
+                            /** @description as the list's activity: any, link_open, file_read, form_fill, site_visit or mail_open */
+                            activity?: string;
+                            /** @description as the list's period (e.g. 7d); not with since/until */
+                            period?: string;
+                            /** @description epoch ms, inclusive */
+                            since?: number;
+                            /** @description epoch ms, exclusive */
+                            until?: number;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                id: string;
+                                /** @description assign, group, campaign, export, delete or enroll */
+                                action: string;
+                                /** @description queued, running, done or failed */
+                                status: string;
+                                /** @description customers the job works through, frozen when it was asked for */
+                                total: number;
+                                processed: number;
+                                /** @description customers changed (or already as asked), or exported */
+                                done: number;
+                                failed: number;
+                                failures: {
+                                    /** @description failed customers by error code */
+                                    byCode: {
+                                        [key: string]: number;
+                                    };
+                                    /** @description the first 50 failed customers with their reason */
+                                    first: {
+                                        customerId: string;
+                                        code: string;
+                                        reason: string;
+                                    }[];
+                                };
+                                allMatching: boolean;
+                                targetSvcUserId: number | null;
+                                groupId: string | null;
+                                campaignId: string | null;
+                                sequenceId: string | null;
+                                format: string | null;
+                                /** @description a finished export's file (kept a day) */
+                                fileUrl: string | null;
+                                error: string | null;
+                                createdBy: number;
+                                createdAt: string;
+                                updatedAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1.7/app/{appId}/customer/{customerId}/enrollments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A customer's enrollments in every sequence, newest first (the customer's page) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                    customerId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                id: string;
+                                sequenceId: string;
+                                sequenceName: string | null;
+                                /** @description the version the customer runs */
+                                version: number;
+                                customerId: string;
+                                /** @description the sending member */
+                                ownerId: number;
+                                /** @description active, paused, finished or exited */
+                                state: string;
+                                exitReason: string | null;
+                                /** @description index of the next step to run */
+                                step: number;
+                                dueAt: string | null;
+                                ownLinkId: string | null;
+                                enrolledBy: number;
+                                enrolledAt: string;
+                                updatedAt: string;
+                                endedAt: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1.7/app/{appId}/enrollment/{enrollmentId}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause an active enrollment
+         * @description enrollment_not_found, enrollment_state_invalid.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                    enrollmentId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                id: string;
+                                sequenceId: string;
+                                sequenceName: string | null;
+                                /** @description the version the customer runs */
+                                version: number;
+                                customerId: string;
+                                /** @description the sending member */
+                                ownerId: number;
+                                /** @description active, paused, finished or exited */
+                                state: string;
+                                exitReason: string | null;
+                                /** @description index of the next step to run */
+                                step: number;
+                                dueAt: string | null;
+                                ownLinkId: string | null;
+                                enrolledBy: number;
+                                enrolledAt: string;
+                                updatedAt: string;
+                                endedAt: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1.7/app/{appId}/enrollment/{enrollmentId}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a paused enrollment: its next step is placed again (its wait from the previous step, the window)
+         * @description enrollment_not_found, enrollment_state_invalid.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                    enrollmentId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                id: string;
+                                sequenceId: string;
+                                sequenceName: string | null;
+                                /** @description the version the customer runs */
+                                version: number;
+                                customerId: string;
+                                /** @description the sending member */
+                                ownerId: number;
+                                /** @description active, paused, finished or exited */
+                                state: string;
+                                exitReason: string | null;
+                                /** @description index of the next step to run */
+                                step: number;
+                                dueAt: string | null;
+                                ownLinkId: string | null;
+                                enrolledBy: number;
+                                enrolledAt: string;
+                                updatedAt: string;
+                                endedAt: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1.7/app/{appId}/enrollment/{enrollmentId}/exit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End an active or paused enrollment: removed (the default) or replied
+         * @description enrollment_not_found, enrollment_state_invalid.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                    enrollmentId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description removed (the default) or replied */
+                        reason?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                id: string;
+                                sequenceId: string;
+                                sequenceName: string | null;
+                                /** @description the version the customer runs */
+                                version: number;
+                                customerId: string;
+                                /** @description the sending member */
+                                ownerId: number;
+                                /** @description active, paused, finished or exited */
+                                state: string;
+                                exitReason: string | null;
+                                /** @description index of the next step to run */
+                                step: number;
+                                dueAt: string | null;
+                                ownLinkId: string | null;
+                                enrolledBy: number;
+                                enrolledAt: string;
+                                updatedAt: string;
+                                endedAt: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1.7/app/{appId}/customer/{customerId}/replied": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a customer replied: every active or paused enrollment of theirs exits replied
+         * @description customer_not_found.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                    customerId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                /** @description enrollments that exited */
+                                exited: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/hooks/inbound-mail/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Inbound mail (replies)
+         * @description A mail to the reply address, as Mailgun, SendGrid or Postmark post it (JSON or form): every enrollment of the project's customers with the sender's address exits replied. 200 whatever it found; 404 for an unknown token. See docs/sequences.md.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: number;
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;

@@ -1,5 +1,7 @@
 // lanes: sqlite postgres
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeEvents } from '../../../src/events/outbox.ts';
+import { Relay } from '../../../src/events/relay.ts';
 import { useTestServer } from '../../helpers/harness.ts';
 import { type HistoryProject, event, feedEvents, historyProject, ingest } from '../../helpers/histories.ts';
 import { multipart } from '../../helpers/files.ts';
@@ -485,6 +487,29 @@ describe('exits read from the feed', () => {
     // Read once: a later pass changes nothing.
     await post(p.sales.token, `/enrollment/${(await enrollmentsOf(former!))[0]!.id}/exit`);
     expect((await readFeed()).changed).toBe(0);
+  });
+
+  it("the relay's pruning keeps the events the sequences' reader has not read yet", async () => {
+    const db = t.server.ctx.database.db;
+    while ((await readFeed()).events > 0);
+    const old = Date.now() - 30 * 86_400_000;
+    const [id] = await db
+      .transaction()
+      .execute((trx) =>
+        writeEvents(trx, p.appId, [{ event_type: 'create', domainType: 'Customer', domainId: 'prune-probe', body: {} }], old),
+      );
+    const relay = new Relay(t.server.ctx);
+    try {
+      await relay.tick();
+      await relay.prune();
+      const kept = () => db.selectFrom('outbox').select('id').where('app_id', '=', p.appId).where('id', '=', id!).execute();
+      expect(await kept()).toHaveLength(1);
+      while ((await readFeed()).events > 0);
+      await relay.prune();
+      expect(await kept()).toHaveLength(0);
+    } finally {
+      await relay.close();
+    }
   });
 });
 
