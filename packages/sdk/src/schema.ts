@@ -9120,6 +9120,616 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1.7/app/{appId}/playbooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's playbooks */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                id: string;
+                                name: string;
+                                enabled: boolean;
+                                trigger: unknown;
+                                filters: unknown;
+                                actions: unknown;
+                                limit: unknown;
+                                createdBy: number;
+                                createdAt: string;
+                                updatedAt: string;
+                                /** @description only when made: signs its webhook calls (x-rapport-signature) */
+                                secret?: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Make a playbook: when a customer does the trigger and the filters hold, the actions happen (Master/Admin)
+         * @description playbook_invalid, url_invalid, too_many_playbooks. See docs/playbooks.md.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description its name (at most 100 characters) */
+                        name?: string;
+                        /** @description true (default): evaluated from the feed; false: kept, not evaluated */
+                        enabled?: unknown;
+                        /** @description {kind: deck_read | link_open | site_visit | form_submitted | mail_opened | mail_clicked | score_above | an action of the catalogue, conditions: {linkId, fileId, page, readShare (%), seconds, url, repeats: {count, withinDays}, score}} */
+                        trigger?: unknown;
+                        /** @description {ownerIds, groupIds, fields: {key: value}}: every one given must hold */
+                        filters?: unknown;
+                        /** @description a list (1–10) of {type: create_task {title, kind, dueInHours} | notify {to: owner | [user ids], channels: [inbox, chat]} | enroll {sequenceId} | exit_sequence {sequenceId | null} | move_to_group {groupId} | set_field {key, value} | webhook {url}} */
+                        actions?: unknown;
+                        /** @description 'once' (default: once per customer), 'every_time', or {kind: 'per_period', days} */
+                        limit?: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                id: string;
+                                name: string;
+                                enabled: boolean;
+                                trigger: unknown;
+                                filters: unknown;
+                                actions: unknown;
+                                limit: unknown;
+                                createdBy: number;
+                                createdAt: string;
+                                updatedAt: string;
+                                /** @description only when made: signs its webhook calls (x-rapport-signature) */
+                                secret?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1.7/app/{appId}/playbook/{playbookId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A playbook
+         * @description playbook_not_found.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                    playbookId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                id: string;
+                                name: string;
+                                enabled: boolean;
+                                trigger: unknown;
+                                filters: unknown;
+                                actions: unknown;
+                                limit: unknown;
+                                createdBy: number;
+                                createdAt: string;
+                                updatedAt: string;
+                                /** @description only when made: signs its webhook calls (x-rapport-signature) */
+                                secret?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Change a playbook: what is given replaces the current (runs made stay)
+         * @description playbook_not_found, playbook_invalid, url_invalid.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                    playbookId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description its name (at most 100 characters) */
+                        name?: string;
+                        /** @description true (default): evaluated from the feed; false: kept, not evaluated */
+                        enabled?: unknown;
+                        /** @description {kind: deck_read | link_open | site_visit | form_submitted | mail_opened | mail_clicked | score_above | an action of the catalogue, conditions: {linkId, fileId, page, readShare (%), seconds, url, repeats: {count, withinDays}, score}} */
+                        trigger?: unknown;
+                        /** @description {ownerIds, groupIds, fields: {key: value}}: every one given must hold */
+                        filters?: unknown;
+                        /** @description a list (1–10) of {type: create_task {title, kind, dueInHours} | notify {to: owner | [user ids], channels: [inbox, chat]} | enroll {sequenceId} | exit_sequence {sequenceId | null} | move_to_group {groupId} | set_field {key, value} | webhook {url}} */
+                        actions?: unknown;
+                        /** @description 'once' (default: once per customer), 'every_time', or {kind: 'per_period', days} */
+                        limit?: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                id: string;
+                                name: string;
+                                enabled: boolean;
+                                trigger: unknown;
+                                filters: unknown;
+                                actions: unknown;
+                                limit: unknown;
+                                createdBy: number;
+                                createdAt: string;
+                                updatedAt: string;
+                                /** @description only when made: signs its webhook calls (x-rapport-signature) */
+                                secret?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Archive a playbook: it acts no more
+         * @description playbook_not_found.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                    playbookId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            /** @enum {boolean} */
+                            data: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1.7/app/{appId}/playbook/{playbookId}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A playbook's runs, newest first (paged by start_index and count, 50 by default): the customer, the record, what each action did
+         * @description playbook_not_found.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description zero-based start index (default 0) */
+                    start_index?: number;
+                    /** @description page size (default 20, at most 100) */
+                    count?: number;
+                };
+                header?: never;
+                path: {
+                    appId: string;
+                    playbookId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                id: string;
+                                customerId: string;
+                                /** @description the feed event of the record that made it act */
+                                eventId: string;
+                                recordedAt: string;
+                                /** @description when it acted */
+                                at: string;
+                                /** @description from the record to the action */
+                                lagMs: number;
+                                /** @description [{type, ok, detail?, error?}]: what each action did */
+                                actions: unknown;
+                                webhook: null | {
+                                    status: string;
+                                    attempts: number;
+                                    error: string | null;
+                                };
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1.7/app/{appId}/playbook-dry-runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What a playbook (a draft, or a saved one by playbookId) would have done over the last 30 days, doing nothing
+         * @description playbook_not_found, playbook_invalid, url_invalid.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description its name (at most 100 characters) */
+                        name?: string;
+                        /** @description true (default): evaluated from the feed; false: kept, not evaluated */
+                        enabled?: unknown;
+                        /** @description {kind: deck_read | link_open | site_visit | form_submitted | mail_opened | mail_clicked | score_above | an action of the catalogue, conditions: {linkId, fileId, page, readShare (%), seconds, url, repeats: {count, withinDays}, score}} */
+                        trigger?: unknown;
+                        /** @description {ownerIds, groupIds, fields: {key: value}}: every one given must hold */
+                        filters?: unknown;
+                        /** @description a list (1–10) of {type: create_task {title, kind, dueInHours} | notify {to: owner | [user ids], channels: [inbox, chat]} | enroll {sequenceId} | exit_sequence {sequenceId | null} | move_to_group {groupId} | set_field {key, value} | webhook {url}} */
+                        actions?: unknown;
+                        /** @description 'once' (default: once per customer), 'every_time', or {kind: 'per_period', days} */
+                        limit?: unknown;
+                        /** @description a saved playbook, instead of a draft */
+                        playbookId?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                since: string;
+                                until: string;
+                                trigger: {
+                                    en: string;
+                                    zh: string;
+                                };
+                                records: number;
+                                truncated: boolean;
+                                runs: number;
+                                customers: number;
+                                listed: {
+                                    customerId: string;
+                                    customerName: string | null;
+                                    at: string;
+                                    recordId: string;
+                                    actions: string[];
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1.7/app/{appId}/events": {
         parameters: {
             query?: never;
