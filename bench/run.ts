@@ -568,6 +568,41 @@ async function viewerFigures(): Promise<Record<string, unknown>[]> {
 }
 
 /**
+ * Sequence steps: bench/sequence-steps.ts (its own fresh database of the same dialect and the real server)
+ * enrols customers in a sequence whose first step is an e-mail and reports steps sent per second,
+ * from the enrolment call to the last mail accepted by a local SMTP server.
+ */
+async function sequenceStepFigures(): Promise<Record<string, unknown>> {
+  const out = await new Promise<string>((resolve, reject) => {
+    const args = ['--import', 'tsx', 'bench/sequence-steps.ts', '--db', DB, '--customers', QUICK ? '2000' : '10000'];
+    const child = spawn(process.execPath, args, {
+      cwd: ROOT,
+      env: { ...process.env, LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let text = '';
+    child.stdout.on('data', (d: Buffer) => (text += d.toString()));
+    child.on('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`bench/sequence-steps.ts exited ${code}`))));
+  });
+  const r = JSON.parse(out.slice(out.indexOf('{'))) as {
+    customers: number;
+    received: number;
+    seconds: number;
+    stepsPerSec: number;
+    peakRssMB: number;
+  };
+  return {
+    scenario: 'sequence steps (e-mail steps through the runner and the campaign sender, local SMTP)',
+    stepsPerSec: r.stepsPerSec,
+    customers: r.customers,
+    seconds: r.seconds,
+    failures: r.customers - r.received,
+    peakRssMB: r.peakRssMB,
+    target: 'report',
+  };
+}
+
+/**
  * Campaign mail: bench/mail.ts (its own fresh database of the same dialect and the real server)
  * sends one campaign to a local SMTP server and reports mails per second from create to done.
  */
@@ -851,6 +886,7 @@ async function main() {
     }
     if (selected('campaign mail')) rows.push(await mailFigures());
     if (selected('playbook lag')) rows.push(await playbookLag());
+    if (selected('sequence steps')) rows.push(await sequenceStepFigures());
     if (selected('sequence enrol 100k')) rows.push(await sequenceEnrolFigures());
     if (selected('import') || selected('export')) rows.push(...(await dataOps()));
     const big = rows.find((r) => r.scenario === 'overview, big customer')?.reqPerSec as number | undefined;

@@ -40,6 +40,7 @@ import {
   createLinkReadings,
   createLinkReads,
   createLinksService,
+  createOwnLinks,
   linkHistoryReads,
 } from './modules/links/service.ts';
 import { createIngestService } from './modules/ingest/service.ts';
@@ -61,7 +62,12 @@ import {
   createPlaybookMergeMoves,
   createPlaybooksService,
 } from './modules/playbooks/service.ts';
-import { createSequenceErasure, createSequenceMergeMoves, createSequenceServices } from './modules/sequences/service.ts';
+import {
+  type SequencesDeps,
+  createSequenceErasure,
+  createSequenceMergeMoves,
+  createSequenceServices,
+} from './modules/sequences/service.ts';
 import { createTaskErasure, createTaskMergeMoves, createTasksServices, createTeamRecordReads } from './modules/tasks/service.ts';
 import { createNotificationChannels, createWebhooksService } from './modules/webhooks/service.ts';
 
@@ -237,7 +243,7 @@ type CustomerServices = ReturnType<typeof createCustomerServices>;
 
 /**
  * Sequences (definitions, send settings, enrolments and their exits: the job sequence-feed reads the feed
- * for unsubscribes, bounces, forms and deleted customers) and bulk actions on customers (jobs run by
+ * for unsubscribes, bounces, forms and deleted customers; the job sequence-runner runs the steps) and bulk actions on customers (jobs run by
  * customer-bulk, which a job started in this process starts), each batch through the customers service's
  * bulk steps, the campaigns' additions, the sequences' enrolment, or dataops' export.
  */
@@ -248,11 +254,18 @@ function createEnrolmentServices(
     customers: CustomerServices['customers'];
     campaigns: ReturnType<typeof createCampaignServices>['additions'];
     exports: CustomerServices['dataops']['exports'];
+    running: SequencesDeps['running'];
   },
   jobs: BackgroundJobs,
 ) {
   const { access, customers } = deps;
-  const sequences = createSequenceServices(ctx, { access, customers, links: createLinkReads(ctx), defineJob: (def) => jobs.define(def) });
+  const sequences = createSequenceServices(ctx, {
+    access,
+    customers,
+    links: createLinkReads(ctx),
+    running: deps.running,
+    defineJob: (def) => jobs.define(def),
+  });
   const bulk = createBulkServices(ctx, {
     access,
     customers,
@@ -290,11 +303,10 @@ function createOutreachServices(ctx: AppContext, id: IdentityServices, cs: Custo
     histories,
     defineJob: ctx.config.mailWorker ? (def) => jobs.define(def) : null,
   });
-  const { sequences, bulk } = createEnrolmentServices(
-    ctx,
-    { access, customers, campaigns: mail.additions, exports: cs.dataops.exports },
-    jobs,
-  );
+  // The sequences runner's steps: mail through the campaigns' queue, tasks of the sending member, the customer's own link of the deck.
+  const running = { mail: mail.sequenceMail, tasks: cs.tasks.tasks, ownLinks: createOwnLinks(ctx), accounts, files: files.viewer };
+  const enrolment = { access, customers, campaigns: mail.additions, exports: cs.dataops.exports, running };
+  const { sequences, bulk } = createEnrolmentServices(ctx, enrolment, jobs);
   // Links shared from Rapport: their management, their public viewer and view recording; views are written
   // through ingestion's write path; a campaign's tracked click on a share link tells the viewer which
   // customer is viewing.

@@ -42,6 +42,7 @@ export function accountAndMailSettings(env: Env) {
     mailSendingStaleSeconds: intSetting(env, 'MAIL_SENDING_STALE_SECONDS', 600, 1, 86_400),
     mailMachineOpenSeconds: intSetting(env, 'MAIL_MACHINE_OPEN_SECONDS', 10, 0, 3600),
     mailWorker: boolSetting(env, 'MAIL_WORKER', true),
+    sequenceLeaseSeconds: intSetting(env, 'SEQUENCE_LEASE_SECONDS', 60, 1, 3600),
     mailDkim: dkimSetting(env),
   } satisfies Partial<Config>;
 }

@@ -29,6 +29,8 @@ export interface Config {
   readonly mailMachineOpenSeconds: number;
   /** Run the campaign sender in this process (MAIL_WORKER, default true). */
   readonly mailWorker: boolean;
+  /** Seconds after which the sequences runner's lease on an enrolment, held by a stopped process, is taken over (SEQUENCE_LEASE_SECONDS). */
+  readonly sequenceLeaseSeconds: number;
   /** DKIM signing of campaign mail: MAIL_DKIM_DOMAIN, MAIL_DKIM_SELECTOR and MAIL_DKIM_KEY_FILE (a PEM private key), all or none. */
   readonly mailDkim: { readonly domainName: string; readonly keySelector: string; readonly privateKey: string } | undefined;
   /** Number of HTTP worker processes. */

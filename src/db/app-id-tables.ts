@@ -168,6 +168,9 @@ export const CROSS_PROJECT = {
   'playbook-evaluator':
     "The playbooks' evaluator reads which behaviour actions the enabled playbooks of every project are triggered by (what the feed " +
     'reader reads the bodies of), and looks for webhook calls due to be made, in every project: one queue per server; each row names its project.',
+  'sequence-runner':
+    'The sequences runner claims the enrolments due to run their next step in every project: one queue of work per server; ' +
+    'each row claimed names the project of every later statement.',
   'inbound-mail-token':
     "The inbound mail webhook names only its token (a mail provider's post knows nothing else): the project is found by its " +
     "sequence settings' token, unique across projects, and the project found names every later statement.",

@@ -6,7 +6,8 @@ import { type FeedEvent, lastPosition, toFeedEvents } from './sequencer.ts';
 /**
  * Readers of the whole feed by position (docs/events.md "Order and the feed"), each with a named
  * cursor in `event_cursors`: the relay's NATS sink, the alerts' evaluator (docs/alerts.md), the
- * playbooks' evaluator (docs/playbooks.md) and the sequences' reader (docs/sequences.md). The
+ * playbooks' evaluator (docs/playbooks.md) and the sequences' readers (docs/sequences.md): its exits'
+ * reader and the runner's deck-jump reader. The
  * relay keeps events until every named reader has passed them (its `feedReaders`).
  */
 
@@ -16,8 +17,11 @@ export const ALERTS_FEED_CURSOR = 'alerts';
 /** The playbooks' evaluator's cursor (docs/playbooks.md): the same kind of reader as the alerts'. */
 export const PLAYBOOKS_FEED_CURSOR = 'playbooks';
 
-/** The sequences' reader (exits on unsubscribe, bounce, a form; the deck jump): every server runs it, as the evaluator. */
+/** The sequences' exits reader (unsubscribe, bounce, a form, a deleted customer): every server runs it, as the evaluator. */
 export const SEQUENCES_FEED_CURSOR = 'sequences';
+
+/** The sequences runner's deck-jump reader (docs/sequences.md "Running"): a customer's reading of a sequence's deck moves their enrolment on. */
+export const SEQUENCE_JUMPS_FEED_CURSOR = 'sequence-jumps';
 
 /** A named reader's position, or null when it has none yet. */
 export async function cursorPosition(db: Kysely<Database>, name: string): Promise<number | null> {

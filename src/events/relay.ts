@@ -5,7 +5,7 @@ import type { JobDefinition } from '../lib/jobs.ts';
 import { NatsSink } from './nats-sink.ts';
 import { readFeedPositions, sequenceOutbox, toFeedEvents, toMessage } from './sequencer.ts';
 import { sendToReceiver } from './chat-sender.ts';
-import { ALERTS_FEED_CURSOR, PLAYBOOKS_FEED_CURSOR, SEQUENCES_FEED_CURSOR } from './feed-cursors.ts';
+import { ALERTS_FEED_CURSOR, PLAYBOOKS_FEED_CURSOR, SEQUENCES_FEED_CURSOR, SEQUENCE_JUMPS_FEED_CURSOR } from './feed-cursors.ts';
 
 export interface RelayOptions {
   /** Pause between passes when idle. */
@@ -22,7 +22,7 @@ export interface RelayOptions {
   leaseMs: number;
   /**
    * Named cursors of other readers of the feed (event_cursors), whose events are kept until they
-   * have read them: the alerts' evaluator and the sequences' reader, which every server runs.
+   * have read them: the alerts' evaluator and the sequences' two readers (exits, deck jumps), which every server runs.
    */
   feedReaders: readonly string[];
 }
@@ -35,7 +35,7 @@ export const DEFAULT_RELAY_OPTIONS: RelayOptions = {
   deadAfterMs: 25 * 60 * 60 * 1000,
   timeoutMs: 10_000,
   leaseMs: 60_000,
-  feedReaders: [ALERTS_FEED_CURSOR, PLAYBOOKS_FEED_CURSOR, SEQUENCES_FEED_CURSOR],
+  feedReaders: [ALERTS_FEED_CURSOR, PLAYBOOKS_FEED_CURSOR, SEQUENCES_FEED_CURSOR, SEQUENCE_JUMPS_FEED_CURSOR],
 };
 
 /**

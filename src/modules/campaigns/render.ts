@@ -5,7 +5,12 @@
 
 /** The merge fields a template may name, and the customer field each reads. */
 export const MERGE_FIELDS = ['name', 'email', 'company', 'title', 'phone'] as const;
-export type MergeField = (typeof MERGE_FIELDS)[number];
+/**
+ * A sequence's e-mail steps know two more (docs/sequences.md): the sending member's name and the
+ * customer's own link (a share link of the sequence's deck directed at them).
+ */
+export const SEQUENCE_MERGE_FIELDS = [...MERGE_FIELDS, 'owner_name', 'own_link'] as const;
+export type MergeField = (typeof SEQUENCE_MERGE_FIELDS)[number];
 export type MergeValues = Partial<Record<MergeField, string | null>>;
 
 const MERGE_RE = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
@@ -54,13 +59,15 @@ function httpTarget(raw: string): string | null {
 }
 
 /**
- * Checks the merge fields and collects the links: every `<a href>` to an http(s) address becomes a
- * tracked link (the same address twice is one target); other links (mailto:, anchors) stay as written.
+ * Checks the merge fields (a campaign's, or `fields`) and collects the links: every `<a href>` to an
+ * http(s) address becomes a tracked link (the same address twice is one target); other links
+ * (mailto:, anchors, a merge field such as `href="{{own_link}}"`) stay as written, and a merge field
+ * there is filled (with the value escaped), untracked.
  */
-export function prepareTemplate(html: string): PreparedTemplate {
+export function prepareTemplate(html: string, fields: readonly MergeField[] = MERGE_FIELDS): PreparedTemplate {
   for (const m of html.matchAll(MERGE_RE)) {
-    if (!(MERGE_FIELDS as readonly string[]).includes(m[1] as string)) {
-      throw new TemplateError(`{{${m[1]}}} is not a merge field; use ${MERGE_FIELDS.map((f) => `{{${f}}}`).join(', ')}`);
+    if (!(fields as readonly string[]).includes(m[1] as string)) {
+      throw new TemplateError(`{{${m[1]}}} is not a merge field; use ${fields.map((f) => `{{${f}}}`).join(', ')}`);
     }
   }
   if (html.includes('\u0000')) throw new TemplateError('html must not contain NUL characters');
@@ -94,6 +101,8 @@ export const SAMPLE_VALUES: Required<MergeValues> = {
   company: 'Analytical Engines Ltd',
   title: 'Director',
   phone: '+44 20 7946 0000',
+  owner_name: 'Charles Babbage',
+  own_link: 'https://example.com/l/sample',
 };
 
 /** The merged HTML (values escaped) with its tracked links, pixel and unsubscribe footer, and its plain-text part. */

@@ -186,28 +186,43 @@ export const campaignsRepository = {
     return Number(r.numUpdatedRows);
   },
 
-  /** Marks the campaign done when nothing of it is queued or being sent. */
+  /**
+   * Marks the campaign done when nothing of it is queued or being sent. The campaign row is locked
+   * first, in a statement of its own: a sequence step queueing a recipient (sequence-mail.repository.ts)
+   * updates the row before it inserts the recipient, so the look for queued recipients, a statement
+   * begun after that transaction committed, sees the new one.
+   */
   async finishIfDrained(db: Db, appId: string, id: string, now: number): Promise<boolean> {
-    const r = await db
-      .updateTable('campaigns')
-      .set({ status: 'done', finished_at: now, updated_at: now })
-      .where('app_id', '=', appId)
-      .where('id', '=', id)
-      .where('status', '=', 'active')
-      .where((eb) =>
-        eb.not(
-          eb.exists(
-            eb
-              .selectFrom('campaign_recipients as r')
-              .select(sql<number>`1`.as('one'))
-              .where('r.app_id', '=', appId)
-              .where('r.campaign_id', '=', id)
-              .where('r.state', 'in', ['queued', 'sending']),
+    return db.transaction().execute(async (trx) => {
+      const held = await trx
+        .updateTable('campaigns')
+        .set({ updated_at: sql<number>`updated_at` })
+        .where('app_id', '=', appId)
+        .where('id', '=', id)
+        .where('status', '=', 'active')
+        .executeTakeFirst();
+      if (Number(held.numUpdatedRows) === 0) return false;
+      const r = await trx
+        .updateTable('campaigns')
+        .set({ status: 'done', finished_at: now, updated_at: now })
+        .where('app_id', '=', appId)
+        .where('id', '=', id)
+        .where('status', '=', 'active')
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('campaign_recipients as r')
+                .select(sql<number>`1`.as('one'))
+                .where('r.app_id', '=', appId)
+                .where('r.campaign_id', '=', id)
+                .where('r.state', 'in', ['queued', 'sending']),
+            ),
           ),
-        ),
-      )
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows) > 0;
+        )
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) > 0;
+    });
   },
 
   async recipient(db: Db, appId: string, id: string): Promise<RecipientRow | undefined> {

@@ -11,6 +11,7 @@ import { createCampaignAdditions } from './additions.service.ts';
 import { createCampaignComposer } from './compose.service.ts';
 import { createCampaignRecords } from './records.ts';
 import { createCampaignSender } from './sender.ts';
+import { createSequenceMail } from './sequence-mail.service.ts';
 import { createCampaignTokens } from './tokens.ts';
 import { createCampaignTracking } from './tracking.service.ts';
 import { type MailTransport, createCampaignTransport } from './transport.ts';
@@ -23,13 +24,15 @@ export { type CampaignErasure, createCampaignErasure } from './erasure.service.t
 export { mailEngagementReadModel } from './engagement.repository.ts';
 export type { MailEngagementReadModel } from './mapper.ts';
 export type { CampaignSender } from './sender.ts';
+export type { PreparedStep, SequenceMail, SequenceStepMail } from './sequence-mail.service.ts';
 export type { CampaignTracking, MailClickResolver, TrackedRequest } from './tracking.service.ts';
 export type { CampaignTransport, MailTransport } from './transport.ts';
 
 /**
  * E-mail campaigns (docs/campaigns.md), one service per caller: the composer (members make, preview,
  * test and steer campaigns), the sender (a background job that mails the durable per-recipient queue)
- * and tracking (recipients' mail clients and browsers: opens, clicks, unsubscribes). They share the
+ * and tracking (recipients' mail clients and browsers: opens, clicks, unsubscribes); `additions` and
+ * `sequenceMail` queue recipients in other modules' transactions (the bulk module, the sequences runner). They share the
  * SMTP transport, the signed tracking tokens and the records written through ingestion.
  */
 export function createCampaignServices(
@@ -60,5 +63,7 @@ export function createCampaignServices(
   const composer = createCampaignComposer(ctx, { ...deps, transport, records, nudge: () => job?.poke() });
   const tracking = createCampaignTracking(ctx, { tokens, records });
   const additions = createCampaignAdditions(ctx, deps);
-  return { composer, sender, tracking, transport, additions };
+  // The sequences runner's e-mail steps: one recipient row queued in the runner's transaction.
+  const sequenceMail = createSequenceMail(ctx, { nudge: () => job?.poke() });
+  return { composer, sender, tracking, transport, additions, sequenceMail };
 }

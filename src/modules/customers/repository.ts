@@ -221,6 +221,22 @@ export const customersRepository = {
   },
 };
 
+/** The value of one custom field of each of these customers that has one. */
+export async function fieldValueOf(db: Db, appId: string, customerIds: string[], name: string): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (let i = 0; i < customerIds.length; i += 500) {
+    const rows = await db
+      .selectFrom('customer_field_values')
+      .select(['customer_id', 'value'])
+      .where('app_id', '=', appId)
+      .where('name', '=', name)
+      .where('customer_id', 'in', customerIds.slice(i, i + 500))
+      .execute();
+    for (const r of rows) out.set(r.customer_id, r.value);
+  }
+  return out;
+}
+
 /** All of a customer's custom values replaced by the given rows (its `ext` was recomposed: a merge). */
 export async function resetFieldValues(db: Db, appId: string, customerId: string, rows: CustomerFieldValuesTable[]) {
   await db.deleteFrom('customer_field_values').where('app_id', '=', appId).where('customer_id', '=', customerId).execute();

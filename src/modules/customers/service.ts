@@ -15,7 +15,7 @@ import { createFieldOps, parseExt } from './fields.ts';
 import { createCustomerMerging } from './merging.service.ts';
 import { customerListReads } from './list.repository.ts';
 import { createCustomerLists } from './list.service.ts';
-import { type MailRecipient, type MailRecipientQuery, customerReads, customersRepository as repo } from './repository.ts';
+import { type MailRecipient, type MailRecipientQuery, customerReads, customersRepository as repo, fieldValueOf } from './repository.ts';
 import type { CustomerScoreView } from './mapper.ts';
 import { createCustomerWritePath } from './write-path.service.ts';
 import { phoneKeysJob } from './phone-keys.service.ts';
@@ -151,6 +151,10 @@ export function createCustomersService(ctx: AppContext, deps: CustomersDeps) {
     /** `executor`: the caller's transaction (a bulk job's batch), the database otherwise. */
     mailRecipients(appId: string, query: MailRecipientQuery, executor?: Kysely<Database>): Promise<MailRecipient[]> {
       return repo.mailRecipients(executor ?? ctx.database.db, appId, query);
+    },
+    /** One custom field's value of each of these customers that has one (a sequence reads `time_zone`). `executor` as above. */
+    fieldValueOf(appId: string, customerIds: string[], name: string, executor?: Kysely<Database>): Promise<Map<string, string>> {
+      return fieldValueOf(executor ?? ctx.database.db, appId, customerIds, name);
     },
   };
 }

@@ -32,6 +32,8 @@ export { createLinkIngestStore } from './ingest.repository.ts';
 export { type LinkReadings, type ViewReading, createLinkReadings } from './readings.repository.ts';
 export type { LinkHistoryReads } from './mapper.ts';
 export { DEFAULT_FORM_FIELDS } from './viewer-model.ts';
+// Customers' own (directed) links of a deck, made in another module's transaction (the sequences runner).
+export { type OwnLink, type OwnLinks, createOwnLinks } from './own-links.service.ts';
 export type { FileViewerModel, ViewerAnswer, VisitorRequest, WebViewerModel } from './viewer-model.ts';
 export { HANDOFF_PARAM } from './viewer.service.ts';
 export type { LinkViewer, PageImageRequest } from './viewer.service.ts';

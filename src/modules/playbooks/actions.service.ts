@@ -71,6 +71,7 @@ export function createPlaybookActions(ctx: AppContext, deps: PlaybooksDeps) {
         const task = await deps.tasks.createInTransaction(trx, {
           appId,
           customerId,
+          assigneeId: null,
           title: a.title,
           kind: a.kind,
           dueAt: r.now + a.dueInHours * HOUR_MS,

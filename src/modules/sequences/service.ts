@@ -2,6 +2,7 @@ import type { AppContext } from '../../context.ts';
 import type { DefineJob } from '../../lib/jobs.ts';
 import type { AccessService } from '../access/service.ts';
 import { type CustomersService, customerVisibilityReadModel } from '../customers/service.ts';
+import type { FileViewer } from '../files/service.ts';
 import type { LinkReads } from '../links/service.ts';
 import { createSequenceAutomation } from './automation.service.ts';
 import { createSequenceDefinitions } from './definitions.service.ts';
@@ -12,6 +13,8 @@ import { type FeedHandler, createFeedExits, createSequenceFeed } from './feed.se
 import { createSequenceFunnel } from './funnel.service.ts';
 import { createInboundMail } from './inbound.service.ts';
 import { createLifecycle } from './lifecycle.ts';
+import { createSequenceJumps } from './jumps.service.ts';
+import { type RunnerDeps, createSequenceRunner } from './runner.service.ts';
 import { createSequenceSettings } from './settings.service.ts';
 
 export type { SequenceAutomation, EnrollFailure } from './automation.service.ts';
@@ -20,6 +23,7 @@ export type { EnrollmentService, ManualExit } from './enrollments.service.ts';
 export type { FeedHandler, SequenceFeed, SequenceFeedEvent } from './feed.service.ts';
 export type { Funnel, FunnelStep, SequenceFunnel } from './funnel.service.ts';
 export type { InboundMail } from './inbound.service.ts';
+export type { SequenceRunner } from './runner.service.ts';
 export type { SequenceSettings, SettingsInput } from './settings.service.ts';
 export type { DefinitionInput } from './steps.ts';
 export type { EnrollmentResponse, ExitReason, SequenceResponse, SettingsResponse, VersionResponse } from './mapper.ts';
@@ -29,8 +33,11 @@ export { type SequenceErasure, type SequenceMergeMoves, createSequenceErasure, c
 /** What the sequences module is built with (src/services.ts). */
 export interface SequencesDeps {
   access: Pick<AccessService, 'memberRecord'>;
-  customers: Pick<CustomersService, 'visibleLive' | 'liveCustomers' | 'mailRecipients'>;
-  links: Pick<LinkReads, 'alertLinks'>;
+  customers: Pick<CustomersService, 'visibleLive' | 'liveCustomers' | 'mailRecipients' | 'fieldValueOf'>;
+  /** Links' names and directions, and views' pages read (the deck jump). */
+  links: Pick<LinkReads, 'alertLinks' | 'readings'>;
+  /** What the runner's steps go through: the campaigns' queue, the tasks, customers' own links, members' names, decks' page counts. */
+  running: Pick<RunnerDeps, 'mail' | 'tasks' | 'ownLinks' | 'accounts'> & { files: Pick<FileViewer, 'viewerFile'> };
   defineJob: DefineJob;
 }
 
@@ -43,7 +50,9 @@ export interface SequencesDeps {
  *   the playbooks' `enrollOne` and `exitCustomer`), in their transaction;
  * - `inbound`: the inbound mail webhook (replies);
  * - `feed`: the reader of the feed (job `sequence-feed`): exits on unsubscribe, bounce, a form
- *   filled in, the customer deleted.
+ *   filled in, the customer deleted;
+ * - `runner`: the job `sequence-runner`: each due enrolment's step placed in the send window or run
+ *   (the mail queued through the campaigns, the task made), and the deck jump read from the feed.
  */
 export function createSequenceServices(ctx: AppContext, deps: SequencesDeps) {
   const repo = createEnrollmentsRepository(ctx.database.features, customerVisibilityReadModel);
@@ -56,12 +65,14 @@ export function createSequenceServices(ctx: AppContext, deps: SequencesDeps) {
   const inbound = createInboundMail(ctx, { settings, customers: deps.customers, lifecycle });
   const funnel = createSequenceFunnel(ctx, { definitions });
 
-  // ---- The runner: built here (its job `sequence-runner`), and its feed handler (the deck jump) added to the reader's. ----
   const feedHandlers: FeedHandler[] = [createFeedExits(lifecycle)];
-
   const feed = createSequenceFeed(ctx, feedHandlers);
   deps.defineJob(feed.job);
-  return { settings, definitions, enrollments, funnel, automation, inbound, feed };
+  // The runner (job sequence-runner): steps run in the window, and the deck jump read from its own cursor.
+  const jumps = createSequenceJumps(ctx, { links: deps.links, files: deps.running.files, lifecycle });
+  const runner = createSequenceRunner(ctx, { ...deps.running, settings, lifecycle, customers: deps.customers, jumps });
+  deps.defineJob(runner.job);
+  return { settings, definitions, enrollments, funnel, automation, inbound, feed, runner };
 }
 
 export type SequenceServices = ReturnType<typeof createSequenceServices>;

@@ -164,26 +164,46 @@ export function createTaskService(ctx: AppContext, deps: TasksDeps & { readModel
     },
 
     /**
-     * A task made by a playbook in the caller's transaction (docs/playbooks.md): for the customer's
-     * owner, `creatorId` the playbook's author; null when the customer is not live.
+     * A task another module makes in its own transaction: a sequence's call or task step for the
+     * sending member (`assigneeId`), a playbook's task for the customer's owner (`assigneeId` null,
+     * `creatorId` the playbook's author). The customer must be live in the project and the assignee an
+     * active member who may see it; null when either is no longer so (nothing is written). The title
+     * and notes are cut to their limits, the due time held to the accepted range.
      */
     async createInTransaction(
       trx: Kysely<Database>,
-      input: { appId: string; customerId: string; title: string; kind: string; dueAt: number; creatorId: number },
+      input: {
+        appId: string;
+        customerId: string;
+        /** null: the customer's owner. */
+        assigneeId: number | null;
+        /** Who made it (default: the assignee). */
+        creatorId?: number;
+        title: string;
+        notes?: string | null;
+        kind: string;
+        dueAt: number;
+        now?: number;
+      },
     ): Promise<TaskResponse | null> {
       const customer = (await deps.customers.liveCustomers(input.appId, [input.customerId], trx)).get(input.customerId);
       if (customer === undefined) return null;
-      const now = clock.now();
+      const assigneeId = input.assigneeId ?? customer.ownerId;
+      if (!(await maySee(deps, input.appId, assigneeId, customer))) return null;
+      const now = input.now ?? clock.now();
+      const notesText = input.notes ?? null;
       const row: TaskRow = {
         id: timeOrderedUuid(now),
         app_id: input.appId,
         customer_id: customer.id,
-        title: title(input.title),
-        notes: null,
+        title: Array.from(input.title.trim() || '-')
+          .slice(0, TITLE_MAX)
+          .join(''),
+        notes: notesText === null || notesText.trim() === '' ? null : Array.from(notesText).slice(0, NOTES_MAX).join(''),
         kind: kind(input.kind, 'todo'),
         due_at: Math.min(Math.max(input.dueAt, DUE_MIN), DUE_MAX - 1),
-        assignee_id: customer.ownerId,
-        creator_id: input.creatorId,
+        assignee_id: assigneeId,
+        creator_id: input.creatorId ?? assigneeId,
         status: 'open',
         completed_at: null,
         completed_by: null,
