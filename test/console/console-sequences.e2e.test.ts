@@ -10,18 +10,22 @@ import { SignInPage } from '../../console/e2e/pages/SignInPage.ts';
 import { launchChromium, personContext, watchNoise } from '../helpers/browser.ts';
 import { expectAccessible, shot } from '../helpers/console-checks.ts';
 import { HOUR, ago, customerEvent } from '../helpers/histories.ts';
+import { startMailbox } from '../helpers/mailbox.ts';
 import { type ProvisionedProject, freePort, provisionProject, runCli, useProcessDatabase, waitForOk } from '../helpers/process.ts';
 
 /**
- * Sequences and playbooks in a real browser against a real server process, at 1440 px in English
- * and at 375 px (touch) in Chinese: a salesperson creates a three-step sequence (an e-mail with merge
- * fields previewed with a real customer's values, a call, a task), enrols customers from the
- * customer list's bulk actions, sees the enrolment on a customer's page and pauses it, sees the
- * sequence's funnel, then makes a playbook and runs its dry run. Each screen axe clean, with no failed
+ * Sequences and playbooks in a real browser against a real server process whose mail goes to an SMTP
+ * server of the test's, at 1440 px in English and at 375 px (touch) in Chinese: the Master opens the
+ * sending rules to every hour of every day; a salesperson creates a three-step sequence (an e-mail with
+ * merge fields previewed with a real customer's values, a call, a task), enrols customers from the
+ * customer list's bulk actions (the first e-mail is mailed to each), sees the enrolment on a customer's
+ * page and pauses it, sees the sequence's funnel with the mails sent, then makes a playbook and runs
+ * its dry run. Each screen axe clean, with no failed
  * request and no console error.
  */
 const PHONE = '13700000061';
 const processes = useProcessDatabase();
+const box = await startMailbox();
 let base = '';
 let browser: Browser;
 let project: ProvisionedProject;
@@ -52,7 +56,18 @@ async function api<T>(path: string): Promise<T> {
 
 beforeAll(async () => {
   const port = await freePort();
-  processes.started(runCli(['serve'], { ...processes.db.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' }));
+  processes.started(
+    runCli(['serve'], {
+      ...processes.db.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      SMTP_URL: `smtp://127.0.0.1:${box.port}`,
+      SMTP_FROM: 'Sales <sales@shop.example>',
+      TIME_ZONE: 'UTC',
+    }),
+  );
   base = `http://127.0.0.1:${port}`;
   await waitForOk(`${base}/healthz`);
   project = await provisionProject(base, processes.db.env, PHONE);
@@ -76,7 +91,11 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const c of contexts) await c.close().catch(() => undefined);
   await browser?.close();
+  await box.close();
 });
+
+/** The mails delivered to a customer's address. */
+const mailsTo = (name: string) => box.inbox.filter((m) => m.to.includes(`${name.toLowerCase().replace(' ', '.')}@example.com`));
 
 async function settledShot(page: Page, name: string): Promise<void> {
   await page.locator('.ant-message-notice').first().waitFor({ state: 'detached', timeout: 15_000 });
@@ -111,6 +130,19 @@ describe('sequences and playbooks in the console', { timeout: 240_000 }, () => {
       const sequences = new SequencesPage(page, lang);
       await sequences.heading.waitFor();
       await expectAccessible(page, `the sequences at ${width}`);
+      if (width === 1440) {
+        // The Master opens the sending rules to every hour of every day, so the first e-mail goes now.
+        const rules = page.locator('#send-settings');
+        await rules.getByLabel(t('sequences.settings.from')).fill('00:00');
+        await rules.getByLabel(t('sequences.settings.to')).fill('23:59');
+        for (const day of [6, 7]) await rules.getByRole('checkbox', { name: t(`sequences.weekdays.${day}`) }).check();
+        await rules.getByRole('button', { name: buttonName(lang, 'sequences.settings.save') }).click();
+        await page.getByText(t('sequences.settings.saved'), { exact: true }).waitFor();
+        const saved = await api<{ windowStart: string; windowEnd: string; days: number[] }>(
+          `/api/v1.7/app/${project.appId}/sequence-settings`,
+        );
+        expect(saved).toMatchObject({ windowStart: '00:00', windowEnd: '23:59', days: [1, 2, 3, 4, 5, 6, 7] });
+      }
       await settledShot(page, `sequences-empty-${width}`);
       await sequences.startNew();
       await page.getByLabel(t('sequences.editor.name')).fill(name);
@@ -160,6 +192,14 @@ describe('sequences and playbooks in the console', { timeout: 240_000 }, () => {
       await page.locator('.ant-drawer-content').getByText(t('customers.bulk.progress.status.done')).waitFor({ timeout: 30_000 });
       await page.keyboard.press('Escape');
 
+      // The first step's e-mail is mailed to each, their own values in it, the subject as written.
+      for (const who of run.customers) {
+        await expect.poll(() => mailsTo(who).length, { timeout: 30_000 }).toBe(1);
+        const mail = mailsTo(who)[0]?.mail;
+        expect(mail?.subject).toBe('The deck we talked about');
+        expect(mail?.text).toContain(`Hi ${who} of Northwind Trading, here is the deck.`);
+      }
+
       // The customer's page: the enrolment, active, then paused.
       const detail = new CustomerPage(page, lang);
       await page.getByRole('link', { name: run.customers[0], exact: true }).first().click();
@@ -167,6 +207,9 @@ describe('sequences and playbooks in the console', { timeout: 240_000 }, () => {
       const card = page.locator('[data-enrollments]');
       await card.getByRole('link', { name }).waitFor(POLL);
       await card.getByText(t('sequences.states.active'), { exact: true }).waitFor();
+      await card.getByText(t('sequences.customer.nextStepDue', { n: 2 })).waitFor(POLL);
+      // The e-mail in the customer's timeline, by its subject.
+      await page.getByText(t('customer.actions.mail_sent', { subject: 'The deck we talked about' }), { exact: true }).waitFor(POLL);
       await card.getByRole('button', { name: t('sequences.enrollment.pauseOf', { who: name }) }).click();
       await card.getByText(t('sequences.states.paused'), { exact: true }).waitFor(POLL);
       await expectAccessible(page, `a customer's enrolments at ${width}`);
@@ -177,6 +220,8 @@ describe('sequences and playbooks in the console', { timeout: 240_000 }, () => {
       await sequences.tab('funnel').click();
       await expect.poll(() => sequences.funnelFigure('enrolled').innerText(), POLL).toBe('2');
       await expect.poll(() => sequences.funnelFigure('paused').innerText(), POLL).toBe('1');
+      await expect.poll(() => sequences.stepFigure(0, 'sent').innerText(), POLL).toMatch(/^2\b/);
+      expect(await sequences.stepFigure(1, 'reached').innerText()).toBe('0');
       await expectAccessible(page, `the funnel at ${width}`);
       await shot(page, `sequences-funnel-${width}`);
       await sequences.tab('enrollments').click();

@@ -62,4 +62,9 @@ export class SequencesPage {
       .filter({ has: this.page.getByText(this.t(`sequences.funnel.${which}`), { exact: true }) })
       .locator('.ant-statistic-content-value');
   }
+
+  /** A step's figure in the funnel (its table row on a wide screen, its block on a phone). */
+  stepFigure(step: number, which: 'reached' | 'sent' | 'opened' | 'clicked' | 'replied' | 'tasks'): Locator {
+    return this.page.locator(`[data-funnel-step="${step}"] [data-figure="${which}"]`);
+  }
 }

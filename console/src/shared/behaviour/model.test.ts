@@ -95,6 +95,14 @@ describe('describeBehaviour', () => {
     const task = describeBehaviour({ ...base, action: 'member_task', content: JSON.stringify({ task_id: 't1', creator_id: 7 }) });
     expect(task).toEqual({ kind: 'task', titleKey: 'member_task', titleValues: {} });
   });
+
+  it("names the project's own e-mails: sent with its subject (or without one), opened, clicked", () => {
+    const sent = describeBehaviour({ ...base, action: 'mail_sent', content: JSON.stringify({ postId: 'p1', title: 'The deck' }) });
+    expect(sent).toEqual({ kind: 'message', titleKey: 'mail_sent', titleValues: { subject: 'The deck' } });
+    expect(describeBehaviour({ ...base, action: 'mail_sent', content: '{}' }).titleKey).toBe('mail_sentAny');
+    expect(describeBehaviour({ ...base, action: 'mail_open' }).titleKey).toBe('mail_open');
+    expect(describeBehaviour({ ...base, action: 'mail_click' }).titleKey).toBe('mail_click');
+  });
 });
 
 describe('durationParts and pagesRead', () => {

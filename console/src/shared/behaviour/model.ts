@@ -149,6 +149,14 @@ export function describeBehaviour(record: BehaviourLike): BehaviourView {
     return { kind: 'page', titleKey: action, titleValues: { title: text(content.title) ?? text(content.url) ?? '' } };
   if (APP_KEY_ACTIONS.has(action)) return { kind: 'page', titleKey: action, titleValues: {} };
   if (action === 'send_message') return { kind: 'message', titleKey: action, titleValues: {} };
+  // The project's own e-mails (a campaign's or a sequence step's, docs/campaigns.md): sent with its subject, opened, clicked.
+  if (action === 'mail_sent') {
+    const subject = text(content.title);
+    return subject
+      ? { kind: 'message', titleKey: 'mail_sent', titleValues: { subject } }
+      : { kind: 'message', titleKey: 'mail_sentAny', titleValues: {} };
+  }
+  if (action === 'mail_open' || action === 'mail_click') return { kind: 'message', titleKey: action, titleValues: {} };
   // The team's own records (docs/tasks.md): a note written, a task made; the timeline shows the note or task itself under them.
   if (action === 'member_note') return { kind: 'note', titleKey: action, titleValues: {} };
   if (action === 'member_task') return { kind: 'task', titleKey: action, titleValues: {} };

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Card, Col, Empty, Flex, List, Row, Skeleton, Statistic, Table, Tag } from 'antd';
-import type { ReactNode } from 'react';
+import type { HTMLAttributes, ReactNode } from 'react';
 import { useLazyTexts } from '../../../shared/i18n/lazyTexts.ts';
 import { useWide } from '../../../shared/ui/useWide.ts';
 import { type Funnel, sequenceQueries } from '../api.ts';
@@ -8,23 +8,25 @@ import { rate } from '../model.ts';
 
 type FunnelStep = Funnel['steps'][number];
 
-/** A count and, beside it, its share of those who reached the step. */
+/** A count and, beside it, its share of those it is counted against. */
 const Count = ({ n, of }: { n: number; of: number }) => (
-  <span style={{ whiteSpace: 'nowrap' }}>
+  <>
     {n}
     {of > 0 && n > 0 ? <span style={{ color: '#666' }}> ({rate(n, of)})</span> : null}
-  </span>
+  </>
 );
 
-/** A step's figures, each with its share of those it is counted against; tasks for the steps a member does. */
-const figures = (s: FunnelStep): ['reached' | 'sent' | 'opened' | 'clicked' | 'replied' | 'tasks', ReactNode][] => [
-  ['reached', s.reached],
-  ['sent', <Count n={s.sent} of={s.reached} />],
-  ['opened', <Count n={s.opened} of={s.sent} />],
-  ['clicked', <Count n={s.clicked} of={s.sent} />],
-  ['replied', <Count n={s.replied} of={s.reached} />],
-  ['tasks', s.tasks],
-];
+const FIGURES = ['reached', 'sent', 'opened', 'clicked', 'replied', 'tasks'] as const;
+
+/** A step's figure: sent, opened, clicked with their share of those sent (or reached); tasks for the steps a member does. */
+function figure(s: FunnelStep, k: (typeof FIGURES)[number]): ReactNode {
+  const of = k === 'opened' || k === 'clicked' ? s.sent : s.reached;
+  return (
+    <span data-figure={k} style={{ whiteSpace: 'nowrap' }}>
+      {k === 'reached' || k === 'tasks' ? s[k] : <Count n={s[k]} of={of} />}
+    </span>
+  );
+}
 
 /**
  * A sequence's funnel: how many were enrolled and where they are now, each step's reach (sent,
@@ -63,6 +65,7 @@ export function FunnelCard({ appId, sequenceId }: { appId: string; sequenceId: s
             <Table<FunnelStep>
               size="small"
               rowKey="step"
+              onRow={(st) => ({ 'data-funnel-step': st.step }) as HTMLAttributes<HTMLElement>}
               pagination={false}
               scroll={{ x: 640 }}
               dataSource={f.steps}
@@ -77,12 +80,11 @@ export function FunnelCard({ appId, sequenceId }: { appId: string; sequenceId: s
                     </>
                   ),
                 },
-                { key: 'reached', title: t('sequences.funnel.reached'), dataIndex: 'reached' },
-                { key: 'sent', title: t('sequences.funnel.sent'), render: (_, s) => <Count n={s.sent} of={s.reached} /> },
-                { key: 'opened', title: t('sequences.funnel.opened'), render: (_, s) => <Count n={s.opened} of={s.sent} /> },
-                { key: 'clicked', title: t('sequences.funnel.clicked'), render: (_, s) => <Count n={s.clicked} of={s.sent} /> },
-                { key: 'replied', title: t('sequences.funnel.replied'), render: (_, s) => <Count n={s.replied} of={s.reached} /> },
-                { key: 'tasks', title: t('sequences.funnel.tasks'), dataIndex: 'tasks' },
+                ...FIGURES.map((k) => ({
+                  key: k,
+                  title: t(`sequences.funnel.${k}`),
+                  render: (_: unknown, st: FunnelStep) => figure(st, k),
+                })),
               ]}
             />
           ) : (
@@ -90,16 +92,16 @@ export function FunnelCard({ appId, sequenceId }: { appId: string; sequenceId: s
               size="small"
               dataSource={f.steps}
               renderItem={(s) => (
-                <List.Item style={{ paddingInline: 0 }}>
+                <List.Item style={{ paddingInline: 0 }} data-funnel-step={s.step}>
                   <Flex vertical gap={4} style={{ width: '100%' }}>
                     <span>
                       {t('sequences.step.number', { n: s.step + 1 })} · {t(`sequences.types.${s.type}`, { defaultValue: s.type })}
                     </span>
                     <span style={{ color: '#666', fontSize: 12 }}>{s.title}</span>
                     <Flex gap="4px 12px" wrap style={{ fontSize: 13 }}>
-                      {figures(s).map(([k, node]) => (
+                      {FIGURES.map((k) => (
                         <span key={k}>
-                          {t(`sequences.funnel.${k}`)}: {node}
+                          {t(`sequences.funnel.${k}`)}: {figure(s, k)}
                         </span>
                       ))}
                     </Flex>
