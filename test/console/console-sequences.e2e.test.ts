@@ -266,6 +266,13 @@ describe('sequences and playbooks in the console', { timeout: 240_000 }, () => {
       expect(saved?.trigger).toMatchObject({ kind: 'site_visit', conditions: { url: '/pricing' } });
       expect(saved?.actions.map((a) => a.type)).toEqual(['create_task']);
 
+      // The playbooks, on and with their trigger.
+      await page.getByRole('link', { name: t('playbooks.page.back') }).click();
+      await page.getByRole('heading', { level: 1, name: t('playbooks.page.title') }).waitFor();
+      await page.getByRole('link', { name: `Pricing visited ${run.tag}` }).waitFor();
+      await expectAccessible(page, `the playbooks at ${width}`);
+      await settledShot(page, `playbooks-list-${width}`);
+
       noise.stop();
       expect(noise.failures).toEqual([]);
       expect(pageErrors).toEqual([]);

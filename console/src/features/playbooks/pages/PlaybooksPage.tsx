@@ -1,6 +1,6 @@
-import { PlusOutlined } from '@ant-design/icons';
+import { ArrowLeftOutlined, PlusOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Empty, Skeleton, Table, Tag, Typography } from 'antd';
+import { Button, Card, Empty, Flex, Skeleton, Table, Tag, Typography } from 'antd';
 import { Suspense } from 'react';
 import { Link, useParams } from 'react-router';
 import { useLazyTexts } from '../../../shared/i18n/lazyTexts.ts';
@@ -13,7 +13,9 @@ function Playbooks() {
   const list = useQuery(playbookQueries.list(appId));
   return (
     <>
-      <Link to={`/p/${appId}/sequences`}>{t('playbooks.page.toSequences')}</Link>
+      <Link to={`/p/${appId}/sequences`}>
+        <ArrowLeftOutlined /> {t('playbooks.page.toSequences')}
+      </Link>
       <PageHeader
         title={t('playbooks.page.title')}
         extra={
@@ -37,13 +39,18 @@ function Playbooks() {
             size="small"
             rowKey="id"
             pagination={false}
-            scroll={{ x: 480 }}
             dataSource={list.data}
             columns={[
               {
                 key: 'name',
                 title: t('playbooks.page.name'),
-                render: (_, p) => <Link to={`/p/${appId}/playbooks/${p.id}`}>{p.name}</Link>,
+                // Whether it is on, beside its name: two columns fit a phone.
+                render: (_, p) => (
+                  <Flex gap={8} align="center" wrap>
+                    <Link to={`/p/${appId}/playbooks/${p.id}`}>{p.name}</Link>
+                    {p.enabled ? <Tag color="#2e7d32">{t('playbooks.page.on')}</Tag> : <Tag>{t('playbooks.page.off')}</Tag>}
+                  </Flex>
+                ),
               },
               {
                 key: 'trigger',
@@ -53,11 +60,6 @@ function Playbooks() {
                   const kind = (p.trigger as { kind: string }).kind;
                   return t(`playbooks.kinds.${kind as 'deck_read'}`, { defaultValue: kind });
                 },
-              },
-              {
-                key: 'enabled',
-                title: t('playbooks.page.state'),
-                render: (_, p) => (p.enabled ? <Tag color="#2e7d32">{t('playbooks.page.on')}</Tag> : <Tag>{t('playbooks.page.off')}</Tag>),
               },
             ]}
           />

@@ -130,9 +130,9 @@ export function SendSettingsCard({ appId, manages }: { appId: string; manages: b
           <div>
             <div>{t('sequences.settings.inbound')}</div>
             <SecretField secret={stored.data.inboundUrl} label={t('sequences.settings.inbound')} />
-            <Typography.Text type="secondary" style={{ fontSize: 13 }}>
+            <Typography.Paragraph type="secondary" style={{ fontSize: 13, margin: '4px 0 0' }}>
               {t('sequences.settings.inboundHint')}
-            </Typography.Text>
+            </Typography.Paragraph>
           </div>
         )}
         {manages && (

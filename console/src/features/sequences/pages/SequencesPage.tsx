@@ -5,6 +5,7 @@ import { Suspense } from 'react';
 import { Link, useParams } from 'react-router';
 import { useLazyTexts } from '../../../shared/i18n/lazyTexts.ts';
 import { PageHeader } from '../../../shared/ui/PageHeader.tsx';
+import { useWide } from '../../../shared/ui/useWide.ts';
 import { usePeople } from '../../tasks/index.ts';
 import { type SequenceSummary, sequenceQueries } from '../api.ts';
 import { SendSettingsCard } from '../components/SendSettingsCard.tsx';
@@ -16,6 +17,7 @@ function Sequences() {
   const { t } = useLazyTexts('sequences');
   const { manages } = usePeople(appId);
   const list = useQuery(sequenceQueries.list(appId));
+  const wide = useWide();
   return (
     <>
       <PageHeader
@@ -47,22 +49,46 @@ function Sequences() {
               size="small"
               rowKey="id"
               pagination={false}
-              scroll={{ x: 560 }}
               dataSource={list.data}
-              columns={[
-                {
-                  key: 'name',
-                  title: t('sequences.page.name'),
-                  render: (_, s) => <Link to={`/p/${appId}/sequences/${s.id}`}>{s.name}</Link>,
-                },
-                { key: 'steps', title: t('sequences.page.steps'), render: (_, s) => s.steps.length },
-                ...COUNTED.map((k) => ({
-                  key: k,
-                  title: t(`sequences.states.${k}`),
-                  render: (_: unknown, s: SequenceSummary) =>
-                    s.enrollments[k] > 0 ? <Tag color={k === 'active' ? 'green' : undefined}>{s.enrollments[k]}</Tag> : <span>0</span>,
-                })),
-              ]}
+              columns={
+                wide
+                  ? [
+                      {
+                        key: 'name',
+                        title: t('sequences.page.name'),
+                        render: (_, s) => <Link to={`/p/${appId}/sequences/${s.id}`}>{s.name}</Link>,
+                      },
+                      { key: 'steps', title: t('sequences.page.steps'), render: (_, s) => s.steps.length },
+                      ...COUNTED.map((k) => ({
+                        key: k,
+                        title: t(`sequences.states.${k}`),
+                        render: (_: unknown, s: SequenceSummary) =>
+                          s.enrollments[k] > 0 ? (
+                            <Tag color={k === 'active' ? '#2e7d32' : undefined}>{s.enrollments[k]}</Tag>
+                          ) : (
+                            <span>0</span>
+                          ),
+                      })),
+                    ]
+                  : [
+                      {
+                        key: 'name',
+                        title: t('sequences.page.name'),
+                        // A phone: the counts under the name, in words, rather than columns off the screen.
+                        render: (_, s) => (
+                          <Flex vertical gap={2}>
+                            <Link to={`/p/${appId}/sequences/${s.id}`}>{s.name}</Link>
+                            <Typography.Text type="secondary" style={{ fontSize: 13 }}>
+                              {[
+                                t('sequences.page.stepCount', { count: s.steps.length }),
+                                ...COUNTED.map((k) => `${t(`sequences.states.${k}`)} ${s.enrollments[k]}`),
+                              ].join(' · ')}
+                            </Typography.Text>
+                          </Flex>
+                        ),
+                      },
+                    ]
+              }
             />
           )}
         </Card>
