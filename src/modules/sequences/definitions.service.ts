@@ -5,6 +5,7 @@ import { failure, fieldFailure } from '../../http/errors.ts';
 import type { Page } from '../../http/paging.ts';
 import { timeOrderedUuid } from '../../lib/ids.ts';
 import type { Actor } from '../access/service.ts';
+import type { SequenceMail } from '../campaigns/service.ts';
 import type { LinkReads } from '../links/service.ts';
 import type { EnrollmentsRepository } from './enrollments.repository.ts';
 import type { Lifecycle } from './lifecycle.ts';
@@ -18,6 +19,8 @@ const EXIT_CHUNK = 1000;
 export interface DefinitionsDeps {
   /** The deck a sequence is about must be a link of the project. */
   links: Pick<LinkReads, 'alertLinks'>;
+  /** An e-mail step's HTML is checked as the campaigns will render it (merge fields, links). */
+  templates: Pick<SequenceMail, 'templateProblem'>;
 }
 
 const notFound = () => failure('sequence_not_found');
@@ -37,6 +40,10 @@ export function createSequenceDefinitions(
 
   async function checked(actor: Actor, input: DefinitionInput): Promise<Definition> {
     const def = checkDefinition(input);
+    def.steps.forEach((step, i) => {
+      const problem = step.html === null ? null : deps.templates.templateProblem(step.html);
+      if (problem !== null) throw fieldFailure('steps', 'invalid', `steps[${i}].html: ${problem}`);
+    });
     if (def.deckLinkId !== null && !(await deps.links.alertLinks(actor.app.id, [def.deckLinkId])).has(def.deckLinkId))
       throw fieldFailure('deck_link_id', 'invalid', 'deckLinkId must be a link of the project');
     return def;

@@ -14,6 +14,14 @@ export interface JumpCandidate {
   jump: string | null;
 }
 
+/** The advisory key that serialises the daily cap's count of a sending member's day (runner.service.ts). */
+export function capLockKey(appId: string, ownerId: number, day: string): number {
+  let h = 0x5e9c;
+  const text = `${appId}\u0000${ownerId}\u0000${day}`;
+  for (let i = 0; i < text.length; i += 1) h = (Math.imul(h, 31) + text.charCodeAt(i)) | 0;
+  return 2 ** 41 + (h >>> 0);
+}
+
 /** The SQL of the sequences runner and its deck-jump reader (runner.service.ts, jumps.service.ts). */
 export const runnerRepository = {
   /** Due active enrolments of every project that no live runner holds, soonest first: the runner's queue. */

@@ -14,7 +14,7 @@ import type { TaskService } from '../tasks/service.ts';
 import type { SequenceJumps } from './jumps.service.ts';
 import type { Lifecycle } from './lifecycle.ts';
 import { type EnrollmentRow, type Step, type VersionRow, daysOf, stepsOf } from './mapper.ts';
-import { runnerRepository as repo } from './runner.repository.ts';
+import { capLockKey, runnerRepository as repo } from './runner.repository.ts';
 import { type SendWindow, capDay, dueAfter, nextInWindow } from './schedule.ts';
 import type { SequenceSettings } from './settings.service.ts';
 
@@ -75,6 +75,9 @@ interface StepDone {
 }
 
 const TASK_KIND: Record<Exclude<Step['type'], 'email'>, string> = { manual_email: 'email', call: 'call', task: 'todo' };
+
+/** The sending member's day is spent, as the step runs committed by every process say: the step's transaction is undone. */
+class CapReached extends Error {}
 
 /**
  * The sequences runner (docs/sequences.md "Running"): the background job `sequence-runner` in every
@@ -146,6 +149,21 @@ export function createSequenceRunner(ctx: AppContext, deps: RunnerDeps) {
     if (n >= p.cap) return false;
     p.sent.set(key, n + 1);
     return true;
+  }
+
+  /**
+   * Whether the step run just written keeps the sending member within the daily cap, counting every
+   * process's committed mails of the day: the count is serialised per member and day (PostgreSQL: an
+   * advisory lock held to the commit; SQLite: its one writer), so runners in several processes, each
+   * with its own slots, never queue more than the cap between them.
+   */
+  async function capHolds(trx: Kysely<Database>, p: ProjectPass, ownerId: number): Promise<boolean> {
+    const day = capDay(p.zone, p.now);
+    await ctx.database.features.transactionLock(trx, capLockKey(p.appId, ownerId, day));
+    const n = await repo.mailsOfDay(trx, p.appId, ownerId, day);
+    const key = `${ownerId}:${day}`;
+    if (n > (p.sent.get(key) ?? 0)) p.sent.set(key, n);
+    return n <= p.cap;
   }
 
   /** The customer's own link of the sequence's deck: the one kept on the enrolment, or a new one. */
@@ -254,8 +272,11 @@ export function createSequenceRunner(ctx: AppContext, deps: RunnerDeps) {
       detail: done.detail,
     });
     await writeEvents(trx, p.appId, finished ? [stepEvent, deps.lifecycle.event('finished', row)] : [stepEvent], p.now);
-    // Last: the step campaign's shared row, held from here to the commit only.
-    if (done.mail !== undefined) await deps.mail.enqueue(trx, done.mail);
+    if (done.mail !== undefined) {
+      if (!(await capHolds(trx, p, Number(e.owner_id)))) throw new CapReached();
+      // Last: the step campaign's shared row, held from here to the commit only.
+      await deps.mail.enqueue(trx, done.mail);
+    }
     return done.outcome === 'queued';
   }
 
@@ -264,6 +285,25 @@ export function createSequenceRunner(ctx: AppContext, deps: RunnerDeps) {
    * run. Answers whether a mail was queued.
    */
   async function runOne(p: ProjectPass, e: EnrollmentRow): Promise<boolean> {
+    try {
+      return await placeOrRun(p, e);
+    } catch (err) {
+      if (!(err instanceof CapReached)) throw err;
+      // Other processes spent the member's day meanwhile: the step is undone, and waits as over the cap.
+      p.sent.set(`${e.owner_id}:${capDay(p.zone, p.now)}`, p.cap);
+      await db.transaction().execute(async (trx) => {
+        if (await repo.hold(trx, e, worker)) await repo.settle(trx, e, { due_at: afterCap(p, e) });
+        else await repo.release(trx, e, worker);
+      });
+      return false;
+    }
+  }
+
+  /** The first window instant after the sending member's day ends, in the customer's zone (a capped step's time). */
+  const afterCap = (p: ProjectPass, e: EnrollmentRow): number =>
+    nextInWindow(p.zones.get(e.customer_id) ?? p.zone, p.zone.dayEnd(p.now), p.window);
+
+  async function placeOrRun(p: ProjectPass, e: EnrollmentRow): Promise<boolean> {
     return db.transaction().execute(async (trx) => {
       if (!(await repo.hold(trx, e, worker))) {
         // Paused, exited or moved by a jump since the claim: left as it is now, without this lease.
@@ -293,7 +333,7 @@ export function createSequenceRunner(ctx: AppContext, deps: RunnerDeps) {
       }
       if (step.type === 'email' && !(await takeSlot(trx, p, Number(e.owner_id)))) {
         // The member's day is spent: the first window instant after it ends, in the customer's zone.
-        await repo.settle(trx, e, { due_at: nextInWindow(zone, p.zone.dayEnd(p.now), p.window) });
+        await repo.settle(trx, e, { due_at: afterCap(p, e) });
         return false;
       }
       return runStep(trx, p, { e, v, zone });

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import type { DefineJob } from '../../lib/jobs.ts';
 import type { AccessService } from '../access/service.ts';
+import type { SequenceMail } from '../campaigns/service.ts';
 import { type CustomersService, customerVisibilityReadModel } from '../customers/service.ts';
 import type { FileViewer } from '../files/service.ts';
 import type { LinkReads } from '../links/service.ts';
@@ -37,7 +38,11 @@ export interface SequencesDeps {
   /** Links' names and directions, and views' pages read (the deck jump). */
   links: Pick<LinkReads, 'alertLinks' | 'readings'>;
   /** What the runner's steps go through: the campaigns' queue, the tasks, customers' own links, members' names, decks' page counts. */
-  running: Pick<RunnerDeps, 'mail' | 'tasks' | 'ownLinks' | 'accounts'> & { files: Pick<FileViewer, 'viewerFile'> };
+  running: Pick<RunnerDeps, 'tasks' | 'ownLinks' | 'accounts'> & {
+    /** The campaigns' queue, and its template check (a step's HTML is refused when the sequence is saved). */
+    mail: RunnerDeps['mail'] & Pick<SequenceMail, 'templateProblem'>;
+    files: Pick<FileViewer, 'viewerFile'>;
+  };
   defineJob: DefineJob;
 }
 
@@ -59,7 +64,7 @@ export function createSequenceServices(ctx: AppContext, deps: SequencesDeps) {
   const lifecycle = createLifecycle(ctx, repo);
   const enroller = createEnroller(ctx, { access: deps.access, enrollments: repo, lifecycle });
   const settings = createSequenceSettings(ctx);
-  const definitions = createSequenceDefinitions(ctx, { links: deps.links, enrollments: repo, lifecycle });
+  const definitions = createSequenceDefinitions(ctx, { links: deps.links, templates: deps.running.mail, enrollments: repo, lifecycle });
   const enrollments = createEnrollmentService(ctx, { customers: deps.customers, definitions, enrollments: repo, lifecycle, enroller });
   const automation = createSequenceAutomation(ctx, { customers: deps.customers, enroller, lifecycle });
   const inbound = createInboundMail(ctx, { settings, customers: deps.customers, lifecycle });

@@ -1,5 +1,13 @@
 // lanes: sqlite postgres
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createSequenceMail } from '../../../src/modules/campaigns/sequence-mail.service.ts';
+import { customerVisibilityReadModel } from '../../../src/modules/customers/service.ts';
+import { createOwnLinks } from '../../../src/modules/links/own-links.service.ts';
+import { createEnrollmentsRepository } from '../../../src/modules/sequences/enrollments.repository.ts';
+import type { SequenceJumps } from '../../../src/modules/sequences/jumps.service.ts';
+import { createLifecycle } from '../../../src/modules/sequences/lifecycle.ts';
+import { createSequenceRunner } from '../../../src/modules/sequences/runner.service.ts';
+import { createSequenceSettings } from '../../../src/modules/sequences/settings.service.ts';
 import { useTestServer } from '../../helpers/harness.ts';
 import { type HistoryProject, historyProject } from '../../helpers/histories.ts';
 import { Browser, type LinkData, madeLink, renderedFile } from '../../helpers/links.ts';
@@ -339,5 +347,97 @@ describe('exits, the cap, pauses', () => {
     await runner();
     await send();
     expect(mailsTo(mailOf(cy as string))).toHaveLength(1);
+  });
+  it('two processes running at once queue no more than the daily cap between them', async () => {
+    // Friday, a day the Admin has sent nothing on.
+    const start = at('2026-12-11 11:00:00');
+    useClock(start);
+    expect((await api('put', '/sequence-settings', p.master.token, { dailyCap: 5 })).status).toBe(1);
+    try {
+      const sequenceId = await sequence({ name: 'Two processes', steps: TWO_MAILS.slice(0, 1) });
+      const ids = await customers(12, p.admin.id);
+      await enrol(sequenceId, ids, p.admin.token);
+      // Half due now, half a second later: each process's runner claims its own half.
+      const db = t.server.ctx.database.db;
+      await db
+        .updateTable('sequence_enrollments')
+        .set({ due_at: start })
+        .where('app_id', '=', p.appId)
+        .where('customer_id', 'in', ids.slice(0, 6))
+        .execute();
+      await db
+        .updateTable('sequence_enrollments')
+        .set({ due_at: start + 1000 })
+        .where('app_id', '=', p.appId)
+        .where('customer_id', 'in', ids.slice(6))
+        .execute();
+
+      // Two runners as two server processes build them, each with its own worker name and slots.
+      const ctx = t.server.ctx;
+      const s = t.server.services;
+      const settings = createSequenceSettings(ctx);
+      const lifecycle = createLifecycle(ctx, createEnrollmentsRepository(ctx.database.features, customerVisibilityReadModel));
+      let secondClaimed = (): void => undefined;
+      const claimed = new Promise<void>((r) => (secondClaimed = r));
+      let openSecond = (): void => undefined;
+      const opened = new Promise<void>((r) => (openSecond = r));
+      const build = (hooks: { beforePass: () => Promise<void>; claimed: () => Promise<void> }) =>
+        createSequenceRunner(ctx, {
+          settings: {
+            forApp: async (appId: string) => {
+              await hooks.claimed();
+              return settings.forApp(appId);
+            },
+          },
+          lifecycle,
+          mail: createSequenceMail(ctx, { nudge: () => undefined }),
+          tasks: s.tasks.tasks,
+          ownLinks: createOwnLinks(ctx),
+          customers: s.customers,
+          accounts: s.accounts,
+          jumps: {
+            pass: async () => {
+              await hooks.beforePass();
+              return { full: false };
+            },
+          } as unknown as SequenceJumps,
+        });
+      // The first claims its half, then lets the second claim the other half half a second later; both then run.
+      const first = build({
+        beforePass: async () => undefined,
+        claimed: async () => {
+          useClock(start + 1000);
+          openSecond();
+          await claimed;
+        },
+      });
+      const second = build({
+        beforePass: () => opened,
+        claimed: async () => secondClaimed(),
+      });
+      await Promise.all([first.pass(), second.pass()]);
+
+      const runs = await db
+        .selectFrom('sequence_step_runs')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('app_id', '=', p.appId)
+        .where('sequence_id', '=', sequenceId)
+        .where('outcome', '=', 'queued')
+        .executeTakeFirstOrThrow();
+      expect(Number(runs.n)).toBe(5);
+      const waiting = await db
+        .selectFrom('sequence_enrollments')
+        .select(['due_at', 'step', 'claimed_by'])
+        .where('app_id', '=', p.appId)
+        .where('sequence_id', '=', sequenceId)
+        .where('step', '=', 0)
+        .execute();
+      // The others wait for Monday's window, no lease left on them.
+      expect(waiting).toHaveLength(7);
+      for (const w of waiting)
+        expect({ dueAt: Number(w.due_at), claimedBy: w.claimed_by }).toEqual({ dueAt: at('2026-12-14 09:00:00'), claimedBy: null });
+    } finally {
+      expect((await api('put', '/sequence-settings', p.master.token, { dailyCap: 200 })).status).toBe(1);
+    }
   });
 });

@@ -207,6 +207,9 @@ describe('sequences and versions', () => {
       [{ name: 'N', steps: [{ type: 'task', title: '' }] }, 'steps_invalid'],
       [{ name: 'N', steps: [{ type: 'task', title: 'x', waitDays: 91 }] }, 'steps_invalid'],
       [{ name: 'N', steps: [{ type: 'task', title: 'x', waitDays: -1 }] }, 'steps_invalid'],
+      // A template the campaigns could not render: refused when saved, not skipped at every customer's step.
+      [{ name: 'N', steps: [{ type: 'email', title: 'x', html: '<p>Hi {{first_name}}</p>' }] }, 'steps_invalid'],
+      [{ name: 'N', steps: [STEPS[2], { type: 'email', title: 'x', html: '<p>{{#L0}}</p>' }] }, 'steps_invalid'],
       [{ name: 'N', steps: STEPS, deckLinkId: 'no-such-link' }, 'deck_link_id_invalid'],
       [{ name: 'N', steps: STEPS, jump: { readShare: 80, toStep: 1 } }, 'jump_invalid'],
     ];
@@ -215,6 +218,12 @@ describe('sequences and versions', () => {
       expect(res.statusCode).toBe(200);
       expect(res.json(), code).toMatchObject({ status: 0, code });
     }
+    const unknownField = await post(p.sales.token, '/sequences', {
+      name: 'N',
+      steps: [STEPS[2], { type: 'email', title: 'x', html: '<p>Hi {{first_name}}</p>' }],
+    });
+    expect(unknownField.msg).toContain('steps[1].html');
+    expect(unknownField.msg).toContain('{{first_name}}');
     const link = await madeLink(t.server, p.appId, p.sales.token, { name: 'Pricing', type: 2, website: 'https://example.com/pricing' });
     for (const jump of [
       { readShare: 0, toStep: 1 },
@@ -273,6 +282,12 @@ describe('sequences and versions', () => {
       data: { version: 1, steps: [{ type: 'email' }, { type: 'call' }, { type: 'task' }] },
     });
     expect(await get(p.sales.token, `/sequence/${s.id}/versions/3`)).toMatchObject({ status: 0, code: 'sequence_version_not_found' });
+    // An edit is checked as a new one: a template the campaigns could not render makes no version.
+    const badEdit = { name: 'Bad', steps: [{ type: 'email', title: 'x', html: '<p>{{first_name}}</p>' }] };
+    expect((await t.server.api.put(api(`/sequence/${s.id}`), badEdit, { token: p.sales.token })).json()).toMatchObject({
+      status: 0,
+      code: 'steps_invalid',
+    });
     // Another Sales member may read it, not change it; the Admin may.
     expect(
       (await t.server.api.put(api(`/sequence/${s.id}`), { name: 'Mine', steps: STEPS }, { token: p.sales2.token })).json(),
