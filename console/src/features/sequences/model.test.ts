@@ -11,6 +11,7 @@ import {
   rate,
   removeStep,
   toBody,
+  unknownMergeFields,
 } from './model.ts';
 
 const draft = (): SequenceDraft => ({
@@ -66,5 +67,13 @@ describe('the sequence editor model', () => {
     expect(minutesOf('24:00')).toBeNull();
     expect(rate(1, 3)).toBe('33%');
     expect(rate(1, 0)).toBe('');
+  });
+
+  it('names the marks that are not merge fields, once each, and keeps such a draft from being saved', () => {
+    expect(unknownMergeFields('<p>Hi {{name}}, {{ first_name }} {{first_name}} {{own_link}} {{x}}</p>')).toEqual(['first_name', 'x']);
+    expect(unknownMergeFields('<p>{{name}} {{ company }}</p>')).toEqual([]);
+    const d = draft();
+    d.steps[0] = { ...(d.steps[0] as SequenceDraft['steps'][number]), html: '<p>Hi {{firstname}}</p>' };
+    expect(problems(d)).toEqual([{ field: 'htmlFields', step: 0 }]);
   });
 });

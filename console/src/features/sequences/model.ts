@@ -82,7 +82,15 @@ export function removeStep(draft: SequenceDraft, index: number): SequenceDraft {
   return { ...draft, steps, jump };
 }
 
-export type Problem = { field: 'name' } | { field: 'steps' } | { field: 'title' | 'html' | 'waitDays'; step: number } | { field: 'jump' };
+export type Problem =
+  { field: 'name' } | { field: 'steps' } | { field: 'title' | 'html' | 'htmlFields' | 'waitDays'; step: number } | { field: 'jump' };
+
+/** The `{{…}}` marks of a body that are not merge fields (the server refuses them as the campaigns' render does). */
+export function unknownMergeFields(html: string): string[] {
+  const known = new Set<string>(MERGE_FIELDS);
+  const found = [...html.matchAll(/\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g)].map((m) => m[1] as string);
+  return [...new Set(found.filter((f) => !known.has(f)))];
+}
 
 /** What keeps a draft from being saved, each named by its field (and step), in the order shown. */
 export function problems(draft: SequenceDraft): Problem[] {
@@ -92,6 +100,7 @@ export function problems(draft: SequenceDraft): Problem[] {
   draft.steps.forEach((s, step) => {
     if (s.title.trim() === '') found.push({ field: 'title', step });
     if (s.type === 'email' && s.html.trim() === '') found.push({ field: 'html', step });
+    if (s.type === 'email' && unknownMergeFields(s.html).length > 0) found.push({ field: 'htmlFields', step });
     if (!Number.isInteger(s.waitDays) || s.waitDays < 0 || s.waitDays > MAX_WAIT) found.push({ field: 'waitDays', step });
   });
   if (draft.jump && (draft.deckLinkId === null || draft.jump.toStep < 1 || draft.jump.toStep >= draft.steps.length)) {

@@ -3,7 +3,7 @@ import { Button, Card, Flex, Input, InputNumber, Select, Tag, Typography } from 
 import type { TextAreaRef } from 'antd/es/input/TextArea';
 import { useRef } from 'react';
 import { useLazyTexts } from '../../../shared/i18n/lazyTexts.ts';
-import { MAX_WAIT, MERGE_FIELDS, STEP_TYPES, type Step, insertAt } from '../model.ts';
+import { MAX_WAIT, MERGE_FIELDS, STEP_TYPES, type Step, insertAt, unknownMergeFields } from '../model.ts';
 import type { SequenceEditor } from '../useSequenceEditor.ts';
 
 /** The merge fields' marks, as the hints show them (i18next would fill them in otherwise). */
@@ -134,11 +134,21 @@ export function StepCard({ editor: e, index, step, day, onPreview }: Props) {
               ref={body}
               rows={6}
               value={step.html}
-              status={e.has('html', index) ? 'error' : undefined}
+              status={e.has('html', index) || e.has('htmlFields', index) ? 'error' : undefined}
               placeholder={t('sequences.step.bodyHint', MARKS)}
               onChange={(ev) => e.setStep(index, { html: ev.target.value })}
             />
             {e.has('html', index) && <Typography.Text type="danger">{t('sequences.step.bodyRequired')}</Typography.Text>}
+            {e.has('htmlFields', index) && (
+              <Typography.Text type="danger">
+                {t('sequences.step.unknownFields', {
+                  fields: unknownMergeFields(step.html)
+                    .map((f) => `{{${f}}}`)
+                    .join(', '),
+                  interpolation: { escapeValue: false },
+                })}
+              </Typography.Text>
+            )}
             <div>
               <Button icon={<EyeOutlined />} onClick={() => onPreview(index)} disabled={step.html.trim() === ''}>
                 {t('sequences.step.preview')}
