@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { Card, Col, Empty, Flex, List, Row, Skeleton, Statistic, Table, Tag } from 'antd';
+import { Card, Col, Empty, Flex, List, Row, Skeleton, Statistic, Table, Tag, Typography } from 'antd';
 import type { HTMLAttributes, ReactNode } from 'react';
 import { useLazyTexts } from '../../../shared/i18n/lazyTexts.ts';
 import { useWide } from '../../../shared/ui/useWide.ts';
@@ -110,6 +110,9 @@ export function FunnelCard({ appId, sequenceId }: { appId: string; sequenceId: s
               )}
             />
           )}
+          <Typography.Paragraph type="secondary" style={{ fontSize: 13, margin: '8px 0 0' }}>
+            {t('sequences.funnel.hint')}
+          </Typography.Paragraph>
           <h3 style={{ fontSize: 14, marginTop: 16 }}>{t('sequences.funnel.exits')}</h3>
           {exits.length === 0 ? (
             <span style={{ color: '#666' }}>{t('sequences.funnel.noExits')}</span>
