@@ -30,6 +30,15 @@ import {
 } from './schemas.ts';
 import type { ManualExit, SequenceServices } from './service.ts';
 
+/** `customer_ids` as an array, or comma-separated (form fields, as the campaigns' `customer_ids`). */
+function idList(v: string | string[] | undefined): string[] | undefined {
+  if (v === undefined || Array.isArray(v)) return v;
+  return v
+    .split(',')
+    .map((id) => id.trim())
+    .filter((id) => id !== '');
+}
+
 const tags = ['Sequences'];
 
 /** Send settings (docs/sequences.md "Send settings"). */
@@ -202,7 +211,7 @@ function enrollmentRoutes(fastify: FastifyInstance, services: SequenceServices, 
         await bulk.jobs.start(actorOf(request), {
           action: 'enroll',
           sequenceId: request.params.sequenceId,
-          customerIds: request.body.customer_ids,
+          customerIds: idList(request.body.customer_ids),
           all: request.body.all,
         }),
       ),

@@ -111,7 +111,11 @@ export const Version = Type.Object({
 /** Customers to enrol, as a bulk job: chosen ids, or all matching the list's filters. */
 export const EnrollBody = Type.Object(
   {
-    customer_ids: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { description: 'the chosen customers (at most 10,000)' })),
+    customer_ids: Type.Optional(
+      Type.Union([Type.String({ maxLength: 10_000 * 65 }), Type.Array(Type.String({ maxLength: 64 }), { maxItems: 10_000 })], {
+        description: 'the chosen customers (at most 10,000): an array, or comma-separated as form fields send them',
+      }),
+    ),
     all: Type.Optional(AllMatching),
   },
   { additionalProperties: false },

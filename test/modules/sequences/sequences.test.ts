@@ -317,6 +317,17 @@ describe('sequences and versions', () => {
 });
 
 describe('enrolment', () => {
+  it("form fields name the customers comma-separated, as the campaigns' customer_ids do", async () => {
+    const s = await made(p.master.token, { name: 'From a form' });
+    const ids = await customers(p.master.id, 2);
+    const res = (
+      await t.server.api.post(api(`/sequence/${s.id}/enrollments`), { customer_ids: ids.join(',') }, { token: p.master.token, form: true })
+    ).json() as Res<Job>;
+    expect(res, JSON.stringify(res)).toMatchObject({ status: 1, data: { action: 'enroll', sequenceId: s.id } });
+    expect(await settled(p.master.token, res.data.id)).toMatchObject({ status: 'done', total: 2, done: 2 });
+    expect((await enrollmentsOf(ids[1]!))[0]).toMatchObject({ state: 'active', sequenceId: s.id });
+  });
+
   it('a Sales member enrols only customers they see; an enrolled customer is skipped; the owner sends', async () => {
     const s = await made(p.sales.token, { name: 'Mine only' });
     const mine = await customers(p.sales.id, 3);
