@@ -19,10 +19,10 @@ export function consoleTheme(motion: boolean): ThemeConfig {
       motion,
     },
     components: {
-      // A project's pages, Today and the Tasks among them, fit one menu bar at 1440 px (the server's
-      // administrators' fourteen entries too): antd hides what does not fit behind "…", in hidden entries
-      // a keyboard still reaches.
-      Menu: { itemPaddingInline: 10 },
+      // A project's pages, Today, Tasks and Sequences among them, fit one menu bar at 1440 px (the
+      // server's administrators' fifteen entries too): antd hides what does not fit behind "…", in hidden
+      // entries a keyboard still reaches.
+      Menu: { itemPaddingInline: 8, iconMarginInlineEnd: 6 },
     },
   };
 }

@@ -7176,8 +7176,8 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description the chosen customers (at most 10,000) */
-                        customer_ids?: string[];
+                        /** @description the chosen customers (at most 10,000): an array, or comma-separated as form fields send them */
+                        customer_ids?: string | string[];
                         all?: {
                             /** @description a member's platform user id, or 'all' (the default) */
                             svcUserId?: string;
