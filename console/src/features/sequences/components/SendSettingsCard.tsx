@@ -26,12 +26,14 @@ export function SendSettingsCard({ appId, manages }: { appId: string; manages: b
   const stored = useQuery(sequenceQueries.settings(appId));
   const save = useSaveSettings(appId);
   const [v, setV] = useState<SettingsBody | undefined>();
+  // The form starts from the stored settings once: a refetch in the background (a refocused window,
+  // another tab's save) does not wipe what the Master is typing. A save's answer becomes the new start.
   useEffect(() => {
-    if (stored.data) {
+    if (stored.data && v === undefined) {
       const { inboundUrl: _url, ...rest } = stored.data;
       setV(rest);
     }
-  }, [stored.data]);
+  }, [stored.data, v]);
   const zoneOptions = useMemo(() => zones(v?.timeZone ?? 'UTC').map((z) => ({ value: z, label: z })), [v?.timeZone]);
   if (!v || !stored.data) return <Skeleton active paragraph={{ rows: 4 }} />;
   const badWindow = minutesOf(v.windowStart) === null || minutesOf(v.windowEnd) === null || v.windowStart >= v.windowEnd;
