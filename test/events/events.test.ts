@@ -227,12 +227,13 @@ describe('webhooks', () => {
       await createCustomer('Gone');
       relay();
       await receiver.until(() => receiver.requests() >= 1);
-      await new Promise((r) => setTimeout(r, 100));
-      const list = await t.server.api.get(`/api/v1.7/app/${appId}/webhooks`, { token: master.token });
-      expect(list.json().data.find((w: { id: string }) => w.id === h.id)).toMatchObject({
-        status: 'disabled',
-        disabledReason: expect.stringContaining('410'),
-      });
+      // The relay stores the disabling after the answer arrives: wait for it rather than for a fixed time.
+      const stored = async () =>
+        (await t.server.api.get(`/api/v1.7/app/${appId}/webhooks`, { token: master.token }))
+          .json()
+          .data.find((w: { id: string }) => w.id === h.id);
+      await expect.poll(async () => (await stored()).status, { timeout: 10_000, interval: 50 }).toBe('disabled');
+      expect(await stored()).toMatchObject({ status: 'disabled', disabledReason: expect.stringContaining('410') });
     } finally {
       await receiver.close();
     }
@@ -246,10 +247,11 @@ describe('webhooks', () => {
       await createCustomer('Dead letter');
       const r = relay({ deadAfterMs: 150 });
       await receiver.until(() => receiver.requests() >= 2);
-      await new Promise((res) => setTimeout(res, 400));
+      const deliveries = async () =>
+        (await t.server.api.get(`/api/v1.7/app/${appId}/webhooks/${h.id}/deliveries`, { token: master.token })).json().data;
+      await expect.poll(async () => (await deliveries())[0]?.status, { timeout: 10_000, interval: 50 }).toBe('dead');
       await r.stop();
-      const log = (await t.server.api.get(`/api/v1.7/app/${appId}/webhooks/${h.id}/deliveries`, { token: master.token })).json().data;
-      expect(log[0]).toMatchObject({ status: 'dead', lastStatusCode: 503 });
+      expect((await deliveries())[0]).toMatchObject({ status: 'dead', lastStatusCode: 503 });
       healthy = true;
       const replay = await t.server.api.post(`/api/v1.7/app/${appId}/webhooks/${h.id}/replay`, {}, { token: master.token });
       expect(replay.json()).toEqual({ status: 1, data: { deliveries: 1 } });
