@@ -37,7 +37,8 @@ export { type OwnLink, type OwnLinks, createOwnLinks } from './own-links.service
 export type { FileViewerModel, ViewerAnswer, VisitorRequest, WebViewerModel } from './viewer-model.ts';
 export { HANDOFF_PARAM } from './viewer.service.ts';
 export type { LinkViewer, PageImageRequest } from './viewer.service.ts';
-export { CONTINUE_VIEW_MS, SILENT_VIEW_MS, SWEEP_EVERY_MS } from './views.service.ts';
+export { CONTINUE_VIEW_MS } from './views.service.ts';
+export { SILENT_VIEW_MS, SWEEP_EVERY_MS } from './view-sweep.service.ts';
 export type { LinkViews } from './views.service.ts';
 // This module's part of erasing customers, built by the composition root for erasure.
 export { type LinkErasure, createLinkErasure } from './erasure.service.ts';

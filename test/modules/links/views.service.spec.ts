@@ -9,7 +9,8 @@ import type { DurationRow, LinkRow, ViewRow } from '../../../src/modules/links/m
 import { createLinkRecords } from '../../../src/modules/links/records.ts';
 import { createLinkSigning } from '../../../src/modules/links/signing.ts';
 import type { VisitorRequest } from '../../../src/modules/links/viewer-model.ts';
-import { CONTINUE_VIEW_MS, SILENT_VIEW_MS, type ViewsRepository, createLinkViews } from '../../../src/modules/links/views.service.ts';
+import { SILENT_VIEW_MS } from '../../../src/modules/links/view-sweep.service.ts';
+import { CONTINUE_VIEW_MS, type ViewsRepository, createLinkViews } from '../../../src/modules/links/views.service.ts';
 import { FakeClock } from '../../helpers/fake-clock.ts';
 
 const APP = 'app-1';
