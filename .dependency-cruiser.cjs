@@ -2,7 +2,7 @@
  * The layers of src/, checked by `npm run lint` (dependency-cruiser). What each folder holds and may
  * import is written in its README.md; this file is the part a machine can check.
  *
- *   composition root (src/*.ts) → routes → service → repository → src/db
+ *   composition root (src/*.ts, src/wiring/*.ts) → routes → service → repository → src/db
  *
  * A feature module is a folder src/modules/<feature>/ with routes.ts, schemas.ts, service.ts,
  * repository.ts and mapper.ts (and helpers of its own; SQL that outgrows one repository is split by
@@ -25,9 +25,9 @@ const MAPPER = '^src/modules/[^/]+/mapper\\.ts$';
 /**
  * Files directly in src/: the composition root (services.ts builds the services, app.ts registers
  * the routes), the entry points (server.ts, runtime.ts) and the configuration,
- * context and logger they share.
+ * context and logger they share; and src/wiring/, the groups of services services.ts builds.
  */
-const ROOT = '^src/[^/]+\\.ts$';
+const ROOT = '^src/(wiring/)?[^/]+\\.ts$';
 const FASTIFY = ['node_modules/fastify/', 'node_modules/@fastify/'];
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -47,7 +47,7 @@ module.exports = {
       severity: 'error',
       comment: 'src/db is the database seam: it knows no feature, no HTTP, no events and no wiring.',
       from: { path: '^src/db/' },
-      to: { path: ['^src/(modules|http|events|cli)/', '^src/(app|services|server|runtime)\\.ts$'] },
+      to: { path: ['^src/(modules|http|events|cli|wiring)/', '^src/(app|services|server|runtime)\\.ts$'] },
     },
     {
       name: 'lib-is-a-leaf',
