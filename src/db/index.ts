@@ -27,6 +27,7 @@ export { type CommitGroup, CommitQueueFull } from './group-commit.ts';
 export { migrateToLatest } from './migrate.ts';
 export { CROSS_PROJECT, type CrossProjectKey, crossProject } from './app-id-check.ts';
 export { type LeasedJobTable, leasedJobs } from './leased-jobs.ts';
+export { type TimedQueueColumns, type TimedQueueTable, timedQueue } from './timed-queue.ts';
 export { type CustomerMove, type MovedCustomerTable, customerMoves } from './customer-moves.ts';
 export { BackupError, SQLITE_FILE_NAMES, databaseIsEmpty, dialectOf, restoreDatabase, snapshotDatabase, snapshotName } from './backup.ts';
 export { isTransientConflict, isUniqueViolation, uniqueViolationTarget } from './errors.ts';

@@ -3,38 +3,29 @@
  * takes one by a lease), the digests' queue (`alert_settings.next_digest_at`, any server takes a
  * member's digest by moving it to the next day), and the pruning of what has aged.
  */
-import { type Database, type NotificationsTable, crossProject } from '../../db/index.ts';
+import { type Database, type NotificationsTable, crossProject, timedQueue } from '../../db/index.ts';
 import type { Kysely, Selectable, Updateable } from 'kysely';
 import type { SettingsRow } from './repository.ts';
 
 type Db = Kysely<Database>;
 export type MailRow = Selectable<NotificationsTable>;
 
+/** The instant mails' queue: notifications `queued`, due at `mail_next_at`, taken by a lease on it. */
+const mailQueue = timedQueue(
+  'notifications',
+  { status: 'mail_status', waiting: 'queued', nextAt: 'mail_next_at' },
+  crossProject('alert-mail'),
+);
+
 export const mailRepository = {
   /** Instant mails due to be sent (or whose sender's lease ran out), oldest first, in every project. */
   due(db: Db, now: number, limit: number): Promise<MailRow[]> {
-    return db
-      .selectFrom('notifications')
-      .selectAll()
-      .where('mail_status', '=', 'queued')
-      .where('mail_next_at', '<=', now)
-      .orderBy('mail_next_at')
-      .limit(limit)
-      .modifyEnd(crossProject('alert-mail'))
-      .execute();
+    return mailQueue.due(db, now, limit);
   },
 
   /** Takes a mail until `until`, unless another server took it first: false then. */
-  async claim(db: Db, m: Pick<MailRow, 'app_id' | 'id' | 'mail_next_at'>, until: number): Promise<boolean> {
-    const r = await db
-      .updateTable('notifications')
-      .set({ mail_next_at: until })
-      .where('app_id', '=', m.app_id)
-      .where('id', '=', m.id)
-      .where('mail_status', '=', 'queued')
-      .where('mail_next_at', '=', m.mail_next_at)
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows) === 1;
+  claim(db: Db, m: Pick<MailRow, 'app_id' | 'id' | 'mail_next_at'>, until: number): Promise<boolean> {
+    return mailQueue.claim(db, { appId: m.app_id, id: m.id, nextAt: m.mail_next_at }, until);
   },
 
   async settle(db: Db, m: Pick<MailRow, 'app_id' | 'id'>, patch: Updateable<NotificationsTable>): Promise<void> {

@@ -1,9 +1,16 @@
 import { type Insertable, type Kysely, type Selectable, type Updateable, sql } from 'kysely';
-import { type Database, type PlaybookRunsTable, type PlaybooksTable, crossProject } from '../../db/index.ts';
+import { type Database, type PlaybookRunsTable, type PlaybooksTable, crossProject, timedQueue } from '../../db/index.ts';
 
 type Db = Kysely<Database>;
 export type PlaybookRow = Selectable<PlaybooksTable>;
 export type RunRow = Selectable<PlaybookRunsTable>;
+
+/** The webhook calls' queue: runs whose call is `pending`, due at `webhook_next_at`, taken by a lease on it. */
+const webhookQueue = timedQueue(
+  'playbook_runs',
+  { status: 'webhook_status', waiting: 'pending', nextAt: 'webhook_next_at' },
+  crossProject('playbook-evaluator'),
+);
 
 /** The playbooks module's SQL: playbooks, their hits and runs (migration 039). */
 export const playbooksRepository = {
@@ -156,28 +163,12 @@ export const playbooksRepository = {
 
   /** Webhook calls due (pending, their time come), every project's: the caller takes each by `claimWebhook`. */
   dueWebhooks(db: Db, now: number, limit: number): Promise<RunRow[]> {
-    return db
-      .selectFrom('playbook_runs')
-      .selectAll()
-      .where('webhook_status', '=', 'pending')
-      .where('webhook_next_at', '<=', now)
-      .orderBy('webhook_next_at')
-      .limit(limit)
-      .modifyEnd(crossProject('playbook-evaluator'))
-      .execute();
+    return webhookQueue.due(db, now, limit);
   },
 
   /** Takes a due call for `leaseMs` (another server does not send it meanwhile); false when another took it. */
-  async claimWebhook(db: Db, row: RunRow, until: number): Promise<boolean> {
-    const r = await db
-      .updateTable('playbook_runs')
-      .set({ webhook_next_at: until })
-      .where('app_id', '=', row.app_id)
-      .where('id', '=', row.id)
-      .where('webhook_status', '=', 'pending')
-      .where('webhook_next_at', '=', row.webhook_next_at)
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows) === 1;
+  claimWebhook(db: Db, row: RunRow, until: number): Promise<boolean> {
+    return webhookQueue.claim(db, { appId: row.app_id, id: row.id, nextAt: row.webhook_next_at }, until);
   },
 
   async webhookDone(db: Db, row: RunRow, patch: Updateable<PlaybookRunsTable>): Promise<void> {
