@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sleep, startBenchServer } from './instance.ts';
 import { flag, option } from './options.ts';
+import { runMain, samplePeak } from './support/report.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const DB = option('db', 'sqlite');
@@ -94,8 +95,7 @@ async function main(): Promise<void> {
       id?: number;
     };
     const userId = me.data?.id ?? me.id;
-    let peak = 0;
-    const sampler = setInterval(() => (peak = Math.max(peak, server.rss())), 100);
+    const sampler = samplePeak(server.rss);
     try {
       const t0 = performance.now();
       const answer = await upload(`${base}/api/v1.7/app/${appId}/member/${userId}/customer-imports`, token, csvFile, {
@@ -117,8 +117,7 @@ async function main(): Promise<void> {
         await sleep(200);
       }
       const importMs = performance.now() - t0;
-      const importPeak = peak;
-      peak = 0;
+      const importPeak = sampler.reset();
       const e0 = performance.now();
       const res = await fetch(`${base}/api/v1.7/app/${appId}/customers/export?format=csv`, { headers: auth });
       let lines = 0;
@@ -145,19 +144,16 @@ async function main(): Promise<void> {
           bytes,
           ms: Math.round(exportMs),
           rowsPerSecond: Math.round(exported / (exportMs / 1000)),
-          peakRssMB: Math.round(peak / 1e6),
+          peakRssMB: Math.round(sampler.peak() / 1e6),
         },
       };
       console.log(JSON.stringify(summary, null, 2));
     } finally {
-      clearInterval(sampler);
+      sampler.stop();
     }
   } finally {
     await server.stop();
   }
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+runMain(main);

@@ -17,15 +17,13 @@ import { BackgroundJobs } from '../src/lib/jobs.ts';
 import { createLogger } from '../src/logger.ts';
 import { openContext } from '../src/runtime.ts';
 import { createServices } from '../src/services.ts';
+import { option } from './options.ts';
+import { runMain } from './support/report.ts';
 
-const arg = (name: string, fallback: string) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? (process.argv[i + 1] ?? fallback) : fallback;
-};
-const dialect = arg('db', 'sqlite');
-const EVENTS = Number(arg('events', '20000'));
-const CREATES = Number(arg('creates', '200'));
-const POLL = Number(arg('poll', '100'));
+const dialect = option('db', 'sqlite');
+const EVENTS = Number(option('events', '20000'));
+const CREATES = Number(option('creates', '200'));
+const POLL = Number(option('poll', '100'));
 const ADMIN = 'postgres://postgres@127.0.0.1:5432/postgres';
 
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? 0;
@@ -196,7 +194,4 @@ async function main() {
   await drop();
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+runMain(main);

@@ -10,7 +10,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { SERVER_ARGS, SERVER_ENV, SERVER_FLAGS, buildServer } from './server.ts';
+import { buildServer, spawnServer } from './server.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 /** The PostgreSQL server the benches make their databases on. */
@@ -223,20 +223,10 @@ export async function startBenchServer(options: BenchServerOptions): Promise<Ben
     await cli(['migrate'], env);
     const client = JSON.parse(await cli(['client', 'create', '--name', 'bench'], env)) as { client_id: string; client_secret: string };
     const port = await freePort();
-    server = spawn(process.execPath, [...SERVER_FLAGS, ...SERVER_ARGS], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        ...SERVER_ENV,
-        ...env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'warn',
-        RAPPORT_EMBEDDED_RELAY: 'false',
-        ...options.env,
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    server = spawnServer(
+      { ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RAPPORT_EMBEDDED_RELAY: 'false', ...options.env },
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     server.stdout?.pipe(process.stderr);
     const base = `http://127.0.0.1:${port}`;
     await waitOk(`${base}/healthz`);

@@ -10,62 +10,35 @@
  * (MAIL_RATE_PER_SECOND=10000) so that the figure is what the sender can do; MAIL_CONNECTIONS is
  * the default (5).
  */
-import os from 'node:os';
-import { SMTPServer } from 'smtp-server';
-import { type BenchServer, freePort, sleep, startBenchServer } from './instance.ts';
+import { type BenchServer, sleep, startBenchServer } from './instance.ts';
 import { option } from './options.ts';
+import { storeCustomers } from './support/customers.ts';
+import { printFigures, runMain, samplePeak } from './support/report.ts';
+import { startSmtpSink } from './support/smtp.ts';
 
 const DB = option('db', 'sqlite');
 const RECIPIENTS = Number(option('recipients', '5000'));
 
 async function main(): Promise<void> {
-  let received = 0;
-  const smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, _session, callback) {
-      stream.on('data', () => {});
-      stream.on('end', () => {
-        received += 1;
-        callback();
-      });
-    },
-  });
-  const smtpPort = await freePort();
-  await new Promise<void>((resolve) => smtp.listen(smtpPort, '127.0.0.1', resolve));
-
+  const smtp = await startSmtpSink();
   let server: BenchServer | null = null;
   try {
     server = await startBenchServer({
       db: DB,
       label: 'mail',
-      env: { SMTP_URL: `smtp://127.0.0.1:${smtpPort}${process.env.BENCH_SMTP_QUERY ?? ''}`, MAIL_RATE_PER_SECOND: '10000' },
+      env: { SMTP_URL: `${smtp.url}${process.env.BENCH_SMTP_QUERY ?? ''}`, MAIL_RATE_PER_SECOND: '10000' },
     });
     const { base } = server;
-    const { auth, json, appId } = await server.signIn('Mail bench');
-    const ids: string[] = [];
-    for (let i = 0; i < RECIPIENTS; i += 1000) {
-      const batch = [];
-      for (let j = i; j < Math.min(RECIPIENTS, i + 1000); j++) {
-        ids.push(`m${j}`);
-        batch.push({
-          event_type: 'create',
-          domainType: 'Customer',
-          domainId: `m${j}`,
-          body: { name: `Reader ${j}`, email: `r${j}@example.com` },
-        });
-      }
-      const res = await fetch(`${base}/api/v1.7/app/${appId}/events`, { method: 'POST', headers: json, body: JSON.stringify(batch) });
-      const answer = (await res.json()) as { status: number };
-      if (answer.status !== 1) throw new Error(`customers not stored: ${JSON.stringify(answer)}`);
-    }
+    const session = await server.signIn('Mail bench');
+    const { auth, json, appId } = session;
+    const ids = await storeCustomers(base, session, RECIPIENTS, (j) => ({
+      id: `m${j}`,
+      body: { name: `Reader ${j}`, email: `r${j}@example.com` },
+    }));
     const html =
       '<html><body><h1>Hello {{name}}</h1><p>Our <a href="https://shop.example/autumn?utm_source=mail">autumn offer</a> ' +
       'and <a href="https://shop.example/pricing">pricing</a>.</p><p>{{company}}</p></body></html>';
-    const rss = server.rss;
-    let peak = 0;
-    const sampler = setInterval(() => (peak = Math.max(peak, rss())), 100);
+    const sampler = samplePeak(server.rss);
     const started = performance.now();
     const created = (await (
       await fetch(`${base}/api/v1.7/app/${appId}/posts`, {
@@ -83,31 +56,20 @@ async function main(): Promise<void> {
       progress = ((await res.json()) as { data: typeof progress }).data;
     }
     const seconds = (performance.now() - started) / 1000;
-    clearInterval(sampler);
-    console.log(
-      JSON.stringify(
-        {
-          database: DB,
-          machine: { cpus: os.cpus().length, node: process.version },
-          recipients: RECIPIENTS,
-          received,
-          sent: progress.states.sent ?? 0,
-          createMs: Math.round(createdMs),
-          seconds: Math.round(seconds * 10) / 10,
-          mailsPerSec: Math.round((progress.states.sent ?? 0) / seconds),
-          peakRssMB: Math.round(peak / 1e6),
-        },
-        null,
-        2,
-      ),
-    );
+    sampler.stop();
+    printFigures(DB, {
+      recipients: RECIPIENTS,
+      received: smtp.received(),
+      sent: progress.states.sent ?? 0,
+      createMs: Math.round(createdMs),
+      seconds: Math.round(seconds * 10) / 10,
+      mailsPerSec: Math.round((progress.states.sent ?? 0) / seconds),
+      peakRssMB: Math.round(sampler.peak() / 1e6),
+    });
   } finally {
     await server?.stop();
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await smtp.close();
   }
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+runMain(main);

@@ -15,6 +15,7 @@ import { openContext } from '../src/runtime.ts';
 import { createServices } from '../src/services.ts';
 import { cleanUpOnInterrupt, freshDatabase } from './instance.ts';
 import { option } from './options.ts';
+import { runMain } from './support/report.ts';
 
 const DB = option('db', 'sqlite');
 const ROUNDS = Number(option('rounds', '3'));
@@ -155,7 +156,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+runMain(main);

@@ -9,9 +9,9 @@
  *   node --import tsx bench/playbooks.ts [--db sqlite|postgres] [--forms N] [--rate RECORDS_PER_S]
  * `npm run bench` runs it too (the "playbook lag" row).
  */
-import os from 'node:os';
 import { type BenchServer, sleep, startBenchServer } from './instance.ts';
 import { option } from './options.ts';
+import { printFigures, runMain, samplePeak } from './support/report.ts';
 
 const DB = option('db', 'sqlite');
 const FORMS = Number(option('forms', '500'));
@@ -55,9 +55,7 @@ async function main(): Promise<void> {
     });
     const records = FORMS * FORM_EVERY;
     const started = performance.now();
-    const rss = server.rss;
-    let peak = 0;
-    const sampler = setInterval(() => (peak = Math.max(peak, rss())), 100);
+    const sampler = samplePeak(server.rss);
     for (let n = 0; n < records; n += 1) {
       const due = started + (n * 1000) / RATE;
       const wait = due - performance.now();
@@ -90,32 +88,21 @@ async function main(): Promise<void> {
       }
       if (lags.length < FORMS) await sleep(250);
     }
-    clearInterval(sampler);
+    sampler.stop();
     const sorted = [...lags].sort((a, b) => a - b);
-    console.log(
-      JSON.stringify(
-        {
-          database: DB,
-          machine: { cpus: os.cpus().length, node: process.version },
-          records,
-          recordsPerSec: Math.round(records / sentSeconds),
-          forms: FORMS,
-          runs: lags.length,
-          p50ms: percentile(sorted, 50),
-          p95ms: percentile(sorted, 95),
-          maxMs: sorted[sorted.length - 1] ?? 0,
-          peakRssMB: Math.round(peak / 1e6),
-        },
-        null,
-        2,
-      ),
-    );
+    printFigures(DB, {
+      records,
+      recordsPerSec: Math.round(records / sentSeconds),
+      forms: FORMS,
+      runs: lags.length,
+      p50ms: percentile(sorted, 50),
+      p95ms: percentile(sorted, 95),
+      maxMs: sorted[sorted.length - 1] ?? 0,
+      peakRssMB: Math.round(sampler.peak() / 1e6),
+    });
   } finally {
     await server?.stop();
   }
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+runMain(main);

@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sleep, startBenchServer } from './instance.ts';
 import { option } from './options.ts';
+import { runMain, samplePeak } from './support/report.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const DB = option('db', 'sqlite');
@@ -36,8 +37,7 @@ async function main(): Promise<void> {
     const round = async (): Promise<Round> => {
       const body = new FormData();
       body.append('file', new Blob([deck], { type: 'application/pdf' }), 'deck-100.pdf');
-      let peak = 0;
-      const sampler = setInterval(() => (peak = Math.max(peak, server.rss())), 100);
+      const sampler = samplePeak(server.rss);
       try {
         const t0 = performance.now();
         const res = await fetch(`${base}/api/v1.7/app/${appId}/files`, { method: 'POST', headers: auth, body });
@@ -74,10 +74,10 @@ async function main(): Promise<void> {
           // Rendering alone: from the upload's answer to the last page.
           pagesPerSecond: Number((pages / ((fullRenderMs - uploadMs) / 1000)).toFixed(1)),
           pages,
-          peakRssMB: Math.round(peak / 1e6),
+          peakRssMB: Math.round(sampler.peak() / 1e6),
         };
       } finally {
-        clearInterval(sampler);
+        sampler.stop();
       }
     };
 
@@ -97,7 +97,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+runMain(main);

@@ -6,17 +6,31 @@
  * goes to bench/results/<db>[-<size>][-workersN][-partial].json (no size for the default dataset),
  * replacing the previous result of the same kind. See docs/performance.md.
  */
-import { type ChildProcess, fork, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { consoleFirstRow } from './console.ts';
-import { cli, cpuMsOf, freePort, freshDatabase, rssOf, waitOk } from './instance.ts';
+import { PRESETS, appSecret, call, generate } from './dataset.ts';
+import { freePort, freshDatabase, rssOf, waitOk } from './instance.ts';
 import { flag, option } from './options.ts';
 import type { LoadResult, LoadSpec } from './load.ts';
 import { type Dataset, LOADS, SCENARIOS, type Scenario } from './scenarios.ts';
-import { SERVER_ARGS, SERVER_ENV, SERVER_FLAGS, buildServer } from './server.ts';
+import {
+  dataOps,
+  mailFigures,
+  mergeFigures,
+  pdfRender,
+  playbookLag,
+  sequenceEnrolFigures,
+  sequenceStepFigures,
+  viewerFigures,
+  webhookDelivery,
+} from './script-rows.ts';
+import { buildServer, spawnServer } from './server.ts';
+import { askScript, forkScript } from './support/child.ts';
+import { runMain } from './support/report.ts';
 
 const USAGE = `Usage: npm run bench -- [options]
 
@@ -68,11 +82,6 @@ const RELAY = flag('relay');
 /** `--no-scores`: no key pages and no forms phase: no record of the generation earns points (docs/scoring.md). */
 const NO_SCORES = flag('no-scores');
 
-const PRESETS = {
-  quick: { customers: 2_000, big: 10_000, small: 1_000, spread: 9_000, calls: 1_000, links: 100, viewLogs: 5_000 },
-  small: { customers: 100_000, big: 100_000, small: 1_000, spread: 899_000, calls: 10_000, links: 1_000, viewLogs: 100_000 },
-  default: { customers: 1_000_000, big: 100_000, small: 1_000, spread: 9_899_000, calls: 100_000, links: 10_000, viewLogs: 1_000_000 },
-} as const;
 const sized = PRESETS[SIZE as keyof typeof PRESETS];
 if (!sized) throw new Error(`--size must be one of ${Object.keys(PRESETS).join(', ')}`);
 /** `--records N`: N behaviour records for the big customer and N spread over the others, instead of the size's (ingestion A/B runs). */
@@ -102,191 +111,6 @@ async function assertKept(env: Record<string, string>): Promise<void> {
   }
 }
 
-async function call(base: string, method: string, url: string, headers: Record<string, string>, body?: string) {
-  const res = await fetch(`${base}${url}`, { method, headers, ...(body !== undefined ? { body } : {}) });
-  const text = await res.text();
-  return { status: res.status, json: (text ? JSON.parse(text) : null) as Record<string, unknown> & { data: unknown } };
-}
-
-/** The server process the dataset is generated through (its CPU time is measured per phase). */
-let serverPid = 0;
-/** Server CPU ms per 1,000 records of each generation phase, by the phase's figure name. */
-const cpuPer1000: Record<string, number> = {};
-
-/**
- * Sends batches of ingestion events, two requests in flight; returns records per second, and keeps
- * the server's CPU time per 1,000 records under `phase`.
- */
-async function ingest(
-  base: string,
-  appId: string,
-  secret: string,
-  total: number,
-  make: (i: number) => unknown,
-  phase?: string,
-): Promise<number> {
-  const started = performance.now();
-  const cpu0 = cpuMsOf(serverPid);
-  let next = 0;
-  const worker = async () => {
-    while (next < total) {
-      const from = next;
-      next = Math.min(total, next + 1000);
-      const batch = Array.from({ length: next - from }, (_, j) => make(from + j));
-      const res = await call(
-        base,
-        'POST',
-        `/api/v1.7/app/${appId}/events`,
-        { 'content-type': 'application/json', 'x-app-secret': secret },
-        JSON.stringify(batch),
-      );
-      if (res.json?.status !== 1) throw new Error(`ingestion failed: ${JSON.stringify(res.json).slice(0, 500)}`);
-    }
-  };
-  await Promise.all([worker(), worker()]);
-  if (phase !== undefined && serverPid > 0) cpuPer1000[phase] = ((cpuMsOf(serverPid) - cpu0) / total) * 1000;
-  return total / ((performance.now() - started) / 1000);
-}
-
-const ev = (domainType: string, domainId: string, body: Record<string, unknown>) => ({ event_type: 'create', domainType, domainId, body });
-const DAY = 24 * 3600 * 1000;
-const fmt = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
-
-async function generate(base: string, env: Record<string, string>) {
-  const t0 = performance.now();
-  const client = JSON.parse(await cli(['client', 'create', '--name', 'bench'], env)) as { client_id: string; client_secret: string };
-  const basic = `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`;
-  const form = { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' };
-  const username = '13900000000';
-  const password = 'bench password';
-  await call(base, 'POST', '/svcuser/oauth2/register', form, `phoneNum=${username}&password=${encodeURIComponent(password)}`);
-  const login = await call(
-    base,
-    'POST',
-    '/svcuser/oauth2/access_token',
-    form,
-    `grant_type=password&username=${username}&password=${encodeURIComponent(password)}`,
-  );
-  const token = String((login.json as unknown as { access_token: string }).access_token);
-  const refreshToken = String((login.json as unknown as { refresh_token: string }).refresh_token);
-  const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/x-www-form-urlencoded' };
-  const appId = String(((await call(base, 'POST', '/api/v1.7/apps', auth, 'name=Bench')).json.data as { appId: string }).appId);
-  // The other 19 of the project's 20 members.
-  for (let i = 0; i < 19; i++) {
-    const reg = await call(
-      base,
-      'POST',
-      '/svcuser/oauth2/register',
-      form,
-      `phoneNum=1390000${String(i + 1).padStart(4, '0')}&password=${encodeURIComponent(password)}`,
-    );
-    const memberToken = String((reg.json as unknown as { access_token: string }).access_token);
-    const info = await call(base, 'GET', '/svcuser/oauth2/getUserInfoByAccessToken', { authorization: `Bearer ${memberToken}` });
-    const id = (info.json as unknown as { id: number }).id;
-    const added = await call(base, 'POST', `/api/v1.7/app/${appId}/members`, auth, `svc_user_id=${id}`);
-    if (added.json?.status !== 1) throw new Error(`adding member ${id} failed: ${JSON.stringify(added.json)}`);
-  }
-  const secret = String(((await call(base, 'GET', '/api/v1.7/my-apps', auth)).json.data as { id: string; secret: string }[])[0]?.secret);
-  // The site's pricing pages are key pages (docs/scoring.md): a third of the site visits below earn points.
-  // A server without scoring answers 404 and scores nothing: the same records, for before/after comparisons.
-  if (!NO_SCORES) {
-    const scoring = await fetch(`${base}/api/v1.7/app/${appId}/scoring`, {
-      method: 'PUT',
-      headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ site_key_pages: ['example.com/pricing'] }),
-    });
-    await scoring.arrayBuffer();
-  }
-  const now = Date.now();
-  const figures: Record<string, number> = {};
-  figures.customersPerSecond = await ingest(base, appId, secret, preset.customers, (i) =>
-    ev('Customer', `c${i}`, { name: `Customer ${i}`, phone: `138${String(i).padStart(8, '0')}` }),
-  );
-  figures.linksPerSecond = await ingest(base, appId, secret, preset.links, (i) =>
-    ev('Link', `l${i}`, { name: `Link ${i}`, type: 2, website: 'https://example.com', creatorId: '1', tags: [`tag${i % 7}`] }),
-  );
-  figures.viewLogsPerSecond = await ingest(base, appId, secret, preset.viewLogs, (i) =>
-    ev('LinkViewLog', `v${i}`, {
-      linkId: i < preset.viewLogs / 2 ? 'l0' : `l${i % preset.links}`,
-      viewTime: fmt(now - (i % 90) * DAY),
-      viewerId: `visitor${i % 5000}`,
-    }),
-  );
-  figures.callsPerSecond = await ingest(base, appId, secret, preset.calls, (i) =>
-    ev('Call', `k${i}`, {
-      fromUserType: 2,
-      fromUserId: '1',
-      toUserType: 1,
-      toUserId: `c${i % preset.customers}`,
-      callStatus: i % 2,
-      callTime: fmt(now - (i % 300) * 3600_000),
-      duration: i % 1200,
-    }),
-  );
-  const behaviour = (customer: string) => (i: number) => {
-    const when = fmt(now - (i % 200) * DAY - (i % 86_400) * 1000);
-    const kind = i % 3;
-    if (kind === 0) return ev('BehaviourLog', `${customer}-b${i}`, { customerId: customer, action: 'send_message', when });
-    if (kind === 1)
-      return ev('BehaviourLog', `${customer}-b${i}`, {
-        customerId: customer,
-        action: 'visit_record',
-        when,
-        content: JSON.stringify({ customer_id: customer }),
-      });
-    return ev('BehaviourLog', `${customer}-b${i}`, {
-      customerId: customer,
-      action: 'access_site',
-      when,
-      content: JSON.stringify({
-        web_access_log_id: `w${i}`,
-        title: `Page ${i % 13}`,
-        site: 'example.com',
-        url: `https://example.com/${i % 9 === 2 ? 'pricing' : 'blog'}/${i % 13}`,
-      }),
-    });
-  };
-  figures.behaviourPerSecondBig = await ingest(base, appId, secret, preset.big, behaviour('c0'), 'behaviourCpuMsPer1000Big');
-  await ingest(base, appId, secret, preset.small, behaviour('c1'));
-  // The rest spread over 1,000 customers, as the ingestion target says.
-  figures.behaviourPerSecond = await ingest(
-    base,
-    appId,
-    secret,
-    preset.spread,
-    (i) => behaviour(`c${2 + (i % Math.min(1000, preset.customers - 2))}`)(i),
-    'behaviourCpuMsPer1000',
-  );
-  // Forms filled in by a fifth of the customers over the last two weeks, in batches over 1,000 customers:
-  // every record earns points, so each batch keeps 1,000 scores (the hot leads' customers).
-  if (!NO_SCORES)
-    figures.scoredPerSecond = await ingest(
-      base,
-      appId,
-      secret,
-      Math.floor(preset.customers / 5),
-      (i) => ev('BehaviourLog', `s${i}`, { customerId: `c${i * 5}`, action: 'submit_form', when: fmt(now - (i % 1209) * 1000 * 1000) }),
-      'scoredCpuMsPer1000',
-    );
-  Object.assign(figures, cpuPer1000);
-  figures.generationSeconds = (performance.now() - t0) / 1000;
-  const dataset: Dataset = {
-    appId,
-    token,
-    refreshToken,
-    basic,
-    username,
-    password,
-    customerId: `c${Math.floor(preset.customers / 3)}`,
-    bigCustomerId: 'c0',
-    smallCustomerId: 'c1',
-    phone: `138${String(Math.floor(preset.customers / 2)).padStart(8, '0')}`,
-    linkId: 'l0',
-    customers: preset.customers,
-  };
-  return { dataset, figures };
-}
-
 interface Measured {
   reqPerSec: number;
   p50: number;
@@ -296,32 +120,9 @@ interface Measured {
   bytes: number;
 }
 
-/**
- * Runs a load generator (bench/drive.ts, bench/load.ts) as a fresh child process (drive.ts says
- * why): waits for it to be ready, sends it `message`, and returns its one reply.
- */
-async function generator<T>(script: string, message: unknown): Promise<T> {
-  const child = fork(path.join(ROOT, script), [], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
-  try {
-    const next = () =>
-      new Promise<unknown>((resolve, reject) => {
-        child.once('message', resolve);
-        child.once('exit', (code) => reject(new Error(`the load generator exited (${code})`)));
-      });
-    await next();
-    const replied = next();
-    child.send(message as object);
-    const reply = (await replied) as T | { error: string };
-    if (typeof reply === 'object' && reply !== null && 'error' in reply) throw new Error(`autocannon: ${reply.error}`);
-    return reply as T;
-  } finally {
-    child.kill('SIGTERM');
-  }
-}
-
 /** One measurement by autocannon. */
 function drive(url: string, s: Scenario | null, d: Dataset | null, duration: number): Promise<Measured> {
-  return generator<Measured>('bench/drive.ts', {
+  return askScript<Measured>('bench/drive.ts', {
     url,
     connections: CONNECTIONS,
     duration,
@@ -333,347 +134,23 @@ function drive(url: string, s: Scenario | null, d: Dataset | null, duration: num
 
 /** One write-load measurement by bench/load.ts. */
 function driveLoad(spec: LoadSpec): Promise<LoadResult> {
-  return generator<LoadResult>('bench/load.ts', spec);
+  return askScript<LoadResult>('bench/load.ts', spec);
 }
 
-/**
- * Webhook delivery throughput: bench/events.ts on its own fresh database of the same dialect (one
- * relay draining committed events to a local receiver in signed batches), run after the HTTP
- * scenarios so it does not share the cores with them.
- */
-async function webhookDelivery(): Promise<Record<string, unknown>[]> {
-  const out = await new Promise<string>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/events.ts', '--db', DB, '--events', QUICK ? '5000' : '20000'], {
-      cwd: ROOT,
-      env: { ...process.env, LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let text = '';
-    child.stdout.on('data', (d: Buffer) => (text += d.toString()));
-    child.on('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`bench/events.ts exited ${code}`))));
+/** The specs of a write load cycling through `cycle` on the dataset's project, at `rate` requests/s when given. */
+function loadSpecs(base: string, dataset: Dataset, secret: string, cycle: string[]) {
+  return (duration: number, tag: string, rate?: number): LoadSpec => ({
+    base,
+    appId: dataset.appId,
+    secret,
+    token: dataset.token,
+    customers: Math.min(1000, dataset.customers - 2),
+    cycle,
+    connections: LOAD_CONNECTIONS,
+    duration,
+    runTag: `${tag}${Date.now().toString(36)}`,
+    ...(rate ? { rate } : {}),
   });
-  const r = JSON.parse(out.slice(out.indexOf('{'))) as {
-    createToReceipt: { p50ms: number; p99ms: number };
-    createToLiveStream: { p50ms: number; p95ms: number; p99ms: number };
-    relayThroughput: { eventsPerSecond: number };
-  };
-  return [
-    {
-      scenario: 'webhook delivery (events/s; p50/p99 create→receipt)',
-      reqPerSec: r.relayThroughput.eventsPerSecond,
-      p50ms: r.createToReceipt.p50ms,
-      p99ms: r.createToReceipt.p99ms,
-      target: 'report',
-      met: '-',
-    },
-    {
-      scenario: `live stream (p50/p99 create→owner's stream; p95 ${r.createToLiveStream.p95ms} ms)`,
-      reqPerSec: null,
-      p50ms: r.createToLiveStream.p50ms,
-      p99ms: r.createToLiveStream.p99ms,
-      target: 'p95 ≤ 2000 ms',
-      met: r.createToLiveStream.p95ms <= 2000 ? 'yes' : 'no',
-    },
-  ];
-}
-
-/**
- * Page rendering: bench/render.ts (its own fresh database of the same dialect and the real server)
- * uploads the 100-page deck and times its first page and its full render, with the renderer's
- * thread not yet started (the figure reported here; the started one is in `renderStarted`).
- */
-async function pdfRender(): Promise<Record<string, unknown>> {
-  const out = await new Promise<string>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/render.ts', '--db', DB], {
-      cwd: ROOT,
-      env: { ...process.env, LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let text = '';
-    child.stdout.on('data', (d: Buffer) => (text += d.toString()));
-    child.on('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`bench/render.ts exited ${code}`))));
-  });
-  type Round = { firstPageMs: number; fullRenderMs: number; pagesPerSecond: number; peakRssMB: number };
-  const r = JSON.parse(out.slice(out.indexOf('{'))) as { rendererNotStarted: Round; rendererStarted: Round };
-  const cold = r.rendererNotStarted;
-  return {
-    scenario: 'PDF render pages/s (100-page deck: first page, full render)',
-    reqPerSec: cold.pagesPerSecond,
-    firstPageMs: cold.firstPageMs,
-    fullRenderMs: cold.fullRenderMs,
-    renderStarted: r.rendererStarted,
-    target: 'first page ≤ 2000 ms, all ≤ 30000 ms',
-    met: cold.firstPageMs <= 2000 && cold.fullRenderMs <= 30_000 ? 'yes' : 'NO',
-    peakRssMB: cold.peakRssMB,
-  };
-}
-
-/**
- * Customer import and export: bench/dataops.ts (its own fresh database of the same dialect and the
- * real server with the relay running) imports a generated CSV (1,000,000 rows, 100,000 with --quick;
- * 5 % duplicates, 1 % invalid) as a job and exports every customer as CSV.
- */
-async function dataOps(): Promise<Record<string, unknown>[]> {
-  const out = await new Promise<string>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/dataops.ts', '--db', DB, ...(QUICK ? ['--quick'] : [])], {
-      cwd: ROOT,
-      env: { ...process.env, LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let text = '';
-    child.stdout.on('data', (d: Buffer) => (text += d.toString()));
-    child.on('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`bench/dataops.ts exited ${code}`))));
-  });
-  type Figures = { rowsPerSecond: number; peakRssMB: number };
-  const r = JSON.parse(out.slice(out.indexOf('{'))) as {
-    rows: number;
-    import: Figures & { totalMs: number };
-    export: Figures & { ms: number; rows: number };
-  };
-  const target = DB === 'postgres' ? 5000 : 10_000;
-  return [
-    {
-      scenario: `import (rows/s, ${r.rows} rows, 5 % duplicates, 1 % invalid, relay running)`,
-      reqPerSec: r.import.rowsPerSecond,
-      totalMs: r.import.totalMs,
-      target: `≥ ${target} rows/s, RSS ≤ 250 MB`,
-      met: r.import.rowsPerSecond >= target && r.import.peakRssMB <= 250 ? 'yes' : 'NO',
-      peakRssMB: r.import.peakRssMB,
-    },
-    {
-      scenario: `export (rows/s, ${r.export.rows} rows, CSV)`,
-      reqPerSec: r.export.rowsPerSecond,
-      totalMs: r.export.ms,
-      target: 'report',
-      met: '-',
-      peakRssMB: r.export.peakRssMB,
-    },
-  ];
-}
-
-/**
- * Customer merge: bench/merge.ts (its own fresh database of the same dialect) merges customers with
- * 100,000 history records each: the merge's commit latency, and the background move of the history.
- */
-async function mergeFigures(): Promise<Record<string, unknown>> {
-  const out = await new Promise<string>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/merge.ts', '--db', DB], {
-      cwd: ROOT,
-      env: { ...process.env, LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let text = '';
-    child.stdout.on('data', (d: Buffer) => (text += d.toString()));
-    child.on('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`bench/merge.ts exited ${code}`))));
-  });
-  const r = JSON.parse(out.slice(out.indexOf('{'))) as {
-    commitMs: number[];
-    commitMedianMs: number;
-    commitMaxMs: number;
-    backgroundMoveMs: number[];
-    backgroundRecordsPerSecond: number;
-  };
-  return {
-    scenario: 'merge (a customer with 100,000 history records: commit latency)',
-    p50ms: r.commitMedianMs,
-    maxMs: r.commitMaxMs,
-    commitMs: r.commitMs,
-    backgroundMoveMs: r.backgroundMoveMs,
-    backgroundRecordsPerSec: r.backgroundRecordsPerSecond,
-    target: 'commit ≤ 200 ms',
-    met: r.commitMaxMs <= 200 ? 'yes' : 'NO',
-  };
-}
-
-/**
- * Sequence enrolment: bench/sequences.ts (its own fresh database of the same dialect and the real
- * server) enrols every customer of a 100,000-customer project in one sequence as one job (whatever the
- * dataset's size: the figure is about the job): the job's time from the request to done.
- */
-async function sequenceEnrolFigures(): Promise<Record<string, unknown>> {
-  const out = await new Promise<string>((resolve, reject) => {
-    const args = ['--import', 'tsx', 'bench/sequences.ts', '--db', DB, '--customers', '100000'];
-    const child = spawn(process.execPath, args, {
-      cwd: ROOT,
-      env: { ...process.env, LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let text = '';
-    child.stdout.on('data', (d: Buffer) => (text += d.toString()));
-    child.on('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`bench/sequences.ts exited ${code}`))));
-  });
-  const r = JSON.parse(out.slice(out.indexOf('{'))) as {
-    customers: number;
-    enrolled: number;
-    requestMs: number;
-    seconds: number;
-    enrolmentsPerSec: number;
-    peakRssMB: number;
-  };
-  return {
-    scenario: `sequence enrol 100k (${r.customers} customers, all matching, one job)`,
-    seconds: r.seconds,
-    requestMs: r.requestMs,
-    enrolmentsPerSec: r.enrolmentsPerSec,
-    enrolled: r.enrolled,
-    peakRssMB: r.peakRssMB,
-    target: 'job ≤ 60 s',
-    met: r.enrolled === r.customers && r.seconds <= 60 ? 'yes' : 'NO',
-  };
-}
-
-/**
- * The share-link viewer: bench/viewer.ts (its own fresh database of the same dialect and the real
- * server) drives the viewer page at 64 connections and beacons at 32, one view per connection, and the
- * site snippet's collect calls at 32, one site visitor per connection.
- */
-async function viewerFigures(): Promise<Record<string, unknown>[]> {
-  const out = await new Promise<string>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/viewer.ts', '--db', DB, '--duration', String(DURATION)], {
-      cwd: ROOT,
-      env: { ...process.env, LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let text = '';
-    child.stdout.on('data', (d: Buffer) => (text += d.toString()));
-    child.on('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`bench/viewer.ts exited ${code}`))));
-  });
-  type Figures = { reqPerSec: number; p50ms: number; p99ms: number; failures: number; peakRssMB: number };
-  const r = JSON.parse(out.slice(out.indexOf('{'))) as { viewerPage: Figures; beacons: Figures; collect: Figures };
-  // Beacons are single small durable writes: the single-record ingestion targets.
-  const ingestion = LOADS.find((l) => l.name === 'single-record ingestion');
-  const rate = ingestion ? ingestion.rate[DB === 'sqlite' ? 0 : 1] : 0;
-  const p99 = ingestion ? ingestion.p99All[DB === 'sqlite' ? 0 : 1] : 0;
-  return [
-    {
-      scenario: 'viewer page (GET /l/{token}, 64 connections; writes nothing)',
-      ...r.viewerPage,
-      target: 'p99 ≤ 20 ms',
-      met: r.viewerPage.p99ms <= 20 && r.viewerPage.failures === 0 ? 'yes' : 'NO',
-    },
-    {
-      scenario: 'beacons (32 connections, one view each; durable writes)',
-      ...r.beacons,
-      target: `≥ ${rate}/s, p99 ≤ ${p99} ms`,
-      met: r.beacons.reqPerSec >= rate && r.beacons.p99ms <= p99 && r.beacons.failures === 0 ? 'yes' : 'NO',
-    },
-    {
-      // The site snippet (docs/site-tracking.md): three records a call, half the visitors identified.
-      scenario: 'collect (POST /t/collect, 32 connections, one site visitor each; durable writes)',
-      ...r.collect,
-      target: `≥ ${rate}/s, p99 ≤ ${p99} ms`,
-      met: r.collect.reqPerSec >= rate && r.collect.p99ms <= p99 && r.collect.failures === 0 ? 'yes' : 'NO',
-    },
-  ];
-}
-
-/**
- * Sequence steps: bench/sequence-steps.ts (its own fresh database of the same dialect and the real server)
- * enrols customers in a sequence whose first step is an e-mail and reports steps sent per second,
- * from the enrolment call to the last mail accepted by a local SMTP server.
- */
-async function sequenceStepFigures(): Promise<Record<string, unknown>> {
-  const out = await new Promise<string>((resolve, reject) => {
-    const args = ['--import', 'tsx', 'bench/sequence-steps.ts', '--db', DB, '--customers', QUICK ? '2000' : '10000'];
-    const child = spawn(process.execPath, args, {
-      cwd: ROOT,
-      env: { ...process.env, LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let text = '';
-    child.stdout.on('data', (d: Buffer) => (text += d.toString()));
-    child.on('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`bench/sequence-steps.ts exited ${code}`))));
-  });
-  const r = JSON.parse(out.slice(out.indexOf('{'))) as {
-    customers: number;
-    received: number;
-    seconds: number;
-    stepsPerSec: number;
-    peakRssMB: number;
-  };
-  return {
-    scenario: 'sequence steps (e-mail steps through the runner and the campaign sender, local SMTP)',
-    stepsPerSec: r.stepsPerSec,
-    customers: r.customers,
-    seconds: r.seconds,
-    failures: r.customers - r.received,
-    peakRssMB: r.peakRssMB,
-    target: 'report',
-  };
-}
-
-/**
- * Campaign mail: bench/mail.ts (its own fresh database of the same dialect and the real server)
- * sends one campaign to a local SMTP server and reports mails per second from create to done.
- */
-async function mailFigures(): Promise<Record<string, unknown>> {
-  const out = await new Promise<string>((resolve, reject) => {
-    const args = ['--import', 'tsx', 'bench/mail.ts', '--db', DB, '--recipients', QUICK ? '2000' : '10000'];
-    const child = spawn(process.execPath, args, {
-      cwd: ROOT,
-      env: { ...process.env, LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let text = '';
-    child.stdout.on('data', (d: Buffer) => (text += d.toString()));
-    child.on('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`bench/mail.ts exited ${code}`))));
-  });
-  const r = JSON.parse(out.slice(out.indexOf('{'))) as {
-    recipients: number;
-    sent: number;
-    seconds: number;
-    mailsPerSec: number;
-    peakRssMB: number;
-  };
-  return {
-    scenario: 'campaign mail (one campaign to a local SMTP server, 5 pooled connections)',
-    mailsPerSec: r.mailsPerSec,
-    recipients: r.recipients,
-    seconds: r.seconds,
-    failures: r.recipients - r.sent,
-    peakRssMB: r.peakRssMB,
-    target: '≥ 200 mails/s',
-    met: r.mailsPerSec >= 200 && r.sent === r.recipients ? 'yes' : 'NO',
-  };
-}
-
-/**
- * Playbook lag: bench/playbooks.ts (its own fresh database of the same dialect and the real server)
- * sends behaviour records at a steady pace, one in five a form that a playbook acts on, and reports
- * each run's time from the record to the run with its actions (the runs API's `lagMs`).
- */
-async function playbookLag(): Promise<Record<string, unknown>> {
-  const out = await new Promise<string>((resolve, reject) => {
-    const args = ['--import', 'tsx', 'bench/playbooks.ts', '--db', DB, '--forms', QUICK ? '200' : '1000'];
-    const child = spawn(process.execPath, args, {
-      cwd: ROOT,
-      env: { ...process.env, LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let text = '';
-    child.stdout.on('data', (d: Buffer) => (text += d.toString()));
-    child.on('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`bench/playbooks.ts exited ${code}`))));
-  });
-  const r = JSON.parse(out.slice(out.indexOf('{'))) as {
-    records: number;
-    recordsPerSec: number;
-    forms: number;
-    runs: number;
-    p50ms: number;
-    p95ms: number;
-    maxMs: number;
-    peakRssMB: number;
-  };
-  return {
-    scenario: `playbook lag (record to action; ${r.recordsPerSec} records/s, ${r.forms} forms acted on)`,
-    p50ms: r.p50ms,
-    p95ms: r.p95ms,
-    maxMs: r.maxMs,
-    failures: r.forms - r.runs,
-    peakRssMB: r.peakRssMB,
-    target: 'p95 ≤ 2000 ms',
-    met: r.p95ms <= 2000 && r.runs === r.forms ? 'yes' : 'NO',
-  };
 }
 
 /**
@@ -683,20 +160,7 @@ async function playbookLag(): Promise<Record<string, unknown>> {
  */
 async function soak(base: string, dataset: Dataset, serverPid: number, peak: { reset(): number }): Promise<Record<string, unknown>> {
   const mixed = LOADS.find((l) => l.name.startsWith('mixed')) as (typeof LOADS)[number];
-  const apps = await call(base, 'GET', '/api/v1.7/my-apps', { authorization: `Bearer ${dataset.token}` });
-  const secret = String((apps.json.data as { id: string; secret: string }[]).find((a) => a.id === dataset.appId)?.secret);
-  const spec = (duration: number, tag: string, rate?: number): LoadSpec => ({
-    base,
-    appId: dataset.appId,
-    secret,
-    token: dataset.token,
-    customers: Math.min(1000, dataset.customers - 2),
-    cycle: mixed.cycle(dataset),
-    connections: LOAD_CONNECTIONS,
-    duration,
-    runTag: `${tag}${Date.now().toString(36)}`,
-    ...(rate ? { rate } : {}),
-  });
+  const spec = loadSpecs(base, dataset, await appSecret(base, dataset), mixed.cycle(dataset));
   const capacity = await driveLoad(spec(10, 'cap'));
   const rate = Math.max(1, Math.round(capacity.all.requests / capacity.seconds / 2));
   console.error(`capacity ${Math.round(capacity.all.requests / capacity.seconds)} req/s; soaking at ${rate} req/s for ${SOAK_MINUTES} min`);
@@ -744,11 +208,7 @@ async function main() {
   const port = await freePort();
   const env = { ...db.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RAPPORT_EMBEDDED_RELAY: RELAY ? 'true' : 'false' };
   // As `npm start` runs it (package.json): the heap cap and the malloc setting are part of how the server is run.
-  const server: ChildProcess = spawn(process.execPath, [...SERVER_FLAGS, ...NODE_FLAGS, ...SERVER_ARGS], {
-    cwd: ROOT,
-    env: { ...process.env, ...SERVER_ENV, ...env },
-    stdio: 'inherit',
-  });
+  const server: ChildProcess = spawnServer(env, { nodeFlags: NODE_FLAGS, stdio: 'inherit' });
   const base = `http://127.0.0.1:${port}`;
   // The peak of each scenario (reset before it) and of the whole run (generation included).
   let peakRss = 0;
@@ -761,8 +221,7 @@ async function main() {
   try {
     await waitOk(`${base}/healthz`);
     console.error(saved ? `measuring the kept ${SIZE} dataset on ${DB} again…` : `generating the ${SIZE} dataset on ${DB}…`);
-    serverPid = server.pid ?? 0;
-    const { dataset, figures } = saved ?? (await generate(base, db.env));
+    const { dataset, figures } = saved ?? (await generate(base, db.env, { preset, noScores: NO_SCORES, serverPid: server.pid ?? 0 }));
     if (KEEP && !saved) {
       fs.mkdirSync(path.dirname(SAVED), { recursive: true });
       fs.writeFileSync(SAVED, JSON.stringify({ env: db.env, dataset, figures }));
@@ -796,9 +255,8 @@ async function main() {
       const m = await drive(`${base}${s.path(dataset)}`, s, dataset, duration);
       const scenarioRss = peakRss;
       const bport = await freePort();
-      const baseline = fork(path.join(ROOT, 'bench/baseline.ts'), [], {
+      const baseline = forkScript('bench/baseline.ts', {
         env: { ...process.env, PORT: String(bport), BYTES: String(Math.round(m.bytes)) },
-        execArgv: ['--import', 'tsx'],
         stdio: 'ignore',
       });
       await new Promise<void>((r) => baseline.once('message', () => r()));
@@ -824,21 +282,10 @@ async function main() {
     // The write loads come last: they add records (and run on a server that has served the reads).
     const loads = LOADS.filter((l) => selected(l.name));
     if (loads.length > 0) {
-      const apps = await call(base, 'GET', '/api/v1.7/my-apps', { authorization: `Bearer ${dataset.token}` });
-      const secret = String((apps.json.data as { id: string; secret: string }[]).find((a) => a.id === dataset.appId)?.secret);
+      const secret = await appSecret(base, dataset);
       const target = (t: [number, number]) => t[DB === 'sqlite' ? 0 : 1];
       for (const l of loads) {
-        const spec = (duration: number, tag: string): LoadSpec => ({
-          base,
-          appId: dataset.appId,
-          secret,
-          token: dataset.token,
-          customers: Math.min(1000, dataset.customers - 2),
-          cycle: l.cycle(dataset),
-          connections: LOAD_CONNECTIONS,
-          duration,
-          runTag: `${tag}${Date.now().toString(36)}`,
-        });
+        const spec = loadSpecs(base, dataset, secret, l.cycle(dataset));
         await driveLoad(spec(LOAD_WARMUP, 'warm'));
         peakRss = rssOf(server.pid ?? 0);
         const m = await driveLoad(spec(LOAD_DURATION, 'load'));
@@ -863,10 +310,11 @@ async function main() {
         });
       }
     }
-    if (selected('webhook delivery')) rows.push(...(await webhookDelivery()));
-    if (selected('PDF render')) rows.push(await pdfRender());
-    if (selected('merge')) rows.push(await mergeFigures());
-    if (selected('viewer page') || selected('beacons') || selected('collect')) rows.push(...(await viewerFigures()));
+    const rowOptions = { db: DB, quick: QUICK, duration: DURATION };
+    if (selected('webhook delivery')) rows.push(...(await webhookDelivery(rowOptions)));
+    if (selected('PDF render')) rows.push(await pdfRender(rowOptions));
+    if (selected('merge')) rows.push(await mergeFigures(rowOptions));
+    if (selected('viewer page') || selected('beacons') || selected('collect')) rows.push(...(await viewerFigures(rowOptions)));
     if (selected('console first row')) {
       const c = await consoleFirstRow(base, dataset);
       rows.push(
@@ -884,11 +332,11 @@ async function main() {
             },
       );
     }
-    if (selected('campaign mail')) rows.push(await mailFigures());
-    if (selected('playbook lag')) rows.push(await playbookLag());
-    if (selected('sequence steps')) rows.push(await sequenceStepFigures());
-    if (selected('sequence enrol 100k')) rows.push(await sequenceEnrolFigures());
-    if (selected('import') || selected('export')) rows.push(...(await dataOps()));
+    if (selected('campaign mail')) rows.push(await mailFigures(rowOptions));
+    if (selected('playbook lag')) rows.push(await playbookLag(rowOptions));
+    if (selected('sequence steps')) rows.push(await sequenceStepFigures(rowOptions));
+    if (selected('sequence enrol 100k')) rows.push(await sequenceEnrolFigures(rowOptions));
+    if (selected('import') || selected('export')) rows.push(...(await dataOps(rowOptions)));
     const big = rows.find((r) => r.scenario === 'overview, big customer')?.reqPerSec as number | undefined;
     const small = rows.find((r) => r.scenario === 'overview, small customer')?.reqPerSec as number | undefined;
     const summary = {
@@ -928,7 +376,4 @@ async function main() {
   }
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+runMain(main);

@@ -11,10 +11,11 @@
  * `npm run bench` runs it too (the "sequence steps" row). The mail rate limit is lifted
  * (MAIL_RATE_PER_SECOND=10000), MAIL_CONNECTIONS is the default (5), the window is the whole week.
  */
-import os from 'node:os';
-import { SMTPServer } from 'smtp-server';
-import { type BenchServer, freePort, sleep, startBenchServer } from './instance.ts';
+import { type BenchServer, sleep, startBenchServer } from './instance.ts';
 import { option } from './options.ts';
+import { storeCustomers } from './support/customers.ts';
+import { printFigures, runMain, samplePeak } from './support/report.ts';
+import { startSmtpSink } from './support/smtp.ts';
 
 const DB = option('db', 'sqlite');
 const CUSTOMERS = Number(option('customers', '5000'));
@@ -22,33 +23,17 @@ const CUSTOMERS = Number(option('customers', '5000'));
 const ENROL_CHUNK = 10_000;
 
 async function main(): Promise<void> {
-  let received = 0;
-  let lastAt = 0;
-  const smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, _session, callback) {
-      stream.on('data', () => {});
-      stream.on('end', () => {
-        received += 1;
-        lastAt = performance.now();
-        callback();
-      });
-    },
-  });
-  const smtpPort = await freePort();
-  await new Promise<void>((resolve) => smtp.listen(smtpPort, '127.0.0.1', resolve));
-
+  const smtp = await startSmtpSink();
   let server: BenchServer | null = null;
   try {
     server = await startBenchServer({
       db: DB,
       label: 'sequences',
-      env: { SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, MAIL_RATE_PER_SECOND: '10000' },
+      env: { SMTP_URL: smtp.url, MAIL_RATE_PER_SECOND: '10000' },
     });
     const { base } = server;
-    const { json, appId } = await server.signIn('Sequence bench');
+    const session = await server.signIn('Sequence bench');
+    const { json, appId } = session;
     // A call answered 503 `overloaded` (the server sheds load while it works) is tried again, as a client would.
     const call = async (method: string, path: string, body?: unknown): Promise<Record<string, unknown>> => {
       for (;;) {
@@ -66,22 +51,10 @@ async function main(): Promise<void> {
         return answer.data;
       }
     };
-    const ids: string[] = [];
-    for (let i = 0; i < CUSTOMERS; i += 1000) {
-      const batch = [];
-      for (let j = i; j < Math.min(CUSTOMERS, i + 1000); j++) {
-        ids.push(`s${j}`);
-        batch.push({
-          event_type: 'create',
-          domainType: 'Customer',
-          domainId: `s${j}`,
-          body: { name: `Reader ${j}`, email: `r${j}@example.com` },
-        });
-      }
-      const res = await fetch(`${base}/api/v1.7/app/${appId}/events`, { method: 'POST', headers: json, body: JSON.stringify(batch) });
-      const answer = (await res.json()) as { status: number };
-      if (answer.status !== 1) throw new Error(`customers not stored: ${JSON.stringify(answer)}`);
-    }
+    const ids = await storeCustomers(base, session, CUSTOMERS, (j) => ({
+      id: `s${j}`,
+      body: { name: `Reader ${j}`, email: `r${j}@example.com` },
+    }));
     await call('PUT', '/sequence-settings', {
       timeZone: 'UTC',
       windowStart: '00:00',
@@ -100,9 +73,7 @@ async function main(): Promise<void> {
       ],
     });
     const sequenceId = made.id as string;
-    const rss = server.rss;
-    let peak = 0;
-    const sampler = setInterval(() => (peak = Math.max(peak, rss())), 100);
+    const sampler = samplePeak(server.rss);
     const enrolStarted = performance.now();
     const jobs: string[] = [];
     for (let i = 0; i < ids.length; i += ENROL_CHUNK) {
@@ -118,43 +89,34 @@ async function main(): Promise<void> {
     }
     const enrolSeconds = (performance.now() - enrolStarted) / 1000;
     // Steps run while the enrolment job wrote shared the database with it: the figure after it is the runner's own pace.
-    const atEnrolled = { received, at: performance.now() };
-    while (received < CUSTOMERS) {
+    const atEnrolled = { received: smtp.received(), at: performance.now() };
+    while (smtp.received() < CUSTOMERS) {
       await sleep(25);
-      if (performance.now() - enrolStarted > 30 * 60_000) throw new Error(`only ${received} of ${CUSTOMERS} mails after 30 minutes`);
+      if (performance.now() - enrolStarted > 30 * 60_000) throw new Error(`only ${smtp.received()} of ${CUSTOMERS} mails after 30 minutes`);
     }
-    const seconds = (lastAt - enrolStarted) / 1000;
-    clearInterval(sampler);
+    const seconds = (smtp.lastAt() - enrolStarted) / 1000;
+    sampler.stop();
     const s = (await call('GET', `/sequence/${sequenceId}`)).enrollments as Record<string, number>;
-    console.log(
-      JSON.stringify(
-        {
-          database: DB,
-          machine: { cpus: os.cpus().length, node: process.version },
-          customers: CUSTOMERS,
-          received,
-          enrolments: s,
-          enrolSeconds: Math.round(enrolSeconds * 10) / 10,
-          seconds: Math.round(seconds * 10) / 10,
-          stepsPerSec: Math.round(received / seconds),
-          afterEnrolment: {
-            steps: received - atEnrolled.received,
-            seconds: Math.round((lastAt - atEnrolled.at) / 100) / 10,
-            stepsPerSec: Math.round(((received - atEnrolled.received) * 1000) / Math.max(1, lastAt - atEnrolled.at)),
-          },
-          peakRssMB: Math.round(peak / 1e6),
-        },
-        null,
-        2,
-      ),
-    );
+    const received = smtp.received();
+    const lastAt = smtp.lastAt();
+    printFigures(DB, {
+      customers: CUSTOMERS,
+      received,
+      enrolments: s,
+      enrolSeconds: Math.round(enrolSeconds * 10) / 10,
+      seconds: Math.round(seconds * 10) / 10,
+      stepsPerSec: Math.round(received / seconds),
+      afterEnrolment: {
+        steps: received - atEnrolled.received,
+        seconds: Math.round((lastAt - atEnrolled.at) / 100) / 10,
+        stepsPerSec: Math.round(((received - atEnrolled.received) * 1000) / Math.max(1, lastAt - atEnrolled.at)),
+      },
+      peakRssMB: Math.round(sampler.peak() / 1e6),
+    });
   } finally {
     await server?.stop();
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await smtp.close();
   }
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+runMain(main);

@@ -2,7 +2,7 @@
  * How the bench starts the real server: as `npm start` does (package.json), so it measures what an
  * operator runs. GLIBC_TUNABLES pins glibc's mmap threshold (see bin/rapport.js).
  */
-import { execFileSync } from 'node:child_process';
+import { type ChildProcess, type StdioOptions, execFileSync, spawn } from 'node:child_process';
 import path from 'node:path';
 
 /**
@@ -23,4 +23,16 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 /** Brings the server's build (dist/, what bin/rapport.js runs) up to date with the sources, so a bench never measures stale code. */
 export function buildServer(): void {
   execFileSync(process.execPath, ['scripts/build-server.js'], { cwd: ROOT, stdio: 'inherit' });
+}
+
+/**
+ * Starts the server as `npm start` does: SERVER_FLAGS then `nodeFlags`, from the repository's root, with
+ * `env` over SERVER_ENV over this process's environment.
+ */
+export function spawnServer(env: Record<string, string>, options: { nodeFlags?: string[]; stdio: StdioOptions }): ChildProcess {
+  return spawn(process.execPath, [...SERVER_FLAGS, ...(options.nodeFlags ?? []), ...SERVER_ARGS], {
+    cwd: ROOT,
+    env: { ...process.env, ...SERVER_ENV, ...env },
+    stdio: options.stdio,
+  });
 }

@@ -12,12 +12,12 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { PHONE_UA } from '../test/helpers/browser.ts';
 import { rssOf, sleep, startBenchServer } from './instance.ts';
 import { option } from './options.ts';
+import { printFigures, runMain, samplePeak } from './support/report.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const DB = option('db', 'sqlite');
@@ -36,8 +36,7 @@ interface Figures {
 
 async function measure(pid: number, options: autocannon.Options, ok: (status: number, body: string) => boolean): Promise<Figures> {
   let failures = 0;
-  let peak = 0;
-  const sampler = setInterval(() => (peak = Math.max(peak, rssOf(pid))), 100);
+  const sampler = samplePeak(() => rssOf(pid));
   try {
     const result = await new Promise<autocannon.Result>((resolve, reject) => {
       const requests = (options.requests ?? [{}]).map((r) => ({
@@ -54,10 +53,10 @@ async function measure(pid: number, options: autocannon.Options, ok: (status: nu
       p99ms: result.latency.p99,
       requests: result.requests.total,
       failures: failures + result.errors + result.timeouts,
-      peakRssMB: Math.round(peak / 1e6),
+      peakRssMB: Math.round(sampler.peak() / 1e6),
     };
   } finally {
-    clearInterval(sampler);
+    sampler.stop();
   }
 }
 
@@ -201,19 +200,10 @@ async function main(): Promise<void> {
       accepted,
     );
 
-    console.log(
-      JSON.stringify(
-        { database: DB, machine: { cpus: os.cpus().length, node: process.version }, seconds: DURATION, viewerPage: page, beacons, collect },
-        null,
-        2,
-      ),
-    );
+    printFigures(DB, { seconds: DURATION, viewerPage: page, beacons, collect });
   } finally {
     await server.stop();
   }
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+runMain(main);
