@@ -420,6 +420,8 @@ export interface LinksTable {
   disabled_at: number | null;
   /** What the viewer shows its readers (migration 028); null: the file's name, or the web page's host. */
   title: string | null;
+  /** 1: the viewer's page images (and download) carry who reads, when and from where (migration 043). */
+  watermark: Generated<number>;
 }
 
 export interface LinkViewLogsTable {

@@ -128,6 +128,10 @@ export const Link = Type.Object({
   allowDownload: Type.Integer({ description: '1: the viewer offers the original file for download (beyond the interface)' }),
   emailGate: Type.Integer({ description: '1: the viewer asks for an e-mail address before the first page (beyond the interface)' }),
   embed: Type.Integer({ description: '1: a web page link is shown in a frame rather than redirected to (beyond the interface)' }),
+  watermark: Type.Integer({
+    description:
+      "1: the viewer's page images carry the reader's e-mail address (or visitor id), the time and their address, and its download is a PDF of them (beyond the interface)",
+  }),
   formFields: Type.Array(Type.String(), { description: "the form's fields, in order (beyond the interface)" }),
   title: {
     ...S,

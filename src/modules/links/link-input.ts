@@ -23,6 +23,7 @@ export interface LinkInput {
   allow_download?: number | undefined;
   email_gate?: number | undefined;
   embed?: number | undefined;
+  watermark?: number | undefined;
 }
 
 /** Passcodes: 4 to 64 characters. */

@@ -108,7 +108,7 @@ export function createLinkManagement(ctx: AppContext, deps: LinkManagementDeps) 
     return out;
   }
 
-  /** The gates and options given: passcode (hashed; empty removes it), download, e-mail gate, embedding. */
+  /** The gates and options given: passcode (hashed; empty removes it), download, e-mail gate, embedding, watermark. */
   async function accessColumns(input: LinkInput): Promise<Columns> {
     const out: Columns = {};
     if (input.passcode !== undefined) {
@@ -119,6 +119,7 @@ export function createLinkManagement(ctx: AppContext, deps: LinkManagementDeps) 
     if (input.allow_download !== undefined) out.allow_download = input.allow_download;
     if (input.email_gate !== undefined) out.email_gate = input.email_gate;
     if (input.embed !== undefined) out.embed = input.embed;
+    if (input.watermark !== undefined) out.watermark = input.watermark;
     return out;
   }
 

@@ -39,6 +39,9 @@ export const LinkBody = Type.Object({
   allow_download: Flag('1: the viewer offers the original file for download (default 0)'),
   email_gate: Flag('1: the viewer asks for an e-mail address before the first page (default 0)'),
   embed: Flag('1: a web page link is shown in a frame; 0: the viewer records the view and redirects (default 0)'),
+  watermark: Flag(
+    "1: every page image the viewer serves carries the reader's e-mail address (or visitor id), the time and their address, drawn in, and the download is a PDF of those images (default 0)",
+  ),
   with_url: Type.Optional(
     Type.Integer({ enum: [0, 1], description: '1 adds the full url to the answer (a form field or the query string, as every parameter)' }),
   ),

@@ -60,6 +60,7 @@ function linkRow(over: Partial<LinkRow>): LinkRow {
     form_fields: null,
     disabled_at: null,
     title: null,
+    watermark: 0,
     ...over,
   };
 }
