@@ -1,7 +1,7 @@
 /**
  * `npm run build:server`: bundles the server (src/cli/index.ts and every module of src/ it imports)
  * into dist/rapport.js with a source map, and copies the worker threads' files (the SQLite read worker,
- * the page renderer: plain JavaScript) beside it. Packages stay external: they load from node_modules.
+ * the page renderer and the watermark it draws: plain JavaScript) beside it. Packages stay external: they load from node_modules.
  *
  * esbuild rather than tsc: the bundle takes a fraction of a second whether or not anything changed, so
  * `npm start`, the tests and the benches build every time and never run stale code (tsc took ~35 s cold
@@ -42,6 +42,8 @@ const files = result.outputFiles.map((f) => ({ file: f.path, contents: Buffer.fr
 files.push({ file: path.join(dist, 'sqlite-read-worker.js'), contents: fs.readFileSync(path.join(root, 'src/db/sqlite-read-worker.js')) });
 // Loaded as new URL('./page-render-worker.js', import.meta.url) from the bundle (src/lib/page-renderer.ts).
 files.push({ file: path.join(dist, 'page-render-worker.js'), contents: fs.readFileSync(path.join(root, 'src/lib/page-render-worker.js')) });
+// Imported by the page renderer's child as './watermark.js'.
+files.push({ file: path.join(dist, 'watermark.js'), contents: fs.readFileSync(path.join(root, 'src/lib/watermark.js')) });
 
 // The share-link viewer's script (viewer/src): one minified IIFE for browsers, served under a name
 // with its content's hash (immutable); dist/viewer/manifest.json names the current one.

@@ -2,7 +2,7 @@
 /**
  * The page renderer's child process (started by PageRenderer, page-renderer.ts): opens PDFs with
  * pdf.js and images with @napi-rs/canvas, and draws one page at a time into images of the widths
- * asked for. It does one operation at a time, as the renderer sends them over the IPC channel; the
+ * asked for; draws the viewer's watermark into a stored page image (`stamp`, watermark.js). It does one operation at a time, as the renderer sends them over the IPC channel; the
  * renderer kills this process when an operation takes too long or the process takes more memory
  * than its budget. Its settings come as JSON in its first argument.
  *
@@ -15,13 +15,15 @@ import path from 'node:path';
 import { Buffer } from 'node:buffer';
 import { GlobalFonts, createCanvas, loadImage } from '@napi-rs/canvas';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { drawWatermark } from './watermark.js';
 
 /**
  * @typedef {{ maxImagePixels: number; maxSide: number; quality: number; fontDir: string | null }} Settings
  * @typedef {{ kind: 'pdf'; pdf: import('pdfjs-dist/legacy/build/pdf.mjs').PDFDocumentProxy } | { kind: 'image'; image: import('@napi-rs/canvas').Image }} Doc
  * @typedef {{ id: number; op: 'open'; handle: number; kind: 'pdf' | 'image'; data?: Uint8Array; path?: string }
  *   | { id: number; op: 'render'; handle: number; page: number; widths: number[] }
- *   | { id: number; op: 'release'; handle: number }} Request
+ *   | { id: number; op: 'release'; handle: number }
+ *   | { id: number; op: 'stamp'; data: Uint8Array; text: string; format: 'webp' | 'jpeg'; quality: number }} Request
  */
 
 const send = process.send?.bind(process);
@@ -196,9 +198,29 @@ async function release(req) {
   return null;
 }
 
+/**
+ * Draws the watermark's text into an image (a stored page image), encoded as `format` (WebP for the
+ * viewer, JPEG for a PDF's page). The image is at most maxSide on a side: it is one the renderer made.
+ * @param {Extract<Request, { op: 'stamp' }>} req
+ */
+async function stamp(req) {
+  const image = await loadImage(Buffer.from(req.data.buffer, req.data.byteOffset, req.data.byteLength));
+  if (!image.width || !image.height || image.width > settings.maxSide || image.height > settings.maxSide) {
+    throw Object.assign(new Error('not a page image'), { name: 'InvalidImage' });
+  }
+  const canvas = createCanvas(image.width, image.height);
+  const context = canvas.getContext('2d');
+  context.fillStyle = '#ffffff';
+  context.fillRect(0, 0, canvas.width, canvas.height);
+  context.drawImage(image, 0, 0);
+  drawWatermark(context, canvas.width, canvas.height, req.text);
+  const bytes = await canvas.encode(req.format, req.quality);
+  return { width: canvas.width, height: canvas.height, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
+}
+
 process.on('message', (/** @type {Request} */ req) => {
   /** @type {Promise<unknown>} */
-  const work = req.op === 'open' ? open(req) : req.op === 'render' ? render(req) : release(req);
+  const work = req.op === 'open' ? open(req) : req.op === 'render' ? render(req) : req.op === 'stamp' ? stamp(req) : release(req);
   work.then(
     (result) => send({ id: req.id, ok: true, result }),
     (/** @type {unknown} */ err) => {

@@ -11,31 +11,9 @@
  * them again. The child is stopped after a while with no open document, to give its memory back.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { RenderError, childCommand, deathOf, kindOf, residentMb } from './page-render-process.ts';
 
-// Beside this module in src/ (the tests) and beside the server bundle in dist/, which holds this module.
-const WORKER_FILE = fileURLToPath(new URL('./page-render-worker.js', import.meta.url));
-
-/**
- * Why an operation failed: `timeout` (it took longer than allowed), `memory` (the child ran out of
- * its memory budget, or was killed for going over it), `crashed` (the child stopped otherwise),
- * `lost` (the document was open on a child since stopped), `interrupted` (its user stopped it, to
- * let other work go first), `password` (the PDF needs one),
- * `invalid` (not a PDF or image pdf.js or the decoder can read), `closed` (the renderer was closed),
- * `failed` (anything else the renderer threw while drawing).
- */
-export type RenderErrorKind = 'timeout' | 'memory' | 'crashed' | 'lost' | 'interrupted' | 'password' | 'invalid' | 'closed' | 'failed';
-
-export class RenderError extends Error {
-  constructor(
-    readonly kind: RenderErrorKind,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'RenderError';
-  }
-}
+export { RenderError, type RenderErrorKind } from './page-render-process.ts';
 
 export interface RendererOptions {
   /** Milliseconds one operation (opening a document, drawing a page) may take. */
@@ -77,7 +55,15 @@ export type DocumentSource = { data: Uint8Array } | { path: string };
 type Request =
   | ({ op: 'open'; handle: number; kind: 'pdf' | 'image' } & DocumentSource)
   | { op: 'render'; handle: number; page: number; widths: number[] }
-  | { op: 'release'; handle: number };
+  | { op: 'release'; handle: number }
+  | { op: 'stamp'; data: Uint8Array; text: string; format: 'webp' | 'jpeg'; quality: number };
+
+/** A watermark to draw into an image (watermark.js): its text, and how the result is encoded (quality 0–100). */
+export interface Stamp {
+  text: string;
+  format: 'webp' | 'jpeg';
+  quality: number;
+}
 
 interface Job {
   request: Request;
@@ -97,52 +83,8 @@ const STARTUP_TIMEOUT_MS = 60_000;
 const WATCH_MS = 20;
 /** The last of the child's standard error kept, to tell why it died. */
 const STDERR_KEPT = 4096;
-const PAGE_BYTES = 4096;
 /** Urgent operations taken in a row before a queued one gets its turn. */
 const URGENT_IN_A_ROW = 4;
-
-/** An allocation that failed, as the child reports it (V8, C++, Skia, an ArrayBuffer). */
-const OUT_OF_MEMORY = /out of memory|allocation failed|bad_alloc|Cannot allocate memory|Create skia surface failed/i;
-
-/** The child's errors as kinds: pdf.js's exception names, the image decoder's messages, failed allocations. */
-function kindOf(name: string, message: string): RenderErrorKind {
-  if (name === 'PasswordException') return 'password';
-  if (name === 'InvalidPDFException' || name === 'InvalidImage' || name === 'FormatError') return 'invalid';
-  if (name === 'DocumentLost') return 'lost';
-  if (OUT_OF_MEMORY.test(message)) return 'memory';
-  return 'failed';
-}
-
-/**
- * Why a child that was not asked to stop died. Under its data limit an allocation that fails kills
- * it with a signal (a C++ abort, a dereferenced null in native code) or V8's out-of-memory report; a
- * signal we did not send is taken for that, as is the kernel's OOM killer.
- */
-function deathOf(code: number | null, signal: NodeJS.Signals | null, stderr: string): RenderError {
-  if (OUT_OF_MEMORY.test(stderr) || signal !== null) {
-    return new RenderError('memory', `the renderer ran out of memory (${signal ?? `exit code ${code}`})`);
-  }
-  return new RenderError('crashed', `the renderer stopped (exit code ${code})`);
-}
-
-/** Resident memory of a process in MB, from /proc (Linux); null where it cannot be read. */
-function residentMb(pid: number): number | null {
-  try {
-    const pages = Number(fs.readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]);
-    return Number.isFinite(pages) ? (pages * PAGE_BYTES) / 1048576 : null;
-  } catch {
-    return null;
-  }
-}
-
-/** The command that starts the child: under `ulimit -d` where a POSIX shell has it, else node alone. */
-function childCommand(memoryMb: number, settings: string): { command: string; args: string[] } {
-  const node = [`--max-old-space-size=${Math.max(64, Math.floor(memoryMb / 2))}`, WORKER_FILE, settings];
-  if (process.platform === 'win32' || !fs.existsSync('/bin/sh')) return { command: process.execPath, args: node };
-  // `exec` keeps the pid (the watchdog's and the kill's target) and the IPC channel's descriptor.
-  const script = `ulimit -d ${memoryMb * 1024} 2>/dev/null; exec "$0" "$@"`;
-  return { command: '/bin/sh', args: ['-c', script, process.execPath, ...node] };
-}
 
 export class PageRenderer {
   private worker: ChildProcess | null = null;
@@ -182,6 +124,15 @@ export class PageRenderer {
   /** Draws page `page` (from 1) once at each width (pixels), largest first, as WebP. */
   async render(doc: OpenDocument, page: number, widths: number[]): Promise<RenderedImage[]> {
     return (await this.submit({ op: 'render', handle: doc.handle, page, widths }, doc.generation, null)) as RenderedImage[];
+  }
+
+  /**
+   * Draws a watermark's text into an image the renderer made (a stored page image), encoded as the
+   * stamp says. It goes before queued page drawings, taking turns with other `owner`s' urgent
+   * operations (projects), as an upload's check does.
+   */
+  async stamp(image: Uint8Array, stamp: Stamp, urgent: { owner: string }): Promise<RenderedImage> {
+    return (await this.submit({ op: 'stamp', data: image, ...stamp }, null, urgent.owner)) as RenderedImage;
   }
 
   /** Closes a document; one on a stopped child is already gone. */
@@ -277,10 +228,9 @@ export class PageRenderer {
   private send(worker: ChildProcess): void {
     const job = this.running;
     if (!job) return;
+    const op = job.request.op;
     const what =
-      job.request.op === 'render'
-        ? `drawing page ${job.request.page}`
-        : `${job.request.op === 'open' ? 'opening' : 'closing'} the document`;
+      op === 'render' ? `drawing page ${job.request.page}` : op === 'stamp' ? 'drawing a watermark' : `${op === 'open' ? 'opening' : 'closing'} the document`;
     this.timer = setTimeout(() => {
       this.restart(new RenderError('timeout', `${what} took longer than ${this.options.timeoutMs} ms`));
     }, this.options.timeoutMs);
