@@ -230,7 +230,11 @@ export class PageRenderer {
     if (!job) return;
     const op = job.request.op;
     const what =
-      op === 'render' ? `drawing page ${job.request.page}` : op === 'stamp' ? 'drawing a watermark' : `${op === 'open' ? 'opening' : 'closing'} the document`;
+      op === 'render'
+        ? `drawing page ${job.request.page}`
+        : op === 'stamp'
+          ? 'drawing a watermark'
+          : `${op === 'open' ? 'opening' : 'closing'} the document`;
     this.timer = setTimeout(() => {
       this.restart(new RenderError('timeout', `${what} took longer than ${this.options.timeoutMs} ms`));
     }, this.options.timeoutMs);

@@ -7,6 +7,7 @@
  *
  * Plain JavaScript, for the page renderer's child (page-render-worker.js, which draws it) and the
  * tests (which draw the expected image with it): the same function and font give the same pixels.
+ * Its text is watermark-text.ts's (the server's process never loads the canvas).
  * The font is pdf.js's Liberation Sans (pdfjs-dist's `standard_fonts/`, a dependency): it is there on
  * every machine the server runs on, whatever fonts the system has; text it has no glyph for (a CJK
  * e-mail address) falls back to the system's CJK fonts when there are any.
@@ -35,16 +36,6 @@ function families() {
   const fallbacks = GlobalFonts.families.map((f) => f.family).filter((f) => cjk.test(f));
   fontList = [WATERMARK_FAMILY, ...new Set(fallbacks)].map((f) => `"${f.replace(/"/g, '')}"`).join(', ');
   return fontList;
-}
-
-/**
- * The watermark's text: who (an e-mail address, or `visitor` and the visitor's short id), the time in
- * UTC to the minute (`2026-11-01T09:05Z`) and the client's address, separated by middle dots.
- * @param {{ who: string; at: number; address: string }} mark
- */
-export function watermarkText(mark) {
-  const time = new Date(Math.floor(mark.at / 60_000) * 60_000).toISOString().slice(0, 16);
-  return `${mark.who} \u00b7 ${time}Z \u00b7 ${mark.address}`;
 }
 
 /**

@@ -94,6 +94,7 @@ export function createOutreachServices(ctx: AppContext, id: IdentityServices, cs
     accounts,
     histories,
     files: files.viewer,
+    stamps: files.stamps,
     customers: customers.writePath,
     ingest,
     projects,

@@ -6,22 +6,25 @@ import type { DefineJob } from '../../lib/jobs.ts';
 import type { AuditRecorder } from '../audit/service.ts';
 import { UploadsUnderWay, createPageRenderer } from './model.ts';
 import { createFileRendering } from './rendering.service.ts';
+import { createFileStamps } from './stamps.service.ts';
 import { createFileUploads } from './uploads.service.ts';
 import { createFileViewer } from './viewer.service.ts';
 import { filesRepository } from './repository.ts';
 
 export type { IncomingFile, PageImage, PageRequest, PageWidth, ViewerFile } from './model.ts';
 export type { FileRendering } from './rendering.service.ts';
+export type { FileStamps, StampedImage, StampedPageRequest } from './stamps.service.ts';
 export type { FileUploads, UploadCheck, UploadInput } from './uploads.service.ts';
 export type { FileViewer } from './viewer.service.ts';
 
 /**
  * Files (docs/files.md, ADR 0019), one service per caller: `uploads` (members upload a PDF, or a PNG
  * or JPEG as a one-page file, give new versions and read files and their pages), `viewer` (the public
- * viewer of shared links, through the links module: no membership) and `rendering` (the background
- * job `file-render` that draws the pages of stored uploads). Uploads and rendering share the page
- * renderer (its child checks an upload by opening it) and the count of uploads under way, which the
- * renderer lets go first.
+ * viewer of shared links, through the links module: no membership), `stamps` (its page images and
+ * download with a watermark drawn in, ADR 0044) and `rendering` (the background job `file-render`
+ * that draws the pages of stored uploads). Uploads, stamps and rendering share the page renderer (its
+ * child checks an upload by opening it, and draws watermarks) and the count of uploads under way,
+ * which the renderer lets go first.
  */
 export function createFilesServices(ctx: AppContext, deps: { storage: FileStorage; audit: AuditRecorder; defineJob: DefineJob }) {
   const { storage, audit } = deps;
@@ -29,8 +32,9 @@ export function createFilesServices(ctx: AppContext, deps: { storage: FileStorag
   const uploading = new UploadsUnderWay();
   const job = deps.defineJob(createFileRendering(ctx, { storage, renderer, uploading }).job);
   const viewer = createFileViewer(ctx, storage);
+  const stamps = createFileStamps(ctx, { storage, renderer });
   const uploads = createFileUploads(ctx, { storage, audit, renderer, uploading, viewer, rendered: () => job.poke() });
-  return { uploads, viewer };
+  return { uploads, viewer, stamps };
 }
 
 export type FilesServices = ReturnType<typeof createFilesServices>;

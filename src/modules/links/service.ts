@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.ts';
 import type { AccessService } from '../access/service.ts';
 import type { AccountsService } from '../accounts/service.ts';
 import type { CustomerWritePath } from '../customers/service.ts';
-import type { FileViewer } from '../files/service.ts';
+import type { FileStamps, FileViewer } from '../files/service.ts';
 import type { HistoriesService } from '../histories/service.ts';
 import type { IngestService } from '../ingest/service.ts';
 import type { ProjectsService } from '../projects/service.ts';
@@ -84,6 +84,8 @@ export function createLinksService(
     accounts: AccountsService;
     histories: HistoriesService;
     files: FileViewer;
+    /** Page images and downloads with a watermark drawn in (a link with `watermark`). */
+    stamps: FileStamps;
     customers: CustomerWritePath;
     ingest: IngestService;
     /** The project's site origins: a link to them carries the visitor's hand-off (docs/site-tracking.md). */
@@ -116,6 +118,7 @@ export function createLinksService(
   const forms = createLinkForms(ctx, { access, customers, ingest, records });
   const viewer = createLinkViewer(ctx, {
     files,
+    stamps: deps.stamps,
     projects: deps.projects,
     mailClick: deps.mailClick,
     gates,

@@ -14,6 +14,8 @@ const HANDOFF_TTL_S = 30 * 24 * 3600;
 export interface Unlocked {
   passcode: boolean;
   gate: boolean;
+  /** The address the e-mail gate was passed with (a watermark names the reader by it). */
+  email?: string | undefined;
 }
 
 const passcodeFingerprint = (hash: string) => createHash('sha256').update(hash).digest('base64url').slice(0, 12);
@@ -58,13 +60,20 @@ export function createLinkSigning(clock: Clock, secret: () => Promise<Buffer>) {
     /** What the link's unlock cookie, as the browser sent it, proves (a passcode since changed proves nothing). */
     async unlockedOf(link: LinkRow, cookie: string | undefined): Promise<Unlocked> {
       if (cookie === undefined) return { passcode: false, gate: false };
-      const value = verifyValue((await signingKeys()).unlock, cookie) as { l?: unknown; p?: unknown; g?: unknown; e?: unknown } | null;
+      const value = verifyValue((await signingKeys()).unlock, cookie) as {
+        l?: unknown;
+        p?: unknown;
+        g?: unknown;
+        e?: unknown;
+        m?: unknown;
+      } | null;
       if (value === null || value.l !== link.id || typeof value.e !== 'number' || value.e < clock.now() / 1000) {
         return { passcode: false, gate: false };
       }
       return {
         passcode: link.passcode_hash !== null && value.p === passcodeFingerprint(link.passcode_hash),
         gate: value.g === 1,
+        ...(typeof value.m === 'string' ? { email: value.m } : {}),
       };
     },
 
@@ -74,6 +83,7 @@ export function createLinkSigning(clock: Clock, secret: () => Promise<Buffer>) {
         l: link.id,
         ...(unlocked.passcode && link.passcode_hash !== null ? { p: passcodeFingerprint(link.passcode_hash) } : {}),
         ...(unlocked.gate ? { g: 1 } : {}),
+        ...(unlocked.email !== undefined ? { m: unlocked.email } : {}),
         e: seconds() + UNLOCK_TTL_S,
       });
     },

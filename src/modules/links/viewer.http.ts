@@ -71,6 +71,15 @@ export function viewerHttp(fastify: FastifyInstance, opts: ViewerRoutesOptions) 
   const { accounts, script, secureCookies } = opts;
   const scriptUrl = script ? `/assets/${script.name}` : null;
 
+  /** The visitor cookie's id, the cookie set (with a new one) when the browser had none. */
+  function visitorIdOf(request: FastifyRequest, reply: FastifyReply): string {
+    const given = readCookie(request, VISITOR_COOKIE);
+    if (given !== undefined && VISITOR_RE.test(given)) return given;
+    const visitorId = randomToken(16);
+    setCookie(reply, VISITOR_COOKIE, visitorId, { path: '/l', maxAgeSeconds: VISITOR_TTL_S, secure: secureCookies });
+    return visitorId;
+  }
+
   /**
    * A platform user signed in on this request: a bearer token in the Authorization header, or the
    * console's member pass cookie, so that members opening links from the console are not counted.
@@ -142,22 +151,31 @@ export function viewerHttp(fastify: FastifyInstance, opts: ViewerRoutesOptions) 
 
     /** Who is behind the request, and the visitor cookie set when the browser had none. */
     async visitorOf(request: FastifyRequest, reply: FastifyReply): Promise<VisitorRequest> {
-      let visitorId = readCookie(request, VISITOR_COOKIE);
-      if (visitorId === undefined || !VISITOR_RE.test(visitorId)) {
-        visitorId = randomToken(16);
-        setCookie(reply, VISITOR_COOKIE, visitorId, { path: '/l', maxAgeSeconds: VISITOR_TTL_S, secure: secureCookies });
-      }
       return {
         userAgent: request.headers['user-agent'],
         ip: request.ip,
-        visitorId,
+        visitorId: visitorIdOf(request, reply),
         userId: await signedInUser(request),
         unlock: readCookie(request, UNLOCK_COOKIE),
       };
     },
 
+    /** Who asks for a page image or a download, as a watermark names them: the visitor cookie's id and the address. */
+    readerOf: (request: FastifyRequest, reply: FastifyReply) => ({ visitorId: visitorIdOf(request, reply), ip: request.ip }),
+
     /** The link's unlock cookie as the browser sent it. */
     unlockOf: (request: FastifyRequest) => readCookie(request, UNLOCK_COOKIE),
+
+    /** A download that waits for the file's pages to be rendered: 503, to try again shortly. */
+    preparing(reply: FastifyReply) {
+      const nonce = randomToken(16);
+      pageHeaders(reply, nonce);
+      const text = 'This document is still being prepared. Try again in a moment.';
+      return reply
+        .code(503)
+        .header('Retry-After', '10')
+        .send(messagePage(nonce, 'Not ready yet', text));
+    },
 
     /** Sets the link's unlock cookie and sends the browser back to the viewer. */
     unlocked(reply: FastifyReply, token: string, cookie: string) {

@@ -61,7 +61,7 @@ function viewerPageRoutes(fastify: FastifyInstance, viewer: LinkViewer, http: Vi
       schema: {
         ...publicPage(
           'A rendered page image',
-          "Page `n` (from 1) of the link's file, as rendered: WebP or PNG, `width=phone` (default) or `desktop`; ETag and `If-None-Match`. 404 page when the link or page is unknown or still locked.",
+          "Page `n` (from 1) of the link's file, as rendered: WebP, `width=phone` (default) or `desktop`; ETag and `If-None-Match`. A link with `watermark`: the image with the reader's watermark drawn in, never cached (`no-store`, no ETag), 503 with Retry-After when too many are being drawn. 404 page when the link or page is unknown or still locked.",
         ),
         params: Type.Object({ token: Type.String(), n: Type.String() }),
       },
@@ -79,13 +79,14 @@ function viewerPageRoutes(fastify: FastifyInstance, viewer: LinkViewer, http: Vi
               n,
               width,
               ifNoneMatch: request.headers['if-none-match'],
+              reader: http.readerOf(request, reply),
             });
       if (image === null) return unavailable(reply, 'missing');
-      reply
-        .header('ETag', image.etag)
-        .header('Cache-Control', 'private, max-age=3600')
-        .header('X-Robots-Tag', 'noindex')
-        .header('Cross-Origin-Resource-Policy', 'same-origin');
+      reply.header('X-Robots-Tag', 'noindex').header('Cross-Origin-Resource-Policy', 'same-origin');
+      // Drawn for this reader at this minute: never stored, never answered from another's copy.
+      if ('stamped' in image)
+        return reply.type(image.contentType).header('Cache-Control', 'no-store, private').send(Buffer.from(image.bytes));
+      reply.header('ETag', image.etag).header('Cache-Control', 'private, max-age=3600');
       if (image.notModified) return reply.code(304).send();
       return reply.type(image.contentType).header('Content-Length', String(image.size)).send(image.body);
     },
@@ -98,23 +99,24 @@ function viewerPageRoutes(fastify: FastifyInstance, viewer: LinkViewer, http: Vi
       schema: {
         ...publicPage(
           'Download the original file',
-          'The original upload, as an attachment, when the link has `allow_download`; otherwise the 404 page.',
+          "The original upload, as an attachment, when the link has `allow_download`; otherwise the 404 page. A link with `watermark` as well: a PDF of its page images, each with the reader's watermark drawn in, written as it is sent (503 with Retry-After while the file is still being rendered, or too many are being written).",
         ),
         params: shareParams,
       },
     },
     async (request, reply) => {
       await http.countViewer(request, reply);
-      const original = await viewer.download(request.params.token, http.unlockOf(request));
-      if (original === null) return unavailable(reply, 'missing');
-      const ascii = original.name.replace(/[^\x20-\x7e]|["\\]/g, '_');
-      return reply
-        .type(original.contentType)
-        .header('Content-Length', String(original.size))
-        .header('Content-Disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(original.name)}`)
-        .header('Cache-Control', 'no-store')
-        .header('X-Robots-Tag', 'noindex')
-        .send(original.body);
+      const download = await viewer.download(request.params.token, http.unlockOf(request), http.readerOf(request, reply));
+      if (download === null) return unavailable(reply, 'missing');
+      if (download.kind === 'preparing') return http.preparing(reply);
+      const ascii = download.name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+      reply
+        .header('Content-Disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(download.name)}`)
+        .header('Cache-Control', download.kind === 'watermarked' ? 'no-store, private' : 'no-store')
+        .header('X-Robots-Tag', 'noindex');
+      // A watermarked PDF is written as its pages are drawn: its length is not known before.
+      if (download.kind === 'watermarked') return reply.type('application/pdf').send(download.body);
+      return reply.type(download.contentType).header('Content-Length', String(download.size)).send(download.body);
     },
   );
 }

@@ -3,7 +3,8 @@ import type { AppContext } from '../../context.ts';
 import { AppError, publicFailure } from '../../http/errors.ts';
 import { timeOrderedUuid } from '../../lib/ids.ts';
 import { verifyPassword } from '../../lib/secrets.ts';
-import type { FileViewer, PageImage, PageWidth } from '../files/service.ts';
+import { watermarkText } from '../../lib/watermark-text.ts';
+import type { FileStamps, FileViewer, PageImage, PageWidth, StampedImage } from '../files/service.ts';
 import type { ProjectsService } from '../projects/service.ts';
 import { type FormValues, type LinkForms, readFormFields } from './form.service.ts';
 import type { LinkGates } from './gates.ts';
@@ -17,17 +18,32 @@ import type { LinkViews } from './views.service.ts';
 /** The parameter a web page or redirect link adds to a target on the project's site origins. */
 export const HANDOFF_PARAM = 'rapport_lv';
 
-/** A page image asked of the viewer: the link's share token, its unlock cookie, the page (from 1), its width. */
+/** Who asks for a link's page image or download, as a watermark names them: the visitor cookie's id and the client's address. */
+export interface Reader {
+  visitorId: string;
+  ip: string;
+}
+
+/** A page image asked of the viewer: the link's share token, its unlock cookie, the page (from 1), its width, who asks. */
 export interface PageImageRequest {
   shareToken: string;
   unlock: string | undefined;
   n: number;
   width: PageWidth;
   ifNoneMatch?: string | undefined;
+  reader: Reader;
 }
+
+/** A link's download: the original file, or (a link with a watermark) a PDF of its watermarked pages written as it is sent. */
+export type Download =
+  | { kind: 'original'; name: string; contentType: string; size: number; body: Readable }
+  | { kind: 'watermarked'; name: string; body: Readable }
+  /** The file's pages are still being rendered: a watermarked download waits for them. */
+  | { kind: 'preparing' };
 
 export interface LinkViewerDeps {
   files: Pick<FileViewer, 'viewerPage' | 'viewerOriginal'>;
+  stamps: Pick<FileStamps, 'viewerStampedPage' | 'viewerStampedPdf'>;
   /** The project's site origins: a link to them carries the visitor's hand-off (docs/site-tracking.md). */
   projects: Pick<ProjectsService, 'siteOrigins' | 'brand' | 'region'>;
   /** The customer a campaign's signed click parameter names (the campaigns service's), or null. */
@@ -68,7 +84,7 @@ const SHARED_DOCUMENT = 'Shared document';
 const SHARED_PAGE = 'Shared page';
 
 export function createLinkViewer(ctx: AppContext, deps: LinkViewerDeps) {
-  const { files, gates, signing, views, forms, viewerFile } = deps;
+  const { files, stamps, gates, signing, views, forms, viewerFile } = deps;
   const { clock, logger } = ctx;
   const base = ctx.config.publicBaseUrl;
 
@@ -127,6 +143,17 @@ export function createLinkViewer(ctx: AppContext, deps: LinkViewerDeps) {
     return { lockedFor: Math.ceil((until - now) / 1000) };
   }
 
+  /**
+   * The watermark's text for a reader of the link (docs/links.md, "Watermarks and deterrence"): the
+   * address the e-mail gate was passed with, else `visitor` and the first 8 characters of the visitor
+   * cookie (the view log's viewerId starts with them); the time; the client's address.
+   */
+  async function watermarkOf(link: LinkRow, unlock: string | undefined, reader: Reader): Promise<string> {
+    const unlocked = await gates.unlockedOf(link, unlock);
+    const who = unlocked.gate && unlocked.email !== undefined ? unlocked.email : `visitor ${reader.visitorId.slice(0, 8)}`;
+    return watermarkText({ who, at: clock.now(), address: reader.ip });
+  }
+
   /** The open, unlocked file link of a share token, or null. */
   async function unlockedFileLink(shareToken: string, unlock: string | undefined): Promise<(LinkRow & { file1: string }) | null> {
     const found = await gates.linkOf(shareToken);
@@ -168,26 +195,45 @@ export function createLinkViewer(ctx: AppContext, deps: LinkViewerDeps) {
       return pageOf(link, shareToken, visitor, brand);
     },
 
-    /** A page image of an open file link (gates passed); null for anything else (the same 404). */
-    async pageImage(req: PageImageRequest): Promise<PageImage | null> {
+    /**
+     * A page image of an open file link (gates passed), with the reader's watermark drawn in when the
+     * link has one (`stamped`); null for anything else (the same 404). Too many watermarks being drawn
+     * is `overloaded`.
+     */
+    async pageImage(req: PageImageRequest): Promise<PageImage | (StampedImage & { stamped: true }) | null> {
       const link = await unlockedFileLink(req.shareToken, req.unlock);
       if (link === null) return null;
+      const page = { fileId: link.file1, n: req.n, width: req.width };
       try {
-        return await files.viewerPage(link.app_id, { fileId: link.file1, n: req.n, width: req.width, ifNoneMatch: req.ifNoneMatch });
+        if (link.watermark !== 1) return await files.viewerPage(link.app_id, { ...page, ifNoneMatch: req.ifNoneMatch });
+        const text = await watermarkOf(link, req.unlock, req.reader);
+        return { stamped: true, ...(await stamps.viewerStampedPage(link.app_id, { ...page, text })) };
       } catch (err) {
-        if (err instanceof AppError) return null;
+        if (err instanceof AppError && err.code !== 'overloaded') return null;
         throw err;
       }
     },
 
-    /** The original file of a link that allows its download (gates passed); null otherwise. */
-    async download(
-      shareToken: string,
-      unlock: string | undefined,
-    ): Promise<{ name: string; contentType: string; size: number; body: Readable } | null> {
+    /**
+     * The download of a link that allows it (gates passed): the original file, or with a watermark a
+     * PDF of the pages with the reader's watermark; null otherwise. Too many watermarked downloads
+     * under way is `overloaded`.
+     */
+    async download(shareToken: string, unlock: string | undefined, reader: Reader): Promise<Download | null> {
       const link = await unlockedFileLink(shareToken, unlock);
       if (link === null || link.allow_download !== 1) return null;
-      return files.viewerOriginal(link.app_id, link.file1);
+      if (link.watermark !== 1) {
+        const original = await files.viewerOriginal(link.app_id, link.file1);
+        return original === null ? null : { kind: 'original', ...original };
+      }
+      const text = await watermarkOf(link, unlock, reader);
+      try {
+        const pdf = await stamps.viewerStampedPdf(link.app_id, link.file1, text);
+        return pdf === null ? null : { kind: 'watermarked', ...pdf };
+      } catch (err) {
+        if (err instanceof AppError && err.code === 'page_not_ready') return { kind: 'preparing' };
+        throw err;
+      }
     },
 
     /**
@@ -241,7 +287,7 @@ export function createLinkViewer(ctx: AppContext, deps: LinkViewerDeps) {
       if (!honeypotFilled(body) && !(await gates.isMember(link, visitor.userId))) {
         await forms.submit(link, visitor, { fields, formType: '2', viewId: null });
       }
-      return { cookie: await signing.unlockCookie(link, { ...unlocked, gate: true }) };
+      return { cookie: await signing.unlockCookie(link, { ...unlocked, gate: true, email: fields.email }) };
     },
 
     /**
