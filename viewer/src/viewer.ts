@@ -14,6 +14,8 @@ interface Config {
   start: number;
   /** A web page link without embedding: opened once the view is recorded. */
   redirect?: string;
+  /** A watermarked document: veiled while the window is not the reader's, no saving its images by hand. */
+  guard?: boolean;
 }
 
 interface OpenAnswer {
@@ -274,6 +276,22 @@ const TURN_REPORT_MS = 1000;
         }
       });
   });
+
+  // ---- A watermarked document's deterrents (docs/links.md): they slow copying, they cannot stop a screenshot. ----
+  if (config.guard) {
+    // Blurred while the window has no focus or the page is hidden (a screenshot tool, a task switcher).
+    const veil = (on: boolean) => document.body.classList.toggle('veiled', on);
+    window.addEventListener('blur', () => veil(true));
+    window.addEventListener('focus', () => veil(document.visibilityState !== 'visible'));
+    document.addEventListener('visibilitychange', () => veil(document.visibilityState !== 'visible' || !document.hasFocus()));
+    veil(!visible);
+    // No context menu (Save image as…) and no dragging an image out of the pages.
+    for (const type of ['contextmenu', 'dragstart']) {
+      document.addEventListener(type, (e) => {
+        if ((e.target as Element | null)?.closest?.('.deck')) e.preventDefault();
+      });
+    }
+  }
 
   // ---- Start: at ?p= (the server put that page's number in the counter), and the view opens once visible. ----
   if (current > 1) {

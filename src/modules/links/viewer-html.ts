@@ -62,6 +62,12 @@ body{margin:0;background:#eef0f3;color:#1b1f24;font:16px/1.5 system-ui,-apple-sy
 .frame{display:block;width:100%;height:calc(100vh - 49px);border:0;background:#fff}
 @media (min-width:504px){.card{margin:12px auto}}
 @media (min-width:900px){.deck{padding-top:24px}.page{margin-bottom:24px}}
+.wm .deck{-webkit-user-select:none;user-select:none;-webkit-touch-callout:none}
+.wm .page img{pointer-events:none}
+.wm .deck{transition:filter .15s}
+.wm.veiled .deck{filter:blur(28px)}
+.print-note{display:none}
+@media print{.wm .deck,.wm .nav,.wm .download{display:none}.wm .print-note{display:block;margin:24px 16px}}
 `;
 
 interface Shell {
@@ -72,6 +78,8 @@ interface Shell {
   brand?: Brand | null;
   /** Head extras (a refresh for a document still being prepared). */
   head?: string;
+  /** The body's class (`wm`: a watermarked document, its deterrents on). */
+  bodyClass?: string;
 }
 
 function shell(s: Shell): string {
@@ -86,7 +94,7 @@ ${s.brand?.logo ? `<link rel="icon" href="${escapeHtml(s.brand.logo)}">` : '<lin
 <title>${escapeHtml(s.title)}</title>
 ${s.head ?? ''}<style nonce="${s.nonce}">${STYLE}</style>
 </head>
-<body>
+<body${s.bodyClass ? ` class="${s.bodyClass}"` : ''}>
 ${s.body}
 </body>
 </html>
@@ -224,6 +232,7 @@ export function fileViewerPage(m: FileViewerModel, o: PageOptions): string {
     sections.push(
       `<section class="page" id="page-${n}" data-page="${n}"><img src="${src('phone')}" srcset="${src('phone')} 750w, ${src('desktop')} 1600w" ` +
         `sizes="(min-width: 960px) 960px, 100vw" width="${width}" height="${height}" alt="Page ${n} of ${count}" decoding="async"` +
+        `${m.watermark ? ' draggable="false"' : ''}` +
         `${eager ? ' fetchpriority="high"' : ' loading="lazy"'}></section>`,
     );
     if (formAfter === n) sections.push(formCard(m.shareToken, m.formFields, o.sent));
@@ -234,11 +243,13 @@ export function fileViewerPage(m: FileViewerModel, o: PageOptions): string {
     events: `/l/${m.shareToken}/events`,
     form: `/l/${m.shareToken}/form`,
     start: o.startPage,
+    ...(m.watermark ? { guard: true } : {}),
   };
   return shell({
     title: m.title,
     nonce: o.nonce,
     brand: m.brand,
+    ...(m.watermark ? { bodyClass: 'wm' } : {}),
     body: `<header class="bar">
 ${barHeading(m.title, m.brand)}
 <span class="counter" aria-live="polite"><span id="current">${o.startPage}</span> / ${count}</span>
@@ -247,6 +258,7 @@ ${m.download ? `<a class="download" href="/l/${token}/download">Download</a>` : 
 <main class="deck" id="deck">
 ${sections.join('\n')}
 </main>
+${m.watermark ? '<p class="print-note">This document cannot be printed from the viewer.</p>' : ''}
 <nav class="nav" aria-label="Pages"><button type="button" id="prev" aria-label="Previous page">&#8249;</button><button type="button" id="next" aria-label="Next page">&#8250;</button></nav>
 <script type="application/json" id="rapport-viewer">${jsonData(config)}</script>
 ${o.script ? `<script src="${o.script}" nonce="${o.nonce}" defer></script>` : ''}`,

@@ -37,6 +37,8 @@ export interface FileViewerModel {
   formPosition: number | null;
   formFields: FormField[];
   download: boolean;
+  /** The page images carry the reader's watermark: the page deters copying too (docs/links.md). */
+  watermark: boolean;
   brand: Brand | null;
 }
 

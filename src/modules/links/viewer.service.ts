@@ -128,7 +128,8 @@ export function createLinkViewer(ctx: AppContext, deps: LinkViewerDeps) {
     if (file === null || file.status === 'failed' || file.pages.length === 0) return { kind: 'document-missing', title };
     const download = link.allow_download === 1;
     const fileTitle = readerTitle(link, file.name);
-    return { kind: 'file', shareToken, title: fileTitle, viewToken: token, file, formPosition, formFields, download, brand };
+    const watermark = link.watermark === 1;
+    return { kind: 'file', shareToken, title: fileTitle, viewToken: token, file, formPosition, formFields, download, watermark, brand };
   }
 
   /** Counts a wrong passcode of the link: null, or the lockout it started (logged, for the owner to hear of it). */
