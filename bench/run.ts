@@ -26,6 +26,7 @@ import {
   sequenceEnrolFigures,
   sequenceStepFigures,
   viewerFigures,
+  watermarkFigures,
   webhookDelivery,
 } from './script-rows.ts';
 import { buildServer, spawnServer } from './server.ts';
@@ -313,6 +314,7 @@ async function main() {
     const rowOptions = { db: DB, quick: QUICK, duration: DURATION };
     if (selected('webhook delivery')) rows.push(...(await webhookDelivery(rowOptions)));
     if (selected('PDF render')) rows.push(await pdfRender(rowOptions));
+    if (selected('watermark')) rows.push(...(await watermarkFigures(rowOptions)));
     if (selected('merge')) rows.push(await mergeFigures(rowOptions));
     if (selected('viewer page') || selected('beacons') || selected('collect')) rows.push(...(await viewerFigures(rowOptions)));
     if (selected('console first row')) {

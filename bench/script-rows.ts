@@ -67,6 +67,49 @@ export async function pdfRender({ db }: RowOptions): Promise<Record<string, unkn
 }
 
 /**
+ * Watermarked page images: bench/watermark.ts (its own fresh database of the same dialect and the real
+ * server) asks for the 3-page deck's 1600 px images of a plain link and of a watermarked one in turns,
+ * one at a time (each watermarked image drawn by the page renderer's child), then 64 watermarked ones
+ * at once, then the watermarked download.
+ */
+export async function watermarkFigures({ db, quick }: RowOptions): Promise<Record<string, unknown>[]> {
+  type Latency = { p50ms: number; p99ms: number; images: number };
+  const r = await runScript<{
+    plainPage: Latency;
+    watermarkedPage: Latency;
+    burst: { requests: number; drawn: number; overloaded: number; other: number; slowestMs: number; peakRssMB: number };
+    download: { pages: number; msPerPage: number };
+  }>('bench/watermark.ts', ['--db', db, '--images', quick ? '30' : '150']);
+  return [
+    {
+      scenario: `plain page image, 1600 px (ms per image, ${r.plainPage.images} one at a time)`,
+      ...r.plainPage,
+      target: 'report',
+      met: '-',
+    },
+    {
+      scenario: `watermarked page image, 1600 px (ms per image drawn, ${r.watermarkedPage.images} one at a time)`,
+      ...r.watermarkedPage,
+      target: 'report',
+      met: '-',
+    },
+    {
+      scenario: `watermarked burst (${r.burst.requests} at once: ${r.burst.drawn} drawn, ${r.burst.overloaded} 503; slowest ms; RSS with the renderer)`,
+      maxMs: r.burst.slowestMs,
+      peakRssMB: r.burst.peakRssMB,
+      target: 'no failure but 503, RSS ≤ 512 MB',
+      met: r.burst.other === 0 && r.burst.drawn > 0 && r.burst.peakRssMB <= 512 ? 'yes' : 'NO',
+    },
+    {
+      scenario: `watermarked download (PDF of ${r.download.pages} pages: ms per page)`,
+      p50ms: r.download.msPerPage,
+      target: 'report',
+      met: '-',
+    },
+  ];
+}
+
+/**
  * Customer import and export: bench/dataops.ts (its own fresh database of the same dialect and the
  * real server with the relay running) imports a generated CSV (1,000,000 rows, 100,000 with --quick;
  * 5 % duplicates, 1 % invalid) as a job and exports every customer as CSV.

@@ -67,7 +67,10 @@ afterAll(async () => {
 });
 
 /** The document's blur, as the browser computes it: `none` when it is not veiled. */
-const deckFilter = (page: Page) => page.locator('#deck').evaluate((el) => getComputedStyle(el).filter);
+const deckFilter = (page: Page) => page.evaluate('getComputedStyle(document.getElementById("deck")).filter') as Promise<string>;
+
+/** Sends the window an event (`blur`, `focus`) as the browser does when it loses or gets the focus. */
+const windowEvent = (page: Page, type: 'blur' | 'focus') => page.evaluate(`window.dispatchEvent(new Event('${type}'))`);
 
 /** The first page's image once it has loaded. */
 const firstPageLoaded = (page: Page) =>
@@ -76,9 +79,9 @@ const firstPageLoaded = (page: Page) =>
     return i.complete && i.naturalWidth > 0;
   });
 
-async function screenshot(page: Page, width: number): Promise<void> {
+async function screenshot(page: Page, name: string): Promise<void> {
   const dir = process.env.VIEWER_SCREENSHOTS;
-  if (dir) await page.screenshot({ path: path.join(dir, `viewer-watermark-${width}.png`), fullPage: width === 375 });
+  if (dir) await page.screenshot({ path: path.join(dir, `viewer-watermark-${name}.png`), fullPage: name === '375' });
 }
 
 describe('a watermarked document in the browser', () => {
@@ -99,26 +102,27 @@ describe('a watermarked document in the browser', () => {
     await expect.poll(() => firstPageLoaded(page)).toBe(true);
     expect(await page.locator('body').getAttribute('class')).toBe('wm');
     expect(await deckFilter(page)).toBe('none');
-    await screenshot(page, 375);
+    await screenshot(page, '375');
 
     // The window loses focus (another window, a screenshot tool): blurred; back: clear.
-    await page.evaluate(() => window.dispatchEvent(new Event('blur')));
+    await windowEvent(page, 'blur');
     await expect.poll(() => deckFilter(page)).toMatch(/^blur\(/);
-    await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+    await screenshot(page, '375-veiled');
+    await windowEvent(page, 'focus');
     await expect.poll(() => deckFilter(page)).toBe('none');
 
     // The page is hidden (another tab in front, the app switcher): blurred while hidden. Headless
     // Chromium keeps a page visible whichever tab is in front: the document says it is hidden.
     const visibility = (state: 'hidden' | 'visible') =>
-      page.evaluate((s) => {
-        if (s === 'hidden') Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
-        else delete (document as { visibilityState?: unknown }).visibilityState;
+      page.evaluate(`(() => {
+        if ('${state}' === 'hidden') Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+        else delete document.visibilityState;
         document.dispatchEvent(new Event('visibilitychange'));
-      }, state);
+      })()`);
     await visibility('hidden');
     await expect.poll(() => deckFilter(page)).toMatch(/^blur\(/);
     await visibility('visible');
-    await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+    await windowEvent(page, 'focus');
     await expect.poll(() => deckFilter(page)).toBe('none');
     await context.close();
   });
@@ -128,26 +132,25 @@ describe('a watermarked document in the browser', () => {
     const page = await context.newPage();
     await page.goto(url);
     await expect.poll(() => firstPageLoaded(page)).toBe(true);
-    await screenshot(page, 1440);
+    await screenshot(page, '1440');
 
-    const deterred = await page.evaluate(() => {
-      const image = document.querySelector('#page-1 img') as HTMLImageElement;
-      const section = document.querySelector('#page-1') as HTMLElement;
+    const deterred = await page.evaluate(`(() => {
+      const image = document.querySelector('#page-1 img');
       const menu = new MouseEvent('contextmenu', { bubbles: true, cancelable: true });
-      section.dispatchEvent(menu);
+      document.querySelector('#page-1').dispatchEvent(menu);
       const drag = new Event('dragstart', { bubbles: true, cancelable: true });
       image.dispatchEvent(drag);
       const title = new MouseEvent('contextmenu', { bubbles: true, cancelable: true });
-      document.querySelector('.bar')?.dispatchEvent(title);
+      document.querySelector('.bar').dispatchEvent(title);
       return {
         menu: menu.defaultPrevented,
         drag: drag.defaultPrevented,
         barMenu: title.defaultPrevented,
         draggable: image.draggable,
         pointer: getComputedStyle(image).pointerEvents,
-        select: getComputedStyle(document.getElementById('deck') as HTMLElement).userSelect,
+        select: getComputedStyle(document.getElementById('deck')).userSelect,
       };
-    });
+    })()`);
     // The pages' menu and drag are refused; the rest of the page keeps its own.
     expect(deterred).toEqual({ menu: true, drag: true, barMenu: false, draggable: false, pointer: 'none', select: 'none' });
 
