@@ -10132,6 +10132,8 @@ export interface paths {
                                 emailGate: number;
                                 /** @description 1: a web page link is shown in a frame rather than redirected to (beyond the interface) */
                                 embed: number;
+                                /** @description 1: the viewer's page images carry the reader's e-mail address (or visitor id), the time and their address, and its download is a PDF of them (beyond the interface) */
+                                watermark: number;
                                 /** @description the form's fields, in order (beyond the interface) */
                                 formFields: string[];
                                 /** @description what the viewer shows its readers; null: the file's name, or the web page's host (beyond the interface: `name` is the team's own) */
@@ -10257,6 +10259,11 @@ export interface paths {
                          */
                         embed?: 0 | 1;
                         /**
+                         * @description 1: every page image the viewer serves carries the reader's e-mail address (or visitor id), the time and their address, drawn in, and the download is a PDF of those images (default 0)
+                         * @enum {integer}
+                         */
+                        watermark?: 0 | 1;
+                        /**
                          * @description 1 adds the full url to the answer (a form field or the query string, as every parameter)
                          * @enum {integer}
                          */
@@ -10325,6 +10332,8 @@ export interface paths {
                                 emailGate: number;
                                 /** @description 1: a web page link is shown in a frame rather than redirected to (beyond the interface) */
                                 embed: number;
+                                /** @description 1: the viewer's page images carry the reader's e-mail address (or visitor id), the time and their address, and its download is a PDF of them (beyond the interface) */
+                                watermark: number;
                                 /** @description the form's fields, in order (beyond the interface) */
                                 formFields: string[];
                                 /** @description what the viewer shows its readers; null: the file's name, or the web page's host (beyond the interface: `name` is the team's own) */
@@ -10819,6 +10828,8 @@ export interface paths {
                                     emailGate: number;
                                     /** @description 1: a web page link is shown in a frame rather than redirected to (beyond the interface) */
                                     embed: number;
+                                    /** @description 1: the viewer's page images carry the reader's e-mail address (or visitor id), the time and their address, and its download is a PDF of them (beyond the interface) */
+                                    watermark: number;
                                     /** @description the form's fields, in order (beyond the interface) */
                                     formFields: string[];
                                     /** @description what the viewer shows its readers; null: the file's name, or the web page's host (beyond the interface: `name` is the team's own) */
@@ -13298,6 +13309,11 @@ export interface paths {
                          */
                         embed?: 0 | 1;
                         /**
+                         * @description 1: every page image the viewer serves carries the reader's e-mail address (or visitor id), the time and their address, drawn in, and the download is a PDF of those images (default 0)
+                         * @enum {integer}
+                         */
+                        watermark?: 0 | 1;
+                        /**
                          * @description 1 adds the full url to the answer (a form field or the query string, as every parameter)
                          * @enum {integer}
                          */
@@ -13366,6 +13382,8 @@ export interface paths {
                                 emailGate: number;
                                 /** @description 1: a web page link is shown in a frame rather than redirected to (beyond the interface) */
                                 embed: number;
+                                /** @description 1: the viewer's page images carry the reader's e-mail address (or visitor id), the time and their address, and its download is a PDF of them (beyond the interface) */
+                                watermark: number;
                                 /** @description the form's fields, in order (beyond the interface) */
                                 formFields: string[];
                                 /** @description what the viewer shows its readers; null: the file's name, or the web page's host (beyond the interface: `name` is the team's own) */
@@ -13528,7 +13546,7 @@ export interface paths {
         };
         /**
          * A rendered page image
-         * @description Page `n` (from 1) of the link's file, as rendered: WebP or PNG, `width=phone` (default) or `desktop`; ETag and `If-None-Match`. 404 page when the link or page is unknown or still locked.
+         * @description Page `n` (from 1) of the link's file, as rendered: WebP, `width=phone` (default) or `desktop`; ETag and `If-None-Match`. A link with `watermark`: the image with the reader's watermark drawn in, never cached (`no-store`, no ETag), 503 with Retry-After when too many are being drawn. 404 page when the link or page is unknown or still locked.
          */
         get: {
             parameters: {
@@ -13568,7 +13586,7 @@ export interface paths {
         };
         /**
          * Download the original file
-         * @description The original upload, as an attachment, when the link has `allow_download`; otherwise the 404 page.
+         * @description The original upload, as an attachment, when the link has `allow_download`; otherwise the 404 page. A link with `watermark` as well: a PDF of its page images, each with the reader's watermark drawn in, written as it is sent (503 with Retry-After while the file is still being rendered, or too many are being written).
          */
         get: {
             parameters: {

@@ -56,6 +56,7 @@ export interface LinkInput {
   expires_at?: string;
   allow_download?: 0 | 1;
   email_gate?: 0 | 1;
+  watermark?: 0 | 1;
 }
 
 export function useUploadFile(appId: string) {

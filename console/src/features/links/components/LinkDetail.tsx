@@ -59,7 +59,10 @@ export function LinkDetail({ appId, link }: { appId: string; link: LinkItem }) {
               children: link.expiresAt ? <DateTime value={link.expiresAt} /> : t('links.detail.never'),
             },
             ...(linkKind(link.type) === 'file'
-              ? [{ key: 'download', label: t('links.detail.download'), children: yesNo(link.allowDownload) }]
+              ? [
+                  { key: 'download', label: t('links.detail.download'), children: yesNo(link.allowDownload) },
+                  { key: 'watermark', label: t('links.detail.watermark'), children: yesNo(link.watermark) },
+                ]
               : []),
             { key: 'gate', label: t('links.detail.emailGate'), children: yesNo(link.emailGate) },
           ]}

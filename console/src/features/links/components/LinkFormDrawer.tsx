@@ -20,6 +20,7 @@ interface Values {
   expires?: Dayjs | null;
   allow_download?: boolean;
   email_gate?: boolean;
+  watermark?: boolean;
 }
 
 /** Where the API names a field in a failure: the form field that shows it. */
@@ -97,7 +98,7 @@ export function LinkFormDrawer({
       ...(v.customer_id ? { customer_id: v.customer_id } : {}),
       ...(v.passcode ? { passcode: v.passcode } : {}),
       ...(v.expires ? { expires_at: toServerTime(v.expires) } : {}),
-      ...(v.type === 1 ? { allow_download: v.allow_download ? 1 : 0 } : {}),
+      ...(v.type === 1 ? { allow_download: v.allow_download ? 1 : 0, watermark: v.watermark ? 1 : 0 } : {}),
       email_gate: v.email_gate ? 1 : 0,
     };
     try {
@@ -139,7 +140,13 @@ export function LinkFormDrawer({
         form={form}
         layout="vertical"
         requiredMark={false}
-        initialValues={{ type: 1, allow_download: false, email_gate: false, ...(initialFileId ? { file_id: initialFileId } : {}) }}
+        initialValues={{
+          type: 1,
+          allow_download: false,
+          email_gate: false,
+          watermark: false,
+          ...(initialFileId ? { file_id: initialFileId } : {}),
+        }}
         onFinish={(v) => void submit(v)}
       >
         <Form.Item
@@ -200,6 +207,9 @@ export function LinkFormDrawer({
               {uploadError ? <Alert type="error" showIcon message={uploadError} /> : null}
             </Flex>
             <Form.Item name="allow_download" label={t('links.form.allowDownload')} valuePropName="checked">
+              <Switch />
+            </Form.Item>
+            <Form.Item name="watermark" label={t('links.form.watermark')} extra={t('links.form.watermarkHelp')} valuePropName="checked">
               <Switch />
             </Form.Item>
           </>
