@@ -6,7 +6,7 @@
  *   p99 (a watermarked image is drawn by the page renderer's child for every request; a plain one is
  *   the stored file);
  * - a burst of 64 watermarked page requests at once: how many were drawn, how many answered 503
- *   (at most MAX_STAMPS_WAITING wait in a process), the slowest, and the server's peak RSS with its
+ *   (16 of a project wait in a process at most), the slowest, and the server's peak RSS with its
  *   renderer's child;
  * - the watermarked download: the deck as a PDF, its time per page.
  *   node --import tsx bench/watermark.ts [--db sqlite|postgres] [--images N]

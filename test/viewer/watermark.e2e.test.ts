@@ -85,7 +85,7 @@ async function screenshot(page: Page, name: string): Promise<void> {
 }
 
 describe('a watermarked document in the browser', () => {
-  it('at 375 px: the page images carry the watermark; the document blurs on blur and on a hidden page', async () => {
+  it('at 375 px: the page images carry the watermark, one refused is asked again; the document blurs on blur and on a hidden page', async () => {
     const context = await browser.newContext({
       viewport: { width: 375, height: 812 },
       deviceScaleFactor: 2,
@@ -94,6 +94,12 @@ describe('a watermarked document in the browser', () => {
       userAgent: PHONE_UA,
     });
     const page = await context.newPage();
+    // The server too busy to draw page 3 the first time: the viewer asks for it again.
+    let refused = 0;
+    await page.route(/\/page\/3\?/, async (route) => {
+      if (refused++ === 0) return route.fulfill({ status: 503, headers: { 'retry-after': '2' }, body: '' });
+      return route.continue();
+    });
     const image = page.waitForResponse((r) => /\/page\/1\?/.test(r.url()));
     await page.goto(url);
     const res = await image;
@@ -103,6 +109,19 @@ describe('a watermarked document in the browser', () => {
     expect(await page.locator('body').getAttribute('class')).toBe('wm');
     expect(await deckFilter(page)).toBe('none');
     await screenshot(page, '375');
+    await page.locator('#page-3').scrollIntoViewIfNeeded();
+    await expect
+      .poll(
+        () =>
+          page.locator('#page-3 img').evaluate((img) => {
+            const i = img as unknown as { complete: boolean; naturalWidth: number };
+            return i.complete && i.naturalWidth > 0;
+          }),
+        { timeout: 10_000 },
+      )
+      .toBe(true);
+    expect(refused).toBe(2);
+    await page.locator('#page-1').scrollIntoViewIfNeeded();
 
     // The window loses focus (another window, a screenshot tool): blurred; back: clear.
     await windowEvent(page, 'blur');
