@@ -62,6 +62,8 @@ export const TABLE_SCOPE = {
   site_anonymous_counts: PROJECT,
   project_logos: PROJECT,
   link_passcode_failures: PROJECT,
+  link_email_codes: PROJECT,
+  link_agreement_acceptances: PROJECT,
   campaigns: PROJECT,
   campaign_links: PROJECT,
   campaign_recipients: PROJECT,
