@@ -15,7 +15,7 @@ import { createAccountsBase, createAccountsService } from './modules/accounts/se
 import { createAuditService } from './modules/audit/service.ts';
 import { actionSpec, createBehaviourErasure, createBehaviourRecords, createBehaviourService } from './modules/behaviour/service.ts';
 import { createBulkServices } from './modules/bulk/service.ts';
-import { createCampaignErasure, createCampaignServices } from './modules/campaigns/service.ts';
+import { type CampaignTransport, createCampaignErasure, createCampaignServices } from './modules/campaigns/service.ts';
 import { createClientsService } from './modules/clients/service.ts';
 import {
   createCustomerCounts,
@@ -42,6 +42,7 @@ import {
   createLinksService,
   createOwnLinks,
   linkHistoryReads,
+  type ViewerMail,
 } from './modules/links/service.ts';
 import { createIngestService } from './modules/ingest/service.ts';
 import { createMembersReadModel, createMembersService } from './modules/members/service.ts';
@@ -277,6 +278,19 @@ function createEnrolmentServices(
   return { sequences, bulk };
 }
 
+/** The viewer's mail (the e-mail gate's codes) through the campaigns' transport: its pool, its send rate, the project's From. */
+function viewerMailOf(transport: CampaignTransport): ViewerMail {
+  return {
+    configured: () => transport.configured(),
+    async send(appId, m) {
+      const mailer = await transport.mailer();
+      if (mailer === null) throw new Error('SMTP_URL is not set');
+      await transport.turn();
+      await mailer.sendMail({ from: await transport.from(appId), to: m.to, subject: m.subject, text: m.text });
+    },
+  };
+}
+
 /** What reaches customers and tells who read it: webhooks, files, live events, campaigns, links, the site snippet. */
 function createOutreachServices(ctx: AppContext, id: IdentityServices, cs: CustomerServices, jobs: BackgroundJobs) {
   const { access, accounts, audit, projects } = id;
@@ -322,7 +336,9 @@ function createOutreachServices(ctx: AppContext, id: IdentityServices, cs: Custo
     ingest,
     projects,
     mailClick: mail.tracking.identifyClick,
-    // A customer's first open is mailed to the link's creator as their alert settings say.
+    // The e-mail gate's codes leave by the campaigns' transport; a customer's first open is mailed to the
+    // link's creator as their alert settings say.
+    viewerMail: viewerMailOf(mail.transport),
     mailsFirstOpen: createFirstOpenMailChoice(ctx, { memberships }),
   });
   // The site snippet's records: written through ingestion's write path as the viewer's are.
