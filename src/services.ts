@@ -352,8 +352,8 @@ function createOutreachServices(ctx: AppContext, id: IdentityServices, cs: Custo
     clickTokens: mail.tracking.resolveClick,
   });
   // Views of shared links and site visits that fell silent get their end recorded (several processes
-  // may sweep at once: each is closed once).
-  jobs.define(links.views.sweepJob);
+  // may sweep at once: each is closed once); the e-mail gate's spent codes are forgotten.
+  for (const job of links.jobs) jobs.define(job);
   jobs.define({ name: 'site-visit-sweep', idleMs: SITE_SWEEP_MS, tick: async () => ((await site.sweep()) > 0 ? 'worked' : 'idle') });
   // Alerts where salespeople are: the feed's events become signals (job alert-evaluate), told in the inbox,
   // by e-mail through the campaigns' transport (jobs alert-mail, alert-digest) and on the project's chat

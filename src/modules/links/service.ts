@@ -136,7 +136,9 @@ export function createLinksService(
     viewerFile,
   });
   const management = createLinkManagement(ctx, { accounts, files, customers, histories, mail: deps.viewerMail });
-  return { management, viewer, views, agreements };
+  // The background jobs the composition root defines: silent views closed, spent codes forgotten.
+  const jobs = [views.sweepJob, codes.expiryJob];
+  return { management, viewer, views, agreements, jobs };
 }
 
 export type LinksService = ReturnType<typeof createLinksService>;

@@ -1,4 +1,4 @@
-import type { Database } from '../../db/index.ts';
+import { type Database, crossProject } from '../../db/index.ts';
 import { type Kysely, sql } from 'kysely';
 
 type Db = Kysely<Database>;
@@ -90,6 +90,17 @@ export const verificationRepository = {
       .where('sent_at', '<', before)
       .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
       .execute();
+  },
+
+  /** Forgets every project's rows whose code, wrong codes and lock are all over (sent before `before`); answers how many. */
+  async expire(db: Db, before: number, now: number): Promise<number> {
+    const res = await db
+      .deleteFrom(T)
+      .where('sent_at', '<', before)
+      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+      .modifyEnd(crossProject('link-code-expiry'))
+      .executeTakeFirst();
+    return Number(res.numDeletedRows);
   },
 
   /** Takes the address's code when it is this one, unexpired and not locked: true once, for one caller. */

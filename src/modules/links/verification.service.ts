@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { AppContext } from '../../context.ts';
+import type { JobDefinition } from '../../lib/jobs.ts';
 import { canonicalAddress } from './access-lists.ts';
 import type { LinkRow } from './mapper.ts';
 import type { LinkSigning } from './signing.ts';
@@ -16,6 +17,8 @@ export const CODE_FAILURES = 5;
 export const CODE_LOCK_MS = 15 * 60_000;
 /** Addresses one link mails a code to at most in an hour (mail a stranger can make the server send). */
 export const LINK_CODES_PER_HOUR = 200;
+/** A row of codes is forgotten this long after its code was sent (its code, wrong codes and lock are over by then). */
+const CODE_ROW_MS = 3600_000;
 
 /** How the viewer's mail leaves: the server's sender (SMTP_URL), with the project's name as the From. */
 export interface ViewerMail {
@@ -75,12 +78,24 @@ export function createEmailCodes(ctx: AppContext, deps: { signing: LinkSigning; 
     };
   }
 
+  /** The background job `link-code-expiry`: every ten minutes, every project's codes whose time is over are forgotten. */
+  const expiryJob: JobDefinition = {
+    name: 'link-code-expiry',
+    idleMs: 10 * 60_000,
+    tick: async () => {
+      const now = ctx.clock.now();
+      return (await repo.expire(db, now - CODE_ROW_MS, now)) > 0 ? 'worked' : 'idle';
+    },
+  };
+
   return {
+    expiryJob,
+
     /** Mails a new code to `email` for the link, unless the address is locked, was sent one a moment ago, or the link is busy. */
     async request(link: LinkRow, email: string, now: number): Promise<CodeRequest> {
       const key = keyOf(link, email);
       if (key === null || mail === undefined || !mail.configured()) return { unsent: true };
-      await repo.forgetOld(db, link.app_id, link.id, now - 3600_000, now);
+      await repo.forgetOld(db, link.app_id, link.id, now - CODE_ROW_MS, now);
       if ((await repo.sentSince(db, link.app_id, link.id, now - 3600_000)) >= LINK_CODES_PER_HOUR) return { busy: 3600 };
       const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
       const hash = await signing.codeHash(link.id, key.address, code);

@@ -38,7 +38,7 @@ interface Acceptance {
   userAgent: string | null;
 }
 
-const acceptances = async (linkId: string, token = p.sales.token, query: Record<string, unknown> = {}) =>
+const acceptances = async (linkId: string, token = p.sales.token, query: Record<string, string | number> = {}) =>
   t.server.api.get(`/api/v1.7/app/${p.appId}/link/${linkId}/agreements`, { token, query });
 
 describe('the agreement', () => {

@@ -219,6 +219,39 @@ describe('the e-mail gate with a code', () => {
   });
 });
 
+describe('spent codes', () => {
+  it('are forgotten an hour after they were sent by the job link-code-expiry, unless the address is still locked', async () => {
+    const now = Date.now();
+    const row = (address: string, sentAt: number, lockedUntil: number | null) => ({
+      app_id: p.appId,
+      link_id: 'expiry-link',
+      address,
+      code_hash: null,
+      expires_at: null,
+      sent_at: sentAt,
+      locked_until: lockedUntil,
+    });
+    await t.server.ctx.database.db
+      .insertInto('link_email_codes')
+      .values([
+        row('old@example.com', now - 2 * 3600_000, null),
+        row('locked@example.com', now - 2 * 3600_000, now + 60_000),
+        row('new@example.com', now, null),
+      ])
+      .execute();
+    const job = t.server.services.links.jobs.find((j) => j.name === 'link-code-expiry');
+    expect(await job?.tick({ stopping: false })).toBe('worked');
+    const left = await t.server.ctx.database.db
+      .selectFrom('link_email_codes')
+      .select('address')
+      .where('app_id', '=', p.appId)
+      .where('link_id', '=', 'expiry-link')
+      .orderBy('address')
+      .execute();
+    expect(left.map((r) => r.address)).toEqual(['locked@example.com', 'new@example.com']);
+  });
+});
+
 describe('allow and deny lists', () => {
   it('a denied domain is refused (403), however the address is written, and nothing is sent or written', async () => {
     const link = await verifiedLink({ deny_list: 'rival.com, *.rival.com' });
