@@ -43,7 +43,11 @@ export function codePage(nonce: string, m: CodeGateModel): string {
     brand: m.brand,
     body: `<main class="card">
 ${cardBrand(m.brand)}<h2>Check your e-mail</h2>
-<p>We sent a six-digit code to <strong>${email}</strong>. Enter it to open “${escapeHtml(m.title || 'Document')}”. It is valid for 10 minutes.</p>
+<p>${
+      m.lockedFor === undefined
+        ? `We sent a six-digit code to <strong>${email}</strong>. Enter it to open “${escapeHtml(m.title || 'Document')}”. It is valid for 10 minutes.`
+        : `The codes sent to <strong>${email}</strong> no longer open “${escapeHtml(m.title || 'Document')}” for now.`
+    }</p>
 ${codeProblem(m)}
 ${codeForm}
 <div class="actions">
