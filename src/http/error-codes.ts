@@ -687,8 +687,8 @@ export const ERROR_CODES = {
   // The public viewer (share links): beacons and forms, HTTP 400.
   link_unavailable: {
     http: [PUBLIC],
-    en: 'The link does not open: it is unknown, disabled or expired, or locked by a passcode or an e-mail gate not yet passed',
-    zh: '链接无法打开：链接不存在、已停用或已过期，或尚未通过访问密码或邮箱验证',
+    en: 'The link does not open: it is unknown, disabled or expired, or locked by a passcode, an e-mail gate or an agreement not yet passed',
+    zh: '链接无法打开：链接不存在、已停用或已过期，或尚未通过访问密码、邮箱验证或同意协议',
   },
   beacon_invalid: {
     http: [PUBLIC],

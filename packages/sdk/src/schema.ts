@@ -10134,6 +10134,16 @@ export interface paths {
                                 embed: number;
                                 /** @description the form's fields, in order (beyond the interface) */
                                 formFields: string[];
+                                /** @description 1: the e-mail gate mails a six-digit code to the address and opens on it (beyond the interface) */
+                                emailVerify: number;
+                                /** @description addresses and domains the e-mail gate lets through, none other; empty: anyone (beyond the interface) */
+                                allowList: string[];
+                                /** @description addresses and domains the e-mail gate refuses (beyond the interface) */
+                                denyList: string[];
+                                /** @description the text the reader accepts before the document; null: none (beyond the interface) */
+                                agreement: string | null;
+                                /** @description the agreement's version: 1 for its first text, one more for each change; 0: never had one (beyond the interface) */
+                                agreementVersion: number;
                                 /** @description what the viewer shows its readers; null: the file's name, or the web page's host (beyond the interface: `name` is the team's own) */
                                 title: string | null;
                                 /** @description present only with with_url=1 */
@@ -10257,6 +10267,17 @@ export interface paths {
                          */
                         embed?: 0 | 1;
                         /**
+                         * @description 1: the e-mail gate mails a six-digit code to the address given and opens on it (turns the e-mail gate on; needs SMTP_URL). Default 0
+                         * @enum {integer}
+                         */
+                        email_verify?: 0 | 1;
+                        /** @description addresses and domains the e-mail gate lets through, none other (turns the e-mail gate on): bob@acme.com, acme.com or @acme.com (that domain), *.acme.com (its subdomains); an array or a comma list, at most 200; '' or [] removes it */
+                        allow_list?: string[] | string;
+                        /** @description addresses and domains the e-mail gate refuses, as allow_list (turns the e-mail gate on; it wins over allow_list); '' or [] removes it */
+                        deny_list?: string[] | string;
+                        /** @description text the reader accepts before the document (an NDA), at most 20,000 characters; each change of its text is a new version; '' removes it */
+                        agreement?: string;
+                        /**
                          * @description 1 adds the full url to the answer (a form field or the query string, as every parameter)
                          * @enum {integer}
                          */
@@ -10327,6 +10348,16 @@ export interface paths {
                                 embed: number;
                                 /** @description the form's fields, in order (beyond the interface) */
                                 formFields: string[];
+                                /** @description 1: the e-mail gate mails a six-digit code to the address and opens on it (beyond the interface) */
+                                emailVerify: number;
+                                /** @description addresses and domains the e-mail gate lets through, none other; empty: anyone (beyond the interface) */
+                                allowList: string[];
+                                /** @description addresses and domains the e-mail gate refuses (beyond the interface) */
+                                denyList: string[];
+                                /** @description the text the reader accepts before the document; null: none (beyond the interface) */
+                                agreement: string | null;
+                                /** @description the agreement's version: 1 for its first text, one more for each change; 0: never had one (beyond the interface) */
+                                agreementVersion: number;
                                 /** @description what the viewer shows its readers; null: the file's name, or the web page's host (beyond the interface: `name` is the team's own) */
                                 title: string | null;
                                 /** @description present only with with_url=1 */
@@ -10821,6 +10852,16 @@ export interface paths {
                                     embed: number;
                                     /** @description the form's fields, in order (beyond the interface) */
                                     formFields: string[];
+                                    /** @description 1: the e-mail gate mails a six-digit code to the address and opens on it (beyond the interface) */
+                                    emailVerify: number;
+                                    /** @description addresses and domains the e-mail gate lets through, none other; empty: anyone (beyond the interface) */
+                                    allowList: string[];
+                                    /** @description addresses and domains the e-mail gate refuses (beyond the interface) */
+                                    denyList: string[];
+                                    /** @description the text the reader accepts before the document; null: none (beyond the interface) */
+                                    agreement: string | null;
+                                    /** @description the agreement's version: 1 for its first text, one more for each change; 0: never had one (beyond the interface) */
+                                    agreementVersion: number;
                                     /** @description what the viewer shows its readers; null: the file's name, or the web page's host (beyond the interface: `name` is the team's own) */
                                     title: string | null;
                                     /** @description present only with with_url=1 */
@@ -13298,6 +13339,17 @@ export interface paths {
                          */
                         embed?: 0 | 1;
                         /**
+                         * @description 1: the e-mail gate mails a six-digit code to the address given and opens on it (turns the e-mail gate on; needs SMTP_URL). Default 0
+                         * @enum {integer}
+                         */
+                        email_verify?: 0 | 1;
+                        /** @description addresses and domains the e-mail gate lets through, none other (turns the e-mail gate on): bob@acme.com, acme.com or @acme.com (that domain), *.acme.com (its subdomains); an array or a comma list, at most 200; '' or [] removes it */
+                        allow_list?: string[] | string;
+                        /** @description addresses and domains the e-mail gate refuses, as allow_list (turns the e-mail gate on; it wins over allow_list); '' or [] removes it */
+                        deny_list?: string[] | string;
+                        /** @description text the reader accepts before the document (an NDA), at most 20,000 characters; each change of its text is a new version; '' removes it */
+                        agreement?: string;
+                        /**
                          * @description 1 adds the full url to the answer (a form field or the query string, as every parameter)
                          * @enum {integer}
                          */
@@ -13368,6 +13420,16 @@ export interface paths {
                                 embed: number;
                                 /** @description the form's fields, in order (beyond the interface) */
                                 formFields: string[];
+                                /** @description 1: the e-mail gate mails a six-digit code to the address and opens on it (beyond the interface) */
+                                emailVerify: number;
+                                /** @description addresses and domains the e-mail gate lets through, none other; empty: anyone (beyond the interface) */
+                                allowList: string[];
+                                /** @description addresses and domains the e-mail gate refuses (beyond the interface) */
+                                denyList: string[];
+                                /** @description the text the reader accepts before the document; null: none (beyond the interface) */
+                                agreement: string | null;
+                                /** @description the agreement's version: 1 for its first text, one more for each change; 0: never had one (beyond the interface) */
+                                agreementVersion: number;
                                 /** @description what the viewer shows its readers; null: the file's name, or the web page's host (beyond the interface: `name` is the team's own) */
                                 title: string | null;
                                 /** @description present only with with_url=1 */
@@ -13475,6 +13537,144 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1.7/app/{appId}/link/{linkId}/agreements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the acceptances of a link's agreement, newest first (Master/Admin: any link of the project; Sales: their own)
+         * @description Each acceptance: the version and the hash (SHA-256) of the text accepted, the e-mail address from the gate when the link has one (verified when it asks a code), the name, the visitor, the view read after it, when, the client address (as stored) and user agent. `format=csv`: every acceptance as CSV (UTF-8 with a byte order mark, formula-neutralised as the customer export). A link the caller may not edit is link_not_found.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description zero-based start index (default 0) */
+                    start_index?: number;
+                    /** @description page size (default 20, at most 100) */
+                    count?: number;
+                    /** @description json (default): a page; csv: every acceptance */
+                    format?: "json" | "csv";
+                };
+                header?: never;
+                path: {
+                    appId: string;
+                    linkId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                id: string;
+                                linkId: string;
+                                /** @description the agreement's version accepted */
+                                version: number;
+                                /** @description SHA-256 (hex) of the text accepted */
+                                textHash: string;
+                                /** @description the address the reader gave at the link's e-mail gate (verified when the link asks a code) */
+                                email: string | null;
+                                /** @description the name the reader gave */
+                                name: string | null;
+                                /** @description the reader's visitor id (docs/identity.md) */
+                                visitorId: string;
+                                /** @description the view the reader read the document in after accepting; null: not opened yet */
+                                viewId: string | null;
+                                /** @description yyyy-MM-dd HH:mm:ss */
+                                acceptedAt: string;
+                                /** @description the client address, as the server stores addresses (truncated by default) */
+                                ip: string | null;
+                                userAgent: string | null;
+                            }[];
+                        };
+                        "text/csv": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                id: string;
+                                linkId: string;
+                                /** @description the agreement's version accepted */
+                                version: number;
+                                /** @description SHA-256 (hex) of the text accepted */
+                                textHash: string;
+                                /** @description the address the reader gave at the link's e-mail gate (verified when the link asks a code) */
+                                email: string | null;
+                                /** @description the name the reader gave */
+                                name: string | null;
+                                /** @description the reader's visitor id (docs/identity.md) */
+                                visitorId: string;
+                                /** @description the view the reader read the document in after accepting; null: not opened yet */
+                                viewId: string | null;
+                                /** @description yyyy-MM-dd HH:mm:ss */
+                                acceptedAt: string;
+                                /** @description the client address, as the server stores addresses (truncated by default) */
+                                ip: string | null;
+                                userAgent: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                        "text/csv": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        "text/csv": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -13654,7 +13854,97 @@ export interface paths {
         put?: never;
         /**
          * Pass the e-mail gate
-         * @description Form post `email` (and `name`), taken like the link's form: a valid address answers 303 back to the viewer with an unlock cookie; an invalid one answers the gate page again (400).
+         * @description Form post `email` (and `name`), taken like the link's form. An address the link's allow and deny lists refuse answers the gate page saying so (403), and nothing is sent. Without `email_verify` a valid address answers 303 back to the viewer with an unlock cookie; with it, a six-digit code is mailed to the address and the answer is 303 back to the viewer, which asks for the code (a new code at most once a minute per address: 429 with Retry-After; an address locked by wrong codes: 429). An invalid address answers the gate page again (400). `change=1` forgets the address awaiting its code.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/l/{token}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give the e-mail gate's code
+         * @description Form post `code`, the six digits mailed to the address the gate awaits (the unlock cookie names it): right answers 303 back to the viewer with the gate passed and the address verified; not six digits 400, wrong 403, expired or used 400, each the code page again. The fifth wrong code for the address on the link within 15 minutes locks it for 15 minutes (429, Retry-After), the right code refused too.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/l/{token}/agree": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept the link's agreement
+         * @description Form post `agree=1` (the box ticked), `version` (the version shown) and an optional `name`: the acceptance is recorded and the answer is 303 back to the viewer with an unlock cookie naming the version. Unticked 400; a version other than the current one (the text changed) 409, with the current text to read.
          */
         post: {
             parameters: {

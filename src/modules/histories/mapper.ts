@@ -141,6 +141,11 @@ export function toLink(
     title: r.title,
     embed: r.embed,
     formFields: r.form_fields ? (JSON.parse(r.form_fields) as string[]) : DEFAULT_FORM_FIELDS,
+    emailVerify: r.email_verify,
+    allowList: r.allow_list ? (JSON.parse(r.allow_list) as string[]) : [],
+    denyList: r.deny_list ? (JSON.parse(r.deny_list) as string[]) : [],
+    agreement: r.agreement,
+    agreementVersion: r.agreement_version,
     ...(url !== undefined ? { url } : {}),
     ...(r.is_directional === 1 ? { customer: customer ? toLinkCustomer(customer, clock) : null } : {}),
   };

@@ -8,6 +8,7 @@ import { publicPage } from '../../http/public-pages.ts';
 import { randomToken } from '../../lib/secrets.ts';
 import type { ViewerScript } from '../../lib/viewer-script.ts';
 import { BEACON_MAX_BYTES } from './beacons.ts';
+import { gateRoutes } from './gate.routes.ts';
 import type { LinkViewer, LinkViews, LinksService } from './service.ts';
 import { type ViewerHttp, type ViewerRoutesOptions, pageHeaders, unavailable, viewerHttp } from './viewer.http.ts';
 import { messagePage } from './viewer-html.ts';
@@ -115,61 +116,6 @@ function viewerPageRoutes(fastify: FastifyInstance, viewer: LinkViewer, http: Vi
         .header('Cache-Control', 'no-store')
         .header('X-Robots-Tag', 'noindex')
         .send(original.body);
-    },
-  );
-}
-
-/** The passcode and e-mail gates: form posts answered with the unlock cookie, or the gate page again. */
-function gateRoutes(fastify: FastifyInstance, viewer: LinkViewer, http: ViewerHttp): void {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  app.post(
-    '/l/:token/unlock',
-    {
-      bodyLimit: BODY_LIMITS.small,
-      config: { limitBy: 'caller' },
-      schema: {
-        ...publicPage(
-          'Unlock a passcode link',
-          'Form post `passcode`: right answers 303 back to the viewer with an unlock cookie; wrong answers the passcode page again (403). After too many wrong ones for the link from any address (LINK_PASSCODE_FAILURES), its passcode is refused, the right one too, with the passcode page saying so (429, Retry-After) until the lockout ends or the owner sets a new passcode.',
-        ),
-        params: shareParams,
-        body: formBody,
-      },
-    },
-    async (request, reply) => {
-      await http.countForm(request, reply);
-      const token = request.params.token;
-      const result = await viewer.unlock(token, http.unlockOf(request), (request.body as Record<string, unknown>).passcode);
-      if (result === undefined) return unavailable(reply, 'missing');
-      if (result === null) return http.render(reply, { kind: 'passcode', shareToken: token, title: '', wrong: true }, {});
-      if ('lockedFor' in result)
-        return http.render(reply, { kind: 'passcode', shareToken: token, title: '', wrong: false, lockedFor: result.lockedFor }, {});
-      return http.unlocked(reply, token, result.cookie);
-    },
-  );
-
-  app.post(
-    '/l/:token/gate',
-    {
-      bodyLimit: BODY_LIMITS.small,
-      config: { limitBy: 'caller' },
-      schema: {
-        ...publicPage(
-          'Pass the e-mail gate',
-          "Form post `email` (and `name`), taken like the link's form: a valid address answers 303 back to the viewer with an unlock cookie; an invalid one answers the gate page again (400).",
-        ),
-        params: shareParams,
-        body: formBody,
-      },
-    },
-    async (request, reply) => {
-      await http.countForm(request, reply);
-      const token = request.params.token;
-      const visitor = await http.visitorOf(request, reply);
-      const result = await viewer.passGate(token, request.body as Record<string, unknown>, visitor);
-      if (result === undefined) return unavailable(reply, 'missing');
-      if (result === null) return http.render(reply, { kind: 'email', shareToken: token, title: '', invalid: true }, {});
-      return http.unlocked(reply, token, result.cookie);
     },
   );
 }

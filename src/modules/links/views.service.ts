@@ -166,7 +166,7 @@ export function createLinkViews(ctx: AppContext, deps: LinkViewsDeps) {
     if (!('link' in found)) throw publicFailure('link_unavailable', 'The link does not open (unknown, disabled or expired)');
     const link = found.link;
     if (await gates.locked(link, unlock))
-      throw publicFailure('link_unavailable', 'The link is locked: give its passcode (or e-mail address) first');
+      throw publicFailure('link_unavailable', 'The link is locked: give its passcode or e-mail address, or accept its agreement, first');
     if (link.type !== 1 || link.file1 === null) return { link, count: 1, file: null };
     const file = await viewerFile(link.app_id, link.file1);
     return { link, count: Math.max(1, file?.pageCount ?? 1), file };
