@@ -124,6 +124,9 @@ export const CROSS_PROJECT = {
   'site-key':
     "The site snippet's collect calls name only the site key (a public page knows nothing else): the project is found by its key, " +
     'unique across projects, and the project found names every later statement.',
+  'share-domains':
+    "A request's Host names a project's share domain alone (a viewer's browser knows nothing else), and a claim is checked unique: " +
+    'the domains are unique across projects, read all at once into an in-process map, and the project found names every later statement.',
   'site-visit-sweep':
     'Recording the end of site visits that fell silent, in every project: each server sweeps whatever visits stopped sending.',
   'site-anonymous-expiry':
