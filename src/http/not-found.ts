@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { closeIfBodyUnread } from './error-handler.ts';
 
 const PAGE = `<!DOCTYPE html>
@@ -11,10 +11,13 @@ const PAGE = `<!DOCTYPE html>
 </html>
 `;
 
+/** The 404 page (a body left unread closes the connection). */
+export function sendNotFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  closeIfBodyUnread(request, reply);
+  return reply.code(404).type('text/html; charset=utf-8').send(PAGE);
+}
+
 /** Unknown URIs and known paths with the wrong method: HTTP 404 with an HTML page (docs/interface.md §2). */
 export function registerNotFound(app: FastifyInstance): void {
-  app.setNotFoundHandler((request, reply) => {
-    closeIfBodyUnread(request, reply);
-    return reply.code(404).type('text/html; charset=utf-8').send(PAGE);
-  });
+  app.setNotFoundHandler(sendNotFound);
 }
