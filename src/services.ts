@@ -146,7 +146,12 @@ function createCustomerServices(ctx: AppContext, id: IdentityServices, jobs: Bac
   // Groups show their live customers, counted by the customers module.
   const groups = createGroupsService(ctx, access, members, createCustomerCounts(ctx).liveByGroup);
   // Histories read links, their view logs and customers through the owners' read models.
-  const histories = createHistoriesService(ctx, access, { links: linkHistoryReads, customers: customerHistoryReads });
+  const histories = createHistoriesService(
+    ctx,
+    access,
+    { links: linkHistoryReads, customers: customerHistoryReads },
+    projects.shareDomains.publicBase,
+  );
   // The overview and the record list read the customer (and a survivor's pending merges) in their own
   // statements, through the customers and merges modules' read models.
   // The timeline's records of the team's notes and tasks join them through the tasks module's reads.
@@ -304,7 +309,13 @@ function createOutreachServices(ctx: AppContext, id: IdentityServices, cs: Custo
     defineJob: ctx.config.mailWorker ? (def) => jobs.define(def) : null,
   });
   // The sequences runner's steps: mail through the campaigns' queue, tasks of the sending member, the customer's own link of the deck.
-  const running = { mail: mail.sequenceMail, tasks: cs.tasks.tasks, ownLinks: createOwnLinks(ctx), accounts, files: files.viewer };
+  const running = {
+    mail: mail.sequenceMail,
+    tasks: cs.tasks.tasks,
+    ownLinks: createOwnLinks(ctx, projects.shareDomains.publicBase),
+    accounts,
+    files: files.viewer,
+  };
   const enrolment = { access, customers, campaigns: mail.additions, exports: cs.dataops.exports, running };
   const { sequences, bulk } = createEnrolmentServices(ctx, enrolment, jobs);
   // Links shared from Rapport: their management, their public viewer and view recording; views are written

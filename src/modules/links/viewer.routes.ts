@@ -36,7 +36,7 @@ function viewerPageRoutes(fastify: FastifyInstance, viewer: LinkViewer, http: Vi
   app.get(
     '/l/:token',
     {
-      config: { limitBy: 'caller' },
+      config: { shareHost: 'serve', limitBy: 'caller' },
       schema: {
         ...publicPage(
           'The share-link viewer',
@@ -57,7 +57,7 @@ function viewerPageRoutes(fastify: FastifyInstance, viewer: LinkViewer, http: Vi
   app.get(
     '/l/:token/page/:n',
     {
-      config: { limitBy: 'caller' },
+      config: { shareHost: 'serve', limitBy: 'caller' },
       schema: {
         ...publicPage(
           'A rendered page image',
@@ -79,6 +79,7 @@ function viewerPageRoutes(fastify: FastifyInstance, viewer: LinkViewer, http: Vi
               n,
               width,
               ifNoneMatch: request.headers['if-none-match'],
+              within: request.shareProject,
             });
       if (image === null) return unavailable(reply, 'missing');
       reply
@@ -94,7 +95,7 @@ function viewerPageRoutes(fastify: FastifyInstance, viewer: LinkViewer, http: Vi
   app.get(
     '/l/:token/download',
     {
-      config: { limitBy: 'caller' },
+      config: { shareHost: 'serve', limitBy: 'caller' },
       schema: {
         ...publicPage(
           'Download the original file',
@@ -105,7 +106,7 @@ function viewerPageRoutes(fastify: FastifyInstance, viewer: LinkViewer, http: Vi
     },
     async (request, reply) => {
       await http.countViewer(request, reply);
-      const original = await viewer.download(request.params.token, http.unlockOf(request));
+      const original = await viewer.download(request.params.token, http.unlockOf(request), request.shareProject);
       if (original === null) return unavailable(reply, 'missing');
       const ascii = original.name.replace(/[^\x20-\x7e]|["\\]/g, '_');
       return reply
@@ -126,7 +127,7 @@ function gateRoutes(fastify: FastifyInstance, viewer: LinkViewer, http: ViewerHt
     '/l/:token/unlock',
     {
       bodyLimit: BODY_LIMITS.small,
-      config: { limitBy: 'caller' },
+      config: { shareHost: 'serve', limitBy: 'caller' },
       schema: {
         ...publicPage(
           'Unlock a passcode link',
@@ -139,7 +140,12 @@ function gateRoutes(fastify: FastifyInstance, viewer: LinkViewer, http: ViewerHt
     async (request, reply) => {
       await http.countForm(request, reply);
       const token = request.params.token;
-      const result = await viewer.unlock(token, http.unlockOf(request), (request.body as Record<string, unknown>).passcode);
+      const result = await viewer.unlock(
+        token,
+        http.unlockOf(request),
+        (request.body as Record<string, unknown>).passcode,
+        request.shareProject,
+      );
       if (result === undefined) return unavailable(reply, 'missing');
       if (result === null) return http.render(reply, { kind: 'passcode', shareToken: token, title: '', wrong: true }, {});
       if ('lockedFor' in result)
@@ -152,7 +158,7 @@ function gateRoutes(fastify: FastifyInstance, viewer: LinkViewer, http: ViewerHt
     '/l/:token/gate',
     {
       bodyLimit: BODY_LIMITS.small,
-      config: { limitBy: 'caller' },
+      config: { shareHost: 'serve', limitBy: 'caller' },
       schema: {
         ...publicPage(
           'Pass the e-mail gate',
@@ -184,7 +190,7 @@ function formRoute(fastify: FastifyInstance, viewer: LinkViewer, http: ViewerHtt
     '/l/:token/form',
     {
       bodyLimit: BODY_LIMITS.default,
-      config: { limitBy: 'caller', errorStyle: 'public' },
+      config: { shareHost: 'serve', limitBy: 'caller', errorStyle: 'public' },
       schema: {
         ...publicPage(
           "Send the link's form",
@@ -220,7 +226,7 @@ function beaconRoute(fastify: FastifyInstance, views: LinkViews, http: ViewerHtt
     '/l/:token/events',
     {
       bodyLimit: BEACON_MAX_BYTES,
-      config: { limitBy: 'caller', errorStyle: 'public', parameters: 'raw' },
+      config: { shareHost: 'serve', limitBy: 'caller', errorStyle: 'public', parameters: 'raw' },
       schema: {
         ...publicPage(
           'Page-dwell beacons',
@@ -256,7 +262,7 @@ function addressRoutes(fastify: FastifyInstance, viewer: LinkViewer, http: Viewe
   app.get(
     '/link/:linkId',
     {
-      config: { limitBy: 'caller' },
+      config: { shareHost: 'serve', limitBy: 'caller' },
       schema: {
         ...publicPage(
           "The original platform's link address",
@@ -268,7 +274,7 @@ function addressRoutes(fastify: FastifyInstance, viewer: LinkViewer, http: Viewe
     async (request, reply) => {
       await http.countViewer(request, reply);
       const q = (request.query as { share_token?: unknown }).share_token;
-      const to = await viewer.legacyAddress(request.params.linkId, typeof q === 'string' ? q : undefined);
+      const to = await viewer.legacyAddress(request.params.linkId, typeof q === 'string' ? q : undefined, request.shareProject);
       if (to === null) return unavailable(reply, 'missing');
       return reply.header('Referrer-Policy', 'no-referrer').redirect(to, 302);
     },
@@ -278,7 +284,7 @@ function addressRoutes(fastify: FastifyInstance, viewer: LinkViewer, http: Viewe
   app.get(
     '/assets/:name',
     {
-      config: { limitBy: 'none' },
+      config: { shareHost: 'serve', limitBy: 'none' },
       schema: {
         ...publicPage("The viewer's script", "The viewer page's script, named by its content's hash: cached for good."),
         params: Type.Object({ name: Type.String({ maxLength: 100 }) }),
