@@ -1,7 +1,7 @@
 // lanes: sqlite postgres
 import { createCanvas } from '@napi-rs/canvas';
 import type { LightMyRequestResponse as Response } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { multipart } from '../../helpers/files.ts';
 import { useTestServer } from '../../helpers/harness.ts';
 import { type HistoryProject, historyProject } from '../../helpers/histories.ts';
@@ -206,6 +206,32 @@ describe('a request to a share domain', () => {
     // An unknown host is served as before.
     expect((await onHost('10.0.0.5:8080', 'GET', `/api/v1.7/app/${p.appId}`, { token: p.master.token })).json().status).toBe(1);
     expect((await onHost('unclaimed.example', 'GET', `/l/${aWeb.shareToken}`)).statusCode).toBe(200);
+  });
+
+  it('looks the host up in memory: no read of the share domains per request once they are known', async () => {
+    const reader = t.server.ctx.database.reader;
+    const all = reader.all.bind(reader);
+    let reads = 0;
+    const spy = vi.spyOn(reader, 'all').mockImplementation((q, ...args) => {
+      if (q.name === 'appShareDomains') reads += 1;
+      return all(q, ...args);
+    });
+    try {
+      await onHost(A_DOMAIN, 'GET', `/l/${aWeb.shareToken}`);
+      reads = 0;
+      for (const host of [A_DOMAIN, B_DOMAIN, 'rapport.example', 'unclaimed.example', '10.0.0.9', A_DOMAIN.toUpperCase()]) {
+        await onHost(host, 'GET', `/l/${aWeb.shareToken}`);
+        await onHost(host, 'GET', '/api/v1.7/my-apps', { token: p.master.token });
+      }
+      expect(reads).toBe(0);
+      // A project edit empties the map (in every process): the next request reads it once again.
+      await edit(p.appId, p.master.token, { description: 'Edited' });
+      await onHost(A_DOMAIN, 'GET', `/l/${aWeb.shareToken}`);
+      await onHost(A_DOMAIN, 'GET', `/l/${aWeb.shareToken}`);
+      expect(reads).toBe(1);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('follows an edit at once: a domain cleared or moved stops answering for the project', async () => {
