@@ -217,7 +217,17 @@ describe('a request to a share domain', () => {
       return all(q, ...args);
     });
     try {
-      await onHost(A_DOMAIN, 'GET', `/l/${aWeb.shareToken}`);
+      // Settled first: on PostgreSQL the notification of an earlier commit (the tests before) arrives
+      // after it, and empties the map once more.
+      const settle = async () => {
+        for (let i = 0; i < 20; i += 1) {
+          const before = reads;
+          await new Promise((r) => setTimeout(r, 50));
+          await onHost(A_DOMAIN, 'GET', `/l/${aWeb.shareToken}`);
+          if (reads === before) return;
+        }
+      };
+      await settle();
       reads = 0;
       for (const host of [A_DOMAIN, B_DOMAIN, 'rapport.example', 'unclaimed.example', '10.0.0.9', A_DOMAIN.toUpperCase()]) {
         await onHost(host, 'GET', `/l/${aWeb.shareToken}`);
@@ -226,9 +236,10 @@ describe('a request to a share domain', () => {
       expect(reads).toBe(0);
       // A project edit empties the map (in every process): the next request reads it once again.
       await edit(p.appId, p.master.token, { description: 'Edited' });
-      await onHost(A_DOMAIN, 'GET', `/l/${aWeb.shareToken}`);
-      await onHost(A_DOMAIN, 'GET', `/l/${aWeb.shareToken}`);
-      expect(reads).toBe(1);
+      await settle();
+      // Once here; on PostgreSQL perhaps twice (the edit's own notification, arriving after it).
+      expect(reads).toBeGreaterThanOrEqual(1);
+      expect(reads).toBeLessThanOrEqual(2);
     } finally {
       spy.mockRestore();
     }
