@@ -183,4 +183,6 @@ export interface RateLimitConfig {
   readonly perTestMail: number;
   /** Invitation links (created or resent) per minute of one project (RATE_LIMIT_INVITATIONS). */
   readonly perInvitation: number;
+  /** `GET /tls/ask` questions a minute from one address (RATE_LIMIT_TLS_ASK): the TLS proxy asks once per name it has not in memory. */
+  readonly perTlsAsk: number;
 }

@@ -11,7 +11,12 @@ import { type AbuseProject, type AbuseUser, createProject, signUp, underAttack, 
  * X-Forwarded-Host; a flood of made-up hosts and `/tls/ask` questions. Each Host variant of a
  * domain is that domain: nothing slips through as an "unknown host".
  */
-const s = useAbuseServer({ PUBLIC_BASE_URL: 'https://rapport.example', RATE_LIMIT_TOKEN: '100000', RATE_LIMIT_IP: '60' });
+const s = useAbuseServer({
+  PUBLIC_BASE_URL: 'https://rapport.example',
+  RATE_LIMIT_TOKEN: '100000',
+  RATE_LIMIT_IP: '60',
+  RATE_LIMIT_TLS_ASK: '60',
+});
 
 const VICTIM_DOMAIN = 'docs.victim.example';
 const ATTACKER_DOMAIN = 'share.attacker.example';
@@ -192,7 +197,7 @@ describe('Host header tricks', () => {
       probe,
       100,
     );
-    // The viewer answers; the TLS questions of one address are cut by its budget (RATE_LIMIT_IP).
+    // The viewer answers; the TLS questions of one address are cut by their budget (RATE_LIMIT_TLS_ASK).
     expect(run.result.every((status) => [200, 404, 429].includes(status))).toBe(true);
     expect(run.result.filter((status) => status === 429).length).toBeGreaterThan(0);
     expect(s.server.alive()).toBe(true);

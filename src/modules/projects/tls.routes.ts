@@ -22,14 +22,16 @@ function askedNearby(request: FastifyRequest): boolean {
  * `GET /tls/ask?domain=`: Caddy's on-demand TLS `ask` (docs/operations.md, "Share domains"). 200
  * when a project claims the domain, the 404 page otherwise, and to callers it does not take
  * (TLS_ASK_FROM=private, the default: straight from loopback or a private address). It tells whether
- * a domain is claimed and nothing else; counted against the caller's address budget.
+ * a domain is claimed and nothing else; counted against the caller's address budget of such
+ * questions (RATE_LIMIT_TLS_ASK), apart from its other requests: Caddy asks for every name it does not
+ * hold in memory, so a restart asks for each again.
  */
 export async function tlsRoutes(fastify: FastifyInstance, opts: { projects: ProjectsService; from: 'private' | 'any' }): Promise<void> {
   const { projects, from } = opts;
   fastify.get(
     '/tls/ask',
     {
-      config: { limitBy: 'ip' },
+      config: { limitBy: 'caller' },
       schema: {
         tags: ['Operations'],
         summary: "Whether a project claims a domain (Caddy's on-demand TLS ask): 200, or 404",
@@ -41,6 +43,7 @@ export async function tlsRoutes(fastify: FastifyInstance, opts: { projects: Proj
       },
     },
     async (request, reply) => {
+      await fastify.limits.count(request, reply, { tlsAsk: request.ip });
       const domain = (request.query as { domain?: string }).domain;
       if ((from === 'private' && !askedNearby(request)) || domain === undefined || !(await projects.claimed(domain))) {
         return sendNotFound(request, reply);
