@@ -128,6 +128,9 @@ export const CROSS_PROJECT = {
     'unique across projects, and the project found names every later statement.',
   'link-code-expiry':
     "Deleting the share-link e-mail gate's codes whose time is over (the code, its wrong codes and its lock), in every project: each server expires what has aged.",
+  'share-domains':
+    "A request's Host names a project's share domain alone (a viewer's browser knows nothing else), and a claim is checked unique: " +
+    'the domains are unique across projects, read all at once into an in-process map, and the project found names every later statement.',
   'site-visit-sweep':
     'Recording the end of site visits that fell silent, in every project: each server sweeps whatever visits stopped sending.',
   'site-anonymous-expiry':

@@ -106,6 +106,8 @@ export interface AppsTable {
   sales_export: Generated<number>;
   /** The region its phone numbers are read against (ISO 3166-1 alpha-2; migration 030; docs/projects.md). */
   region: Generated<string>;
+  /** The project's own share domain (migration 041; docs/projects.md): a lower-case host name, unique; null: none. */
+  share_domain: string | null;
 }
 
 export interface MembersTable {

@@ -80,7 +80,8 @@ export function createOutreachServices(ctx: AppContext, id: IdentityServices, cs
     defineJob: ctx.config.mailWorker ? (def) => jobs.define(def) : null,
   });
   // The sequences runner's steps: mail through the campaigns' queue, tasks of the sending member, the customer's own link of the deck.
-  const running = { mail: mail.sequenceMail, tasks: cs.tasks.tasks, ownLinks: createOwnLinks(ctx), accounts, files: files.viewer };
+  const ownLinks = createOwnLinks(ctx, projects.shareDomains.publicBase);
+  const running = { mail: mail.sequenceMail, tasks: cs.tasks.tasks, ownLinks, accounts, files: files.viewer };
   const enrolment = { access, customers, campaigns: mail.additions, exports: cs.dataops.exports, running };
   const { sequences, bulk } = createEnrolmentServices(ctx, enrolment, jobs);
   // Links shared from Rapport: their management, their public viewer and view recording; views are written

@@ -1038,6 +1038,8 @@ export interface paths {
                         site_origins?: string;
                         /** @description The region the project's phone numbers are read against: ISO 3166-1 alpha-2 (GB, US, CN, …), any case. Create: CN when not sent */
                         region?: string;
+                        /** @description Edit only: the project's own share domain, a host name (share.example.com; IDN taken as punycode) its links, campaign tracking and site snippet are addressed at instead of PUBLIC_BASE_URL; '' clears it. Unique across projects */
+                        share_domain?: string;
                         /** @description 1: Sales members may export their own customers (default); 0: only Master and Admin export */
                         sales_export?: number;
                     };
@@ -1145,6 +1147,8 @@ export interface paths {
                                 siteOrigins: string;
                                 /** @description The region the project's phone numbers are read against (ISO 3166-1 alpha-2) */
                                 region: string;
+                                /** @description The project's own share domain (a host name), '' when it has none */
+                                shareDomain: string;
                             };
                         };
                     };
@@ -1182,7 +1186,7 @@ export interface paths {
         put?: never;
         /**
          * Edit a project (Master/Admin)
-         * @description Beyond the interface: `site_origins`, the origins the site snippet may send from, comma-separated (https://shop.example.com, http://localhost:8080); '' clears them. Failures: name_invalid, description_invalid, svc_user_id_invalid, site_origins_invalid.
+         * @description Beyond the interface: `site_origins`, the origins the site snippet may send from, comma-separated (https://shop.example.com, http://localhost:8080); '' clears them. `share_domain`, the project's own host name for its links, mail tracking and site snippet (share.example.com; '' clears it). Failures: name_invalid, description_invalid, svc_user_id_invalid, site_origins_invalid, share_domain_invalid, share_domain_taken.
          */
         post: {
             parameters: {
@@ -1202,6 +1206,8 @@ export interface paths {
                         site_origins?: string;
                         /** @description The region the project's phone numbers are read against: ISO 3166-1 alpha-2 (GB, US, CN, …), any case. Create: CN when not sent */
                         region?: string;
+                        /** @description Edit only: the project's own share domain, a host name (share.example.com; IDN taken as punycode) its links, campaign tracking and site snippet are addressed at instead of PUBLIC_BASE_URL; '' clears it. Unique across projects */
+                        share_domain?: string;
                         /** @description 1: Sales members may export their own customers (default); 0: only Master and Admin export */
                         sales_export?: number;
                     };
@@ -1606,6 +1612,8 @@ export interface paths {
                                 siteOrigins: string;
                                 /** @description The region the project's phone numbers are read against (ISO 3166-1 alpha-2) */
                                 region: string;
+                                /** @description The project's own share domain (a host name), '' when it has none */
+                                shareDomain: string;
                                 secret: string | null;
                             }[];
                         };
@@ -1899,6 +1907,45 @@ export interface paths {
                     appId: string;
                     token: string;
                 };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tls/ask": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether a project claims a domain (Caddy's on-demand TLS ask): 200, or 404
+         * @description For the TLS proxy in front of the server: it reveals whether a share domain is claimed by a project, nothing else. With TLS_ASK_FROM=private (the default) only requests straight from loopback or a private address are answered; others get 404.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    domain?: string;
+                };
+                header?: never;
+                path?: never;
                 cookie?: never;
             };
             requestBody?: never;

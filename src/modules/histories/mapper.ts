@@ -84,8 +84,8 @@ export interface LinkCounters {
 /** The form's fields when a link names none (docs/links.md). */
 export const DEFAULT_FORM_FIELDS = ['name', 'email', 'phone', 'company'];
 
-/** Where a link is opened: PUBLIC_BASE_URL + /l/ + share token. */
-export const linkUrl = (publicBaseUrl: string, shareToken: string) => `${publicBaseUrl}/l/${encodeURIComponent(shareToken)}`;
+/** Where a link is opened: its project's public base (share domain, else PUBLIC_BASE_URL) + /l/ + share token. */
+export const linkUrl = (base: string, shareToken: string) => `${base}/l/${encodeURIComponent(shareToken)}`;
 
 export function toLink(
   r: LinkRow,

@@ -33,7 +33,7 @@ export function gateRoutes(fastify: FastifyInstance, viewer: LinkViewer, http: V
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const route = (summary: string, description: string) => ({
     bodyLimit: BODY_LIMITS.small,
-    config: { limitBy: 'caller' as const },
+    config: { shareHost: 'serve' as const, limitBy: 'caller' as const },
     schema: { ...publicPage(summary, description), params: shareParams, body: formBody },
   });
 
@@ -46,7 +46,12 @@ export function gateRoutes(fastify: FastifyInstance, viewer: LinkViewer, http: V
     async (request, reply) => {
       await http.countForm(request, reply);
       const token = request.params.token;
-      const result = await viewer.unlock(token, http.unlockOf(request), (request.body as Record<string, unknown>).passcode);
+      const result = await viewer.unlock(
+        token,
+        http.unlockOf(request),
+        (request.body as Record<string, unknown>).passcode,
+        request.shareProject,
+      );
       if (result === undefined) return unavailable(reply, 'missing');
       if (result === null) return http.render(reply, { kind: 'passcode', shareToken: token, title: '', wrong: true }, {});
       if ('lockedFor' in result)

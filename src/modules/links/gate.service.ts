@@ -44,7 +44,7 @@ export function createLinkGatePosts(ctx: AppContext, deps: LinkGatePostsDeps) {
 
   /** The link of a share token, opened and its passcode given, with what its cookie proves; else undefined. */
   async function openLink(shareToken: string, visitor: VisitorRequest) {
-    const found = await gates.linkOf(shareToken);
+    const found = await gates.linkOf(shareToken, visitor.within);
     if (!('link' in found)) return undefined;
     const unlocked = await gates.unlockedOf(found.link, visitor.unlock);
     if (found.link.passcode_hash !== null && !unlocked.passcode) return undefined;

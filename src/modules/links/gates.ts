@@ -72,19 +72,23 @@ export function createLinkGates(
   }
 
   return {
-    /** The link a share token opens, or why it does not. */
-    async linkOf(shareToken: string): Promise<{ link: LinkRow } | { why: Unavailable }> {
+    /**
+     * The link a share token opens, or why it does not. `within`: the project whose share domain
+     * the request came to; a link of another project there is as unknown as a made-up token.
+     */
+    async linkOf(shareToken: string, within?: string | null): Promise<{ link: LinkRow } | { why: Unavailable }> {
       if (!SHARE_TOKEN_RE.test(shareToken)) return { why: 'missing' };
       const link = await repo.byShareToken(reader, shareToken);
-      if (!link) return { why: 'missing' };
+      if (!link || (within != null && link.app_id !== within)) return { why: 'missing' };
       if (link.status !== 1) return { why: 'disabled' };
       if (link.expires_at !== null && link.expires_at <= clock.now()) return { why: 'expired' };
       return { link };
     },
 
-    /** The link of a share token whatever its state (disabled and expired ones too), or undefined. */
-    anyLinkOf(shareToken: string): Promise<LinkRow | undefined> {
-      return repo.byShareToken(reader, shareToken);
+    /** The link of a share token whatever its state (disabled and expired ones too), or undefined; `within` as `linkOf`. */
+    async anyLinkOf(shareToken: string, within?: string | null): Promise<LinkRow | undefined> {
+      const link = await repo.byShareToken(reader, shareToken);
+      return link !== undefined && (within == null || link.app_id === within) ? link : undefined;
     },
 
     /** What the link's unlock cookie proves. */

@@ -19,6 +19,8 @@ export interface VisitorRequest {
   unlock: string | undefined;
   /** The `rapport_click` parameter a campaign's tracked link added to the address, if any. */
   mailClick?: string | undefined;
+  /** The project whose share domain the request came to: another project's link is as unknown. */
+  within?: string | null;
 }
 
 /** The project behind a link, as its reader sees it: its name and its logo's address (docs/projects.md, "Logo"). */

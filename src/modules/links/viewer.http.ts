@@ -169,6 +169,7 @@ export function viewerHttp(fastify: FastifyInstance, opts: ViewerRoutesOptions) 
         visitorId,
         userId: await signedInUser(request),
         unlock: readCookie(request, UNLOCK_COOKIE),
+        within: request.shareProject,
       };
     },
 

@@ -37,7 +37,7 @@ function viewerPageRoutes(fastify: FastifyInstance, viewer: LinkViewer, http: Vi
   app.get(
     '/l/:token',
     {
-      config: { limitBy: 'caller' },
+      config: { shareHost: 'serve', limitBy: 'caller' },
       schema: {
         ...publicPage(
           'The share-link viewer',
@@ -58,7 +58,7 @@ function viewerPageRoutes(fastify: FastifyInstance, viewer: LinkViewer, http: Vi
   app.get(
     '/l/:token/page/:n',
     {
-      config: { limitBy: 'caller' },
+      config: { shareHost: 'serve', limitBy: 'caller' },
       schema: {
         ...publicPage(
           'A rendered page image',
@@ -80,6 +80,7 @@ function viewerPageRoutes(fastify: FastifyInstance, viewer: LinkViewer, http: Vi
               n,
               width,
               ifNoneMatch: request.headers['if-none-match'],
+              within: request.shareProject,
             });
       if (image === null) return unavailable(reply, 'missing');
       reply
@@ -95,7 +96,7 @@ function viewerPageRoutes(fastify: FastifyInstance, viewer: LinkViewer, http: Vi
   app.get(
     '/l/:token/download',
     {
-      config: { limitBy: 'caller' },
+      config: { shareHost: 'serve', limitBy: 'caller' },
       schema: {
         ...publicPage(
           'Download the original file',
@@ -106,7 +107,7 @@ function viewerPageRoutes(fastify: FastifyInstance, viewer: LinkViewer, http: Vi
     },
     async (request, reply) => {
       await http.countViewer(request, reply);
-      const original = await viewer.download(request.params.token, http.unlockOf(request));
+      const original = await viewer.download(request.params.token, http.unlockOf(request), request.shareProject);
       if (original === null) return unavailable(reply, 'missing');
       const ascii = original.name.replace(/[^\x20-\x7e]|["\\]/g, '_');
       return reply
@@ -130,7 +131,7 @@ function formRoute(fastify: FastifyInstance, viewer: LinkViewer, http: ViewerHtt
     '/l/:token/form',
     {
       bodyLimit: BODY_LIMITS.default,
-      config: { limitBy: 'caller', errorStyle: 'public' },
+      config: { shareHost: 'serve', limitBy: 'caller', errorStyle: 'public' },
       schema: {
         ...publicPage(
           "Send the link's form",
@@ -166,7 +167,7 @@ function beaconRoute(fastify: FastifyInstance, views: LinkViews, http: ViewerHtt
     '/l/:token/events',
     {
       bodyLimit: BEACON_MAX_BYTES,
-      config: { limitBy: 'caller', errorStyle: 'public', parameters: 'raw' },
+      config: { shareHost: 'serve', limitBy: 'caller', errorStyle: 'public', parameters: 'raw' },
       schema: {
         ...publicPage(
           'Page-dwell beacons',
@@ -202,7 +203,7 @@ function addressRoutes(fastify: FastifyInstance, viewer: LinkViewer, http: Viewe
   app.get(
     '/link/:linkId',
     {
-      config: { limitBy: 'caller' },
+      config: { shareHost: 'serve', limitBy: 'caller' },
       schema: {
         ...publicPage(
           "The original platform's link address",
@@ -214,7 +215,7 @@ function addressRoutes(fastify: FastifyInstance, viewer: LinkViewer, http: Viewe
     async (request, reply) => {
       await http.countViewer(request, reply);
       const q = (request.query as { share_token?: unknown }).share_token;
-      const to = await viewer.legacyAddress(request.params.linkId, typeof q === 'string' ? q : undefined);
+      const to = await viewer.legacyAddress(request.params.linkId, typeof q === 'string' ? q : undefined, request.shareProject);
       if (to === null) return unavailable(reply, 'missing');
       return reply.header('Referrer-Policy', 'no-referrer').redirect(to, 302);
     },
@@ -224,7 +225,7 @@ function addressRoutes(fastify: FastifyInstance, viewer: LinkViewer, http: Viewe
   app.get(
     '/assets/:name',
     {
-      config: { limitBy: 'none' },
+      config: { shareHost: 'serve', limitBy: 'none' },
       schema: {
         ...publicPage("The viewer's script", "The viewer page's script, named by its content's hash: cached for good."),
         params: Type.Object({ name: Type.String({ maxLength: 100 }) }),

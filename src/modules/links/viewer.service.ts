@@ -25,6 +25,8 @@ export interface PageImageRequest {
   n: number;
   width: PageWidth;
   ifNoneMatch?: string | undefined;
+  /** The project whose share domain the request came to (another project's link: null). */
+  within?: string | null;
 }
 
 export interface LinkViewerDeps {
@@ -109,8 +111,12 @@ export function createLinkViewer(ctx: AppContext, deps: LinkViewerDeps) {
   }
 
   /** The open, unlocked file link of a share token, or null. */
-  async function unlockedFileLink(shareToken: string, unlock: string | undefined): Promise<(LinkRow & { file1: string }) | null> {
-    const found = await gates.linkOf(shareToken);
+  async function unlockedFileLink(
+    shareToken: string,
+    unlock: string | undefined,
+    within: string | null | undefined,
+  ): Promise<(LinkRow & { file1: string }) | null> {
+    const found = await gates.linkOf(shareToken, within);
     if (!('link' in found) || found.link.type !== 1 || found.link.file1 === null) return null;
     if (await gates.locked(found.link, unlock)) return null;
     return found.link as LinkRow & { file1: string };
@@ -118,11 +124,11 @@ export function createLinkViewer(ctx: AppContext, deps: LinkViewerDeps) {
 
   return {
     /** `/link/{link-id}?share_token=`: the viewer's address when the id and token are one link's, else null. */
-    async legacyAddress(linkId: string, shareToken: string | undefined): Promise<string | null> {
+    async legacyAddress(linkId: string, shareToken: string | undefined, within?: string | null): Promise<string | null> {
       if (shareToken === undefined) return null;
-      const found = await gates.linkOf(shareToken);
+      const found = await gates.linkOf(shareToken, within);
       if (!('link' in found) && found.why === 'missing') return null;
-      const link = 'link' in found ? found.link : await gates.anyLinkOf(shareToken);
+      const link = 'link' in found ? found.link : await gates.anyLinkOf(shareToken, within);
       return link && link.id === linkId ? `/l/${encodeURIComponent(shareToken)}` : null;
     },
 
@@ -133,7 +139,7 @@ export function createLinkViewer(ctx: AppContext, deps: LinkViewerDeps) {
      * with the page's `open` beacon.
      */
     async viewer(shareToken: string, visitor: VisitorRequest, head: boolean): Promise<ViewerAnswer> {
-      const found = await gates.linkOf(shareToken);
+      const found = await gates.linkOf(shareToken, visitor.within);
       if (!('link' in found)) return { kind: 'unavailable', why: found.why };
       const link = found.link;
       const title = readerTitle(link);
@@ -151,7 +157,7 @@ export function createLinkViewer(ctx: AppContext, deps: LinkViewerDeps) {
 
     /** A page image of an open file link (gates passed); null for anything else (the same 404). */
     async pageImage(req: PageImageRequest): Promise<PageImage | null> {
-      const link = await unlockedFileLink(req.shareToken, req.unlock);
+      const link = await unlockedFileLink(req.shareToken, req.unlock, req.within);
       if (link === null) return null;
       try {
         return await files.viewerPage(link.app_id, { fileId: link.file1, n: req.n, width: req.width, ifNoneMatch: req.ifNoneMatch });
@@ -165,8 +171,9 @@ export function createLinkViewer(ctx: AppContext, deps: LinkViewerDeps) {
     async download(
       shareToken: string,
       unlock: string | undefined,
+      within?: string | null,
     ): Promise<{ name: string; contentType: string; size: number; body: Readable } | null> {
-      const link = await unlockedFileLink(shareToken, unlock);
+      const link = await unlockedFileLink(shareToken, unlock, within);
       if (link === null || link.allow_download !== 1) return null;
       return files.viewerOriginal(link.app_id, link.file1);
     },
@@ -181,8 +188,9 @@ export function createLinkViewer(ctx: AppContext, deps: LinkViewerDeps) {
       shareToken: string,
       unlock: string | undefined,
       passcode: unknown,
+      within?: string | null,
     ): Promise<{ cookie: string } | { lockedFor: number } | null | undefined> {
-      const found = await gates.linkOf(shareToken);
+      const found = await gates.linkOf(shareToken, within);
       if (!('link' in found)) return undefined;
       const link = found.link;
       if (link.passcode_hash === null) return { cookie: await signing.unlockCookie(link, await gates.unlockedOf(link, unlock)) };
@@ -208,7 +216,7 @@ export function createLinkViewer(ctx: AppContext, deps: LinkViewerDeps) {
      * matched, made or neither; a filled honeypot (`url`) is answered alike and writes nothing.
      */
     async form(shareToken: string, body: Record<string, unknown>, visitor: VisitorRequest): Promise<true> {
-      const found = await gates.linkOf(shareToken);
+      const found = await gates.linkOf(shareToken, visitor.within);
       if (!('link' in found)) throw publicFailure('link_unavailable', 'The link does not open (unknown, disabled or expired)');
       const link = found.link;
       if (await gates.locked(link, visitor.unlock)) {
