@@ -15,6 +15,7 @@ import { registerParameterParsing } from './http/params.ts';
 import { registerRateLimits } from './http/rate-limits.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerCors } from './http/cors.ts';
+import { registerShareHosts } from './http/share-hosts.ts';
 import { LazyChildLogger, redactUrl } from './logger.ts';
 import { accountsRoutes } from './modules/accounts/routes.ts';
 import { behaviourRoutes } from './modules/behaviour/routes.ts';
@@ -32,6 +33,7 @@ import { membersRoutes } from './modules/members/routes.ts';
 import { metadataRoutes } from './modules/metadata/routes.ts';
 import { logoRoutes } from './modules/projects/logo.routes.ts';
 import { projectsRoutes } from './modules/projects/routes.ts';
+import { tlsRoutes } from './modules/projects/tls.routes.ts';
 import { webhooksRoutes } from './modules/webhooks/routes.ts';
 import { clientsRoutes } from './modules/clients/routes.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
@@ -203,6 +205,7 @@ async function registerModules(app: FastifyInstance, ctx: AppContext, services: 
   });
   await app.register(projectsRoutes, { projects: services.projects });
   await app.register(logoRoutes, { logos: services.logos });
+  await app.register(tlsRoutes, { projects: services.projects, from: ctx.config.tlsAskFrom });
   await app.register(membersRoutes, {
     members: services.members,
     session: {
@@ -255,6 +258,8 @@ export async function buildApp(ctx: AppContext & { readonly metrics?: Metrics | 
   const metrics = ctx.metrics ?? null;
   recordBodyLimits(app);
   registerSecurityHeaders(app);
+  // A project's share domain reaches its public pages alone: before CORS, the token check and the body.
+  registerShareHosts(app, services.projects.shareDomains.projectOfHost);
   // Before the token check: a preflight carries no token, and is answered here.
   await registerCors(app, ctx.config.corsOrigins);
   await registerLoadShedding(app, ctx);

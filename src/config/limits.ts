@@ -48,6 +48,7 @@ function rateLimitSettings(env: Env): RateLimitConfig {
     perSiteAddress: intSetting(env, 'RATE_LIMIT_SITE_IP', 600, 1, 1_000_000),
     perTestMail: intSetting(env, 'RATE_LIMIT_TEST_MAIL', 5, 1, 1_000_000),
     perInvitation: intSetting(env, 'RATE_LIMIT_INVITATIONS', 10, 1, 1_000_000),
+    perTlsAsk: intSetting(env, 'RATE_LIMIT_TLS_ASK', 1200, 1, 1_000_000),
   });
 }
 

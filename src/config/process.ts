@@ -15,6 +15,13 @@ function trustProxySetting(raw: string | undefined): boolean | number | string[]
   );
 }
 
+function tlsAskFromSetting(raw: string | undefined): 'private' | 'any' {
+  const value = (raw ?? '').trim().toLowerCase();
+  if (value === '' || value === 'private') return 'private';
+  if (value === 'any') return 'any';
+  throw new ConfigError(`TLS_ASK_FROM must be private (loopback and private addresses) or any; got "${raw ?? ''}"`);
+}
+
 const GEO_LANGUAGES = ['en', 'zh-CN', 'de', 'es', 'fr', 'ja', 'pt-BR', 'ru'] as const;
 
 function geoLanguageSetting(env: Env): Config['geoLanguage'] {
@@ -40,6 +47,7 @@ export function processSettings(env: Env) {
     sqliteReadThread: boolSetting(env, 'SQLITE_READ_THREAD', true),
     writeQueueRecords: intSetting(env, 'WRITE_QUEUE_RECORDS', 16_384, 1, 1_000_000),
     trustProxy: trustProxySetting(env.TRUST_PROXY),
+    tlsAskFrom: tlsAskFromSetting(env.TLS_ASK_FROM),
     insecureFastHash: boolSetting(env, 'RAPPORT_INSECURE_FAST_HASH', false),
     embeddedRelay: boolSetting(env, 'RAPPORT_EMBEDDED_RELAY', true),
     appIdCheck: boolSetting(env, 'RAPPORT_APP_ID_CHECK', false),

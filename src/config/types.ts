@@ -62,6 +62,11 @@ export interface Config {
    * replaces the header rather than appending to it).
    */
   readonly trustProxy: boolean | number | string[];
+  /**
+   * Who may ask `GET /tls/ask` whether a project claims a domain (TLS_ASK_FROM): `private` (the
+   * default: loopback and private addresses, the TLS proxy beside the server) or `any`.
+   */
+  readonly tlsAskFrom: 'private' | 'any';
   /** Test suites only: cheap password hashes (RAPPORT_INSECURE_FAST_HASH=1). Never in production. */
   readonly insecureFastHash: boolean;
   /** Run the event relay inside the server process (RAPPORT_EMBEDDED_RELAY, default true). */
@@ -178,4 +183,6 @@ export interface RateLimitConfig {
   readonly perTestMail: number;
   /** Invitation links (created or resent) per minute of one project (RATE_LIMIT_INVITATIONS). */
   readonly perInvitation: number;
+  /** `GET /tls/ask` questions a minute from one address (RATE_LIMIT_TLS_ASK): the TLS proxy asks once per name it has not in memory. */
+  readonly perTlsAsk: number;
 }

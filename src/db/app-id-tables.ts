@@ -62,6 +62,8 @@ export const TABLE_SCOPE = {
   site_anonymous_counts: PROJECT,
   project_logos: PROJECT,
   link_passcode_failures: PROJECT,
+  link_email_codes: PROJECT,
+  link_agreement_acceptances: PROJECT,
   campaigns: PROJECT,
   campaign_links: PROJECT,
   campaign_recipients: PROJECT,
@@ -124,6 +126,11 @@ export const CROSS_PROJECT = {
   'site-key':
     "The site snippet's collect calls name only the site key (a public page knows nothing else): the project is found by its key, " +
     'unique across projects, and the project found names every later statement.',
+  'link-code-expiry':
+    "Deleting the share-link e-mail gate's codes whose time is over (the code, its wrong codes and its lock), in every project: each server expires what has aged.",
+  'share-domains':
+    "A request's Host names a project's share domain alone (a viewer's browser knows nothing else), and a claim is checked unique: " +
+    'the domains are unique across projects, read all at once into an in-process map, and the project found names every later statement.',
   'site-visit-sweep':
     'Recording the end of site visits that fell silent, in every project: each server sweeps whatever visits stopped sending.',
   'site-anonymous-expiry':

@@ -37,6 +37,8 @@ import * as m036 from './migrations/036_alerts.ts';
 import * as m037 from './migrations/037_hot_lead_readings.ts';
 import * as m038 from './migrations/038_sequences.ts';
 import * as m039 from './migrations/039_playbooks.ts';
+import * as m040 from './migrations/040_link_verification.ts';
+import * as m041 from './migrations/041_share_domains.ts';
 import * as m043 from './migrations/043_link_watermarks.ts';
 import type { Database } from './schema.ts';
 
@@ -86,6 +88,8 @@ const MIGRATIONS: Record<string, PortableMigration> = {
   '037_hot_lead_readings': m037,
   '038_sequences': m038,
   '039_playbooks': m039,
+  '040_link_verification': m040,
+  '041_share_domains': m041,
   '043_link_watermarks': m043,
 };
 

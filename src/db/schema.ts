@@ -106,6 +106,8 @@ export interface AppsTable {
   sales_export: Generated<number>;
   /** The region its phone numbers are read against (ISO 3166-1 alpha-2; migration 030; docs/projects.md). */
   region: Generated<string>;
+  /** The project's own share domain (migration 041; docs/projects.md): a lower-case host name, unique; null: none. */
+  share_domain: string | null;
 }
 
 export interface MembersTable {
@@ -420,6 +422,16 @@ export interface LinksTable {
   disabled_at: number | null;
   /** What the viewer shows its readers (migration 028); null: the file's name, or the web page's host. */
   title: string | null;
+  /** 1: the e-mail gate mails a one-time code and opens on it (migration 040). */
+  email_verify: Generated<number>;
+  /** JSON array text of the addresses and domains the e-mail gate lets through; null: anyone. */
+  allow_list: string | null;
+  /** JSON array text of the addresses and domains the e-mail gate refuses; null: none. */
+  deny_list: string | null;
+  /** The text the reader accepts before the document; null: none. */
+  agreement: string | null;
+  /** 1 for the agreement's first text, one more for each change; 0: never had one. */
+  agreement_version: Generated<number>;
   /** 1: the viewer's page images (and download) carry who reads, when and from where (migration 043). */
   watermark: Generated<number>;
 }
@@ -813,6 +825,8 @@ export interface VisitorsTable {
   customer_id: string;
   created_at: number;
   updated_at: number;
+  /** 1: tied by an e-mail address the visitor proved with a code (migration 040); an unverified tie never replaces it. */
+  verified: Generated<number>;
 }
 
 /**
@@ -894,6 +908,36 @@ export interface LinkPasscodeFailuresTable {
   window_start: number;
   failures: number;
   locked_until: number | null;
+}
+
+/** The one-time code of an address (canonical) on a link's e-mail gate, and its wrong codes (migration 040). */
+export interface LinkEmailCodesTable {
+  app_id: string;
+  link_id: string;
+  address: string;
+  /** HMAC of the code; null once used, or after the lock its wrong codes started. */
+  code_hash: string | null;
+  expires_at: number | null;
+  sent_at: number;
+  window_start: number | null;
+  failures: Generated<number>;
+  locked_until: number | null;
+}
+
+/** An acceptance of a link's agreement (migration 040). */
+export interface LinkAgreementAcceptancesTable {
+  id: string;
+  app_id: string;
+  link_id: string;
+  version: number;
+  /** SHA-256 (hex) of the text accepted. */
+  text_hash: string;
+  email: string | null;
+  name: string | null;
+  visitor_id: string;
+  accepted_at: number;
+  ip: string | null;
+  user_agent: string | null;
 }
 
 /** A secret the server made for itself (the view-token key), shared by its processes (migration 015). */
@@ -1128,6 +1172,8 @@ export interface Database {
   site_events: SiteEventsTable;
   site_anonymous_counts: SiteAnonymousCountsTable;
   link_passcode_failures: LinkPasscodeFailuresTable;
+  link_email_codes: LinkEmailCodesTable;
+  link_agreement_acceptances: LinkAgreementAcceptancesTable;
   server_secrets: ServerSecretsTable;
   clues: CluesTable;
   posts: PostsTable;

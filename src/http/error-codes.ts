@@ -191,6 +191,16 @@ export const ERROR_CODES = {
     en: 'description is too long',
     zh: '描述过长',
   },
+  share_domain_invalid: {
+    http: [BUSINESS],
+    en: "share_domain must be a domain name (share.example.com): no scheme, path or port, not an IP address, not the server's own host",
+    zh: 'share_domain 必须是域名（如 share.example.com）：不含协议、路径或端口，不能是 IP 地址，也不能是服务器自身的主机名',
+  },
+  share_domain_taken: {
+    http: [BUSINESS],
+    en: 'The share domain is already claimed by another project',
+    zh: '该分享域名已被其他项目占用',
+  },
   svc_user_id_invalid: {
     http: [BUSINESS],
     en: 'svc_user_id (svc-user-id) must be the caller, or an active member of the project',
@@ -687,8 +697,8 @@ export const ERROR_CODES = {
   // The public viewer (share links): beacons and forms, HTTP 400.
   link_unavailable: {
     http: [PUBLIC],
-    en: 'The link does not open: it is unknown, disabled or expired, or locked by a passcode or an e-mail gate not yet passed',
-    zh: '链接无法打开：链接不存在、已停用或已过期，或尚未通过访问密码或邮箱验证',
+    en: 'The link does not open: it is unknown, disabled or expired, or locked by a passcode, an e-mail gate or an agreement not yet passed',
+    zh: '链接无法打开：链接不存在、已停用或已过期，或尚未通过访问密码、邮箱验证或同意协议',
   },
   beacon_invalid: {
     http: [PUBLIC],

@@ -57,7 +57,9 @@ export type Budget =
   /** One user's test mails of campaign drafts (`perTestMail`), on top of their token's budget. */
   | { testMail: number }
   /** One project's invitation links (`perInvitation`): created or resent, on top of the token's budget. */
-  | { invitation: string };
+  | { invitation: string }
+  /** `GET /tls/ask` from one address (`perTlsAsk`): the TLS proxy's questions, apart from its other requests. */
+  | { tlsAsk: string };
 
 export interface RequestLimits {
   /** Counts the request against a budget; throws rate_limited (too_many_requests under /svcuser) when it is spent. */
@@ -85,6 +87,7 @@ export interface RateLimitSettings {
   perSiteAddress: number;
   perTestMail: number;
   perInvitation: number;
+  perTlsAsk: number;
   redisUrl: string | undefined;
   redisPrefix: string;
 }
@@ -125,6 +128,7 @@ function keyOf(request: FastifyRequest, budget: Budget): { key: string; who: str
   if ('siteKey' in budget) return { key: `site-key:${budget.siteKey}`, who: 'this site key' };
   if ('siteAddress' in budget) return { key: `site-ip:${normalizeIP(budget.siteAddress)}`, who: 'site calls from this address' };
   if ('invitation' in budget) return { key: `invitation:${budget.invitation}`, who: 'invitations of this project' };
+  if ('tlsAsk' in budget) return { key: `tls-ask:${normalizeIP(budget.tlsAsk)}`, who: 'TLS questions from this address' };
   if ('testMail' in budget) return { key: `test-mail:${budget.testMail}`, who: 'test mails of this account' };
   return { key: `client:${budget.client}:${normalizeIP(budget.ip)}`, who: 'this client from this address' };
 }
@@ -178,6 +182,7 @@ export async function registerRateLimits(app: FastifyInstance, settings: RateLim
     'site-ip': settings.perSiteAddress,
     'test-mail': settings.perTestMail,
     invitation: settings.perInvitation,
+    'tls-ask': settings.perTlsAsk,
     user: settings.perToken,
   };
   const maxOf = (key: string) => maxByPrefix[key.slice(0, key.indexOf(':'))] ?? settings.perToken;

@@ -62,7 +62,12 @@ export function createCustomerServices(ctx: AppContext, id: IdentityServices, jo
   // Groups show their live customers, counted by the customers module.
   const groups = createGroupsService(ctx, access, members, createCustomerCounts(ctx).liveByGroup);
   // Histories read links, their view logs and customers through the owners' read models.
-  const histories = createHistoriesService(ctx, access, { links: linkHistoryReads, customers: customerHistoryReads });
+  const histories = createHistoriesService(
+    ctx,
+    access,
+    { links: linkHistoryReads, customers: customerHistoryReads },
+    projects.shareDomains.publicBase,
+  );
   // The overview and the record list read the customer (and a survivor's pending merges) in their own
   // statements, through the customers and merges modules' read models.
   // The timeline's records of the team's notes and tasks join them through the tasks module's reads.

@@ -5,10 +5,10 @@ import type { BackgroundJobs } from '../lib/jobs.ts';
 import { type MembershipsOf, createAlertsServices, createFirstOpenMailChoice } from '../modules/alerts/service.ts';
 import { actionSpec } from '../modules/behaviour/service.ts';
 import { createBulkServices } from '../modules/bulk/service.ts';
-import { createCampaignServices } from '../modules/campaigns/service.ts';
+import { type CampaignTransport, createCampaignServices } from '../modules/campaigns/service.ts';
 import { createFileFacts, createFilesServices } from '../modules/files/service.ts';
 import { createLiveService } from '../modules/live/service.ts';
-import { createLinkReadings, createLinkReads, createLinksService, createOwnLinks } from '../modules/links/service.ts';
+import { type ViewerMail, createLinkReadings, createLinkReads, createLinksService, createOwnLinks } from '../modules/links/service.ts';
 import { createProjectLogos } from '../modules/projects/service.ts';
 import { SWEEP_EVERY_MS as SITE_SWEEP_MS, createSiteService, createSiteStatus } from '../modules/site/service.ts';
 import { type PlaybooksDeps, createPlaybooksService } from '../modules/playbooks/service.ts';
@@ -80,7 +80,8 @@ export function createOutreachServices(ctx: AppContext, id: IdentityServices, cs
     defineJob: ctx.config.mailWorker ? (def) => jobs.define(def) : null,
   });
   // The sequences runner's steps: mail through the campaigns' queue, tasks of the sending member, the customer's own link of the deck.
-  const running = { mail: mail.sequenceMail, tasks: cs.tasks.tasks, ownLinks: createOwnLinks(ctx), accounts, files: files.viewer };
+  const ownLinks = createOwnLinks(ctx, projects.shareDomains.publicBase);
+  const running = { mail: mail.sequenceMail, tasks: cs.tasks.tasks, ownLinks, accounts, files: files.viewer };
   const enrolment = { access, customers, campaigns: mail.additions, exports: cs.dataops.exports, running };
   const { sequences, bulk } = createEnrolmentServices(ctx, enrolment, jobs);
   // Links shared from Rapport: their management, their public viewer and view recording; views are written
@@ -99,7 +100,9 @@ export function createOutreachServices(ctx: AppContext, id: IdentityServices, cs
     ingest,
     projects,
     mailClick: mail.tracking.identifyClick,
-    // A customer's first open is mailed to the link's creator as their alert settings say.
+    // The e-mail gate's codes leave by the campaigns' transport; a customer's first open is mailed to the
+    // link's creator as their alert settings say.
+    viewerMail: viewerMailOf(mail.transport),
     mailsFirstOpen: createFirstOpenMailChoice(ctx, { memberships }),
   });
   // The site snippet's records: written through ingestion's write path as the viewer's are.
@@ -113,8 +116,8 @@ export function createOutreachServices(ctx: AppContext, id: IdentityServices, cs
     clickTokens: mail.tracking.resolveClick,
   });
   // Views of shared links and site visits that fell silent get their end recorded (several processes
-  // may sweep at once: each is closed once).
-  jobs.define(links.views.sweepJob);
+  // may sweep at once: each is closed once); the e-mail gate's spent codes are forgotten.
+  for (const job of links.jobs) jobs.define(job);
   jobs.define({ name: 'site-visit-sweep', idleMs: SITE_SWEEP_MS, tick: async () => ((await site.sweep()) > 0 ? 'worked' : 'idle') });
   // Alerts where salespeople are: the feed's events become signals (job alert-evaluate), told in the inbox,
   // by e-mail through the campaigns' transport (jobs alert-mail, alert-digest) and on the project's chat
@@ -196,4 +199,17 @@ function contentObject(text: string | null): Record<string, unknown> {
   } catch {
     return {};
   }
+}
+
+/** The viewer's mail (the e-mail gate's codes) through the campaigns' transport: its pool, its send rate, the project's From. */
+function viewerMailOf(transport: CampaignTransport): ViewerMail {
+  return {
+    configured: () => transport.configured(),
+    async send(appId, m) {
+      const mailer = await transport.mailer();
+      if (mailer === null) throw new Error('SMTP_URL is not set');
+      await transport.turn();
+      await mailer.sendMail({ from: await transport.from(appId), to: m.to, subject: m.subject, text: m.text });
+    },
+  };
 }

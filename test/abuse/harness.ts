@@ -164,6 +164,46 @@ export async function addMember(s: AbuseServer, owner: AbuseUser, appId: string,
 }
 
 /**
+ * An owner's project (named `name`) with two Sales members, `sales` and their `colleague`, and a
+ * stranger with a project of their own ("Other").
+ */
+export async function salesTeam(
+  s: AbuseServer,
+  name: string,
+): Promise<{ owner: AbuseUser; sales: AbuseUser; colleague: AbuseUser; stranger: AbuseUser; project: AbuseProject; other: AbuseProject }> {
+  const [owner, sales, colleague, stranger] = await Promise.all([signUp(s), signUp(s), signUp(s), signUp(s)]);
+  const project = await createProject(s, owner, name);
+  const other = await createProject(s, stranger, 'Other');
+  await addMember(s, owner, project.appId, sales);
+  await addMember(s, owner, project.appId, colleague);
+  return { owner, sales, colleague, stranger, project, other };
+}
+
+/** What the server answered a call: its HTTP status, and its JSON body ({} when the body is not JSON, e.g. an HTML 404). */
+export interface AbuseAnswer {
+  status: number;
+  body: { status?: number; code?: string; msg?: string; error?: string; data?: Record<string, unknown> & { id?: string } };
+}
+
+/** A call of `user`'s (null: with no credentials) to `route`; `body` sent as it is when a string, else as JSON. */
+export async function apiCall(s: AbuseServer, user: AbuseUser | null, method: string, route: string, body?: unknown): Promise<AbuseAnswer> {
+  const headers = { ...(user === null ? {} : user.auth), ...(body === undefined ? {} : { 'content-type': 'application/json' }) };
+  const res = await fetch(`${s.base}${route}`, {
+    method,
+    headers,
+    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  let parsed: AbuseAnswer['body'] = {};
+  try {
+    parsed = JSON.parse(text) as AbuseAnswer['body'];
+  } catch {
+    // Not JSON.
+  }
+  return { status: res.status, body: parsed };
+}
+
+/**
  * The first column of the first row of a read-only query on the server's database (`?` for each
  * parameter; numbered for PostgreSQL here): what an attack left stored, seen from outside the process.
  */

@@ -1,6 +1,6 @@
 // lanes: sqlite postgres
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type AbuseProject, type AbuseUser, addMember, createProject, readScalar, signUp, underAttack, useAbuseServer } from './harness.ts';
+import { type AbuseProject, type AbuseUser, apiCall, readScalar, salesTeam, underAttack, useAbuseServer } from './harness.ts';
 
 /**
  * Notes, tasks and logged calls under attack (docs/tasks.md): a Sales member reaching a colleague's
@@ -8,7 +8,6 @@ import { type AbuseProject, type AbuseUser, addMember, createProject, readScalar
  * and time zones, and a flood of the largest notes while another member works.
  */
 const t = useAbuseServer();
-let owner: AbuseUser;
 let sales: AbuseUser;
 let colleague: AbuseUser;
 let stranger: AbuseUser;
@@ -20,14 +19,7 @@ let theirNote: string;
 let theirTask: string;
 
 const json = { 'content-type': 'application/json' };
-const call = async (user: AbuseUser, method: string, path: string, body?: unknown) => {
-  const res = await fetch(`${t.server.base}${path}`, {
-    method,
-    headers: body === undefined ? user.auth : { ...user.auth, ...json },
-    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-  });
-  return { status: res.status, body: (await res.json()) as { status?: number; code?: string; error?: string; data?: { id: string } } };
-};
+const call = (user: AbuseUser, method: string, path: string, body?: unknown) => apiCall(t.server, user, method, path, body);
 const app = () => `/api/v1.7/app/${project.appId}`;
 const count = async (table: 'notes' | 'tasks' | 'calls', appId = project.appId) =>
   Number(await readScalar(t.server, `select count(*) from ${table} where app_id = ?`, [appId]));
@@ -39,11 +31,7 @@ async function customerOf(user: AbuseUser, name: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  [owner, sales, colleague, stranger] = await Promise.all([signUp(t.server), signUp(t.server), signUp(t.server), signUp(t.server)]);
-  project = await createProject(t.server, owner, 'Notes');
-  other = await createProject(t.server, stranger, 'Other');
-  await addMember(t.server, owner, project.appId, sales);
-  await addMember(t.server, owner, project.appId, colleague);
+  ({ sales, colleague, stranger, project, other } = await salesTeam(t.server, 'Notes'));
   mine = await customerOf(sales, 'Mine');
   theirs = await customerOf(colleague, 'Theirs');
   theirNote = (await call(colleague, 'POST', `${app()}/customer/${theirs}/notes`, { content: 'private' })).body.data?.id as string;

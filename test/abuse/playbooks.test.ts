@@ -1,6 +1,16 @@
 // lanes: sqlite postgres
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type AbuseProject, type AbuseUser, addMember, createProject, readScalar, signUp, underAttack, useAbuseServer } from './harness.ts';
+import {
+  type AbuseProject,
+  type AbuseUser,
+  addMember,
+  apiCall,
+  createProject,
+  readScalar,
+  signUp,
+  underAttack,
+  useAbuseServer,
+} from './harness.ts';
 
 /**
  * Playbooks under attack (docs/playbooks.md): another project's Master naming this project's playbook,
@@ -17,23 +27,7 @@ let playbookId: string;
 let sequenceId: string;
 
 const json = { 'content-type': 'application/json' };
-type Body = { status?: number; code?: string; msg?: string; error?: string; data?: Record<string, unknown> & { id?: string } };
-const call = async (user: AbuseUser | null, method: string, path: string, body?: unknown) => {
-  const headers = { ...(user === null ? {} : user.auth), ...(body === undefined ? {} : json) };
-  const res = await fetch(`${t.server.base}${path}`, {
-    method,
-    headers,
-    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  let parsed: Body = {};
-  try {
-    parsed = JSON.parse(text) as Body;
-  } catch {
-    // Not JSON.
-  }
-  return { status: res.status, body: parsed };
-};
+const call = (user: AbuseUser | null, method: string, path: string, body?: unknown) => apiCall(t.server, user, method, path, body);
 const app = () => `/api/v1.7/app/${project.appId}`;
 const own = () => `/api/v1.7/app/${other.appId}`;
 const count = async (table: 'playbooks' | 'playbook_runs') =>

@@ -1,6 +1,6 @@
 // lanes: sqlite postgres
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type AbuseProject, type AbuseUser, addMember, createProject, readScalar, signUp, underAttack, useAbuseServer } from './harness.ts';
+import { type AbuseProject, type AbuseUser, apiCall, readScalar, salesTeam, underAttack, useAbuseServer } from './harness.ts';
 
 /**
  * Sequences under attack (docs/sequences.md): another project's Master naming this project's sequence,
@@ -22,23 +22,7 @@ let theirEnrollment: string;
 let inboundPath: string;
 
 const json = { 'content-type': 'application/json' };
-type Body = { status?: number; code?: string; error?: string; data?: Record<string, unknown> & { id?: string } };
-const call = async (user: AbuseUser | null, method: string, path: string, body?: unknown) => {
-  const headers = { ...(user === null ? {} : user.auth), ...(body === undefined ? {} : json) };
-  const res = await fetch(`${t.server.base}${path}`, {
-    method,
-    headers,
-    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  let parsed: Body = {};
-  try {
-    parsed = JSON.parse(text) as Body;
-  } catch {
-    // An HTML page (404).
-  }
-  return { status: res.status, body: parsed };
-};
+const call = (user: AbuseUser | null, method: string, path: string, body?: unknown) => apiCall(t.server, user, method, path, body);
 const app = () => `/api/v1.7/app/${project.appId}`;
 const count = async (table: 'sequences' | 'sequence_enrollments' | 'sequence_versions') =>
   Number(await readScalar(t.server, `select count(*) from ${table} where app_id = ?`, [project.appId]));
@@ -60,11 +44,7 @@ async function settled(user: AbuseUser, bulkId: string): Promise<Record<string, 
 }
 
 beforeAll(async () => {
-  [owner, sales, colleague, stranger] = await Promise.all([signUp(t.server), signUp(t.server), signUp(t.server), signUp(t.server)]);
-  project = await createProject(t.server, owner, 'Sequences');
-  other = await createProject(t.server, stranger, 'Other');
-  await addMember(t.server, owner, project.appId, sales);
-  await addMember(t.server, owner, project.appId, colleague);
+  ({ owner, sales, colleague, stranger, project, other } = await salesTeam(t.server, 'Sequences'));
   mine = await customerOf(sales, 'Mine', 'mine@example.com');
   theirs = await customerOf(colleague, 'Theirs', 'theirs@example.com');
   const seq = await call(colleague, 'POST', `${app()}/sequences`, { name: 'Private cadence', steps: [{ type: 'task', title: 'private' }] });

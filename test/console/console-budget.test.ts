@@ -6,7 +6,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { chromiumMissing, launchChromium, personContext, watchNoise } from '../helpers/browser.ts';
 import { customerEvent } from '../helpers/histories.ts';
-import { freePort, provisionProject, runCli, useProcessDatabase, waitForOk } from '../helpers/process.ts';
+import { provisionProject, serveOnFreePort, useProcessDatabase } from '../helpers/process.ts';
 
 /**
  * The web console's first load stays small. In Chromium, signed in, the customers page is opened
@@ -49,18 +49,7 @@ let appId = '';
 
 beforeAll(async () => {
   expect(fs.existsSync(path.join(DIST, 'index.html')), 'console/dist is missing: run `npm run build`').toBe(true);
-  const port = await freePort();
-  processes.started(
-    runCli(['serve'], {
-      ...processes.db.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-    }),
-  );
-  base = `http://127.0.0.1:${port}`;
-  await waitForOk(`${base}/healthz`);
+  base = await serveOnFreePort(processes, (own) => ({ PUBLIC_BASE_URL: own }));
   const project = await provisionProject(base, processes.db.env, PHONE);
   appId = project.appId;
   const customers = Array.from({ length: 30 }, (_, i) =>

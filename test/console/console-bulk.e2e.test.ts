@@ -3,18 +3,10 @@ import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { text } from '../../console/e2e/locale.ts';
 import { CustomersPage } from '../../console/e2e/pages/CustomersPage.ts';
-import { SignInPage } from '../../console/e2e/pages/SignInPage.ts';
-import { launchChromium, personContext, watchNoise } from '../helpers/browser.ts';
+import { launchChromium, watchNoise } from '../helpers/browser.ts';
 import { expectAccessible, shot } from '../helpers/console-checks.ts';
-import {
-  type ProvisionedProject,
-  freePort,
-  provisionProject,
-  registerByEmail,
-  runCli,
-  useProcessDatabase,
-  waitForOk,
-} from '../helpers/process.ts';
+import { signedInPage } from '../helpers/console-session.ts';
+import { type ProvisionedProject, provisionProject, registerByEmail, serveOnFreePort, useProcessDatabase } from '../helpers/process.ts';
 
 /**
  * Bulk actions on the customer list in a real browser, against a real server process: the project's
@@ -51,16 +43,8 @@ async function addCustomers(names: string[]): Promise<void> {
     await api(`/api/v1.7/app/${project.appId}/member/${ownerId}/customers`, ownerToken, { method: 'POST', body: { name } });
 }
 
-async function signedIn(width: number, touch: boolean): Promise<Page> {
-  const context = await personContext(browser, { width, touch, locale: 'en-US', pageErrors, timeout: 30_000 });
-  contexts.push(context);
-  const page = await context.newPage();
-  const signIn = new SignInPage(page);
-  await signIn.open(base);
-  await signIn.signIn('13700000002', 'long enough pw');
-  await page.waitForURL((u) => !u.pathname.includes('sign-in'));
-  return page;
-}
+const signedIn = (width: number, touch: boolean) =>
+  signedInPage(browser, base, '13700000002', { width, touch, lang: 'en-US', pageErrors, contexts });
 
 /** Picks `option` in the open bulk dialog's select and starts the job; waits for its drawer to say it finished. */
 async function pickAndStart(page: Page, label: string, option: string): Promise<void> {
@@ -83,18 +67,7 @@ async function finished(page: Page): Promise<{ done: string; failed: string }> {
 }
 
 beforeAll(async () => {
-  const port = await freePort();
-  processes.started(
-    runCli(['serve'], {
-      ...processes.db.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-    }),
-  );
-  base = `http://127.0.0.1:${port}`;
-  await waitForOk(`${base}/healthz`);
+  base = await serveOnFreePort(processes, (own) => ({ PUBLIC_BASE_URL: own }));
   project = await provisionProject(base, processes.db.env, '13700000002');
   ownerToken = project.auth.authorization.slice('Bearer '.length);
   ownerId = ((await (await fetch(`${base}/svcuser/oauth2/getUserInfoByAccessToken`, { headers: project.auth })).json()) as { id: number })

@@ -10,7 +10,7 @@ import { SignInPage } from '../../console/e2e/pages/SignInPage.ts';
 import { DESKTOP_UA, launchChromium, personContext } from '../helpers/browser.ts';
 import { expectAccessible, shot } from '../helpers/console-checks.ts';
 import { startMailbox } from '../helpers/mailbox.ts';
-import { freePort, runCli, useProcessDatabase, waitForOk } from '../helpers/process.ts';
+import { runCli, serveOnFreePort, useProcessDatabase } from '../helpers/process.ts';
 
 /**
  * The campaign composer in a real browser against a real server process whose mail goes to an SMTP
@@ -88,21 +88,12 @@ beforeAll(async () => {
   expect(fs.existsSync(new URL('../../console/dist/index.html', import.meta.url)), 'console/dist is missing: run `npm run build`').toBe(
     true,
   );
-  const port = await freePort();
-  processes.started(
-    runCli(['serve'], {
-      ...processes.db.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-      SMTP_URL: `smtp://127.0.0.1:${box.port}`,
-      SMTP_FROM: 'Campaigns <mail@campaigns.example>',
-      TIME_ZONE: 'UTC',
-    }),
-  );
-  base = `http://127.0.0.1:${port}`;
-  await waitForOk(`${base}/healthz`);
+  base = await serveOnFreePort(processes, (own) => ({
+    PUBLIC_BASE_URL: own,
+    SMTP_URL: `smtp://127.0.0.1:${box.port}`,
+    SMTP_FROM: 'Campaigns <mail@campaigns.example>',
+    TIME_ZONE: 'UTC',
+  }));
 
   // The project, its Sales member and their customers, made through the API (the console's own pages for
   // these have their tests).

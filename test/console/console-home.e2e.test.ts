@@ -7,11 +7,11 @@ import { AppShell } from '../../console/e2e/pages/AppShell.ts';
 import { CustomerPage } from '../../console/e2e/pages/CustomerPage.ts';
 import { HomePage } from '../../console/e2e/pages/HomePage.ts';
 import { ProjectsPage } from '../../console/e2e/pages/ProjectsPage.ts';
-import { SignInPage } from '../../console/e2e/pages/SignInPage.ts';
-import { launchChromium, personContext, watchNoise } from '../helpers/browser.ts';
-import { expectAccessible, shot } from '../helpers/console-checks.ts';
+import { launchChromium, watchNoise } from '../helpers/browser.ts';
+import { expectAccessible, settledShot, shot } from '../helpers/console-checks.ts';
+import { signedInPage } from '../helpers/console-session.ts';
 import { DAY, HOUR, MINUTE, customerEvent } from '../helpers/histories.ts';
-import { type ProvisionedProject, freePort, provisionProject, runCli, useProcessDatabase, waitForOk } from '../helpers/process.ts';
+import { type ProvisionedProject, provisionProject, serveOnFreePort, useProcessDatabase } from '../helpers/process.ts';
 
 /**
  * The project's home page, "who to call now", in a real browser against a real server process, at
@@ -64,10 +64,7 @@ beforeAll(async () => {
   expect(fs.existsSync(new URL('../../console/dist/index.html', import.meta.url)), 'console/dist is missing: run `npm run build`').toBe(
     true,
   );
-  const port = await freePort();
-  processes.started(runCli(['serve'], { ...processes.db.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' }));
-  base = `http://127.0.0.1:${port}`;
-  await waitForOk(`${base}/healthz`);
+  base = await serveOnFreePort(processes);
   project = await provisionProject(base, processes.db.env, PHONE);
   await api(`/api/v1.7/app/${project.appId}/scoring`, { method: 'PUT', body: { site_key_pages: ['/pricing'] } });
   const res = await project.ingest([
@@ -105,22 +102,8 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** The page's screenshot once antd's passing messages have gone. */
-async function settledShot(page: Page, name: string): Promise<void> {
-  await page.locator('.ant-message-notice').first().waitFor({ state: 'detached', timeout: 15_000 });
-  await shot(page, name);
-}
-
-async function signedIn(width: number, touch: boolean, lang: Lang): Promise<Page> {
-  const context = await personContext(browser, { width, touch, locale: lang, pageErrors, timeout: 30_000 });
-  contexts.push(context);
-  const page = await context.newPage();
-  const signIn = new SignInPage(page, lang);
-  await signIn.open(base);
-  await signIn.signIn(PHONE, 'long enough pw');
-  await page.waitForURL((u) => !u.pathname.includes('sign-in'));
-  return page;
-}
+const signedIn = (width: number, touch: boolean, lang: Lang) =>
+  signedInPage(browser, base, PHONE, { width, touch, lang, pageErrors, contexts });
 
 const names = (page: Page) => page.locator('main a[href*="/customers/hl-"]').allInnerTexts();
 const combo = (page: Page, lang: Lang, label: string) => page.getByRole('combobox', { name: text(lang, label), exact: true });

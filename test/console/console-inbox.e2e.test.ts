@@ -1,25 +1,17 @@
 // lanes: sqlite
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Lang, text } from '../../console/e2e/locale.ts';
 import { ChannelsPage } from '../../console/e2e/pages/ChannelsPage.ts';
 import { CustomerPage } from '../../console/e2e/pages/CustomerPage.ts';
 import { InboxDrawer } from '../../console/e2e/pages/InboxDrawer.ts';
 import { NotificationSettingsPage } from '../../console/e2e/pages/NotificationSettingsPage.ts';
-import { SignInPage } from '../../console/e2e/pages/SignInPage.ts';
-import { launchChromium, personContext, watchNoise } from '../helpers/browser.ts';
+import { launchChromium, watchNoise } from '../helpers/browser.ts';
 import { startChatReceivers } from '../helpers/chat-receivers.ts';
-import { expectAccessible, shot } from '../helpers/console-checks.ts';
+import { expectAccessible, settledShot, shot } from '../helpers/console-checks.ts';
+import { signedInPage } from '../helpers/console-session.ts';
 import { customerEvent } from '../helpers/histories.ts';
-import {
-  type ProvisionedProject,
-  freePort,
-  provisionProject,
-  registerByEmail,
-  runCli,
-  useProcessDatabase,
-  waitForOk,
-} from '../helpers/process.ts';
+import { type ProvisionedProject, provisionProject, registerByEmail, serveOnFreePort, useProcessDatabase } from '../helpers/process.ts';
 
 /**
  * The inbox, the notification settings and the chat channels in a real browser against a real server
@@ -76,19 +68,8 @@ async function mentionOwner(customerId: string, words: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  const port = await freePort();
-  processes.started(
-    runCli(['serve'], {
-      ...processes.db.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      // The test's chat robots listen on 127.0.0.1.
-      WEBHOOK_ALLOW_PRIVATE: 'true',
-    }),
-  );
-  base = `http://127.0.0.1:${port}`;
-  await waitForOk(`${base}/healthz`);
+  // The test's chat robots listen on 127.0.0.1.
+  base = await serveOnFreePort(processes, () => ({ WEBHOOK_ALLOW_PRIVATE: 'true' }));
   project = await provisionProject(base, processes.db.env, PHONE);
   const members = await api<{ svcUserId: number; role: string }[]>(`/api/v1.7/app/${project.appId}/members`);
   ownerId = members.find((m) => m.role === 'Master')?.svcUserId ?? 0;
@@ -108,22 +89,8 @@ afterAll(async () => {
   await robots?.close();
 });
 
-async function signedIn(width: number, touch: boolean, lang: Lang): Promise<Page> {
-  const context = await personContext(browser, { width, touch, locale: lang, pageErrors, timeout: 30_000 });
-  contexts.push(context);
-  const page = await context.newPage();
-  const signIn = new SignInPage(page, lang);
-  await signIn.open(base);
-  await signIn.signIn(PHONE, 'long enough pw');
-  await page.waitForURL((u) => !u.pathname.includes('sign-in'));
-  return page;
-}
-
-/** The page's screenshot once antd's passing messages have gone. */
-async function settledShot(page: Page, name: string): Promise<void> {
-  await page.locator('.ant-message-notice').first().waitFor({ state: 'detached', timeout: 15_000 });
-  await shot(page, name);
-}
+const signedIn = (width: number, touch: boolean, lang: Lang) =>
+  signedInPage(browser, base, PHONE, { width, touch, lang, pageErrors, contexts });
 
 const unread = () => api<{ unread: number }>('/api/v1.7/notifications/unread-count').then((r) => r.unread);
 

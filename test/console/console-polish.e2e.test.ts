@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { text } from '../../console/e2e/locale.ts';
 import { DESKTOP_UA, PHONE_UA, launchChromium, personContext, watchNoise } from '../helpers/browser.ts';
 import { expectAccessible, shot } from '../helpers/console-checks.ts';
-import { freePort, provisionProject, runCli, useProcessDatabase, waitForOk } from '../helpers/process.ts';
+import { provisionProject, serveOnFreePort, useProcessDatabase } from '../helpers/process.ts';
 
 /** Whether the page scrolls sideways (run in the page). */
 const fitsWidth = () => {
@@ -53,18 +53,7 @@ beforeAll(async () => {
   expect(fs.existsSync(new URL('../../console/dist/index.html', import.meta.url)), 'console/dist is missing: run `npm run build`').toBe(
     true,
   );
-  const port = await freePort();
-  processes.started(
-    runCli(['serve'], {
-      ...processes.db.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-    }),
-  );
-  base = `http://127.0.0.1:${port}`;
-  await waitForOk(`${base}/healthz`);
+  base = await serveOnFreePort(processes, (own) => ({ PUBLIC_BASE_URL: own }));
   const project = await provisionProject(base, processes.db.env, PHONE);
   appId = project.appId;
   auth = project.auth;

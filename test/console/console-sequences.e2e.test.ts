@@ -1,17 +1,17 @@
 // lanes: sqlite
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Lang, buttonName, text } from '../../console/e2e/locale.ts';
 import { AppShell } from '../../console/e2e/pages/AppShell.ts';
 import { CustomerPage } from '../../console/e2e/pages/CustomerPage.ts';
 import { HomePage } from '../../console/e2e/pages/HomePage.ts';
 import { SequencesPage } from '../../console/e2e/pages/SequencesPage.ts';
-import { SignInPage } from '../../console/e2e/pages/SignInPage.ts';
-import { launchChromium, personContext, watchNoise } from '../helpers/browser.ts';
-import { expectAccessible, shot } from '../helpers/console-checks.ts';
+import { launchChromium, watchNoise } from '../helpers/browser.ts';
+import { expectAccessible, settledShot, shot } from '../helpers/console-checks.ts';
+import { signedInPage } from '../helpers/console-session.ts';
 import { HOUR, ago, customerEvent } from '../helpers/histories.ts';
 import { startMailbox } from '../helpers/mailbox.ts';
-import { type ProvisionedProject, freePort, provisionProject, runCli, useProcessDatabase, waitForOk } from '../helpers/process.ts';
+import { type ProvisionedProject, provisionProject, serveOnFreePort, useProcessDatabase } from '../helpers/process.ts';
 
 /**
  * Sequences and playbooks in a real browser against a real server process whose mail goes to an SMTP
@@ -55,21 +55,12 @@ async function api<T>(path: string): Promise<T> {
 }
 
 beforeAll(async () => {
-  const port = await freePort();
-  processes.started(
-    runCli(['serve'], {
-      ...processes.db.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-      SMTP_URL: `smtp://127.0.0.1:${box.port}`,
-      SMTP_FROM: 'Sales <sales@shop.example>',
-      TIME_ZONE: 'UTC',
-    }),
-  );
-  base = `http://127.0.0.1:${port}`;
-  await waitForOk(`${base}/healthz`);
+  base = await serveOnFreePort(processes, (own) => ({
+    PUBLIC_BASE_URL: own,
+    SMTP_URL: `smtp://127.0.0.1:${box.port}`,
+    SMTP_FROM: 'Sales <sales@shop.example>',
+    TIME_ZONE: 'UTC',
+  }));
   project = await provisionProject(base, processes.db.env, PHONE);
   const people = Object.values(RUNS).flatMap((r) => r.customers);
   // Each run's first customer looked at the pricing twice this week; its second one at the team page.
@@ -97,21 +88,8 @@ afterAll(async () => {
 /** The mails delivered to a customer's address. */
 const mailsTo = (name: string) => box.inbox.filter((m) => m.to.includes(`${name.toLowerCase().replace(' ', '.')}@example.com`));
 
-async function settledShot(page: Page, name: string): Promise<void> {
-  await page.locator('.ant-message-notice').first().waitFor({ state: 'detached', timeout: 15_000 });
-  await shot(page, name);
-}
-
-async function signedIn(width: number, touch: boolean, lang: Lang): Promise<Page> {
-  const context = await personContext(browser, { width, touch, locale: lang, pageErrors, timeout: 30_000 });
-  contexts.push(context);
-  const page = await context.newPage();
-  const signIn = new SignInPage(page, lang);
-  await signIn.open(base);
-  await signIn.signIn(PHONE, 'long enough pw');
-  await page.waitForURL((u) => !u.pathname.includes('sign-in'));
-  return page;
-}
+const signedIn = (width: number, touch: boolean, lang: Lang) =>
+  signedInPage(browser, base, PHONE, { width, touch, lang, pageErrors, contexts });
 
 describe('sequences and playbooks in the console', { timeout: 240_000 }, () => {
   for (const width of [1440, 375] as const) {

@@ -1,23 +1,15 @@
 // lanes: sqlite
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Lang, text } from '../../console/e2e/locale.ts';
 import { AppShell } from '../../console/e2e/pages/AppShell.ts';
 import { CustomerPage } from '../../console/e2e/pages/CustomerPage.ts';
-import { SignInPage } from '../../console/e2e/pages/SignInPage.ts';
 import { TasksPage } from '../../console/e2e/pages/TasksPage.ts';
-import { launchChromium, personContext, watchNoise } from '../helpers/browser.ts';
-import { expectAccessible, shot } from '../helpers/console-checks.ts';
+import { launchChromium, watchNoise } from '../helpers/browser.ts';
+import { expectAccessible, settledShot, shot } from '../helpers/console-checks.ts';
+import { signedInPage } from '../helpers/console-session.ts';
 import { customerEvent } from '../helpers/histories.ts';
-import {
-  type ProvisionedProject,
-  freePort,
-  provisionProject,
-  registerByEmail,
-  runCli,
-  useProcessDatabase,
-  waitForOk,
-} from '../helpers/process.ts';
+import { type ProvisionedProject, provisionProject, registerByEmail, serveOnFreePort, useProcessDatabase } from '../helpers/process.ts';
 
 /**
  * Notes, tasks and logged calls in a real browser against a real server process, at 1440 px in
@@ -55,10 +47,7 @@ async function api<T>(path: string, init: { method?: string; token?: string } = 
 }
 
 beforeAll(async () => {
-  const port = await freePort();
-  processes.started(runCli(['serve'], { ...processes.db.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' }));
-  base = `http://127.0.0.1:${port}`;
-  await waitForOk(`${base}/healthz`);
+  base = await serveOnFreePort(processes);
   project = await provisionProject(base, processes.db.env, PHONE);
   // A colleague, an Admin of the project: one who may see every customer, so may be mentioned.
   const colleague = await registerByEmail(base, processes.db.env, COLLEAGUE);
@@ -79,22 +68,8 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** The page's screenshot once antd's passing messages ("Task added.") have gone. */
-async function settledShot(page: Page, name: string): Promise<void> {
-  await page.locator('.ant-message-notice').first().waitFor({ state: 'detached', timeout: 15_000 });
-  await shot(page, name);
-}
-
-async function signedIn(width: number, touch: boolean, lang: Lang): Promise<Page> {
-  const context = await personContext(browser, { width, touch, locale: lang, pageErrors, timeout: 30_000 });
-  contexts.push(context);
-  const page = await context.newPage();
-  const signIn = new SignInPage(page, lang);
-  await signIn.open(base);
-  await signIn.signIn(PHONE, 'long enough pw');
-  await page.waitForURL((u) => !u.pathname.includes('sign-in'));
-  return page;
-}
+const signedIn = (width: number, touch: boolean, lang: Lang) =>
+  signedInPage(browser, base, PHONE, { width, touch, lang, pageErrors, contexts });
 
 describe('notes, tasks and logged calls in the console', { timeout: 180_000 }, () => {
   for (const [width, touch] of [

@@ -34,3 +34,9 @@ export async function shot(page: Page, name: string): Promise<void> {
   if (notices.length > 0) await page.waitForTimeout(600);
   await page.screenshot({ path: path.join(SHOTS_DIR, `${name}.png`), fullPage: true });
 }
+
+/** The page's screenshot `name` once antd's passing messages ("Task added.") have gone. */
+export async function settledShot(page: Page, name: string): Promise<void> {
+  await page.locator('.ant-message-notice').first().waitFor({ state: 'detached', timeout: 15_000 });
+  await shot(page, name);
+}

@@ -8,22 +8,21 @@ export interface Delivered {
   mail: ParsedMail;
 }
 
+export interface Mailbox {
+  port: number;
+  inbox: Delivered[];
+  reject: Map<string, { code: number; message: string }>;
+  waitFor(n: number, ms?: number): Promise<Delivered[]>;
+  close(): Promise<void>;
+}
+
 /**
  * A real SMTP server in-process (smtp-server) that parses what arrives with mailparser. `reject`
  * answers chosen recipients with an SMTP error at RCPT TO (e.g. 550 for a hard bounce, 451 for a
  * temporary one). `delayMs` holds each answer to DATA that long after the message has arrived, as a
  * slow server does.
  */
-export async function startMailbox(
-  port = 0,
-  options: { delayMs?: number } = {},
-): Promise<{
-  port: number;
-  inbox: Delivered[];
-  reject: Map<string, { code: number; message: string }>;
-  waitFor(n: number, ms?: number): Promise<Delivered[]>;
-  close(): Promise<void>;
-}> {
+export async function startMailbox(port = 0, options: { delayMs?: number } = {}): Promise<Mailbox> {
   const inbox: Delivered[] = [];
   const reject = new Map<string, { code: number; message: string }>();
   const server = new SMTPServer({

@@ -79,7 +79,12 @@ export async function waitForOk(url: string, ms = 60_000): Promise<void> {
  * `started(server)` records one, and every recorded server is killed before the database is
  * dropped, even when a test timed out.
  */
-export function useProcessDatabase(): { readonly db: FreshDatabase; started(server: Spawned): Spawned } {
+export interface ProcessDatabase {
+  readonly db: FreshDatabase;
+  started(server: Spawned): Spawned;
+}
+
+export function useProcessDatabase(): ProcessDatabase {
   let db: FreshDatabase | undefined;
   const servers: Spawned[] = [];
   beforeAll(async () => {
@@ -100,6 +105,30 @@ export function useProcessDatabase(): { readonly db: FreshDatabase; started(serv
       return server;
     },
   };
+}
+
+/**
+ * `rapport serve` on 127.0.0.1:`port` on the database of `processes` (recorded there, so it is killed
+ * before the database is dropped), `env` added to its environment; returned once /healthz answers.
+ */
+export async function serveOn(processes: ProcessDatabase, port: number, env: Record<string, string> = {}): Promise<Spawned> {
+  const server = processes.started(runCli(['serve'], { ...processes.db.env, PORT: String(port), HOST: '127.0.0.1', ...env }));
+  await waitForOk(`http://127.0.0.1:${port}/healthz`);
+  return server;
+}
+
+/**
+ * `rapport serve` on a free port of 127.0.0.1 (serveOn), its log at warnings and above, with what
+ * `env` gives for the server's address (e.g. PUBLIC_BASE_URL: that address) added: the address.
+ */
+export async function serveOnFreePort(
+  processes: ProcessDatabase,
+  env: (base: string) => Record<string, string> = () => ({}),
+): Promise<string> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  await serveOn(processes, port, { LOG_LEVEL: 'warn', ...env(base) });
+  return base;
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json' };

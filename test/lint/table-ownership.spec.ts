@@ -43,6 +43,8 @@ const OWNERS: Record<string, string> = {
   link_view_durations: 'links',
   visitors: 'links',
   link_passcode_failures: 'links',
+  link_email_codes: 'links',
+  link_agreement_acceptances: 'links',
   customer_merges: 'merges',
   site_visitors: 'site',
   site_visits: 'site',

@@ -1,13 +1,14 @@
 import type { Locator, Page } from 'playwright-core';
-import { type Lang, text } from '../locale.ts';
+import { type Lang, buttonName, text } from '../locale.ts';
 
-/** /console/p/:appId/settings: name and description, the project secret, the activity log. */
+/** /console/p/:appId/settings: name, description, region and share domain, the project secret, the activity log. */
 export class SettingsPage {
   readonly heading: Locator;
   readonly secret: Locator;
   readonly revealButton: Locator;
   readonly rotateButton: Locator;
   readonly rotatedNotice: Locator;
+  readonly shareDomain: Locator;
   constructor(
     readonly page: Page,
     readonly lang: Lang = 'en-US',
@@ -17,6 +18,15 @@ export class SettingsPage {
     this.revealButton = page.getByRole('button', { name: text(lang, 'settings.secret.reveal') });
     this.rotateButton = page.getByRole('button', { name: text(lang, 'settings.secret.rotate') });
     this.rotatedNotice = page.getByRole('status').filter({ hasText: text(lang, 'settings.secret.rotatedTitle') });
+    this.shareDomain = page.getByLabel(text(lang, 'settings.shareDomain'), { exact: true });
+  }
+
+  /** Saves the project form (its first Save button). */
+  async save(): Promise<void> {
+    await this.page
+      .getByRole('button', { name: buttonName(this.lang, 'common.actions.save') })
+      .first()
+      .click();
   }
 
   async open(base: string, appId: string): Promise<void> {

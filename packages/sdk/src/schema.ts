@@ -1038,6 +1038,8 @@ export interface paths {
                         site_origins?: string;
                         /** @description The region the project's phone numbers are read against: ISO 3166-1 alpha-2 (GB, US, CN, …), any case. Create: CN when not sent */
                         region?: string;
+                        /** @description Edit only: the project's own share domain, a host name (share.example.com; IDN taken as punycode) its links, campaign tracking and site snippet are addressed at instead of PUBLIC_BASE_URL; '' clears it. Unique across projects */
+                        share_domain?: string;
                         /** @description 1: Sales members may export their own customers (default); 0: only Master and Admin export */
                         sales_export?: number;
                     };
@@ -1145,6 +1147,8 @@ export interface paths {
                                 siteOrigins: string;
                                 /** @description The region the project's phone numbers are read against (ISO 3166-1 alpha-2) */
                                 region: string;
+                                /** @description The project's own share domain (a host name), '' when it has none */
+                                shareDomain: string;
                             };
                         };
                     };
@@ -1182,7 +1186,7 @@ export interface paths {
         put?: never;
         /**
          * Edit a project (Master/Admin)
-         * @description Beyond the interface: `site_origins`, the origins the site snippet may send from, comma-separated (https://shop.example.com, http://localhost:8080); '' clears them. Failures: name_invalid, description_invalid, svc_user_id_invalid, site_origins_invalid.
+         * @description Beyond the interface: `site_origins`, the origins the site snippet may send from, comma-separated (https://shop.example.com, http://localhost:8080); '' clears them. `share_domain`, the project's own host name for its links, mail tracking and site snippet (share.example.com; '' clears it). Failures: name_invalid, description_invalid, svc_user_id_invalid, site_origins_invalid, share_domain_invalid, share_domain_taken.
          */
         post: {
             parameters: {
@@ -1202,6 +1206,8 @@ export interface paths {
                         site_origins?: string;
                         /** @description The region the project's phone numbers are read against: ISO 3166-1 alpha-2 (GB, US, CN, …), any case. Create: CN when not sent */
                         region?: string;
+                        /** @description Edit only: the project's own share domain, a host name (share.example.com; IDN taken as punycode) its links, campaign tracking and site snippet are addressed at instead of PUBLIC_BASE_URL; '' clears it. Unique across projects */
+                        share_domain?: string;
                         /** @description 1: Sales members may export their own customers (default); 0: only Master and Admin export */
                         sales_export?: number;
                     };
@@ -1606,6 +1612,8 @@ export interface paths {
                                 siteOrigins: string;
                                 /** @description The region the project's phone numbers are read against (ISO 3166-1 alpha-2) */
                                 region: string;
+                                /** @description The project's own share domain (a host name), '' when it has none */
+                                shareDomain: string;
                                 secret: string | null;
                             }[];
                         };
@@ -1899,6 +1907,45 @@ export interface paths {
                     appId: string;
                     token: string;
                 };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tls/ask": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether a project claims a domain (Caddy's on-demand TLS ask): 200, or 404
+         * @description For the TLS proxy in front of the server: it reveals whether a share domain is claimed by a project, nothing else. With TLS_ASK_FROM=private (the default) only requests straight from loopback or a private address are answered; others get 404.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    domain?: string;
+                };
+                header?: never;
+                path?: never;
                 cookie?: never;
             };
             requestBody?: never;
@@ -10136,6 +10183,16 @@ export interface paths {
                                 watermark: number;
                                 /** @description the form's fields, in order (beyond the interface) */
                                 formFields: string[];
+                                /** @description 1: the e-mail gate mails a six-digit code to the address and opens on it (beyond the interface) */
+                                emailVerify: number;
+                                /** @description addresses and domains the e-mail gate lets through, none other; empty: anyone (beyond the interface) */
+                                allowList: string[];
+                                /** @description addresses and domains the e-mail gate refuses (beyond the interface) */
+                                denyList: string[];
+                                /** @description the text the reader accepts before the document; null: none (beyond the interface) */
+                                agreement: string | null;
+                                /** @description the agreement's version: 1 for its first text, one more for each change; 0: never had one (beyond the interface) */
+                                agreementVersion: number;
                                 /** @description what the viewer shows its readers; null: the file's name, or the web page's host (beyond the interface: `name` is the team's own) */
                                 title: string | null;
                                 /** @description present only with with_url=1 */
@@ -10259,6 +10316,17 @@ export interface paths {
                          */
                         embed?: 0 | 1;
                         /**
+                         * @description 1: the e-mail gate mails a six-digit code to the address given and opens on it (turns the e-mail gate on; needs SMTP_URL). Default 0
+                         * @enum {integer}
+                         */
+                        email_verify?: 0 | 1;
+                        /** @description addresses and domains the e-mail gate lets through, none other (turns the e-mail gate on): bob@acme.com, acme.com or @acme.com (that domain), *.acme.com (its subdomains); an array or a comma list, at most 200; '' or [] removes it */
+                        allow_list?: string[] | string;
+                        /** @description addresses and domains the e-mail gate refuses, as allow_list (turns the e-mail gate on; it wins over allow_list); '' or [] removes it */
+                        deny_list?: string[] | string;
+                        /** @description text the reader accepts before the document (an NDA), at most 20,000 characters; each change of its text is a new version; '' removes it */
+                        agreement?: string;
+                        /**
                          * @description 1: every page image the viewer serves carries the reader's e-mail address (or visitor id), the time and their address, drawn in, and the download is a PDF of those images (default 0)
                          * @enum {integer}
                          */
@@ -10336,6 +10404,16 @@ export interface paths {
                                 watermark: number;
                                 /** @description the form's fields, in order (beyond the interface) */
                                 formFields: string[];
+                                /** @description 1: the e-mail gate mails a six-digit code to the address and opens on it (beyond the interface) */
+                                emailVerify: number;
+                                /** @description addresses and domains the e-mail gate lets through, none other; empty: anyone (beyond the interface) */
+                                allowList: string[];
+                                /** @description addresses and domains the e-mail gate refuses (beyond the interface) */
+                                denyList: string[];
+                                /** @description the text the reader accepts before the document; null: none (beyond the interface) */
+                                agreement: string | null;
+                                /** @description the agreement's version: 1 for its first text, one more for each change; 0: never had one (beyond the interface) */
+                                agreementVersion: number;
                                 /** @description what the viewer shows its readers; null: the file's name, or the web page's host (beyond the interface: `name` is the team's own) */
                                 title: string | null;
                                 /** @description present only with with_url=1 */
@@ -10832,6 +10910,16 @@ export interface paths {
                                     watermark: number;
                                     /** @description the form's fields, in order (beyond the interface) */
                                     formFields: string[];
+                                    /** @description 1: the e-mail gate mails a six-digit code to the address and opens on it (beyond the interface) */
+                                    emailVerify: number;
+                                    /** @description addresses and domains the e-mail gate lets through, none other; empty: anyone (beyond the interface) */
+                                    allowList: string[];
+                                    /** @description addresses and domains the e-mail gate refuses (beyond the interface) */
+                                    denyList: string[];
+                                    /** @description the text the reader accepts before the document; null: none (beyond the interface) */
+                                    agreement: string | null;
+                                    /** @description the agreement's version: 1 for its first text, one more for each change; 0: never had one (beyond the interface) */
+                                    agreementVersion: number;
                                     /** @description what the viewer shows its readers; null: the file's name, or the web page's host (beyond the interface: `name` is the team's own) */
                                     title: string | null;
                                     /** @description present only with with_url=1 */
@@ -13309,6 +13397,17 @@ export interface paths {
                          */
                         embed?: 0 | 1;
                         /**
+                         * @description 1: the e-mail gate mails a six-digit code to the address given and opens on it (turns the e-mail gate on; needs SMTP_URL). Default 0
+                         * @enum {integer}
+                         */
+                        email_verify?: 0 | 1;
+                        /** @description addresses and domains the e-mail gate lets through, none other (turns the e-mail gate on): bob@acme.com, acme.com or @acme.com (that domain), *.acme.com (its subdomains); an array or a comma list, at most 200; '' or [] removes it */
+                        allow_list?: string[] | string;
+                        /** @description addresses and domains the e-mail gate refuses, as allow_list (turns the e-mail gate on; it wins over allow_list); '' or [] removes it */
+                        deny_list?: string[] | string;
+                        /** @description text the reader accepts before the document (an NDA), at most 20,000 characters; each change of its text is a new version; '' removes it */
+                        agreement?: string;
+                        /**
                          * @description 1: every page image the viewer serves carries the reader's e-mail address (or visitor id), the time and their address, drawn in, and the download is a PDF of those images (default 0)
                          * @enum {integer}
                          */
@@ -13386,6 +13485,16 @@ export interface paths {
                                 watermark: number;
                                 /** @description the form's fields, in order (beyond the interface) */
                                 formFields: string[];
+                                /** @description 1: the e-mail gate mails a six-digit code to the address and opens on it (beyond the interface) */
+                                emailVerify: number;
+                                /** @description addresses and domains the e-mail gate lets through, none other; empty: anyone (beyond the interface) */
+                                allowList: string[];
+                                /** @description addresses and domains the e-mail gate refuses (beyond the interface) */
+                                denyList: string[];
+                                /** @description the text the reader accepts before the document; null: none (beyond the interface) */
+                                agreement: string | null;
+                                /** @description the agreement's version: 1 for its first text, one more for each change; 0: never had one (beyond the interface) */
+                                agreementVersion: number;
                                 /** @description what the viewer shows its readers; null: the file's name, or the web page's host (beyond the interface: `name` is the team's own) */
                                 title: string | null;
                                 /** @description present only with with_url=1 */
@@ -13493,6 +13602,144 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1.7/app/{appId}/link/{linkId}/agreements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the acceptances of a link's agreement, newest first (Master/Admin: any link of the project; Sales: their own)
+         * @description Each acceptance: the version and the hash (SHA-256) of the text accepted, the e-mail address from the gate when the link has one (verified when it asks a code), the name, the visitor, the view read after it, when, the client address (as stored) and user agent. `format=csv`: every acceptance as CSV (UTF-8 with a byte order mark, formula-neutralised as the customer export). A link the caller may not edit is link_not_found.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description zero-based start index (default 0) */
+                    start_index?: number;
+                    /** @description page size (default 20, at most 100) */
+                    count?: number;
+                    /** @description json (default): a page; csv: every acceptance */
+                    format?: "json" | "csv";
+                };
+                header?: never;
+                path: {
+                    appId: string;
+                    linkId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                id: string;
+                                linkId: string;
+                                /** @description the agreement's version accepted */
+                                version: number;
+                                /** @description SHA-256 (hex) of the text accepted */
+                                textHash: string;
+                                /** @description the address the reader gave at the link's e-mail gate (verified when the link asks a code) */
+                                email: string | null;
+                                /** @description the name the reader gave */
+                                name: string | null;
+                                /** @description the reader's visitor id (docs/identity.md) */
+                                visitorId: string;
+                                /** @description the view the reader read the document in after accepting; null: not opened yet */
+                                viewId: string | null;
+                                /** @description yyyy-MM-dd HH:mm:ss */
+                                acceptedAt: string;
+                                /** @description the client address, as the server stores addresses (truncated by default) */
+                                ip: string | null;
+                                userAgent: string | null;
+                            }[];
+                        };
+                        "text/csv": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                id: string;
+                                linkId: string;
+                                /** @description the agreement's version accepted */
+                                version: number;
+                                /** @description SHA-256 (hex) of the text accepted */
+                                textHash: string;
+                                /** @description the address the reader gave at the link's e-mail gate (verified when the link asks a code) */
+                                email: string | null;
+                                /** @description the name the reader gave */
+                                name: string | null;
+                                /** @description the reader's visitor id (docs/identity.md) */
+                                visitorId: string;
+                                /** @description the view the reader read the document in after accepting; null: not opened yet */
+                                viewId: string | null;
+                                /** @description yyyy-MM-dd HH:mm:ss */
+                                acceptedAt: string;
+                                /** @description the client address, as the server stores addresses (truncated by default) */
+                                ip: string | null;
+                                userAgent: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                        "text/csv": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        "text/csv": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -13672,7 +13919,97 @@ export interface paths {
         put?: never;
         /**
          * Pass the e-mail gate
-         * @description Form post `email` (and `name`), taken like the link's form: a valid address answers 303 back to the viewer with an unlock cookie; an invalid one answers the gate page again (400).
+         * @description Form post `email` (and `name`), taken like the link's form. An address the link's allow and deny lists refuse answers the gate page saying so (403), and nothing is sent. Without `email_verify` a valid address answers 303 back to the viewer with an unlock cookie; with it, a six-digit code is mailed to the address and the answer is 303 back to the viewer, which asks for the code (a new code at most once a minute per address: 429 with Retry-After; an address locked by wrong codes: 429). An invalid address answers the gate page again (400). `change=1` forgets the address awaiting its code.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/l/{token}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give the e-mail gate's code
+         * @description Form post `code`, the six digits mailed to the address the gate awaits (the unlock cookie names it): right answers 303 back to the viewer with the gate passed and the address verified; not six digits 400, wrong 403, expired or used 400, each the code page again. The fifth wrong code for the address on the link within 15 minutes locks it for 15 minutes (429, Retry-After), the right code refused too.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/l/{token}/agree": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept the link's agreement
+         * @description Form post `agree=1` (the box ticked), `version` (the version shown) and an optional `name`: the acceptance is recorded and the answer is 303 back to the viewer with an unlock cookie naming the version. Unticked 400; a version other than the current one (the text changed) 409, with the current text to read.
          */
         post: {
             parameters: {

@@ -6,6 +6,7 @@ import { isEmail } from '../../lib/formats.ts';
 import { timeOrderedUuid } from '../../lib/ids.ts';
 import type { AccessService } from '../access/service.ts';
 import type { AccountsService } from '../accounts/service.ts';
+import type { ShareDomains } from '../projects/service.ts';
 import type { CustomersService } from '../customers/service.ts';
 import type { LinkReads } from '../links/service.ts';
 import { type CampaignRow, type CampaignView, type RecipientCustomer, toCampaign } from './mapper.ts';
@@ -82,11 +83,13 @@ export function createCampaignComposer(
     transport: CampaignTransport;
     records: CampaignRecords;
     nudge: () => void;
+    /** Where the project's public addresses start: its share links may be at either. */
+    projects: { shareDomains: Pick<ShareDomains, 'publicBases'> };
   },
 ) {
   const { access, accounts, customers, links, transport, records, nudge } = deps;
   const db: Kysely<Database> = ctx.database.db;
-  const { clock, logger, config } = ctx;
+  const { clock, logger } = ctx;
 
   /**
    * The recipients `customer_ids` or `group_id` name, one customer per normalised address: live
@@ -150,11 +153,14 @@ export function createCampaignComposer(
     return { title, html, text, customerId: customerId === '' ? null : customerId };
   }
 
-  /** The share link a campaign's mail links to, if one of its targets is one of the project's share links. */
+  /**
+   * The share link a campaign's mail links to, if one of its targets is one of the project's share
+   * links, at PUBLIC_BASE_URL or at the project's share domain.
+   */
   async function materialLink(appId: string, targets: string[]): Promise<string | null> {
-    const sharePrefix = `${config.publicBaseUrl}/l/`;
+    const prefixes = (await deps.projects.shareDomains.publicBases(appId)).map((base) => `${base}/l/`);
     const shareTokens = targets
-      .filter((t) => t.startsWith(sharePrefix))
+      .filter((t) => prefixes.some((prefix) => t.startsWith(prefix)))
       .map((t) => new URL(t).pathname.split('/')[2] ?? '')
       .filter((t) => t !== '');
     return links.idByShareToken(appId, shareTokens);

@@ -120,7 +120,11 @@ function progressRoutes(fastify: FastifyInstance, campaigns: CampaignComposer): 
   }
 }
 
-const tracked = (request: FastifyRequest): TrackedRequest => ({ userAgent: request.headers['user-agent'], ip: request.ip });
+const tracked = (request: FastifyRequest): TrackedRequest => ({
+  userAgent: request.headers['user-agent'],
+  ip: request.ip,
+  within: request.shareProject,
+});
 
 /** The open pixel and tracked links, reached from the mail: no token. */
 function trackingRoutes(fastify: FastifyInstance, tracking: CampaignTracking): void {
@@ -132,7 +136,7 @@ function trackingRoutes(fastify: FastifyInstance, tracking: CampaignTracking): v
   app.get(
     '/m/o/:token',
     {
-      config: { errorStyle: 'public' },
+      config: { shareHost: 'serve', errorStyle: 'public' },
       schema: {
         ...publicPage(
           'The open pixel',
@@ -151,7 +155,7 @@ function trackingRoutes(fastify: FastifyInstance, tracking: CampaignTracking): v
   app.get(
     '/m/c/:token/:n',
     {
-      config: { errorStyle: 'public' },
+      config: { shareHost: 'serve', errorStyle: 'public' },
       schema: {
         ...publicPage(
           'A tracked link in a mail',
@@ -193,6 +197,7 @@ function unsubscribeRoutes(fastify: FastifyInstance, tracking: CampaignTracking)
   app.get(
     '/m/u/:token',
     {
+      config: { shareHost: 'serve' },
       schema: {
         ...publicPage(
           'The unsubscribe page',
@@ -203,7 +208,7 @@ function unsubscribeRoutes(fastify: FastifyInstance, tracking: CampaignTracking)
     },
     async (request, reply) =>
       orInvalid(reply, async () => {
-        const info = await tracking.unsubscribeInfo(request.params.token);
+        const info = await tracking.unsubscribeInfo(request.params.token, request.shareProject);
         return unsubscribeConfirmPage(info.address, info.unsubscribed);
       }),
   );
@@ -213,6 +218,7 @@ function unsubscribeRoutes(fastify: FastifyInstance, tracking: CampaignTracking)
     '/m/u/:token',
     {
       bodyLimit: BODY_LIMITS.small,
+      config: { shareHost: 'serve' },
       schema: {
         ...publicPage(
           'Unsubscribe',
@@ -224,7 +230,7 @@ function unsubscribeRoutes(fastify: FastifyInstance, tracking: CampaignTracking)
     },
     async (request, reply) =>
       orInvalid(reply, async () => {
-        await tracking.unsubscribe(request.params.token);
+        await tracking.unsubscribe(request.params.token, request.shareProject);
         return unsubscribedPage();
       }),
   );

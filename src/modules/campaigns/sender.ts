@@ -37,7 +37,13 @@ type SmtpError = { code?: string; command?: string; responseCode?: number; respo
  */
 export function createCampaignSender(
   ctx: AppContext,
-  deps: { transport: CampaignTransport; tokens: CampaignTokens; records: CampaignRecords },
+  deps: {
+    transport: CampaignTransport;
+    tokens: CampaignTokens;
+    records: CampaignRecords;
+    /** Where the project's public addresses start: its share domain, else PUBLIC_BASE_URL. */
+    publicBase: (appId: string) => Promise<string>;
+  },
 ) {
   const db: Kysely<Database> = ctx.database.db;
   const { clock, logger, config } = ctx;
@@ -56,7 +62,7 @@ export function createCampaignSender(
   const posted = new Set<string>();
 
   async function send(c: CampaignRow, rec: RecipientRow, from: { name: string; address: string }, t: MailTransport): Promise<void> {
-    const u = tokens.urls(await tokens.recipientToken(c.app_id, rec.id));
+    const u = tokens.urls(await deps.publicBase(c.app_id), await tokens.recipientToken(c.app_id, rec.id));
     const values = JSON.parse(rec.fields) as MergeValues;
     const { html, text } = renderMail(c.html, values, u);
     await t.sendMail({

@@ -41,8 +41,11 @@ export function createCampaignServices(
     access: AccessService;
     accounts: AccountsService;
     ingest: IngestService;
-    /** A mail's From display name (the project's name). */
-    projects: Pick<ProjectsService, 'name'>;
+    /**
+     * A mail's From display name (the project's name), and where the project's public addresses start
+     * (its share domain, else PUBLIC_BASE_URL): the mails' tracking and unsubscribe addresses, its share links.
+     */
+    projects: Pick<ProjectsService, 'name' | 'shareDomains'>;
     /** The recipients: live customers by id or group. */
     customers: Pick<CustomersService, 'mailRecipients'>;
     /** The share link a campaign's mail links to (its material). */
@@ -58,7 +61,7 @@ export function createCampaignServices(
   const transport = createCampaignTransport(ctx, deps.projects, deps.transport);
   const tokens = createCampaignTokens(ctx);
   const records = createCampaignRecords(ctx, deps);
-  const sender = createCampaignSender(ctx, { transport, tokens, records });
+  const sender = createCampaignSender(ctx, { transport, tokens, records, publicBase: deps.projects.shareDomains.publicBase });
   const job = deps.defineJob?.(sender.job) ?? null;
   const composer = createCampaignComposer(ctx, { ...deps, transport, records, nudge: () => job?.poke() });
   const tracking = createCampaignTracking(ctx, { tokens, records });

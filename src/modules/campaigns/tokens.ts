@@ -15,7 +15,6 @@ import { campaignsRepository as repo } from './repository.ts';
  */
 export function createCampaignTokens(ctx: AppContext) {
   const db: Kysely<Database> = ctx.database.db;
-  const base = ctx.config.publicBaseUrl;
   let keys: Promise<{ mail: SigningKey; click: SigningKey }> | null = null;
   function signingKeys() {
     keys ??= repo
@@ -38,10 +37,14 @@ export function createCampaignTokens(ctx: AppContext) {
     /** The `rapport_click` value of one recipient. */
     clickToken: async (appId: string, recipientId: string) => signValue((await signingKeys()).click, { a: appId, r: recipientId }),
 
-    /** The recipient a tracking token names, with its campaign; `mail_token_invalid` otherwise. */
-    async recipientOf(token: string): Promise<{ rec: RecipientRow; campaign: CampaignRow }> {
+    /**
+     * The recipient a tracking token names, with its campaign; `mail_token_invalid` otherwise, and
+     * for a token of another project than `within` (the project whose share domain was asked).
+     */
+    async recipientOf(token: string, within?: string | null): Promise<{ rec: RecipientRow; campaign: CampaignRow }> {
       const value = verifyValue((await signingKeys()).mail, token) as { a?: unknown; r?: unknown } | null;
       if (value === null || typeof value.a !== 'string' || typeof value.r !== 'string') throw publicFailure('mail_token_invalid');
+      if (within != null && value.a !== within) throw publicFailure('mail_token_invalid');
       const rec = await repo.recipient(db, value.a, value.r);
       const campaign = rec === undefined ? undefined : await repo.campaign(db, rec.app_id, rec.campaign_id);
       if (rec === undefined || campaign === undefined) throw publicFailure('mail_token_invalid');
@@ -55,8 +58,8 @@ export function createCampaignTokens(ctx: AppContext) {
       return repo.recipient(db, appId, value.r);
     },
 
-    /** The addresses a recipient's mail links to. */
-    urls: (token: string) => ({
+    /** The addresses a recipient's mail links to, from `base`: where the campaign's project's public addresses start. */
+    urls: (base: string, token: string) => ({
       click: (n: number) => `${base}/m/c/${token}/${n}`,
       pixel: `${base}/m/o/${token}`,
       unsubscribe: `${base}/m/u/${token}`,

@@ -12,6 +12,8 @@ export interface TrackedRequest {
   userAgent: string | undefined;
   /** The whole client address (used to recognise mail proxies; never stored). */
   ip: string | undefined;
+  /** The project whose share domain the request came to: another project's token is refused. */
+  within?: string | null;
 }
 
 /**
@@ -43,7 +45,7 @@ export function createCampaignTracking(ctx: AppContext, deps: { tokens: Campaign
   return {
     /** An open: counted as a person's unless a mail proxy's or too soon after the send (then flagged as a machine's). */
     async open(token: string, req: TrackedRequest): Promise<void> {
-      const { rec, campaign } = await tokens.recipientOf(token);
+      const { rec, campaign } = await tokens.recipientOf(token, req.within);
       const now = clock.now();
       const ua = req.userAgent ?? '';
       const machine =
@@ -66,7 +68,7 @@ export function createCampaignTracking(ctx: AppContext, deps: { tokens: Campaign
      * appended (the site snippet sends it back; a share link's viewer reads it). Counted unless a bot's.
      */
     async click(token: string, position: number, req: TrackedRequest): Promise<string> {
-      const { rec, campaign } = await tokens.recipientOf(token);
+      const { rec, campaign } = await tokens.recipientOf(token, req.within);
       const target = await repo.link(db, rec.app_id, campaign.id, position);
       if (target === null) throw publicFailure('mail_token_invalid');
       if (!ctx.visitors.describe(req.userAgent, undefined).isBot) {
@@ -83,16 +85,16 @@ export function createCampaignTracking(ctx: AppContext, deps: { tokens: Campaign
     },
 
     /** What the unsubscribe page shows: the address (partly hidden) and whether it is already unsubscribed. */
-    async unsubscribeInfo(token: string): Promise<{ address: string; unsubscribed: boolean }> {
-      const { rec } = await tokens.recipientOf(token);
+    async unsubscribeInfo(token: string, within?: string | null): Promise<{ address: string; unsubscribed: boolean }> {
+      const { rec } = await tokens.recipientOf(token, within);
       const [local = '', domain = ''] = rec.email.split('@');
       const address = `${local.slice(0, 2)}${'*'.repeat(Math.max(1, local.length - 2))}@${domain}`;
       return { address, unsubscribed: (await repo.suppression(db, rec.app_id, rec.email_norm)) !== undefined };
     },
 
     /** Unsubscribes the recipient's address from the project's mail (RFC 8058 one-click, or the page's button). */
-    async unsubscribe(token: string): Promise<void> {
-      const { rec } = await tokens.recipientOf(token);
+    async unsubscribe(token: string, within?: string | null): Promise<void> {
+      const { rec } = await tokens.recipientOf(token, within);
       await suppressWithEvent(db, {
         appId: rec.app_id,
         emailNorm: rec.email_norm,

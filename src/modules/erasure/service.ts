@@ -83,6 +83,8 @@ function erasureSteps(o: ErasureOwners, emptyCustomerEvents: ErasureStep['run'])
     { table: 'playbook_runs', run: o.playbooks.erasePlaybookRuns },
     // A directed link is the sales user's material: it stays, addressed to no one.
     { table: 'links', run: o.links.unlinkCustomers },
+    // The agreements their visitors accepted (address, name, client), then the visitors.
+    { table: 'link_agreement_acceptances', run: o.links.eraseAcceptances },
     { table: 'visitors', run: o.links.eraseVisitors },
     // The site visitors tied to the customers, with their visits and events: children first.
     { table: 'site_visits', run: o.site.eraseVisits },

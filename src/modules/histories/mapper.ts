@@ -84,8 +84,8 @@ export interface LinkCounters {
 /** The form's fields when a link names none (docs/links.md). */
 export const DEFAULT_FORM_FIELDS = ['name', 'email', 'phone', 'company'];
 
-/** Where a link is opened: PUBLIC_BASE_URL + /l/ + share token. */
-export const linkUrl = (publicBaseUrl: string, shareToken: string) => `${publicBaseUrl}/l/${encodeURIComponent(shareToken)}`;
+/** Where a link is opened: its project's public base (share domain, else PUBLIC_BASE_URL) + /l/ + share token. */
+export const linkUrl = (base: string, shareToken: string) => `${base}/l/${encodeURIComponent(shareToken)}`;
 
 export function toLink(
   r: LinkRow,
@@ -142,6 +142,11 @@ export function toLink(
     embed: r.embed,
     watermark: r.watermark,
     formFields: r.form_fields ? (JSON.parse(r.form_fields) as string[]) : DEFAULT_FORM_FIELDS,
+    emailVerify: r.email_verify,
+    allowList: r.allow_list ? (JSON.parse(r.allow_list) as string[]) : [],
+    denyList: r.deny_list ? (JSON.parse(r.deny_list) as string[]) : [],
+    agreement: r.agreement,
+    agreementVersion: r.agreement_version,
     ...(url !== undefined ? { url } : {}),
     ...(r.is_directional === 1 ? { customer: customer ? toLinkCustomer(customer, clock) : null } : {}),
   };

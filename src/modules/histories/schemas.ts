@@ -133,6 +133,17 @@ export const Link = Type.Object({
       "1: the viewer's page images carry the reader's e-mail address (or visitor id), the time and their address, and its download is a PDF of them (beyond the interface)",
   }),
   formFields: Type.Array(Type.String(), { description: "the form's fields, in order (beyond the interface)" }),
+  emailVerify: Type.Integer({
+    description: '1: the e-mail gate mails a six-digit code to the address and opens on it (beyond the interface)',
+  }),
+  allowList: Type.Array(Type.String(), {
+    description: 'addresses and domains the e-mail gate lets through, none other; empty: anyone (beyond the interface)',
+  }),
+  denyList: Type.Array(Type.String(), { description: 'addresses and domains the e-mail gate refuses (beyond the interface)' }),
+  agreement: { ...S, description: 'the text the reader accepts before the document; null: none (beyond the interface)' },
+  agreementVersion: Type.Integer({
+    description: "the agreement's version: 1 for its first text, one more for each change; 0: never had one (beyond the interface)",
+  }),
   title: {
     ...S,
     description:

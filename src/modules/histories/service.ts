@@ -50,7 +50,10 @@ function inReach(m: Membership, customer: CustomerRow | undefined): CustomerRow 
  * Permission failures are NEED_AUTH envelopes (docs/interface.md §6); Sales see only their own records.
  * Links, their view logs and customers are read through their owners' read models (`reads`).
  */
-export function createHistoriesService(ctx: AppContext, access: AccessService, reads: HistoryReadModels) {
+/** Where a project's public addresses start (the projects service's share domains: its domain, else PUBLIC_BASE_URL). */
+export type PublicBase = (appId: string) => Promise<string>;
+
+export function createHistoriesService(ctx: AppContext, access: AccessService, reads: HistoryReadModels, publicBase: PublicBase) {
   const repo = createHistoriesRepository(reads);
   const viewLogRepo = createViewLogsRepository(reads);
   const db = ctx.database.db;
@@ -76,6 +79,7 @@ export function createHistoriesService(ctx: AppContext, access: AccessService, r
       const m = await access.membership(appId, callerId, 'history');
       const creatorId = access.visibleOwner(m, input.svc_user_id, 'history');
       const rows = await repo.listLinks(db, appId, creatorId, p.offset, p.limit);
+      const base = input.with_url === 1 ? await publicBase(appId) : '';
       const [counters, customers] = await Promise.all([
         repo.linkCounters(reader, appId, rows),
         repo.customersByIds(reader, appId, [...new Set(rows.map((r) => r.customer_id).filter((id): id is string => id !== null))]),
@@ -86,7 +90,7 @@ export function createHistoriesService(ctx: AppContext, access: AccessService, r
           counters.get(r.id),
           inReach(m, r.customer_id ? customers.get(r.customer_id) : undefined),
           clock,
-          input.with_url === 1 ? linkUrl(ctx.config.publicBaseUrl, r.share_token) : undefined,
+          input.with_url === 1 ? linkUrl(base, r.share_token) : undefined,
         ),
       );
     },
@@ -136,7 +140,7 @@ export function createHistoriesService(ctx: AppContext, access: AccessService, r
         counters.get(link.id),
         inReach(viewer, link.customer_id ? customers.get(link.customer_id) : undefined),
         clock,
-        withUrl ? linkUrl(ctx.config.publicBaseUrl, link.share_token) : undefined,
+        withUrl ? linkUrl(await publicBase(appId), link.share_token) : undefined,
       );
     },
 

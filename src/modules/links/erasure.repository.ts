@@ -1,6 +1,7 @@
 /**
  * The links module's SQL of erasure (erasure.service.ts): erased customers' views with their page
- * times, their visitors, and their directed links unlinked, in the erasure's transaction.
+ * times, their visitors and the agreements those accepted, and their directed links unlinked, in the
+ * erasure's transaction.
  */
 import { type Database, type DialectFeatures, bulkOps } from '../../db/index.ts';
 import type { Kysely } from 'kysely';
@@ -47,6 +48,19 @@ export function createLinkErasureRepository(features: DialectFeatures) {
           .deleteFrom(table as 'visitors')
           .where('app_id', '=', appId)
           .where(bulk.anyOf('customer_id', customerIds))
+          .executeTakeFirst(),
+      );
+    },
+
+    /** Deletes the project's agreement acceptances of the visitors tied to these customers; returns how many. */
+    async deleteAcceptances(trx: Db, appId: string, customerIds: string[]): Promise<number> {
+      return deleted(
+        await trx
+          .deleteFrom('link_agreement_acceptances')
+          .where('app_id', '=', appId)
+          .where('visitor_id', 'in', (q) =>
+            q.selectFrom('visitors as v').select('v.id').where('v.app_id', '=', appId).where(bulk.anyOf('v.customer_id', customerIds)),
+          )
           .executeTakeFirst(),
       );
     },

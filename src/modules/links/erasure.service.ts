@@ -33,6 +33,11 @@ export function createLinkErasure(database: DatabaseHandle) {
       return repo.unlink(trx, appId, customerIds);
     },
 
+    /** The agreements accepted by the visitors tied to the customers (their address, name, client): before the visitors. */
+    eraseAcceptances(trx: Kysely<Database>, appId: string, customerIds: string[]): Promise<number> {
+      return repo.deleteAcceptances(trx, appId, customerIds);
+    },
+
     /** The visitors (the viewer's cookie ids) tied to the customers. */
     eraseVisitors(trx: Kysely<Database>, appId: string, customerIds: string[]): Promise<number> {
       return repo.deleteOf(trx, 'visitors', appId, customerIds);

@@ -24,6 +24,8 @@ export interface FormEntry {
   fields: FormValues;
   formType: '1' | '2';
   viewId: string | null;
+  /** The e-mail address was proved by the code mailed to it (the gate's verification). */
+  verified?: boolean;
 }
 
 /** A form being written: its entry, its time and its clue's id. */
@@ -66,7 +68,7 @@ export function createLinkForms(
   ctx: AppContext,
   deps: {
     access: Pick<AccessService, 'memberRecord' | 'projectCreator'>;
-    customers: Pick<CustomerWritePath, 'viewerCustomers' | 'fromForm'>;
+    customers: Pick<CustomerWritePath, 'viewerCustomers' | 'fromForm' | 'viewerCustomerByContact'>;
     ingest: Pick<IngestService, 'recordViewer'>;
     records: LinkRecords;
   },
@@ -81,6 +83,16 @@ export function createLinkForms(
       if (record !== null && record.status === 0) return link.creator_id;
     }
     return access.projectCreator(link.app_id);
+  }
+
+  /**
+   * Whether the visitor's tie to the form's customer is verified: the address was proved and names that
+   * customer (a directed link's customer only when it is theirs).
+   */
+  async function verifiedTie(link: LinkRow, sent: Sent, customer: ViewerCustomer): Promise<boolean> {
+    if (sent.verified !== true || sent.fields.email === undefined) return false;
+    if (link.is_directional !== 1 || link.customer_id === null) return true;
+    return (await customers.viewerCustomerByContact(link.app_id, null, sent.fields.email))?.id === customer.id;
   }
 
   /** The form's customer: the directed link's, else the one matched or made from the fields (none without an owner). */
@@ -151,8 +163,11 @@ export function createLinkForms(
     const w: ViewerWrite = { appId: link.app_id, now: sent.now, linkTags: tagsOf(link), clues: [clueItem(link, sent)], behaviours: [] };
     if (sent.viewId !== null) w.viewClue = { viewLogId: sent.viewId, clueId: sent.clueId };
     if (customer !== null) {
-      await repo.tieVisitor(trx, link.app_id, visitor.visitorId, customer.id, sent.now);
-      await joinEarlierViews(trx, customer, visitor, w);
+      // A tie the visitor proved stays: an unverified form names its customer (the clue) without moving the visitor.
+      const verified = await verifiedTie(link, sent, customer);
+      if (await repo.tieVisitor(trx, link.app_id, visitor.visitorId, customer.id, sent.now, verified)) {
+        await joinEarlierViews(trx, customer, visitor, w);
+      }
       const content = { linkId: link.id, linkType: link.type, linkViewLogId: sent.viewId ?? '', clueId: sent.clueId };
       w.behaviours?.push(
         records.behaviour(customer, { visitorId: visitor.visitorId, action: 'link_view_clue', when: sent.now, content, env }),

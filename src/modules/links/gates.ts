@@ -1,14 +1,46 @@
 import type { AppContext } from '../../context.ts';
 import type { AccessService } from '../access/service.ts';
+import { admits, hasAccessList } from './access-lists.ts';
 import type { LinkRow, Unavailable } from './mapper.ts';
 import { linksRepository } from './repository.ts';
 import type { LinkSigning, Unlocked } from './signing.ts';
 
 const SHARE_TOKEN_RE = /^[A-Za-z0-9_-]{1,128}$/;
 
-/** Whether the link still asks for its passcode or its e-mail address, given what the unlock cookie proves. */
+/** What a reader meets before the document, in this order: the passcode, the e-mail gate (its code), the agreement. */
+export type Gate = 'passcode' | 'email' | 'code' | 'agreement';
+
+/** How long the e-mail gate waits for the code of the address given (a code itself lasts CODE_TTL_MS). */
+export const PENDING_MS = 30 * 60 * 1000;
+
+/** Whether the link asks for an e-mail address: its gate, or what needs it (the code, a list). */
+export const emailGated = (link: LinkRow): boolean => link.email_gate === 1 || link.email_verify === 1 || hasAccessList(link);
+
+/** Whether the cookie passed the link's e-mail gate as it stands: proved by its code when it asks one, let through by its lists. */
+function gatePassed(link: LinkRow, unlocked: Unlocked): boolean {
+  if (!unlocked.gate) return false;
+  if (link.email_verify === 1 && unlocked.verified !== true) return false;
+  return !hasAccessList(link) || (unlocked.email !== undefined && admits(link, unlocked.email));
+}
+
+/**
+ * The gate the reader meets next, given what the unlock cookie proves (null: the document opens). The
+ * e-mail gate is `code` while the code of the address given is awaited (PENDING_MS).
+ */
+export function nextGate(link: LinkRow, unlocked: Unlocked, now: number): Gate | null {
+  if (link.passcode_hash !== null && !unlocked.passcode) return 'passcode';
+  if (emailGated(link) && !gatePassed(link, unlocked)) {
+    const { email, pendingSince } = unlocked;
+    const awaited = email !== undefined && pendingSince !== undefined && now - pendingSince < PENDING_MS;
+    return link.email_verify === 1 && awaited && admits(link, email) ? 'code' : 'email';
+  }
+  if (link.agreement != null && unlocked.agreement !== link.agreement_version) return 'agreement';
+  return null;
+}
+
+/** Whether the link still asks for its passcode, its e-mail address or its agreement, given what the unlock cookie proves. */
 export function isLocked(link: LinkRow, unlocked: Unlocked): boolean {
-  return (link.passcode_hash !== null && !unlocked.passcode) || (link.email_gate === 1 && !unlocked.gate);
+  return nextGate(link, unlocked, 0) !== null;
 }
 
 /**
@@ -40,19 +72,23 @@ export function createLinkGates(
   }
 
   return {
-    /** The link a share token opens, or why it does not. */
-    async linkOf(shareToken: string): Promise<{ link: LinkRow } | { why: Unavailable }> {
+    /**
+     * The link a share token opens, or why it does not. `within`: the project whose share domain
+     * the request came to; a link of another project there is as unknown as a made-up token.
+     */
+    async linkOf(shareToken: string, within?: string | null): Promise<{ link: LinkRow } | { why: Unavailable }> {
       if (!SHARE_TOKEN_RE.test(shareToken)) return { why: 'missing' };
       const link = await repo.byShareToken(reader, shareToken);
-      if (!link) return { why: 'missing' };
+      if (!link || (within != null && link.app_id !== within)) return { why: 'missing' };
       if (link.status !== 1) return { why: 'disabled' };
       if (link.expires_at !== null && link.expires_at <= clock.now()) return { why: 'expired' };
       return { link };
     },
 
-    /** The link of a share token whatever its state (disabled and expired ones too), or undefined. */
-    anyLinkOf(shareToken: string): Promise<LinkRow | undefined> {
-      return repo.byShareToken(reader, shareToken);
+    /** The link of a share token whatever its state (disabled and expired ones too), or undefined; `within` as `linkOf`. */
+    async anyLinkOf(shareToken: string, within?: string | null): Promise<LinkRow | undefined> {
+      const link = await repo.byShareToken(reader, shareToken);
+      return link !== undefined && (within == null || link.app_id === within) ? link : undefined;
     },
 
     /** What the link's unlock cookie proves. */

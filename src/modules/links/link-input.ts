@@ -23,8 +23,15 @@ export interface LinkInput {
   allow_download?: number | undefined;
   email_gate?: number | undefined;
   embed?: number | undefined;
+  email_verify?: number | undefined;
+  allow_list?: string | string[] | undefined;
+  deny_list?: string | string[] | undefined;
+  agreement?: string | undefined;
   watermark?: number | undefined;
 }
+
+/** An agreement's text: at most this many characters. */
+export const AGREEMENT_MAX = 20_000;
 
 /** Passcodes: 4 to 64 characters. */
 export const PASSCODE_RE = /^.{4,64}$/su;

@@ -8,7 +8,8 @@ import type { AccountsService } from '../accounts/service.ts';
 import type { CustomerWritePath } from '../customers/service.ts';
 import type { FileViewer } from '../files/service.ts';
 import type { HistoriesService } from '../histories/service.ts';
-import { type LinkInput, PASSCODE_RE, parseFormFields, parseTags, str, webAddress } from './link-input.ts';
+import { hasAccessList, parseAccessList } from './access-lists.ts';
+import { AGREEMENT_MAX, type LinkInput, PASSCODE_RE, parseFormFields, parseTags, str, webAddress } from './link-input.ts';
 import type { LinkRow } from './mapper.ts';
 import { linksRepository } from './repository.ts';
 
@@ -31,8 +32,11 @@ export interface LinkManagementDeps {
   customers: Pick<CustomerWritePath, 'viewerCustomers'>;
   /** The Link record answered (the histories module maps links for its list too). */
   histories: Pick<HistoriesService, 'linkRecord'>;
+  /** Whether the server sends mail (the e-mail gate's codes need it); none: it does not. */
+  mail?: { configured(): boolean };
   /** The module's repository (a spec hands a fake). */
-  repository?: Pick<typeof linksRepository, 'insert' | 'find' | 'update' | 'clearPasscodeFailures'>;
+  repository?: Pick<typeof linksRepository, 'insert' | 'find' | 'update' | 'clearPasscodeFailures'> &
+    Partial<Pick<typeof linksRepository, 'nextAgreementVersion'>>;
 }
 
 type Columns = Partial<LinkRow>;
@@ -123,6 +127,37 @@ export function createLinkManagement(ctx: AppContext, deps: LinkManagementDeps) 
     return out;
   }
 
+  /**
+   * Who may pass the e-mail gate: the code by mail (needs SMTP), the allow and deny lists. Either
+   * turns the gate on, whatever `email_gate` says, while it is set.
+   */
+  function verificationColumns(input: LinkInput, current: LinkRow | null, given: Columns): Columns {
+    const out: Columns = {};
+    if (input.email_verify !== undefined) {
+      if (input.email_verify === 1 && deps.mail?.configured() !== true) {
+        throw failure('mail_not_configured', 'email_verify mails a code to the reader: the server sends no e-mail (SMTP_URL is not set)');
+      }
+      out.email_verify = input.email_verify;
+    }
+    const allow = parseAccessList('allow_list', input.allow_list);
+    if (allow !== undefined) out.allow_list = allow;
+    const deny = parseAccessList('deny_list', input.deny_list);
+    if (deny !== undefined) out.deny_list = deny;
+    const after = { ...current, ...given, ...out };
+    if (after.email_verify === 1 || hasAccessList(after)) out.email_gate = 1;
+    return out;
+  }
+
+  /** A new agreement text: its version one more than the last (kept when the text is the same); '' removes it. */
+  function agreementColumns(input: LinkInput, current: LinkRow | null): Columns {
+    if (input.agreement === undefined) return {};
+    const text = input.agreement.trim();
+    if (text === '') return { agreement: null };
+    if (text.length > AGREEMENT_MAX) throw fieldFailure('agreement', 'invalid', `agreement must be at most ${AGREEMENT_MAX} characters`);
+    if (current !== null && current.agreement === text) return {};
+    return { agreement: text, agreement_version: (current?.agreement_version ?? 0) + 1 };
+  }
+
   /** The link's columns from an input, over `current` (an edit) or from scratch (a create). */
   async function linkColumns(actor: Actor, input: LinkInput, current: LinkRow | null): Promise<Columns> {
     const out: Columns = {};
@@ -133,7 +168,8 @@ export function createLinkManagement(ctx: AppContext, deps: LinkManagementDeps) 
       out.name = name;
     }
     Object.assign(out, await targetColumns(actor, input, current), await customerColumns(actor, input));
-    Object.assign(out, detailColumns(input), await accessColumns(input));
+    Object.assign(out, detailColumns(input), await accessColumns(input), agreementColumns(input, current));
+    Object.assign(out, verificationColumns(input, current, out));
     return out;
   }
 
@@ -202,8 +238,16 @@ export function createLinkManagement(ctx: AppContext, deps: LinkManagementDeps) 
     /** Master and Admin edit any link of the project, Sales their own; fields not given stay. */
     async update(actor: Actor, req: EditLink) {
       const link = await changeable(actor, req.linkId);
-      const columns = await linkColumns(actor, req.input, link);
-      await repo.update(db, actor.app.id, req.linkId, { ...columns, updated_at: clock.now() });
+      const { agreement_version: newVersion, ...columns } = await linkColumns(actor, req.input, link);
+      const patch = { ...columns, updated_at: clock.now() };
+      if (newVersion === undefined) await repo.update(db, actor.app.id, req.linkId, patch);
+      else {
+        // A new text is the next version, counted in the row (two edits at once are two versions).
+        await db.transaction().execute(async (trx) => {
+          await repo.update(trx, actor.app.id, req.linkId, patch);
+          await (repo.nextAgreementVersion ?? linksRepository.nextAgreementVersion)(trx, actor.app.id, req.linkId);
+        });
+      }
       // A new passcode (or none) ends a lockout of the old one.
       if (columns.passcode_hash !== undefined) await repo.clearPasscodeFailures(db, actor.app.id, req.linkId);
       return record(actor, req.linkId, req.withUrl);

@@ -7,7 +7,7 @@ import { linksRepository as repo } from './repository.ts';
 
 const linkUrl = (base: string, shareToken: string) => `${base}/l/${encodeURIComponent(shareToken)}`;
 
-/** A customer's own link: its id and viewer address. */
+/** A customer's own link: its id and viewer address (on the project's share domain when it has one). */
 export interface OwnLink {
   id: string;
   url: string;
@@ -19,8 +19,7 @@ export interface OwnLink {
  * transaction (the sequences runner, for a sequence's deck): a copy of the deck's link (its file or
  * address, title, gates, form, UTM fields) with a new share token, created by the sending member.
  */
-export function createOwnLinks(ctx: AppContext) {
-  const base = ctx.config.publicBaseUrl;
+export function createOwnLinks(ctx: AppContext, publicBase: (appId: string) => Promise<string>) {
   return {
     /**
      * A directed copy of the project's link `linkId` for the customer, or null when that link is gone
@@ -48,13 +47,13 @@ export function createOwnLinks(ctx: AppContext) {
         updated_at: input.now,
         disabled_at: null,
       });
-      return { id, url: linkUrl(base, shareToken) };
+      return { id, url: linkUrl(await publicBase(input.appId), shareToken) };
     },
 
     /** The viewer address of a project's link, or null when it is gone. */
     async url(db: Kysely<Database>, appId: string, linkId: string): Promise<string | null> {
       const link = await repo.find(db, appId, linkId);
-      return link === undefined ? null : linkUrl(base, link.share_token);
+      return link === undefined ? null : linkUrl(await publicBase(appId), link.share_token);
     },
   };
 }

@@ -67,6 +67,16 @@ export const linksRepository = {
     return Number(res.numUpdatedRows) === 1;
   },
 
+  /** The link's agreement version, one more (its text changed). */
+  async nextAgreementVersion(db: Db, appId: string, id: string): Promise<void> {
+    await db
+      .updateTable('links')
+      .set((eb) => ({ agreement_version: eb('agreement_version', '+', 1) }))
+      .where('app_id', '=', appId)
+      .where('id', '=', id)
+      .execute();
+  },
+
   /** The project's links with these share tokens. */
   async byShareTokens(db: Db, appId: string, tokens: string[]): Promise<{ id: string; share_token: string | null }[]> {
     if (tokens.length === 0) return [];
@@ -108,13 +118,22 @@ export const linksRepository = {
     return (await r.first(otherCustomerView, appId, linkId, customerId, except)) !== undefined;
   },
 
-  /** Ties the visitor to a customer of the project (a later form ties it to the later customer). */
-  async tieVisitor(db: Db, appId: string, visitorId: string, customerId: string, now: number): Promise<void> {
-    await db
+  /**
+   * Ties the visitor to a customer of the project (a later form ties it to the later customer), except
+   * that an unverified tie never replaces a verified one. Answers whether the tie was written.
+   */
+  async tieVisitor(db: Db, appId: string, visitorId: string, customerId: string, now: number, verified = false): Promise<boolean> {
+    const v = verified ? 1 : 0;
+    const row = await db
       .insertInto('visitors')
-      .values({ app_id: appId, id: visitorId, customer_id: customerId, created_at: now, updated_at: now })
-      .onConflict((oc) => oc.columns(['app_id', 'id']).doUpdateSet({ customer_id: customerId, updated_at: now }))
-      .execute();
+      .values({ app_id: appId, id: visitorId, customer_id: customerId, created_at: now, updated_at: now, verified: v })
+      .onConflict((oc) => {
+        const update = oc.columns(['app_id', 'id']).doUpdateSet({ customer_id: customerId, updated_at: now, verified: v });
+        return verified ? update : update.where(sql.ref('visitors.verified'), '=', 0);
+      })
+      .returning('id')
+      .executeTakeFirst();
+    return row !== undefined;
   },
 
   /**

@@ -4,10 +4,11 @@ import type { FastifyInstance } from 'fastify';
 import { BODY_LIMITS } from '../../http/body-limits.ts';
 import { actorOf } from '../../http/auth.ts';
 import { businessResponses, ok } from '../../http/envelope.ts';
+import { page } from '../../http/paging.ts';
 import { Link } from '../histories/schemas.ts';
 import { AppIdParams } from '../projects/schemas.ts';
-import { AppLinkParams, LinkBody, WithUrlQuery } from './schemas.ts';
-import type { LinkManagement, LinksService } from './service.ts';
+import { Acceptance, AcceptancesQuery, AppLinkParams, LinkBody, WithUrlQuery } from './schemas.ts';
+import type { LinkAgreements, LinkManagement, LinksService } from './service.ts';
 import { type ViewerRoutesOptions, viewerRoutes } from './viewer.routes.ts';
 
 const tags = ['Links'];
@@ -19,6 +20,7 @@ export interface LinksRoutesOptions extends ViewerRoutesOptions {
 export async function linksRoutes(fastify: FastifyInstance, opts: LinksRoutesOptions): Promise<void> {
   const { links } = opts;
   managementRoutes(fastify, links.management);
+  agreementRoutes(fastify, links.agreements);
   viewerRoutes(fastify, links, opts);
 }
 
@@ -84,6 +86,38 @@ function managementRoutes(fastify: FastifyInstance, management: LinkManagement):
       },
     },
     async (request) => ok(await management.disable(actorOf(request), { linkId: request.params.linkId })),
+  );
+}
+
+/** The acceptances of a link's agreement, for those who may edit the link: JSON pages, or CSV. */
+function agreementRoutes(fastify: FastifyInstance, agreements: LinkAgreements): void {
+  fastify.withTypeProvider<TypeBoxTypeProvider>().get(
+    '/api/v1.7/app/:appId/link/:linkId/agreements',
+    {
+      schema: {
+        tags,
+        summary: "List the acceptances of a link's agreement, newest first (Master/Admin: any link of the project; Sales: their own)",
+        description:
+          'Each acceptance: the version and the hash (SHA-256) of the text accepted, the e-mail address from the gate when the link has one (verified when it asks a code), ' +
+          'the name, the visitor, the view read after it, when, the client address (as stored) and user agent. `format=csv`: every acceptance as CSV ' +
+          '(UTF-8 with a byte order mark, formula-neutralised as the customer export). A link the caller may not edit is link_not_found.',
+        params: AppLinkParams,
+        querystring: AcceptancesQuery,
+        produces: ['application/json', 'text/csv'],
+        response: businessResponses(Type.Array(Acceptance)),
+      },
+    },
+    async (request, reply) => {
+      if (request.query.format === 'csv') {
+        const body = await agreements.csv(actorOf(request), { linkId: request.params.linkId });
+        return reply
+          .type('text/csv; charset=utf-8')
+          .header('Content-Disposition', `attachment; filename="agreements-${request.params.linkId.replace(/[^A-Za-z0-9_-]/g, '_')}.csv"`)
+          .header('Cache-Control', 'no-store')
+          .send(body as never);
+      }
+      return ok(await agreements.list(actorOf(request), { linkId: request.params.linkId, ...page(request.query) }));
+    },
   );
 }
 

@@ -1,7 +1,13 @@
 import { Type } from '@sinclair/typebox';
+import { PagingQuery } from '../../http/paging.ts';
+import { Nullable } from '../../http/schema-types.ts';
 
 const S = (maxLength: number, description: string) => Type.Optional(Type.String({ maxLength, description }));
 const Flag = (description: string) => Type.Optional(Type.Integer({ enum: [0, 1], description }));
+const AccessList = (description: string) =>
+  Type.Optional(
+    Type.Union([Type.Array(Type.String({ maxLength: 1000 }), { maxItems: 1000 }), Type.String({ maxLength: 100000 })], { description }),
+  );
 
 /** The fields of a link (create: `name` required; edit: what is given changes). */
 export const LinkBody = Type.Object({
@@ -39,6 +45,19 @@ export const LinkBody = Type.Object({
   allow_download: Flag('1: the viewer offers the original file for download (default 0)'),
   email_gate: Flag('1: the viewer asks for an e-mail address before the first page (default 0)'),
   embed: Flag('1: a web page link is shown in a frame; 0: the viewer records the view and redirects (default 0)'),
+  email_verify: Flag(
+    '1: the e-mail gate mails a six-digit code to the address given and opens on it (turns the e-mail gate on; needs SMTP_URL). Default 0',
+  ),
+  allow_list: AccessList(
+    "addresses and domains the e-mail gate lets through, none other (turns the e-mail gate on): bob@acme.com, acme.com or @acme.com (that domain), *.acme.com (its subdomains); an array or a comma list, at most 200; '' or [] removes it",
+  ),
+  deny_list: AccessList(
+    "addresses and domains the e-mail gate refuses, as allow_list (turns the e-mail gate on; it wins over allow_list); '' or [] removes it",
+  ),
+  agreement: S(
+    100000,
+    "text the reader accepts before the document (an NDA), at most 20,000 characters; each change of its text is a new version; '' removes it",
+  ),
   watermark: Flag(
     "1: every page image the viewer serves carries the reader's e-mail address (or visitor id), the time and their address, drawn in, and the download is a PDF of those images (default 0)",
   ),
@@ -52,3 +71,27 @@ export const WithUrlQuery = Type.Object({
 });
 
 export const AppLinkParams = Type.Object({ appId: Type.String({ maxLength: 64 }), linkId: Type.String({ maxLength: 64 }) });
+
+export const AcceptancesQuery = Type.Object({
+  ...PagingQuery,
+  format: Type.Optional(
+    Type.Union([Type.Literal('json'), Type.Literal('csv')], { description: 'json (default): a page; csv: every acceptance' }),
+  ),
+});
+
+/** An acceptance of a link's agreement. */
+export const Acceptance = Type.Object({
+  id: Type.String(),
+  linkId: Type.String(),
+  version: Type.Integer({ description: "the agreement's version accepted" }),
+  textHash: Type.String({ description: 'SHA-256 (hex) of the text accepted' }),
+  email: Nullable(
+    Type.String({ description: "the address the reader gave at the link's e-mail gate (verified when the link asks a code)" }),
+  ),
+  name: Nullable(Type.String({ description: 'the name the reader gave' })),
+  visitorId: Type.String({ description: "the reader's visitor id (docs/identity.md)" }),
+  viewId: Nullable(Type.String({ description: 'the view the reader read the document in after accepting; null: not opened yet' })),
+  acceptedAt: Type.String({ description: 'yyyy-MM-dd HH:mm:ss' }),
+  ip: Nullable(Type.String({ description: 'the client address, as the server stores addresses (truncated by default)' })),
+  userAgent: Nullable(Type.String()),
+});

@@ -6,14 +6,17 @@ import type { FileStamps, FileViewer } from '../files/service.ts';
 import type { HistoriesService } from '../histories/service.ts';
 import type { IngestService } from '../ingest/service.ts';
 import type { ProjectsService } from '../projects/service.ts';
+import { createLinkAgreements } from './agreements.service.ts';
 import { type AlertLink, type ViewReading, linkAlertsRepository } from './alerts.repository.ts';
 import { createLinkForms } from './form.service.ts';
+import { createLinkGatePosts } from './gate.service.ts';
 import { createLinkGates } from './gates.ts';
 import { createLinkManagement } from './manage.service.ts';
 import { type OwnerNotifier, createOwnerNotifier } from './notifier.ts';
 import { createLinkRecords } from './records.ts';
 import { linksRepository as repo } from './repository.ts';
 import { createLinkSigning } from './signing.ts';
+import { type ViewerMail, createEmailCodes } from './verification.service.ts';
 import { createViewerFiles } from './viewer-files.ts';
 import { createLinkViewer } from './viewer.service.ts';
 import { createLinkViews } from './views.service.ts';
@@ -37,6 +40,8 @@ export { type OwnLink, type OwnLinks, createOwnLinks } from './own-links.service
 export type { FileViewerModel, ViewerAnswer, VisitorRequest, WebViewerModel } from './viewer-model.ts';
 export { HANDOFF_PARAM } from './viewer.service.ts';
 export type { LinkViewer, PageImageRequest } from './viewer.service.ts';
+export type { ViewerMail } from './verification.service.ts';
+export type { LinkAgreements } from './agreements.service.ts';
 export { CONTINUE_VIEW_MS } from './views.service.ts';
 export { SILENT_VIEW_MS, SWEEP_EVERY_MS } from './view-sweep.service.ts';
 export type { LinkViews } from './views.service.ts';
@@ -71,8 +76,9 @@ export type LinkReads = ReturnType<typeof createLinkReads>;
 /**
  * Links made and shared from Rapport (docs/links.md), one service per caller: `management` (the
  * project's signed-in members make, edit and disable links), `viewer` (a link's recipients in their
- * browser: its pages, gates and form, and the hand-off to the project's site) and `views` (view
- * recording: the viewer page's beacons and the background sweep of silent views). They share the
+ * browser: its pages, gates, agreement and form, and the hand-off to the project's site), `views` (view
+ * recording: the viewer page's beacons and the background sweep of silent views) and `agreements`
+ * (the acceptances of links' agreements, listed for the members who may edit the link). They share the
  * signing keys (signing.ts), the link gates (gates.ts), the file cache (viewer-files.ts) and the
  * record bodies (records.ts). Views, durations, behaviour records, counters and events are written
  * through the ingestion service's write path, as an integrator's records are.
@@ -96,6 +102,8 @@ export function createLinksService(
     mailsFirstOpen?: (userId: number, appId: string, customerOwnerId: number) => Promise<boolean>;
     /** The customer a campaign's signed click parameter names (the campaigns service's), or null. */
     mailClick?: (appId: string, token: string) => Promise<{ customerId: string } | null>;
+    /** The server's mail sender, for the e-mail gate's codes; none: the gate cannot mail codes. */
+    viewerMail?: ViewerMail;
   },
 ) {
   const { access, accounts, histories, files, customers, ingest } = deps;
@@ -116,6 +124,9 @@ export function createLinksService(
     viewerFile,
   });
   const forms = createLinkForms(ctx, { access, customers, ingest, records });
+  const agreements = createLinkAgreements(ctx);
+  const codes = createEmailCodes(ctx, { signing, mail: deps.viewerMail });
+  const gatePosts = createLinkGatePosts(ctx, { projects: deps.projects, gates, signing, forms, codes, agreements });
   const viewer = createLinkViewer(ctx, {
     files,
     stamps: deps.stamps,
@@ -125,10 +136,13 @@ export function createLinksService(
     signing,
     views,
     forms,
+    gatePosts,
     viewerFile,
   });
-  const management = createLinkManagement(ctx, { accounts, files, customers, histories });
-  return { management, viewer, views };
+  const management = createLinkManagement(ctx, { accounts, files, customers, histories, mail: deps.viewerMail });
+  // The background jobs the composition root defines: silent views closed, spent codes forgotten.
+  const jobs = [views.sweepJob, codes.expiryJob];
+  return { management, viewer, views, agreements, jobs };
 }
 
 export type LinksService = ReturnType<typeof createLinksService>;

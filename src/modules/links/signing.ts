@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { type SigningKey, deriveKey, signValue, verifyValue } from '../../lib/signed-tokens.ts';
 import type { Clock } from '../../lib/time.ts';
 import type { LinkRow } from './mapper.ts';
@@ -14,26 +14,49 @@ const HANDOFF_TTL_S = 30 * 24 * 3600;
 export interface Unlocked {
   passcode: boolean;
   gate: boolean;
-  /** The address the e-mail gate was passed with (a watermark names the reader by it). */
+  /** The address the e-mail gate was passed with, or (`pendingSince`) the one waiting for its code. */
   email?: string | undefined;
+  /** The name given with it. */
+  name?: string | undefined;
+  /** The address was proved by the code mailed to it. */
+  verified?: boolean | undefined;
+  /** When (epoch ms) the code of `email` was asked for: the gate waits for that code. */
+  pendingSince?: number | undefined;
+  /** The version of the link's agreement accepted. */
+  agreement?: number | undefined;
+}
+
+type UnlockValue = { l?: unknown; p?: unknown; g?: unknown; e?: unknown; m?: unknown; n?: unknown; v?: unknown; w?: unknown; a?: unknown };
+
+/** What the cookie says beyond the passcode and the gate (each only when it is there). */
+function extras(value: UnlockValue): Omit<Unlocked, 'passcode' | 'gate'> {
+  const out: Omit<Unlocked, 'passcode' | 'gate'> = {};
+  if (typeof value.m === 'string') out.email = value.m;
+  if (typeof value.n === 'string') out.name = value.n;
+  if (value.v === 1) out.verified = true;
+  if (typeof value.w === 'number') out.pendingSince = value.w * 1000;
+  if (typeof value.a === 'number') out.agreement = value.a;
+  return out;
 }
 
 const passcodeFingerprint = (hash: string) => createHash('sha256').update(hash).digest('base64url').slice(0, 12);
 
 /**
- * The viewer's three signed values: the view token a page carries, the unlock cookie of a link (its
- * passcode given, its e-mail gate passed) and the visitor's hand-off to the project's site. Their keys
+ * The viewer's signed values: the view token a page carries, the unlock cookie of a link (its
+ * passcode given, its e-mail gate passed or its code awaited, its agreement accepted), the visitor's
+ * hand-off to the project's site, and the e-mail gate's codes as stored. Their keys
  * are derived from a secret the server makes once and keeps in the database (`secret`), so that every
  * process and every server signs and checks alike.
  */
 export function createLinkSigning(clock: Clock, secret: () => Promise<Buffer>) {
-  let keys: Promise<{ view: SigningKey; unlock: SigningKey; handoff: SigningKey }> | null = null;
+  let keys: Promise<{ view: SigningKey; unlock: SigningKey; handoff: SigningKey; codes: SigningKey }> | null = null;
   function signingKeys() {
     keys ??= secret()
       .then((raw) => ({
         view: deriveKey(raw, 'view tokens'),
         unlock: deriveKey(raw, 'link unlock'),
         handoff: deriveKey(raw, 'site handoff'),
+        codes: deriveKey(raw, 'link email codes'),
       }))
       .catch((err: unknown) => {
         keys = null;
@@ -60,20 +83,14 @@ export function createLinkSigning(clock: Clock, secret: () => Promise<Buffer>) {
     /** What the link's unlock cookie, as the browser sent it, proves (a passcode since changed proves nothing). */
     async unlockedOf(link: LinkRow, cookie: string | undefined): Promise<Unlocked> {
       if (cookie === undefined) return { passcode: false, gate: false };
-      const value = verifyValue((await signingKeys()).unlock, cookie) as {
-        l?: unknown;
-        p?: unknown;
-        g?: unknown;
-        e?: unknown;
-        m?: unknown;
-      } | null;
+      const value = verifyValue((await signingKeys()).unlock, cookie) as UnlockValue | null;
       if (value === null || value.l !== link.id || typeof value.e !== 'number' || value.e < clock.now() / 1000) {
         return { passcode: false, gate: false };
       }
       return {
         passcode: link.passcode_hash !== null && value.p === passcodeFingerprint(link.passcode_hash),
         gate: value.g === 1,
-        ...(typeof value.m === 'string' ? { email: value.m } : {}),
+        ...extras(value),
       };
     },
 
@@ -84,8 +101,19 @@ export function createLinkSigning(clock: Clock, secret: () => Promise<Buffer>) {
         ...(unlocked.passcode && link.passcode_hash !== null ? { p: passcodeFingerprint(link.passcode_hash) } : {}),
         ...(unlocked.gate ? { g: 1 } : {}),
         ...(unlocked.email !== undefined ? { m: unlocked.email } : {}),
+        ...(unlocked.name !== undefined ? { n: unlocked.name.slice(0, 120) } : {}),
+        ...(unlocked.verified === true ? { v: 1 } : {}),
+        ...(unlocked.pendingSince !== undefined ? { w: Math.floor(unlocked.pendingSince / 1000) } : {}),
+        ...(unlocked.agreement !== undefined ? { a: unlocked.agreement } : {}),
         e: seconds() + UNLOCK_TTL_S,
       });
+    },
+
+    /** How the e-mail gate's code of an address on a link is stored: an HMAC, no code in the clear. */
+    async codeHash(linkId: string, address: string, code: string): Promise<string> {
+      return createHmac('sha256', (await signingKeys()).codes)
+        .update(`${linkId}\n${address}\n${code}`)
+        .digest('base64url');
     },
 
     /** The hand-off (`rapport_lv`) naming the link visitor to the project's site. */

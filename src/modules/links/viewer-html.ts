@@ -1,4 +1,4 @@
-import type { Brand, FileViewerModel, WebViewerModel } from './viewer-model.ts';
+import type { Brand, EmailGateModel, FileViewerModel, WebViewerModel } from './viewer-model.ts';
 
 /**
  * The public viewer's HTML (docs/links.md, "The viewer"): server-rendered, readable without
@@ -54,13 +54,23 @@ body{margin:0;background:#eef0f3;color:#1b1f24;font:16px/1.5 system-ui,-apple-sy
 .field textarea{min-height:88px;resize:vertical}
 .submit{width:100%;padding:12px;border:0;border-radius:6px;background:#0b57d0;color:#fff;font:inherit;font-weight:600;cursor:pointer}
 .hp{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}
-.error{color:#b3261e}
-.sent{color:#146c2e}
+.error,.card .error{color:#b3261e}
+.sent,.card .sent{color:#146c2e}
+.card.wide{max-width:720px}
+.agreement{max-height:50vh;overflow:auto;margin:0 0 16px;padding:12px;border:1px solid #c6cbd3;border-radius:6px;background:#f8f9fb;color:#1b1f24;font-size:15px;line-height:1.55;white-space:pre-wrap;overflow-wrap:anywhere}
+.check{display:flex;gap:10px;align-items:flex-start;margin:0 0 16px}
+.check input{flex:none;width:20px;height:20px;margin:2px 0 0}
+.code input{font-size:22px;letter-spacing:.3em;font-variant-numeric:tabular-nums}
+.actions{display:flex;flex-wrap:wrap;gap:4px 20px;margin:12px 0 0}
+.actions form{margin:0}
+.plain{padding:8px 0;border:0;background:none;color:#0b57d0;font:inherit;font-size:15px;text-decoration:underline;cursor:pointer}
+.card p.hint,.card p.version{font-size:14px}
 .message{max-width:480px;margin:20vh auto 0;padding:24px 16px;text-align:center}
 .message h1{font-size:22px;margin:0 0 8px}
 .message p{color:#4a5260;margin:0}
 .frame{display:block;width:100%;height:calc(100vh - 49px);border:0;background:#fff}
-@media (min-width:504px){.card{margin:12px auto}}
+@media (min-width:504px){.card{margin:12px auto}.card.wide{margin:12px}}
+@media (min-width:744px){.card.wide{margin:24px auto;padding:28px 32px}}
 @media (min-width:900px){.deck{padding-top:24px}.page{margin-bottom:24px}}
 .wm .deck{-webkit-user-select:none;user-select:none;-webkit-touch-callout:none}
 .wm .page img{pointer-events:none}
@@ -70,7 +80,7 @@ body{margin:0;background:#eef0f3;color:#1b1f24;font:16px/1.5 system-ui,-apple-sy
 @media print{.wm .deck,.wm .nav,.wm .download{display:none}.wm .print-note{display:block;margin:24px 16px}}
 `;
 
-interface Shell {
+export interface Shell {
   title: string;
   nonce: string;
   body: string;
@@ -82,7 +92,7 @@ interface Shell {
   bodyClass?: string;
 }
 
-function shell(s: Shell): string {
+export function shell(s: Shell): string {
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -112,7 +122,8 @@ function barHeading(title: string, brand: Brand | null | undefined): string {
 }
 
 /** A card's top: the logo and the project's name, as the bar would show them. */
-const cardBrand = (brand: Brand | null | undefined) => (brand ? `${logoImg(brand)}<p class="brand">${escapeHtml(brand.name)}</p>\n` : '');
+export const cardBrand = (brand: Brand | null | undefined) =>
+  brand ? `${logoImg(brand)}<p class="brand">${escapeHtml(brand.name)}</p>\n` : '';
 
 /** A page saying why there is nothing to read (404 unknown, 410 disabled or expired, a document not ready). */
 export function messagePage(nonce: string, heading: string, text: string, head?: string): string {
@@ -156,23 +167,42 @@ ${problem}
   });
 }
 
-/** The e-mail address a link asks for before its first page. */
-export function emailGatePage(nonce: string, shareToken: string, title: string, gate: { invalid: boolean; brand?: Brand | null }): string {
-  const { invalid, brand } = gate;
+/** What the e-mail gate says about the last address given. */
+function emailProblem(gate: Pick<EmailGateModel, 'invalid' | 'refused' | 'unsent' | 'busy'>): string {
+  if (gate.refused) {
+    return '<p class="error" role="alert">This link is not shared with that address. Use the address it was sent to, or ask the person who sent it.</p>';
+  }
+  if (gate.unsent) return '<p class="error" role="alert">The code could not be sent just now. Try again in a moment.</p>';
+  if (gate.busy !== undefined)
+    return '<p class="error" role="alert">Too many codes were sent for this link in the last hour. Try again later.</p>';
+  return gate.invalid ? '<p class="error" role="alert">Enter a valid e-mail address.</p>' : '';
+}
+
+/** The e-mail address a link asks for before its first page (with `verify`, a code is mailed to it next). */
+export function emailGatePage(
+  nonce: string,
+  shareToken: string,
+  title: string,
+  gate: Omit<EmailGateModel, 'kind' | 'shareToken' | 'title'>,
+): string {
+  const { brand } = gate;
   const action = `/l/${encodeURIComponent(shareToken)}/gate`;
+  const intro = gate.verify
+    ? 'Enter your e-mail address to open it. We will send you a code to confirm it is yours.'
+    : 'Enter your e-mail address to open it.';
   return shell({
     title: title || 'Document',
     nonce,
     brand,
     body: `<main class="card">
 ${cardBrand(brand)}<h2>${escapeHtml(title || 'Document')}</h2>
-<p>Enter your e-mail address to open it.</p>
-${invalid ? '<p class="error" role="alert">Enter a valid e-mail address.</p>' : ''}
+<p>${intro}</p>
+${emailProblem(gate)}
 <form method="post" action="${action}">
 <label class="field"><span>E-mail</span><input name="email" type="email" autocomplete="email" required maxlength="254" autofocus></label>
 <label class="field"><span>Name (optional)</span><input name="name" type="text" autocomplete="name" maxlength="255"></label>
 <label class="hp" aria-hidden="true">Leave this empty<input name="url" type="text" tabindex="-1" autocomplete="off"></label>
-<button class="submit" type="submit">Continue</button>
+<button class="submit" type="submit">${gate.verify ? 'Send me a code' : 'Continue'}</button>
 </form>
 </main>`,
   });

@@ -6,6 +6,7 @@ import { randomToken } from '../../lib/secrets.ts';
 import type { ViewerScript } from '../../lib/viewer-script.ts';
 import type { AccountsService } from '../accounts/service.ts';
 import { UNLOCK_TTL_S, type ViewerAnswer, type VisitorRequest } from './service.ts';
+import { agreementPage, codePage } from './gate-html.ts';
 import { emailGatePage, fileViewerPage, messagePage, passcodePage, webViewerPage } from './viewer-html.ts';
 
 /*
@@ -112,11 +113,26 @@ export function viewerHttp(fastify: FastifyInstance, opts: ViewerRoutesOptions) 
         return reply
           .code(answer.wrong ? 403 : 200)
           .send(passcodePage(nonce, answer.shareToken, answer.title, { wrong: answer.wrong, brand: answer.brand }));
-      case 'email':
+      case 'email': {
+        pageHeaders(reply, nonce);
+        const { kind: _kind, shareToken, title, ...gate } = answer;
+        if (answer.busy !== undefined) reply.header('Retry-After', String(answer.busy));
+        if (answer.unsent) reply.header('Retry-After', '30');
+        const status = answer.refused ? 403 : answer.busy !== undefined ? 429 : answer.unsent ? 503 : answer.invalid ? 400 : 200;
+        return reply.code(status).send(emailGatePage(nonce, shareToken, title, gate));
+      }
+      case 'code': {
+        pageHeaders(reply, nonce);
+        const wait = answer.lockedFor ?? answer.waitFor;
+        if (wait !== undefined) reply.header('Retry-After', String(wait));
+        const status = wait !== undefined ? 429 : answer.problem === 'wrong' ? 403 : answer.problem !== undefined ? 400 : 200;
+        return reply.code(status).send(codePage(nonce, answer));
+      }
+      case 'agreement':
         pageHeaders(reply, nonce);
         return reply
-          .code(answer.invalid ? 400 : 200)
-          .send(emailGatePage(nonce, answer.shareToken, answer.title, { invalid: answer.invalid, brand: answer.brand }));
+          .code(answer.problem === 'changed' ? 409 : answer.problem === 'unticked' ? 400 : 200)
+          .send(agreementPage(nonce, answer));
       case 'redirect':
         reply.header('Referrer-Policy', 'no-referrer').header('X-Robots-Tag', 'noindex, nofollow').header('Cache-Control', 'no-store');
         return reply.redirect(answer.url, 302);
@@ -157,6 +173,7 @@ export function viewerHttp(fastify: FastifyInstance, opts: ViewerRoutesOptions) 
         visitorId: visitorIdOf(request, reply),
         userId: await signedInUser(request),
         unlock: readCookie(request, UNLOCK_COOKIE),
+        within: request.shareProject,
       };
     },
 
@@ -180,6 +197,15 @@ export function viewerHttp(fastify: FastifyInstance, opts: ViewerRoutesOptions) 
     /** Sets the link's unlock cookie and sends the browser back to the viewer. */
     unlocked(reply: FastifyReply, token: string, cookie: string) {
       setCookie(reply, UNLOCK_COOKIE, cookie, { path: `/l/${token}`, maxAgeSeconds: UNLOCK_TTL_S, secure: secureCookies });
+      return reply.redirect(`/l/${encodeURIComponent(token)}`, 303);
+    },
+
+    /** A gate's form post answered: its unlock cookie (when it changed), then its page, or back to the viewer. */
+    gatePosted(reply: FastifyReply, token: string, post: { cookie?: string; answer?: ViewerAnswer }) {
+      if (post.cookie !== undefined) {
+        setCookie(reply, UNLOCK_COOKIE, post.cookie, { path: `/l/${token}`, maxAgeSeconds: UNLOCK_TTL_S, secure: secureCookies });
+      }
+      if (post.answer !== undefined) return render(reply, post.answer, {});
       return reply.redirect(`/l/${encodeURIComponent(token)}`, 303);
     },
 

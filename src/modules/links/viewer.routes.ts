@@ -8,6 +8,7 @@ import { publicPage } from '../../http/public-pages.ts';
 import { randomToken } from '../../lib/secrets.ts';
 import type { ViewerScript } from '../../lib/viewer-script.ts';
 import { BEACON_MAX_BYTES } from './beacons.ts';
+import { gateRoutes } from './gate.routes.ts';
 import type { LinkViewer, LinkViews, LinksService } from './service.ts';
 import { type ViewerHttp, type ViewerRoutesOptions, pageHeaders, unavailable, viewerHttp } from './viewer.http.ts';
 import { messagePage } from './viewer-html.ts';
@@ -36,7 +37,7 @@ function viewerPageRoutes(fastify: FastifyInstance, viewer: LinkViewer, http: Vi
   app.get(
     '/l/:token',
     {
-      config: { limitBy: 'caller' },
+      config: { shareHost: 'serve', limitBy: 'caller' },
       schema: {
         ...publicPage(
           'The share-link viewer',
@@ -57,7 +58,7 @@ function viewerPageRoutes(fastify: FastifyInstance, viewer: LinkViewer, http: Vi
   app.get(
     '/l/:token/page/:n',
     {
-      config: { limitBy: 'caller' },
+      config: { shareHost: 'serve', limitBy: 'caller' },
       schema: {
         ...publicPage(
           'A rendered page image',
@@ -80,6 +81,7 @@ function viewerPageRoutes(fastify: FastifyInstance, viewer: LinkViewer, http: Vi
               width,
               ifNoneMatch: request.headers['if-none-match'],
               reader: http.readerOf(request, reply),
+              within: request.shareProject,
             });
       if (image === null) return unavailable(reply, 'missing');
       reply.header('X-Robots-Tag', 'noindex').header('Cross-Origin-Resource-Policy', 'same-origin');
@@ -95,7 +97,7 @@ function viewerPageRoutes(fastify: FastifyInstance, viewer: LinkViewer, http: Vi
   app.get(
     '/l/:token/download',
     {
-      config: { limitBy: 'caller' },
+      config: { shareHost: 'serve', limitBy: 'caller' },
       schema: {
         ...publicPage(
           'Download the original file',
@@ -106,7 +108,12 @@ function viewerPageRoutes(fastify: FastifyInstance, viewer: LinkViewer, http: Vi
     },
     async (request, reply) => {
       await http.countViewer(request, reply);
-      const download = await viewer.download(request.params.token, http.unlockOf(request), http.readerOf(request, reply));
+      const download = await viewer.download(
+        request.params.token,
+        http.unlockOf(request),
+        http.readerOf(request, reply),
+        request.shareProject,
+      );
       if (download === null) return unavailable(reply, 'missing');
       if (download.kind === 'preparing') return http.preparing(reply);
       const ascii = download.name.replace(/[^\x20-\x7e]|["\\]/g, '_');
@@ -121,61 +128,6 @@ function viewerPageRoutes(fastify: FastifyInstance, viewer: LinkViewer, http: Vi
   );
 }
 
-/** The passcode and e-mail gates: form posts answered with the unlock cookie, or the gate page again. */
-function gateRoutes(fastify: FastifyInstance, viewer: LinkViewer, http: ViewerHttp): void {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  app.post(
-    '/l/:token/unlock',
-    {
-      bodyLimit: BODY_LIMITS.small,
-      config: { limitBy: 'caller' },
-      schema: {
-        ...publicPage(
-          'Unlock a passcode link',
-          'Form post `passcode`: right answers 303 back to the viewer with an unlock cookie; wrong answers the passcode page again (403). After too many wrong ones for the link from any address (LINK_PASSCODE_FAILURES), its passcode is refused, the right one too, with the passcode page saying so (429, Retry-After) until the lockout ends or the owner sets a new passcode.',
-        ),
-        params: shareParams,
-        body: formBody,
-      },
-    },
-    async (request, reply) => {
-      await http.countForm(request, reply);
-      const token = request.params.token;
-      const result = await viewer.unlock(token, http.unlockOf(request), (request.body as Record<string, unknown>).passcode);
-      if (result === undefined) return unavailable(reply, 'missing');
-      if (result === null) return http.render(reply, { kind: 'passcode', shareToken: token, title: '', wrong: true }, {});
-      if ('lockedFor' in result)
-        return http.render(reply, { kind: 'passcode', shareToken: token, title: '', wrong: false, lockedFor: result.lockedFor }, {});
-      return http.unlocked(reply, token, result.cookie);
-    },
-  );
-
-  app.post(
-    '/l/:token/gate',
-    {
-      bodyLimit: BODY_LIMITS.small,
-      config: { limitBy: 'caller' },
-      schema: {
-        ...publicPage(
-          'Pass the e-mail gate',
-          "Form post `email` (and `name`), taken like the link's form: a valid address answers 303 back to the viewer with an unlock cookie; an invalid one answers the gate page again (400).",
-        ),
-        params: shareParams,
-        body: formBody,
-      },
-    },
-    async (request, reply) => {
-      await http.countForm(request, reply);
-      const token = request.params.token;
-      const visitor = await http.visitorOf(request, reply);
-      const result = await viewer.passGate(token, request.body as Record<string, unknown>, visitor);
-      if (result === undefined) return unavailable(reply, 'missing');
-      if (result === null) return http.render(reply, { kind: 'email', shareToken: token, title: '', invalid: true }, {});
-      return http.unlocked(reply, token, result.cookie);
-    },
-  );
-}
-
 /** The link's form: JSON from the viewer's script, or the browser's own form post without script. */
 function formRoute(fastify: FastifyInstance, viewer: LinkViewer, http: ViewerHttp): void {
   const isPlainFormPost = (request: FastifyRequest) =>
@@ -186,7 +138,7 @@ function formRoute(fastify: FastifyInstance, viewer: LinkViewer, http: ViewerHtt
     '/l/:token/form',
     {
       bodyLimit: BODY_LIMITS.default,
-      config: { limitBy: 'caller', errorStyle: 'public' },
+      config: { shareHost: 'serve', limitBy: 'caller', errorStyle: 'public' },
       schema: {
         ...publicPage(
           "Send the link's form",
@@ -222,7 +174,7 @@ function beaconRoute(fastify: FastifyInstance, views: LinkViews, http: ViewerHtt
     '/l/:token/events',
     {
       bodyLimit: BEACON_MAX_BYTES,
-      config: { limitBy: 'caller', errorStyle: 'public', parameters: 'raw' },
+      config: { shareHost: 'serve', limitBy: 'caller', errorStyle: 'public', parameters: 'raw' },
       schema: {
         ...publicPage(
           'Page-dwell beacons',
@@ -258,7 +210,7 @@ function addressRoutes(fastify: FastifyInstance, viewer: LinkViewer, http: Viewe
   app.get(
     '/link/:linkId',
     {
-      config: { limitBy: 'caller' },
+      config: { shareHost: 'serve', limitBy: 'caller' },
       schema: {
         ...publicPage(
           "The original platform's link address",
@@ -270,7 +222,7 @@ function addressRoutes(fastify: FastifyInstance, viewer: LinkViewer, http: Viewe
     async (request, reply) => {
       await http.countViewer(request, reply);
       const q = (request.query as { share_token?: unknown }).share_token;
-      const to = await viewer.legacyAddress(request.params.linkId, typeof q === 'string' ? q : undefined);
+      const to = await viewer.legacyAddress(request.params.linkId, typeof q === 'string' ? q : undefined, request.shareProject);
       if (to === null) return unavailable(reply, 'missing');
       return reply.header('Referrer-Policy', 'no-referrer').redirect(to, 302);
     },
@@ -280,7 +232,7 @@ function addressRoutes(fastify: FastifyInstance, viewer: LinkViewer, http: Viewe
   app.get(
     '/assets/:name',
     {
-      config: { limitBy: 'none' },
+      config: { shareHost: 'serve', limitBy: 'none' },
       schema: {
         ...publicPage("The viewer's script", "The viewer page's script, named by its content's hash: cached for good."),
         params: Type.Object({ name: Type.String({ maxLength: 100 }) }),

@@ -6,13 +6,14 @@ import { verifyPassword } from '../../lib/secrets.ts';
 import { watermarkText } from '../../lib/watermark-text.ts';
 import type { FileStamps, FileViewer, PageImage, PageWidth, StampedImage } from '../files/service.ts';
 import type { ProjectsService } from '../projects/service.ts';
-import { type FormValues, type LinkForms, readFormFields } from './form.service.ts';
-import type { LinkGates } from './gates.ts';
+import { type LinkForms, readFormFields } from './form.service.ts';
+import { type LinkGatePosts, honeypotFilled } from './gate.service.ts';
+import { type LinkGates, nextGate } from './gates.ts';
 import { type LinkRow, formFieldsOf } from './mapper.ts';
 import { linksRepository as repo } from './repository.ts';
 import type { LinkSigning } from './signing.ts';
 import type { ViewerFiles } from './viewer-files.ts';
-import { type Brand, DEFAULT_FORM_FIELDS, type ViewerAnswer, type VisitorRequest } from './viewer-model.ts';
+import { type Brand, DEFAULT_FORM_FIELDS, type ViewerAnswer, type VisitorRequest, readerTitle } from './viewer-model.ts';
 import type { LinkViews } from './views.service.ts';
 
 /** The parameter a web page or redirect link adds to a target on the project's site origins. */
@@ -32,6 +33,8 @@ export interface PageImageRequest {
   width: PageWidth;
   ifNoneMatch?: string | undefined;
   reader: Reader;
+  /** The project whose share domain the request came to (another project's link: null). */
+  within?: string | null;
 }
 
 /** A link's download: the original file, or (a link with a watermark) a PDF of its watermarked pages written as it is sent. */
@@ -52,11 +55,10 @@ export interface LinkViewerDeps {
   signing: LinkSigning;
   views: LinkViews;
   forms: LinkForms;
+  /** The e-mail gate's and the agreement's forms, and their pages. */
+  gatePosts: LinkGatePosts;
   viewerFile: ViewerFiles;
 }
-
-/** A field people never see, which form-filling bots fill. */
-const honeypotFilled = (body: Record<string, unknown>) => typeof body.url === 'string' && body.url.trim() !== '';
 
 /**
  * The public viewer (docs/links.md), for a link's recipients in their browser: the link's page (a
@@ -64,25 +66,6 @@ const honeypotFilled = (body: Record<string, unknown>) => typeof body.url === 's
  * e-mail gates, the form, and the hand-off to the project's site. Views are recorded by the view
  * recording service (views.service.ts); forms are written by form.service.ts.
  */
-/**
- * What a reader sees as the link's title (docs/links.md): its public title; else, once the document
- * is open, the file's name, or a web page's host; never the link's name, which is the team's own.
- * Before a gate is passed (and while the document is missing) the file's name is not told either.
- */
-export function readerTitle(link: Pick<LinkRow, 'title' | 'type' | 'website'>, fileName?: string): string {
-  if (link.title !== null && link.title !== '') return link.title;
-  if (link.type !== 1) {
-    try {
-      return new URL(link.website ?? '').host || SHARED_PAGE;
-    } catch {
-      return SHARED_PAGE;
-    }
-  }
-  return fileName ?? SHARED_DOCUMENT;
-}
-const SHARED_DOCUMENT = 'Shared document';
-const SHARED_PAGE = 'Shared page';
-
 export function createLinkViewer(ctx: AppContext, deps: LinkViewerDeps) {
   const { files, stamps, gates, signing, views, forms, viewerFile } = deps;
   const { clock, logger } = ctx;
@@ -156,8 +139,12 @@ export function createLinkViewer(ctx: AppContext, deps: LinkViewerDeps) {
   }
 
   /** The open, unlocked file link of a share token, or null. */
-  async function unlockedFileLink(shareToken: string, unlock: string | undefined): Promise<(LinkRow & { file1: string }) | null> {
-    const found = await gates.linkOf(shareToken);
+  async function unlockedFileLink(
+    shareToken: string,
+    unlock: string | undefined,
+    within: string | null | undefined,
+  ): Promise<(LinkRow & { file1: string }) | null> {
+    const found = await gates.linkOf(shareToken, within);
     if (!('link' in found) || found.link.type !== 1 || found.link.file1 === null) return null;
     if (await gates.locked(found.link, unlock)) return null;
     return found.link as LinkRow & { file1: string };
@@ -165,11 +152,11 @@ export function createLinkViewer(ctx: AppContext, deps: LinkViewerDeps) {
 
   return {
     /** `/link/{link-id}?share_token=`: the viewer's address when the id and token are one link's, else null. */
-    async legacyAddress(linkId: string, shareToken: string | undefined): Promise<string | null> {
+    async legacyAddress(linkId: string, shareToken: string | undefined, within?: string | null): Promise<string | null> {
       if (shareToken === undefined) return null;
-      const found = await gates.linkOf(shareToken);
+      const found = await gates.linkOf(shareToken, within);
       if (!('link' in found) && found.why === 'missing') return null;
-      const link = 'link' in found ? found.link : await gates.anyLinkOf(shareToken);
+      const link = 'link' in found ? found.link : await gates.anyLinkOf(shareToken, within);
       return link && link.id === linkId ? `/l/${encodeURIComponent(shareToken)}` : null;
     },
 
@@ -180,14 +167,14 @@ export function createLinkViewer(ctx: AppContext, deps: LinkViewerDeps) {
      * with the page's `open` beacon.
      */
     async viewer(shareToken: string, visitor: VisitorRequest, head: boolean): Promise<ViewerAnswer> {
-      const found = await gates.linkOf(shareToken);
+      const found = await gates.linkOf(shareToken, visitor.within);
       if (!('link' in found)) return { kind: 'unavailable', why: found.why };
       const link = found.link;
       const title = readerTitle(link);
       const unlocked = await gates.unlockedOf(link, visitor.unlock);
       const brand = await deps.projects.brand(link.app_id);
-      if (link.passcode_hash !== null && !unlocked.passcode) return { kind: 'passcode', shareToken, title, wrong: false, brand };
-      if (link.email_gate === 1 && !unlocked.gate) return { kind: 'email', shareToken, title, invalid: false, brand };
+      const gate = nextGate(link, unlocked, clock.now());
+      if (gate !== null) return deps.gatePosts.gatePage(link, gate, unlocked, { shareToken, title, brand });
       if (visitor.mailClick !== undefined && !head) await tieMailClick(link, visitor, visitor.mailClick);
       if (link.type === 3) {
         if (!head && (await gates.counts(link, visitor))) await views.visit(link, visitor);
@@ -202,7 +189,7 @@ export function createLinkViewer(ctx: AppContext, deps: LinkViewerDeps) {
      * is `overloaded`.
      */
     async pageImage(req: PageImageRequest): Promise<PageImage | (StampedImage & { stamped: true }) | null> {
-      const link = await unlockedFileLink(req.shareToken, req.unlock);
+      const link = await unlockedFileLink(req.shareToken, req.unlock, req.within);
       if (link === null) return null;
       const page = { fileId: link.file1, n: req.n, width: req.width };
       try {
@@ -220,8 +207,8 @@ export function createLinkViewer(ctx: AppContext, deps: LinkViewerDeps) {
      * PDF of the pages with the reader's watermark; null otherwise. Too many watermarked downloads
      * under way is `overloaded`.
      */
-    async download(shareToken: string, unlock: string | undefined, reader: Reader): Promise<Download | null> {
-      const link = await unlockedFileLink(shareToken, unlock);
+    async download(shareToken: string, unlock: string | undefined, reader: Reader, within?: string | null): Promise<Download | null> {
+      const link = await unlockedFileLink(shareToken, unlock, within);
       if (link === null || link.allow_download !== 1) return null;
       if (link.watermark !== 1) {
         const original = await files.viewerOriginal(link.app_id, link.file1);
@@ -247,8 +234,9 @@ export function createLinkViewer(ctx: AppContext, deps: LinkViewerDeps) {
       shareToken: string,
       unlock: string | undefined,
       passcode: unknown,
+      within?: string | null,
     ): Promise<{ cookie: string } | { lockedFor: number } | null | undefined> {
-      const found = await gates.linkOf(shareToken);
+      const found = await gates.linkOf(shareToken, within);
       if (!('link' in found)) return undefined;
       const link = found.link;
       if (link.passcode_hash === null) return { cookie: await signing.unlockCookie(link, await gates.unlockedOf(link, unlock)) };
@@ -262,34 +250,10 @@ export function createLinkViewer(ctx: AppContext, deps: LinkViewerDeps) {
       return { cookie: await signing.unlockCookie(link, { ...before, passcode: true }) };
     },
 
-    /**
-     * The e-mail gate: an address (and a name, when given) before the first page. It is a form like
-     * the link's own (a clue, a customer matched or made) and passes the gate: the unlock cookie.
-     * Null when the address is not valid; undefined when the link does not open.
-     */
-    async passGate(
-      shareToken: string,
-      body: Record<string, unknown>,
-      visitor: VisitorRequest,
-    ): Promise<{ cookie: string } | null | undefined> {
-      const found = await gates.linkOf(shareToken);
-      if (!('link' in found)) return undefined;
-      const link = found.link;
-      const unlocked = await gates.unlockedOf(link, visitor.unlock);
-      if (link.passcode_hash !== null && !unlocked.passcode) return undefined;
-      let fields: FormValues;
-      try {
-        fields = readFormFields(link, body, { region: await deps.projects.region(link.app_id), only: ['email', 'name'] });
-      } catch (err) {
-        if (err instanceof AppError) return null;
-        throw err;
-      }
-      if (fields.email === undefined) return null;
-      if (!honeypotFilled(body) && !(await gates.isMember(link, visitor.userId))) {
-        await forms.submit(link, visitor, { fields, formType: '2', viewId: null });
-      }
-      return { cookie: await signing.unlockCookie(link, { ...unlocked, gate: true, email: fields.email }) };
-    },
+    /** The e-mail gate's address, its code, the agreement (gate.service.ts). */
+    passGate: deps.gatePosts.passGate,
+    verify: deps.gatePosts.verify,
+    agree: deps.gatePosts.agree,
 
     /**
      * The link's form (docs/links.md, "Who is viewing"): a clue; the customer matched by mobile
@@ -298,11 +262,11 @@ export function createLinkViewer(ctx: AppContext, deps: LinkViewerDeps) {
      * matched, made or neither; a filled honeypot (`url`) is answered alike and writes nothing.
      */
     async form(shareToken: string, body: Record<string, unknown>, visitor: VisitorRequest): Promise<true> {
-      const found = await gates.linkOf(shareToken);
+      const found = await gates.linkOf(shareToken, visitor.within);
       if (!('link' in found)) throw publicFailure('link_unavailable', 'The link does not open (unknown, disabled or expired)');
       const link = found.link;
       if (await gates.locked(link, visitor.unlock)) {
-        throw publicFailure('link_unavailable', 'The link is locked: give its passcode (or e-mail address) first');
+        throw publicFailure('link_unavailable', 'The link is locked: give its passcode or e-mail address, or accept its agreement, first');
       }
       const fields = readFormFields(link, body, { region: await deps.projects.region(link.app_id) });
       if (honeypotFilled(body)) return true;

@@ -161,12 +161,12 @@ export function createLinkViews(ctx: AppContext, deps: LinkViewsDeps) {
   }
 
   /** The beacon's link, open and unlocked, and how many pages its beacons may name. */
-  async function beaconLink(shareToken: string, unlock: string | undefined) {
-    const found = await gates.linkOf(shareToken);
+  async function beaconLink(shareToken: string, unlock: string | undefined, within: string | null | undefined) {
+    const found = await gates.linkOf(shareToken, within);
     if (!('link' in found)) throw publicFailure('link_unavailable', 'The link does not open (unknown, disabled or expired)');
     const link = found.link;
     if (await gates.locked(link, unlock))
-      throw publicFailure('link_unavailable', 'The link is locked: give its passcode (or e-mail address) first');
+      throw publicFailure('link_unavailable', 'The link is locked: give its passcode or e-mail address, or accept its agreement, first');
     if (link.type !== 1 || link.file1 === null) return { link, count: 1, file: null };
     const file = await viewerFile(link.app_id, link.file1);
     return { link, count: Math.max(1, file?.pageCount ?? 1), file };
@@ -179,7 +179,7 @@ export function createLinkViews(ctx: AppContext, deps: LinkViewsDeps) {
      * the view's own budget of beacons (the route counts them) once the beacon names a view of the link.
      */
     async beacon(shareToken: string, body: unknown, visitor: VisitorRequest, countView: (viewId: string) => Promise<void>) {
-      const { link, count, file } = await beaconLink(shareToken, visitor.unlock);
+      const { link, count, file } = await beaconLink(shareToken, visitor.unlock, visitor.within);
       let beacon: Beacon;
       try {
         beacon = parseBeacon(body, count);

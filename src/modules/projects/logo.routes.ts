@@ -66,7 +66,7 @@ export async function logoRoutes(fastify: FastifyInstance, opts: { logos: Projec
   app.get(
     '/logo/:appId/:token',
     {
-      config: { project: 'none', limitBy: 'ip' },
+      config: { project: 'none', limitBy: 'ip', shareHost: 'appId' },
       schema: {
         ...publicPage(
           "A project's logo",

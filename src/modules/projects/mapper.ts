@@ -31,6 +31,8 @@ export interface ProjectResponse {
   siteOrigins: string;
   /** The region its phone numbers are read against (ISO 3166-1 alpha-2). */
   region: string;
+  /** Its own share domain (a host name), '' when none (docs/projects.md). */
+  shareDomain: string;
 }
 
 export function toProject(a: AppRow, clock: Clock): ProjectResponse {
@@ -53,5 +55,6 @@ export function toProject(a: AppRow, clock: Clock): ProjectResponse {
     siteKey: a.site_key,
     siteOrigins: a.site_origins ?? '',
     region: a.region,
+    shareDomain: a.share_domain ?? '',
   };
 }

@@ -21,6 +21,16 @@ const appBySiteKey = preparedQuery('appBySiteKey', ({ db }, key: string) =>
     .modifyEnd(crossProject('site-key')),
 );
 
+const appShareDomains = preparedQuery('appShareDomains', ({ db }) =>
+  db.selectFrom('apps').select(['id', 'share_domain']).where('share_domain', 'is not', null).modifyEnd(crossProject('share-domains')),
+);
+
+/** Every project's share domain, both ways. */
+export interface ShareDomainMap {
+  byDomain: ReadonlyMap<string, string>;
+  byProject: ReadonlyMap<string, string>;
+}
+
 export const projectsRepository = {
   async insertApp(db: Db, row: Insertable<AppsTable>): Promise<void> {
     await db.insertInto('apps').values(row).execute();
@@ -57,6 +67,23 @@ export const projectsRepository = {
     return database
       .cache<string, { region: string } | undefined>('app-regions', 'access')
       .get(id, () => database.reader.first(appRegion, id));
+  },
+  /**
+   * Every project's share domain (a request's Host is looked up in it, a project's addresses are
+   * built from it), read at once: cached until a project's row changes, in any process.
+   */
+  shareDomains(database: DatabaseHandle): Promise<ShareDomainMap> {
+    return database.cache<'all', ShareDomainMap>('app-share-domains', 'access', 1).get('all', async () => {
+      const rows = await database.reader.all(appShareDomains);
+      const byDomain = new Map<string, string>();
+      const byProject = new Map<string, string>();
+      for (const r of rows) {
+        if (r.share_domain === null) continue;
+        byDomain.set(r.share_domain, r.id);
+        byProject.set(r.id, r.share_domain);
+      }
+      return { byDomain, byProject };
+    });
   },
   /** The project's site origins (the viewer hands its visitor to them): cached until the project's row changes. */
   findSiteOrigins(database: DatabaseHandle, id: string) {

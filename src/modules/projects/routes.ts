@@ -43,7 +43,9 @@ function projectRoutes(fastify: FastifyInstance, projects: ProjectsService): voi
         summary: 'Edit a project (Master/Admin)',
         description:
           'Beyond the interface: `site_origins`, the origins the site snippet may send from, comma-separated (https://shop.example.com, ' +
-          "http://localhost:8080); '' clears them. Failures: name_invalid, description_invalid, svc_user_id_invalid, site_origins_invalid.",
+          "http://localhost:8080); '' clears them. `share_domain`, the project's own host name for its links, mail tracking and " +
+          "site snippet (share.example.com; '' clears it). Failures: name_invalid, description_invalid, svc_user_id_invalid, " +
+          'site_origins_invalid, share_domain_invalid, share_domain_taken.',
         params: AppIdParams,
         body: ProjectBody,
         response: businessResponses(Type.Boolean()),
@@ -90,7 +92,7 @@ function siteRoutes(fastify: FastifyInstance, projects: ProjectsService): void {
         response: businessResponses(SiteSettings),
       },
     },
-    async (request) => ok(projects.siteSettings(actorOf(request))),
+    async (request) => ok(await projects.siteSettings(actorOf(request))),
   );
 
   app.post(

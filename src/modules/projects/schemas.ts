@@ -18,6 +18,14 @@ export const ProjectBody = Type.Object({
         "The region the project's phone numbers are read against: ISO 3166-1 alpha-2 (GB, US, CN, …), any case. Create: CN when not sent",
     }),
   ),
+  share_domain: Type.Optional(
+    Type.String({
+      maxLength: 1000,
+      description:
+        "Edit only: the project's own share domain, a host name (share.example.com; IDN taken as punycode) its links, campaign " +
+        "tracking and site snippet are addressed at instead of PUBLIC_BASE_URL; '' clears it. Unique across projects",
+    }),
+  ),
   sales_export: Type.Optional(
     Type.Integer({
       minimum: 0,
@@ -46,6 +54,7 @@ export const Project = Type.Object({
   siteKey: NullableString,
   siteOrigins: Type.String(),
   region: Type.String({ description: "The region the project's phone numbers are read against (ISO 3166-1 alpha-2)" }),
+  shareDomain: Type.String({ description: "The project's own share domain (a host name), '' when it has none" }),
 });
 
 export const ProjectWithSecret = Type.Composite([Project, Type.Object({ secret: NullableString })]);

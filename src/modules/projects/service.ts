@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { AppContext } from '../../context.ts';
-import type { Database } from '../../db/index.ts';
+import { type Database, isUniqueViolation, uniqueViolationTarget } from '../../db/index.ts';
 import { failure, fieldFailure } from '../../http/errors.ts';
 import { randomToken, safeEqual } from '../../lib/secrets.ts';
 import type { AuditRecorder } from '../audit/service.ts';
@@ -9,10 +9,12 @@ import { type AppRow, type ProjectResponse, toProject } from './mapper.ts';
 import { logoRepository } from './logo.repository.ts';
 import { logoPath } from './logo.service.ts';
 import { projectsRepository as repo } from './repository.ts';
+import { createShareDomains, hostOf, parseShareDomain } from './share-domains.ts';
 
 export { projectReadModel } from './repository.ts';
 export { type ProjectLogos, createProjectLogos } from './logo.service.ts';
 export type { ProjectReadModel } from './mapper.ts';
+export type { ShareDomains } from './share-domains.ts';
 import { timeOrderedUuid } from '../../lib/ids.ts';
 import { DEFAULT_REGION, regionOf } from '../../lib/phones.ts';
 
@@ -43,6 +45,8 @@ export interface ProjectInput {
   site_origins?: string | undefined;
   /** The region its phone numbers are read against (ISO 3166-1 alpha-2; docs/projects.md). */
   region?: string | undefined;
+  /** Edit only: the project's own share domain (docs/projects.md); '' clears it. */
+  share_domain?: string | undefined;
 }
 
 /** A region sent with a create or an edit, upper-cased; undefined when not sent. Throws region_invalid. */
@@ -149,7 +153,11 @@ export function createProjectsService(ctx: AppContext, deps: ProjectsDeps) {
   const { hooks, audit, members } = deps;
   const db: Kysely<Database> = ctx.database.db;
   const clock = ctx.clock;
+  const shareDomains = createShareDomains(ctx);
   return {
+    /** Share domains: the project a request's Host names, where a project's public addresses start. */
+    shareDomains,
+
     /** Creates a project; its creator becomes its Master member, in one transaction. */
     async create(callerId: number, input: ProjectInput): Promise<{ appId: string; name: string; description: string | null }> {
       checkActingUser(input, callerId);
@@ -182,6 +190,7 @@ export function createProjectsService(ctx: AppContext, deps: ProjectsDeps) {
         site_origins: null,
         sales_export: 1,
         region,
+        share_domain: null,
       };
       await db.transaction().execute(async (trx) => {
         await repo.insertApp(trx, app);
@@ -206,25 +215,38 @@ export function createProjectsService(ctx: AppContext, deps: ProjectsDeps) {
       const description = validDescription(input.description);
       const siteOrigins = input.site_origins === undefined ? undefined : parseSiteOrigins(input.site_origins);
       const region = validRegion(input.region);
-      await db.transaction().execute(async (trx) => {
-        const salesExport = input.sales_export;
-        await repo.updateApp(trx, appId, {
-          ...(region !== undefined ? { region } : {}),
-          ...(name !== undefined ? { name } : {}),
-          ...(description !== undefined ? { description } : {}),
-          ...(siteOrigins !== undefined ? { site_origins: siteOrigins } : {}),
-          ...(salesExport !== undefined ? { sales_export: salesExport } : {}),
-          edit_time: clock.now(),
+      const shareDomain = input.share_domain === undefined ? undefined : parseShareDomain(input.share_domain, shareDomains.ownHosts);
+      const changesDomain = shareDomain !== undefined && shareDomain !== app.share_domain;
+      await db
+        .transaction()
+        .execute(async (trx) => {
+          const salesExport = input.sales_export;
+          await repo.updateApp(trx, appId, {
+            ...(region !== undefined ? { region } : {}),
+            ...(changesDomain ? { share_domain: shareDomain } : {}),
+            ...(name !== undefined ? { name } : {}),
+            ...(description !== undefined ? { description } : {}),
+            ...(siteOrigins !== undefined ? { site_origins: siteOrigins } : {}),
+            ...(salesExport !== undefined ? { sales_export: salesExport } : {}),
+            edit_time: clock.now(),
+          });
+          const detail = {
+            ...(name !== undefined ? { name } : {}),
+            ...(description !== undefined ? { description } : {}),
+            ...(siteOrigins !== undefined ? { siteOrigins: siteOrigins ?? '' } : {}),
+            ...(salesExport !== undefined ? { salesExport } : {}),
+            ...(region !== undefined ? { region } : {}),
+            ...(changesDomain ? { shareDomain: shareDomain ?? '' } : {}),
+          };
+          await audit(trx, { appId, actorId: callerId, action: 'project.edit', targetType: 'project', targetId: appId, detail });
+        })
+        .catch((err: unknown) => {
+          // The unique index refuses a domain another project claims, whatever the race between two edits.
+          if (changesDomain && isUniqueViolation(err) && uniqueViolationTarget(err).includes('share_domain')) {
+            throw failure('share_domain_taken', `share_domain: ${shareDomain ?? ''} is claimed by another project`);
+          }
+          throw err;
         });
-        const detail = {
-          ...(name !== undefined ? { name } : {}),
-          ...(description !== undefined ? { description } : {}),
-          ...(siteOrigins !== undefined ? { siteOrigins: siteOrigins ?? '' } : {}),
-          ...(salesExport !== undefined ? { salesExport } : {}),
-          ...(region !== undefined ? { region } : {}),
-        };
-        await audit(trx, { appId, actorId: callerId, action: 'project.edit', targetType: 'project', targetId: appId, detail });
-      });
       return true;
     },
 
@@ -263,8 +285,17 @@ export function createProjectsService(ctx: AppContext, deps: ProjectsDeps) {
     },
 
     /** The project's site tracking settings, its secret included (Master and Admin). */
-    siteSettings(actor: Actor) {
-      return siteSettingsOf(actor.app, ctx.config.publicBaseUrl);
+    async siteSettings(actor: Actor) {
+      return siteSettingsOf(actor.app, await shareDomains.publicBase(actor.app.id));
+    },
+
+    /**
+     * Caddy's on-demand TLS question (`GET /tls/ask?domain=`): whether a project claims the domain,
+     * as `hostOf` reads a Host. Nothing else is told.
+     */
+    async claimed(domain: string): Promise<boolean> {
+      const name = hostOf(domain);
+      return name !== '' && name.length <= 253 && (await shareDomains.projectOfHost(name)) !== null;
     },
 
     /**
@@ -287,7 +318,8 @@ export function createProjectsService(ctx: AppContext, deps: ProjectsDeps) {
           detail: {},
         });
       });
-      return siteSettingsOf({ ...app, ...(what === 'key' ? { site_key: value } : { site_secret: value }) }, ctx.config.publicBaseUrl);
+      const base = await shareDomains.publicBase(appId);
+      return siteSettingsOf({ ...app, ...(what === 'key' ? { site_key: value } : { site_secret: value }) }, base);
     },
 
     /** The origins the project's site snippet sends from ([] for none, or an unknown project). */

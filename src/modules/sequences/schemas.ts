@@ -112,7 +112,8 @@ export const Version = Type.Object({
 export const EnrollBody = Type.Object(
   {
     customer_ids: Type.Optional(
-      Type.Union([Type.String({ maxLength: 10_000 * 65 }), Type.Array(Type.String({ maxLength: 64 }), { maxItems: 10_000 })], {
+      Type.Union([Type.String({ maxLength: 10_000 * 65 }), Type.Array(Type.String({ maxLength: 64 }))], {
+        // No maxItems: more than 10,000 is the service's bulk_too_many, as for the list's bulk actions; the body limit bounds the rest.
         description: 'the chosen customers (at most 10,000): an array, or comma-separated as form fields send them',
       }),
     ),

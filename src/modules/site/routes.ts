@@ -31,7 +31,7 @@ export async function siteRoutes(fastify: FastifyInstance, opts: SiteRoutesOptio
   fastify.get(
     '/t.js',
     {
-      config: { limitBy: 'none' },
+      config: { shareHost: 'serve', limitBy: 'none' },
       schema: publicPage(
         'The site snippet',
         'The tracking script a site includes (`<script async src=".../t.js" data-key="siteKey">`): JavaScript, gzipped when asked, with an ETag. 404 when the server was not built with it.',
@@ -70,7 +70,7 @@ export async function siteRoutes(fastify: FastifyInstance, opts: SiteRoutesOptio
   fastify.options(
     '/t/collect',
     {
-      config: { limitBy: 'ip' },
+      config: { shareHost: 'serve', limitBy: 'ip' },
       schema: publicPage(
         'Preflight of the collect call',
         "CORS preflight, `k` the site key: 204 allowing POST with Content-Type from the project's site origins only; any other origin `origin_not_allowed`.",
@@ -78,7 +78,7 @@ export async function siteRoutes(fastify: FastifyInstance, opts: SiteRoutesOptio
     },
     async (request, reply) => {
       const origin = originOf(request);
-      await site.project(keyOf(request), origin);
+      await site.project(keyOf(request), origin, request.shareProject);
       allow(reply, origin as string)
         .header('Access-Control-Allow-Methods', 'POST')
         .header('Access-Control-Allow-Headers', 'Content-Type')
@@ -91,7 +91,7 @@ export async function siteRoutes(fastify: FastifyInstance, opts: SiteRoutesOptio
     '/t/collect',
     {
       bodyLimit: COLLECT_MAX_BYTES,
-      config: { limitBy: 'caller', errorStyle: 'public', parameters: 'raw' },
+      config: { shareHost: 'serve', limitBy: 'caller', errorStyle: 'public', parameters: 'raw' },
       schema: publicPage(
         'Site events',
         'What the snippet sends, `k` the site key: a batch of visits, page views, leaves, forms, downloads, plays, contacts and identify calls as JSON or `text/plain` (sendBeacon), at most 16 KiB, from an allowed `Origin` only (403 `origin_not_allowed`). Answers the envelope; docs/site-tracking.md lists the fields.',
@@ -100,7 +100,7 @@ export async function siteRoutes(fastify: FastifyInstance, opts: SiteRoutesOptio
     async (request, reply) => {
       let project: Awaited<ReturnType<SiteService['project']>>;
       try {
-        project = await site.project(keyOf(request), originOf(request));
+        project = await site.project(keyOf(request), originOf(request), request.shareProject);
       } catch (err) {
         // Refused keys and origins spend their address's budget: made-up keys buy no fresh one.
         if (err instanceof AppError) await fastify.limits.count(request, reply, 'ip');

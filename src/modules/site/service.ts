@@ -376,9 +376,10 @@ export function createSiteService(
      * The project a collect call's key names, if the call's `Origin` is on its list: else
      * site_key_invalid (400) or origin_not_allowed (403).
      */
-    async project(key: string | undefined, origin: string | undefined): Promise<SiteProject> {
+    async project(key: string | undefined, origin: string | undefined, within?: string | null): Promise<SiteProject> {
       const project = key === undefined || !/^[A-Za-z0-9_-]{1,64}$/.test(key) ? null : await projects.bySiteKey(key);
-      if (project === null) throw publicFailure('site_key_invalid');
+      // On a project's share domain another project's key is as unknown.
+      if (project === null || (within != null && project.appId !== within)) throw publicFailure('site_key_invalid');
       if (origin === undefined || !project.origins.includes(origin)) {
         throw publicForbidden(
           'origin_not_allowed',

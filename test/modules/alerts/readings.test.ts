@@ -7,7 +7,7 @@ import { signalsRepository } from '../../../src/modules/alerts/signals.repositor
 import { createServices } from '../../../src/services.ts';
 import { useTestServer } from '../../helpers/harness.ts';
 import { DAY, HOUR, type HistoryProject, addCustomers, historyProject } from '../../helpers/histories.ts';
-import { Browser, type LinkData, madeLink, renderedFile } from '../../helpers/links.ts';
+import { BeaconReader, type LinkData, madeLink, renderedFile } from '../../helpers/links.ts';
 
 /**
  * A customer reading a directed deck on a phone, through the viewer's beacons, with the server's clock
@@ -38,45 +38,8 @@ async function inbox(token: string, signal?: string): Promise<Entry[]> {
   return (res.data as Entry[]).filter((e) => signal === undefined || e.signal === signal);
 }
 
-/** A reader on a phone: opens the link, then reads pages, a heartbeat every 10 s (the viewer's). */
-class Reader {
-  readonly b = new Browser(t.server);
-  private seq = 0;
-  private token = '';
-  private readonly dwell: Record<string, number> = {};
-  constructor(private readonly share: string) {}
-
-  async open(): Promise<void> {
-    this.token = (await this.b.open(this.share)).viewToken as string;
-    expect(this.token).toBeTruthy();
-    await this.send({ type: 'open', page: 1 });
-  }
-
-  private async send(body: Record<string, unknown>): Promise<void> {
-    this.seq += 1;
-    const res = await this.b.beacon(this.share, {
-      ...body,
-      seq: this.seq,
-      token: this.token,
-      ...(body.type === 'open' ? {} : { dwell: this.dwell }),
-    });
-    expect(res.statusCode, res.body).toBe(200);
-  }
-
-  /** Reads `page` for `seconds`: a page beacon, then a heartbeat every 10 s of the server's clock. */
-  async read(page: number, seconds: number): Promise<void> {
-    await this.send({ type: 'page', page });
-    for (let s = 10; s <= seconds; s += 10) {
-      now += 10_000;
-      this.dwell[String(page)] = (this.dwell[String(page)] ?? 0) + 10_000;
-      await this.send({ type: 'hb', page });
-    }
-  }
-
-  leave(page: number): Promise<void> {
-    return this.send({ type: 'leave', page });
-  }
-}
+/** A reader on a phone of a link, a heartbeat every 10 s of the server's clock (`now`). */
+const reader = (share: string) => new BeaconReader(t.server, share, (ms) => (now += ms));
 
 beforeAll(async () => {
   p = await historyProject(t.server);
@@ -115,7 +78,7 @@ describe('a directed deck read on a phone', () => {
 
   it("tells its owner it was opened, then once, when the reading ends, what was read: 'Ada read 3 of 3 pages of 'Pricing' (6 min)'", async () => {
     useClock();
-    const r = new Reader(link.shareToken);
+    const r = reader(link.shareToken);
     await r.open();
     await pass();
     const opened = await inbox(p.sales.token, 'deck_opened');
@@ -146,7 +109,7 @@ describe('a directed deck read on a phone', () => {
   it('ends a reading that stops without a leave once no page record came for ALERT_READING_QUIET; below a threshold it tells no one who asked for more', async () => {
     useClock();
     now += 60 * 60_000;
-    const r = new Reader(link.shareToken);
+    const r = reader(link.shareToken);
     await r.open();
     await r.read(1, 30);
     await pass();
@@ -183,7 +146,7 @@ describe('a directed deck read on a phone', () => {
       { token: p.master.token, form: true },
     );
     expect(moved.json().status, moved.body).toBe(1);
-    const r = new Reader(bobs.shareToken);
+    const r = reader(bobs.shareToken);
     await r.open();
     await pass();
     expect(await inbox(p.sales2.token)).toEqual([]);
@@ -209,7 +172,7 @@ describe('a directed deck read on a phone', () => {
       for (let i = 0; i < 10 && (await restarted.alerts.evaluator.pass()).events > 0; i += 1);
       expect(await counts()).toEqual(before);
       // Two servers, one new reading: one alert for each member told.
-      const r = new Reader(link.shareToken);
+      const r = reader(link.shareToken);
       await r.open();
       await Promise.all([pass(), restarted.alerts.evaluator.pass(), pass()]);
       await Promise.all([pass(), restarted.alerts.evaluator.pass()]);
@@ -243,7 +206,7 @@ describe('a reading during which the customer becomes a hot lead', () => {
     );
     expect(only.json().status, only.body).toBe(1);
     const owned = (await inbox(p.sales.token)).length;
-    const r = new Reader(link.shareToken);
+    const r = reader(link.shareToken);
     await r.open();
     await r.read(1, 20);
     await r.read(2, 20);
@@ -350,7 +313,7 @@ describe('a hot lead folded into a reading that another pass ends, or whose end 
   it("is told on its own when another server's pass ended the reading quietly while this one folded it", async () => {
     useClock();
     now += 2 * HOUR;
-    const r = new Reader(cy.shareToken);
+    const r = reader(cy.shareToken);
     await r.open();
     await r.read(1, 10);
     await pass();
@@ -405,7 +368,7 @@ describe('a hot lead folded into a reading that another pass ends, or whose end 
         })),
       )
       .execute();
-    const r = new Reader(cy.shareToken);
+    const r = reader(cy.shareToken);
     await r.open();
     await r.read(1, 10);
     await r.read(2, 10);

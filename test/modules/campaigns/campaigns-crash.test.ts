@@ -1,46 +1,22 @@
 // lanes: sqlite postgres
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMailbox } from '../../helpers/mailbox.ts';
-import { type Spawned, freePort, provisionProject, runCli, useProcessDatabase, waitForOk } from '../../helpers/process.ts';
+import { describe, expect, it } from 'vitest';
+import { killOnceMailing, useMailingProcesses } from '../../helpers/mail-processes.ts';
+import { freePort, provisionProject } from '../../helpers/process.ts';
 
 /**
  * A campaign's sender killed (SIGKILL) in the middle of a campaign, and a server started again on the
  * same database: no recipient is mailed twice, none is forgotten. Those the dead process had handed
  * to SMTP, or was about to, end `unknown` and are not sent again; every other one is sent once.
  */
-const processes = useProcessDatabase();
 const RECIPIENTS = 240;
-/** MAIL_CONNECTIONS below: a process has at most three windows of five mails per connection in `sending` (docs/campaigns.md). */
-const CONNECTIONS = 2;
-const WINDOW = 3 * Math.max(4, CONNECTIONS * 5);
-
-let box: Awaited<ReturnType<typeof startMailbox>>;
-beforeAll(async () => {
-  // A slow server, so that the kill lands while mail is going out.
-  box = await startMailbox(0, { delayMs: 15 });
-});
-afterAll(async () => {
-  await box.close();
-});
-
-async function serve(port: number, extra: Record<string, string> = {}): Promise<Spawned> {
-  const server = runCli(['serve'], {
-    ...processes.db.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-    SMTP_URL: `smtp://127.0.0.1:${box.port}`,
-    MAIL_CONNECTIONS: String(CONNECTIONS),
-    MAIL_RATE_PER_SECOND: '200',
-    ...extra,
-  });
-  processes.started(server);
-  await waitForOk(`http://127.0.0.1:${port}/healthz`);
-  return server;
-}
+// A slow SMTP server, so that the kill lands while mail is going out; two connections.
+const mailing = useMailingProcesses(2);
+const { processes, serve } = mailing;
+const WINDOW = mailing.window;
 
 describe('kill -9 in the middle of a campaign', () => {
   it('mails no recipient twice and forgets none', { timeout: 120_000 }, async () => {
+    const box = mailing.box;
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const first = await serve(port);
@@ -64,9 +40,7 @@ describe('kill -9 in the middle of a campaign', () => {
     expect(campaign.recipientCount).toBe(RECIPIENTS);
 
     // Killed once some mail went out, before all of it did.
-    while (box.inbox.length < 40) await new Promise((r) => setTimeout(r, 10));
-    first.child.kill('SIGKILL');
-    await first.exited;
+    await killOnceMailing(first, box, 40);
     const beforeRestart = box.inbox.length;
     expect(beforeRestart).toBeLessThan(RECIPIENTS);
 
@@ -102,6 +76,7 @@ describe('kill -9 in the middle of a campaign', () => {
   });
 
   it('two server processes send one campaign together: each recipient is claimed and mailed once', { timeout: 120_000 }, async () => {
+    const box = mailing.box;
     const [portA, portB] = [await freePort(), await freePort()];
     const a = await serve(portA);
     const b = await serve(portB);

@@ -1,10 +1,9 @@
 // lanes: sqlite postgres
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useTestServer } from '../../helpers/harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { type HistoryProject, historyProject } from '../../helpers/histories.ts';
 import { Browser, madeLink } from '../../helpers/links.ts';
-import { type Delivered, startMailbox } from '../../helpers/mailbox.ts';
-import { freePort } from '../../helpers/process.ts';
+import type { Delivered } from '../../helpers/mailbox.ts';
+import { useMailedTestServer } from '../../helpers/mailed-server.ts';
 
 /**
  * E-mail campaigns: made through the API, sent to a real SMTP server in-process (smtp-server) and
@@ -12,25 +11,18 @@ import { freePort } from '../../helpers/process.ts';
  * and the counters of the interface's `GET /api/v1.7/posts`.
  */
 const BASE = 'https://rapport.example';
-const smtpPort = await freePort();
-const t = useTestServer({
+const t = await useMailedTestServer({
   PUBLIC_BASE_URL: BASE,
-  SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
   SMTP_FROM: 'Campaigns <mail@rapport.example>',
   MAIL_RATE_PER_SECOND: '1000',
   MAIL_MACHINE_OPEN_SECONDS: '0',
 });
 const PERSON_UA = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15';
 
-let box: Awaited<ReturnType<typeof startMailbox>>;
 let p: HistoryProject;
 
 beforeAll(async () => {
-  box = await startMailbox(smtpPort);
   p = await historyProject(t.server);
-});
-afterAll(async () => {
-  await box.close();
 });
 
 let seq = 0;
@@ -85,7 +77,7 @@ async function post(postId: string): Promise<Record<string, unknown>> {
 /** Sends everything due and returns the mails that arrived for this campaign. */
 async function sendAll(postId: string): Promise<Delivered[]> {
   await t.server.services.campaignSender.drain();
-  return box.inbox.filter((m) => m.mail.headers.get('x-rapport-post') === postId);
+  return t.box.inbox.filter((m) => m.mail.headers.get('x-rapport-post') === postId);
 }
 
 const pathOf = (url: string) => {
@@ -337,11 +329,11 @@ describe('unsubscribe and failures', () => {
       { owner: p.sales.id, email: 'full@example.com' },
       { owner: p.sales.id, email: 'fine@example.com' },
     ]);
-    box.reject.set('gone@example.com', { code: 550, message: 'No such user here' });
-    box.reject.set('full@example.com', { code: 452, message: 'Mailbox full, try later' });
+    t.box.reject.set('gone@example.com', { code: 550, message: 'No such user here' });
+    t.box.reject.set('full@example.com', { code: 452, message: 'Mailbox full, try later' });
     const c = await made(p.sales.token, { title: 'Bounces', html: '<p>x</p>', customer_ids: ids.join(',') });
     const mails = await sendAll(c.postId);
-    box.reject.clear();
+    t.box.reject.clear();
     expect(mails.map((m) => m.to[0])).toEqual(['fine@example.com']);
     expect((await progress(p.sales.token, c.postId)).data).toMatchObject({ status: 'done', states: { sent: 1, failed: 2 } });
     expect(await post(c.postId)).toMatchObject({ senderCount: 3, successLogCount: 1 });

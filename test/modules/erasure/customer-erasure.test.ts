@@ -73,6 +73,23 @@ async function history(customerId: string, tag: string) {
     .insertInto('visitors')
     .values({ app_id: p.appId, id: `${tag}-visitor`, customer_id: customerId, created_at: now, updated_at: now })
     .execute();
+  // The visitor accepted a link's agreement (its address, name, client).
+  await db()
+    .insertInto('link_agreement_acceptances')
+    .values({
+      id: `${tag}-accepted`,
+      app_id: p.appId,
+      link_id: `${tag}-link`,
+      version: 1,
+      text_hash: 'hash',
+      email: `${tag}@example.com`,
+      name: tag,
+      visitor_id: `${tag}-visitor`,
+      accepted_at: now,
+      ip: '203.0.113.0',
+      user_agent: 'Mozilla/5.0',
+    })
+    .execute();
   // A custom field's value, a site visitor with a visit and an event, a campaign's recipient row (queued).
   await db()
     .insertInto('customer_field_values')
@@ -265,6 +282,16 @@ async function remaining(ids: string[]) {
     calls: await n('calls'),
     link_view_logs: await n('link_view_logs'),
     visitors: await n('visitors'),
+    link_agreement_acceptances: (
+      await db()
+        .selectFrom('link_agreement_acceptances')
+        .select('id')
+        .where('app_id', '=', p.appId)
+        .where('visitor_id', 'in', (q) =>
+          q.selectFrom('visitors').select('id').where('app_id', '=', p.appId).where('customer_id', 'in', ids),
+        )
+        .execute()
+    ).length,
     notes: await n('notes'),
     tasks: await n('tasks'),
     alert_signals: await n('alert_signals'),
@@ -287,6 +314,7 @@ const NOTHING = {
   calls: 0,
   link_view_logs: 0,
   visitors: 0,
+  link_agreement_acceptances: 0,
   notes: 0,
   tasks: 0,
   alert_signals: 0,
@@ -352,6 +380,7 @@ describe('erasure', () => {
       'sequence_enrollments',
       'playbook_runs',
       'links',
+      'link_agreement_acceptances',
       'visitors',
       'site_visits',
       'site_events',
@@ -373,6 +402,7 @@ describe('erasure', () => {
       alert_signals: 2,
       playbook_runs: 2,
       links: 2,
+      link_agreement_acceptances: 2,
       visitors: 2,
       site_visits: 2,
       site_events: 2,
@@ -425,6 +455,7 @@ describe('erasure', () => {
       calls: 1,
       link_view_logs: 1,
       visitors: 1,
+      link_agreement_acceptances: 1,
       customers: 1,
       links: 1,
     });

@@ -340,6 +340,11 @@ describe('GET /app/{app-id}/links and /link/{link-id}/view-logs', () => {
       embed: 0,
       formFields: ['name', 'email', 'phone', 'company'],
       title: null,
+      emailVerify: 0,
+      allowList: [],
+      denyList: [],
+      agreement: null,
+      agreementVersion: 0,
     });
     expect(all[1].customer).toEqual({
       id: 'cust-b',

@@ -142,6 +142,8 @@ describe('creating a link', () => {
       [{ name: 'No file' }, 'file_id_required'],
       [{ name: 'Unknown file', file_id: '00000000-0000-7000-8000-000000000000' }, 'file_not_found'],
       [{ name: 'Pass', file_id: fileId, passcode: 'abc' }, 'passcode_invalid'],
+      // This server sends no mail (no SMTP_URL): the e-mail gate cannot mail its codes.
+      [{ name: 'Verify', file_id: fileId, email_verify: 1 }, 'mail_not_configured'],
       [{ name: 'Past', file_id: fileId, expires_at: '2001-01-01 00:00:00' }, 'expires_at_invalid'],
       [{ name: 'Bad date', file_id: fileId, expires_at: 'tomorrow' }, 'expires_at_invalid'],
       [{ name: 'Fields', file_id: fileId, form_fields: 'name,password' }, 'form_fields_invalid'],

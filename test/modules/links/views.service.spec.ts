@@ -60,6 +60,11 @@ function linkRow(over: Partial<LinkRow>): LinkRow {
     form_fields: null,
     disabled_at: null,
     title: null,
+    email_verify: 0,
+    allow_list: null,
+    deny_list: null,
+    agreement: null,
+    agreement_version: 0,
     watermark: 0,
     ...over,
   };

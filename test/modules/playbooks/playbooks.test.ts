@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { type ChatReceiver, startChatReceivers } from '../../helpers/chat-receivers.ts';
 import { useTestServer } from '../../helpers/harness.ts';
 import { DAY, HOUR, type HistoryProject, addCustomers, ago, event, historyProject, ingest } from '../../helpers/histories.ts';
-import { Browser, type LinkData, madeLink, renderedFile } from '../../helpers/links.ts';
+import { BeaconReader, type LinkData, madeLink, renderedFile } from '../../helpers/links.ts';
 import { type RunningRelay, startRelay } from '../../helpers/relay.ts';
 
 /**
@@ -30,44 +30,12 @@ const pass = () => t.server.services.playbooks.evaluator.pass();
 const useClock = () => vi.spyOn(t.server.ctx.clock, 'now').mockImplementation(() => now);
 const base = () => `/api/v1.7/app/${p.appId}`;
 
-/** A reader on a phone: opens the link, reads pages (a heartbeat every 10 s), leaves. */
-class Reader {
-  readonly b = new Browser(t.server);
-  private seq = 0;
-  private token = '';
-  private readonly dwell: Record<string, number> = {};
-  constructor(private readonly share: string) {}
-  async open(): Promise<void> {
-    this.token = (await this.b.open(this.share)).viewToken as string;
-    expect(this.token).toBeTruthy();
-    await this.send({ type: 'open', page: 1 });
-  }
-  private async send(body: Record<string, unknown>): Promise<void> {
-    this.seq += 1;
-    const res = await this.b.beacon(this.share, {
-      ...body,
-      seq: this.seq,
-      token: this.token,
-      ...(body.type === 'open' ? {} : { dwell: this.dwell }),
-    });
-    expect(res.statusCode, res.body).toBe(200);
-  }
-  async read(page: number, seconds: number): Promise<void> {
-    await this.send({ type: 'page', page });
-    for (let s = 10; s <= seconds; s += 10) {
-      now += 10_000;
-      this.dwell[String(page)] = (this.dwell[String(page)] ?? 0) + 10_000;
-      await this.send({ type: 'hb', page });
-    }
-  }
-  leave(page: number): Promise<void> {
-    return this.send({ type: 'leave', page });
-  }
-}
+/** A reader on a phone of a link, a heartbeat every 10 s of the server's clock (`now`). */
+const reader = (share: string) => new BeaconReader(t.server, share, (ms) => (now += ms));
 
 /** A customer reads pages of their link, then leaves. */
 async function reads(customer: string, pages: number[]): Promise<void> {
-  const r = new Reader((links[customer] as LinkData).shareToken);
+  const r = reader((links[customer] as LinkData).shareToken);
   await r.open();
   for (const page of pages) await r.read(page, 20);
   await r.leave(pages[pages.length - 1] ?? 1);

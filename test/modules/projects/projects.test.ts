@@ -32,6 +32,8 @@ const PROJECT_FIELDS = [
   'siteOrigins',
   // The region its phone numbers are read against (docs/projects.md), beyond the interface.
   'region',
+  // Its own share domain (docs/projects.md), beyond the interface.
+  'shareDomain',
 ].sort();
 
 beforeAll(async () => {

@@ -1,8 +1,8 @@
 // lanes: sqlite postgres
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { stepCampaignId } from '../../../src/modules/campaigns/sequence-mail.service.ts';
-import { startMailbox } from '../../helpers/mailbox.ts';
-import { type Spawned, freePort, provisionProject, runCli, useProcessDatabase, waitForOk } from '../../helpers/process.ts';
+import { killOnceMailing, useMailingProcesses } from '../../helpers/mail-processes.ts';
+import { freePort, provisionProject } from '../../helpers/process.ts';
 
 /**
  * A server killed (SIGKILL) while a sequence's first step is being run and mailed to its customers,
@@ -10,39 +10,15 @@ import { type Spawned, freePort, provisionProject, runCli, useProcessDatabase, w
  * forgotten. Each enrolment's step runs once (its step run's primary key), each mail goes through the
  * campaigns' queue, whose crash-safe states leave what the dead process was handing to SMTP `unknown`.
  */
-const processes = useProcessDatabase();
 const CUSTOMERS = 240;
-const CONNECTIONS = 2;
-/** A process has at most three windows of five mails per connection in `sending` (docs/campaigns.md). */
-const WINDOW = 3 * Math.max(4, CONNECTIONS * 5);
-
-let box: Awaited<ReturnType<typeof startMailbox>>;
-beforeAll(async () => {
-  // A slow SMTP server, so that the kill lands while mail is going out.
-  box = await startMailbox(0, { delayMs: 15 });
-});
-afterAll(async () => {
-  await box.close();
-});
-
-async function serve(port: number, extra: Record<string, string> = {}): Promise<Spawned> {
-  const server = runCli(['serve'], {
-    ...processes.db.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-    SMTP_URL: `smtp://127.0.0.1:${box.port}`,
-    MAIL_CONNECTIONS: String(CONNECTIONS),
-    MAIL_RATE_PER_SECOND: '200',
-    ...extra,
-  });
-  processes.started(server);
-  await waitForOk(`http://127.0.0.1:${port}/healthz`);
-  return server;
-}
+// A slow SMTP server, so that the kill lands while mail is going out; two connections.
+const mailing = useMailingProcesses(2);
+const { processes, serve } = mailing;
+const WINDOW = mailing.window;
 
 describe('kill -9 while a sequence step is mailed', () => {
   it('never sends a step twice, and forgets none', { timeout: 120_000 }, async () => {
+    const box = mailing.box;
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const first = await serve(port);
@@ -83,9 +59,7 @@ describe('kill -9 while a sequence step is mailed', () => {
     await call('POST', `/sequence/${sequenceId}/enrollments`, { customer_ids: ids });
 
     // Killed once some of the step's mail went out, before all of it did.
-    while (box.inbox.length < 40) await new Promise((r) => setTimeout(r, 10));
-    first.child.kill('SIGKILL');
-    await first.exited;
+    await killOnceMailing(first, box, 40);
     expect(box.inbox.length).toBeLessThan(CUSTOMERS);
 
     // Started again: what the dead sender left in `sending` is unknown after 1 s; the runner's leases run out; the rest goes.

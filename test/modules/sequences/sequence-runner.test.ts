@@ -392,7 +392,7 @@ describe('exits, the cap, pauses', () => {
           lifecycle,
           mail: createSequenceMail(ctx, { nudge: () => undefined }),
           tasks: s.tasks.tasks,
-          ownLinks: createOwnLinks(ctx),
+          ownLinks: createOwnLinks(ctx, s.projects.shareDomains.publicBase),
           customers: s.customers,
           accounts: s.accounts,
           jumps: {

@@ -1,13 +1,11 @@
 // lanes: sqlite postgres
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { writeEvents } from '../../../src/events/outbox.ts';
 import { Relay } from '../../../src/events/relay.ts';
-import { useTestServer } from '../../helpers/harness.ts';
 import { type HistoryProject, event, feedEvents, historyProject, ingest } from '../../helpers/histories.ts';
 import { multipart } from '../../helpers/files.ts';
 import { madeLink } from '../../helpers/links.ts';
-import { startMailbox } from '../../helpers/mailbox.ts';
-import { freePort } from '../../helpers/process.ts';
+import { useMailedTestServer } from '../../helpers/mailed-server.ts';
 
 /**
  * Sequences through HTTP (docs/sequences.md): send settings, definitions and their versions,
@@ -16,15 +14,12 @@ import { freePort } from '../../helpers/process.ts';
  * (unsubscribe and bounce through a real SMTP server, a form filled in), Enrollment events out.
  */
 const BASE = 'https://rapport.example';
-const smtpPort = await freePort();
-const t = useTestServer({
+const t = await useMailedTestServer({
   PUBLIC_BASE_URL: BASE,
-  SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
   SMTP_FROM: 'Sales <mail@rapport.example>',
   MAIL_RATE_PER_SECOND: '1000',
   IMPORT_LEASE_SECONDS: '1',
 });
-let box: Awaited<ReturnType<typeof startMailbox>>;
 let p: HistoryProject;
 
 interface Seq {
@@ -122,13 +117,9 @@ async function customers(owner: number, count: number, email = true): Promise<st
 const readFeed = () => t.server.services.sequences.feed.pass();
 
 beforeAll(async () => {
-  box = await startMailbox(smtpPort);
   p = await historyProject(t.server);
   // The reader starts at the feed's end the first time.
   await readFeed();
-});
-afterAll(async () => {
-  await box.close();
 });
 
 describe('send settings', () => {
@@ -477,13 +468,13 @@ describe('exits read from the feed', () => {
     ).toMatchObject({ status: 1 });
     // A campaign's mail: the leaver unsubscribes (RFC 8058 one-click), the bouncer's server refuses it for good.
     const bouncerAddress = `seq${bouncer!.slice('seq-c-'.length)}@example.com`;
-    box.reject.set(bouncerAddress, { code: 550, message: 'No such user' });
+    t.box.reject.set(bouncerAddress, { code: 550, message: 'No such user' });
     const campaign = (
       await post<{ postId: string }>(p.sales.token, '/posts', { title: 'News', html: '<p>hi</p>', customer_ids: `${leaver},${bouncer}` })
     ).data;
     await t.server.services.campaignSender.drain();
-    box.reject.clear();
-    const mail = box.inbox.find((m) => m.mail.headers.get('x-rapport-post') === campaign.postId)!;
+    t.box.reject.clear();
+    const mail = t.box.inbox.find((m) => m.mail.headers.get('x-rapport-post') === campaign.postId)!;
     const unsub = /<([^>]+)>/.exec(mail.mail.headerLines.find((h) => h.key === 'list-unsubscribe')!.line)![1]!;
     const done = await t.server.api.post(new URL(unsub).pathname, 'List-Unsubscribe=One-Click', {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },

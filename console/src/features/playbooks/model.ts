@@ -44,6 +44,7 @@ export interface Conditions {
   score?: number | undefined;
 }
 
+/** An action as the server takes it (the API's document gives a playbook's actions and trigger as unknown, so the SDK's types cannot). */
 export type Action =
   | { type: 'create_task'; title: string; kind: 'call' | 'email' | 'todo'; dueInHours: number }
   | { type: 'notify'; to: 'owner' | number[]; channels: ('inbox' | 'chat')[] }

@@ -13,18 +13,9 @@ export const MAX_STEPS = 20;
 export const MAX_WAIT = 90;
 /** The merge fields an e-mail step's title and body take (the campaigns' render, and the sequence's own). */
 export const MERGE_FIELDS = ['name', 'company', 'owner_name', 'own_link', 'email', 'title', 'phone'] as const;
+/** An enrolment's states, for the enrolments' filter (the API's document gives the state as a string, so the SDK's types cannot). */
 export const ENROLLMENT_STATES = ['active', 'paused', 'finished', 'exited'] as const;
 export type EnrollmentState = (typeof ENROLLMENT_STATES)[number];
-export const EXIT_REASONS = [
-  'replied',
-  'unsubscribed',
-  'bounced',
-  'form_submitted',
-  'removed',
-  'playbook',
-  'sequence_deleted',
-  'customer_deleted',
-] as const;
 
 export interface Step {
   type: StepType;

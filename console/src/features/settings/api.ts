@@ -27,7 +27,7 @@ export function useEditProject(appId: string) {
   const client = useQueryClient();
   return useMutation({
     meta: { silent: true },
-    mutationFn: async (input: { name: string; description: string; region: string }) =>
+    mutationFn: async (input: { name: string; description: string; region: string; share_domain: string }) =>
       unwrap(await api.POST('/api/v1.7/app/{appId}', { params: { path: { appId } }, body: input })),
     onSuccess: () =>
       Promise.all([client.invalidateQueries({ queryKey: projectQueries.all() }), client.invalidateQueries({ queryKey: ['audit', appId] })]),

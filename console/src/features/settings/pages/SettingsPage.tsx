@@ -4,12 +4,13 @@ import { Alert, App, Button, Card, Empty, Flex, Form, Input, List, Popconfirm, S
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { errorDetail, errorText } from '../../../shared/i18n/errors.ts';
+import { errorCode, errorDetail, errorText } from '../../../shared/i18n/errors.ts';
 import { DateTime } from '../../../shared/ui/DateTime.tsx';
 import { PageHeader } from '../../../shared/ui/PageHeader.tsx';
 import { SecretField } from '../../../shared/ui/SecretField.tsx';
 import { RegionSelect } from '../../../shared/regions/RegionSelect.tsx';
 import { meQuery } from '../../../shared/api/me.ts';
+import { authQueries } from '../../auth/index.ts';
 import { memberQueries } from '../../members/index.ts';
 import { projectQueries } from '../../projects/index.ts';
 import { ScoringCard } from '../../scoring/index.ts';
@@ -17,9 +18,16 @@ import { type AuditEntry, settingsQueries, useEditProject, useRotateSecret } fro
 import { isKnownAuditAction } from '../auditActions.ts';
 import { LogoCard } from '../LogoCard.tsx';
 
+interface ProjectForm {
+  name: string;
+  description: string;
+  region: string;
+  shareDomain: string;
+}
+
 const h2 = (text: string) => <h2 style={{ fontSize: 16, margin: 0 }}>{text}</h2>;
 
-/** The project's settings: its name, description and region, the secret integrations use, and who changed what. */
+/** The project's settings: its name, description, region and share domain, the secret integrations use, and who changed what. */
 export function SettingsPage() {
   const { appId = '' } = useParams();
   const { t } = useTranslation();
@@ -32,24 +40,35 @@ export function SettingsPage() {
   const manages = myRole === 'Master' || myRole === 'Admin';
   const edit = useEditProject(appId);
   const rotate = useRotateSecret(appId);
-  const [form] = Form.useForm<{ name: string; description: string; region: string }>();
+  const [form] = Form.useForm<ProjectForm>();
+  const info = useQuery({ ...authQueries.serverInfo(), enabled: manages });
+  const serverHost = info.data ? new URL(info.data.publicBaseUrl).hostname : '';
   const [revealed, setRevealed] = useState(false);
   const [rotated, setRotated] = useState<{ previousSecretValidUntil: string }>();
   const [auditPage, setAuditPage] = useState(1);
   const audit = useQuery({ ...settingsQueries.audit(appId, auditPage), enabled: manages });
 
   useEffect(() => {
-    if (project) form.setFieldsValue({ name: project.name, description: project.description ?? '', region: project.region });
+    if (project) {
+      form.setFieldsValue({
+        name: project.name,
+        description: project.description ?? '',
+        region: project.region,
+        shareDomain: project.shareDomain,
+      });
+    }
   }, [project, form]);
 
   if (projects.isLoading || members.isLoading) return <Skeleton active paragraph={{ rows: 8 }} />;
 
-  const save = async (v: { name: string; description: string; region: string }) => {
+  const save = async (v: ProjectForm) => {
     try {
-      await edit.mutateAsync({ name: v.name.trim(), description: v.description ?? '', region: v.region });
+      const share_domain = (v.shareDomain ?? '').trim();
+      await edit.mutateAsync({ name: v.name.trim(), description: v.description ?? '', region: v.region, share_domain });
       void message.success(t('settings.saved'));
     } catch (err) {
-      form.setFields([{ name: 'name', errors: [errorText(err), errorDetail(err)].filter((x): x is string => Boolean(x)) }]);
+      const field = errorCode(err)?.startsWith('share_domain_') ? 'shareDomain' : 'name';
+      form.setFields([{ name: field, errors: [errorText(err), errorDetail(err)].filter((x): x is string => Boolean(x)) }]);
     }
   };
   const secret = project?.secret ?? '';
@@ -85,6 +104,13 @@ export function SettingsPage() {
             </Form.Item>
             <Form.Item name="region" label={t('settings.region')} extra={t('settings.regionHelp')}>
               <RegionSelect disabled={!manages} />
+            </Form.Item>
+            <Form.Item
+              name="shareDomain"
+              label={t('settings.shareDomain')}
+              extra={serverHost ? t('settings.shareDomainHelp', { host: serverHost }) : undefined}
+            >
+              <Input maxLength={253} placeholder={t('settings.shareDomainPlaceholder')} spellCheck={false} autoComplete="off" />
             </Form.Item>
             {manages ? (
               <Button type="primary" htmlType="submit" loading={edit.isPending}>
