@@ -285,15 +285,18 @@ const TURN_REPORT_MS = 1000;
     window.addEventListener('focus', () => veil(document.visibilityState !== 'visible'));
     document.addEventListener('visibilitychange', () => veil(document.visibilityState !== 'visible' || !document.hasFocus()));
     veil(!visible);
-    // A page the server was too busy to draw (503) is asked for again a little later, twice at most.
+    // A page the server was too busy to draw (503) is asked for again a little later, twice at most;
+    // one that failed before this script ran (it is deferred) too.
     for (const img of Array.from(document.querySelectorAll<HTMLImageElement>('.deck img'))) {
       let tries = 0;
-      img.addEventListener('error', () => {
+      const retry = (): void => {
         tries += 1;
         // A new address (`&r=`): the browser does not ask again for one that failed.
         const again = (list: string) => list.replace(/&r=\d/g, '').replace(/\?\S*/g, (query) => `${query}&r=${tries}`);
         if (tries <= 2) window.setTimeout(() => ((img.srcset = again(img.srcset)), (img.src = again(img.src))), 2000 * tries);
-      });
+      };
+      img.addEventListener('error', retry);
+      if (img.complete && img.naturalWidth === 0) retry();
     }
     // No context menu (Save image as…) and no dragging an image out of the pages.
     for (const type of ['contextmenu', 'dragstart']) {
