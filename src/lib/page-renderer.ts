@@ -22,7 +22,7 @@ export interface RendererOptions {
   maxImagePixels: number;
   /** Neither side of a drawn page exceeds this many pixels. */
   maxSide: number;
-  /** WebP quality, 0–1. */
+  /** WebP quality, 0–100. */
   quality: number;
   /** A directory of extra fonts for text in fonts a PDF does not embed. */
   fontDir: string | undefined;

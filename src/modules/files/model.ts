@@ -16,7 +16,8 @@ export const FILE_FIELD = 'file';
 /** An incoming upload this old was left by a process that stopped while receiving it. */
 export const INCOMING_MAX_AGE_MS = 3600_000;
 
-const WEBP_QUALITY = 0.8;
+/** WebP quality of the stored pages, 0–100 (as @napi-rs/canvas reads it): sharp text on slides. */
+const WEBP_QUALITY = 80;
 export const EXTENSIONS: Record<FileKind, string> = { pdf: 'pdf', png: 'png', jpeg: 'jpg' };
 
 /** A file an upload brought (src/http/upload.ts gives this shape): on local disk, or cut off for being too large. */
