@@ -8,7 +8,7 @@ import type { FileRow } from './mapper.ts';
 import { type FileVersion, type PageWidth, pageKey } from './model.ts';
 import { filesRepository as repo } from './repository.ts';
 
-/** WebP quality (0–100) of a watermarked page image: the text's edges stay sharp (the stored pages' is far lower). */
+/** WebP quality (0–100) of a watermarked page image: a little below the stored pages' 80, as it is drawn for every request. */
 const STAMPED_WEBP_QUALITY = 60;
 /** JPEG quality (0–100) of a watermarked download's pages. */
 const STAMPED_JPEG_QUALITY = 80;
