@@ -1,6 +1,6 @@
 import { PassThrough, Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
-import { BOM, csvLine, neutralized } from './csv.ts';
+import { BOM, csvLine, neutralized } from '../../lib/csv.ts';
 
 export type ExportFormat = 'csv' | 'xlsx';
 
