@@ -50,6 +50,9 @@ const viewLogRows = jsonRowsReader<Selectable<LinkViewLogsTable> & { durations: 
   'beacon_at',
   'closed_at',
   'left_at',
+  'file_id',
+  'file_version',
+  'last_page',
   'durations',
   'viewer_is_customer',
 ]);

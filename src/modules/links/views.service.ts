@@ -61,6 +61,8 @@ interface Opener {
   link: LinkRow;
   visitor: VisitorRequest;
   env: VisitorEnv;
+  /** A file link's file as the view opens it (its version is the view's). */
+  file: ViewerFile | null;
 }
 
 /** What one beacon of an open view moved on. */
@@ -134,6 +136,9 @@ export function createLinkViews(ctx: AppContext, deps: LinkViewsDeps) {
         beacon_at: now,
         closed_at: close ? now : null,
         left_at: close ? now : null,
+        file_id: o.file?.id ?? null,
+        file_version: o.file?.versionNumber ?? null,
+        last_page: start.page,
       },
     };
   }
@@ -189,10 +194,10 @@ export function createLinkViews(ctx: AppContext, deps: LinkViewsDeps) {
 
   /** Starts a view (the `open` beacon, or a redirect link's visit): its view log, and its customer's records. */
   async function startView(link: LinkRow, visitor: VisitorRequest, start: ViewStart): Promise<void> {
-    const o: Opener = { link, visitor, env: ctx.visitors.describe(visitor.userAgent, visitor.ip) };
     const customer = await customerFor(link, visitor.visitorId);
     // The page shown first is read from the open on: its Duration item (and page-turn record) start now.
     const file = start.page === null || link.type !== 1 ? null : await viewerFile(link.app_id, link.file1 ?? '');
+    const o: Opener = { link, visitor, env: ctx.visitors.describe(visitor.userAgent, visitor.ip), file };
     const first =
       start.page === null
         ? []
@@ -280,13 +285,15 @@ export function createLinkViews(ctx: AppContext, deps: LinkViewsDeps) {
       behaviours: customer === null ? [] : beaconRecords(customer, { link, view, change, now, env }, leave),
       progress: {
         viewLogId: view.id,
+        linkId: link.id,
+        fileVersion: found.file?.versionNumber ?? null,
         fromSeq: view.beacon_seq,
         totals: {
           totalDuration: change.totalMs,
           totalPage: change.pages.size,
           leaveTime: leave ? now : closedAt !== null ? view.left_at : null,
         },
-        state: { beacon_seq: beacon.seq, beacon_at: now, closed_at: closedAt, left_at: leave ? now : view.left_at },
+        state: { beacon_seq: beacon.seq, beacon_at: now, closed_at: closedAt, left_at: leave ? now : view.left_at, last_page: beacon.page },
         durations: records.durations(link, found.file, change.changed, now),
       },
     });
@@ -320,6 +327,8 @@ export function createLinkViews(ctx: AppContext, deps: LinkViewsDeps) {
       behaviours: customer === null ? [] : [records.leave(customer, { link, view: v, at: v.beacon_at, env: null })],
       progress: {
         viewLogId: v.id,
+        linkId: v.link_id,
+        fileVersion: null,
         fromSeq: v.beacon_seq,
         totals: { totalDuration: total, totalPage: pages.length, leaveTime: v.beacon_at },
         state: { beacon_seq: v.beacon_seq, beacon_at: v.beacon_at, closed_at: now, left_at: v.beacon_at },
