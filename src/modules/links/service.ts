@@ -7,6 +7,7 @@ import type { HistoriesService } from '../histories/service.ts';
 import type { IngestService } from '../ingest/service.ts';
 import type { ProjectsService } from '../projects/service.ts';
 import { type AlertLink, type ViewReading, linkAlertsRepository } from './alerts.repository.ts';
+import { createLinkAnalytics } from './analytics.service.ts';
 import { createLinkForms } from './form.service.ts';
 import { createLinkGates } from './gates.ts';
 import { createLinkManagement } from './manage.service.ts';
@@ -23,6 +24,7 @@ export type { LinkInput } from './link-input.ts';
 // What a customer merge moves of links' rows, built by the composition root for the merges module.
 export { type LinkMergeMove, type LinkMergeMoves, createLinkMergeMoves } from './merge-moves.service.ts';
 export type { CreateLink, EditLink, LinkManagement } from './manage.service.ts';
+export type { AnalyticsRequest, LinkAnalytics } from './analytics.service.ts';
 export { UNLOCK_TTL_S } from './signing.ts';
 // The read model the histories module's reads of links and view logs start from.
 export { linkHistoryReads } from './histories.repository.ts';
@@ -124,7 +126,8 @@ export function createLinksService(
     viewerFile,
   });
   const management = createLinkManagement(ctx, { accounts, files, customers, histories });
-  return { management, viewer, views };
+  const analytics = createLinkAnalytics(ctx, { files, customers });
+  return { management, viewer, views, analytics };
 }
 
 export type LinksService = ReturnType<typeof createLinksService>;
