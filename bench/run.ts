@@ -486,6 +486,34 @@ async function mergeFigures(): Promise<Record<string, unknown>> {
 }
 
 /**
+ * Reading analytics: bench/analytics.ts (its own fresh database of the same dialect, the app
+ * in-process) asks for the analytics of a link with 100,000 views (10,000 with --quick): the answer's time.
+ */
+async function analyticsFigures(): Promise<Record<string, unknown>> {
+  const out = await new Promise<string>((resolve, reject) => {
+    const args = ['--import', 'tsx', 'bench/analytics.ts', '--db', DB, ...(QUICK ? ['--views', '10000'] : [])];
+    const child = spawn(process.execPath, args, {
+      cwd: ROOT,
+      env: { ...process.env, LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let text = '';
+    child.stdout.on('data', (d: Buffer) => (text += d.toString()));
+    child.on('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`bench/analytics.ts exited ${code}`))));
+  });
+  type Timing = { p50ms: number; p95ms: number; maxMs: number };
+  const r = JSON.parse(out.slice(out.indexOf('{'))) as { views: number; analytics: Timing; oneVersion: Timing; csv: Timing };
+  return {
+    scenario: `link analytics (a link with ${r.views.toLocaleString('en-US')} views; CSV of every viewer ${Math.round(r.csv.p50ms)} ms)`,
+    p50ms: r.analytics.p50ms,
+    p95ms: r.analytics.p95ms,
+    oneVersionP50ms: r.oneVersion.p50ms,
+    target: 'p95 ≤ 500 ms',
+    met: r.analytics.p95ms <= 500 ? 'yes' : 'NO',
+  };
+}
+
+/**
  * Sequence enrolment: bench/sequences.ts (its own fresh database of the same dialect and the real
  * server) enrols every customer of a 100,000-customer project in one sequence as one job (whatever the
  * dataset's size: the figure is about the job): the job's time from the request to done.
@@ -866,6 +894,7 @@ async function main() {
     if (selected('webhook delivery')) rows.push(...(await webhookDelivery()));
     if (selected('PDF render')) rows.push(await pdfRender());
     if (selected('merge')) rows.push(await mergeFigures());
+    if (selected('link analytics')) rows.push(await analyticsFigures());
     if (selected('viewer page') || selected('beacons') || selected('collect')) rows.push(...(await viewerFigures()));
     if (selected('console first row')) {
       const c = await consoleFirstRow(base, dataset);

@@ -14,9 +14,10 @@ import { type Kysely, sql } from 'kysely';
  * file's version at the time of this migration, the only one still known; `last_page` is the page
  * read last (latest `ended_at`). Rows of ingested views, and of files no longer there, stay null.
  *
- * Indexes: the link's views per version (count, viewers, median time, where they ended), the link's
- * viewers (the former `link_view_logs_viewer_idx`, widened to carry each view's figures) and the
- * link's pages per version; the first and last only over the viewer's rows.
+ * Indexes, each read as one range per link: the link's views per version (counts, pages read, median
+ * time, where views ended), its viewers (the former `link_view_logs_viewer_idx`, widened to carry each
+ * view's figures: views and distinct viewers, of the link and per version, without a sort) and its
+ * pages per version; the first and last only over the viewer's rows.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`alter table link_view_durations add column link_id text`.execute(db);
@@ -28,9 +29,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await sql`drop index link_view_logs_viewer_idx`.execute(db);
   await sql`create index link_view_logs_viewers_idx
-    on link_view_logs (app_id, link_id, viewer_id, view_time, total_duration, total_page, file_id, file_version)`.execute(db);
+    on link_view_logs (app_id, link_id, viewer_id, file_id, file_version, view_time, total_duration, total_page)`.execute(db);
   await sql`create index link_view_logs_versions_idx
-    on link_view_logs (app_id, link_id, file_id, file_version, total_duration, total_page, last_page, viewer_id)
+    on link_view_logs (app_id, link_id, file_id, file_version, total_duration, total_page, last_page)
     where file_version is not null`.execute(db);
   await sql`create index link_view_durations_pages_idx
     on link_view_durations (app_id, link_id, file_id, file_version, page_index, total)

@@ -9,29 +9,53 @@
 import { type PreparedReader, preparedQuery } from '../../db/index.ts';
 import { sql } from 'kysely';
 
-/** The link's views and distinct viewers (a visitor, or the customer it became). */
+/**
+ * The link's views and distinct viewers (a visitor, or the customer it became): its views grouped by
+ * viewer along the viewers' index (no sort, as `count(distinct)` would make), then counted.
+ */
 const totals = preparedQuery('linkAnalyticsTotals', ({ db }, appId: string, linkId: string) =>
   db
-    .selectFrom('link_view_logs')
-    .select([sql<number>`count(*)`.as('views'), sql<number>`count(distinct viewer_id)`.as('viewers')])
-    .where('app_id', '=', appId)
-    .where('link_id', '=', linkId),
+    .selectFrom(
+      db
+        .selectFrom('link_view_logs')
+        .select(['viewer_id', sql<number>`count(*)`.as('views')])
+        .where('app_id', '=', appId)
+        .where('link_id', '=', linkId)
+        .groupBy('viewer_id')
+        .as('byViewer'),
+    )
+    .select([sql<number>`sum(views)`.as('views'), sql<number>`count(viewer_id)`.as('viewers')]),
 );
 
-/** Per version of a file the link's views opened: views, distinct viewers, pages read (each view's distinct pages, summed). */
-const versions = preparedQuery('linkAnalyticsVersions', ({ db }, appId: string, linkId: string) =>
+/**
+ * Per version of a file the link's views opened and the page they ended on: views, and the pages they
+ * read (each view's distinct pages, summed). A version's views are the sum over its pages.
+ */
+const versionEndings = preparedQuery('linkAnalyticsVersionEndings', ({ db }, appId: string, linkId: string) =>
   db
     .selectFrom('link_view_logs')
-    .select([
-      'file_id',
-      'file_version',
-      sql<number>`count(*)`.as('views'),
-      sql<number>`count(distinct viewer_id)`.as('viewers'),
-      sql<number>`sum(total_page)`.as('pages_read'),
-    ])
+    .select(['file_id', 'file_version', 'last_page', sql<number>`count(*)`.as('views'), sql<number>`sum(total_page)`.as('pages_read')])
     .where('app_id', '=', appId)
     .where('link_id', '=', linkId)
     .where('file_version', 'is not', null)
+    .groupBy(['file_id', 'file_version', 'last_page']),
+);
+
+/** Per version: its distinct viewers (the views grouped by viewer and version along the viewers' index, then counted). */
+const versionViewers = preparedQuery('linkAnalyticsVersionViewers', ({ db }, appId: string, linkId: string) =>
+  db
+    .selectFrom(
+      db
+        .selectFrom('link_view_logs')
+        .select(['viewer_id', 'file_id', 'file_version'])
+        .where('app_id', '=', appId)
+        .where('link_id', '=', linkId)
+        .where('viewer_id', 'is not', null)
+        .where('file_version', 'is not', null)
+        .groupBy(['viewer_id', 'file_id', 'file_version'])
+        .as('byViewer'),
+    )
+    .select(['file_id', 'file_version', sql<number>`count(*)`.as('viewers')])
     .groupBy(['file_id', 'file_version']),
 );
 
@@ -44,17 +68,6 @@ const pages = preparedQuery('linkAnalyticsPages', ({ db }, appId: string, linkId
     .where('link_id', '=', linkId)
     .where('file_version', 'is not', null)
     .groupBy(['file_id', 'file_version', 'page_index']),
-);
-
-/** Per version and page: the views that ended on it (their last beacon's page). */
-const endings = preparedQuery('linkAnalyticsEndings', ({ db }, appId: string, linkId: string) =>
-  db
-    .selectFrom('link_view_logs')
-    .select(['file_id', 'file_version', 'last_page', sql<number>`count(*)`.as('views')])
-    .where('app_id', '=', appId)
-    .where('link_id', '=', linkId)
-    .where('file_version', 'is not', null)
-    .groupBy(['file_id', 'file_version', 'last_page']),
 );
 
 /** The view times (ms) of one version in order, from `offset`, two of them: the median's (a seek along the index). */
@@ -98,7 +111,7 @@ const viewerPage = preparedQuery('linkAnalyticsViewers', ({ db }, appId: string,
 
 /** viewerPage over the views of one version. */
 const versionViewerPage = preparedQuery(
-  'linkAnalyticsVersionViewers',
+  'linkAnalyticsVersionViewerPage',
   ({ db }, appId: string, linkId: string, fileId: string, version: number, offset: number, limit: number) =>
     db
       .selectFrom('link_view_logs')
@@ -170,6 +183,14 @@ export interface VersionKey {
   version: number;
 }
 
+/** A version's views, distinct viewers, pages read (summed over its views) and views per page they ended on. */
+export interface VersionCounts extends VersionKey {
+  views: number;
+  viewers: number;
+  pagesRead: number;
+  endings: { page: number; views: number }[];
+}
+
 /** A viewer's figures: views, time (ms), last view (epoch ms). */
 export interface ViewerFigures {
   viewerId: string;
@@ -204,14 +225,24 @@ export const linkAnalyticsRepository = {
     return { views: n(r?.views), viewers: n(r?.viewers) };
   },
 
-  async versions(reader: PreparedReader, appId: string, linkId: string) {
-    return (await reader.all(versions, appId, linkId)).map((r) => ({
-      fileId: r.file_id as string,
-      version: n(r.file_version),
-      views: n(r.views),
-      viewers: n(r.viewers),
-      pagesRead: n(r.pages_read),
-    }));
+  /** Per version: views, distinct viewers, pages read, and the views per page they ended on. */
+  async versions(reader: PreparedReader, appId: string, linkId: string): Promise<VersionCounts[]> {
+    const [endings, viewers] = await Promise.all([reader.all(versionEndings, appId, linkId), reader.all(versionViewers, appId, linkId)]);
+    const out = new Map<string, VersionCounts>();
+    for (const r of endings) {
+      const key = { fileId: r.file_id as string, version: n(r.file_version) };
+      const k = `${key.fileId}\u0000${key.version}`;
+      const v = out.get(k) ?? { ...key, views: 0, viewers: 0, pagesRead: 0, endings: [] };
+      v.views += n(r.views);
+      v.pagesRead += n(r.pages_read);
+      if (r.last_page !== null) v.endings.push({ page: n(r.last_page), views: n(r.views) });
+      out.set(k, v);
+    }
+    for (const r of viewers) {
+      const v = out.get(`${r.file_id as string}\u0000${n(r.file_version)}`);
+      if (v) v.viewers = n(r.viewers);
+    }
+    return [...out.values()];
   },
 
   /** Per version and page number: views and ms. Pages whose stored index is no page number are left out. */
@@ -222,15 +253,6 @@ export const linkAnalyticsRepository = {
       if (page > 0) out.push({ fileId: r.file_id as string, version: n(r.file_version), page, views: n(r.views), ms: n(r.ms) });
     }
     return out;
-  },
-
-  async endings(reader: PreparedReader, appId: string, linkId: string) {
-    return (await reader.all(endings, appId, linkId)).map((r) => ({
-      fileId: r.file_id as string,
-      version: n(r.file_version),
-      page: r.last_page === null ? null : n(r.last_page),
-      views: n(r.views),
-    }));
   },
 
   /** The median view time (ms) of a version of `views` views. */

@@ -6,7 +6,13 @@ import { csvText } from '../../lib/csv.ts';
 import type { Actor } from '../access/service.ts';
 import type { CustomerWritePath, ViewerCustomer } from '../customers/service.ts';
 import type { FileViewer, ViewerFile } from '../files/service.ts';
-import { type VersionKey, type ViewerFigures, type ViewerVersion, linkAnalyticsRepository as repo } from './analytics.repository.ts';
+import {
+  type VersionCounts,
+  type VersionKey,
+  type ViewerFigures,
+  type ViewerVersion,
+  linkAnalyticsRepository as repo,
+} from './analytics.repository.ts';
 import type { LinkRow } from './mapper.ts';
 import { linksRepository } from './repository.ts';
 
@@ -57,9 +63,7 @@ const seconds = (ms: number) => Math.round(ms / 100) / 10;
 const share = (part: number, whole: number) => (whole === 0 ? 0 : Math.round(Math.min(1, part / whole) * 10_000) / 10_000);
 const keyOf = (k: VersionKey) => `${k.fileId}\u0000${k.version}`;
 
-type VersionCounts = Awaited<ReturnType<typeof repo.versions>>[number];
 type PageCounts = Awaited<ReturnType<typeof repo.pages>>;
-type Endings = Awaited<ReturnType<typeof repo.endings>>;
 
 /**
  * A link's reading analytics (docs/links.md, "Reading analytics"; ADR 0046): per link, per version
@@ -90,7 +94,7 @@ export function createLinkAnalytics(
   }
 
   /** One version's figures from its counts; `file` is its file as it is now (its page count if it is still the current version). */
-  async function versionFigures(link: LinkRow, v: VersionCounts, parts: { pages: PageCounts; endings: Endings; file: ViewerFile | null }) {
+  async function versionFigures(link: LinkRow, v: VersionCounts, parts: { pages: PageCounts; file: ViewerFile | null }) {
     const { file } = parts;
     const current = file !== null && file.versionNumber === v.version;
     const read = parts.pages.filter((p) => p.fileId === v.fileId && p.version === v.version);
@@ -108,8 +112,8 @@ export function createLinkAnalytics(
       });
     }
     let dropOff: { page: number; views: number } | null = null;
-    for (const e of parts.endings) {
-      if (e.fileId !== v.fileId || e.version !== v.version || e.page === null || e.page < 1 || e.page >= pageCount) continue;
+    for (const e of v.endings) {
+      if (e.page < 1 || e.page >= pageCount) continue;
       if (dropOff === null || e.views > dropOff.views || (e.views === dropOff.views && e.page < dropOff.page))
         dropOff = { page: e.page, views: e.views };
     }
@@ -131,18 +135,14 @@ export function createLinkAnalytics(
   /** Every version with views, and the link's file's current one (its pages all unread until someone reads it), newest first. */
   async function versionsOf(link: LinkRow): Promise<VersionFigures[]> {
     const appId = link.app_id;
-    const [counts, pages, endings] = await Promise.all([
-      repo.versions(reader, appId, link.id),
-      repo.pages(reader, appId, link.id),
-      repo.endings(reader, appId, link.id),
-    ]);
+    const [counts, pages] = await Promise.all([repo.versions(reader, appId, link.id), repo.pages(reader, appId, link.id)]);
     const fileIds = [...new Set([...counts.map((c) => c.fileId), ...(link.type === 1 && link.file1 !== null ? [link.file1] : [])])];
     const filesNow = new Map(await Promise.all(fileIds.map(async (id) => [id, await files.viewerFile(appId, id)] as const)));
     const linkFile = link.type === 1 && link.file1 !== null ? filesNow.get(link.file1) : null;
     if (linkFile && !counts.some((c) => c.fileId === linkFile.id && c.version === linkFile.versionNumber)) {
-      counts.push({ fileId: linkFile.id, version: linkFile.versionNumber, views: 0, viewers: 0, pagesRead: 0 });
+      counts.push({ fileId: linkFile.id, version: linkFile.versionNumber, views: 0, viewers: 0, pagesRead: 0, endings: [] });
     }
-    const out = await Promise.all(counts.map((v) => versionFigures(link, v, { pages, endings, file: filesNow.get(v.fileId) ?? null })));
+    const out = await Promise.all(counts.map((v) => versionFigures(link, v, { pages, file: filesNow.get(v.fileId) ?? null })));
     // The link's file first, newest version first; then other files the link showed before.
     const rank = (v: VersionFigures) => (v.fileId === link.file1 ? 0 : 1);
     return out.sort((a, b) => rank(a) - rank(b) || a.fileId.localeCompare(b.fileId) || b.version - a.version);
