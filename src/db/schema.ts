@@ -464,6 +464,8 @@ export interface LinkViewLogsTable {
   file_version: number | null;
   /** The page the view was on at its last beacon: where it ended (migration 042). */
   last_page: number | null;
+  /** The page count of the version the view opened (migration 042). */
+  file_pages: number | null;
 }
 
 export interface LinkViewDurationsTable {

@@ -13537,7 +13537,7 @@ export interface paths {
                                     version: number;
                                     /** @description the file’s current version (its page images can be shown) */
                                     current: boolean;
-                                    /** @description the version’s pages; an earlier version’s pages are no longer kept: those read, up to the last one any view reached */
+                                    /** @description the version’s pages (an earlier version’s: as many as it had when its views opened it) */
                                     pageCount: number;
                                     views: number;
                                     /** @description distinct viewers: visitors, or the customers they became */

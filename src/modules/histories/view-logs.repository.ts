@@ -53,6 +53,7 @@ const viewLogRows = jsonRowsReader<Selectable<LinkViewLogsTable> & { durations: 
   'file_id',
   'file_version',
   'last_page',
+  'file_pages',
   'durations',
   'viewer_is_customer',
 ]);

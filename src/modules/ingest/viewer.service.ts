@@ -19,9 +19,10 @@ export interface ViewerViewState {
   beacon_at: number | null;
   closed_at: number | null;
   left_at: number | null;
-  /** The file and version the view opened (a file link's), and the page it is on (migration 042). */
+  /** The file and version the view opened (a file link's), its page count, and the page it is on (migration 042). */
   file_id: string | null;
   file_version: number | null;
+  file_pages: number | null;
   last_page: number | null;
 }
 

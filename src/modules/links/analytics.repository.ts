@@ -28,13 +28,20 @@ const totals = preparedQuery('linkAnalyticsTotals', ({ db }, appId: string, link
 );
 
 /**
- * Per version of a file the link's views opened and the page they ended on: views, and the pages they
- * read (each view's distinct pages, summed). A version's views are the sum over its pages.
+ * Per version of a file the link's views opened and the page they ended on: views, the pages they read
+ * (each view's distinct pages, summed) and the version's page count. A version's views are the sum over its pages.
  */
 const versionEndings = preparedQuery('linkAnalyticsVersionEndings', ({ db }, appId: string, linkId: string) =>
   db
     .selectFrom('link_view_logs')
-    .select(['file_id', 'file_version', 'last_page', sql<number>`count(*)`.as('views'), sql<number>`sum(total_page)`.as('pages_read')])
+    .select([
+      'file_id',
+      'file_version',
+      'last_page',
+      sql<number>`count(*)`.as('views'),
+      sql<number>`sum(total_page)`.as('pages_read'),
+      sql<number | null>`max(file_pages)`.as('file_pages'),
+    ])
     .where('app_id', '=', appId)
     .where('link_id', '=', linkId)
     .where('file_version', 'is not', null)
@@ -188,6 +195,8 @@ export interface VersionCounts extends VersionKey {
   views: number;
   viewers: number;
   pagesRead: number;
+  /** Its page count as its views opened it (0: not known). */
+  pageCount: number;
   endings: { page: number; views: number }[];
 }
 
@@ -232,8 +241,9 @@ export const linkAnalyticsRepository = {
     for (const r of endings) {
       const key = { fileId: r.file_id as string, version: n(r.file_version) };
       const k = `${key.fileId}\u0000${key.version}`;
-      const v = out.get(k) ?? { ...key, views: 0, viewers: 0, pagesRead: 0, endings: [] };
+      const v = out.get(k) ?? { ...key, views: 0, viewers: 0, pagesRead: 0, pageCount: 0, endings: [] };
       v.views += n(r.views);
+      v.pageCount = Math.max(v.pageCount, n(r.file_pages));
       v.pagesRead += n(r.pages_read);
       if (r.last_page !== null) v.endings.push({ page: n(r.last_page), views: n(r.views) });
       out.set(k, v);

@@ -98,8 +98,8 @@ export function createLinkAnalytics(
     const { file } = parts;
     const current = file !== null && file.versionNumber === v.version;
     const read = parts.pages.filter((p) => p.fileId === v.fileId && p.version === v.version);
-    // An earlier version's pages are no longer kept: its pages are those read, up to the last one any view reached.
-    const pageCount = Math.max(current ? file.pageCount : 0, ...read.map((p) => p.page), 0);
+    // An earlier version's page count is as its views opened it (or, not known, up to the last page any view reached).
+    const pageCount = Math.max(current ? file.pageCount : v.pageCount, ...read.map((p) => p.page), 0);
     const byPage = new Map(read.map((p) => [p.page, p]));
     const pages: PageFigures[] = [];
     for (let n = 1; n <= pageCount; n += 1) {
@@ -140,7 +140,7 @@ export function createLinkAnalytics(
     const filesNow = new Map(await Promise.all(fileIds.map(async (id) => [id, await files.viewerFile(appId, id)] as const)));
     const linkFile = link.type === 1 && link.file1 !== null ? filesNow.get(link.file1) : null;
     if (linkFile && !counts.some((c) => c.fileId === linkFile.id && c.version === linkFile.versionNumber)) {
-      counts.push({ fileId: linkFile.id, version: linkFile.versionNumber, views: 0, viewers: 0, pagesRead: 0, endings: [] });
+      counts.push({ fileId: linkFile.id, version: linkFile.versionNumber, views: 0, viewers: 0, pagesRead: 0, pageCount: 0, endings: [] });
     }
     const out = await Promise.all(counts.map((v) => versionFigures(link, v, { pages, file: filesNow.get(v.fileId) ?? null })));
     // The link's file first, newest version first; then other files the link showed before.

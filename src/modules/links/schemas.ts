@@ -83,9 +83,7 @@ export const VersionFigures = Type.Object({
   fileName: Nullable(Type.String({ description: 'the file’s name now' })),
   version: Type.Integer({ description: 'the file’s version the views opened' }),
   current: Type.Boolean({ description: 'the file’s current version (its page images can be shown)' }),
-  pageCount: Type.Integer({
-    description: 'the version’s pages; an earlier version’s pages are no longer kept: those read, up to the last one any view reached',
-  }),
+  pageCount: Type.Integer({ description: 'the version’s pages (an earlier version’s: as many as it had when its views opened it)' }),
   views: Type.Integer(),
   uniqueViewers: Type.Integer({ description: 'distinct viewers: visitors, or the customers they became' }),
   completion: Share('mean over the views of the distinct pages each read ÷ the pages'),
