@@ -155,7 +155,7 @@ async function main(): Promise<void> {
             left_at: start + j * 60_000 + count * 1000,
             file_id: fileId,
             file_version: version,
-            file_pages: 100,
+            file_page_count: 100,
             last_page: count,
           });
         }

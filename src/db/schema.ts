@@ -465,7 +465,7 @@ export interface LinkViewLogsTable {
   /** The page the view was on at its last beacon: where it ended (migration 042). */
   last_page: number | null;
   /** The page count of the version the view opened (migration 042). */
-  file_pages: number | null;
+  file_page_count: number | null;
 }
 
 export interface LinkViewDurationsTable {

@@ -53,7 +53,7 @@ const viewLogRows = jsonRowsReader<Selectable<LinkViewLogsTable> & { durations: 
   'file_id',
   'file_version',
   'last_page',
-  'file_pages',
+  'file_page_count',
   'durations',
   'viewer_is_customer',
 ]);

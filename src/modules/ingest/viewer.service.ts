@@ -22,7 +22,7 @@ export interface ViewerViewState {
   /** The file and version the view opened (a file link's), its page count, and the page it is on (migration 042). */
   file_id: string | null;
   file_version: number | null;
-  file_pages: number | null;
+  file_page_count: number | null;
   last_page: number | null;
 }
 

@@ -40,7 +40,7 @@ const versionEndings = preparedQuery('linkAnalyticsVersionEndings', ({ db }, app
       'last_page',
       sql<number>`count(*)`.as('views'),
       sql<number>`sum(total_page)`.as('pages_read'),
-      sql<number | null>`max(file_pages)`.as('file_pages'),
+      sql<number | null>`max(file_page_count)`.as('file_page_count'),
     ])
     .where('app_id', '=', appId)
     .where('link_id', '=', linkId)
@@ -243,7 +243,7 @@ export const linkAnalyticsRepository = {
       const k = `${key.fileId}\u0000${key.version}`;
       const v = out.get(k) ?? { ...key, views: 0, viewers: 0, pagesRead: 0, pageCount: 0, endings: [] };
       v.views += n(r.views);
-      v.pageCount = Math.max(v.pageCount, n(r.file_pages));
+      v.pageCount = Math.max(v.pageCount, n(r.file_page_count));
       v.pagesRead += n(r.pages_read);
       if (r.last_page !== null) v.endings.push({ page: n(r.last_page), views: n(r.views) });
       out.set(k, v);

@@ -138,7 +138,7 @@ export function createLinkViews(ctx: AppContext, deps: LinkViewsDeps) {
         left_at: close ? now : null,
         file_id: o.file?.id ?? null,
         file_version: o.file?.versionNumber ?? null,
-        file_pages: o.file?.pageCount ?? null,
+        file_page_count: o.file?.pageCount ?? null,
         last_page: start.page,
       },
     };
