@@ -13,7 +13,8 @@ import { type Kysely, sql } from 'kysely';
  *
  * Existing rows: the viewer's (views with a visitor) of a file of the project are counted under the
  * file's version at the time of this migration, the only one still known, and its page count;
- * `last_page` is the page read last (latest `ended_at`). Rows of ingested views, and of files no longer there, stay null.
+ * `last_page` is the page read last (latest `ended_at`). Rows of ingested views, and of files no
+ * longer there, stay null.
  *
  * Indexes, each read as one range per link: the link's views per version (counts, pages read, median
  * time, where views ended), its viewers (the former `link_view_logs_viewer_idx`, widened to carry each
