@@ -20,6 +20,7 @@ import { type Dataset, LOADS, SCENARIOS, type Scenario } from './scenarios.ts';
 import {
   dataOps,
   mailFigures,
+  analyticsFigures,
   mergeFigures,
   pdfRender,
   playbookLag,
@@ -316,6 +317,7 @@ async function main() {
     if (selected('PDF render')) rows.push(await pdfRender(rowOptions));
     if (selected('watermark')) rows.push(...(await watermarkFigures(rowOptions)));
     if (selected('merge')) rows.push(await mergeFigures(rowOptions));
+    if (selected('link analytics')) rows.push(await analyticsFigures(rowOptions));
     if (selected('viewer page') || selected('beacons') || selected('collect')) rows.push(...(await viewerFigures(rowOptions)));
     if (selected('console first row')) {
       const c = await consoleFirstRow(base, dataset);

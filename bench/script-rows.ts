@@ -167,6 +167,27 @@ export async function mergeFigures({ db }: RowOptions): Promise<Record<string, u
 }
 
 /**
+ * Reading analytics: bench/analytics.ts (its own fresh database of the same dialect, the app
+ * in-process) asks for the analytics of a link with 100,000 views (10,000 with --quick): the answer's time.
+ */
+export async function analyticsFigures({ db, quick }: RowOptions): Promise<Record<string, unknown>> {
+  type Timing = { p50ms: number; p95ms: number; maxMs: number };
+  const r = await runScript<{ views: number; analytics: Timing; oneVersion: Timing; csv: Timing }>('bench/analytics.ts', [
+    '--db',
+    db,
+    ...(quick ? ['--views', '10000'] : []),
+  ]);
+  return {
+    scenario: `link analytics (a link with ${r.views.toLocaleString('en-US')} views; CSV of every viewer ${Math.round(r.csv.p50ms)} ms)`,
+    p50ms: r.analytics.p50ms,
+    p95ms: r.analytics.p95ms,
+    oneVersionP50ms: r.oneVersion.p50ms,
+    target: 'p95 ≤ 500 ms',
+    met: r.analytics.p95ms <= 500 ? 'yes' : 'NO',
+  };
+}
+
+/**
  * Sequence enrolment: bench/sequences.ts (its own fresh database of the same dialect and the real
  * server) enrols every customer of a 100,000-customer project in one sequence as one job (whatever the
  * dataset's size: the figure is about the job): the job's time from the request to done.

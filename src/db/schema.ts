@@ -472,6 +472,14 @@ export interface LinkViewLogsTable {
   closed_at: number | null;
   /** The last leave time (epoch ms), the next close's `lastLeaveTime`. */
   left_at: number | null;
+  /** The file the view opened (its first page's); views the public viewer records of a file link only (migration 042). */
+  file_id: string | null;
+  /** The version of that file the view opened in (migration 042). */
+  file_version: number | null;
+  /** The page the view was on at its last beacon: where it ended (migration 042). */
+  last_page: number | null;
+  /** The page count of the version the view opened (migration 042). */
+  file_page_count: number | null;
 }
 
 export interface LinkViewDurationsTable {
@@ -490,6 +498,10 @@ export interface LinkViewDurationsTable {
   created_at: number | null;
   ended_at: number | null;
   total: number | null;
+  /** The view log's link; the public viewer's Duration items only (ingested ones: null; migration 042). */
+  link_id: string | null;
+  /** The version of the file the page was first read in; the public viewer's Duration items only (migration 042). */
+  file_version: number | null;
 }
 
 export interface CluesTable {

@@ -152,11 +152,9 @@ describe('links, settings and webhooks in the console', { timeout: 90_000 }, () 
     await links.detail.waitFor();
     await links.viewLogs().first().waitFor();
     await links.viewLogs().first().getByText('Ada Lovelace').waitFor();
-    // The dwell chart (ECharts, loaded on demand) once pages have times.
-    await links.detail
-      .getByRole('img', { name: text('en-US', 'links.detail.dwellLabel') })
-      .locator('canvas')
-      .waitFor();
+    // The reading analytics first: the KPI cards, and the time on each page (ECharts, loaded on demand).
+    await links.kpi('views').waitFor();
+    await links.pageChart.locator('canvas').waitFor();
     await expectAccessible(owner, 'link detail');
     await shot(owner, 'link-1440');
     await links.detail.getByRole('button', { name: text('en-US', 'links.detail.back') }).click();
@@ -291,10 +289,7 @@ describe('links, settings and webhooks in the console', { timeout: 90_000 }, () 
     await shot(phone, 'links-375');
     await links.link('Pricing deck').click();
     await links.viewLogs().first().waitFor();
-    await links.detail
-      .getByRole('img', { name: text('en-US', 'links.detail.dwellLabel') })
-      .locator('canvas')
-      .waitFor();
+    await links.pageChart.locator('canvas').waitFor();
     await expectAccessible(phone, 'link detail (375)');
     await shot(phone, 'link-375');
     await links.detail.getByRole('button', { name: text('en-US', 'links.detail.back') }).click();

@@ -1,6 +1,6 @@
 import { withoutAppIdCheck } from '../../src/db/app-id-check.ts';
 import type { LightMyRequestResponse as Response } from 'fastify';
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
 import { fixture, settled, upload } from './files.ts';
 import type { TestServer } from './harness.ts';
 import type { HistoryProject } from './histories.ts';
@@ -168,4 +168,72 @@ export async function count(
       .executeTakeFirstOrThrow(),
   );
   return Number(row.n);
+}
+
+/** The server's clock as a test moves it: after `use()` the server reads the test's time (vi.restoreAllMocks gives the real one back). */
+export class TestClock {
+  constructor(
+    private readonly server: TestServer,
+    public now: number = Date.now(),
+  ) {}
+
+  use(): void {
+    vi.spyOn(this.server.ctx.clock, 'now').mockImplementation(() => this.now);
+  }
+
+  advance(ms: number): void {
+    this.now += ms;
+  }
+}
+
+/**
+ * A reader in a phone's browser, driving the viewer's beacons as its script does, on a TestClock: it
+ * opens the link, reads a page with a heartbeat every 10 s of the test's time (each one crediting
+ * those 10 s), and leaves. A new Reader of the same Browser is the same visitor's next view.
+ */
+export class Reader {
+  private seq = 0;
+  private token = '';
+  private page = 1;
+  private readonly dwell: Record<string, number> = {};
+  constructor(
+    private readonly server: TestServer,
+    private readonly shareToken: string,
+    private readonly clock: TestClock,
+    readonly browser: Browser = new Browser(server),
+  ) {}
+
+  private async send(body: Record<string, unknown>): Promise<void> {
+    this.seq += 1;
+    const res = await this.browser.beacon(this.shareToken, {
+      ...body,
+      seq: this.seq,
+      token: this.token,
+      page: this.page,
+      ...(body.type === 'open' ? {} : { dwell: this.dwell }),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+  }
+
+  async open(page = 1): Promise<void> {
+    this.token = (await this.browser.open(this.shareToken)).viewToken as string;
+    expect(this.token, 'the viewer page carries a view token').toBeTruthy();
+    this.page = page;
+    await this.send({ type: 'open' });
+  }
+
+  /** Turns to `page` and reads it for `seconds` (a multiple of 10). */
+  async read(page: number, seconds: number): Promise<void> {
+    this.page = page;
+    await this.send({ type: 'page' });
+    for (let s = 10; s <= seconds; s += 10) {
+      this.clock.advance(10_000);
+      this.dwell[String(page)] = (this.dwell[String(page)] ?? 0) + 10_000;
+      await this.send({ type: 'hb' });
+    }
+  }
+
+  leave(): Promise<void> {
+    return this.send({ type: 'leave' });
+  }
 }

@@ -468,6 +468,12 @@ const probes: Record<string, Probe> = {
     }),
   "GET /api/v1.7/app/{app-id}/link/{link-id}/agreements (another member's link)": async (w, u) =>
     w.server.api.get(`/api/v1.7/app/${w.appId}/link/${await w.linkOf()}/agreements`, { token: u.token }),
+  'GET /api/v1.7/app/{app-id}/link/{link-id}/analytics (their own link)': async (w, u, role) =>
+    w.server.api.get(`/api/v1.7/app/${w.appId}/link/${await w.linkOf(role === 'Non-member' ? undefined : u)}/analytics`, {
+      token: u.token,
+    }),
+  "GET /api/v1.7/app/{app-id}/link/{link-id}/analytics (another member's link)": async (w, u) =>
+    w.server.api.get(`/api/v1.7/app/${w.appId}/link/${await w.linkOf()}/analytics`, { token: u.token }),
   'POST /api/v1.7/app/{app-id}/customer/{customer-id}/notes (their own customer)': async (w, u, role) => {
     const c = await w.customerOf(role === 'Non-member' ? undefined : u);
     return w.server.api.post(`/api/v1.7/app/${w.appId}/customer/${c.id}/notes`, { content: 'Probe' }, { token: u.token });

@@ -8,6 +8,13 @@ export class LinksPage {
   readonly form: Locator;
   readonly shareDialog: Locator;
   readonly detail: Locator;
+  /** A link's reading analytics, first on its page: the KPI cards, the per-page chart, the readers. */
+  readonly analytics: Locator;
+  readonly pageChart: Locator;
+  readonly readers: Locator;
+  readonly exportCsv: Locator;
+  readonly versionPicker: Locator;
+  readonly settings: Locator;
   constructor(
     readonly page: Page,
     readonly lang: Lang = 'en-US',
@@ -17,6 +24,33 @@ export class LinksPage {
     this.form = page.getByRole('dialog').filter({ hasText: text(lang, 'links.form.title') });
     this.shareDialog = page.getByRole('dialog').filter({ has: page.locator('[data-share-url]') });
     this.detail = page.getByRole('dialog').filter({ hasText: text(lang, 'links.detail.views') });
+    this.analytics = this.detail.locator('[data-link-analytics]');
+    this.pageChart = this.analytics.getByRole('img', { name: text(lang, 'linkAnalytics.chart.label') });
+    this.readers = this.analytics.locator('[data-readers]');
+    this.exportCsv = this.analytics.getByRole('button', { name: text(lang, 'linkAnalytics.export') });
+    this.versionPicker = this.analytics.getByRole('combobox', { name: text(lang, 'linkAnalytics.version.label') });
+    this.settings = this.detail
+      .locator('.ant-card')
+      .filter({ has: page.getByRole('heading', { name: text(lang, 'links.detail.settings') }) });
+  }
+
+  /** A KPI card (views, viewers, completion, median) of the analytics: its title and value. */
+  kpi(key: 'views' | 'viewers' | 'completion' | 'median'): Locator {
+    return this.analytics.locator(`[data-kpi="${key}"]`);
+  }
+
+  /** The readers listed (a table's rows at a desktop's width, a list's items on a phone). */
+  readerRows(): Locator {
+    return this.readers.locator('tr[data-row-key], li[data-reader]');
+  }
+
+  /** Picks a version of the deck in the analytics' picker, by its text. */
+  async pickVersion(label: string): Promise<void> {
+    // The select's own box takes the press (its search input lies under the chosen value).
+    const combobox = this.page.getByRole('combobox', { name: text(this.lang, 'linkAnalytics.version.label') });
+    await this.analytics.locator('.ant-select', { has: combobox }).click();
+    await this.page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: label }).first().click();
+    await this.page.locator('.ant-select-dropdown:visible').waitFor({ state: 'detached' });
   }
 
   async open(base: string, appId: string): Promise<void> {

@@ -13745,6 +13745,148 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1.7/app/{appId}/link/{linkId}/analytics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A link's reading analytics (Master/Admin: any link of the project; Sales: their own): views, viewers, each version's pages
+         * @description Per link: views and unique viewers; per version of its file: views, unique viewers, completion, median time, every page (views, average time, reach) and the drop-off page; a page of its viewers (start_index, count). `version` (and `file_id`) picks one version. `format=csv` answers every viewer as a CSV file (text/csv, formula-like cells neutralised) instead. A link the caller may not read is link_not_found. See docs/links.md, "Reading analytics".
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description one version of the link's file (or of file_id's): its figures and viewers only */
+                    version?: number;
+                    /** @description with version: a file the link showed before (default: the link's file) */
+                    file_id?: string;
+                    /** @description csv: every viewer as a CSV file (default json) */
+                    format?: "json" | "csv";
+                    /** @description zero-based start index (default 0) */
+                    start_index?: number;
+                    /** @description page size (default 20, at most 100) */
+                    count?: number;
+                };
+                header?: never;
+                path: {
+                    appId: string;
+                    linkId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success envelope (failures are HTTP 200 {status:0, code, msg}); with format=csv, the CSV file */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                linkId: string;
+                                /** @description the link’s views, of every version (and ingested ones) */
+                                views: number;
+                                uniqueViewers: number;
+                                /** @description each version with views, and the link’s file’s current one: the link’s file first, newest version first */
+                                versions: {
+                                    fileId: string;
+                                    /** @description the file’s name now */
+                                    fileName: string | null;
+                                    /** @description the file’s version the views opened */
+                                    version: number;
+                                    /** @description the file’s current version (its page images can be shown) */
+                                    current: boolean;
+                                    /** @description the version’s pages (an earlier version’s: as many as it had when its views opened it) */
+                                    pageCount: number;
+                                    views: number;
+                                    /** @description distinct viewers: visitors, or the customers they became */
+                                    uniqueViewers: number;
+                                    /** @description mean over the views of the distinct pages each read ÷ the pages */
+                                    completion: number;
+                                    /** @description median view time (0.1 s) */
+                                    medianSeconds: number;
+                                    /** @description every page, unread ones with 0 */
+                                    pages: {
+                                        /** @description from 1 */
+                                        page: number;
+                                        /** @description views that read the page */
+                                        views: number;
+                                        /** @description average time on the page over the views that read it (0.1 s) */
+                                        avgSeconds: number;
+                                        /** @description share of the version’s views that read the page */
+                                        reach: number;
+                                    }[];
+                                    /** @description the page before the last after which the most views ended; null when none ended before the last page */
+                                    dropOffPage: {
+                                        page: number;
+                                        views: number;
+                                        /** @description share of the version’s views that ended there */
+                                        share: number;
+                                    } | null;
+                                }[];
+                                /** @description a page of the viewers (start_index, count), the one who viewed last first */
+                                viewers: {
+                                    /** @description the visitor, or the customer it became */
+                                    viewerId: string;
+                                    customerId: string | null;
+                                    viewerName: string | null;
+                                    views: number;
+                                    /** @description mean over their views of the pages read ÷ the version’s pages; null without a view of a version */
+                                    completion: number | null;
+                                    /** @description their time reading, all views (0.1 s) */
+                                    seconds: number;
+                                    /** @description yyyy-MM-dd HH:mm:ss */
+                                    lastViewedAt: string;
+                                }[];
+                            };
+                        };
+                        "text/csv": string;
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/l/{token}": {
         parameters: {
             query?: never;

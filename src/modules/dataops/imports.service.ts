@@ -12,7 +12,8 @@ import type { CustomerDataOps, DuplicatePolicy } from '../customers/service.ts';
 import { type ImportJobOptions, type ImportJobResponse, type ImportRow, toImportJob } from './mapper.ts';
 import { mapColumns } from './mapping.ts';
 import { createImportsRepository } from './repository.ts';
-import { type ExportFormat, csvText, encode } from './streams.ts';
+import { csvText } from '../../lib/csv.ts';
+import { type ExportFormat, encode } from './streams.ts';
 import { type ImportRequest, type IncomingFile, checkEncoding, headOf, invalidFile, presentFile } from './uploads.ts';
 
 /** Data rows a preview shows. */

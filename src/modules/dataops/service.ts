@@ -8,8 +8,6 @@ import { createImportRunner } from './import-runner.service.ts';
 import { createImportJobs } from './imports.service.ts';
 
 export type { DataOpsCli, LocalImport } from './cli.service.ts';
-// The CSV of the exports, formula-neutralised, for other modules' exports (a link's agreement acceptances).
-export { BOM, csvLine } from './csv.ts';
 export type { CustomerExport, ExportRequest } from './export.service.ts';
 export type { ImportRunner } from './import-runner.service.ts';
 export type { ImportJobs, ImportRef, NewImport } from './imports.service.ts';

@@ -1,22 +1,8 @@
 import { PassThrough, Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
-import { BOM, csvLine, neutralized } from './csv.ts';
+import { csvText, neutralized } from '../../lib/csv.ts';
 
 export type ExportFormat = 'csv' | 'xlsx';
-
-/** CSV text of rows: BOM, then each line. */
-export async function* csvText(rows: AsyncIterable<string[]>): AsyncGenerator<string> {
-  yield BOM;
-  let buffered = '';
-  for await (const cells of rows) {
-    buffered += csvLine(cells);
-    if (buffered.length >= 64 * 1024) {
-      yield buffered;
-      buffered = '';
-    }
-  }
-  if (buffered !== '') yield buffered;
-}
 
 /** An XLSX workbook of rows, streamed (each row committed as it is written; no shared strings). */
 function xlsxStream(rows: AsyncIterable<string[]>, sheetName: string): Readable {

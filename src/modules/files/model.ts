@@ -49,6 +49,8 @@ export interface ViewerFile {
   pageCount: number;
   /** Names the current version (changes with a new version: a cache key). */
   version: string;
+  /** The current version's number: 1, and one more with each new version (what reading analytics count views under). */
+  versionNumber: number;
   pages: { n: number; desktop: { width: number; height: number }; phone: { width: number; height: number } }[];
 }
 

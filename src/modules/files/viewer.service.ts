@@ -37,6 +37,7 @@ export function createFileViewer(ctx: AppContext, storage: FileStorage) {
         status: file.status as ViewerFile['status'],
         pageCount: file.page_count,
         version: file.content_id,
+        versionNumber: file.version,
         pages: pages.map((p) => ({
           n: p.page,
           desktop: { width: p.desktop_width, height: p.desktop_height },

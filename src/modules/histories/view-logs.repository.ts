@@ -50,6 +50,10 @@ const viewLogRows = jsonRowsReader<Selectable<LinkViewLogsTable> & { durations: 
   'beacon_at',
   'closed_at',
   'left_at',
+  'file_id',
+  'file_version',
+  'last_page',
+  'file_page_count',
   'durations',
   'viewer_is_customer',
 ]);

@@ -19,6 +19,11 @@ export interface ViewerViewState {
   beacon_at: number | null;
   closed_at: number | null;
   left_at: number | null;
+  /** The file and version the view opened (a file link's), its page count, and the page it is on (migration 042). */
+  file_id: string | null;
+  file_version: number | null;
+  file_page_count: number | null;
+  last_page: number | null;
 }
 
 /**
@@ -42,9 +47,12 @@ export interface ViewerWrite {
    */
   progress?: {
     viewLogId: string;
+    /** The view's link, and the version of its file the new pages are read in (null: not a file's): their Duration items' columns. */
+    linkId: string;
+    fileVersion: number | null;
     fromSeq: number;
     totals: { totalDuration: number; totalPage: number; leaveTime: number | null };
-    state: Pick<ViewerViewState, 'beacon_seq' | 'beacon_at' | 'closed_at' | 'left_at'>;
+    state: Pick<ViewerViewState, 'beacon_seq' | 'beacon_at' | 'closed_at' | 'left_at'> & Partial<Pick<ViewerViewState, 'last_page'>>;
     durations: { position: number; body: Record<string, unknown> }[];
   };
   /** View logs a visitor made before a customer was known, now that customer's. */
@@ -125,7 +133,11 @@ export function createViewerIngestion(ctx: AppContext, deps: { links: LinkStore;
         total_page: g.totals.totalPage,
         leave_time: g.totals.leaveTime === null ? null : clock.format(g.totals.leaveTime),
       },
-      durations: g.durations.map((d) => parseDuration(d.body, d.position, appId, g.viewLogId, clock)),
+      durations: g.durations.map((d) => ({
+        ...parseDuration(d.body, d.position, appId, g.viewLogId, clock),
+        link_id: g.linkId,
+        file_version: g.fileVersion,
+      })),
     };
   }
 
@@ -137,7 +149,8 @@ export function createViewerIngestion(ctx: AppContext, deps: { links: LinkStore;
     for (const v of w.viewLogs ?? []) {
       const parsed = parseViewLog(v.body, pc(v.id));
       rows.link_view_logs.push({ ...parsed.row, ...v.state });
-      rows.link_view_durations.push(...parsed.durations);
+      for (const d of parsed.durations)
+        rows.link_view_durations.push({ ...d, link_id: parsed.row.link_id, file_version: v.state.file_version });
     }
     for (const c of w.clues ?? []) rows.clues.push(parseClue(c.body, pc(c.id)).row);
     const events: EventMessage[] = [...(w.events ?? [])];

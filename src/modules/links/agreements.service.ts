@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { failure } from '../../http/errors.ts';
 import { timeOrderedUuid } from '../../lib/ids.ts';
 import type { Actor } from '../access/service.ts';
-import { BOM, csvLine } from '../dataops/service.ts';
+import { BOM, csvLine } from '../../lib/csv.ts';
 import { type AcceptanceRow, agreementsRepository as repo } from './agreements.repository.ts';
 import type { LinkRow } from './mapper.ts';
 import { linksRepository } from './repository.ts';

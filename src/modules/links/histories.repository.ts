@@ -33,6 +33,8 @@ const durationRows = jsonRowsReader<ViewDurationRow>()([
   'created_at',
   'ended_at',
   'total',
+  'link_id',
+  'file_version',
 ]);
 
 export const linkHistoryReads = {

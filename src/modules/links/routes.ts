@@ -7,7 +7,8 @@ import { businessResponses, ok } from '../../http/envelope.ts';
 import { page } from '../../http/paging.ts';
 import { Link } from '../histories/schemas.ts';
 import { AppIdParams } from '../projects/schemas.ts';
-import { Acceptance, AcceptancesQuery, AppLinkParams, LinkBody, WithUrlQuery } from './schemas.ts';
+import type { LinkAnalytics as Analytics } from './analytics.service.ts';
+import { Acceptance, AcceptancesQuery, AnalyticsQuery, AppLinkParams, LinkAnalytics, LinkBody, WithUrlQuery } from './schemas.ts';
 import type { LinkAgreements, LinkManagement, LinksService } from './service.ts';
 import { type ViewerRoutesOptions, viewerRoutes } from './viewer.routes.ts';
 
@@ -21,6 +22,7 @@ export async function linksRoutes(fastify: FastifyInstance, opts: LinksRoutesOpt
   const { links } = opts;
   managementRoutes(fastify, links.management);
   agreementRoutes(fastify, links.agreements);
+  analyticsRoutes(fastify, links.analytics);
   viewerRoutes(fastify, links, opts);
 }
 
@@ -117,6 +119,54 @@ function agreementRoutes(fastify: FastifyInstance, agreements: LinkAgreements): 
           .send(body as never);
       }
       return ok(await agreements.list(actorOf(request), { linkId: request.params.linkId, ...page(request.query) }));
+    },
+  );
+}
+
+/** A link's reading analytics, for those who may read its views: JSON, or its viewers as CSV. */
+function analyticsRoutes(fastify: FastifyInstance, analytics: Analytics): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const analyticsResponses = businessResponses(LinkAnalytics);
+  app.get(
+    '/api/v1.7/app/:appId/link/:linkId/analytics',
+    {
+      schema: {
+        tags,
+        summary:
+          "A link's reading analytics (Master/Admin: any link of the project; Sales: their own): views, viewers, each version's pages",
+        description:
+          'Per link: views and unique viewers; per version of its file: views, unique viewers, completion, median time, every page ' +
+          '(views, average time, reach) and the drop-off page; a page of its viewers (start_index, count). `version` (and `file_id`) ' +
+          'picks one version. `format=csv` answers every viewer as a CSV file (text/csv, formula-like cells neutralised) instead. ' +
+          'A link the caller may not read is link_not_found. See docs/links.md, "Reading analytics".',
+        params: AppLinkParams,
+        querystring: AnalyticsQuery,
+        response: {
+          ...analyticsResponses,
+          200: {
+            description: 'Success envelope (failures are HTTP 200 {status:0, code, msg}); with format=csv, the CSV file',
+            content: {
+              'application/json': { schema: analyticsResponses[200] },
+              'text/csv': { schema: Type.String({ description: 'viewerId,customerId,viewerName,views,completion,seconds,lastViewedAt' }) },
+            },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      const q = request.query;
+      const asked = { linkId: request.params.linkId, version: q.version, fileId: q.file_id };
+      if (q.format !== 'csv') return ok(await analytics.read(actorOf(request), { ...asked, page: page(q) }));
+      const body = await analytics.csv(actorOf(request), asked);
+      const name = /^[\w-]{1,64}$/.test(asked.linkId) ? `link-${asked.linkId}-viewers.csv` : 'link-viewers.csv';
+      return (
+        reply
+          .type('text/csv; charset=utf-8')
+          .header('Content-Disposition', `attachment; filename="${name}"`)
+          .header('Cache-Control', 'no-store')
+          // A stream is sent as it comes, never through a schema's serialiser (the schemas type the answer).
+          .send(body as never)
+      );
     },
   );
 }

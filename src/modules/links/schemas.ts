@@ -95,3 +95,68 @@ export const Acceptance = Type.Object({
   ip: Nullable(Type.String({ description: 'the client address, as the server stores addresses (truncated by default)' })),
   userAgent: Nullable(Type.String()),
 });
+
+export const AnalyticsQuery = Type.Object({
+  version: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 2147483647,
+      description: "one version of the link's file (or of file_id's): its figures and viewers only",
+    }),
+  ),
+  file_id: Type.Optional(
+    Type.String({ maxLength: 64, description: "with version: a file the link showed before (default: the link's file)" }),
+  ),
+  format: Type.Optional(
+    Type.Union([Type.Literal('json'), Type.Literal('csv')], { description: 'csv: every viewer as a CSV file (default json)' }),
+  ),
+  ...PagingQuery,
+});
+
+const Share = (description: string) => Type.Number({ minimum: 0, maximum: 1, description });
+
+export const PageFigures = Type.Object({
+  page: Type.Integer({ description: 'from 1' }),
+  views: Type.Integer({ description: 'views that read the page' }),
+  avgSeconds: Type.Number({ description: 'average time on the page over the views that read it (0.1 s)' }),
+  reach: Share('share of the version’s views that read the page'),
+});
+
+export const VersionFigures = Type.Object({
+  fileId: Type.String(),
+  fileName: Nullable(Type.String({ description: 'the file’s name now' })),
+  version: Type.Integer({ description: 'the file’s version the views opened' }),
+  current: Type.Boolean({ description: 'the file’s current version (its page images can be shown)' }),
+  pageCount: Type.Integer({ description: 'the version’s pages (an earlier version’s: as many as it had when its views opened it)' }),
+  views: Type.Integer(),
+  uniqueViewers: Type.Integer({ description: 'distinct viewers: visitors, or the customers they became' }),
+  completion: Share('mean over the views of the distinct pages each read ÷ the pages'),
+  medianSeconds: Type.Number({ description: 'median view time (0.1 s)' }),
+  pages: Type.Array(PageFigures, { description: 'every page, unread ones with 0' }),
+  dropOffPage: Nullable(
+    Type.Object(
+      { page: Type.Integer(), views: Type.Integer(), share: Share('share of the version’s views that ended there') },
+      { description: 'the page before the last after which the most views ended; null when none ended before the last page' },
+    ),
+  ),
+});
+
+export const ViewerFigures = Type.Object({
+  viewerId: Type.String({ description: 'the visitor, or the customer it became' }),
+  customerId: Nullable(Type.String()),
+  viewerName: Nullable(Type.String()),
+  views: Type.Integer(),
+  completion: Nullable(Share('mean over their views of the pages read ÷ the version’s pages; null without a view of a version')),
+  seconds: Type.Number({ description: 'their time reading, all views (0.1 s)' }),
+  lastViewedAt: Type.String({ description: 'yyyy-MM-dd HH:mm:ss' }),
+});
+
+export const LinkAnalytics = Type.Object({
+  linkId: Type.String(),
+  views: Type.Integer({ description: 'the link’s views, of every version (and ingested ones)' }),
+  uniqueViewers: Type.Integer(),
+  versions: Type.Array(VersionFigures, {
+    description: 'each version with views, and the link’s file’s current one: the link’s file first, newest version first',
+  }),
+  viewers: Type.Array(ViewerFigures, { description: 'a page of the viewers (start_index, count), the one who viewed last first' }),
+});

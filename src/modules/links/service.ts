@@ -8,6 +8,7 @@ import type { IngestService } from '../ingest/service.ts';
 import type { ProjectsService } from '../projects/service.ts';
 import { createLinkAgreements } from './agreements.service.ts';
 import { type AlertLink, type ViewReading, linkAlertsRepository } from './alerts.repository.ts';
+import { createLinkAnalytics } from './analytics.service.ts';
 import { createLinkForms } from './form.service.ts';
 import { createLinkGatePosts } from './gate.service.ts';
 import { createLinkGates } from './gates.ts';
@@ -26,6 +27,7 @@ export type { LinkInput } from './link-input.ts';
 // What a customer merge moves of links' rows, built by the composition root for the merges module.
 export { type LinkMergeMove, type LinkMergeMoves, createLinkMergeMoves } from './merge-moves.service.ts';
 export type { CreateLink, EditLink, LinkManagement } from './manage.service.ts';
+export type { AnalyticsRequest, LinkAnalytics } from './analytics.service.ts';
 export { UNLOCK_TTL_S } from './signing.ts';
 // The read model the histories module's reads of links and view logs start from.
 export { linkHistoryReads } from './histories.repository.ts';
@@ -140,9 +142,10 @@ export function createLinksService(
     viewerFile,
   });
   const management = createLinkManagement(ctx, { accounts, files, customers, histories, mail: deps.viewerMail });
+  const analytics = createLinkAnalytics(ctx, { files, customers });
   // The background jobs the composition root defines: silent views closed, spent codes forgotten.
   const jobs = [views.sweepJob, codes.expiryJob];
-  return { management, viewer, views, agreements, jobs };
+  return { management, viewer, views, agreements, analytics, jobs };
 }
 
 export type LinksService = ReturnType<typeof createLinksService>;

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import type { AccountsService } from '../accounts/service.ts';
 import type { CustomerWritePath, ViewerCustomer } from '../customers/service.ts';
+import type { ViewerFile } from '../files/service.ts';
 import type { IngestService, ViewerWrite } from '../ingest/service.ts';
 import { type LinkRow, tagsOf } from './mapper.ts';
 import { type OwnerNotifier, createFirstOpenMail } from './notifier.ts';
@@ -39,6 +40,8 @@ interface Opener {
   link: LinkRow;
   visitor: VisitorRequest;
   env: VisitorEnv;
+  /** A file link's file as the view opens it (its version is the view's). */
+  file: ViewerFile | null;
 }
 
 /**
@@ -100,6 +103,10 @@ export function createViewStart(ctx: AppContext, deps: ViewStartDeps) {
         beacon_at: now,
         closed_at: close ? now : null,
         left_at: close ? now : null,
+        file_id: o.file?.id ?? null,
+        file_version: o.file?.versionNumber ?? null,
+        file_page_count: o.file?.pageCount ?? null,
+        last_page: start.page,
       },
     };
   }
@@ -155,10 +162,10 @@ export function createViewStart(ctx: AppContext, deps: ViewStartDeps) {
 
   /** Starts a view (the `open` beacon, or a redirect link's visit): its view log, and its customer's records. */
   async function startView(link: LinkRow, visitor: VisitorRequest, start: ViewStart): Promise<void> {
-    const o: Opener = { link, visitor, env: ctx.visitors.describe(visitor.userAgent, visitor.ip) };
     const customer = await customerFor(link, visitor.visitorId);
     // The page shown first is read from the open on: its Duration item (and page-turn record) start now.
     const file = start.page === null || link.type !== 1 ? null : await viewerFile(link.app_id, link.file1 ?? '');
+    const o: Opener = { link, visitor, env: ctx.visitors.describe(visitor.userAgent, visitor.ip), file };
     const first =
       start.page === null
         ? []

@@ -46,6 +46,8 @@ export function createViewSweep(ctx: AppContext, deps: ViewSweepDeps) {
       behaviours: customer === null ? [] : [records.leave(customer, { link, view: v, at: v.beacon_at, env: null })],
       progress: {
         viewLogId: v.id,
+        linkId: v.link_id,
+        fileVersion: null,
         fromSeq: v.beacon_seq,
         totals: { totalDuration: total, totalPage: pages.length, leaveTime: v.beacon_at },
         state: { beacon_seq: v.beacon_seq, beacon_at: v.beacon_at, closed_at: now, left_at: v.beacon_at },

@@ -133,13 +133,15 @@ export function createLinkViews(ctx: AppContext, deps: LinkViewsDeps) {
       behaviours: customer === null ? [] : beaconRecords(customer, { link, view, change, now, env }, leave),
       progress: {
         viewLogId: view.id,
+        linkId: link.id,
+        fileVersion: found.file?.versionNumber ?? null,
         fromSeq: view.beacon_seq,
         totals: {
           totalDuration: change.totalMs,
           totalPage: change.pages.size,
           leaveTime: leave ? now : closedAt !== null ? view.left_at : null,
         },
-        state: { beacon_seq: beacon.seq, beacon_at: now, closed_at: closedAt, left_at: leave ? now : view.left_at },
+        state: { beacon_seq: beacon.seq, beacon_at: now, closed_at: closedAt, left_at: leave ? now : view.left_at, last_page: beacon.page },
         durations: records.durations(link, found.file, change.changed, now),
       },
     });

@@ -6,7 +6,7 @@ import ExcelJS from 'exceljs';
 import fc from 'fast-check';
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BOM, couldBeFormula, csvCell, csvLine, neutralized } from '../../../src/modules/dataops/csv.ts';
+import { BOM, couldBeFormula, csvCell, csvLine, neutralized } from '../../../src/lib/csv.ts';
 import { type ZipEntry, entryBytes, zipEntries } from '../../../src/modules/dataops/zip.ts';
 import { uniquePhone } from '../../helpers/fixtures.ts';
 import { useTestServer } from '../../helpers/harness.ts';

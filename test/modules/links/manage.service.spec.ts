@@ -18,6 +18,7 @@ const ready: ViewerFile = {
   status: 'ready',
   pageCount: 2,
   version: 'v1',
+  versionNumber: 1,
   pages: [],
 };
 

@@ -77,6 +77,7 @@ const file: ViewerFile = {
   status: 'ready',
   pageCount: 3,
   version: 'v1',
+  versionNumber: 1,
   pages: [],
 };
 

@@ -1,34 +1,4 @@
-/**
- * What the link pages compute from the API's records, pure: the dwell per page over a link's views
- * (for the chart), and a link's state as a person reads it.
- */
-import { type PageDuration, pagesRead } from '../../shared/behaviour/model.ts';
-
-/** The fields of a view log the dwell chart reads. */
-export interface ViewLogLike {
-  durations?: readonly PageDuration[] | null;
-}
-
-/** Seconds on each page, over every view given, in page order: the pages no view reached are left out. */
-export interface DwellByPage {
-  pages: number[];
-  seconds: number[];
-  /** The views that read at least one page. */
-  views: number;
-}
-
-export function dwellByPage(logs: readonly ViewLogLike[]): DwellByPage {
-  const total = new Map<number, number>();
-  let views = 0;
-  for (const log of logs) {
-    const read = pagesRead(log.durations);
-    if (read.length > 0) views += 1;
-    for (const { page, ms } of read) total.set(page, (total.get(page) ?? 0) + ms);
-  }
-  const pages = [...total.keys()].sort((a, b) => a - b);
-  // Tenths of a second: a glance at a page is not 0.
-  return { pages, seconds: pages.map((p) => Math.round((total.get(p) ?? 0) / 100) / 10), views };
-}
+/** What the link pages compute from the API's records, pure: a link's state and kind as a person reads them. */
 
 /** The link's state for its badge: disabled (status 0), expired (expiresAt past), else active. */
 export type LinkState = 'active' | 'disabled' | 'expired';

@@ -1,13 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { Badge, Card, Descriptions, Empty, Flex, List, Skeleton, Tag, Typography } from 'antd';
-import { useMemo } from 'react';
+import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { DateTime } from '../../../shared/ui/DateTime.tsx';
-import { LazyChart } from '../../../shared/ui/LazyChart.tsx';
 import { durationParts, pagesRead } from '../../../shared/behaviour/model.ts';
 import { type LinkItem, linkQueries } from '../api.ts';
-import { dwellByPage, linkKind } from '../model.ts';
+import { linkKind } from '../model.ts';
+import { LinkAnalytics } from './LinkAnalytics.tsx';
 import { ShareLink } from './ShareLink.tsx';
 
 /** A duration for a person ("3 min 20 s"). */
@@ -19,21 +19,20 @@ function useDuration(): (ms: number) => string {
   };
 }
 
-/** One link: its share address and QR code, its settings, the time read on each page and who opened it. */
+/** One link: how it was read (first), its share address and QR code, its settings, and each view. */
 export function LinkDetail({ appId, link }: { appId: string; link: LinkItem }) {
   const { t } = useTranslation();
   const duration = useDuration();
   const views = useQuery(linkQueries.viewLogs(appId, link.id));
-  const dwell = useMemo(() => dwellByPage(views.data ?? []), [views.data]);
-  const chart = useMemo(
-    () => ({ categories: dwell.pages.map((p) => t('links.detail.page', { page: p })), values: dwell.seconds }),
-    [dwell, t],
-  );
   const yesNo = (v: number | boolean) => t(v ? 'links.detail.yes' : 'links.detail.no');
   const h2 = (text: string) => <h2 style={{ fontSize: 16, margin: 0 }}>{text}</h2>;
 
   return (
     <Flex vertical gap={16}>
+      {/* Its texts load with it. */}
+      <Suspense fallback={<Skeleton active paragraph={{ rows: 6 }} />}>
+        <LinkAnalytics appId={appId} link={link} />
+      </Suspense>
       {link.url && link.status === 1 ? <ShareLink url={link.url} name={link.name ?? ''} /> : null}
       <Card size="small" title={h2(t('links.detail.settings'))}>
         <Descriptions
@@ -68,17 +67,6 @@ export function LinkDetail({ appId, link }: { appId: string; link: LinkItem }) {
           ]}
         />
       </Card>
-      {linkKind(link.type) === 'file' && (
-        <Card size="small" title={h2(t('links.detail.dwell'))}>
-          {views.isLoading ? (
-            <Skeleton active paragraph={{ rows: 3 }} />
-          ) : dwell.pages.length === 0 ? (
-            <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('links.detail.dwellEmpty')} />
-          ) : (
-            <LazyChart label={t('links.detail.dwellLabel')} data={chart} />
-          )}
-        </Card>
-      )}
       <Card size="small" title={h2(t('links.detail.views'))}>
         <List
           loading={views.isLoading}

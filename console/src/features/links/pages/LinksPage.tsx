@@ -198,7 +198,7 @@ export function LinksPage() {
       <Drawer
         open={openId !== undefined}
         title={opened?.name ?? t('links.title')}
-        width={wide ? 640 : '100%'}
+        width={wide ? 800 : '100%'}
         onClose={() => go({ link: undefined })}
         destroyOnHidden
         extra={

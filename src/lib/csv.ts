@@ -48,3 +48,17 @@ export function csvCell(value: string | number | boolean | null | undefined): st
 export function csvLine(cells: readonly (string | number | boolean | null | undefined)[]): string {
   return `${cells.map(csvCell).join(',')}\r\n`;
 }
+
+/** CSV text of rows: the BOM, then each line, handed on in pieces of about 64 KiB. */
+export async function* csvText(rows: AsyncIterable<readonly (string | number | boolean | null | undefined)[]>): AsyncGenerator<string> {
+  yield BOM;
+  let buffered = '';
+  for await (const cells of rows) {
+    buffered += csvLine(cells);
+    if (buffered.length >= 64 * 1024) {
+      yield buffered;
+      buffered = '';
+    }
+  }
+  if (buffered !== '') yield buffered;
+}
