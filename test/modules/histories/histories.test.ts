@@ -345,6 +345,7 @@ describe('GET /app/{app-id}/links and /link/{link-id}/view-logs', () => {
       denyList: [],
       agreement: null,
       agreementVersion: 0,
+      watermark: 0,
     });
     expect(all[1].customer).toEqual({
       id: 'cust-b',
