@@ -106,55 +106,6 @@ export class Browser {
   }
 }
 
-/**
- * A reader on a phone, through the viewer's beacons: opens a link, reads pages (a heartbeat every 10 s
- * of the server's clock, which `tick` moves on by the milliseconds given), leaves.
- */
-export class BeaconReader {
-  readonly b: Browser;
-  private seq = 0;
-  private token = '';
-  private readonly dwell: Record<string, number> = {};
-  constructor(
-    server: TestServer,
-    private readonly share: string,
-    private readonly tick: (ms: number) => void,
-  ) {
-    this.b = new Browser(server);
-  }
-
-  async open(): Promise<void> {
-    this.token = (await this.b.open(this.share)).viewToken as string;
-    expect(this.token).toBeTruthy();
-    await this.send({ type: 'open', page: 1 });
-  }
-
-  private async send(body: Record<string, unknown>): Promise<void> {
-    this.seq += 1;
-    const res = await this.b.beacon(this.share, {
-      ...body,
-      seq: this.seq,
-      token: this.token,
-      ...(body.type === 'open' ? {} : { dwell: this.dwell }),
-    });
-    expect(res.statusCode, res.body).toBe(200);
-  }
-
-  /** Reads `page` for `seconds`: a page beacon, then a heartbeat every 10 s of the server's clock. */
-  async read(page: number, seconds: number): Promise<void> {
-    await this.send({ type: 'page', page });
-    for (let s = 10; s <= seconds; s += 10) {
-      this.tick(10_000);
-      this.dwell[String(page)] = (this.dwell[String(page)] ?? 0) + 10_000;
-      await this.send({ type: 'hb', page });
-    }
-  }
-
-  leave(page: number): Promise<void> {
-    return this.send({ type: 'leave', page });
-  }
-}
-
 /** Rows of a table, for "nothing was written" checks. */
 export async function count(
   server: TestServer,
@@ -194,12 +145,12 @@ export class TestClock {
 export class Reader {
   private seq = 0;
   private token = '';
-  private page = 1;
+  protected page = 1;
   private readonly dwell: Record<string, number> = {};
   constructor(
     private readonly server: TestServer,
     private readonly shareToken: string,
-    private readonly clock: TestClock,
+    private readonly clock: Pick<TestClock, 'advance'>,
     readonly browser: Browser = new Browser(server),
   ) {}
 
@@ -235,5 +186,21 @@ export class Reader {
 
   leave(): Promise<void> {
     return this.send({ type: 'leave' });
+  }
+}
+
+/**
+ * A Reader whose test moves the server's clock itself: `tick` moves it on by the milliseconds given
+ * (a heartbeat every 10 s of it).
+ */
+export class BeaconReader extends Reader {
+  constructor(server: TestServer, share: string, tick: (ms: number) => void) {
+    super(server, share, { advance: tick });
+  }
+
+  /** Leaves from `page`. */
+  override leave(page?: number): Promise<void> {
+    if (page !== undefined) this.page = page;
+    return super.leave();
   }
 }
