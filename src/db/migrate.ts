@@ -39,6 +39,7 @@ import * as m038 from './migrations/038_sequences.ts';
 import * as m039 from './migrations/039_playbooks.ts';
 import * as m040 from './migrations/040_link_verification.ts';
 import * as m041 from './migrations/041_share_domains.ts';
+import * as m045 from './migrations/045_share_signals.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -89,6 +90,7 @@ const MIGRATIONS: Record<string, PortableMigration> = {
   '039_playbooks': m039,
   '040_link_verification': m040,
   '041_share_domains': m041,
+  '045_share_signals': m045,
 };
 
 class StaticProvider implements MigrationProvider {
