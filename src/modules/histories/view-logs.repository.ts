@@ -50,6 +50,8 @@ const viewLogRows = jsonRowsReader<Selectable<LinkViewLogsTable> & { durations: 
   'beacon_at',
   'closed_at',
   'left_at',
+  'reader_email',
+  'reader_verified',
   'durations',
   'viewer_is_customer',
 ]);

@@ -32,6 +32,8 @@ export interface ViewStart {
   now: number;
   page: number | null;
   close: boolean;
+  /** The address the reader passed the link's e-mail gate with (its code proved it: `verified`); none without a gate. */
+  reader?: { email: string; verified: boolean } | null;
 }
 
 /** Who opens the link, as a view's first records name them. */
@@ -100,6 +102,8 @@ export function createViewStart(ctx: AppContext, deps: ViewStartDeps) {
         beacon_at: now,
         closed_at: close ? now : null,
         left_at: close ? now : null,
+        reader_email: start.reader?.email ?? null,
+        reader_verified: start.reader?.verified === true ? 1 : 0,
       },
     };
   }
