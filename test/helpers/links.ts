@@ -108,7 +108,8 @@ export class Browser {
 
 /**
  * A reader on a phone, through the viewer's beacons: opens a link, reads pages (a heartbeat every 10 s
- * of the server's clock, which `tick` moves on by the milliseconds given), leaves.
+ * of the server's clock, which `tick` moves on by the milliseconds given), leaves. `browser`: a
+ * browser of the reader's own (its cookies and address kept: the same device again), else a new one.
  */
 export class BeaconReader {
   readonly b: Browser;
@@ -119,8 +120,14 @@ export class BeaconReader {
     server: TestServer,
     private readonly share: string,
     private readonly tick: (ms: number) => void,
+    browser?: Browser,
   ) {
-    this.b = new Browser(server);
+    this.b = browser ?? new Browser(server);
+  }
+
+  /** The view token of the page last opened (a form filled during the view names it). */
+  get viewToken(): string {
+    return this.token;
   }
 
   async open(): Promise<void> {

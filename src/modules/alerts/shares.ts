@@ -108,9 +108,11 @@ async function projectDrafts(deps: Pick<AlertsDeps, 'links' | 'contacts'>, appId
     if (link === undefined || link.directedAt !== step.customerId || view === undefined || view.linkId !== link.id) continue;
     if (seen.has(`${step.kind}:${view.id}`)) continue;
     seen.add(`${step.kind}:${view.id}`);
-    const own = view.email === null ? false : (await deps.contacts.viewerCustomerByContact(appId, null, view.email))?.id === link.directedAt;
+    const own =
+      view.email === null ? false : (await deps.contacts.viewerCustomerByContact(appId, null, view.email))?.id === link.directedAt;
     // A form's address is judged alone; a view's open against the link's earlier views too.
-    const earlier = step.kind === 'open' ? await deps.links.earlierViews(appId, { linkId: link.id, customerId: step.customerId, seq: view.seq }) : null;
+    const earlier =
+      step.kind === 'open' ? await deps.links.earlierViews(appId, { linkId: link.id, customerId: step.customerId, seq: view.seq }) : null;
     const forward = forwardOf(view, earlier, own);
     if (forward !== null) {
       drafts.push(forwardDraft(step, link, view, forward));

@@ -82,7 +82,10 @@ describe('words', () => {
       title: "'Pricing' was forwarded",
       text: 'A new reader opened the link sent to Ada (jane@other.example).',
     });
-    expect(wordsOf(forward, 'zh-CN')).toEqual({ title: '《Pricing》被转发了', text: '发给 Ada 的链接有新的读者打开（jane@other.example）。' });
+    expect(wordsOf(forward, 'zh-CN')).toEqual({
+      title: '《Pricing》被转发了',
+      text: '发给 Ada 的链接有新的读者打开（jane@other.example）。',
+    });
     expect(wordsOf({ ...forward, email: null }, 'en-US').title).toBe("'Pricing' was likely forwarded");
     expect(wordsOf({ ...forward, email: null }, 'zh-CN').title).toBe('《Pricing》可能被转发了');
   });
