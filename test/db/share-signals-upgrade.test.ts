@@ -1,5 +1,5 @@
 // lanes: sqlite postgres
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withoutAppIdCheck } from '../../src/db/app-id-check.ts';
 import { up } from '../../src/db/migrations/045_share_signals.ts';
@@ -55,7 +55,7 @@ describe('migration 045', () => {
       await channel('w2', JSON.stringify({ signals: ['deck_read'], readThreshold: 70, locale: 'zh-CN', name: null }));
       await channel('w3', null);
 
-      await up(db);
+      await up(db as unknown as Kysely<unknown>);
 
       const members = await sql<{ user_id: number; signals: string; revisit_days: number }>`
         select user_id, signals, revisit_days from alert_settings order by user_id`.execute(db);
