@@ -55,7 +55,7 @@ export interface EarlierView {
   lastAt: number;
 }
 
-/** Groups of earlier views read at most (a link read by more than that many visitors and networks is read in part). */
+/** Earlier views read at most, the latest (a link viewed more often is judged by its latest views: a flood costs no more). */
 const EARLIER_MAX = 1000;
 
 export const linkAlertsRepository = {
@@ -107,19 +107,22 @@ export const linkAlertsRepository = {
     return out;
   },
 
-  /** The customer's views of the link that arrived before `seq`, by visitor and address, the most recently seen first. */
+  /** The customer's latest views of the link that arrived before `seq` (EARLIER_MAX), by visitor and address. */
   async earlier(db: Db, appId: string, v: { linkId: string; customerId: string; seq: number }): Promise<EarlierView[]> {
-    const lastAt = sql<number>`max(coalesce(beacon_at, view_time))`;
-    const rows = await db
+    const latest = db
       .selectFrom('link_view_logs')
-      .select(['visitor_id', 'ip', lastAt.as('last_at')])
+      .select(['visitor_id', 'ip', sql<number>`coalesce(beacon_at, view_time)`.as('seen_at')])
       .where('app_id', '=', appId)
       .where('link_id', '=', v.linkId)
       .where('customer_id', '=', v.customerId)
       .where('seq', '<', v.seq)
-      .groupBy(['visitor_id', 'ip'])
-      .orderBy(lastAt, 'desc')
+      .orderBy('seq', 'desc')
       .limit(EARLIER_MAX)
+      .as('latest');
+    const rows = await db
+      .selectFrom(latest)
+      .select(['visitor_id', 'ip', sql<number>`max(seen_at)`.as('last_at')])
+      .groupBy(['visitor_id', 'ip'])
       .execute();
     return rows.map((r) => ({ visitorId: r.visitor_id, ip: r.ip, lastAt: Number(r.last_at) }));
   },
