@@ -480,6 +480,10 @@ export interface LinkViewLogsTable {
   last_page: number | null;
   /** The page count of the version the view opened (migration 042). */
   file_page_count: number | null;
+  /** The address the reader gave on the link: the e-mail gate's when the view started, or the form's in the view (migration 045). */
+  reader_email: string | null;
+  /** 1: the gate's code proved `reader_email`. */
+  reader_verified: Generated<number>;
 }
 
 export interface LinkViewDurationsTable {
@@ -690,10 +694,12 @@ export interface TasksTable {
 /** A platform user's alert preferences, whatever the project (migration 036, docs/alerts.md). */
 export interface AlertSettingsTable {
   user_id: number;
-  /** Comma list of the signals wanted: deck_opened, deck_read, hot_lead, task_due, mention. */
+  /** Comma list of the signals wanted: deck_opened, deck_read, revisit, forward, hot_lead, task_due, mention. */
   signals: string;
   /** The share of a deck's pages (%) a reading must reach for deck_read. */
   read_threshold: number;
+  /** The days without a view of a link a revisit needs (1–90; migration 045). */
+  revisit_days: Generated<number>;
   /** 1: signals go to the console's inbox. */
   inbox: number;
   /** off | instant | digest */
@@ -717,6 +723,8 @@ export interface AlertProjectSettingsTable {
   /** Comma list of signals for this project, or null: the member's own. */
   signals: string | null;
   read_threshold: number | null;
+  /** The days without a view a revisit needs in this project, or null: the member's own (migration 045). */
+  revisit_days: number | null;
   updated_at: number;
 }
 

@@ -6,7 +6,7 @@
  */
 
 /** What alerts are sent for. */
-export const ALERT_SIGNALS = ['deck_opened', 'deck_read', 'hot_lead', 'task_due', 'mention'] as const;
+export const ALERT_SIGNALS = ['deck_opened', 'deck_read', 'revisit', 'forward', 'hot_lead', 'task_due', 'mention'] as const;
 /**
  * A playbook's `notify` (docs/playbooks.md): told to the members and on the channels the playbook
  * names, whatever signals they take; not among the signals members and channels choose.

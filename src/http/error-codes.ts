@@ -556,13 +556,18 @@ export const ERROR_CODES = {
   // Alerts: a member's notification settings, the inbox, notification channels.
   signals_invalid: {
     http: [BUSINESS],
-    en: 'Signals must be a comma list of deck_opened, deck_read, hot_lead, task_due and mention',
-    zh: '信号须为以逗号分隔的 deck_opened、deck_read、hot_lead、task_due、mention',
+    en: 'Signals must be a comma list of deck_opened, deck_read, revisit, forward, hot_lead, task_due and mention',
+    zh: '信号须为以逗号分隔的 deck_opened、deck_read、revisit、forward、hot_lead、task_due、mention',
   },
   read_threshold_invalid: {
     http: [BUSINESS],
     en: 'read_threshold must be a whole percentage from 0 to 100',
     zh: 'read_threshold 须为 0 到 100 的整数百分比',
+  },
+  revisit_days_invalid: {
+    http: [BUSINESS],
+    en: 'revisit_days must be a whole number of days from 1 to 90',
+    zh: 'revisit_days 须为 1 到 90 的整数天数',
   },
   email_mode_invalid: {
     http: [BUSINESS],

@@ -126,6 +126,7 @@ export function createOutreachServices(ctx: AppContext, id: IdentityServices, cs
     access,
     accounts,
     customers,
+    contacts: customers.writePath,
     links: createLinkReads(ctx),
     files: files.viewer,
     channels,

@@ -155,11 +155,15 @@ describe('the inbox, notification settings and chat channels in the console', { 
       await settings.save();
       await settledShot(page, `inbox-settings-${width}`);
       const stored = await api<{ signals: string[]; email: string; digestHour: number }>('/api/v1.7/user/notification-settings');
-      expect(stored).toMatchObject({ signals: ['deck_opened', 'deck_read', 'hot_lead', 'mention'], email: 'digest', digestHour: 18 });
+      expect(stored).toMatchObject({
+        signals: ['deck_opened', 'deck_read', 'revisit', 'forward', 'hot_lead', 'mention'],
+        email: 'digest',
+        digestHour: 18,
+      });
       // Back as they were, for the other width.
       await api('/api/v1.7/user/notification-settings', {
         method: 'PUT',
-        body: { signals: 'deck_opened,deck_read,hot_lead,task_due,mention', email: 'off' },
+        body: { signals: 'deck_opened,deck_read,revisit,forward,hot_lead,task_due,mention', email: 'off' },
       });
 
       // The chat channels, from the settings (the member manages the project): a DingTalk robot that signs, tested.

@@ -166,6 +166,11 @@ export class Reader {
     expect(res.statusCode, res.body).toBe(200);
   }
 
+  /** The view token of the page last opened (a form filled during the view names it). */
+  get viewToken(): string {
+    return this.token;
+  }
+
   async open(page = 1): Promise<void> {
     this.token = (await this.browser.open(this.shareToken)).viewToken as string;
     expect(this.token, 'the viewer page carries a view token').toBeTruthy();
@@ -194,8 +199,13 @@ export class Reader {
  * (a heartbeat every 10 s of it).
  */
 export class BeaconReader extends Reader {
-  constructor(server: TestServer, share: string, tick: (ms: number) => void) {
-    super(server, share, { advance: tick });
+  /** `browser`: a browser of the reader's own (its cookies and address kept: the same device again), else a new one. */
+  constructor(server: TestServer, share: string, tick: (ms: number) => void, browser?: Browser) {
+    super(server, share, { advance: tick }, browser);
+  }
+
+  get b(): Browser {
+    return this.browser;
   }
 
   /** Leaves from `page`. */

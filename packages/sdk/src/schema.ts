@@ -8671,6 +8671,8 @@ export interface paths {
                             data: {
                                 signals: string[];
                                 readThreshold: number;
+                                /** @description revisit: the days without a view of a link before a return is told */
+                                revisitDays: number;
                                 inbox: boolean;
                                 /** @description off, instant or digest */
                                 email: string;
@@ -8689,6 +8691,7 @@ export interface paths {
                                     scope: string;
                                     signals: string[] | null;
                                     readThreshold: number | null;
+                                    revisitDays: number | null;
                                 }[];
                             };
                         };
@@ -8726,7 +8729,7 @@ export interface paths {
         };
         /**
          * Change the caller's notification settings: the fields given change
-         * @description signals_invalid, read_threshold_invalid, email_mode_invalid, time_zone_invalid, digest_hour_invalid, locale_invalid, projects_invalid, scope_invalid, app_not_found (a project of `projects` the caller is no active member of). See docs/alerts.md.
+         * @description signals_invalid, read_threshold_invalid, revisit_days_invalid, email_mode_invalid, time_zone_invalid, digest_hour_invalid, locale_invalid, projects_invalid, scope_invalid, app_not_found (a project of `projects` the caller is no active member of). See docs/alerts.md.
          */
         put: {
             parameters: {
@@ -8738,10 +8741,12 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description comma list of deck_opened, deck_read, hot_lead, task_due, mention (empty: none) */
+                        /** @description comma list of deck_opened, deck_read, revisit, forward, hot_lead, task_due, mention (empty: none) */
                         signals?: string;
                         /** @description deck_read: the share of the pages (%) a reading must reach, 0–100 */
                         read_threshold?: number;
+                        /** @description revisit: the days (1–90) without a view of a link before a customer’s return is told (default 3) */
+                        revisit_days?: number;
                         /** @description 1: alerts go to the inbox, 0: not */
                         inbox?: number;
                         /** @description off, instant or digest */
@@ -8752,7 +8757,7 @@ export interface paths {
                         digest_hour?: number;
                         /** @description en-US or zh-CN: the language of e-mails and the inbox */
                         locale?: string;
-                        /** @description JSON array of {app_id, scope (mine|all|none), signals (a comma list, or null: your own), read_threshold (or null: your own)}, one per project to set (a JSON string in a form field, or an array in a JSON body) */
+                        /** @description JSON array of {app_id, scope (mine|all|none), signals (a comma list, or null: your own), read_threshold (or null: your own), revisit_days (or null: your own)}, one per project to set (a JSON string in a form field, or an array in a JSON body) */
                         projects?: string | unknown[];
                     };
                 };
@@ -8770,6 +8775,8 @@ export interface paths {
                             data: {
                                 signals: string[];
                                 readThreshold: number;
+                                /** @description revisit: the days without a view of a link before a return is told */
+                                revisitDays: number;
                                 inbox: boolean;
                                 /** @description off, instant or digest */
                                 email: string;
@@ -8788,6 +8795,7 @@ export interface paths {
                                     scope: string;
                                     signals: string[] | null;
                                     readThreshold: number | null;
+                                    revisitDays: number | null;
                                 }[];
                             };
                         };
@@ -8869,7 +8877,7 @@ export interface paths {
                                 id: string;
                                 appId: string;
                                 projectName: string | null;
-                                /** @description deck_opened, deck_read, hot_lead, task_due or mention */
+                                /** @description deck_opened, deck_read, revisit, forward, hot_lead, task_due, mention or playbook */
                                 signal: string;
                                 customerId: string;
                                 customerName: string | null;
@@ -9120,7 +9128,7 @@ export interface paths {
                                 id: string;
                                 appId: string;
                                 projectName: string | null;
-                                /** @description deck_opened, deck_read, hot_lead, task_due or mention */
+                                /** @description deck_opened, deck_read, revisit, forward, hot_lead, task_due, mention or playbook */
                                 signal: string;
                                 customerId: string;
                                 customerName: string | null;
@@ -12027,7 +12035,7 @@ export interface paths {
                         url?: string;
                         /** @description DingTalk's or Feishu's signing secret (optional), a webhook channel's own (default: one made and shown once); none for slack and wecom */
                         secret?: string;
-                        /** @description comma list of signals: deck_opened, deck_read, hot_lead, task_due, mention (default all) */
+                        /** @description comma list of signals: deck_opened, deck_read, revisit, forward, hot_lead, task_due, mention (a new channel: the customers’ signals deck_opened, deck_read, revisit, forward, hot_lead unless given) */
                         events?: string;
                         /** @description the team’s name for the channel (at most 100 characters) */
                         name?: string;
@@ -12133,7 +12141,7 @@ export interface paths {
                         url?: string;
                         /** @description DingTalk's or Feishu's signing secret (optional), a webhook channel's own (default: one made and shown once); none for slack and wecom */
                         secret?: string;
-                        /** @description comma list of signals: deck_opened, deck_read, hot_lead, task_due, mention (default all) */
+                        /** @description comma list of signals: deck_opened, deck_read, revisit, forward, hot_lead, task_due, mention (a new channel: the customers’ signals deck_opened, deck_read, revisit, forward, hot_lead unless given) */
                         events?: string;
                         /** @description the team’s name for the channel (at most 100 characters) */
                         name?: string;

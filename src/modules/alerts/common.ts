@@ -1,6 +1,6 @@
 import type { AccessService } from '../access/service.ts';
 import type { AccountsService } from '../accounts/service.ts';
-import type { CustomersService } from '../customers/service.ts';
+import type { CustomerWritePath, CustomersService } from '../customers/service.ts';
 import type { FileViewer } from '../files/service.ts';
 import type { LinkReads } from '../links/service.ts';
 import type { ProjectsService } from '../projects/service.ts';
@@ -24,8 +24,10 @@ export interface AlertsDeps {
   accounts: Pick<AccountsService, 'userById'>;
   /** Live customers, their owner and name. */
   customers: Pick<CustomersService, 'liveCustomers'>;
-  /** Links' direction and name, views' readings. */
-  links: Pick<LinkReads, 'alertLinks' | 'readings'>;
+  /** Links' direction and name, views' readings, their readers and the views of a link before one. */
+  links: Pick<LinkReads, 'alertLinks' | 'readings' | 'viewReaders' | 'earlierViews'>;
+  /** The live customer with an e-mail address (whether a view's reader gave their own). */
+  contacts: Pick<CustomerWritePath, 'viewerCustomerByContact'>;
   /** A deck's page count. */
   files: Pick<FileViewer, 'viewerFile'>;
   /** The project's chat channels, and their deliveries. */

@@ -11,6 +11,7 @@ import type { ChannelPost } from '../webhooks/service.ts';
 import { type AlertsDeps, customerUrl } from './common.ts';
 import { type ReadingPlan, foldHotLeads, planReadings, readDrafts, settleReadings } from './readings.ts';
 import { type Planned, resolveDrafts } from './recipients.ts';
+import { shareDrafts } from './shares.ts';
 import { signalsRepository as repo } from './signals.repository.ts';
 import { READING_ACTIONS, type SignalDraft, stepsOf } from './sources.ts';
 import { allWords, wordsOf } from './words.ts';
@@ -192,7 +193,8 @@ export function createEvaluator(ctx: AppContext, deps: AlertsDeps, hooks: { mail
     const readings = await planReadings(deps, db, steps, { now, quietMs: config.alertReadingQuietSeconds * 1000 });
     const signals = steps.flatMap((s) => (s.kind === 'signal' ? [s.draft] : []));
     await foldHotLeads(db, signals, readings);
-    const drafts = [...signals, ...readings.drafts, ...(await readDrafts(deps, readings.ended))];
+    const shares = await shareDrafts(deps, steps, now);
+    const drafts = [...signals, ...readings.drafts, ...shares, ...(await readDrafts(deps, readings.ended))];
     const planned = await resolveDrafts(deps, db, drafts, config.timeZone);
     try {
       const written = await commit({ from, to }, readings, planned, now);

@@ -15,6 +15,7 @@ export function toSettings(
   return {
     signals: s.signals,
     readThreshold: s.readThreshold,
+    revisitDays: s.revisitDays,
     inbox: s.inbox,
     email: s.email,
     timeZone: s.timeZone,
@@ -29,6 +30,7 @@ export function toSettings(
       scope: p.choice.scope,
       signals: p.choice.signals,
       readThreshold: p.choice.readThreshold,
+      revisitDays: p.choice.revisitDays,
     })),
   };
 }

@@ -53,7 +53,7 @@ async function planProject(deps: Pick<AlertsDeps, 'links'>, db: Kysely<Database>
   const plan: ReadingPlan = { drafts: [], readings: [], ended: [] };
   const touched = new Map<string, ReadingRow>();
   for (const step of steps) {
-    if (step.kind === 'signal' || step.at < now - MAX_SIGNAL_AGE_MS) continue;
+    if (step.kind === 'signal' || step.kind === 'reader' || step.at < now - MAX_SIGNAL_AGE_MS) continue;
     if (step.kind === 'open') {
       const link = links.get(step.linkId);
       // Only a link directed at this very customer is "their" deck; a view attributed otherwise is no signal.
@@ -95,7 +95,7 @@ export async function planReadings(
 ): Promise<ReadingPlan> {
   const byApp = new Map<string, FeedStep[]>();
   for (const s of steps) {
-    if (s.kind === 'signal') continue;
+    if (s.kind === 'signal' || s.kind === 'reader') continue;
     byApp.set(s.appId, [...(byApp.get(s.appId) ?? []), s]);
   }
   const plan: ReadingPlan = { drafts: [], readings: [], ended: [] };

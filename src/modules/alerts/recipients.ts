@@ -5,7 +5,15 @@ import type { ActiveChannel } from '../webhooks/service.ts';
 import type { VisibleCustomer } from '../customers/service.ts';
 import type { AlertsDeps } from './common.ts';
 import { settingsRepository } from './repository.ts';
-import { type Effective, type MemberSettings, type ProjectChoice, choiceOfRow, effectiveIn, settingsOfRow } from './settings.ts';
+import {
+  DEFAULT_REVISIT_DAYS,
+  type Effective,
+  type MemberSettings,
+  type ProjectChoice,
+  choiceOfRow,
+  effectiveIn,
+  settingsOfRow,
+} from './settings.ts';
 import type { SignalDraft } from './sources.ts';
 import { type Facts, type HotFacts, reasonFactsOf } from './words.ts';
 
@@ -61,6 +69,10 @@ function factsOf(d: SignalDraft, customer: VisibleCustomer, names: Map<number, s
         seconds: Number(data.seconds),
         ...(data.hot === true ? { hot: hotFacts(data) } : {}),
       };
+    case 'revisit':
+      return { signal: 'revisit', customer: customer.name, link, days: Number(data.days) };
+    case 'forward':
+      return { signal: 'forward', customer: customer.name, link, email: typeof data.email === 'string' ? data.email : null };
     case 'task_due':
       return { signal: 'task_due', customer: customer.name, title: String(data.title ?? ''), dueAt: String(data.dueAt ?? '') };
     case 'mention':
@@ -98,9 +110,16 @@ function hotFacts(data: Record<string, unknown>): HotFacts {
 /**
  * Whether a member or channel taking these signals, with this threshold, takes the draft: a reading
  * reaching the threshold; a reading during which the customer became a hot lead (docs/alerts.md, "A
- * hot lead during a reading") also for hot leads, whatever was read.
+ * hot lead during a reading") also for hot leads, whatever was read; a return after at least
+ * `revisitDays` days without a view (a channel's: the default).
  */
-export function takes(d: SignalDraft, signals: { has(s: AlertSignal): boolean }, readThreshold: number): boolean {
+export function takes(
+  d: SignalDraft,
+  signals: { has(s: AlertSignal): boolean },
+  readThreshold: number,
+  revisitDays = DEFAULT_REVISIT_DAYS,
+): boolean {
+  if (d.signal === 'revisit') return signals.has('revisit') && Number(d.data.days) >= revisitDays;
   if (d.signal !== 'deck_read') return signals.has(d.signal);
   if (d.data.hot === true && signals.has('hot_lead')) return true;
   return signals.has('deck_read') && Number(d.data.percent) >= readThreshold;
@@ -115,7 +134,7 @@ function concernedOf(d: SignalDraft, customer: VisibleCustomer): Set<number> {
 
 /** Whether a member with these settings is told of the draft, and how. */
 function recipientOf(d: SignalDraft, eff: Effective, userId: number, concerned: boolean): Recipient | null {
-  if (eff.scope === 'none' || !takes(d, eff.signals, eff.readThreshold)) return null;
+  if (eff.scope === 'none' || !takes(d, eff.signals, eff.readThreshold, eff.revisitDays)) return null;
   if (!concerned && (d.personal || eff.scope !== 'all')) return null;
   const mail = eff.email === 'instant' ? 'queued' : eff.email === 'digest' ? 'digest' : 'none';
   if (!eff.inbox && mail === 'none') return null;

@@ -38,7 +38,7 @@ function settingsRoutes(fastify: FastifyInstance, services: AlertsServices): voi
         tags,
         summary: "Change the caller's notification settings: the fields given change",
         description:
-          'signals_invalid, read_threshold_invalid, email_mode_invalid, time_zone_invalid, digest_hour_invalid, locale_invalid, projects_invalid, ' +
+          'signals_invalid, read_threshold_invalid, revisit_days_invalid, email_mode_invalid, time_zone_invalid, digest_hour_invalid, locale_invalid, projects_invalid, ' +
           'scope_invalid, app_not_found (a project of `projects` the caller is no active member of). See docs/alerts.md.',
         body: SettingsBody,
         response: businessResponses(Settings),

@@ -2,12 +2,15 @@ import { Type } from '@sinclair/typebox';
 import { PagingQuery } from '../../http/paging.ts';
 import { Nullable, NullableString } from '../../http/schema-types.ts';
 
-const signalsDescription = 'comma list of deck_opened, deck_read, hot_lead, task_due, mention';
+const signalsDescription = 'comma list of deck_opened, deck_read, revisit, forward, hot_lead, task_due, mention';
 
 /** A settings change: the fields given change (docs/alerts.md "Settings"). */
 export const SettingsBody = Type.Object({
   signals: Type.Optional(Type.String({ maxLength: 500, description: `${signalsDescription} (empty: none)` })),
   read_threshold: Type.Optional(Type.Integer({ description: 'deck_read: the share of the pages (%) a reading must reach, 0–100' })),
+  revisit_days: Type.Optional(
+    Type.Integer({ description: 'revisit: the days (1–90) without a view of a link before a customer’s return is told (default 3)' }),
+  ),
   inbox: Type.Optional(Type.Integer({ description: '1: alerts go to the inbox, 0: not' })),
   email: Type.Optional(Type.String({ maxLength: 20, description: 'off, instant or digest' })),
   time_zone: Type.Optional(
@@ -18,7 +21,8 @@ export const SettingsBody = Type.Object({
   projects: Type.Optional(
     Type.Union([Type.String({ maxLength: 100_000 }), Type.Array(Type.Unknown(), { maxItems: 1000 })], {
       description:
-        'JSON array of {app_id, scope (mine|all|none), signals (a comma list, or null: your own), read_threshold (or null: your own)}, ' +
+        'JSON array of {app_id, scope (mine|all|none), signals (a comma list, or null: your own), read_threshold (or null: your own), ' +
+        'revisit_days (or null: your own)}, ' +
         'one per project to set (a JSON string in a form field, or an array in a JSON body)',
     }),
   ),
@@ -31,11 +35,13 @@ const ProjectChoice = Type.Object({
   scope: Type.String({ description: 'mine: the customers you are concerned with; all: every customer you may see; none: no alerts' }),
   signals: Nullable(Type.Array(Type.String())),
   readThreshold: Nullable(Type.Integer()),
+  revisitDays: Nullable(Type.Integer()),
 });
 
 export const Settings = Type.Object({
   signals: Type.Array(Type.String()),
   readThreshold: Type.Integer(),
+  revisitDays: Type.Integer({ description: 'revisit: the days without a view of a link before a return is told' }),
   inbox: Type.Boolean(),
   email: Type.String({ description: 'off, instant or digest' }),
   timeZone: Type.String(),
@@ -67,7 +73,7 @@ export const Notification = Type.Object({
   id: Type.String(),
   appId: Type.String(),
   projectName: NullableString,
-  signal: Type.String({ description: 'deck_opened, deck_read, hot_lead, task_due or mention' }),
+  signal: Type.String({ description: 'deck_opened, deck_read, revisit, forward, hot_lead, task_due, mention or playbook' }),
   customerId: Type.String(),
   customerName: NullableString,
   title: Type.String({ description: 'the headline, in the member’s language' }),

@@ -57,7 +57,7 @@ export function createAlertSettings(ctx: AppContext, deps: { memberships: Member
       appId: p.id,
       name: p.name,
       role: p.role,
-      choice: choices.get(p.id) ?? { scope: 'mine' as const, signals: null, readThreshold: null },
+      choice: choices.get(p.id) ?? { scope: 'mine' as const, signals: null, readThreshold: null, revisitDays: null },
     }));
     const settings = settingsOfRow(stored, config.timeZone);
     return toSettings(settings, { emailAddress: caller.email, nextDigestAt: stored?.next_digest_at ?? null, projects }, clock);
@@ -82,6 +82,7 @@ export function createAlertSettings(ctx: AppContext, deps: { memberships: Member
           user_id: caller.id,
           signals: next.signals.join(','),
           read_threshold: next.readThreshold,
+          revisit_days: next.revisitDays,
           inbox: next.inbox ? 1 : 0,
           email: next.email,
           time_zone: next.timeZone,
@@ -97,6 +98,7 @@ export function createAlertSettings(ctx: AppContext, deps: { memberships: Member
             scope: c.choice.scope,
             signals: c.choice.signals === null ? null : c.choice.signals.join(','),
             read_threshold: c.choice.readThreshold,
+            revisit_days: c.choice.revisitDays,
             updated_at: now,
           });
         }

@@ -19,6 +19,8 @@ export interface MemberSettings {
   signals: AlertSignal[];
   /** deck_read: the share of a deck's pages (%) a reading must reach. */
   readThreshold: number;
+  /** revisit: the days without a view of a link the customer's return must follow. */
+  revisitDays: number;
   inbox: boolean;
   email: EmailMode;
   /** IANA zone of the digest hour. */
@@ -32,6 +34,7 @@ export interface ProjectChoice {
   scope: Scope;
   signals: AlertSignal[] | null;
   readThreshold: number | null;
+  revisitDays: number | null;
 }
 
 /** What holds for a member in one project. */
@@ -39,12 +42,16 @@ export interface Effective {
   scope: Scope;
   signals: ReadonlySet<AlertSignal>;
   readThreshold: number;
+  revisitDays: number;
   inbox: boolean;
   email: EmailMode;
   locale: AlertLocale;
 }
 
 export const DEFAULT_THRESHOLD = 50;
+/** revisit: the days without a view a return must follow, unless the member chooses (1–90). */
+export const DEFAULT_REVISIT_DAYS = 3;
+export const MAX_REVISIT_DAYS = 90;
 export const DEFAULT_DIGEST_HOUR = 8;
 /** Projects one request may set. */
 export const MAX_PROJECT_CHOICES = 200;
@@ -57,6 +64,7 @@ export function defaultSettings(serverZone: string): MemberSettings {
   return {
     signals: [...ALERT_SIGNALS],
     readThreshold: DEFAULT_THRESHOLD,
+    revisitDays: DEFAULT_REVISIT_DAYS,
     inbox: true,
     email: 'off',
     timeZone: serverZone,
@@ -65,7 +73,7 @@ export function defaultSettings(serverZone: string): MemberSettings {
   };
 }
 
-export const DEFAULT_CHOICE: ProjectChoice = { scope: 'mine', signals: null, readThreshold: null };
+export const DEFAULT_CHOICE: ProjectChoice = { scope: 'mine', signals: null, readThreshold: null, revisitDays: null };
 
 /** A comma list of signals (empty: none), each known. */
 export function parseSignals(raw: string): AlertSignal[] {
@@ -87,10 +95,16 @@ function threshold(value: unknown): number {
   return value;
 }
 
+function revisitDays(value: unknown): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_REVISIT_DAYS) throw failure('revisit_days_invalid');
+  return value;
+}
+
 /** A settings change as a request gives it: the fields given change. */
 export interface SettingsInput {
   signals?: string | undefined;
   read_threshold?: number | undefined;
+  revisit_days?: number | undefined;
   inbox?: number | undefined;
   email?: string | undefined;
   time_zone?: string | undefined;
@@ -104,6 +118,7 @@ export function applySettings(current: MemberSettings, input: SettingsInput): Me
   const next = { ...current };
   if (input.signals !== undefined) next.signals = parseSignals(input.signals);
   if (input.read_threshold !== undefined) next.readThreshold = threshold(input.read_threshold);
+  if (input.revisit_days !== undefined) next.revisitDays = revisitDays(input.revisit_days);
   if (input.inbox !== undefined) {
     if (input.inbox !== 0 && input.inbox !== 1) throw badRequest("Invalid parameter 'inbox': 0 or 1");
     next.inbox = input.inbox === 1;
@@ -149,17 +164,19 @@ function choiceOf(item: unknown, i: number): ChoiceInput {
   if (signals !== null && typeof signals !== 'string' && !Array.isArray(signals))
     throw projectsInvalid(`item ${i}: signals is a comma list`);
   const t = o.read_threshold ?? o.readThreshold ?? null;
+  const days = o.revisit_days ?? o.revisitDays ?? null;
   return {
     appId,
     choice: {
       scope: scope.toLowerCase() as Scope,
       signals: signals === null ? null : parseSignals(Array.isArray(signals) ? signals.map(String).join(',') : signals),
       readThreshold: t === null ? null : threshold(t),
+      revisitDays: days === null ? null : revisitDays(days),
     },
   };
 }
 
-/** `projects`: a JSON array (or its text) of `{app_id, scope, signals, read_threshold}`, each project once. */
+/** `projects`: a JSON array (or its text) of `{app_id, scope, signals, read_threshold, revisit_days}`, each project once. */
 export function parseChoices(raw: string | unknown[]): ChoiceInput[] {
   let items: unknown = raw;
   if (typeof raw === 'string') {
@@ -183,6 +200,7 @@ export function effectiveIn(member: MemberSettings, choice: ProjectChoice | null
     scope: c.scope,
     signals: new Set(c.signals ?? member.signals),
     readThreshold: c.readThreshold ?? member.readThreshold,
+    revisitDays: c.revisitDays ?? member.revisitDays,
     inbox: member.inbox,
     email: member.email,
     locale: member.locale,
@@ -198,6 +216,7 @@ export function settingsOfRow(row: SettingsRow | null | undefined, serverZone = 
   return {
     signals: signalList(row.signals) ?? [],
     readThreshold: row.read_threshold,
+    revisitDays: row.revisit_days,
     inbox: row.inbox === 1,
     email: (['off', 'instant', 'digest'].includes(row.email) ? row.email : 'off') as EmailMode,
     timeZone: row.time_zone,
@@ -211,5 +230,6 @@ export function choiceOfRow(row: ChoiceRow): ProjectChoice {
     scope: ((SCOPES as readonly string[]).includes(row.scope) ? row.scope : 'mine') as Scope,
     signals: signalList(row.signals),
     readThreshold: row.read_threshold,
+    revisitDays: row.revisit_days,
   };
 }

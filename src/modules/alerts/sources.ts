@@ -10,8 +10,8 @@ import { excerptOf, reasonFactsOf } from './words.ts';
  * or a signal as it stands. Pure: names and visibility are looked up afterwards.
  */
 
-/** The behaviour records whose bodies the evaluator reads (every other record is skipped unread). */
-export const READING_ACTIONS = ['link_view_log', 'file_view_duration', 'link_leave_log'] as const;
+/** The behaviour records whose bodies the evaluator reads (every other record is skipped unread): a view's open, pages, leave and form. */
+export const READING_ACTIONS = ['link_view_log', 'file_view_duration', 'link_leave_log', 'link_view_clue'] as const;
 
 /** A signal found in the feed, before its names and recipients are known. */
 export interface SignalDraft {
@@ -40,6 +40,8 @@ export type FeedStep =
   | { kind: 'open'; appId: string; viewId: string; linkId: string; customerId: string; owner: number | null; at: number }
   | { kind: 'page'; appId: string; viewId: string; at: number }
   | { kind: 'leave'; appId: string; viewId: string; at: number }
+  /** A form filled during a view: its reader may have named themselves (a forward, shares.ts). */
+  | { kind: 'reader'; appId: string; viewId: string; linkId: string; customerId: string; at: number }
   | { kind: 'signal'; draft: SignalDraft };
 
 type Body = Record<string, unknown>;
@@ -59,7 +61,7 @@ function contentOf(body: Body): Body {
   }
 }
 
-/** A customer's link view records: a view opens, a page is read for the first time, the view closes. */
+/** A customer's link view records: a view opens, a page is read for the first time, a form is filled in it, the view closes. */
 function readingSteps(e: FeedEvent & { appId: string }, body: Body, clock: Clock): FeedStep[] {
   const customerId = str(body.customerId);
   const content = contentOf(body);
@@ -72,6 +74,10 @@ function readingSteps(e: FeedEvent & { appId: string }, body: Body, clock: Clock
   }
   if (body.action === 'file_view_duration') return [{ kind: 'page', appId: e.appId, viewId, at }];
   if (body.action === 'link_leave_log') return [{ kind: 'leave', appId: e.appId, viewId, at }];
+  if (body.action === 'link_view_clue') {
+    const linkId = str(content.linkId);
+    return linkId === null ? [] : [{ kind: 'reader', appId: e.appId, viewId, linkId, customerId, at }];
+  }
   return [];
 }
 

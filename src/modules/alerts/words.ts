@@ -77,6 +77,9 @@ export type Facts =
       /** The customer became a hot lead during the reading: told here, not apart. */
       hot?: HotFacts;
     }
+  | { signal: 'revisit'; customer: string | null; link: string | null; days: number }
+  /** `email`: the address the new reader gave; null: a likely forward (a new device on a new network). */
+  | { signal: 'forward'; customer: string | null; link: string | null; email: string | null }
   | { signal: 'task_due'; customer: string | null; title: string; dueAt: string }
   | { signal: 'mention'; customer: string | null; author: string | null; mentioned: string | null; excerpt: string }
   | ({ signal: 'hot_lead'; customer: string | null } & HotFacts)
@@ -174,6 +177,19 @@ function english(f: Facts, audience: Audience): AlertWords {
         text: f.hot === undefined ? read : `${read} Now a hot lead: ${hotWhy(f.hot, f.hot.reasons, EN) || 'engagement rising'}.`,
       };
     }
+    case 'revisit': {
+      const link = cut(f.link ?? 'your link', NAME_MAX);
+      return { title: `${who} is back on '${link}'`, text: `First view in ${f.days} ${f.days === 1 ? 'day' : 'days'}.` };
+    }
+    case 'forward': {
+      const link = cut(f.link ?? 'your link', NAME_MAX);
+      return f.email === null
+        ? {
+            title: `'${link}' was likely forwarded`,
+            text: `A new reader opened the link sent to ${who}, on another device and another network.`,
+          }
+        : { title: `'${link}' was forwarded`, text: `A new reader opened the link sent to ${who} (${cut(f.email, 254)}).` };
+    }
     case 'task_due':
       return { title: `Task due: ${cut(f.title, 200)}`, text: `About ${who}, due ${f.dueAt}.` };
     case 'mention':
@@ -206,6 +222,16 @@ function chinese(f: Facts, audience: Audience): AlertWords {
         title: `${who} 阅读了《${link}》${f.pageCount} 页中的 ${f.pagesRead} 页（${duration(f.seconds, 'zh-CN')}）`,
         text: f.hot === undefined ? read : `${read}已成为热门线索：${hotWhy(f.hot, chineseWhy(f.hot), ZH) || '参与度正在上升'}。`,
       };
+    }
+    case 'revisit': {
+      const link = cut(f.link ?? '你的链接', NAME_MAX);
+      return { title: `${who} 再次查看《${link}》`, text: `时隔 ${f.days} 天后首次查看。` };
+    }
+    case 'forward': {
+      const link = cut(f.link ?? '你的链接', NAME_MAX);
+      return f.email === null
+        ? { title: `《${link}》可能被转发了`, text: `发给 ${who} 的链接有新的读者在另一台设备、另一个网络上打开。` }
+        : { title: `《${link}》被转发了`, text: `发给 ${who} 的链接有新的读者打开（${cut(f.email, 254)}）。` };
     }
     case 'task_due':
       return { title: `任务到期：${cut(f.title, 200)}`, text: `客户 ${who}，到期时间 ${f.dueAt}。` };

@@ -54,6 +54,8 @@ const viewLogRows = jsonRowsReader<Selectable<LinkViewLogsTable> & { durations: 
   'file_version',
   'last_page',
   'file_page_count',
+  'reader_email',
+  'reader_verified',
   'durations',
   'viewer_is_customer',
 ]);

@@ -54,7 +54,7 @@ export interface ViewerRows extends RowsPlan {
   /** View logs made anonymously by a visitor, now attributed to a customer. */
   attribute: { appId: string; viewLogIds: string[]; customerId: string; viewerName: string | null } | null;
   /** The form record filled while viewing: the view log's clue. */
-  viewClue: { appId: string; viewLogId: string; clueId: string } | null;
+  viewClue: { appId: string; viewLogId: string; clueId: string; email?: string | null } | null;
   /** Site tracking's rows (docs/site-tracking.md), or null. */
   site: SiteRows | null;
   /** Set by the write: false when `progress` found the view moved on, or `site.close` the visit closed (nothing of the plan was written). */

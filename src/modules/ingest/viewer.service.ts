@@ -24,6 +24,10 @@ export interface ViewerViewState {
   file_version: number | null;
   file_page_count: number | null;
   last_page: number | null;
+  /** The address the reader gave on the link's e-mail gate, when the view starts past it (migration 045). */
+  reader_email?: string | null;
+  /** 1: the gate's code proved it. */
+  reader_verified?: number;
 }
 
 /**
@@ -57,8 +61,8 @@ export interface ViewerWrite {
   };
   /** View logs a visitor made before a customer was known, now that customer's. */
   attribute?: { viewLogIds: string[]; customerId: string; viewerName: string | null };
-  /** The form record filled while viewing (the view log's clueId). */
-  viewClue?: { viewLogId: string; clueId: string };
+  /** The form record filled while viewing (the view log's clueId), and its e-mail address (the view's reader's, unless it has one). */
+  viewClue?: { viewLogId: string; clueId: string; email?: string | null };
   /** Events of the write that are not about a record it stores (an anonymous visitor opening a link). */
   events?: EventMessage[];
   /** Site tracking (docs/site-tracking.md): what the snippet's records write beside `behaviours`. */

@@ -81,7 +81,8 @@ export interface LinkStore {
     },
   ): Promise<boolean>;
   /** The form record filled while viewing: the view log's clue. */
-  setViewClue(trx: Kysely<Database>, c: { appId: string; viewLogId: string; clueId: string }): Promise<void>;
+  /** The view log's clue, and the form's address as its reader's when it has none yet. */
+  setViewClue(trx: Kysely<Database>, c: { appId: string; viewLogId: string; clueId: string; email?: string | null }): Promise<void>;
   /** View logs a visitor made before a customer was known, now that customer's (those still without one). */
   attributeViews(
     trx: Kysely<Database>,

@@ -161,7 +161,7 @@ export function createLinkForms(
     const env = ctx.visitors.describe(visitor.userAgent, visitor.ip);
     const customer = await formCustomer(trx, link, visitor, sent);
     const w: ViewerWrite = { appId: link.app_id, now: sent.now, linkTags: tagsOf(link), clues: [clueItem(link, sent)], behaviours: [] };
-    if (sent.viewId !== null) w.viewClue = { viewLogId: sent.viewId, clueId: sent.clueId };
+    if (sent.viewId !== null) w.viewClue = { viewLogId: sent.viewId, clueId: sent.clueId, email: sent.fields.email ?? null };
     if (customer !== null) {
       // A tie the visitor proved stays: an unverified form names its customer (the clue) without moving the visitor.
       const verified = await verifiedTie(link, sent, customer);

@@ -145,10 +145,11 @@ export function createLinkIngestStore(database: DatabaseHandle) {
     },
 
     /** The form record filled while viewing: the view log's clue. */
-    async setViewClue(trx: Db, c: { appId: string; viewLogId: string; clueId: string }): Promise<void> {
+    async setViewClue(trx: Db, c: { appId: string; viewLogId: string; clueId: string; email?: string | null }): Promise<void> {
+      const email = c.email ?? null;
       await trx
         .updateTable('link_view_logs')
-        .set({ clue_id: c.clueId })
+        .set((eb) => ({ clue_id: c.clueId, ...(email === null ? {} : { reader_email: eb.fn.coalesce('reader_email', eb.val(email)) }) }))
         .where('app_id', '=', c.appId)
         .where('id', '=', c.viewLogId)
         .execute();

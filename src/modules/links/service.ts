@@ -7,7 +7,7 @@ import type { HistoriesService } from '../histories/service.ts';
 import type { IngestService } from '../ingest/service.ts';
 import type { ProjectsService } from '../projects/service.ts';
 import { createLinkAgreements } from './agreements.service.ts';
-import { type AlertLink, type ViewReading, linkAlertsRepository } from './alerts.repository.ts';
+import { type AlertLink, type EarlierView, type ViewReader, type ViewReading, linkAlertsRepository } from './alerts.repository.ts';
 import { createLinkAnalytics } from './analytics.service.ts';
 import { createLinkForms } from './form.service.ts';
 import { createLinkGatePosts } from './gate.service.ts';
@@ -22,7 +22,7 @@ import { createViewerFiles } from './viewer-files.ts';
 import { createLinkViewer } from './viewer.service.ts';
 import { createLinkViews } from './views.service.ts';
 
-export type { AlertLink, ViewReading as AlertViewReading } from './alerts.repository.ts';
+export type { AlertLink, EarlierView, ViewReader, ViewReading as AlertViewReading } from './alerts.repository.ts';
 export type { LinkInput } from './link-input.ts';
 // What a customer merge moves of links' rows, built by the composition root for the merges module.
 export { type LinkMergeMove, type LinkMergeMoves, createLinkMergeMoves } from './merge-moves.service.ts';
@@ -69,6 +69,14 @@ export function createLinkReads(ctx: AppContext) {
     /** The project's views among these ids: pages read and time so far, closed or not. */
     readings(appId: string, viewIds: string[]): Promise<Map<string, ViewReading>> {
       return linkAlertsRepository.readings(db, appId, viewIds);
+    },
+    /** The project's views among these ids: who read them (visitor, address as stored, the address they gave). */
+    viewReaders(appId: string, viewIds: string[]): Promise<Map<string, ViewReader>> {
+      return linkAlertsRepository.readers(db, appId, viewIds);
+    },
+    /** A customer's views of a link before the one of `seq`, by visitor and address, the most recently seen first. */
+    earlierViews(appId: string, v: { linkId: string; customerId: string; seq: number }): Promise<EarlierView[]> {
+      return linkAlertsRepository.earlier(db, appId, v);
     },
   };
 }

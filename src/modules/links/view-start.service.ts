@@ -33,6 +33,8 @@ export interface ViewStart {
   now: number;
   page: number | null;
   close: boolean;
+  /** The address the reader passed the link's e-mail gate with (its code proved it: `verified`); none without a gate. */
+  reader?: { email: string; verified: boolean } | null;
 }
 
 /** Who opens the link, as a view's first records name them. */
@@ -107,6 +109,8 @@ export function createViewStart(ctx: AppContext, deps: ViewStartDeps) {
         file_version: o.file?.versionNumber ?? null,
         file_page_count: o.file?.pageCount ?? null,
         last_page: start.page,
+        reader_email: start.reader?.email ?? null,
+        reader_verified: start.reader?.verified === true ? 1 : 0,
       },
     };
   }

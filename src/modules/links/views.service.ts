@@ -7,14 +7,14 @@ import type { CustomerWritePath, ViewerCustomer } from '../customers/service.ts'
 import type { ViewerFile } from '../files/service.ts';
 import type { IngestService } from '../ingest/service.ts';
 import { type Beacon, BeaconError, type DwellChange, type PageDwell, applyDwell, dwellStateOf, parseBeacon } from './beacons.ts';
-import type { LinkGates } from './gates.ts';
+import { type LinkGates, emailGated } from './gates.ts';
 import { type DurationRow, type LinkRow, type ViewRow, tagsOf } from './mapper.ts';
 import type { OwnerNotifier } from './notifier.ts';
 import type { LinkRecords, VisitorEnv } from './records.ts';
 import { linksRepository } from './repository.ts';
 import type { LinkSigning } from './signing.ts';
 import type { ViewerFiles } from './viewer-files.ts';
-import { createViewStart } from './view-start.service.ts';
+import { type ViewStart, createViewStart } from './view-start.service.ts';
 import { createViewSweep } from './view-sweep.service.ts';
 import type { VisitorRequest } from './viewer-model.ts';
 
@@ -69,6 +69,14 @@ export function createLinkViews(ctx: AppContext, deps: LinkViewsDeps) {
   const starts = createViewStart(ctx, { ...deps, repository: repo });
   const sweeper = createViewSweep(ctx, { customers, ingest, records, repository: repo });
 
+  /** The address the reader passed the link's e-mail gate with, as their unlock cookie carries it (a view records it). */
+  async function readerOf(link: LinkRow, visitor: VisitorRequest): Promise<ViewStart['reader']> {
+    if (!emailGated(link)) return null;
+    const unlocked = await gates.unlockedOf(link, visitor.unlock);
+    if (!unlocked.gate || unlocked.email === undefined) return null;
+    return { email: unlocked.email, verified: unlocked.verified === true };
+  }
+
   /** A beacon that starts a view, or continues the visitor's recent one (a reload within 30 minutes). */
   async function openBeacon(link: LinkRow, beacon: Beacon, visitor: VisitorRequest) {
     if (!(await gates.counts(link, visitor))) return { counted: false as const };
@@ -90,7 +98,8 @@ export function createLinkViews(ctx: AppContext, deps: LinkViewsDeps) {
       return { counted: true as const, continued: true, token: await signing.viewToken(link.id, recent.id), seq: recent.beacon_seq, dwell };
     }
     try {
-      await starts.startView(link, visitor, { viewId, seq: beacon.seq, now, page: beacon.page, close: false });
+      const reader = await readerOf(link, visitor);
+      await starts.startView(link, visitor, { viewId, seq: beacon.seq, now, page: beacon.page, close: false, reader });
     } catch (err) {
       // The same open racing itself: one of the two wrote the view.
       if (!isUniqueViolation(err)) throw err;
@@ -197,8 +206,9 @@ export function createLinkViews(ctx: AppContext, deps: LinkViewsDeps) {
     },
 
     /** A redirect link's visit: a view started and closed at once (the viewer checked it counts). */
-    visit(link: LinkRow, visitor: VisitorRequest): Promise<void> {
-      return starts.startView(link, visitor, { viewId: timeOrderedUuid(), seq: 1, now: clock.now(), page: null, close: true });
+    async visit(link: LinkRow, visitor: VisitorRequest): Promise<void> {
+      const reader = await readerOf(link, visitor);
+      await starts.startView(link, visitor, { viewId: timeOrderedUuid(), seq: 1, now: clock.now(), page: null, close: true, reader });
     },
 
     /** `sweep()`, which closes silent views, and `sweepJob`, the background job that runs it (view-sweep.service.ts). */

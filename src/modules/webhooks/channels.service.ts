@@ -19,7 +19,7 @@ export const CHANNEL_KINDS = [...CHAT_KINDS, 'webhook'] as const;
 const MAX_CHANNELS_PER_PROJECT = 20;
 const TEST_TIMEOUT_MS = 10_000;
 /** What a channel posts unless it says: the customers' signals (a task due and a mention are one member's). */
-export const DEFAULT_CHANNEL_SIGNALS: AlertSignal[] = ['deck_opened', 'deck_read', 'hot_lead'];
+export const DEFAULT_CHANNEL_SIGNALS: AlertSignal[] = ['deck_opened', 'deck_read', 'revisit', 'forward', 'hot_lead'];
 /** The share of a deck's pages a reading must reach for a channel to post it, unless the channel says. */
 export const DEFAULT_CHANNEL_THRESHOLD = 50;
 

@@ -20,7 +20,9 @@ const fields = {
   events: Type.Optional(
     Type.String({
       maxLength: 500,
-      description: 'comma list of signals: deck_opened, deck_read, hot_lead, task_due, mention (default all)',
+      description:
+        'comma list of signals: deck_opened, deck_read, revisit, forward, hot_lead, task_due, mention ' +
+        '(a new channel: the customers’ signals deck_opened, deck_read, revisit, forward, hot_lead unless given)',
     }),
   ),
   name: Type.Optional(Type.String({ maxLength: 1000, description: 'the team’s name for the channel (at most 100 characters)' })),

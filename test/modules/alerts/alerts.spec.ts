@@ -141,7 +141,7 @@ describe('settings', () => {
 
   it("per project: a scope and optionally signals and a threshold of the project's own", () => {
     const choices = parseChoices('[{"app_id":"a","scope":"all","signals":"deck_read","read_threshold":80},{"app_id":"b","scope":"none"}]');
-    expect(choices[0]).toEqual({ appId: 'a', choice: { scope: 'all', signals: ['deck_read'], readThreshold: 80 } });
+    expect(choices[0]).toEqual({ appId: 'a', choice: { scope: 'all', signals: ['deck_read'], readThreshold: 80, revisitDays: null } });
     const eff = effectiveIn(defaultSettings('UTC'), choices[0]?.choice ?? null);
     expect([...eff.signals]).toEqual(['deck_read']);
     expect(eff.readThreshold).toBe(80);

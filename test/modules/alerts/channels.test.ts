@@ -113,7 +113,7 @@ describe('notification channels', () => {
     expect(slack.url).not.toContain(SECRETS.slackPath);
     // By default a channel posts the customers' signals; a task due and a mention are one member's, posted when asked for.
     const wecom = await make({ kind: 'WeCom', url: robots.wecom.url }, p.admin.token);
-    expect(wecom).toMatchObject({ kind: 'wecom', locale: 'zh-CN', events: ['deck_opened', 'deck_read', 'hot_lead'] });
+    expect(wecom).toMatchObject({ kind: 'wecom', locale: 'zh-CN', events: ['deck_opened', 'deck_read', 'revisit', 'forward', 'hot_lead'] });
     const more = await t.server.api.put(
       `${base()}/${wecom.id}`,
       { events: 'deck_opened,deck_read,hot_lead,mention' },

@@ -76,8 +76,9 @@ describe('notification settings', () => {
   it('answer the defaults until the member changes anything: every signal, the inbox, no e-mail', async () => {
     const s = await settings(p.sales.token);
     expect(s).toMatchObject({
-      signals: ['deck_opened', 'deck_read', 'hot_lead', 'task_due', 'mention'],
+      signals: ['deck_opened', 'deck_read', 'revisit', 'forward', 'hot_lead', 'task_due', 'mention'],
       readThreshold: 50,
+      revisitDays: 3,
       inbox: true,
       email: 'off',
       timeZone: 'UTC',
@@ -85,7 +86,9 @@ describe('notification settings', () => {
       locale: 'en-US',
       nextDigestAt: null,
     });
-    expect(s.projects).toEqual([{ appId: p.appId, name: 'Histories', role: 'Sales', scope: 'mine', signals: null, readThreshold: null }]);
+    expect(s.projects).toEqual([
+      { appId: p.appId, name: 'Histories', role: 'Sales', scope: 'mine', signals: null, readThreshold: null, revisitDays: null },
+    ]);
   });
 
   it('change the fields given (form or JSON), and set the next digest at the member’s hour in their zone', async () => {
@@ -97,6 +100,7 @@ describe('notification settings', () => {
         time_zone: 'Asia/Shanghai',
         digest_hour: '9',
         read_threshold: '70',
+        revisit_days: '7',
         locale: 'zh-CN',
         signals: 'deck_read,mention',
       },
@@ -109,6 +113,7 @@ describe('notification settings', () => {
       timeZone: 'Asia/Shanghai',
       digestHour: 9,
       readThreshold: 70,
+      revisitDays: 7,
       locale: 'zh-CN',
       signals: ['deck_read', 'mention'],
       nextDigestAt: '2026-11-03 01:00:00',
@@ -130,6 +135,9 @@ describe('notification settings', () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ signals: 'deck_opened,everything' }, 'signals_invalid'],
       [{ read_threshold: 150 }, 'read_threshold_invalid'],
+      [{ revisit_days: 0 }, 'revisit_days_invalid'],
+      [{ revisit_days: 91 }, 'revisit_days_invalid'],
+      [{ projects: [{ app_id: p.appId, revisit_days: 365 }] }, 'revisit_days_invalid'],
       [{ email: 'weekly' }, 'email_mode_invalid'],
       [{ time_zone: 'Mars/Olympus' }, 'time_zone_invalid'],
       [{ digest_hour: 24 }, 'digest_hour_invalid'],
@@ -156,18 +164,26 @@ describe('notification settings', () => {
   it("keep a choice per project: scope, and signals and a threshold of the project's own", async () => {
     const res = await t.server.api.put(
       SETTINGS,
-      { projects: [{ app_id: p.appId, scope: 'all', signals: 'deck_read', read_threshold: 90 }] },
+      { projects: [{ app_id: p.appId, scope: 'all', signals: 'deck_read,revisit', read_threshold: 90, revisit_days: 14 }] },
       { token: p.master.token },
     );
     expect(res.json().data.projects).toEqual([
-      { appId: p.appId, name: 'Histories', role: 'Master', scope: 'all', signals: ['deck_read'], readThreshold: 90 },
+      {
+        appId: p.appId,
+        name: 'Histories',
+        role: 'Master',
+        scope: 'all',
+        signals: ['deck_read', 'revisit'],
+        readThreshold: 90,
+        revisitDays: 14,
+      },
     ]);
     const reset = await t.server.api.put(
       SETTINGS,
       { projects: JSON.stringify([{ app_id: p.appId, scope: 'mine' }]) },
       { token: p.master.token, form: true },
     );
-    expect(reset.json().data.projects[0]).toMatchObject({ scope: 'mine', signals: null, readThreshold: null });
+    expect(reset.json().data.projects[0]).toMatchObject({ scope: 'mine', signals: null, readThreshold: null, revisitDays: null });
   });
 });
 

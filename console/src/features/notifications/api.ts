@@ -54,12 +54,13 @@ export type Settings = Awaited<ReturnType<NonNullable<ReturnType<typeof settings
 export interface SettingsChange {
   signals?: string;
   read_threshold?: number;
+  revisit_days?: number;
   inbox?: number;
   email?: string;
   time_zone?: string;
   digest_hour?: number;
   locale?: string;
-  projects?: { app_id: string; scope: string; signals: string | null; read_threshold: number | null }[];
+  projects?: { app_id: string; scope: string; signals: string | null; read_threshold: number | null; revisit_days: number | null }[];
 }
 
 /** Saves the member's notification settings; the form shows its own failures. */

@@ -4,6 +4,7 @@ import { defaultChannelLocale, hourText, signalList, takesSecret, timeZones, zon
 describe('notification settings model', () => {
   it('writes signals in the settings’ order, dropping unknown ones', () => {
     expect(signalList(['mention', 'deck_opened', 'nonsense', 'hot_lead'])).toBe('deck_opened,hot_lead,mention');
+    expect(signalList(['forward', 'hot_lead', 'revisit', 'deck_read'])).toBe('deck_read,revisit,forward,hot_lead');
     expect(signalList([])).toBe('');
   });
 

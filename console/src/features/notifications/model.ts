@@ -1,11 +1,14 @@
 import { parseServerTime } from '../../shared/time/serverTime.ts';
 
 /** The signals an alert is about (docs/alerts.md "Signals"), in the order the settings list them. */
-export const SIGNALS = ['deck_opened', 'deck_read', 'hot_lead', 'task_due', 'mention'] as const;
+export const SIGNALS = ['deck_opened', 'deck_read', 'revisit', 'forward', 'hot_lead', 'task_due', 'mention'] as const;
 export type Signal = (typeof SIGNALS)[number];
 
 /** The signals about customers: what a chat channel posts unless told otherwise (the others are one member's). */
-export const CUSTOMER_SIGNALS: readonly Signal[] = ['deck_opened', 'deck_read', 'hot_lead'];
+export const CUSTOMER_SIGNALS: readonly Signal[] = ['deck_opened', 'deck_read', 'revisit', 'forward', 'hot_lead'];
+
+/** The days without a view a customer's return must follow to be told (`revisit_days`), as the server takes them. */
+export const REVISIT_DAYS = { min: 1, max: 90 } as const;
 
 export const EMAIL_MODES = ['off', 'instant', 'digest'] as const;
 export const SCOPES = ['mine', 'all', 'none'] as const;

@@ -10,6 +10,7 @@ import { SIGNALS, type Signal, signalList } from './model.ts';
 export interface SettingsValues {
   on: Record<Signal, boolean>;
   readThreshold: number;
+  revisitDays: number;
   inbox: boolean;
   email: string;
   digestHour: number;
@@ -22,6 +23,7 @@ function valuesOf(s: Settings): SettingsValues {
   return {
     on: Object.fromEntries(SIGNALS.map((sig) => [sig, s.signals.includes(sig)])) as Record<Signal, boolean>,
     readThreshold: s.readThreshold,
+    revisitDays: s.revisitDays,
     inbox: s.inbox,
     email: s.email,
     digestHour: s.digestHour,
@@ -40,10 +42,12 @@ export function changeOf(s: Settings, v: SettingsValues): SettingsChange {
       scope: v.scopes[p.appId] ?? p.scope,
       signals: p.signals === null ? null : signalList(p.signals),
       read_threshold: p.readThreshold,
+      revisit_days: p.revisitDays,
     }));
   return {
     signals: signalList(SIGNALS.filter((sig) => v.on[sig])),
     read_threshold: v.readThreshold,
+    revisit_days: v.revisitDays,
     inbox: v.inbox ? 1 : 0,
     email: v.email,
     digest_hour: v.digestHour,
@@ -56,6 +60,7 @@ export function changeOf(s: Settings, v: SettingsValues): SettingsChange {
 /** The field a refusal is about (docs/alerts.md "Settings"). */
 const FIELD_OF: Record<string, keyof SettingsValues> = {
   read_threshold_invalid: 'readThreshold',
+  revisit_days_invalid: 'revisitDays',
   digest_hour_invalid: 'digestHour',
   time_zone_invalid: 'timeZone',
   email_mode_invalid: 'email',

@@ -1,11 +1,12 @@
 import { Flex, Form, InputNumber, Switch, Typography } from 'antd';
 import { useLazyTexts } from '../../../shared/i18n/lazyTexts.ts';
-import { SIGNALS } from '../model.ts';
+import { REVISIT_DAYS, SIGNALS } from '../model.ts';
 
-/** What to tell the member: a row per signal, in words, with its switch; a reading's row has its share of pages. */
+/** What to tell the member: a row per signal, in words, with its switch; a reading's row has its share of pages, a return's its days. */
 export function SignalRows() {
   const { t } = useLazyTexts('notifications');
   const readOn = Form.useWatch(['on', 'deck_read']) as boolean | undefined;
+  const revisitOn = Form.useWatch(['on', 'revisit']) as boolean | undefined;
   return (
     <Flex vertical role="list" aria-label={t('notifications.settings.what')}>
       {SIGNALS.map((signal) => {
@@ -35,6 +36,22 @@ export function SignalRows() {
                       disabled={readOn === false}
                       aria-label={t('notifications.settings.thresholdLabel')}
                       style={{ width: 110 }}
+                    />
+                  </Form.Item>
+                </Flex>
+              )}
+              {signal === 'revisit' && (
+                <Flex align="center" gap={8} wrap>
+                  <Typography.Text type="secondary">{t('notifications.settings.revisitAfter')}</Typography.Text>
+                  <Form.Item name="revisitDays" noStyle rules={[{ required: true }]}>
+                    <InputNumber
+                      min={REVISIT_DAYS.min}
+                      max={REVISIT_DAYS.max}
+                      precision={0}
+                      addonAfter={t('notifications.settings.days')}
+                      disabled={revisitOn === false}
+                      aria-label={t('notifications.settings.revisitDaysLabel')}
+                      style={{ width: 130 }}
                     />
                   </Form.Item>
                 </Flex>
