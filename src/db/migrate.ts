@@ -37,6 +37,7 @@ import * as m036 from './migrations/036_alerts.ts';
 import * as m037 from './migrations/037_hot_lead_readings.ts';
 import * as m038 from './migrations/038_sequences.ts';
 import * as m039 from './migrations/039_playbooks.ts';
+import * as m044 from './migrations/044_data_rooms.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -85,6 +86,7 @@ const MIGRATIONS: Record<string, PortableMigration> = {
   '037_hot_lead_readings': m037,
   '038_sequences': m038,
   '039_playbooks': m039,
+  '044_data_rooms': m044,
 };
 
 class StaticProvider implements MigrationProvider {
