@@ -8,8 +8,15 @@ import { createBulkServices } from '../modules/bulk/service.ts';
 import { createCampaignServices } from '../modules/campaigns/service.ts';
 import { createFileFacts, createFilesServices } from '../modules/files/service.ts';
 import { createLiveService } from '../modules/live/service.ts';
-import { createLinkReadings, createLinkReads, createLinksService, createOwnLinks } from '../modules/links/service.ts';
+import {
+  createLinkReadings,
+  createLinkReads,
+  createLinksService,
+  createOwnLinks,
+  createRoomLinkDisabler,
+} from '../modules/links/service.ts';
 import { createProjectLogos } from '../modules/projects/service.ts';
+import { createRoomsServices } from '../modules/rooms/service.ts';
 import { SWEEP_EVERY_MS as SITE_SWEEP_MS, createSiteService, createSiteStatus } from '../modules/site/service.ts';
 import { type PlaybooksDeps, createPlaybooksService } from '../modules/playbooks/service.ts';
 import { type SequencesDeps, createSequenceServices } from '../modules/sequences/service.ts';
@@ -89,6 +96,8 @@ export function createOutreachServices(ctx: AppContext, id: IdentityServices, cs
   // A user's active memberships in live projects: who the alerts (and the links' first-open e-mail) may tell.
   const memberships: MembershipsOf = async (userId) =>
     (await id.memberReads.projectsOf(userId)).map((p) => ({ id: p.id, name: p.name, role: p.role }));
+  // Data rooms: the project's files in folders, shared by a link of type 4; a deleted room's links are disabled.
+  const rooms = createRoomsServices(ctx, { files: createFileFacts(), disableLinks: createRoomLinkDisabler() });
   const links = createLinksService(ctx, {
     access,
     accounts,
@@ -97,6 +106,7 @@ export function createOutreachServices(ctx: AppContext, id: IdentityServices, cs
     customers: customers.writePath,
     ingest,
     projects,
+    rooms: rooms.reads,
     mailClick: mail.tracking.identifyClick,
     // A customer's first open is mailed to the link's creator as their alert settings say.
     mailsFirstOpen: createFirstOpenMailChoice(ctx, { memberships }),
@@ -138,6 +148,7 @@ export function createOutreachServices(ctx: AppContext, id: IdentityServices, cs
     files,
     live,
     links,
+    rooms,
     site,
     siteStatus: createSiteStatus(ctx),
     logos,

@@ -14,6 +14,8 @@ interface Config {
   start: number;
   /** A web page link without embedding: opened once the view is recorded. */
   redirect?: string;
+  /** A data room's document: its file id, which every beacon names (the room's own page has none). */
+  doc?: string;
 }
 
 interface OpenAnswer {
@@ -66,7 +68,7 @@ const TURN_REPORT_MS = 1000;
     seq += 1;
     const d: Record<string, number> = {};
     for (const k of Object.keys(dwell)) d[k] = Math.round(dwell[Number(k)] ?? 0);
-    return JSON.stringify({ type, seq, token, page: current, dwell: d });
+    return JSON.stringify({ type, seq, token, page: current, dwell: d, doc: config.doc });
   };
 
   /** A beacon; the last ones of a page go with sendBeacon (it outlives the page), fetch with keepalive otherwise. */
@@ -96,7 +98,7 @@ const TURN_REPORT_MS = 1000;
     try {
       const res = await fetch(config.events, {
         method: 'POST',
-        body: JSON.stringify({ type: 'open', seq, token, page: current, dwell: {} }),
+        body: JSON.stringify({ type: 'open', seq, token, page: current, dwell: {}, doc: config.doc }),
         headers: { 'Content-Type': 'text/plain' },
         credentials: 'same-origin',
       });

@@ -140,6 +140,7 @@ export function toLink(
     emailGate: r.email_gate,
     title: r.title,
     embed: r.embed,
+    roomId: r.room_id,
     formFields: r.form_fields ? (JSON.parse(r.form_fields) as string[]) : DEFAULT_FORM_FIELDS,
     ...(url !== undefined ? { url } : {}),
     ...(r.is_directional === 1 ? { customer: customer ? toLinkCustomer(customer, clock) : null } : {}),

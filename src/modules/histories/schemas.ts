@@ -128,6 +128,7 @@ export const Link = Type.Object({
   allowDownload: Type.Integer({ description: '1: the viewer offers the original file for download (beyond the interface)' }),
   emailGate: Type.Integer({ description: '1: the viewer asks for an e-mail address before the first page (beyond the interface)' }),
   embed: Type.Integer({ description: '1: a web page link is shown in a frame rather than redirected to (beyond the interface)' }),
+  roomId: { ...S, description: 'the data room a link of type 4 shows; null for the other types (beyond the interface; docs/rooms.md)' },
   formFields: Type.Array(Type.String(), { description: "the form's fields, in order (beyond the interface)" }),
   title: {
     ...S,

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import type { AccountsService } from '../accounts/service.ts';
 import type { CustomerWritePath, ViewerCustomer } from '../customers/service.ts';
+import type { ViewerFile } from '../files/service.ts';
 import type { IngestService, ViewerWrite } from '../ingest/service.ts';
 import { type LinkRow, tagsOf } from './mapper.ts';
 import { type OwnerNotifier, createFirstOpenMail } from './notifier.ts';
@@ -32,6 +33,8 @@ export interface ViewStart {
   now: number;
   page: number | null;
   close: boolean;
+  /** The file the page shown first is of, when the caller has it (a room link's document). */
+  file?: ViewerFile | null;
 }
 
 /** Who opens the link, as a view's first records name them. */
@@ -158,7 +161,12 @@ export function createViewStart(ctx: AppContext, deps: ViewStartDeps) {
     const o: Opener = { link, visitor, env: ctx.visitors.describe(visitor.userAgent, visitor.ip) };
     const customer = await customerFor(link, visitor.visitorId);
     // The page shown first is read from the open on: its Duration item (and page-turn record) start now.
-    const file = start.page === null || link.type !== 1 ? null : await viewerFile(link.app_id, link.file1 ?? '');
+    const file =
+      start.file !== undefined
+        ? start.file
+        : start.page === null || link.type !== 1
+          ? null
+          : await viewerFile(link.app_id, link.file1 ?? '');
     const first =
       start.page === null
         ? []

@@ -1,4 +1,5 @@
 import type { ViewerFile } from '../files/service.ts';
+import type { ViewerRoom } from '../rooms/service.ts';
 import type { FormField, Unavailable } from './mapper.ts';
 
 /** The form's fields when a link names none (as the Link record shows them). */
@@ -38,6 +39,18 @@ export interface FileViewerModel {
   formFields: FormField[];
   download: boolean;
   brand: Brand | null;
+  /** A document of a room link (docs/rooms.md): the room's title, to go back to it, and the document's file id. */
+  room?: { title: string; fileId: string };
+}
+
+/** The page of a room link: the room's tree (docs/rooms.md). */
+export interface RoomViewerModel {
+  kind: 'room';
+  shareToken: string;
+  title: string;
+  viewToken: string | null;
+  room: ViewerRoom;
+  brand: Brand | null;
 }
 
 /** A web page link shown in a frame (embed) or opened after the view is recorded. */
@@ -61,4 +74,5 @@ export type ViewerAnswer =
   | { kind: 'redirect'; url: string }
   | { kind: 'document-missing'; title: string }
   | FileViewerModel
+  | RoomViewerModel
   | WebViewerModel;

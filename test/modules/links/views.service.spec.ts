@@ -60,6 +60,7 @@ function linkRow(over: Partial<LinkRow>): LinkRow {
     form_fields: null,
     disabled_at: null,
     title: null,
+    room_id: null,
     ...over,
   };
 }
