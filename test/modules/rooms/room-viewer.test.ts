@@ -198,3 +198,44 @@ describe('reading a room', () => {
     }
   });
 });
+
+describe("a room link's public routes under random input", () => {
+  it('never answer 5xx or an undocumented failure', async () => {
+    const { default: fc } = await import('fast-check');
+    const { undocumented } = await import('../../helpers/openapi.ts');
+    const b = new Browser(t.server);
+    const view = viewerConfig((await b.get(`/l/${link.shareToken}`)).body).token as string;
+    const beaconish = fc.record(
+      {
+        type: fc.oneof(fc.constantFrom('open', 'page', 'hb', 'hide', 'leave'), fc.string()),
+        seq: fc.oneof(fc.integer({ min: 1, max: 50 }), fc.string()),
+        token: fc.oneof(fc.constant(view), fc.string()),
+        page: fc.oneof(fc.integer({ min: -2, max: 5 }), fc.string()),
+        doc: fc.oneof(fc.constantFrom(deck, photo, outside), fc.string(), fc.anything()),
+        dwell: fc.oneof(fc.dictionary(fc.string(), fc.oneof(fc.integer(), fc.string())), fc.anything()),
+      },
+      { requiredKeys: [] },
+    );
+    await fc.assert(
+      fc.asyncProperty(beaconish, async (body) => {
+        const res = await b.beacon(link.shareToken, JSON.stringify(body));
+        expect(res.statusCode).toBeLessThan(500);
+        expect(undocumented(res), res.body).toBeUndefined();
+      }),
+      { numRuns: 150 },
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(fc.constantFrom(deck, photo, outside), fc.string()), fc.string(), async (doc, n) => {
+        for (const url of [
+          `/l/${link.shareToken}/doc/${encodeURIComponent(doc)}`,
+          `/l/${link.shareToken}/doc/${encodeURIComponent(doc)}/page/${encodeURIComponent(n)}`,
+          `/l/${link.shareToken}/doc/${encodeURIComponent(doc)}/download`,
+        ]) {
+          const res = await b.get(url);
+          expect([200, 404]).toContain(res.statusCode);
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
