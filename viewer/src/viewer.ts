@@ -230,6 +230,24 @@ const TURN_REPORT_MS = 1000;
     if (!left) send('leave', true);
     left = true;
   });
+  // Within a data room (links marked data-room: a document, the way back), the page's leave is
+  // sent and answered before the next page loads, whose open then goes on with the same view.
+  document.addEventListener('click', (e) => {
+    const a = (e.target as Element | null)?.closest?.('a[data-room]') as HTMLAnchorElement | null;
+    if (!a || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    if (token === null || !counted || !opened || left) return;
+    e.preventDefault();
+    left = true;
+    const go = () => location.assign(a.href);
+    window.setTimeout(go, 1500);
+    fetch(config.events, {
+      method: 'POST',
+      body: body('leave'),
+      headers: { 'Content-Type': 'text/plain' },
+      keepalive: true,
+      credentials: 'same-origin',
+    }).then(go, go);
+  });
   window.addEventListener('pageshow', (e) => {
     // Back from the back-forward cache: the view goes on (its next beacon reopens it).
     if ((e as PageTransitionEvent).persisted) {

@@ -23,7 +23,7 @@ summary.row::-webkit-details-marker{display:none}
 .chev{flex:none;width:16px;height:16px;color:#4a5260;transition:transform .15s}
 details[open]>summary .chev{transform:rotate(90deg)}
 .name{flex:1;min-width:0;overflow-wrap:anywhere}
-.meta{flex:none;font-size:13px;color:#4a5260;font-variant-numeric:tabular-nums}
+.meta{flex:none;font-size:13px;font-weight:400;color:#4a5260;font-variant-numeric:tabular-nums}
 .doc .name{color:#0b57d0}
 .unavailable .name{color:#4a5260}
 .d2{padding-left:38px}.d3{padding-left:62px}.d4{padding-left:86px}.d5{padding-left:110px}
@@ -68,7 +68,7 @@ function entries(items: RoomItem[], token: string, depth: number): string {
       const label = `${ICON_DOC}<span class="name">${escapeHtml(item.name)}</span>`;
       if (!ready) return `<li><span class="row doc unavailable${d}">${label}<span class="meta">Being prepared</span></span></li>`;
       const href = `/l/${token}/doc/${encodeURIComponent(item.fileId)}`;
-      return `<li><a class="row doc${d}" href="${href}">${label}<span class="meta">${plural(item.pageCount, 'page', 'pages')}</span></a></li>`;
+      return `<li><a class="row doc${d}" href="${href}" data-room>${label}<span class="meta">${plural(item.pageCount, 'page', 'pages')}</span></a></li>`;
     })
     .join('');
 }
@@ -92,7 +92,7 @@ ${barHeading(m.title, m.brand)}
 <span class="counter">${plural(count, 'document', 'documents')}</span>
 </header>
 <main class="room">
-<p class="intro">Open a document to read it. Tap a folder to fold it away.</p>
+<p class="intro">Choose a document to read it.</p>
 <nav class="panel" aria-label="Documents">${tree}</nav>
 </main>
 <script type="application/json" id="rapport-viewer">${jsonData(config)}</script>
@@ -102,7 +102,7 @@ ${o.script ? `<script src="${o.script}" nonce="${o.nonce}" defer></script>` : ''
 
 /** The bar's heading of a room's document: back to the room, the project and the room above the document's name. */
 export function roomDocumentHeading(shareToken: string, title: string, roomTitle: string, brand: Brand | null): string {
-  const back = `<a class="back" href="/l/${encodeURIComponent(shareToken)}" aria-label="Back to ${escapeHtml(roomTitle)}">&#8249;</a>`;
+  const back = `<a class="back" href="/l/${encodeURIComponent(shareToken)}" data-room aria-label="Back to ${escapeHtml(roomTitle)}">&#8249;</a>`;
   const line = brand ? `${brand.name} · ${roomTitle}` : roomTitle;
   return back + barHeading(title, { name: line, logo: brand?.logo ?? null });
 }

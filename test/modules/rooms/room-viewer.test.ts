@@ -65,7 +65,9 @@ describe('the room page', () => {
     expect(html).toContain('<span class="name">Pictures &amp; scans</span>');
     expect(html).toContain('2 documents');
     const docs = [
-      ...html.matchAll(/<a class="row doc[^"]*" href="([^"]+)">.*?<span class="name">([^<]+)<\/span><span class="meta">([^<]+)</g),
+      ...html.matchAll(
+        /<a class="row doc[^"]*" href="([^"]+)" data-room>.*?<span class="name">([^<]+)<\/span><span class="meta">([^<]+)</g,
+      ),
     ].map((m) => [m[1], m[2], m[3]]);
     expect(docs).toEqual([
       [`/l/${link.shareToken}/doc/${photo}`, 'photo.png', '1 page'],
@@ -80,7 +82,7 @@ describe('the room page', () => {
     const res = await b.get(`/l/${link.shareToken}/doc/${deck}`);
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('<title>deck.pdf</title>');
-    expect(res.body).toContain(`<a class="back" href="/l/${link.shareToken}" aria-label="Back to Acme &lt;due&gt; diligence">`);
+    expect(res.body).toContain(`<a class="back" href="/l/${link.shareToken}" data-room aria-label="Back to Acme &lt;due&gt; diligence">`);
     expect(res.body).toContain(`src="/l/${link.shareToken}/doc/${deck}/page/1?width=phone`);
     expect(res.body).toMatch(/id="page-3"/);
     expect(viewerConfig(res.body)).toMatchObject({ doc: deck, pages: 3 });
