@@ -4,7 +4,6 @@
  */
 import { fieldFailure } from '../../http/errors.ts';
 import type { FileFacts } from '../files/service.ts';
-import type { RoomItemRow } from './mapper.ts';
 
 /** Folders nest at most this deep (a folder in a folder in a folder in a folder). */
 export const MAX_FOLDER_DEPTH = 4;
@@ -16,8 +15,15 @@ export const FOLDER_NAME_MAX = 200;
 /** An item of the tree an edit gives (the body's `items`). */
 export type ItemInput = { type: 'file'; file_id: string } | { type: 'folder'; name: string; items?: ItemInput[] | undefined };
 
-/** A row of the tree before it is stored: its reading order and parent. */
-export type ItemRow = Omit<RoomItemRow, 'app_id' | 'room_id'>;
+/** A row of the tree (a room_items row without its room): its reading order and parent. */
+export interface ItemRow {
+  position: number;
+  parent: number | null;
+  /** folder | file */
+  kind: string;
+  name: string | null;
+  file_id: string | null;
+}
 
 /** A document of the room as read: the file's facts of now. */
 export interface RoomDocument {
