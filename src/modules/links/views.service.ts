@@ -200,9 +200,10 @@ export function createLinkViews(ctx: AppContext, deps: LinkViewsDeps) {
     return link;
   }
 
-  /** What a beacon of the link is about: its file's pages; a room link's document, checked against the room. */
-  async function targetOf(link: LinkRow, doc: string | null): Promise<BeaconTarget> {
+  /** What a beacon of the link is about: its file's pages; a room link's document (`doc`), checked against the room. */
+  async function targetOf(link: LinkRow, value: Record<string, unknown>): Promise<BeaconTarget> {
     if (link.type === 4) {
+      const doc = beaconDoc(value);
       if (doc === null) return { count: 1, file: null, doc: null };
       const file = deps.roomDocument === undefined ? null : await deps.roomDocument(link, doc);
       if (file === null) throw new BeaconError('doc is not a document of the room');
@@ -225,7 +226,7 @@ export function createLinkViews(ctx: AppContext, deps: LinkViewsDeps) {
       let target: BeaconTarget;
       try {
         const value = beaconObject(body);
-        target = await targetOf(link, beaconDoc(value));
+        target = await targetOf(link, value);
         beacon = parseBeacon(value, target.count);
       } catch (err) {
         if (err instanceof BeaconError) throw publicFailure('beacon_invalid', err.message);
