@@ -5,10 +5,13 @@ import type { RoomReads } from '../rooms/service.ts';
 import type { LinkGates } from './gates.ts';
 import type { LinkRow } from './mapper.ts';
 import type { ViewerFiles } from './viewer-files.ts';
+import type { ViewerRooms } from './viewer-rooms.ts';
 import type { Brand, ViewerAnswer } from './viewer-model.ts';
 
 export interface RoomViewerDeps {
-  rooms: Pick<RoomReads, 'viewerRoom' | 'holds'>;
+  rooms: Pick<RoomReads, 'holds'>;
+  /** The room's tree, kept a few seconds (viewer-rooms.ts). */
+  viewerRoom: ViewerRooms;
   files: Pick<FileViewer, 'viewerPage' | 'viewerOriginal'>;
   gates: LinkGates;
   viewerFile: ViewerFiles;
@@ -30,7 +33,7 @@ export interface RoomPageContext {
  * passes the gates first for the pages; the page images and the download ask them here.
  */
 export function createRoomViewer(deps: RoomViewerDeps) {
-  const { rooms, files, gates, viewerFile } = deps;
+  const { rooms, files, gates, viewerFile, viewerRoom } = deps;
 
   /** A document of the link's room: a file the room holds that is still the project's; else null. */
   async function document(link: LinkRow, fileId: string): Promise<ViewerFile | null> {
@@ -51,14 +54,14 @@ export function createRoomViewer(deps: RoomViewerDeps) {
 
     /** The room's page: its tree; a room gone is a document missing. */
     async page(link: LinkRow, c: RoomPageContext): Promise<ViewerAnswer> {
-      const room = link.room_id === null ? null : await rooms.viewerRoom(link.app_id, link.room_id);
+      const room = link.room_id === null ? null : await viewerRoom(link.app_id, link.room_id);
       if (room === null) return { kind: 'document-missing', title: c.title('') || 'Shared documents' };
       return { kind: 'room', shareToken: c.shareToken, title: c.title(room.name), viewToken: c.viewToken, room, brand: c.brand };
     },
 
     /** The name a room's document page shows to go back to the room, or null when the room is gone. */
     async roomTitle(link: LinkRow, c: Pick<RoomPageContext, 'title'>): Promise<string | null> {
-      const room = link.room_id === null ? null : await rooms.viewerRoom(link.app_id, link.room_id);
+      const room = link.room_id === null ? null : await viewerRoom(link.app_id, link.room_id);
       return room === null ? null : c.title(room.name);
     },
 

@@ -19,6 +19,7 @@ import { linksRepository as repo } from './repository.ts';
 import { createRoomViewer } from './room-viewer.ts';
 import { createLinkSigning } from './signing.ts';
 import { createViewerFiles } from './viewer-files.ts';
+import { createViewerRooms } from './viewer-rooms.ts';
 import { createLinkViewer } from './viewer.service.ts';
 import { createLinkViews } from './views.service.ts';
 
@@ -118,7 +119,8 @@ export function createLinksService(
   const records = createLinkRecords(ctx.clock, ctx.config.publicBaseUrl);
   const viewerFile = createViewerFiles(ctx.clock, files);
   const gates = createLinkGates(ctx, { access, signing });
-  const roomViewer = createRoomViewer({ rooms: deps.rooms, files, gates, viewerFile });
+  const viewerRoom = createViewerRooms(ctx.clock, deps.rooms);
+  const roomViewer = createRoomViewer({ rooms: deps.rooms, viewerRoom, files, gates, viewerFile });
   const views = createLinkViews(ctx, {
     accounts,
     customers,
