@@ -50,6 +50,7 @@ export class AppShell {
       | 'fields'
       | 'site'
       | 'links'
+      | 'rooms'
       | 'webhooks'
       | 'settings'
       | 'calls'

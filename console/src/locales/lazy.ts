@@ -1,5 +1,6 @@
 import type home from './en-US/home.json';
 import type playbooks from './en-US/playbooks.json';
+import type rooms from './en-US/rooms.json';
 import type notifications from './en-US/notifications.json';
 import type scoring from './en-US/scoring.json';
 import type sequences from './en-US/sequences.json';
@@ -17,6 +18,7 @@ export interface LazyTexts {
   scoring: typeof scoring;
   sequences: typeof sequences;
   playbooks: typeof playbooks;
+  rooms: typeof rooms;
 }
 
 export type LazyNamespace = keyof LazyTexts;
@@ -31,6 +33,7 @@ export const LAZY_TEXTS: { [N in LazyNamespace]: Record<Language, () => Promise<
   scoring: { 'en-US': () => import('./en-US/scoring.json'), 'zh-CN': () => import('./zh-CN/scoring.json') },
   sequences: { 'en-US': () => import('./en-US/sequences.json'), 'zh-CN': () => import('./zh-CN/sequences.json') },
   playbooks: { 'en-US': () => import('./en-US/playbooks.json'), 'zh-CN': () => import('./zh-CN/playbooks.json') },
+  rooms: { 'en-US': () => import('./en-US/rooms.json'), 'zh-CN': () => import('./zh-CN/rooms.json') },
 };
 
 /** Every lazy namespace of a language at once (the locale tests, the browser tests' texts). */

@@ -82,6 +82,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
       to: appId ? `/p/${appId}/duplicates` : undefined,
     },
     { key: 'links', label: t('common.nav.links'), to: appId ? `/p/${appId}/links` : undefined },
+    { key: 'rooms', label: t('common.nav.rooms'), to: appId ? `/p/${appId}/rooms` : undefined },
     { key: 'calls', label: t('common.nav.calls'), to: appId ? `/p/${appId}/calls` : undefined },
     { key: 'posts', label: t('common.nav.posts'), to: appId ? `/p/${appId}/posts` : undefined },
     { key: 'members', label: t('common.nav.members'), to: appId ? `/p/${appId}/members` : undefined },

@@ -40,7 +40,7 @@ export function LinkDetail({ appId, link }: { appId: string; link: LinkItem }) {
           column={1}
           size="small"
           items={[
-            ...(linkKind(link.type) === 'file'
+            ...(linkKind(link.type) === 'file' || linkKind(link.type) === 'room'
               ? []
               : [{ key: 'website', label: t('links.detail.website'), children: link.website ?? t('common.none') }]),
             ...(link.customer
@@ -58,7 +58,7 @@ export function LinkDetail({ appId, link }: { appId: string; link: LinkItem }) {
               label: t('links.detail.expires'),
               children: link.expiresAt ? <DateTime value={link.expiresAt} /> : t('links.detail.never'),
             },
-            ...(linkKind(link.type) === 'file'
+            ...(linkKind(link.type) === 'file' || linkKind(link.type) === 'room'
               ? [{ key: 'download', label: t('links.detail.download'), children: yesNo(link.allowDownload) }]
               : []),
             { key: 'gate', label: t('links.detail.emailGate'), children: yesNo(link.emailGate) },
