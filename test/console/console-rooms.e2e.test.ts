@@ -69,9 +69,9 @@ describe('data rooms in the console', { timeout: 180_000 }, () => {
       // The header is drawn (at 375 px its menu button) before the menu is used.
       if (touch) await shell.menuButton.waitFor();
       else await page.getByRole('navigation', { name: text(lang, 'common.nav.mainMenu') }).waitFor();
-      await shell.goTo('rooms');
+      await shell.goTo('links');
       const rooms = new RoomsPage(page, lang);
-      await rooms.heading.waitFor();
+      await rooms.fromLinks();
       await expectAccessible(page, `the data rooms at ${width}`);
       const name = `Acme due diligence ${width}`;
       await rooms.create(name);
@@ -98,7 +98,8 @@ describe('data rooms in the console', { timeout: 180_000 }, () => {
       expect(opened).toContain('Master services agreement.pdf');
 
       // The list shows it with its documents.
-      await new AppShell(page, lang).goTo('rooms');
+      await new AppShell(page, lang).goTo('links');
+      await rooms.fromLinks();
       await page.getByRole('link', { name, exact: true }).waitFor();
       await settledShot(page, `rooms-list-${width}`);
       noise.stop();

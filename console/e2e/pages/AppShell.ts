@@ -50,7 +50,6 @@ export class AppShell {
       | 'fields'
       | 'site'
       | 'links'
-      | 'rooms'
       | 'webhooks'
       | 'settings'
       | 'calls'

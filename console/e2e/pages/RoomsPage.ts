@@ -11,6 +11,12 @@ export class RoomsPage {
     this.heading = page.getByRole('heading', { level: 1, name: text(lang, 'rooms.page.title') });
   }
 
+  /** From the Links page, its Data rooms button. */
+  async fromLinks(): Promise<void> {
+    await this.page.getByRole('link', { name: buttonName(this.lang, 'links.rooms') }).click();
+    await this.heading.waitFor();
+  }
+
   private button(key: string, values: Record<string, string | number> = {}): Locator {
     return this.page.getByRole('button', { name: buttonName(this.lang, key, values) });
   }

@@ -57,12 +57,14 @@ export function AppLayout({ children }: { children: ReactNode }) {
   const live = useLiveStream(appId);
 
   // The menu entry of the page shown: the path's segment after the project (a customer's page is under customers).
-  // A sequence's and the playbooks' pages are under sequences.
+  // A sequence's and the playbooks' pages are under sequences, the data rooms under links.
   const segment = appId ? (location.pathname.split('/')[3] ?? 'home') : undefined;
   const section = segment
     ? segment === 'playbooks'
       ? 'sequences'
-      : segment
+      : segment === 'rooms'
+        ? 'links'
+        : segment
     : location.pathname.startsWith('/admin/clients')
       ? 'clients'
       : 'projects';
@@ -82,7 +84,6 @@ export function AppLayout({ children }: { children: ReactNode }) {
       to: appId ? `/p/${appId}/duplicates` : undefined,
     },
     { key: 'links', label: t('common.nav.links'), to: appId ? `/p/${appId}/links` : undefined },
-    { key: 'rooms', label: t('common.nav.rooms'), to: appId ? `/p/${appId}/rooms` : undefined },
     { key: 'calls', label: t('common.nav.calls'), to: appId ? `/p/${appId}/calls` : undefined },
     { key: 'posts', label: t('common.nav.posts'), to: appId ? `/p/${appId}/posts` : undefined },
     { key: 'members', label: t('common.nav.members'), to: appId ? `/p/${appId}/members` : undefined },

@@ -1,4 +1,4 @@
-import { PlusOutlined } from '@ant-design/icons';
+import { ArrowLeftOutlined, PlusOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { App, Button, Card, Empty, Input, Modal, Skeleton, Table, Typography } from 'antd';
 import { Suspense, useState } from 'react';
@@ -56,6 +56,9 @@ function Rooms() {
   const [creating, setCreating] = useState(false);
   return (
     <>
+      <Link to={`/p/${appId}/links`}>
+        <ArrowLeftOutlined /> {t('rooms.page.toLinks')}
+      </Link>
       <PageHeader
         title={t('rooms.page.title')}
         extra={
