@@ -24,6 +24,7 @@ import {
   mergeFigures,
   pdfRender,
   playbookLag,
+  roomFigures,
   sequenceEnrolFigures,
   sequenceStepFigures,
   viewerFigures,
@@ -319,6 +320,7 @@ async function main() {
     if (selected('merge')) rows.push(await mergeFigures(rowOptions));
     if (selected('link analytics')) rows.push(await analyticsFigures(rowOptions));
     if (selected('viewer page') || selected('beacons') || selected('collect')) rows.push(...(await viewerFigures(rowOptions)));
+    if (selected('room open') || selected('room document')) rows.push(...(await roomFigures(rowOptions)));
     if (selected('console first row')) {
       const c = await consoleFirstRow(base, dataset);
       rows.push(

@@ -254,6 +254,30 @@ export async function viewerFigures({ db, duration }: RowOptions): Promise<Recor
 }
 
 /**
+ * Data rooms: bench/rooms.ts (its own fresh database of the same dialect and the real server) opens a
+ * room link of three documents, its room's page and a document's page, at 64 connections.
+ */
+export async function roomFigures({ db, duration }: RowOptions): Promise<Record<string, unknown>[]> {
+  type Figures = { reqPerSec: number; p50ms: number; p99ms: number; failures: number; peakRssMB: number };
+  const r = await runScript<{ roomOpen: Figures; roomDocument: Figures }>('bench/rooms.ts', ['--db', db, '--duration', String(duration)]);
+  const met = (f: Figures) => (f.p99ms <= 20 && f.failures === 0 ? 'yes' : 'NO');
+  return [
+    {
+      scenario: 'room open (GET /l/{token} of a room link, 64 connections; writes nothing)',
+      ...r.roomOpen,
+      target: 'p99 ≤ 20 ms',
+      met: met(r.roomOpen),
+    },
+    {
+      scenario: 'room document (GET /l/{token}/doc/{file-id}, 64 connections; checked against the room)',
+      ...r.roomDocument,
+      target: 'p99 ≤ 20 ms',
+      met: met(r.roomDocument),
+    },
+  ];
+}
+
+/**
  * Sequence steps: bench/sequence-steps.ts (its own fresh database of the same dialect and the real server)
  * enrols customers in a sequence whose first step is an e-mail and reports steps sent per second,
  * from the enrolment call to the last mail accepted by a local SMTP server.

@@ -13,52 +13,18 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import autocannon from 'autocannon';
+import type autocannon from 'autocannon';
 import { PHONE_UA } from '../test/helpers/browser.ts';
-import { rssOf, sleep, startBenchServer } from './instance.ts';
+import { sleep, startBenchServer } from './instance.ts';
 import { option } from './options.ts';
-import { printFigures, runMain, samplePeak } from './support/report.ts';
+import { measure } from './support/cannon.ts';
+import { printFigures, runMain } from './support/report.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const DB = option('db', 'sqlite');
 const DURATION = Number(option('duration', '10'));
 const DECK = path.join(ROOT, 'test/fixtures/files/deck.pdf');
 const UA = PHONE_UA;
-
-interface Figures {
-  reqPerSec: number;
-  p50ms: number;
-  p99ms: number;
-  requests: number;
-  failures: number;
-  peakRssMB: number;
-}
-
-async function measure(pid: number, options: autocannon.Options, ok: (status: number, body: string) => boolean): Promise<Figures> {
-  let failures = 0;
-  const sampler = samplePeak(() => rssOf(pid));
-  try {
-    const result = await new Promise<autocannon.Result>((resolve, reject) => {
-      const requests = (options.requests ?? [{}]).map((r) => ({
-        ...r,
-        onResponse(status: number, body: string) {
-          if (!ok(status, body)) failures += 1;
-        },
-      }));
-      autocannon({ ...options, requests }, (err, res) => (err ? reject(err) : resolve(res)));
-    });
-    return {
-      reqPerSec: Math.round(result.requests.average),
-      p50ms: result.latency.p50,
-      p99ms: result.latency.p99,
-      requests: result.requests.total,
-      failures: failures + result.errors + result.timeouts,
-      peakRssMB: Math.round(sampler.peak() / 1e6),
-    };
-  } finally {
-    sampler.stop();
-  }
-}
 
 async function main(): Promise<void> {
   const server = await startBenchServer({ db: DB, label: 'viewer' });

@@ -40,6 +40,7 @@ import { auditRoutes } from './modules/audit/routes.ts';
 import { liveRoutes } from './modules/live/routes.ts';
 import { filesRoutes } from './modules/files/routes.ts';
 import { linksRoutes } from './modules/links/routes.ts';
+import { roomsRoutes } from './modules/rooms/routes.ts';
 import { campaignsRoutes } from './modules/campaigns/routes.ts';
 import { loadSiteScript, loadViewerScript } from './lib/viewer-script.ts';
 import { siteRoutes } from './modules/site/routes.ts';
@@ -234,6 +235,7 @@ async function registerModules(app: FastifyInstance, ctx: AppContext, services: 
   // A heartbeat well inside IDLE_TIMEOUT, so a quiet stream's connection is never taken for idle.
   await app.register(liveRoutes, { live: services.live, heartbeatMs: Math.min(15_000, (ctx.config.idleTimeout * 1000) / 2) });
   await app.register(filesRoutes, { files: services.files });
+  await app.register(roomsRoutes, { rooms: services.rooms });
   await app.register(linksRoutes, {
     links: services.links,
     accounts: services.accounts,

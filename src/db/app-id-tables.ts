@@ -83,6 +83,8 @@ export const TABLE_SCOPE = {
   playbooks: PROJECT,
   playbook_hits: PROJECT,
   playbook_runs: PROJECT,
+  rooms: PROJECT,
+  room_items: PROJECT,
   server_secrets: {
     scope: 'global',
     why: "the server's own signing keys (share-link view tokens, campaign tracking tokens), not a project's",

@@ -41,6 +41,7 @@ import * as m040 from './migrations/040_link_verification.ts';
 import * as m041 from './migrations/041_share_domains.ts';
 import * as m042 from './migrations/042_view_file_versions.ts';
 import * as m043 from './migrations/043_link_watermarks.ts';
+import * as m044 from './migrations/044_data_rooms.ts';
 import * as m045 from './migrations/045_share_signals.ts';
 import type { Database } from './schema.ts';
 
@@ -94,6 +95,7 @@ const MIGRATIONS: Record<string, PortableMigration> = {
   '041_share_domains': m041,
   '042_view_file_versions': m042,
   '043_link_watermarks': m043,
+  '044_data_rooms': m044,
   '045_share_signals': m045,
 };
 

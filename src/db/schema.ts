@@ -434,6 +434,8 @@ export interface LinksTable {
   agreement_version: Generated<number>;
   /** 1: the viewer's page images (and download) carry who reads, when and from where (migration 043). */
   watermark: Generated<number>;
+  /** The data room a link of type 4 shows (migration 044); null for the other types. */
+  room_id: string | null;
 }
 
 export interface LinkViewLogsTable {
@@ -1226,6 +1228,8 @@ export interface Database {
   playbooks: PlaybooksTable;
   playbook_hits: PlaybookHitsTable;
   playbook_runs: PlaybookRunsTable;
+  rooms: RoomsTable;
+  room_items: RoomItemsTable;
 }
 
 /** A playbook: when a customer does the trigger, if the filters hold, do the actions (migration 039, docs/playbooks.md). */
@@ -1285,4 +1289,31 @@ export interface PlaybookRunsTable {
   webhook_next_at: number | null;
   webhook_error: string | null;
   created_at: number;
+}
+
+/** A data room: a named set of the project's files in folders, shared by a link of type 4 (migration 044, docs/rooms.md). */
+export interface RoomsTable {
+  id: string;
+  app_id: string;
+  name: string;
+  /** The member who made it: Sales members change their own rooms. */
+  creator_id: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A folder or document of a room's tree, in reading order (migration 044). */
+export interface RoomItemsTable {
+  app_id: string;
+  room_id: string;
+  /** Depth-first reading order, from 0. */
+  position: number;
+  /** The position of the folder it is in; null at the root. */
+  parent: number | null;
+  /** folder | file */
+  kind: string;
+  /** A folder's name; null for a document. */
+  name: string | null;
+  /** A document's file (once per room); null for a folder. */
+  file_id: string | null;
 }

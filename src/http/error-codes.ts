@@ -640,6 +640,13 @@ export const ERROR_CODES = {
     zh: '该项目的通知渠道数量已达上限',
   },
 
+  // Data rooms.
+  room_not_found: {
+    http: [BUSINESS],
+    en: 'Data room not found',
+    zh: '资料室不存在',
+  },
+
   // Files.
   invalid_file: {
     http: [BUSINESS],

@@ -8,8 +8,16 @@ import { createBulkServices } from '../modules/bulk/service.ts';
 import { type CampaignTransport, createCampaignServices } from '../modules/campaigns/service.ts';
 import { createFileFacts, createFilesServices } from '../modules/files/service.ts';
 import { createLiveService } from '../modules/live/service.ts';
-import { type ViewerMail, createLinkReadings, createLinkReads, createLinksService, createOwnLinks } from '../modules/links/service.ts';
+import {
+  type ViewerMail,
+  createLinkReadings,
+  createLinkReads,
+  createLinksService,
+  createOwnLinks,
+  createRoomLinkDisabler,
+} from '../modules/links/service.ts';
 import { createProjectLogos } from '../modules/projects/service.ts';
+import { createRoomsServices } from '../modules/rooms/service.ts';
 import { SWEEP_EVERY_MS as SITE_SWEEP_MS, createSiteService, createSiteStatus } from '../modules/site/service.ts';
 import { type PlaybooksDeps, createPlaybooksService } from '../modules/playbooks/service.ts';
 import { type SequencesDeps, createSequenceServices } from '../modules/sequences/service.ts';
@@ -90,6 +98,8 @@ export function createOutreachServices(ctx: AppContext, id: IdentityServices, cs
   // A user's active memberships in live projects: who the alerts (and the links' first-open e-mail) may tell.
   const memberships: MembershipsOf = async (userId) =>
     (await id.memberReads.projectsOf(userId)).map((p) => ({ id: p.id, name: p.name, role: p.role }));
+  // Data rooms: the project's files in folders, shared by a link of type 4; a deleted room's links are disabled.
+  const rooms = createRoomsServices(ctx, { files: createFileFacts(), disableLinks: createRoomLinkDisabler() });
   const links = createLinksService(ctx, {
     access,
     accounts,
@@ -99,26 +109,14 @@ export function createOutreachServices(ctx: AppContext, id: IdentityServices, cs
     customers: customers.writePath,
     ingest,
     projects,
+    rooms: rooms.reads,
     mailClick: mail.tracking.identifyClick,
     // The e-mail gate's codes leave by the campaigns' transport; a customer's first open is mailed to the
     // link's creator as their alert settings say.
     viewerMail: viewerMailOf(mail.transport),
     mailsFirstOpen: createFirstOpenMailChoice(ctx, { memberships }),
   });
-  // The site snippet's records: written through ingestion's write path as the viewer's are.
-  // A shared link's form reaches the site visitor it handed off to the project's site; a campaign's
-  // tracked click landing on the site ties the visitor to its recipient and counts the return visit.
-  const site = createSiteService(ctx, {
-    projects,
-    customers: customers.writePath,
-    ingest,
-    handoffs: links.viewer.handedOffCustomer,
-    clickTokens: mail.tracking.resolveClick,
-  });
-  // Views of shared links and site visits that fell silent get their end recorded (several processes
-  // may sweep at once: each is closed once); the e-mail gate's spent codes are forgotten.
-  for (const job of links.jobs) jobs.define(job);
-  jobs.define({ name: 'site-visit-sweep', idleMs: SITE_SWEEP_MS, tick: async () => ((await site.sweep()) > 0 ? 'worked' : 'idle') });
+  const site = createSite(ctx, { projects, cs, links, tracking: mail.tracking }, jobs);
   // Alerts where salespeople are: the feed's events become signals (job alert-evaluate), told in the inbox,
   // by e-mail through the campaigns' transport (jobs alert-mail, alert-digest) and on the project's chat
   // channels (their deliveries sent by the relay).
@@ -143,6 +141,7 @@ export function createOutreachServices(ctx: AppContext, id: IdentityServices, cs
     files,
     live,
     links,
+    rooms,
     site,
     siteStatus: createSiteStatus(ctx),
     logos,
@@ -154,6 +153,36 @@ export function createOutreachServices(ctx: AppContext, id: IdentityServices, cs
     sequences,
     alerts,
   };
+}
+
+/**
+ * The site snippet's records: written through ingestion's write path as the viewer's are. A shared
+ * link's form reaches the site visitor it handed off to the project's site; a campaign's tracked click
+ * landing on the site ties the visitor to its recipient and counts the return visit. Views of shared
+ * links and site visits that fell silent get their end recorded (several processes may sweep at once:
+ * each is closed once); the e-mail gate's spent codes are forgotten.
+ */
+function createSite(
+  ctx: AppContext,
+  deps: {
+    projects: IdentityServices['projects'];
+    cs: CustomerServices;
+    links: ReturnType<typeof createLinksService>;
+    tracking: ReturnType<typeof createCampaignServices>['tracking'];
+  },
+  jobs: BackgroundJobs,
+) {
+  const { links, cs } = deps;
+  const site = createSiteService(ctx, {
+    projects: deps.projects,
+    customers: cs.customers.writePath,
+    ingest: cs.ingest,
+    handoffs: links.viewer.handedOffCustomer,
+    clickTokens: deps.tracking.resolveClick,
+  });
+  for (const job of links.jobs) jobs.define(job);
+  jobs.define({ name: 'site-visit-sweep', idleMs: SITE_SWEEP_MS, tick: async () => ((await site.sweep()) > 0 ? 'worked' : 'idle') });
+  return site;
 }
 
 /**

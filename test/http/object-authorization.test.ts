@@ -38,6 +38,7 @@ const ids = {
   sequence: '',
   enrollment: '',
   playbook: '',
+  room: '',
 };
 
 /** Texts only project A's data contains: none may appear in an answer to project B's Master. */
@@ -89,6 +90,8 @@ function pathValue(name: string, path: string, v: Variant): string {
       return ids.enrollment;
     case 'playbookId':
       return ids.playbook;
+    case 'roomId':
+      return ids.room;
     case 'version':
       return '1';
     case 'n':
@@ -122,6 +125,7 @@ function fieldValue(name: string, v: Variant): unknown {
   if (/^(group_?id|groupId|source_group_id|target_group_id)$/.test(name)) return ids.group;
   if (name === 'sequenceId') return ids.sequence;
   if (name === 'playbookId') return ids.playbook;
+  if (name === 'room_id') return ids.room;
   if (name === 'customer_ids' || name === 'customer_id') return ids.customer;
   if (name === 'assignee_id') return String(v.actor());
   if (name === 'content' || name === 'note') return 'Probe';
@@ -167,6 +171,7 @@ async function stateOfA(): Promise<unknown[]> {
     `/api/v1.7/app/${a.appId}/customer/${ids.customer}/enrollments`,
     `/api/v1.7/app/${a.appId}/sequence-settings`,
     `/api/v1.7/app/${a.appId}/playbooks`,
+    `/api/v1.7/app/${a.appId}/rooms`,
     `/api/v1.7/app/${a.appId}/notification-channels`,
     `/api/v1.7/notifications?count=100`,
     `/api/v1.7/user/notification-settings`,
@@ -337,6 +342,14 @@ beforeAll(async () => {
   );
   expect(playbook.json().status, playbook.body).toBe(1);
   ids.playbook = playbook.json().data.id as string;
+  const room = await api.post(
+    `/api/v1.7/app/${a.appId}/rooms`,
+    { name: unique('VictimRoom'), items: [{ type: 'folder', name: 'Victim folder', items: [{ type: 'file', file_id: ids.file }] }] },
+    { token: a.sales.token },
+  );
+  expect(room.json().status, room.body).toBe(1);
+  ids.room = room.json().data.id as string;
+  markers.push(room.json().data.name as string);
   const feed = await api.get(`/api/v1.7/app/${a.appId}/events`, { token: a.master.token });
   ids.event = feed.json().data.events[0].id as string;
 });

@@ -66,6 +66,14 @@ async function campaignOf(w: World, owner?: TestUser): Promise<string> {
   return res.json().data.postId as string;
 }
 
+/** A data room made by `owner` (default: a fresh Sales member). */
+async function roomOf(w: World, owner?: TestUser): Promise<string> {
+  const o = owner ?? (await w.newMember('Sales'));
+  const res = await w.server.api.post(`/api/v1.7/app/${w.appId}/rooms`, { name: 'Probe room' }, { token: o.token });
+  expect(res.json().status, res.body).toBe(1);
+  return res.json().data.id as string;
+}
+
 /** A new task's body, due in a day. */
 const taskBody = (customerId: string) => ({
   customer_id: customerId,
@@ -474,6 +482,22 @@ const probes: Record<string, Probe> = {
     }),
   "GET /api/v1.7/app/{app-id}/link/{link-id}/analytics (another member's link)": async (w, u) =>
     w.server.api.get(`/api/v1.7/app/${w.appId}/link/${await w.linkOf()}/analytics`, { token: u.token }),
+  "POST /api/v1.7/app/{app-id}/links (a room link of another member's room)": async (w, u) =>
+    w.server.api.post(`/api/v1.7/app/${w.appId}/links`, { name: 'Probe', type: 4, room_id: await roomOf(w) }, { token: u.token }),
+  'POST /api/v1.7/app/{app-id}/rooms': (w, u) => w.server.api.post(`/api/v1.7/app/${w.appId}/rooms`, { name: 'Probe' }, { token: u.token }),
+  'GET /api/v1.7/app/{app-id}/rooms': (w, u) => w.server.api.get(`/api/v1.7/app/${w.appId}/rooms`, { token: u.token }),
+  "GET /api/v1.7/app/{app-id}/room/{room-id} (another member's room)": async (w, u) =>
+    w.server.api.get(`/api/v1.7/app/${w.appId}/room/${await roomOf(w)}`, { token: u.token }),
+  'PUT /api/v1.7/app/{app-id}/room/{room-id} (their own room)': async (w, u, role) =>
+    w.server.api.put(
+      `/api/v1.7/app/${w.appId}/room/${await roomOf(w, role === 'Non-member' ? undefined : u)}`,
+      { name: 'Renamed' },
+      { token: u.token },
+    ),
+  "PUT /api/v1.7/app/{app-id}/room/{room-id} (another member's room)": async (w, u) =>
+    w.server.api.put(`/api/v1.7/app/${w.appId}/room/${await roomOf(w)}`, { name: 'Renamed' }, { token: u.token }),
+  "DELETE /api/v1.7/app/{app-id}/room/{room-id} (another member's room)": async (w, u) =>
+    w.server.api.delete(`/api/v1.7/app/${w.appId}/room/${await roomOf(w)}`, { token: u.token }),
   'POST /api/v1.7/app/{app-id}/customer/{customer-id}/notes (their own customer)': async (w, u, role) => {
     const c = await w.customerOf(role === 'Non-member' ? undefined : u);
     return w.server.api.post(`/api/v1.7/app/${w.appId}/customer/${c.id}/notes`, { content: 'Probe' }, { token: u.token });

@@ -78,6 +78,8 @@ const OWNERS: Record<string, string> = {
   playbooks: 'playbooks',
   playbook_hits: 'playbooks',
   playbook_runs: 'playbooks',
+  rooms: 'rooms',
+  room_items: 'rooms',
 };
 
 function tablesNamed(source: string): Set<string> {

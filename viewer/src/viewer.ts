@@ -16,6 +16,8 @@ interface Config {
   redirect?: string;
   /** A watermarked document: veiled while the window is not the reader's, no saving its images by hand. */
   guard?: boolean;
+  /** A data room's document: its file id, which every beacon names (the room's own page has none). */
+  doc?: string;
 }
 
 interface OpenAnswer {
@@ -68,7 +70,7 @@ const TURN_REPORT_MS = 1000;
     seq += 1;
     const d: Record<string, number> = {};
     for (const k of Object.keys(dwell)) d[k] = Math.round(dwell[Number(k)] ?? 0);
-    return JSON.stringify({ type, seq, token, page: current, dwell: d });
+    return JSON.stringify({ type, seq, token, page: current, dwell: d, doc: config.doc });
   };
 
   /** A beacon; the last ones of a page go with sendBeacon (it outlives the page), fetch with keepalive otherwise. */
@@ -98,7 +100,7 @@ const TURN_REPORT_MS = 1000;
     try {
       const res = await fetch(config.events, {
         method: 'POST',
-        body: JSON.stringify({ type: 'open', seq, token, page: current, dwell: {} }),
+        body: JSON.stringify({ type: 'open', seq, token, page: current, dwell: {}, doc: config.doc }),
         headers: { 'Content-Type': 'text/plain' },
         credentials: 'same-origin',
       });
@@ -229,6 +231,24 @@ const TURN_REPORT_MS = 1000;
   window.addEventListener('pagehide', () => {
     if (!left) send('leave', true);
     left = true;
+  });
+  // Within a data room (links marked data-room: a document, the way back), the page's leave is
+  // sent and answered before the next page loads, whose open then goes on with the same view.
+  document.addEventListener('click', (e) => {
+    const a = (e.target as Element | null)?.closest?.('a[data-room]') as HTMLAnchorElement | null;
+    if (!a || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    if (token === null || !counted || !opened || left) return;
+    e.preventDefault();
+    left = true;
+    const go = () => location.assign(a.href);
+    window.setTimeout(go, 1500);
+    fetch(config.events, {
+      method: 'POST',
+      body: body('leave'),
+      headers: { 'Content-Type': 'text/plain' },
+      keepalive: true,
+      credentials: 'same-origin',
+    }).then(go, go);
   });
   window.addEventListener('pageshow', (e) => {
     // Back from the back-forward cache: the view goes on (its next beacon reopens it).

@@ -13,6 +13,8 @@ export const pages = {
   tasks: () => import('../features/tasks/pages/TasksPage.tsx').then((m) => ({ Component: m.TasksPage })),
   duplicates: () => import('../features/duplicates/pages/DuplicatesPage.tsx').then((m) => ({ Component: m.DuplicatesPage })),
   links: () => import('../features/links/pages/LinksPage.tsx').then((m) => ({ Component: m.LinksPage })),
+  rooms: () => import('../features/rooms/pages/RoomsPage.tsx').then((m) => ({ Component: m.RoomsPage })),
+  room: () => import('../features/rooms/pages/RoomPage.tsx').then((m) => ({ Component: m.RoomPage })),
   settings: () => import('../features/settings/pages/SettingsPage.tsx').then((m) => ({ Component: m.SettingsPage })),
   webhooks: () => import('../features/webhooks/pages/WebhooksPage.tsx').then((m) => ({ Component: m.WebhooksPage })),
   calls: () => import('../features/histories/pages/CallsPage.tsx').then((m) => ({ Component: m.CallsPage })),

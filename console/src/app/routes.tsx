@@ -38,6 +38,8 @@ export const router = createBrowserRouter(
             { path: 'p/:appId/fields', lazy: pages.fields },
             { path: 'p/:appId/site', lazy: pages.site },
             { path: 'p/:appId/links', lazy: pages.links },
+            { path: 'p/:appId/rooms', lazy: pages.rooms },
+            { path: 'p/:appId/rooms/:roomId', lazy: pages.room },
             { path: 'p/:appId/settings', lazy: pages.settings },
             { path: 'p/:appId/calls', lazy: pages.calls },
             { path: 'p/:appId/posts', lazy: pages.posts },

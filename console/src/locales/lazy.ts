@@ -1,6 +1,7 @@
 import type home from './en-US/home.json';
 import type linkAnalytics from './en-US/linkAnalytics.json';
 import type playbooks from './en-US/playbooks.json';
+import type rooms from './en-US/rooms.json';
 import type notifications from './en-US/notifications.json';
 import type scoring from './en-US/scoring.json';
 import type sequences from './en-US/sequences.json';
@@ -19,6 +20,7 @@ export interface LazyTexts {
   sequences: typeof sequences;
   playbooks: typeof playbooks;
   linkAnalytics: typeof linkAnalytics;
+  rooms: typeof rooms;
 }
 
 export type LazyNamespace = keyof LazyTexts;
@@ -34,6 +36,7 @@ export const LAZY_TEXTS: { [N in LazyNamespace]: Record<Language, () => Promise<
   sequences: { 'en-US': () => import('./en-US/sequences.json'), 'zh-CN': () => import('./zh-CN/sequences.json') },
   playbooks: { 'en-US': () => import('./en-US/playbooks.json'), 'zh-CN': () => import('./zh-CN/playbooks.json') },
   linkAnalytics: { 'en-US': () => import('./en-US/linkAnalytics.json'), 'zh-CN': () => import('./zh-CN/linkAnalytics.json') },
+  rooms: { 'en-US': () => import('./en-US/rooms.json'), 'zh-CN': () => import('./zh-CN/rooms.json') },
 };
 
 /** Every lazy namespace of a language at once (the locale tests, the browser tests' texts). */

@@ -448,6 +448,7 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCodeSpec>> = {
     en: 'The project has as many notification channels as it may have',
     zh: '该项目的通知渠道数量已达上限',
   },
+  room_not_found: { http: [{ status: 200, body: 'envelope' }], en: 'Data room not found', zh: '资料室不存在' },
   invalid_file: {
     http: [{ status: 200, body: 'envelope' }],
     en: 'The file was not stored: it is missing, too large, not a PDF, PNG or JPEG, encrypted, unreadable, or has too many pages or pixels',

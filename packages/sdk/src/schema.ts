@@ -10189,6 +10189,8 @@ export interface paths {
                                 embed: number;
                                 /** @description 1: the viewer's page images carry the reader's e-mail address (or visitor id), the time and their address, and its download is a PDF of them (beyond the interface) */
                                 watermark: number;
+                                /** @description the data room a link of type 4 shows; null for the other types (beyond the interface; docs/rooms.md) */
+                                roomId: string | null;
                                 /** @description the form's fields, in order (beyond the interface) */
                                 formFields: string[];
                                 /** @description 1: the e-mail gate mails a six-digit code to the address and opens on it (beyond the interface) */
@@ -10253,8 +10255,8 @@ export interface paths {
         };
         put?: never;
         /**
-         * Create a link (any member; it is theirs): a file (type 1), web page (2) or redirect (3) link with a share token
-         * @description Answers the Link record, as `GET /api/v1.7/app/{app-id}/links` shows it (`url` with with_url=1, PUBLIC_BASE_URL/l/{shareToken}). The share token carries 128 random bits. Failures: name_required, file_id_required, file_not_found, website_required, website_invalid (only http and https), customer_not_found, passcode_invalid, expires_at_invalid, form_fields_invalid, tags_invalid.
+         * Create a link (any member; it is theirs): a file (type 1), web page (2), redirect (3) or data room (4) link with a share token
+         * @description Answers the Link record, as `GET /api/v1.7/app/{app-id}/links` shows it (`url` with with_url=1, PUBLIC_BASE_URL/l/{shareToken}). The share token carries 128 random bits. Failures: name_required, file_id_required, file_not_found, website_required, website_invalid (only http and https), room_id_required, room_not_found (not a room of the project the caller may share), customer_not_found, passcode_invalid, expires_at_invalid, form_fields_invalid, tags_invalid.
          */
         post: {
             parameters: {
@@ -10274,12 +10276,14 @@ export interface paths {
                         /** @description the link name (required on create) */
                         name?: string;
                         /**
-                         * @description 1 file (file_id), 2 web page (website), 3 redirect (website); default 1
+                         * @description 1 file (file_id), 2 web page (website), 3 redirect (website), 4 data room (room_id); default 1
                          * @enum {integer}
                          */
-                        type?: 1 | 2 | 3;
+                        type?: 1 | 2 | 3 | 4;
                         /** @description the file a file link shows (a file of the project; its new versions keep showing) */
                         file_id?: string;
+                        /** @description the data room a room link (type 4) shows: a room of the project (Sales: one of their own) */
+                        room_id?: string;
                         /** @description http(s) address of a web page or redirect link (never fetched by the server) */
                         website?: string;
                         /** @description a customer of the project: the link is directed to it (Sales: one of their own); '' on edit undirects it */
@@ -10410,6 +10414,8 @@ export interface paths {
                                 embed: number;
                                 /** @description 1: the viewer's page images carry the reader's e-mail address (or visitor id), the time and their address, and its download is a PDF of them (beyond the interface) */
                                 watermark: number;
+                                /** @description the data room a link of type 4 shows; null for the other types (beyond the interface; docs/rooms.md) */
+                                roomId: string | null;
                                 /** @description the form's fields, in order (beyond the interface) */
                                 formFields: string[];
                                 /** @description 1: the e-mail gate mails a six-digit code to the address and opens on it (beyond the interface) */
@@ -10916,6 +10922,8 @@ export interface paths {
                                     embed: number;
                                     /** @description 1: the viewer's page images carry the reader's e-mail address (or visitor id), the time and their address, and its download is a PDF of them (beyond the interface) */
                                     watermark: number;
+                                    /** @description the data room a link of type 4 shows; null for the other types (beyond the interface; docs/rooms.md) */
+                                    roomId: string | null;
                                     /** @description the form's fields, in order (beyond the interface) */
                                     formFields: string[];
                                     /** @description 1: the e-mail gate mails a six-digit code to the address and opens on it (beyond the interface) */
@@ -13324,6 +13332,806 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1.7/app/{appId}/rooms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's data rooms (Master, Admin; Sales: their own), newest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description zero-based start index (default 0) */
+                    start_index?: number;
+                    /** @description page size (default 20, at most 100) */
+                    count?: number;
+                };
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                id: string;
+                                appId: string;
+                                name: string;
+                                /** @description the member who made it (Sales members change their own rooms) */
+                                creatorId: string;
+                                /** @description the tree, in order; a document whose file is no longer the project's is left out */
+                                items: ({
+                                    /** @enum {string} */
+                                    type: "file";
+                                    fileId: string;
+                                    /** @description the file's name, as it is now */
+                                    name: string;
+                                    pageCount: number;
+                                    /** @description the file's version: a new version shows in the room */
+                                    version: number;
+                                    /** @description processing, ready or failed (docs/files.md) */
+                                    status: string;
+                                    renderedPages: number;
+                                } | {
+                                    /** @enum {string} */
+                                    type: "folder";
+                                    name: string;
+                                    items: ({
+                                        /** @enum {string} */
+                                        type: "file";
+                                        fileId: string;
+                                        /** @description the file's name, as it is now */
+                                        name: string;
+                                        pageCount: number;
+                                        /** @description the file's version: a new version shows in the room */
+                                        version: number;
+                                        /** @description processing, ready or failed (docs/files.md) */
+                                        status: string;
+                                        renderedPages: number;
+                                    } | {
+                                        /** @enum {string} */
+                                        type: "folder";
+                                        name: string;
+                                        items: ({
+                                            /** @enum {string} */
+                                            type: "file";
+                                            fileId: string;
+                                            /** @description the file's name, as it is now */
+                                            name: string;
+                                            pageCount: number;
+                                            /** @description the file's version: a new version shows in the room */
+                                            version: number;
+                                            /** @description processing, ready or failed (docs/files.md) */
+                                            status: string;
+                                            renderedPages: number;
+                                        } | {
+                                            /** @enum {string} */
+                                            type: "folder";
+                                            name: string;
+                                            items: ({
+                                                /** @enum {string} */
+                                                type: "file";
+                                                fileId: string;
+                                                /** @description the file's name, as it is now */
+                                                name: string;
+                                                pageCount: number;
+                                                /** @description the file's version: a new version shows in the room */
+                                                version: number;
+                                                /** @description processing, ready or failed (docs/files.md) */
+                                                status: string;
+                                                renderedPages: number;
+                                            } | {
+                                                /** @enum {string} */
+                                                type: "folder";
+                                                name: string;
+                                                items: {
+                                                    /** @enum {string} */
+                                                    type: "file";
+                                                    fileId: string;
+                                                    /** @description the file's name, as it is now */
+                                                    name: string;
+                                                    pageCount: number;
+                                                    /** @description the file's version: a new version shows in the room */
+                                                    version: number;
+                                                    /** @description processing, ready or failed (docs/files.md) */
+                                                    status: string;
+                                                    renderedPages: number;
+                                                }[];
+                                            })[];
+                                        })[];
+                                    })[];
+                                })[];
+                                createdAt: string;
+                                updatedAt: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Make a data room (any member; it is theirs): a name and, optionally, its tree of folders and files
+         * @description Answers the Room. name_required, name_invalid (over 255 characters), items_invalid (a folder without a name, a file twice, over 500 items), file_not_found (a file id that is not a file of the project). Share it with a link of type 4 (room_id).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description the room name, 1–255 characters (required on create) */
+                        name?: string;
+                        /** @description the whole tree, in order: documents ({type:"file", file_id}) and folders ({type:"folder", name, items}), folders at most 4 deep, at most 500 folders and documents in all, each file once */
+                        items?: ({
+                            /** @enum {string} */
+                            type: "file";
+                            /** @description a file of the project (docs/files.md), once per room */
+                            file_id: string;
+                        } | {
+                            /** @enum {string} */
+                            type: "folder";
+                            /** @description 1–200 characters */
+                            name: string;
+                            /** @description its folders and documents, in order */
+                            items?: ({
+                                /** @enum {string} */
+                                type: "file";
+                                /** @description a file of the project (docs/files.md), once per room */
+                                file_id: string;
+                            } | {
+                                /** @enum {string} */
+                                type: "folder";
+                                /** @description 1–200 characters */
+                                name: string;
+                                /** @description its folders and documents, in order */
+                                items?: ({
+                                    /** @enum {string} */
+                                    type: "file";
+                                    /** @description a file of the project (docs/files.md), once per room */
+                                    file_id: string;
+                                } | {
+                                    /** @enum {string} */
+                                    type: "folder";
+                                    /** @description 1–200 characters */
+                                    name: string;
+                                    /** @description its folders and documents, in order */
+                                    items?: ({
+                                        /** @enum {string} */
+                                        type: "file";
+                                        /** @description a file of the project (docs/files.md), once per room */
+                                        file_id: string;
+                                    } | {
+                                        /** @enum {string} */
+                                        type: "folder";
+                                        /** @description 1–200 characters */
+                                        name: string;
+                                        /** @description its folders and documents, in order */
+                                        items?: {
+                                            /** @enum {string} */
+                                            type: "file";
+                                            /** @description a file of the project (docs/files.md), once per room */
+                                            file_id: string;
+                                        }[];
+                                    })[];
+                                })[];
+                            })[];
+                        })[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                id: string;
+                                appId: string;
+                                name: string;
+                                /** @description the member who made it (Sales members change their own rooms) */
+                                creatorId: string;
+                                /** @description the tree, in order; a document whose file is no longer the project's is left out */
+                                items: ({
+                                    /** @enum {string} */
+                                    type: "file";
+                                    fileId: string;
+                                    /** @description the file's name, as it is now */
+                                    name: string;
+                                    pageCount: number;
+                                    /** @description the file's version: a new version shows in the room */
+                                    version: number;
+                                    /** @description processing, ready or failed (docs/files.md) */
+                                    status: string;
+                                    renderedPages: number;
+                                } | {
+                                    /** @enum {string} */
+                                    type: "folder";
+                                    name: string;
+                                    items: ({
+                                        /** @enum {string} */
+                                        type: "file";
+                                        fileId: string;
+                                        /** @description the file's name, as it is now */
+                                        name: string;
+                                        pageCount: number;
+                                        /** @description the file's version: a new version shows in the room */
+                                        version: number;
+                                        /** @description processing, ready or failed (docs/files.md) */
+                                        status: string;
+                                        renderedPages: number;
+                                    } | {
+                                        /** @enum {string} */
+                                        type: "folder";
+                                        name: string;
+                                        items: ({
+                                            /** @enum {string} */
+                                            type: "file";
+                                            fileId: string;
+                                            /** @description the file's name, as it is now */
+                                            name: string;
+                                            pageCount: number;
+                                            /** @description the file's version: a new version shows in the room */
+                                            version: number;
+                                            /** @description processing, ready or failed (docs/files.md) */
+                                            status: string;
+                                            renderedPages: number;
+                                        } | {
+                                            /** @enum {string} */
+                                            type: "folder";
+                                            name: string;
+                                            items: ({
+                                                /** @enum {string} */
+                                                type: "file";
+                                                fileId: string;
+                                                /** @description the file's name, as it is now */
+                                                name: string;
+                                                pageCount: number;
+                                                /** @description the file's version: a new version shows in the room */
+                                                version: number;
+                                                /** @description processing, ready or failed (docs/files.md) */
+                                                status: string;
+                                                renderedPages: number;
+                                            } | {
+                                                /** @enum {string} */
+                                                type: "folder";
+                                                name: string;
+                                                items: {
+                                                    /** @enum {string} */
+                                                    type: "file";
+                                                    fileId: string;
+                                                    /** @description the file's name, as it is now */
+                                                    name: string;
+                                                    pageCount: number;
+                                                    /** @description the file's version: a new version shows in the room */
+                                                    version: number;
+                                                    /** @description processing, ready or failed (docs/files.md) */
+                                                    status: string;
+                                                    renderedPages: number;
+                                                }[];
+                                            })[];
+                                        })[];
+                                    })[];
+                                })[];
+                                createdAt: string;
+                                updatedAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1.7/app/{appId}/room/{roomId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A data room with its tree (Master, Admin: any; Sales: their own, else room_not_found) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                    roomId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                id: string;
+                                appId: string;
+                                name: string;
+                                /** @description the member who made it (Sales members change their own rooms) */
+                                creatorId: string;
+                                /** @description the tree, in order; a document whose file is no longer the project's is left out */
+                                items: ({
+                                    /** @enum {string} */
+                                    type: "file";
+                                    fileId: string;
+                                    /** @description the file's name, as it is now */
+                                    name: string;
+                                    pageCount: number;
+                                    /** @description the file's version: a new version shows in the room */
+                                    version: number;
+                                    /** @description processing, ready or failed (docs/files.md) */
+                                    status: string;
+                                    renderedPages: number;
+                                } | {
+                                    /** @enum {string} */
+                                    type: "folder";
+                                    name: string;
+                                    items: ({
+                                        /** @enum {string} */
+                                        type: "file";
+                                        fileId: string;
+                                        /** @description the file's name, as it is now */
+                                        name: string;
+                                        pageCount: number;
+                                        /** @description the file's version: a new version shows in the room */
+                                        version: number;
+                                        /** @description processing, ready or failed (docs/files.md) */
+                                        status: string;
+                                        renderedPages: number;
+                                    } | {
+                                        /** @enum {string} */
+                                        type: "folder";
+                                        name: string;
+                                        items: ({
+                                            /** @enum {string} */
+                                            type: "file";
+                                            fileId: string;
+                                            /** @description the file's name, as it is now */
+                                            name: string;
+                                            pageCount: number;
+                                            /** @description the file's version: a new version shows in the room */
+                                            version: number;
+                                            /** @description processing, ready or failed (docs/files.md) */
+                                            status: string;
+                                            renderedPages: number;
+                                        } | {
+                                            /** @enum {string} */
+                                            type: "folder";
+                                            name: string;
+                                            items: ({
+                                                /** @enum {string} */
+                                                type: "file";
+                                                fileId: string;
+                                                /** @description the file's name, as it is now */
+                                                name: string;
+                                                pageCount: number;
+                                                /** @description the file's version: a new version shows in the room */
+                                                version: number;
+                                                /** @description processing, ready or failed (docs/files.md) */
+                                                status: string;
+                                                renderedPages: number;
+                                            } | {
+                                                /** @enum {string} */
+                                                type: "folder";
+                                                name: string;
+                                                items: {
+                                                    /** @enum {string} */
+                                                    type: "file";
+                                                    fileId: string;
+                                                    /** @description the file's name, as it is now */
+                                                    name: string;
+                                                    pageCount: number;
+                                                    /** @description the file's version: a new version shows in the room */
+                                                    version: number;
+                                                    /** @description processing, ready or failed (docs/files.md) */
+                                                    status: string;
+                                                    renderedPages: number;
+                                                }[];
+                                            })[];
+                                        })[];
+                                    })[];
+                                })[];
+                                createdAt: string;
+                                updatedAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Change a data room (Master, Admin: any; Sales: their own): the name, and the tree, replaced whole, when given
+         * @description Answers the Room. room_not_found, and the create call codes. Its links show the new tree at once.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                    roomId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description the room name, 1–255 characters (required on create) */
+                        name?: string;
+                        /** @description the whole tree, in order: documents ({type:"file", file_id}) and folders ({type:"folder", name, items}), folders at most 4 deep, at most 500 folders and documents in all, each file once */
+                        items?: ({
+                            /** @enum {string} */
+                            type: "file";
+                            /** @description a file of the project (docs/files.md), once per room */
+                            file_id: string;
+                        } | {
+                            /** @enum {string} */
+                            type: "folder";
+                            /** @description 1–200 characters */
+                            name: string;
+                            /** @description its folders and documents, in order */
+                            items?: ({
+                                /** @enum {string} */
+                                type: "file";
+                                /** @description a file of the project (docs/files.md), once per room */
+                                file_id: string;
+                            } | {
+                                /** @enum {string} */
+                                type: "folder";
+                                /** @description 1–200 characters */
+                                name: string;
+                                /** @description its folders and documents, in order */
+                                items?: ({
+                                    /** @enum {string} */
+                                    type: "file";
+                                    /** @description a file of the project (docs/files.md), once per room */
+                                    file_id: string;
+                                } | {
+                                    /** @enum {string} */
+                                    type: "folder";
+                                    /** @description 1–200 characters */
+                                    name: string;
+                                    /** @description its folders and documents, in order */
+                                    items?: ({
+                                        /** @enum {string} */
+                                        type: "file";
+                                        /** @description a file of the project (docs/files.md), once per room */
+                                        file_id: string;
+                                    } | {
+                                        /** @enum {string} */
+                                        type: "folder";
+                                        /** @description 1–200 characters */
+                                        name: string;
+                                        /** @description its folders and documents, in order */
+                                        items?: {
+                                            /** @enum {string} */
+                                            type: "file";
+                                            /** @description a file of the project (docs/files.md), once per room */
+                                            file_id: string;
+                                        }[];
+                                    })[];
+                                })[];
+                            })[];
+                        })[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: {
+                                id: string;
+                                appId: string;
+                                name: string;
+                                /** @description the member who made it (Sales members change their own rooms) */
+                                creatorId: string;
+                                /** @description the tree, in order; a document whose file is no longer the project's is left out */
+                                items: ({
+                                    /** @enum {string} */
+                                    type: "file";
+                                    fileId: string;
+                                    /** @description the file's name, as it is now */
+                                    name: string;
+                                    pageCount: number;
+                                    /** @description the file's version: a new version shows in the room */
+                                    version: number;
+                                    /** @description processing, ready or failed (docs/files.md) */
+                                    status: string;
+                                    renderedPages: number;
+                                } | {
+                                    /** @enum {string} */
+                                    type: "folder";
+                                    name: string;
+                                    items: ({
+                                        /** @enum {string} */
+                                        type: "file";
+                                        fileId: string;
+                                        /** @description the file's name, as it is now */
+                                        name: string;
+                                        pageCount: number;
+                                        /** @description the file's version: a new version shows in the room */
+                                        version: number;
+                                        /** @description processing, ready or failed (docs/files.md) */
+                                        status: string;
+                                        renderedPages: number;
+                                    } | {
+                                        /** @enum {string} */
+                                        type: "folder";
+                                        name: string;
+                                        items: ({
+                                            /** @enum {string} */
+                                            type: "file";
+                                            fileId: string;
+                                            /** @description the file's name, as it is now */
+                                            name: string;
+                                            pageCount: number;
+                                            /** @description the file's version: a new version shows in the room */
+                                            version: number;
+                                            /** @description processing, ready or failed (docs/files.md) */
+                                            status: string;
+                                            renderedPages: number;
+                                        } | {
+                                            /** @enum {string} */
+                                            type: "folder";
+                                            name: string;
+                                            items: ({
+                                                /** @enum {string} */
+                                                type: "file";
+                                                fileId: string;
+                                                /** @description the file's name, as it is now */
+                                                name: string;
+                                                pageCount: number;
+                                                /** @description the file's version: a new version shows in the room */
+                                                version: number;
+                                                /** @description processing, ready or failed (docs/files.md) */
+                                                status: string;
+                                                renderedPages: number;
+                                            } | {
+                                                /** @enum {string} */
+                                                type: "folder";
+                                                name: string;
+                                                items: {
+                                                    /** @enum {string} */
+                                                    type: "file";
+                                                    fileId: string;
+                                                    /** @description the file's name, as it is now */
+                                                    name: string;
+                                                    pageCount: number;
+                                                    /** @description the file's version: a new version shows in the room */
+                                                    version: number;
+                                                    /** @description processing, ready or failed (docs/files.md) */
+                                                    status: string;
+                                                    renderedPages: number;
+                                                }[];
+                                            })[];
+                                        })[];
+                                    })[];
+                                })[];
+                                createdAt: string;
+                                updatedAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Delete a data room (Master, Admin: any; Sales: their own): its links are disabled (410), their views stay */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                    roomId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success envelope; failures are HTTP 200 {status:0, code, msg} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 1;
+                            data: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
+                        };
+                    };
+                };
+                /** @description Rate limited: {status:0, code:"rate_limited", msg}, with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            status: 0;
+                            code?: string;
+                            msg: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1.7/app/{appId}/link/{linkId}": {
         parameters: {
             query?: never;
@@ -13355,12 +14163,14 @@ export interface paths {
                         /** @description the link name (required on create) */
                         name?: string;
                         /**
-                         * @description 1 file (file_id), 2 web page (website), 3 redirect (website); default 1
+                         * @description 1 file (file_id), 2 web page (website), 3 redirect (website), 4 data room (room_id); default 1
                          * @enum {integer}
                          */
-                        type?: 1 | 2 | 3;
+                        type?: 1 | 2 | 3 | 4;
                         /** @description the file a file link shows (a file of the project; its new versions keep showing) */
                         file_id?: string;
+                        /** @description the data room a room link (type 4) shows: a room of the project (Sales: one of their own) */
+                        room_id?: string;
                         /** @description http(s) address of a web page or redirect link (never fetched by the server) */
                         website?: string;
                         /** @description a customer of the project: the link is directed to it (Sales: one of their own); '' on edit undirects it */
@@ -13491,6 +14301,8 @@ export interface paths {
                                 embed: number;
                                 /** @description 1: the viewer's page images carry the reader's e-mail address (or visitor id), the time and their address, and its download is a PDF of them (beyond the interface) */
                                 watermark: number;
+                                /** @description the data room a link of type 4 shows; null for the other types (beyond the interface; docs/rooms.md) */
+                                roomId: string | null;
                                 /** @description the form's fields, in order (beyond the interface) */
                                 formFields: string[];
                                 /** @description 1: the e-mail gate mails a six-digit code to the address and opens on it (beyond the interface) */
@@ -14333,6 +15145,127 @@ export interface paths {
                 header?: never;
                 path: {
                     name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/l/{token}/doc/{fileId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A data room's document
+         * @description A document of a room link (a link of type 4): HTML, the file viewer of a file link, its beacons naming the document (`doc`). The 404 page when the file is not one of the room's documents; the link's passcode and e-mail gate come first, as for the room.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    token: string;
+                    fileId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/l/{token}/doc/{fileId}/page/{n}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A data room's document page image
+         * @description Page `n` (from 1) of a document of a room link, as `/l/{token}/page/{n}` answers a file link's: the 404 page when the link is closed or locked, or the file is not one of the room's documents.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    token: string;
+                    fileId: string;
+                    n: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/l/{token}/doc/{fileId}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a data room's document
+         * @description The original of a document of a room link, as an attachment, when the link has `allow_download`; otherwise the 404 page.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    token: string;
+                    fileId: string;
                 };
                 cookie?: never;
             };

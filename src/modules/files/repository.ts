@@ -21,9 +21,18 @@ export const filesRepository = {
   },
 
   /** The name and page count of the project's files among these ids. */
-  facts(db: Db, appId: string, ids: string[]): Promise<{ id: string; name: string; page_count: number }[]> {
+  facts(
+    db: Db,
+    appId: string,
+    ids: string[],
+  ): Promise<{ id: string; name: string; page_count: number; version: number; status: string; rendered_pages: number }[]> {
     if (ids.length === 0) return Promise.resolve([]);
-    return db.selectFrom('files').select(['id', 'name', 'page_count']).where('app_id', '=', appId).where('id', 'in', ids).execute();
+    return db
+      .selectFrom('files')
+      .select(['id', 'name', 'page_count', 'version', 'status', 'rendered_pages'])
+      .where('app_id', '=', appId)
+      .where('id', 'in', ids)
+      .execute();
   },
 
   find(db: Db, appId: string, id: string): Promise<FileRow | undefined> {

@@ -9,6 +9,7 @@ import { createFileRendering } from './rendering.service.ts';
 import { createFileStamps } from './stamps.service.ts';
 import { createFileUploads } from './uploads.service.ts';
 import { createFileViewer } from './viewer.service.ts';
+import type { FileStatus } from './mapper.ts';
 import { filesRepository } from './repository.ts';
 
 export type { IncomingFile, PageImage, PageRequest, PageWidth, ViewerFile } from './model.ts';
@@ -16,6 +17,7 @@ export type { FileRendering } from './rendering.service.ts';
 export type { FileStamps, StampedImage, StampedPageRequest } from './stamps.service.ts';
 export type { FileUploads, UploadCheck, UploadInput } from './uploads.service.ts';
 export type { FileViewer } from './viewer.service.ts';
+export type { FileStatus } from './mapper.ts';
 
 /**
  * Files (docs/files.md, ADR 0019), one service per caller: `uploads` (members upload a PDF, or a PNG
@@ -39,10 +41,17 @@ export function createFilesServices(ctx: AppContext, deps: { storage: FileStorag
 
 export type FilesServices = ReturnType<typeof createFilesServices>;
 
-/** The facts of a file other modules reason about: its name and page count (the scoring module's deck reads). */
+/**
+ * The facts of a file other modules reason about: its name and page count (the scoring module's deck
+ * reads), its version, whether its pages are rendered (a data room's documents).
+ */
 export interface FileFacts {
   name: string;
   pageCount: number;
+  version: number;
+  status: FileStatus;
+  /** Pages rendered so far (1…renderedPages can be shown). */
+  renderedPages: number;
 }
 
 /**
@@ -53,7 +62,18 @@ export function createFileFacts() {
   return {
     async of(db: Kysely<Database>, appId: string, ids: string[]): Promise<Map<string, FileFacts>> {
       const rows = await filesRepository.facts(db, appId, ids.slice(0, 1000));
-      return new Map(rows.map((r) => [r.id, { name: r.name, pageCount: Number(r.page_count) }]));
+      return new Map(
+        rows.map((r) => [
+          r.id,
+          {
+            name: r.name,
+            pageCount: Number(r.page_count),
+            version: Number(r.version),
+            status: r.status as FileStatus,
+            renderedPages: Number(r.rendered_pages),
+          },
+        ]),
+      );
     },
   };
 }

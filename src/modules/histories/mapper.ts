@@ -141,6 +141,7 @@ export function toLink(
     title: r.title,
     embed: r.embed,
     watermark: r.watermark,
+    roomId: r.room_id,
     formFields: r.form_fields ? (JSON.parse(r.form_fields) as string[]) : DEFAULT_FORM_FIELDS,
     emailVerify: r.email_verify,
     allowList: r.allow_list ? (JSON.parse(r.allow_list) as string[]) : [],

@@ -132,6 +132,7 @@ export const Link = Type.Object({
     description:
       "1: the viewer's page images carry the reader's e-mail address (or visitor id), the time and their address, and its download is a PDF of them (beyond the interface)",
   }),
+  roomId: { ...S, description: 'the data room a link of type 4 shows; null for the other types (beyond the interface; docs/rooms.md)' },
   formFields: Type.Array(Type.String(), { description: "the form's fields, in order (beyond the interface)" }),
   emailVerify: Type.Integer({
     description: '1: the e-mail gate mails a six-digit code to the address and opens on it (beyond the interface)',

@@ -32,11 +32,8 @@ export class BeaconError extends Error {}
 const isInt = (v: unknown, min: number, max: number): v is number =>
   typeof v === 'number' && Number.isSafeInteger(v) && v >= min && v <= max;
 
-/**
- * Reads a beacon from its body: JSON text (a `text/plain` body: sendBeacon sends no preflight) or an
- * object already parsed (`application/json`). `pages`: how many pages the link shows.
- */
-export function parseBeacon(body: unknown, pages: number): Beacon {
+/** A beacon's body as an object: JSON text (a `text/plain` body: sendBeacon sends no preflight) or an object already parsed. */
+export function beaconObject(body: unknown): Record<string, unknown> {
   let value = body;
   if (typeof body === 'string' || Buffer.isBuffer(body)) {
     try {
@@ -46,7 +43,22 @@ export function parseBeacon(body: unknown, pages: number): Beacon {
     }
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new BeaconError('The beacon must be a JSON object');
-  const b = value as Record<string, unknown>;
+  return value as Record<string, unknown>;
+}
+
+/** The document a room link's beacon is about (`doc`: a file id of the room), or null for the room's own page. */
+export function beaconDoc(b: Record<string, unknown>): string | null {
+  if (b.doc === undefined || b.doc === null) return null;
+  if (typeof b.doc !== 'string' || b.doc === '' || b.doc.length > 64) throw new BeaconError('doc must be the id of a document of the room');
+  return b.doc;
+}
+
+/**
+ * Reads a beacon from its body: JSON text or an object already parsed (`application/json`).
+ * `pages`: how many pages the link (or the room's document) shows.
+ */
+export function parseBeacon(body: unknown, pages: number): Beacon {
+  const b = beaconObject(body);
   if (typeof b.type !== 'string' || !(BEACON_TYPES as readonly string[]).includes(b.type)) {
     throw new BeaconError(`type must be one of ${BEACON_TYPES.join(', ')}`);
   }
@@ -82,6 +94,11 @@ export interface DwellState {
   lastBeaconAt: number;
   /** The view was closed (left, or silent for SILENT_VIEW_MS): the beacon reopens it, crediting nothing. */
   closed: boolean;
+  /**
+   * A room link's view: the pages of its other documents (`pages` are those of the document the
+   * beacon is about), their time in all, how many, and the next free position among all.
+   */
+  others?: { ms: number; count: number; next: number };
 }
 
 /** A beacon's clock may run ahead of the server's by this much (network jitter, a beacon delayed behind the next). */
@@ -111,9 +128,11 @@ export interface DwellChange {
   changed: Map<number, PageDwell>;
   /** Pages read for the first time in this view, in order. */
   firstRead: number[];
-  /** The view's pages after the beacon. */
+  /** The view's pages after the beacon (a room link's: those of the beacon's document). */
   pages: Map<number, PageDwell>;
+  /** The view's time in all, and its pages read in all (a room link's: of every document). */
   totalMs: number;
+  pageCount: number;
 }
 
 /**
@@ -134,14 +153,14 @@ export function applyDwell(state: DwellState, beacon: Pick<Beacon, 'dwell' | 'pa
       claimed += add;
     }
   }
-  let stored = 0;
+  let stored = state.others?.ms ?? 0;
   for (const p of state.pages.values()) stored += p.ms;
   const budget = creditBudget(state, now, stored, claimed);
   const scale = claimed === 0 ? 0 : budget / claimed;
   const pages = new Map(state.pages);
   const changed = new Map<number, PageDwell>();
   const firstRead: number[] = [];
-  let next = 0;
+  let next = state.others?.next ?? 0;
   for (const p of state.pages.values()) next = Math.max(next, p.position + 1);
   const touch = (n: number, add: number) => {
     const before = pages.get(n);
@@ -161,17 +180,22 @@ export function applyDwell(state: DwellState, beacon: Pick<Beacon, 'dwell' | 'pa
     if (accepted > 0 || pages.has(n)) touch(n, accepted);
     else if (n === beacon.page) touch(n, 0);
   }
-  if (!pages.has(beacon.page)) touch(beacon.page, 0);
-  let totalMs = 0;
+  // Page 0: a room link's own page, which has no page being read.
+  if (beacon.page > 0 && !pages.has(beacon.page)) touch(beacon.page, 0);
+  let totalMs = state.others?.ms ?? 0;
   for (const p of pages.values()) totalMs += p.ms;
-  return { changed, firstRead, pages, totalMs };
+  return { changed, firstRead, pages, totalMs, pageCount: pages.size + (state.others?.count ?? 0) };
 }
 
-/** A view's stored dwell, as a beacon moves it on. */
-export function dwellStateOf(view: ViewRow, durations: DurationRow[]): DwellState {
-  return {
+/**
+ * A view's stored dwell, as a beacon moves it on. `doc`, for a room link's view: the document the
+ * beacon is about (null: the room's own page); the other documents' pages are `others`.
+ */
+export function dwellStateOf(view: ViewRow, durations: DurationRow[], doc?: string | null): DwellState {
+  const mine = doc === undefined ? durations : durations.filter((d) => d.file_id === doc);
+  const state: DwellState = {
     pages: new Map(
-      durations.map((d) => [
+      mine.map((d) => [
         Number(d.page_index),
         { position: d.position, ms: Number(d.duration ?? 0), firstAt: d.created_at ?? view.view_time },
       ]),
@@ -180,4 +204,15 @@ export function dwellStateOf(view: ViewRow, durations: DurationRow[]): DwellStat
     lastBeaconAt: view.beacon_at ?? view.view_time,
     closed: view.closed_at !== null,
   };
+  if (doc !== undefined) {
+    const others = { ms: 0, count: 0, next: 0 };
+    for (const d of durations) {
+      others.next = Math.max(others.next, d.position + 1);
+      if (d.file_id === doc) continue;
+      others.ms += Number(d.duration ?? 0);
+      others.count += 1;
+    }
+    state.others = others;
+  }
+  return state;
 }

@@ -6,6 +6,7 @@ export interface LinkInput {
   name?: string | undefined;
   type?: number | undefined;
   file_id?: string | undefined;
+  room_id?: string | undefined;
   website?: string | undefined;
   customer_id?: string | undefined;
   remark?: string | undefined;

@@ -8,6 +8,7 @@ import type { AccountsService } from '../accounts/service.ts';
 import type { CustomerWritePath } from '../customers/service.ts';
 import type { FileViewer } from '../files/service.ts';
 import type { HistoriesService } from '../histories/service.ts';
+import type { RoomReads } from '../rooms/service.ts';
 import { hasAccessList, parseAccessList } from './access-lists.ts';
 import { AGREEMENT_MAX, type LinkInput, PASSCODE_RE, parseFormFields, parseTags, str, webAddress } from './link-input.ts';
 import type { LinkRow } from './mapper.ts';
@@ -34,6 +35,8 @@ export interface LinkManagementDeps {
   histories: Pick<HistoriesService, 'linkRecord'>;
   /** Whether the server sends mail (the e-mail gate's codes need it); none: it does not. */
   mail?: { configured(): boolean };
+  /** Whether the actor may share a data room (a link of type 4). */
+  rooms: Pick<RoomReads, 'usable'>;
   /** The module's repository (a spec hands a fake). */
   repository?: Pick<typeof linksRepository, 'insert' | 'find' | 'update' | 'clearPasscodeFailures'> &
     Partial<Pick<typeof linksRepository, 'nextAgreementVersion'>>;
@@ -47,7 +50,7 @@ type Columns = Partial<LinkRow>;
  * links (theirs); Master and Admin change any link of the project, Sales their own.
  */
 export function createLinkManagement(ctx: AppContext, deps: LinkManagementDeps) {
-  const { accounts, files, customers, histories } = deps;
+  const { accounts, files, customers, histories, rooms } = deps;
   const repo = deps.repository ?? linksRepository;
   const db = ctx.database.db;
   const { clock } = ctx;
@@ -57,6 +60,7 @@ export function createLinkManagement(ctx: AppContext, deps: LinkManagementDeps) 
     const type = input.type ?? current?.type ?? 1;
     const fileId = input.file_id !== undefined ? str(input.file_id) : (current?.file1 ?? null);
     const websiteIn = input.website !== undefined ? str(input.website) : (current?.website ?? null);
+    if (type === 4) return roomColumns(actor, input, current);
     if (type === 1) {
       if (fileId === null) throw fieldFailure('file_id', 'required', 'file_id is required for a file link (type 1)');
       if (input.file_id !== undefined || current === null || current.file1 !== fileId) {
@@ -64,14 +68,24 @@ export function createLinkManagement(ctx: AppContext, deps: LinkManagementDeps) 
         if (file === null) throw failure('file_not_found', `file ${fileId.slice(0, 64)} is not a file of this project`);
         if (file.status === 'failed') throw failure('invalid_file', 'The file could not be rendered: upload a new version of it first');
       }
-      return { type, file1: fileId, website: null };
+      return { type, file1: fileId, website: null, room_id: null };
     }
     if (websiteIn === null)
       throw fieldFailure('website', 'required', 'website is required for a web page (type 2) or redirect (type 3) link');
     const website = webAddress(websiteIn);
     if (website === null)
       throw fieldFailure('website', 'invalid', 'website must be an absolute http:// or https:// URL of at most 2048 characters');
-    return { type, website, file1: null };
+    return { type, website, file1: null, room_id: null };
+  }
+
+  /** A room link's room (docs/rooms.md): a room of the project the actor may use (Sales: their own). */
+  async function roomColumns(actor: Actor, input: LinkInput, current: LinkRow | null): Promise<Columns> {
+    const roomId = input.room_id !== undefined ? str(input.room_id) : (current?.room_id ?? null);
+    if (roomId === null) throw fieldFailure('room_id', 'required', 'room_id is required for a data room link (type 4)');
+    if ((input.room_id !== undefined || current?.room_id !== roomId) && !(await rooms.usable(actor, roomId))) {
+      throw failure('room_not_found', `room ${roomId.slice(0, 64)} is not a room of this project you may share`);
+    }
+    return { type: 4, room_id: roomId, file1: null, website: null };
   }
 
   /** The customer a link is directed at, if one is given: Sales direct links at their own customers only. */

@@ -34,7 +34,7 @@ export interface ViewLeave {
  * view's customer, and the Duration items of the pages read. Pure but for the clock's formatting.
  */
 export function createLinkRecords(clock: Clock, base: string) {
-  const fileUrl = (link: LinkRow, n: number) => `${base}/api/v1.7/app/${link.app_id}/file/${link.file1 ?? ''}/page/${n}`;
+  const fileUrl = (link: LinkRow, fileId: string | null, n: number) => `${base}/api/v1.7/app/${link.app_id}/file/${fileId ?? ''}/page/${n}`;
 
   function behaviourBody(customer: ViewerCustomer, r: LinkBehaviour): Record<string, unknown> {
     return {
@@ -80,7 +80,8 @@ export function createLinkRecords(clock: Clock, base: string) {
         body: {
           fileId: file?.id ?? link.file1,
           fileName: file?.name ?? null,
-          fileURL: link.type === 1 ? fileUrl(link, n) : link.website,
+          // A file link's file, or a room link's document.
+          fileURL: link.type === 1 || link.type === 4 ? fileUrl(link, file?.id ?? link.file1, n) : link.website,
           pageIndex: String(n),
           duration: String(p.ms),
           sortIndex: p.position,

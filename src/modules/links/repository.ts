@@ -206,6 +206,18 @@ export const linksRepository = {
     return row.locked_until == null ? null : Number(row.locked_until);
   },
 
+  /** Disables the project's active links that show a room (the room was deleted); answers how many. */
+  async disableOfRoom(db: Db, appId: string, roomId: string, now: number): Promise<number> {
+    const res = await db
+      .updateTable('links')
+      .set({ status: 0, disabled_at: now, updated_at: now })
+      .where('app_id', '=', appId)
+      .where('room_id', '=', roomId)
+      .where('status', '=', 1)
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows);
+  },
+
   /** Forgets the link's wrong passcodes and any lockout (its passcode changed). */
   async clearPasscodeFailures(db: Db, appId: string, linkId: string): Promise<void> {
     await db.deleteFrom('link_passcode_failures').where('app_id', '=', appId).where('link_id', '=', linkId).execute();

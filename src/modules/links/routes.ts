@@ -8,6 +8,7 @@ import { page } from '../../http/paging.ts';
 import { Link } from '../histories/schemas.ts';
 import { AppIdParams } from '../projects/schemas.ts';
 import type { LinkAnalytics as Analytics } from './analytics.service.ts';
+import { roomViewerRoutes } from './room.routes.ts';
 import { Acceptance, AcceptancesQuery, AnalyticsQuery, AppLinkParams, LinkAnalytics, LinkBody, WithUrlQuery } from './schemas.ts';
 import type { LinkAgreements, LinkManagement, LinksService } from './service.ts';
 import { type ViewerRoutesOptions, viewerRoutes } from './viewer.routes.ts';
@@ -24,6 +25,7 @@ export async function linksRoutes(fastify: FastifyInstance, opts: LinksRoutesOpt
   agreementRoutes(fastify, links.agreements);
   analyticsRoutes(fastify, links.analytics);
   viewerRoutes(fastify, links, opts);
+  roomViewerRoutes(fastify, links, opts);
 }
 
 /** The API: links made through Rapport, by the project's members (the auth hook resolves the actor). */
@@ -35,11 +37,13 @@ function managementRoutes(fastify: FastifyInstance, management: LinkManagement):
       bodyLimit: BODY_LIMITS.default,
       schema: {
         tags,
-        summary: 'Create a link (any member; it is theirs): a file (type 1), web page (2) or redirect (3) link with a share token',
+        summary:
+          'Create a link (any member; it is theirs): a file (type 1), web page (2), redirect (3) or data room (4) link with a share token',
         description:
           'Answers the Link record, as `GET /api/v1.7/app/{app-id}/links` shows it (`url` with with_url=1, PUBLIC_BASE_URL/l/{shareToken}). ' +
           'The share token carries 128 random bits. Failures: name_required, file_id_required, file_not_found, website_required, ' +
-          'website_invalid (only http and https), customer_not_found, passcode_invalid, expires_at_invalid, form_fields_invalid, tags_invalid.',
+          'website_invalid (only http and https), room_id_required, room_not_found (not a room of the project the caller may share), ' +
+          'customer_not_found, passcode_invalid, expires_at_invalid, form_fields_invalid, tags_invalid.',
         params: AppIdParams,
         querystring: WithUrlQuery,
         body: LinkBody,

@@ -13,9 +13,13 @@ const AccessList = (description: string) =>
 export const LinkBody = Type.Object({
   name: S(1000, 'the link name (required on create)'),
   type: Type.Optional(
-    Type.Integer({ enum: [1, 2, 3], description: '1 file (file_id), 2 web page (website), 3 redirect (website); default 1' }),
+    Type.Integer({
+      enum: [1, 2, 3, 4],
+      description: '1 file (file_id), 2 web page (website), 3 redirect (website), 4 data room (room_id); default 1',
+    }),
   ),
   file_id: S(64, 'the file a file link shows (a file of the project; its new versions keep showing)'),
+  room_id: S(64, 'the data room a room link (type 4) shows: a room of the project (Sales: one of their own)'),
   website: S(4096, 'http(s) address of a web page or redirect link (never fetched by the server)'),
   customer_id: S(64, "a customer of the project: the link is directed to it (Sales: one of their own); '' on edit undirects it"),
   remark: S(10000, 'a remark'),

@@ -1,4 +1,6 @@
+import type { Kysely } from 'kysely';
 import type { AppContext } from '../../context.ts';
+import type { Database } from '../../db/index.ts';
 import type { AccessService } from '../access/service.ts';
 import type { AccountsService } from '../accounts/service.ts';
 import type { CustomerWritePath } from '../customers/service.ts';
@@ -6,6 +8,7 @@ import type { FileStamps, FileViewer } from '../files/service.ts';
 import type { HistoriesService } from '../histories/service.ts';
 import type { IngestService } from '../ingest/service.ts';
 import type { ProjectsService } from '../projects/service.ts';
+import type { RoomReads } from '../rooms/service.ts';
 import { createLinkAgreements } from './agreements.service.ts';
 import { type AlertLink, type EarlierView, type ViewReader, type ViewReading, linkAlertsRepository } from './alerts.repository.ts';
 import { createLinkAnalytics } from './analytics.service.ts';
@@ -16,9 +19,11 @@ import { createLinkManagement } from './manage.service.ts';
 import { type OwnerNotifier, createOwnerNotifier } from './notifier.ts';
 import { createLinkRecords } from './records.ts';
 import { linksRepository as repo } from './repository.ts';
+import { createRoomViewer } from './room-viewer.ts';
 import { createLinkSigning } from './signing.ts';
 import { type ViewerMail, createEmailCodes } from './verification.service.ts';
 import { createViewerFiles } from './viewer-files.ts';
+import { createViewerRooms } from './viewer-rooms.ts';
 import { createLinkViewer } from './viewer.service.ts';
 import { createLinkViews } from './views.service.ts';
 
@@ -47,6 +52,7 @@ export type { LinkAgreements } from './agreements.service.ts';
 export { CONTINUE_VIEW_MS } from './views.service.ts';
 export { SILENT_VIEW_MS, SWEEP_EVERY_MS } from './view-sweep.service.ts';
 export type { LinkViews } from './views.service.ts';
+export type { RoomViewer } from './room-viewer.ts';
 // This module's part of erasing customers, built by the composition root for erasure.
 export { type LinkErasure, createLinkErasure } from './erasure.service.ts';
 
@@ -84,6 +90,15 @@ export function createLinkReads(ctx: AppContext) {
 export type LinkReads = ReturnType<typeof createLinkReads>;
 
 /**
+ * What a data room's deletion does to the links that show it (docs/rooms.md), in the rooms module's
+ * transaction: they are disabled (their page answers 410), their views and counters stay.
+ */
+export function createRoomLinkDisabler() {
+  return (trx: Kysely<Database>, appId: string, roomId: string, now: number): Promise<number> =>
+    repo.disableOfRoom(trx, appId, roomId, now);
+}
+
+/**
  * Links made and shared from Rapport (docs/links.md), one service per caller: `management` (the
  * project's signed-in members make, edit and disable links), `viewer` (a link's recipients in their
  * browser: its pages, gates, agreement and form, and the hand-off to the project's site), `views` (view
@@ -106,6 +121,8 @@ export function createLinksService(
     ingest: IngestService;
     /** The project's site origins: a link to them carries the visitor's hand-off (docs/site-tracking.md). */
     projects: ProjectsService;
+    /** Data rooms a link of type 4 shows (docs/rooms.md): who may share one, a room's tree, its documents. */
+    rooms: Pick<RoomReads, 'usable' | 'viewerRoom' | 'holds'>;
     /** Owners' first-open e-mails; by default by SMTP when SMTP_URL is set. */
     notifier?: OwnerNotifier;
     /** Whether a link's creator takes the first-open e-mail (the alerts' settings); none: never. */
@@ -122,6 +139,8 @@ export function createLinksService(
   const records = createLinkRecords(ctx.clock, ctx.config.publicBaseUrl);
   const viewerFile = createViewerFiles(ctx.clock, files);
   const gates = createLinkGates(ctx, { access, signing });
+  const viewerRoom = createViewerRooms(ctx.clock, deps.rooms);
+  const roomViewer = createRoomViewer({ rooms: deps.rooms, viewerRoom, files, gates, viewerFile });
   const views = createLinkViews(ctx, {
     accounts,
     customers,
@@ -132,6 +151,7 @@ export function createLinksService(
     signing,
     records,
     viewerFile,
+    roomDocument: roomViewer.document,
   });
   const forms = createLinkForms(ctx, { access, customers, ingest, records });
   const agreements = createLinkAgreements(ctx);
@@ -148,12 +168,13 @@ export function createLinksService(
     forms,
     gatePosts,
     viewerFile,
+    roomViewer,
   });
-  const management = createLinkManagement(ctx, { accounts, files, customers, histories, mail: deps.viewerMail });
+  const management = createLinkManagement(ctx, { accounts, files, customers, histories, mail: deps.viewerMail, rooms: deps.rooms });
   const analytics = createLinkAnalytics(ctx, { files, customers });
   // The background jobs the composition root defines: silent views closed, spent codes forgotten.
   const jobs = [views.sweepJob, codes.expiryJob];
-  return { management, viewer, views, agreements, analytics, jobs };
+  return { management, viewer, views, agreements, analytics, roomViewer, jobs };
 }
 
 export type LinksService = ReturnType<typeof createLinksService>;

@@ -35,6 +35,8 @@ export interface ViewStart {
   close: boolean;
   /** The address the reader passed the link's e-mail gate with (its code proved it: `verified`); none without a gate. */
   reader?: { email: string; verified: boolean } | null;
+  /** The file the page shown first is of, when the caller has it (a room link's document). */
+  file?: ViewerFile | null;
 }
 
 /** Who opens the link, as a view's first records name them. */
@@ -168,7 +170,12 @@ export function createViewStart(ctx: AppContext, deps: ViewStartDeps) {
   async function startView(link: LinkRow, visitor: VisitorRequest, start: ViewStart): Promise<void> {
     const customer = await customerFor(link, visitor.visitorId);
     // The page shown first is read from the open on: its Duration item (and page-turn record) start now.
-    const file = start.page === null || link.type !== 1 ? null : await viewerFile(link.app_id, link.file1 ?? '');
+    const file =
+      start.file !== undefined
+        ? start.file
+        : start.page === null || link.type !== 1
+          ? null
+          : await viewerFile(link.app_id, link.file1 ?? '');
     const o: Opener = { link, visitor, env: ctx.visitors.describe(visitor.userAgent, visitor.ip), file };
     const first =
       start.page === null

@@ -10,7 +10,7 @@ const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;'
 export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
 
 /** JSON inside a `<script type="application/json">`: `<` escaped so the text cannot close the element. */
-const jsonData = (value: unknown) =>
+export const jsonData = (value: unknown) =>
   JSON.stringify(value)
     .replace(/</g, '\\u003c')
     .replace(/\u2028/g, '\\u2028')
@@ -116,7 +116,7 @@ const logoImg = (brand: Brand | null | undefined) =>
   brand?.logo ? `<img class="logo" src="${escapeHtml(brand.logo)}" alt="" height="32">` : '';
 
 /** A bar's heading: the project's name above the link's title, the logo before them. */
-function barHeading(title: string, brand: Brand | null | undefined): string {
+export function barHeading(title: string, brand: Brand | null | undefined): string {
   if (!brand) return `<h1>${escapeHtml(title)}</h1>`;
   return `${logoImg(brand)}<div class="heading"><span class="brand">${escapeHtml(brand.name)}</span><h1>${escapeHtml(title)}</h1></div>`;
 }
@@ -242,11 +242,16 @@ export interface PageOptions {
   sent: boolean;
   /** `?p=`: the page to start at. */
   startPage: number;
+  /** The bar's heading instead of the title's (a room's document: the way back to the room), and head extras. */
+  heading?: string;
+  head?: string;
 }
 
 /** The page of a file link: every page as an image (the first inline, the others lazily), and the form. */
 export function fileViewerPage(m: FileViewerModel, o: PageOptions): string {
   const token = encodeURIComponent(m.shareToken);
+  // A room's document: its images, download and beacons under the room link (docs/rooms.md).
+  const base = m.room ? `/l/${token}/doc/${encodeURIComponent(m.room.fileId)}` : `/l/${token}`;
   const count = m.file.pageCount;
   const first = m.file.pages[0];
   const byNumber = new Map(m.file.pages.map((p) => [p.n, p]));
@@ -256,7 +261,7 @@ export function fileViewerPage(m: FileViewerModel, o: PageOptions): string {
     const p = byNumber.get(n) ?? first;
     const width = p?.desktop.width ?? 1600;
     const height = p?.desktop.height ?? 900;
-    const src = (w: 'phone' | 'desktop') => `/l/${token}/page/${n}?width=${w}&amp;v=${encodeURIComponent(m.file.version)}`;
+    const src = (w: 'phone' | 'desktop') => `${base}/page/${n}?width=${w}&amp;v=${encodeURIComponent(m.file.version)}`;
     // The first page (and the page a link starts at) load at once; the others as they near the screen.
     const eager = n === 1 || n === o.startPage;
     sections.push(
@@ -274,16 +279,18 @@ export function fileViewerPage(m: FileViewerModel, o: PageOptions): string {
     form: `/l/${m.shareToken}/form`,
     start: o.startPage,
     ...(m.watermark ? { guard: true } : {}),
+    ...(m.room ? { doc: m.room.fileId } : {}),
   };
   return shell({
     title: m.title,
     nonce: o.nonce,
     brand: m.brand,
     ...(m.watermark ? { bodyClass: 'wm' } : {}),
+    head: o.head,
     body: `<header class="bar">
-${barHeading(m.title, m.brand)}
+${o.heading ?? barHeading(m.title, m.brand)}
 <span class="counter" aria-live="polite"><span id="current">${o.startPage}</span> / ${count}</span>
-${m.download ? `<a class="download" href="/l/${token}/download">Download</a>` : ''}
+${m.download ? `<a class="download" href="${base}/download">Download</a>` : ''}
 </header>
 <main class="deck" id="deck">
 ${sections.join('\n')}

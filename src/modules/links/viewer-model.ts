@@ -1,4 +1,5 @@
 import type { ViewerFile } from '../files/service.ts';
+import type { ViewerRoom } from '../rooms/service.ts';
 import type { FormField, LinkRow, Unavailable } from './mapper.ts';
 
 /** The form's fields when a link names none (as the Link record shows them). */
@@ -41,6 +42,18 @@ export interface FileViewerModel {
   download: boolean;
   /** The page images carry the reader's watermark: the page deters copying too (docs/links.md). */
   watermark: boolean;
+  brand: Brand | null;
+  /** A document of a room link (docs/rooms.md): the room's title, to go back to it, and the document's file id. */
+  room?: { title: string; fileId: string };
+}
+
+/** The page of a room link: the room's tree (docs/rooms.md). */
+export interface RoomViewerModel {
+  kind: 'room';
+  shareToken: string;
+  title: string;
+  viewToken: string | null;
+  room: ViewerRoom;
   brand: Brand | null;
 }
 
@@ -115,6 +128,7 @@ export type ViewerAnswer =
   | { kind: 'redirect'; url: string }
   | { kind: 'document-missing'; title: string }
   | FileViewerModel
+  | RoomViewerModel
   | WebViewerModel;
 
 /**
@@ -124,14 +138,16 @@ export type ViewerAnswer =
  */
 export function readerTitle(link: Pick<LinkRow, 'title' | 'type' | 'website'>, fileName?: string): string {
   if (link.title !== null && link.title !== '') return link.title;
-  if (link.type !== 1) {
+  if (link.type === 2 || link.type === 3) {
     try {
       return new URL(link.website ?? '').host || SHARED_PAGE;
     } catch {
       return SHARED_PAGE;
     }
   }
-  return fileName ?? SHARED_DOCUMENT;
+  // A file link's file, a room link's room, once the reader is let in.
+  return fileName ?? (link.type === 4 ? SHARED_DOCUMENTS : SHARED_DOCUMENT);
 }
 const SHARED_DOCUMENT = 'Shared document';
 const SHARED_PAGE = 'Shared page';
+const SHARED_DOCUMENTS = 'Shared documents';

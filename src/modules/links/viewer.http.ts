@@ -8,6 +8,7 @@ import type { AccountsService } from '../accounts/service.ts';
 import { UNLOCK_TTL_S, type ViewerAnswer, type VisitorRequest } from './service.ts';
 import { agreementPage, codePage } from './gate-html.ts';
 import { emailGatePage, fileViewerPage, messagePage, passcodePage, webViewerPage } from './viewer-html.ts';
+import { roomDocumentHeading, roomDocumentStyle, roomViewerPage } from './viewer-room-html.ts';
 
 /*
  * The public viewer's HTTP plumbing, shared by its routes (viewer.routes.ts): who the visitor is, the
@@ -151,8 +152,19 @@ export function viewerHttp(fastify: FastifyInstance, opts: ViewerRoutesOptions) 
       case 'file': {
         pageHeaders(reply, nonce);
         const sent = (query as { sent?: unknown }).sent === '1';
-        return reply.send(fileViewerPage(answer, { nonce, script: scriptUrl, sent, startPage: pageOf(query, answer.file.pageCount) }));
+        const startPage = pageOf(query, answer.file.pageCount);
+        // A room's document: the way back to the room in its bar.
+        const room = answer.room
+          ? {
+              heading: roomDocumentHeading(answer.shareToken, answer.title, answer.room.title, answer.brand),
+              head: roomDocumentStyle(nonce),
+            }
+          : {};
+        return reply.send(fileViewerPage(answer, { nonce, script: scriptUrl, sent, startPage, ...room }));
       }
+      case 'room':
+        pageHeaders(reply, nonce);
+        return reply.send(roomViewerPage(answer, { nonce, script: scriptUrl }));
       case 'web': {
         const origin = answer.embed ? new URL(answer.website).origin : undefined;
         pageHeaders(reply, nonce, origin);

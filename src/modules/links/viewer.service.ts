@@ -12,6 +12,7 @@ import { type LinkGates, nextGate } from './gates.ts';
 import { type LinkRow, formFieldsOf } from './mapper.ts';
 import { linksRepository as repo } from './repository.ts';
 import type { LinkSigning } from './signing.ts';
+import type { RoomViewer } from './room-viewer.ts';
 import type { ViewerFiles } from './viewer-files.ts';
 import { type Brand, DEFAULT_FORM_FIELDS, type ViewerAnswer, type VisitorRequest, readerTitle } from './viewer-model.ts';
 import type { LinkViews } from './views.service.ts';
@@ -58,6 +59,8 @@ export interface LinkViewerDeps {
   /** The e-mail gate's and the agreement's forms, and their pages. */
   gatePosts: LinkGatePosts;
   viewerFile: ViewerFiles;
+  /** A room link's page and documents (room-viewer.ts). */
+  roomViewer: Pick<RoomViewer, 'page' | 'document' | 'roomTitle'>;
 }
 
 /**
@@ -102,6 +105,8 @@ export function createLinkViewer(ctx: AppContext, deps: LinkViewerDeps) {
     const token = (await gates.isMember(link, visitor.userId)) ? null : await signing.viewToken(link.id, timeOrderedUuid());
     const formFields = formFieldsOf(link, DEFAULT_FORM_FIELDS);
     const formPosition = link.form_position;
+    if (link.type === 4)
+      return deps.roomViewer.page(link, { shareToken, viewToken: token, brand, title: (name) => readerTitle(link, name) });
     if (link.type === 2) {
       // A framed page is another site's third-party frame: no hand-off there.
       const website = link.embed === 1 ? (link.website ?? base) : await withHandoff(link, link.website ?? base, visitor.visitorId);
@@ -113,6 +118,29 @@ export function createLinkViewer(ctx: AppContext, deps: LinkViewerDeps) {
     const fileTitle = readerTitle(link, file.name);
     const watermark = link.watermark === 1;
     return { kind: 'file', shareToken, title: fileTitle, viewToken: token, file, formPosition, formFields, download, watermark, brand };
+  }
+
+  /** A document of a room link's room, in the file viewer (docs/rooms.md); a file the room does not hold is the 404. */
+  async function documentOf(link: LinkRow, shareToken: string, visitor: VisitorRequest, o: { brand: Brand | null; fileId: string }) {
+    const file = await deps.roomViewer.document(link, o.fileId);
+    const roomTitle = file === null ? null : await deps.roomViewer.roomTitle(link, { title: (name) => readerTitle(link, name) });
+    if (file === null || roomTitle === null) return { kind: 'unavailable', why: 'missing' } as const;
+    if (file.status === 'failed' || file.pages.length === 0) return { kind: 'document-missing', title: file.name } as const;
+    const token = (await gates.isMember(link, visitor.userId)) ? null : await signing.viewToken(link.id, timeOrderedUuid());
+    return {
+      kind: 'file',
+      shareToken,
+      title: file.name,
+      viewToken: token,
+      file,
+      formPosition: link.form_position,
+      formFields: formFieldsOf(link, DEFAULT_FORM_FIELDS),
+      download: link.allow_download === 1,
+      // A room's documents are served unwatermarked for now (docs/rooms.md).
+      watermark: false,
+      brand: o.brand,
+      room: { title: roomTitle, fileId: file.id },
+    } as const;
   }
 
   /** Counts a wrong passcode of the link: null, or the lockout it started (logged, for the owner to hear of it). */
@@ -164,9 +192,9 @@ export function createLinkViewer(ctx: AppContext, deps: LinkViewerDeps) {
      * The viewer's answer to `GET /l/{shareToken}`: a gate, the page of a file or web page link,
      * a redirect link's target (the visit recorded, unless a bot, a member or a HEAD request),
      * or why the link does not open. Nothing is written for file and web pages: their view starts
-     * with the page's `open` beacon.
+     * with the page's `open` beacon. `doc`: a document of a room link (`/l/{token}/doc/{file-id}`).
      */
-    async viewer(shareToken: string, visitor: VisitorRequest, head: boolean): Promise<ViewerAnswer> {
+    async viewer(shareToken: string, visitor: VisitorRequest, head: boolean, doc?: string): Promise<ViewerAnswer> {
       const found = await gates.linkOf(shareToken, visitor.within);
       if (!('link' in found)) return { kind: 'unavailable', why: found.why };
       const link = found.link;
@@ -176,6 +204,7 @@ export function createLinkViewer(ctx: AppContext, deps: LinkViewerDeps) {
       const gate = nextGate(link, unlocked, clock.now());
       if (gate !== null) return deps.gatePosts.gatePage(link, gate, unlocked, { shareToken, title, brand });
       if (visitor.mailClick !== undefined && !head) await tieMailClick(link, visitor, visitor.mailClick);
+      if (doc !== undefined) return documentOf(link, shareToken, visitor, { brand, fileId: doc });
       if (link.type === 3) {
         if (!head && (await gates.counts(link, visitor))) await views.visit(link, visitor);
         return { kind: 'redirect', url: await withHandoff(link, link.website ?? base, visitor.visitorId) };

@@ -6,7 +6,17 @@ import type { AccountsService } from '../accounts/service.ts';
 import type { CustomerWritePath, ViewerCustomer } from '../customers/service.ts';
 import type { ViewerFile } from '../files/service.ts';
 import type { IngestService } from '../ingest/service.ts';
-import { type Beacon, BeaconError, type DwellChange, type PageDwell, applyDwell, dwellStateOf, parseBeacon } from './beacons.ts';
+import {
+  type Beacon,
+  BeaconError,
+  type DwellChange,
+  type PageDwell,
+  applyDwell,
+  beaconDoc,
+  beaconObject,
+  dwellStateOf,
+  parseBeacon,
+} from './beacons.ts';
 import { type LinkGates, emailGated } from './gates.ts';
 import { type DurationRow, type LinkRow, type ViewRow, tagsOf } from './mapper.ts';
 import type { OwnerNotifier } from './notifier.ts';
@@ -39,7 +49,19 @@ export interface LinkViewsDeps {
   signing: LinkSigning;
   records: LinkRecords;
   viewerFile: ViewerFiles;
+  /** A document of a room link's room (docs/rooms.md), or null: not one of its documents (room-viewer.ts). */
+  roomDocument?: (link: LinkRow, fileId: string) => Promise<ViewerFile | null>;
   repository?: ViewsRepository;
+}
+
+/**
+ * What a beacon is about: how many pages it may name, the file they are pages of, and, for a room
+ * link, `doc`: the document (its file id), or null for the room's own page (no page is read there).
+ */
+interface BeaconTarget {
+  count: number;
+  file: ViewerFile | null;
+  doc?: string | null;
 }
 
 /** What one beacon of an open view moved on. */
@@ -78,7 +100,7 @@ export function createLinkViews(ctx: AppContext, deps: LinkViewsDeps) {
   }
 
   /** A beacon that starts a view, or continues the visitor's recent one (a reload within 30 minutes). */
-  async function openBeacon(link: LinkRow, beacon: Beacon, visitor: VisitorRequest) {
+  async function openBeacon(link: LinkRow, beacon: Beacon, visitor: VisitorRequest, target: BeaconTarget) {
     if (!(await gates.counts(link, visitor))) return { counted: false as const };
     const viewId = await signing.viewOf(beacon.token, link.id);
     if (viewId === null) throw tokenRefused();
@@ -92,14 +114,20 @@ export function createLinkViews(ctx: AppContext, deps: LinkViewsDeps) {
     const recent = await repo.recentView(reader, link.app_id, visitor.visitorId, link.id, now - CONTINUE_VIEW_MS);
     if (recent) {
       // The page goes on with the view's token, its sequence and what it read so far (its figures are totals).
+      // A room link's page goes on with its document's pages only.
       const dwell: Record<string, number> = {};
-      for (const d of (await repo.view(reader, link.app_id, recent.id))?.durations ?? [])
-        dwell[String(d.page_index)] = Number(d.duration ?? 0);
+      const found = await repo.view(reader, link.app_id, recent.id);
+      for (const d of found?.durations ?? [])
+        if (target.doc === undefined || d.file_id === target.doc) dwell[String(d.page_index)] = Number(d.duration ?? 0);
+      // Within a room, opening the next document (or the room again) goes on reading: the view reopens from now.
+      if (found && target.doc !== undefined)
+        await applyBeacon(link, { ...beacon, type: 'page', seq: found.view.beacon_seq }, visitor, { ...found, target });
       return { counted: true as const, continued: true, token: await signing.viewToken(link.id, recent.id), seq: recent.beacon_seq, dwell };
     }
+    const page = target.doc === null ? null : beacon.page;
     try {
       const reader = await readerOf(link, visitor);
-      await starts.startView(link, visitor, { viewId, seq: beacon.seq, now, page: beacon.page, close: false, reader });
+      await starts.startView(link, visitor, { viewId, seq: beacon.seq, now, page, close: false, file: target.file, reader });
     } catch (err) {
       // The same open racing itself: one of the two wrote the view.
       if (!isUniqueViolation(err)) throw err;
@@ -124,11 +152,13 @@ export function createLinkViews(ctx: AppContext, deps: LinkViewsDeps) {
     link: LinkRow,
     beacon: Beacon,
     visitor: VisitorRequest,
-    found: { view: ViewRow; durations: DurationRow[]; file: ViewerFile | null },
+    found: { view: ViewRow; durations: DurationRow[]; target: BeaconTarget },
   ) {
-    const { view } = found;
+    const { view, target } = found;
     const now = Math.max(clock.now(), view.beacon_at ?? 0);
-    const change = applyDwell(dwellStateOf(view, found.durations), beacon, now);
+    // A room's own page reads no page: its beacons keep the view going (page 0, no time).
+    const read = target.doc === null ? { page: 0, dwell: new Map<number, number>() } : beacon;
+    const change = applyDwell(dwellStateOf(view, found.durations, target.doc), read, now);
     const customer =
       view.customer_id === null ? null : ((await customers.viewerCustomers(link.app_id, [view.customer_id])).get(view.customer_id) ?? null);
     const env = customer === null ? null : ctx.visitors.describe(visitor.userAgent, visitor.ip);
@@ -143,21 +173,21 @@ export function createLinkViews(ctx: AppContext, deps: LinkViewsDeps) {
       progress: {
         viewLogId: view.id,
         linkId: link.id,
-        fileVersion: found.file?.versionNumber ?? null,
+        fileVersion: target.file?.versionNumber ?? null,
         fromSeq: view.beacon_seq,
         totals: {
           totalDuration: change.totalMs,
-          totalPage: change.pages.size,
+          totalPage: change.pageCount,
           leaveTime: leave ? now : closedAt !== null ? view.left_at : null,
         },
         state: { beacon_seq: beacon.seq, beacon_at: now, closed_at: closedAt, left_at: leave ? now : view.left_at, last_page: beacon.page },
-        durations: records.durations(link, found.file, change.changed, now),
+        durations: records.durations(link, target.file, change.changed, now),
       },
     });
   }
 
   /** A beacon of an open view: its dwell, the pages read for the first time, its leave. */
-  async function viewBeacon(link: LinkRow, beacon: Beacon, visitor: VisitorRequest, file: ViewerFile | null) {
+  async function viewBeacon(link: LinkRow, beacon: Beacon, visitor: VisitorRequest, target: BeaconTarget) {
     const viewId = await signing.viewOf(beacon.token, link.id);
     if (viewId === null) throw tokenRefused();
     for (let attempt = 1; ; attempt += 1) {
@@ -165,22 +195,34 @@ export function createLinkViews(ctx: AppContext, deps: LinkViewsDeps) {
       if (!found) throw publicFailure('view_not_found', 'No such view: a view starts with its open beacon');
       if (found.view.link_id !== link.id) throw publicFailure('view_token_invalid', 'The view belongs to another link');
       if (beacon.seq <= found.view.beacon_seq) return { duplicate: true };
-      if (await applyBeacon(link, beacon, visitor, { ...found, file })) return { accepted: true };
+      if (await applyBeacon(link, beacon, visitor, { ...found, target })) return { accepted: true };
       // Another beacon of the view moved it on meanwhile: read it again.
       if (attempt >= 3) return { duplicate: true };
     }
   }
 
-  /** The beacon's link, open and unlocked, and how many pages its beacons may name. */
-  async function beaconLink(shareToken: string, unlock: string | undefined, within: string | null | undefined) {
+  /** The beacon's link, open and unlocked. */
+  async function beaconLink(shareToken: string, unlock: string | undefined, within: string | null | undefined): Promise<LinkRow> {
     const found = await gates.linkOf(shareToken, within);
     if (!('link' in found)) throw publicFailure('link_unavailable', 'The link does not open (unknown, disabled or expired)');
     const link = found.link;
     if (await gates.locked(link, unlock))
       throw publicFailure('link_unavailable', 'The link is locked: give its passcode or e-mail address, or accept its agreement, first');
-    if (link.type !== 1 || link.file1 === null) return { link, count: 1, file: null };
+    return link;
+  }
+
+  /** What a beacon of the link is about: its file's pages; a room link's document (`doc`), checked against the room. */
+  async function targetOf(link: LinkRow, value: Record<string, unknown>): Promise<BeaconTarget> {
+    if (link.type === 4) {
+      const doc = beaconDoc(value);
+      if (doc === null) return { count: 1, file: null, doc: null };
+      const file = deps.roomDocument === undefined ? null : await deps.roomDocument(link, doc);
+      if (file === null) throw new BeaconError('doc is not a document of the room');
+      return { count: Math.max(1, file.pageCount), file, doc: file.id };
+    }
+    if (link.type !== 1 || link.file1 === null) return { count: 1, file: null };
     const file = await viewerFile(link.app_id, link.file1);
-    return { link, count: Math.max(1, file?.pageCount ?? 1), file };
+    return { count: Math.max(1, file?.pageCount ?? 1), file };
   }
 
   return {
@@ -190,10 +232,13 @@ export function createLinkViews(ctx: AppContext, deps: LinkViewsDeps) {
      * the view's own budget of beacons (the route counts them) once the beacon names a view of the link.
      */
     async beacon(shareToken: string, body: unknown, visitor: VisitorRequest, countView: (viewId: string) => Promise<void>) {
-      const { link, count, file } = await beaconLink(shareToken, visitor.unlock, visitor.within);
+      const link = await beaconLink(shareToken, visitor.unlock, visitor.within);
       let beacon: Beacon;
+      let target: BeaconTarget;
       try {
-        beacon = parseBeacon(body, count);
+        const value = beaconObject(body);
+        target = await targetOf(link, value);
+        beacon = parseBeacon(value, target.count);
       } catch (err) {
         if (err instanceof BeaconError) throw publicFailure('beacon_invalid', err.message);
         throw err;
@@ -201,8 +246,8 @@ export function createLinkViews(ctx: AppContext, deps: LinkViewsDeps) {
       const viewId = await signing.viewOf(beacon.token, link.id);
       if (viewId === null) throw tokenRefused();
       await countView(viewId);
-      if (beacon.type === 'open') return openBeacon(link, beacon, visitor);
-      return viewBeacon(link, beacon, visitor, file);
+      if (beacon.type === 'open') return openBeacon(link, beacon, visitor, target);
+      return viewBeacon(link, beacon, visitor, target);
     },
 
     /** A redirect link's visit: a view started and closed at once (the viewer checked it counts). */

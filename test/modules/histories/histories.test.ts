@@ -338,6 +338,7 @@ describe('GET /app/{app-id}/links and /link/{link-id}/view-logs', () => {
       allowDownload: 0,
       emailGate: 0,
       embed: 0,
+      roomId: null,
       formFields: ['name', 'email', 'phone', 'company'],
       title: null,
       emailVerify: 0,

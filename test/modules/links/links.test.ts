@@ -156,7 +156,7 @@ describe('creating a link', () => {
       const res = await createLink(t.server, p.appId, p.sales.token, body);
       expect(res.json(), JSON.stringify(body)).toMatchObject({ status: 0, code });
     }
-    const bad = await createLink(t.server, p.appId, p.sales.token, { name: 'Type', type: 4, website: 'https://x.example' });
+    const bad = await createLink(t.server, p.appId, p.sales.token, { name: 'Type', type: 5, website: 'https://x.example' });
     expect(bad.json()).toMatchObject({ status: 0, code: 'Bad Request' });
     expect(await linkRows()).toBe(before);
   });

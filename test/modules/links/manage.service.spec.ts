@@ -36,6 +36,7 @@ function setUp() {
         new Map(ids.filter((id) => id === 'customer-2').map((id) => [id, { id, name: null, ownerId: 2 }])),
     },
     histories: { linkRecord: async (_actor, id) => links.get(id) as never },
+    rooms: { usable: async () => false },
     repository: {
       insert: async (_db, row) => {
         links.set(row.id, { status: 1, ...row } as LinkRow);

@@ -66,6 +66,7 @@ function linkRow(over: Partial<LinkRow>): LinkRow {
     agreement: null,
     agreement_version: 0,
     watermark: 0,
+    room_id: null,
     ...over,
   };
 }

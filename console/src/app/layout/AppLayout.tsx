@@ -57,12 +57,14 @@ export function AppLayout({ children }: { children: ReactNode }) {
   const live = useLiveStream(appId);
 
   // The menu entry of the page shown: the path's segment after the project (a customer's page is under customers).
-  // A sequence's and the playbooks' pages are under sequences.
+  // A sequence's and the playbooks' pages are under sequences, the data rooms under links.
   const segment = appId ? (location.pathname.split('/')[3] ?? 'home') : undefined;
   const section = segment
     ? segment === 'playbooks'
       ? 'sequences'
-      : segment
+      : segment === 'rooms'
+        ? 'links'
+        : segment
     : location.pathname.startsWith('/admin/clients')
       ? 'clients'
       : 'projects';

@@ -16,6 +16,6 @@ describe('linkState', () => {
 
 describe('linkKind', () => {
   it('names the API types, a file link by default', () => {
-    expect([1, 2, 3, 9].map(linkKind)).toEqual(['file', 'web', 'redirect', 'file']);
+    expect([1, 2, 3, 4, 9].map(linkKind)).toEqual(['file', 'web', 'redirect', 'room', 'file']);
   });
 });

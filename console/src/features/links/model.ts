@@ -15,9 +15,9 @@ export function linkState(
 }
 
 /** The link kinds of the API's `type`. */
-export const LINK_TYPES = { 1: 'file', 2: 'web', 3: 'redirect' } as const;
+export const LINK_TYPES = { 1: 'file', 2: 'web', 3: 'redirect', 4: 'room' } as const;
 export type LinkKind = (typeof LINK_TYPES)[keyof typeof LINK_TYPES];
 
 export function linkKind(type: number): LinkKind {
-  return LINK_TYPES[type as 1 | 2 | 3] ?? 'file';
+  return LINK_TYPES[type as 1 | 2 | 3 | 4] ?? 'file';
 }

@@ -39,7 +39,7 @@ export function LinkDetail({ appId, link }: { appId: string; link: LinkItem }) {
           column={1}
           size="small"
           items={[
-            ...(linkKind(link.type) === 'file'
+            ...(linkKind(link.type) === 'file' || linkKind(link.type) === 'room'
               ? []
               : [{ key: 'website', label: t('links.detail.website'), children: link.website ?? t('common.none') }]),
             ...(link.customer
@@ -62,7 +62,9 @@ export function LinkDetail({ appId, link }: { appId: string; link: LinkItem }) {
                   { key: 'download', label: t('links.detail.download'), children: yesNo(link.allowDownload) },
                   { key: 'watermark', label: t('links.detail.watermark'), children: yesNo(link.watermark) },
                 ]
-              : []),
+              : linkKind(link.type) === 'room'
+                ? [{ key: 'download', label: t('links.detail.download'), children: yesNo(link.allowDownload) }]
+                : []),
             { key: 'gate', label: t('links.detail.emailGate'), children: yesNo(link.emailGate) },
           ]}
         />

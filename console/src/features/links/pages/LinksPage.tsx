@@ -1,4 +1,4 @@
-import { ArrowLeftOutlined, CopyOutlined, PlusOutlined, QrcodeOutlined, StopOutlined } from '@ant-design/icons';
+import { ArrowLeftOutlined, CopyOutlined, FolderOpenOutlined, PlusOutlined, QrcodeOutlined, StopOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { App, Badge, Button, Card, Drawer, Empty, Flex, Grid, List, Modal, Popconfirm, Result, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
@@ -149,9 +149,14 @@ export function LinksPage() {
       <PageHeader
         title={t('links.title')}
         extra={
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>
-            {t('links.new')}
-          </Button>
+          <>
+            <Link to={`/p/${appId}/rooms`}>
+              <Button icon={<FolderOpenOutlined />}>{t('links.rooms')}</Button>
+            </Link>
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>
+              {t('links.new')}
+            </Button>
+          </>
         }
       />
       <Typography.Paragraph type="secondary">{t('links.intro')}</Typography.Paragraph>
