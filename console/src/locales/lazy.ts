@@ -1,5 +1,6 @@
 import type home from './en-US/home.json';
 import type linkAnalytics from './en-US/linkAnalytics.json';
+import type linkGates from './en-US/linkGates.json';
 import type playbooks from './en-US/playbooks.json';
 import type rooms from './en-US/rooms.json';
 import type notifications from './en-US/notifications.json';
@@ -20,6 +21,7 @@ export interface LazyTexts {
   sequences: typeof sequences;
   playbooks: typeof playbooks;
   linkAnalytics: typeof linkAnalytics;
+  linkGates: typeof linkGates;
   rooms: typeof rooms;
 }
 
@@ -36,6 +38,7 @@ export const LAZY_TEXTS: { [N in LazyNamespace]: Record<Language, () => Promise<
   sequences: { 'en-US': () => import('./en-US/sequences.json'), 'zh-CN': () => import('./zh-CN/sequences.json') },
   playbooks: { 'en-US': () => import('./en-US/playbooks.json'), 'zh-CN': () => import('./zh-CN/playbooks.json') },
   linkAnalytics: { 'en-US': () => import('./en-US/linkAnalytics.json'), 'zh-CN': () => import('./zh-CN/linkAnalytics.json') },
+  linkGates: { 'en-US': () => import('./en-US/linkGates.json'), 'zh-CN': () => import('./zh-CN/linkGates.json') },
   rooms: { 'en-US': () => import('./en-US/rooms.json'), 'zh-CN': () => import('./zh-CN/rooms.json') },
 };
 

@@ -57,6 +57,11 @@ export interface LinkInput {
   allow_download?: 0 | 1;
   email_gate?: 0 | 1;
   watermark?: 0 | 1;
+  email_verify?: 0 | 1;
+  /** Comma lists of addresses and domains. */
+  allow_list?: string;
+  deny_list?: string;
+  agreement?: string;
 }
 
 export function useUploadFile(appId: string) {

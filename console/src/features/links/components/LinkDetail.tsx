@@ -1,13 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
-import { Badge, Card, Descriptions, Empty, Flex, List, Skeleton, Tag, Typography } from 'antd';
+import { Badge, Card, Empty, Flex, List, Skeleton, Tag, Typography } from 'antd';
 import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { DateTime } from '../../../shared/ui/DateTime.tsx';
 import { durationParts, pagesRead } from '../../../shared/behaviour/model.ts';
 import { type LinkItem, linkQueries } from '../api.ts';
-import { linkKind } from '../model.ts';
+import { LinkAgreements } from './LinkAgreements.tsx';
 import { LinkAnalytics } from './LinkAnalytics.tsx';
+import { LinkSettings } from './LinkSettings.tsx';
 import { ShareLink } from './ShareLink.tsx';
 
 /** A duration for a person ("3 min 20 s"). */
@@ -19,12 +19,11 @@ function useDuration(): (ms: number) => string {
   };
 }
 
-/** One link: how it was read (first), its share address and QR code, its settings, and each view. */
+/** One link: how it was read (first), its share address and QR code, its settings, who accepted its agreement, and each view. */
 export function LinkDetail({ appId, link }: { appId: string; link: LinkItem }) {
   const { t } = useTranslation();
   const duration = useDuration();
   const views = useQuery(linkQueries.viewLogs(appId, link.id));
-  const yesNo = (v: number | boolean) => t(v ? 'links.detail.yes' : 'links.detail.no');
   const h2 = (text: string) => <h2 style={{ fontSize: 16, margin: 0 }}>{text}</h2>;
 
   return (
@@ -34,41 +33,11 @@ export function LinkDetail({ appId, link }: { appId: string; link: LinkItem }) {
         <LinkAnalytics appId={appId} link={link} />
       </Suspense>
       {link.url && link.status === 1 ? <ShareLink url={link.url} name={link.name ?? ''} /> : null}
-      <Card size="small" title={h2(t('links.detail.settings'))}>
-        <Descriptions
-          column={1}
-          size="small"
-          items={[
-            ...(linkKind(link.type) === 'file' || linkKind(link.type) === 'room'
-              ? []
-              : [{ key: 'website', label: t('links.detail.website'), children: link.website ?? t('common.none') }]),
-            ...(link.customer
-              ? [
-                  {
-                    key: 'customer',
-                    label: t('links.detail.customer'),
-                    children: <Link to={`/p/${appId}/customers/${link.customer.id}`}>{link.customer.name || link.customer.id}</Link>,
-                  },
-                ]
-              : []),
-            { key: 'passcode', label: t('links.detail.passcode'), children: yesNo(link.hasPasscode) },
-            {
-              key: 'expires',
-              label: t('links.detail.expires'),
-              children: link.expiresAt ? <DateTime value={link.expiresAt} /> : t('links.detail.never'),
-            },
-            ...(linkKind(link.type) === 'file'
-              ? [
-                  { key: 'download', label: t('links.detail.download'), children: yesNo(link.allowDownload) },
-                  { key: 'watermark', label: t('links.detail.watermark'), children: yesNo(link.watermark) },
-                ]
-              : linkKind(link.type) === 'room'
-                ? [{ key: 'download', label: t('links.detail.download'), children: yesNo(link.allowDownload) }]
-                : []),
-            { key: 'gate', label: t('links.detail.emailGate'), children: yesNo(link.emailGate) },
-          ]}
-        />
-      </Card>
+      {/* The gates' texts load with them. */}
+      <Suspense fallback={<Skeleton active paragraph={{ rows: 4 }} />}>
+        <LinkSettings appId={appId} link={link} />
+        {link.agreement ? <LinkAgreements appId={appId} link={link} /> : null}
+      </Suspense>
       <Card size="small" title={h2(t('links.detail.views'))}>
         <List
           loading={views.isLoading}

@@ -1,13 +1,15 @@
 import { CheckCircleFilled, UploadOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, DatePicker, Drawer, Flex, Form, Grid, Input, Radio, Select, Switch, Typography, Upload } from 'antd';
+import { Alert, Button, DatePicker, Drawer, Flex, Form, Grid, Input, Radio, Select, Skeleton, Switch, Typography, Upload } from 'antd';
 import type { Dayjs } from 'dayjs';
-import { useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorDetail, errorText } from '../../../shared/i18n/errors.ts';
 import { toServerTime } from '../../../shared/time/serverTime.ts';
 import { customerQueries } from '../../customers/index.ts';
 import { type LinkInput, type LinkItem, linkQueries, useCreateLink, useUploadFile } from '../api.ts';
+import { listValue } from '../gatesApi.ts';
+import { GateFields } from './GateFields.tsx';
 
 interface Values {
   name: string;
@@ -21,6 +23,10 @@ interface Values {
   allow_download?: boolean;
   email_gate?: boolean;
   watermark?: boolean;
+  email_verify?: boolean;
+  allow_list?: string;
+  deny_list?: string;
+  agreement?: string;
 }
 
 /** Where the API names a field in a failure: the form field that shows it. */
@@ -34,6 +40,10 @@ const FIELD_OF: Record<string, keyof Values> = {
   customer_not_found: 'customer_id',
   passcode_invalid: 'passcode',
   expires_at_invalid: 'expires',
+  mail_not_configured: 'email_verify',
+  allow_list_invalid: 'allow_list',
+  deny_list_invalid: 'deny_list',
+  agreement_invalid: 'agreement',
 };
 
 /** The status line of the chosen file: pages being prepared, ready, or why it failed. */
@@ -75,6 +85,7 @@ export function LinkFormDrawer({
   const [form] = Form.useForm<Values>();
   const type = Form.useWatch('type', form) ?? 1;
   const fileId = Form.useWatch('file_id', form);
+  const emailGate = Form.useWatch('email_gate', form) ?? false;
   const [keyword, setKeyword] = useState('');
   const files = useQuery({ ...linkQueries.files(appId), enabled: open });
   const customers = useQuery({
@@ -100,6 +111,11 @@ export function LinkFormDrawer({
       ...(v.expires ? { expires_at: toServerTime(v.expires) } : {}),
       ...(v.type === 1 ? { allow_download: v.allow_download ? 1 : 0, watermark: v.watermark ? 1 : 0 } : {}),
       email_gate: v.email_gate ? 1 : 0,
+      // The code and the lists are the e-mail gate's (each turns it on): sent only with it.
+      ...(v.email_gate && v.email_verify ? { email_verify: 1 as const } : {}),
+      ...(v.email_gate && listValue(v.allow_list) ? { allow_list: listValue(v.allow_list) } : {}),
+      ...(v.email_gate && listValue(v.deny_list) ? { deny_list: listValue(v.deny_list) } : {}),
+      ...(v.agreement?.trim() ? { agreement: v.agreement.trim() } : {}),
     };
     try {
       const link = await create.mutateAsync(input);
@@ -145,6 +161,7 @@ export function LinkFormDrawer({
           allow_download: false,
           email_gate: false,
           watermark: false,
+          email_verify: false,
           ...(initialFileId ? { file_id: initialFileId } : {}),
         }}
         onFinish={(v) => void submit(v)}
@@ -256,6 +273,9 @@ export function LinkFormDrawer({
         <Form.Item name="email_gate" label={t('links.form.emailGate')} valuePropName="checked">
           <Switch />
         </Form.Item>
+        <Suspense fallback={<Skeleton active paragraph={{ rows: 2 }} />}>
+          <GateFields emailGate={emailGate} />
+        </Suspense>
       </Form>
     </Drawer>
   );
