@@ -162,6 +162,28 @@ describe('links, settings and webhooks in the console', { timeout: 90_000 }, () 
     await shot(owner, 'links-1440');
   });
 
+  it('a link readers accept an agreement for, whose e-mail gate refuses a domain: the form sends both, its details show them', async () => {
+    const links = new LinksPage(owner);
+    await links.uploadDeck(DECK);
+    await links.fillName('Deck under NDA');
+    await links.form.getByLabel(text('en-US', 'links.form.emailGate')).click();
+    await links.form.getByLabel(text('en-US', 'linkGates.form.denyList')).fill('rival.example, *.rival.example');
+    await links.form.getByLabel(text('en-US', 'linkGates.form.agreement')).fill('Keep this deck to yourself.');
+    await links.create();
+    await links.shareDialog.getByRole('button', { name: /close/i }).click();
+    await links.link('Deck under NDA').click();
+    await links.detail.waitFor();
+    await links.settings.getByText('rival.example, *.rival.example').waitFor();
+    expect(await links.settings.locator('[data-agreement-version]').getAttribute('data-agreement-version')).toBe('1');
+    const acceptances = links.detail
+      .locator('.ant-card')
+      .filter({ has: owner.getByRole('heading', { name: text('en-US', 'linkGates.detail.acceptances') }) });
+    await acceptances.getByText(text('en-US', 'linkGates.detail.acceptancesEmpty')).waitFor();
+    await expectAccessible(owner, 'link detail with an agreement');
+    await links.detail.getByRole('button', { name: text('en-US', 'links.detail.back') }).click();
+    await links.detail.waitFor({ state: 'hidden' });
+  });
+
   it("shows Ada's reading as one entry of her timeline, with its pages, not one per page turn", async () => {
     await new CustomersPage(owner).open(base, appId);
     await new CustomersPage(owner).customerLink('Ada Lovelace').click();
