@@ -43,8 +43,12 @@ export function createRoomViewer(deps: RoomViewerDeps) {
   }
 
   /** The open, unlocked room link of a share token, or null. */
-  async function unlockedRoomLink(shareToken: string, unlock: string | undefined): Promise<LinkRow | null> {
-    const found = await gates.linkOf(shareToken);
+  async function unlockedRoomLink(
+    shareToken: string,
+    unlock: string | undefined,
+    within: string | null | undefined,
+  ): Promise<LinkRow | null> {
+    const found = await gates.linkOf(shareToken, within);
     if (!('link' in found) || found.link.type !== 4) return null;
     return (await gates.locked(found.link, unlock)) ? null : found.link;
   }
@@ -73,8 +77,10 @@ export function createRoomViewer(deps: RoomViewerDeps) {
       n: number;
       width: PageWidth;
       ifNoneMatch?: string | undefined;
+      /** The project whose share domain the request came to (another project's link: the 404). */
+      within?: string | null;
     }): Promise<PageImage | null> {
-      const link = await unlockedRoomLink(req.shareToken, req.unlock);
+      const link = await unlockedRoomLink(req.shareToken, req.unlock, req.within);
       if (link === null || (await document(link, req.fileId)) === null) return null;
       try {
         return await files.viewerPage(link.app_id, { fileId: req.fileId, n: req.n, width: req.width, ifNoneMatch: req.ifNoneMatch });
@@ -87,9 +93,9 @@ export function createRoomViewer(deps: RoomViewerDeps) {
     /** A document's original, when the room link allows downloads (gates passed); null otherwise. */
     async download(
       shareToken: string,
-      req: { unlock: string | undefined; fileId: string },
+      req: { unlock: string | undefined; fileId: string; within?: string | null },
     ): Promise<{ name: string; contentType: string; size: number; body: Readable } | null> {
-      const link = await unlockedRoomLink(shareToken, req.unlock);
+      const link = await unlockedRoomLink(shareToken, req.unlock, req.within);
       if (link === null || link.allow_download !== 1 || (await document(link, req.fileId)) === null) return null;
       return files.viewerOriginal(link.app_id, req.fileId);
     },

@@ -19,7 +19,7 @@ export function roomViewerRoutes(fastify: FastifyInstance, links: Pick<LinksServ
   app.get(
     '/l/:token/doc/:fileId',
     {
-      config: { limitBy: 'caller' },
+      config: { shareHost: 'serve', limitBy: 'caller' },
       schema: {
         ...publicPage(
           "A data room's document",
@@ -39,7 +39,7 @@ export function roomViewerRoutes(fastify: FastifyInstance, links: Pick<LinksServ
   app.get(
     '/l/:token/doc/:fileId/page/:n',
     {
-      config: { limitBy: 'caller' },
+      config: { shareHost: 'serve', limitBy: 'caller' },
       schema: {
         ...publicPage(
           "A data room's document page image",
@@ -62,6 +62,7 @@ export function roomViewerRoutes(fastify: FastifyInstance, links: Pick<LinksServ
               n,
               width,
               ifNoneMatch: request.headers['if-none-match'],
+              within: request.shareProject,
             });
       if (image === null) return unavailable(reply, 'missing');
       reply
@@ -77,7 +78,7 @@ export function roomViewerRoutes(fastify: FastifyInstance, links: Pick<LinksServ
   app.get(
     '/l/:token/doc/:fileId/download',
     {
-      config: { limitBy: 'caller' },
+      config: { shareHost: 'serve', limitBy: 'caller' },
       schema: {
         ...publicPage(
           "Download a data room's document",
@@ -89,7 +90,7 @@ export function roomViewerRoutes(fastify: FastifyInstance, links: Pick<LinksServ
     async (request, reply) => {
       await http.countViewer(request, reply);
       const { token, fileId } = request.params;
-      const original = await links.roomViewer.download(token, { unlock: http.unlockOf(request), fileId });
+      const original = await links.roomViewer.download(token, { unlock: http.unlockOf(request), fileId, within: request.shareProject });
       if (original === null) return unavailable(reply, 'missing');
       const ascii = original.name.replace(/[^\x20-\x7e]|["\\]/g, '_');
       return reply

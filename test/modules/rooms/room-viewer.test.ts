@@ -2,7 +2,7 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { useTestServer } from '../../helpers/harness.ts';
 import { type HistoryProject, historyProject } from '../../helpers/histories.ts';
-import { Browser, type LinkData, madeLink, renderedFile } from '../../helpers/links.ts';
+import { Browser, type LinkData, MOBILE_UA, madeLink, renderedFile } from '../../helpers/links.ts';
 import { RoomReader, madeRoom, viewerConfig } from '../../helpers/rooms.ts';
 
 /**
@@ -89,6 +89,20 @@ describe('the room page', () => {
     const image = await b.get(`/l/${link.shareToken}/doc/${deck}/page/2?width=desktop`);
     expect(image.statusCode).toBe(200);
     expect(image.headers['content-type']).toBe('image/webp');
+  });
+
+  it("serves the room, its documents and their images on the project's share domain", async () => {
+    const edit = await t.server.api.post(`/api/v1.7/app/${p.appId}`, { share_domain: 'rooms.acme.example' }, { token: p.master.token });
+    expect(edit.json()).toMatchObject({ status: 1 });
+    const onHost = (host: string, url: string) =>
+      t.server.app.inject({ method: 'GET', url, headers: { host, 'user-agent': MOBILE_UA }, remoteAddress: '198.51.100.7' });
+    try {
+      expect((await onHost('rooms.acme.example', `/l/${link.shareToken}`)).statusCode).toBe(200);
+      expect((await onHost('rooms.acme.example', `/l/${link.shareToken}/doc/${deck}`)).statusCode).toBe(200);
+      expect((await onHost('rooms.acme.example', `/l/${link.shareToken}/doc/${deck}/page/1?width=phone`)).statusCode).toBe(200);
+    } finally {
+      await t.server.api.post(`/api/v1.7/app/${p.appId}`, { share_domain: '' }, { token: p.master.token });
+    }
   });
 
   it('answers a file outside the room, an unknown one and a file link page of it with the same 404', async () => {
