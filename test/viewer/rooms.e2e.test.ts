@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, personContext, watchNoise } from '../helpers/browser.ts';
 import { shot } from '../helpers/console-checks.ts';
 import { FIXTURE_FONTS, fixture } from '../helpers/files.ts';
+import { startMailbox } from '../helpers/mailbox.ts';
 import { type ProvisionedProject, provisionProject, serveOnFreePort, until, useProcessDatabase } from '../helpers/process.ts';
 
 /**
@@ -11,15 +12,19 @@ import { type ProvisionedProject, provisionProject, serveOnFreePort, until, useP
  * server process: a reader on a phone (375 px, touch) opens a room of three documents, opens each
  * from the room's tree, reads pages for known times and goes back; the owner's view log has one
  * Duration item per document and page, each within a second of the time it was shown. The room's
- * page at 375 and 1440 px: no sideways scroll, rows a finger can hit (screenshots: `shot`).
+ * page at 375 and 1440 px: no sideways scroll, rows a finger can hit (screenshots: `shot`). A room
+ * link under an e-mail code and a watermark: the code the server mailed (a real SMTP server here)
+ * opens the room on the phone, and its documents' pages load with the reader drawn in.
  */
 
+const mailbox = await startMailbox();
 const processes = useProcessDatabase();
 let base = '';
 let browser: Browser;
 let p: ProvisionedProject;
 const files: Record<'deck' | 'chinese' | 'photo', string> = { deck: '', chinese: '', photo: '' };
 let link: { id: string; url: string };
+let roomId = '';
 
 async function api<T>(method: string, url: string, body?: unknown): Promise<T> {
   const res = await fetch(`${base}${url}`, {
@@ -47,7 +52,12 @@ async function uploaded(name: string, as: string, type: string): Promise<string>
 
 beforeAll(async () => {
   // Files go under the database's DATA_DIR (on PostgreSQL runs too, as the clients' CLI reads that environment).
-  base = await serveOnFreePort(processes, (b) => ({ PUBLIC_BASE_URL: b, FILE_FONT_DIR: FIXTURE_FONTS }));
+  base = await serveOnFreePort(processes, (b) => ({
+    PUBLIC_BASE_URL: b,
+    FILE_FONT_DIR: FIXTURE_FONTS,
+    SMTP_URL: `smtp://127.0.0.1:${mailbox.port}`,
+    SMTP_FROM: 'Rapport <rooms@example.com>',
+  }));
   p = await provisionProject(base, processes.db.env, '13855550044');
   files.deck = await uploaded('deck.pdf', 'Q3 business review.pdf', 'application/pdf');
   files.chinese = await uploaded('chinese.pdf', '市场分析 Market analysis.pdf', 'application/pdf');
@@ -68,12 +78,14 @@ beforeAll(async () => {
       { type: 'file', file_id: files.photo },
     ],
   });
+  roomId = room.id;
   link = await api('POST', `/api/v1.7/app/${p.appId}/links?with_url=1`, { name: 'Acme room', type: 4, room_id: room.id });
   browser = await launchChromium();
 }, 180_000);
 
 afterAll(async () => {
   await browser?.close();
+  await mailbox.close();
 });
 
 interface ViewLog {
@@ -216,4 +228,46 @@ describe("the room's page", () => {
       await context.close();
     });
   }
+});
+
+describe('a room under an e-mail code and a watermark', () => {
+  it('on a phone: the code mailed to the reader opens the room, and a document shows its watermarked pages', async () => {
+    const guarded = await api<{ url: string }>('POST', `/api/v1.7/app/${p.appId}/links?with_url=1`, {
+      name: 'Acme room, verified',
+      type: 4,
+      room_id: roomId,
+      email_verify: 1,
+      watermark: 1,
+    });
+    const pageErrors: string[] = [];
+    const context = await personContext(browser, { width: 375, touch: true, pageErrors });
+    const page = await context.newPage();
+    const noise = watchNoise(page);
+    await page.goto(guarded.url);
+    const before = mailbox.inbox.length;
+    await page.locator('input[name="email"]').fill('ada@example.com');
+    await page.getByRole('button', { name: 'Send me a code' }).tap();
+    await page.getByRole('heading', { name: 'Check your e-mail' }).waitFor();
+    const mail = (await mailbox.waitFor(before + 1)).at(-1);
+    expect(mail?.to).toEqual(['ada@example.com']);
+    const code = /\b(\d{6})\b/.exec(mail?.mail.text ?? '')?.[1] as string;
+    await page.locator('input[name="code"]').fill(code);
+    await page.getByRole('button', { name: 'Open' }).tap();
+    await page.locator('.tree').waitFor();
+    expect((await rows(page)).length).toBe(6);
+    await page.getByRole('link', { name: /Q3 business review/ }).tap();
+    await expect
+      .poll(() => page.locator('#page-1 img').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth))
+      .toBeGreaterThan(0);
+    // The page image is drawn for this reader: never stored by the browser.
+    const image = await page.evaluate(`fetch(document.querySelector('#page-1 img').src)
+      .then((res) => ({ status: res.status, cache: res.headers.get('cache-control') }))`);
+    expect(image).toEqual({ status: 200, cache: 'no-store, private' });
+    expect(await page.locator('body').getAttribute('class')).toContain('wm');
+    await shot(page, 'room-document-watermarked-375');
+    noise.stop();
+    expect(noise.failures).toEqual([]);
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
 });

@@ -15216,7 +15216,7 @@ export interface paths {
         };
         /**
          * A data room's document page image
-         * @description Page `n` (from 1) of a document of a room link, as `/l/{token}/page/{n}` answers a file link's: the 404 page when the link is closed or locked, or the file is not one of the room's documents.
+         * @description Page `n` (from 1) of a document of a room link, as `/l/{token}/page/{n}` answers a file link's (watermarked when the link has `watermark`): the 404 page when the link is closed or locked, or the file is not one of the room's documents.
          */
         get: {
             parameters: {
@@ -15257,7 +15257,7 @@ export interface paths {
         };
         /**
          * Download a data room's document
-         * @description The original of a document of a room link, as an attachment, when the link has `allow_download`; otherwise the 404 page.
+         * @description A document of a room link, as `/l/{token}/download` answers a file link's: the original, or with `watermark` a PDF of its watermarked pages, when the link has `allow_download`; otherwise the 404 page.
          */
         get: {
             parameters: {

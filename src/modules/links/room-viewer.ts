@@ -1,8 +1,5 @@
-import type { Readable } from 'node:stream';
-import { AppError } from '../../http/errors.ts';
-import type { FileViewer, PageImage, PageWidth, ViewerFile } from '../files/service.ts';
+import type { ViewerFile } from '../files/service.ts';
 import type { RoomReads } from '../rooms/service.ts';
-import type { LinkGates } from './gates.ts';
 import type { LinkRow } from './mapper.ts';
 import type { ViewerFiles } from './viewer-files.ts';
 import type { ViewerRooms } from './viewer-rooms.ts';
@@ -12,8 +9,6 @@ export interface RoomViewerDeps {
   rooms: Pick<RoomReads, 'holds'>;
   /** The room's tree, kept a few seconds (viewer-rooms.ts). */
   viewerRoom: ViewerRooms;
-  files: Pick<FileViewer, 'viewerPage' | 'viewerOriginal'>;
-  gates: LinkGates;
   viewerFile: ViewerFiles;
 }
 
@@ -30,27 +25,16 @@ export interface RoomPageContext {
  * The public viewer of a room link (docs/rooms.md): the room's page (its tree), and its documents,
  * each checked against the room's contents on every request: a file the room does not hold (any
  * more), or one no longer the project's, is the same 404 as an unknown link. The viewer service
- * passes the gates first for the pages; the page images and the download ask them here.
+ * passes the gates first, and serves the documents' page images and downloads as a file link's.
  */
 export function createRoomViewer(deps: RoomViewerDeps) {
-  const { rooms, files, gates, viewerFile, viewerRoom } = deps;
+  const { rooms, viewerFile, viewerRoom } = deps;
 
   /** A document of the link's room: a file the room holds that is still the project's; else null. */
   async function document(link: LinkRow, fileId: string): Promise<ViewerFile | null> {
     if (link.type !== 4 || link.room_id === null) return null;
     if (!(await rooms.holds(link.app_id, link.room_id, fileId))) return null;
     return viewerFile(link.app_id, fileId);
-  }
-
-  /** The open, unlocked room link of a share token, or null. */
-  async function unlockedRoomLink(
-    shareToken: string,
-    unlock: string | undefined,
-    within: string | null | undefined,
-  ): Promise<LinkRow | null> {
-    const found = await gates.linkOf(shareToken, within);
-    if (!('link' in found) || found.link.type !== 4) return null;
-    return (await gates.locked(found.link, unlock)) ? null : found.link;
   }
 
   return {
@@ -67,37 +51,6 @@ export function createRoomViewer(deps: RoomViewerDeps) {
     async roomTitle(link: LinkRow, c: Pick<RoomPageContext, 'title'>): Promise<string | null> {
       const room = link.room_id === null ? null : await viewerRoom(link.app_id, link.room_id);
       return room === null ? null : c.title(room.name);
-    },
-
-    /** A page image of a document of an open room link (gates passed); null for anything else (the same 404). */
-    async pageImage(req: {
-      shareToken: string;
-      unlock: string | undefined;
-      fileId: string;
-      n: number;
-      width: PageWidth;
-      ifNoneMatch?: string | undefined;
-      /** The project whose share domain the request came to (another project's link: the 404). */
-      within?: string | null;
-    }): Promise<PageImage | null> {
-      const link = await unlockedRoomLink(req.shareToken, req.unlock, req.within);
-      if (link === null || (await document(link, req.fileId)) === null) return null;
-      try {
-        return await files.viewerPage(link.app_id, { fileId: req.fileId, n: req.n, width: req.width, ifNoneMatch: req.ifNoneMatch });
-      } catch (err) {
-        if (err instanceof AppError) return null;
-        throw err;
-      }
-    },
-
-    /** A document's original, when the room link allows downloads (gates passed); null otherwise. */
-    async download(
-      shareToken: string,
-      req: { unlock: string | undefined; fileId: string; within?: string | null },
-    ): Promise<{ name: string; contentType: string; size: number; body: Readable } | null> {
-      const link = await unlockedRoomLink(shareToken, req.unlock, req.within);
-      if (link === null || link.allow_download !== 1 || (await document(link, req.fileId)) === null) return null;
-      return files.viewerOriginal(link.app_id, req.fileId);
     },
   };
 }

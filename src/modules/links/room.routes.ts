@@ -3,7 +3,8 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { publicPage } from '../../http/public-pages.ts';
 import type { LinksService } from './service.ts';
-import { type ViewerRoutesOptions, unavailable, viewerHttp } from './viewer.http.ts';
+import { type ViewerRoutesOptions, viewerHttp } from './viewer.http.ts';
+import { downloadHandler, pageImageHandler } from './viewer.routes.ts';
 
 const docParams = Type.Object({ token: Type.String(), fileId: Type.String({ maxLength: 200 }) });
 
@@ -12,7 +13,7 @@ const docParams = Type.Object({ token: Type.String(), fileId: Type.String({ maxL
  * page images and its original, under the room link; each request checks that the file is one of
  * the room's documents (else the same 404 page as an unknown link). The room's own page is `/l/{token}`.
  */
-export function roomViewerRoutes(fastify: FastifyInstance, links: Pick<LinksService, 'viewer' | 'roomViewer'>, opts: ViewerRoutesOptions) {
+export function roomViewerRoutes(fastify: FastifyInstance, links: Pick<LinksService, 'viewer'>, opts: ViewerRoutesOptions) {
   const http = viewerHttp(fastify, opts);
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -43,36 +44,12 @@ export function roomViewerRoutes(fastify: FastifyInstance, links: Pick<LinksServ
       schema: {
         ...publicPage(
           "A data room's document page image",
-          "Page `n` (from 1) of a document of a room link, as `/l/{token}/page/{n}` answers a file link's: the 404 page when the link is closed or locked, or the file is not one of the room's documents.",
+          "Page `n` (from 1) of a document of a room link, as `/l/{token}/page/{n}` answers a file link's (watermarked when the link has `watermark`): the 404 page when the link is closed or locked, or the file is not one of the room's documents.",
         ),
         params: Type.Object({ token: Type.String(), fileId: Type.String({ maxLength: 200 }), n: Type.String() }),
       },
     },
-    async (request, reply) => {
-      await http.countViewer(request, reply);
-      const n = /^\d{1,6}$/.test(request.params.n) ? Number(request.params.n) : 0;
-      const width = (request.query as { width?: unknown }).width === 'desktop' ? 'desktop' : 'phone';
-      const image =
-        n < 1
-          ? null
-          : await links.roomViewer.pageImage({
-              shareToken: request.params.token,
-              unlock: http.unlockOf(request),
-              fileId: request.params.fileId,
-              n,
-              width,
-              ifNoneMatch: request.headers['if-none-match'],
-              within: request.shareProject,
-            });
-      if (image === null) return unavailable(reply, 'missing');
-      reply
-        .header('ETag', image.etag)
-        .header('Cache-Control', 'private, max-age=3600')
-        .header('X-Robots-Tag', 'noindex')
-        .header('Cross-Origin-Resource-Policy', 'same-origin');
-      if (image.notModified) return reply.code(304).send();
-      return reply.type(image.contentType).header('Content-Length', String(image.size)).send(image.body);
-    },
+    pageImageHandler(links.viewer, http),
   );
 
   app.get(
@@ -82,24 +59,11 @@ export function roomViewerRoutes(fastify: FastifyInstance, links: Pick<LinksServ
       schema: {
         ...publicPage(
           "Download a data room's document",
-          'The original of a document of a room link, as an attachment, when the link has `allow_download`; otherwise the 404 page.',
+          "A document of a room link, as `/l/{token}/download` answers a file link's: the original, or with `watermark` a PDF of its watermarked pages, when the link has `allow_download`; otherwise the 404 page.",
         ),
         params: docParams,
       },
     },
-    async (request, reply) => {
-      await http.countViewer(request, reply);
-      const { token, fileId } = request.params;
-      const original = await links.roomViewer.download(token, { unlock: http.unlockOf(request), fileId, within: request.shareProject });
-      if (original === null) return unavailable(reply, 'missing');
-      const ascii = original.name.replace(/[^\x20-\x7e]|["\\]/g, '_');
-      return reply
-        .type(original.contentType)
-        .header('Content-Length', String(original.size))
-        .header('Content-Disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(original.name)}`)
-        .header('Cache-Control', 'no-store')
-        .header('X-Robots-Tag', 'noindex')
-        .send(original.body);
-    },
+    downloadHandler(links.viewer, http),
   );
 }

@@ -140,7 +140,7 @@ export function createLinksService(
   const viewerFile = createViewerFiles(ctx.clock, files);
   const gates = createLinkGates(ctx, { access, signing });
   const viewerRoom = createViewerRooms(ctx.clock, deps.rooms);
-  const roomViewer = createRoomViewer({ rooms: deps.rooms, viewerRoom, files, gates, viewerFile });
+  const roomViewer = createRoomViewer({ rooms: deps.rooms, viewerRoom, viewerFile });
   const views = createLinkViews(ctx, {
     accounts,
     customers,

@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BODY_LIMITS } from '../../http/body-limits.ts';
 import { ok } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
@@ -67,31 +67,7 @@ function viewerPageRoutes(fastify: FastifyInstance, viewer: LinkViewer, http: Vi
         params: Type.Object({ token: Type.String(), n: Type.String() }),
       },
     },
-    async (request, reply) => {
-      await http.countViewer(request, reply);
-      const n = /^\d{1,6}$/.test(request.params.n) ? Number(request.params.n) : 0;
-      const width = (request.query as { width?: unknown }).width === 'desktop' ? 'desktop' : 'phone';
-      const image =
-        n < 1
-          ? null
-          : await viewer.pageImage({
-              shareToken: request.params.token,
-              unlock: http.unlockOf(request),
-              n,
-              width,
-              ifNoneMatch: request.headers['if-none-match'],
-              reader: http.readerOf(request, reply),
-              within: request.shareProject,
-            });
-      if (image === null) return unavailable(reply, 'missing');
-      reply.header('X-Robots-Tag', 'noindex').header('Cross-Origin-Resource-Policy', 'same-origin');
-      // Drawn for this reader at this minute: never stored, never answered from another's copy.
-      if ('stamped' in image)
-        return reply.type(image.contentType).header('Cache-Control', 'no-store, private').send(Buffer.from(image.bytes));
-      reply.header('ETag', image.etag).header('Cache-Control', 'private, max-age=3600');
-      if (image.notModified) return reply.code(304).send();
-      return reply.type(image.contentType).header('Content-Length', String(image.size)).send(image.body);
-    },
+    pageImageHandler(viewer, http),
   );
 
   app.get(
@@ -106,26 +82,67 @@ function viewerPageRoutes(fastify: FastifyInstance, viewer: LinkViewer, http: Vi
         params: shareParams,
       },
     },
-    async (request, reply) => {
-      await http.countViewer(request, reply);
-      const download = await viewer.download(
-        request.params.token,
-        http.unlockOf(request),
-        http.readerOf(request, reply),
-        request.shareProject,
-      );
-      if (download === null) return unavailable(reply, 'missing');
-      if (download.kind === 'preparing') return http.preparing(reply);
-      const ascii = download.name.replace(/[^\x20-\x7e]|["\\]/g, '_');
-      reply
-        .header('Content-Disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(download.name)}`)
-        .header('Cache-Control', download.kind === 'watermarked' ? 'no-store, private' : 'no-store')
-        .header('X-Robots-Tag', 'noindex');
-      // A watermarked PDF is written as its pages are drawn: its length is not known before.
-      if (download.kind === 'watermarked') return reply.type('application/pdf').send(download.body);
-      return reply.type(download.contentType).header('Content-Length', String(download.size)).send(download.body);
-    },
+    downloadHandler(viewer, http),
   );
+}
+
+type DocumentRequest = FastifyRequest<{ Params: { token: string; fileId?: string } }>;
+type PageRequest = FastifyRequest<{ Params: { token: string; fileId?: string; n: string } }>;
+
+/**
+ * A page image's answer: a file link's (`/l/{token}/page/{n}`) or a room document's
+ * (`/l/{token}/doc/{file-id}/page/{n}`), watermarked for its reader when the link has one.
+ */
+export function pageImageHandler(viewer: LinkViewer, http: ViewerHttp) {
+  return async (request: PageRequest, reply: FastifyReply) => {
+    await http.countViewer(request, reply);
+    const n = /^\d{1,6}$/.test(request.params.n) ? Number(request.params.n) : 0;
+    const width = (request.query as { width?: unknown }).width === 'desktop' ? 'desktop' : 'phone';
+    const image =
+      n < 1
+        ? null
+        : await viewer.pageImage({
+            shareToken: request.params.token,
+            unlock: http.unlockOf(request),
+            n,
+            width,
+            ifNoneMatch: request.headers['if-none-match'],
+            reader: http.readerOf(request, reply),
+            within: request.shareProject,
+            fileId: request.params.fileId,
+          });
+    if (image === null) return unavailable(reply, 'missing');
+    reply.header('X-Robots-Tag', 'noindex').header('Cross-Origin-Resource-Policy', 'same-origin');
+    // Drawn for this reader at this minute: never stored, never answered from another's copy.
+    if ('stamped' in image)
+      return reply.type(image.contentType).header('Cache-Control', 'no-store, private').send(Buffer.from(image.bytes));
+    reply.header('ETag', image.etag).header('Cache-Control', 'private, max-age=3600');
+    if (image.notModified) return reply.code(304).send();
+    return reply.type(image.contentType).header('Content-Length', String(image.size)).send(image.body);
+  };
+}
+
+/** A download's answer: a file link's file or a room's document, the original or a watermarked PDF. */
+export function downloadHandler(viewer: LinkViewer, http: ViewerHttp) {
+  return async (request: DocumentRequest, reply: FastifyReply) => {
+    await http.countViewer(request, reply);
+    const download = await viewer.download(request.params.token, {
+      unlock: http.unlockOf(request),
+      reader: http.readerOf(request, reply),
+      within: request.shareProject,
+      fileId: request.params.fileId,
+    });
+    if (download === null) return unavailable(reply, 'missing');
+    if (download.kind === 'preparing') return http.preparing(reply);
+    const ascii = download.name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+    reply
+      .header('Content-Disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(download.name)}`)
+      .header('Cache-Control', download.kind === 'watermarked' ? 'no-store, private' : 'no-store')
+      .header('X-Robots-Tag', 'noindex');
+    // A watermarked PDF is written as its pages are drawn: its length is not known before.
+    if (download.kind === 'watermarked') return reply.type('application/pdf').send(download.body);
+    return reply.type(download.contentType).header('Content-Length', String(download.size)).send(download.body);
+  };
 }
 
 /** The link's form: JSON from the viewer's script, or the browser's own form post without script. */

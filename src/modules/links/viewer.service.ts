@@ -36,6 +36,8 @@ export interface PageImageRequest {
   reader: Reader;
   /** The project whose share domain the request came to (another project's link: null). */
   within?: string | null;
+  /** A room link's document (`/l/{token}/doc/{file-id}/page/{n}`); none: a file link's own file. */
+  fileId?: string | undefined;
 }
 
 /** A link's download: the original file, or (a link with a watermark) a PDF of its watermarked pages written as it is sent. */
@@ -136,8 +138,7 @@ export function createLinkViewer(ctx: AppContext, deps: LinkViewerDeps) {
       formPosition: link.form_position,
       formFields: formFieldsOf(link, DEFAULT_FORM_FIELDS),
       download: link.allow_download === 1,
-      // A room's documents are served unwatermarked for now (docs/rooms.md).
-      watermark: false,
+      watermark: link.watermark === 1,
       brand: o.brand,
       room: { title: roomTitle, fileId: file.id },
     } as const;
@@ -166,16 +167,28 @@ export function createLinkViewer(ctx: AppContext, deps: LinkViewerDeps) {
     return watermarkText({ who, at: clock.now(), address: reader.ip });
   }
 
-  /** The open, unlocked file link of a share token, or null. */
-  async function unlockedFileLink(
+  /**
+   * The open, unlocked link of a share token and the file whose pages or download are asked: a file
+   * link's own file, or (`fileId`) a document its room holds (room-viewer.ts); null for anything else.
+   */
+  async function unlockedDocument(
     shareToken: string,
     unlock: string | undefined,
-    within: string | null | undefined,
-  ): Promise<(LinkRow & { file1: string }) | null> {
-    const found = await gates.linkOf(shareToken, within);
-    if (!('link' in found) || found.link.type !== 1 || found.link.file1 === null) return null;
-    if (await gates.locked(found.link, unlock)) return null;
-    return found.link as LinkRow & { file1: string };
+    o: { within: string | null | undefined; fileId: string | undefined },
+  ): Promise<{ link: LinkRow; fileId: string } | null> {
+    const found = await gates.linkOf(shareToken, o.within);
+    if (!('link' in found)) return null;
+    const link = found.link;
+    let fileId: string;
+    if (o.fileId === undefined) {
+      if (link.type !== 1 || link.file1 === null) return null;
+      fileId = link.file1;
+    } else {
+      if (link.type !== 4 || (await deps.roomViewer.document(link, o.fileId)) === null) return null;
+      fileId = o.fileId;
+    }
+    if (await gates.locked(link, unlock)) return null;
+    return { link, fileId };
   }
 
   return {
@@ -213,14 +226,16 @@ export function createLinkViewer(ctx: AppContext, deps: LinkViewerDeps) {
     },
 
     /**
-     * A page image of an open file link (gates passed), with the reader's watermark drawn in when the
-     * link has one (`stamped`); null for anything else (the same 404). Too many watermarks being drawn
+     * A page image of an open file link, or of a document of an open room link (gates passed), with
+     * the reader's watermark drawn in when the link has one (`stamped`); null for anything else (the
+     * same 404). Too many watermarks being drawn
      * is `overloaded`.
      */
     async pageImage(req: PageImageRequest): Promise<PageImage | (StampedImage & { stamped: true }) | null> {
-      const link = await unlockedFileLink(req.shareToken, req.unlock, req.within);
-      if (link === null) return null;
-      const page = { fileId: link.file1, n: req.n, width: req.width };
+      const asked = await unlockedDocument(req.shareToken, req.unlock, { within: req.within, fileId: req.fileId });
+      if (asked === null) return null;
+      const { link, fileId } = asked;
+      const page = { fileId, n: req.n, width: req.width };
       try {
         if (link.watermark !== 1) return await files.viewerPage(link.app_id, { ...page, ifNoneMatch: req.ifNoneMatch });
         const text = await watermarkOf(link, req.unlock, req.reader);
@@ -232,20 +247,26 @@ export function createLinkViewer(ctx: AppContext, deps: LinkViewerDeps) {
     },
 
     /**
-     * The download of a link that allows it (gates passed): the original file, or with a watermark a
-     * PDF of the pages with the reader's watermark; null otherwise. Too many watermarked downloads
+     * The download of a link that allows it (gates passed), of its file or (`fileId`) of its room's
+     * document: the original file, or with a watermark a PDF of the pages with the reader's watermark;
+     * null otherwise. Too many watermarked downloads
      * under way is `overloaded`.
      */
-    async download(shareToken: string, unlock: string | undefined, reader: Reader, within?: string | null): Promise<Download | null> {
-      const link = await unlockedFileLink(shareToken, unlock, within);
-      if (link === null || link.allow_download !== 1) return null;
+    async download(
+      shareToken: string,
+      req: { unlock: string | undefined; reader: Reader; within?: string | null; fileId?: string | undefined },
+    ): Promise<Download | null> {
+      const { unlock, reader } = req;
+      const asked = await unlockedDocument(shareToken, unlock, { within: req.within, fileId: req.fileId });
+      if (asked === null || asked.link.allow_download !== 1) return null;
+      const { link, fileId } = asked;
       if (link.watermark !== 1) {
-        const original = await files.viewerOriginal(link.app_id, link.file1);
+        const original = await files.viewerOriginal(link.app_id, fileId);
         return original === null ? null : { kind: 'original', ...original };
       }
       const text = await watermarkOf(link, unlock, reader);
       try {
-        const pdf = await stamps.viewerStampedPdf(link.app_id, link.file1, text);
+        const pdf = await stamps.viewerStampedPdf(link.app_id, fileId, text);
         return pdf === null ? null : { kind: 'watermarked', ...pdf };
       } catch (err) {
         if (err instanceof AppError && err.code === 'page_not_ready') return { kind: 'preparing' };

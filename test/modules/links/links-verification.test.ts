@@ -4,6 +4,7 @@ import { useTestServer } from '../../helpers/harness.ts';
 import { type HistoryProject, addCustomers, historyProject } from '../../helpers/histories.ts';
 import { Browser, type LinkData, count, createLink, madeLink, renderedFile } from '../../helpers/links.ts';
 import { startMailbox } from '../../helpers/mailbox.ts';
+import { madeRoom } from '../../helpers/rooms.ts';
 
 /**
  * Knowing who reads a shared link: the e-mail gate's one-time code mailed by the server's sender
@@ -286,5 +287,51 @@ describe('allow and deny lists', () => {
     // A list added later closes the link to a cookie of an address it refuses.
     await t.server.api.put(`/api/v1.7/app/${p.appId}/link/${link.id}`, { deny_list: 'acme.com' }, { token: p.sales.token });
     expect((await b.get(`/l/${link.shareToken}/page/1`)).statusCode).toBe(404);
+  });
+});
+
+describe('a room link with a code', () => {
+  it('opens the room and its documents with the mailed code; five wrong codes lock it; a denied domain is refused', async () => {
+    const room = await madeRoom(t.server, p.appId, p.sales.token, { name: 'Due diligence', items: [{ type: 'file', file_id: fileId }] });
+    const link = await madeLink(t.server, p.appId, p.sales.token, {
+      name: 'Room under a code',
+      type: 4,
+      room_id: room.id,
+      email_verify: 1,
+      deny_list: 'rival.com',
+    });
+    const doc = `/l/${link.shareToken}/doc/${fileId}`;
+    const b = new Browser(t.server);
+    expect((await b.get(`/l/${link.shareToken}`)).body).toContain('Send me a code');
+    // A document's address asks the same gate; its page images are the 404 until then.
+    expect((await b.get(doc)).body).toContain('Send me a code');
+    expect((await b.get(`${doc}/page/1`)).statusCode).toBe(404);
+
+    const denied = await new Browser(t.server).post(`/l/${link.shareToken}/gate`, form({ email: 'eve@Rival.com' }), FORM);
+    expect(denied.statusCode).toBe(403);
+
+    let before = mailbox.inbox.length;
+    expect((await b.post(`/l/${link.shareToken}/gate`, form({ email: 'ada@example.com' }), FORM)).statusCode).toBe(303);
+    const { code } = await codeMailedTo('ada@example.com', before);
+    expect((await b.post(`/l/${link.shareToken}/verify`, form({ code }), FORM)).statusCode).toBe(303);
+    const roomPage = await b.get(`/l/${link.shareToken}`);
+    expect(roomPage.body).toContain('Due diligence');
+    expect(roomPage.body).toContain(`/doc/${fileId}`);
+    expect((await b.get(doc)).body).toContain('<img');
+    expect((await b.get(`${doc}/page/1`)).statusCode).toBe(200);
+    expect(await visitorTie(b.cookies.get('rapport_visitor') as string)).toEqual({ customer_id: 'verify-ada', verified: 1 });
+
+    // Another reader's fifth wrong code locks their address on the room link: the right code is refused.
+    const other = new Browser(t.server);
+    before = mailbox.inbox.length;
+    await other.post(`/l/${link.shareToken}/gate`, form({ email: 'grace@example.com' }), FORM);
+    const mailed = await codeMailedTo('grace@example.com', before);
+    const wrong = String((Number(mailed.code) + 1) % 1_000_000).padStart(6, '0');
+    for (let i = 1; i <= 4; i += 1)
+      expect((await other.post(`/l/${link.shareToken}/verify`, form({ code: wrong }), FORM)).statusCode).toBe(403);
+    expect((await other.post(`/l/${link.shareToken}/verify`, form({ code: wrong }), FORM)).statusCode).toBe(429);
+    expect((await other.post(`/l/${link.shareToken}/verify`, form({ code: mailed.code }), FORM)).statusCode).toBe(429);
+    expect((await other.get(`${doc}/page/1`)).statusCode).toBe(404);
+    expect((await other.get(`/l/${link.shareToken}`)).body).not.toContain(`/doc/${fileId}`);
   });
 });

@@ -7,6 +7,7 @@ import { type Decoded, decode } from '../../helpers/files.ts';
 import { useTestServer } from '../../helpers/harness.ts';
 import { type HistoryProject, historyProject } from '../../helpers/histories.ts';
 import { Browser, type LinkData, madeLink, renderedFile } from '../../helpers/links.ts';
+import { madeRoom, viewerConfig } from '../../helpers/rooms.ts';
 
 /**
  * Links with a watermark (docs/links.md, "Watermarks and deterrence"): the viewer's page images carry
@@ -210,5 +211,41 @@ describe("a watermarked link's download", () => {
     expect(res.statusCode).toBe(404);
     expect(res.headers['content-type']).toContain('text/html');
     expect((await b.get(`/l/${marked.shareToken}`)).body).not.toContain('/download');
+  });
+});
+
+describe('a room link with a watermark', () => {
+  it("serves each document's page images with the reader drawn in, and its download as a watermarked PDF", async () => {
+    vi.spyOn(t.server.ctx.clock, 'now').mockReturnValue(NOW);
+    const room = await madeRoom(t.server, p.appId, p.sales.token, { name: 'Due diligence', items: [{ type: 'file', file_id: fileId }] });
+    const link = await madeLink(t.server, p.appId, p.sales.token, {
+      name: 'Room',
+      type: 4,
+      room_id: room.id,
+      watermark: 1,
+      allow_download: 1,
+    });
+    const { b, short } = await reader(link, '203.0.113.81');
+    const doc = await b.get(`/l/${link.shareToken}/doc/${fileId}`);
+    expect(doc.statusCode).toBe(200);
+    expect(viewerConfig(doc.body)).toMatchObject({ guard: true });
+    expect(doc.body).toContain('class="wm"');
+
+    const res = await b.get(`/l/${link.shareToken}/doc/${fileId}/page/2?width=desktop`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store, private');
+    const base = await b.get(`/l/${plain.shareToken}/page/2?width=desktop`);
+    const mine = await expected(base.rawPayload, `visitor ${short} \u00b7 2026-11-01T09:05Z \u00b7 203.0.113.81`);
+    const other = await expected(base.rawPayload, `visitor ${short} \u00b7 2026-11-01T09:05Z \u00b7 198.51.100.201`);
+    expectWatermarked(await decode(res.rawPayload), { mine, unmarked: await decode(base.rawPayload), other }, 20_000);
+
+    const download = await b.get(`/l/${link.shareToken}/doc/${fileId}/download`);
+    expect(download.statusCode).toBe(200);
+    expect(download.headers['content-type']).toBe('application/pdf');
+    const pdf = await getDocument({ data: new Uint8Array(download.rawPayload), isEvalSupported: false, verbosity: 0 }).promise;
+    expect(pdf.numPages).toBe(3);
+    await pdf.destroy();
+    // A file the room does not hold is the 404 page, watermark or not.
+    expect((await b.get(`/l/${link.shareToken}/doc/${p.appId}/page/1`)).statusCode).toBe(404);
   });
 });
