@@ -110,6 +110,7 @@ export function createOutreachServices(ctx: AppContext, id: IdentityServices, cs
     ingest,
     projects,
     rooms: rooms.reads,
+    audit: audit.record,
     mailClick: mail.tracking.identifyClick,
     // The e-mail gate's codes leave by the campaigns' transport; a customer's first open is mailed to the
     // link's creator as their alert settings say.

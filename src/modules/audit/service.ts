@@ -42,6 +42,8 @@ export const AUDIT_ACTIONS = [
   'playbook.remove',
   'file.upload',
   'file.replace',
+  'link.agreements_export',
+  'link.analytics_export',
   'field.create',
   'field.edit',
   'field.remove',
@@ -52,7 +54,7 @@ export interface AuditEntry {
   appId: string;
   actorId: number | null;
   action: AuditAction;
-  targetType: 'member' | 'invitation' | 'customer' | 'project' | 'webhook' | 'channel' | 'file' | 'field' | 'import' | 'playbook';
+  targetType: 'member' | 'invitation' | 'customer' | 'project' | 'webhook' | 'channel' | 'file' | 'field' | 'import' | 'playbook' | 'link';
   targetId: string;
   detail?: Record<string, unknown>;
 }

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { failure } from '../../http/errors.ts';
 import { timeOrderedUuid } from '../../lib/ids.ts';
 import type { Actor } from '../access/service.ts';
+import type { AuditRecorder } from '../audit/service.ts';
 import { BOM, csvLine } from '../../lib/csv.ts';
 import { type AcceptanceRow, agreementsRepository as repo } from './agreements.repository.ts';
 import type { LinkRow } from './mapper.ts';
@@ -29,9 +30,10 @@ const CSV_HEADER = ['accepted_at', 'version', 'text_hash', 'email', 'name', 'vis
 /**
  * Links' agreements (docs/links.md, "The agreement"): an acceptance recorded when a reader agrees
  * (its version and the text's hash, who, when, from where), and the members who may edit the link
- * list them, as JSON pages or as CSV (formula-neutralised, as the customer export).
+ * list them, as JSON pages or as CSV (formula-neutralised, as the customer export; each CSV recorded in
+ * the audit log).
  */
-export function createLinkAgreements(ctx: AppContext) {
+export function createLinkAgreements(ctx: AppContext, deps: { audit: AuditRecorder }) {
   const { clock } = ctx;
   const db = ctx.database.db;
 
@@ -106,9 +108,17 @@ export function createLinkAgreements(ctx: AppContext) {
       return (await repo.page(db, link.app_id, link.id, { offset: req.offset, limit: req.limit })).map(record);
     },
 
-    /** Every acceptance of the link as CSV, newest first, read in batches as it is sent. */
+    /** Every acceptance of the link as CSV, newest first, read in batches as it is sent; recorded in the audit log. */
     async csv(actor: Actor, req: { linkId: string }): Promise<Readable> {
       const link = await editable(actor, req.linkId);
+      await deps.audit(db, {
+        appId: link.app_id,
+        actorId: actor.userId,
+        action: 'link.agreements_export',
+        targetType: 'link',
+        targetId: link.id,
+        detail: { format: 'csv' },
+      });
       return Readable.from(csvLines(link));
     },
   };

@@ -4,6 +4,7 @@ import { failure } from '../../http/errors.ts';
 import type { Page } from '../../http/paging.ts';
 import { csvText } from '../../lib/csv.ts';
 import type { Actor } from '../access/service.ts';
+import type { AuditRecorder } from '../audit/service.ts';
 import type { CustomerWritePath, ViewerCustomer } from '../customers/service.ts';
 import type { FileViewer, ViewerFile } from '../files/service.ts';
 import {
@@ -73,7 +74,12 @@ type PageCounts = Awaited<ReturnType<typeof repo.pages>>;
  */
 export function createLinkAnalytics(
   ctx: AppContext,
-  deps: { files: Pick<FileViewer, 'viewerFile'>; customers: Pick<CustomerWritePath, 'viewerCustomers'> },
+  deps: {
+    files: Pick<FileViewer, 'viewerFile'>;
+    customers: Pick<CustomerWritePath, 'viewerCustomers'>;
+    /** Each CSV export is recorded in the project's audit log. */
+    audit: AuditRecorder;
+  },
 ) {
   const { files, customers } = deps;
   const { clock } = ctx;
@@ -207,6 +213,14 @@ export function createLinkAnalytics(
     async csv(actor: Actor, req: Omit<AnalyticsRequest, 'page'>): Promise<Readable> {
       const link = await readable(actor, req.linkId);
       const only = askedVersion(link, req);
+      await deps.audit(db, {
+        appId: link.app_id,
+        actorId: actor.userId,
+        action: 'link.analytics_export',
+        targetType: 'link',
+        targetId: link.id,
+        detail: { format: 'csv', ...(only === null ? {} : { fileId: only.fileId, version: only.version }) },
+      });
       const pageCounts = pageCountsOf(await versionsOf(link));
       async function* rows(): AsyncGenerator<(string | number | null)[]> {
         yield ['viewerId', 'customerId', 'viewerName', 'views', 'completion', 'seconds', 'lastViewedAt'];

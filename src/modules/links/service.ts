@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/index.ts';
 import type { AccessService } from '../access/service.ts';
 import type { AccountsService } from '../accounts/service.ts';
+import type { AuditRecorder } from '../audit/service.ts';
 import type { CustomerWritePath } from '../customers/service.ts';
 import type { FileStamps, FileViewer } from '../files/service.ts';
 import type { HistoriesService } from '../histories/service.ts';
@@ -123,6 +124,8 @@ export function createLinksService(
     projects: ProjectsService;
     /** Data rooms a link of type 4 shows (docs/rooms.md): who may share one, a room's tree, its documents. */
     rooms: Pick<RoomReads, 'usable' | 'viewerRoom' | 'holds'>;
+    /** The project's audit log: the agreements' and the analytics' CSV exports are recorded there. */
+    audit: AuditRecorder;
     /** Owners' first-open e-mails; by default by SMTP when SMTP_URL is set. */
     notifier?: OwnerNotifier;
     /** Whether a link's creator takes the first-open e-mail (the alerts' settings); none: never. */
@@ -154,7 +157,7 @@ export function createLinksService(
     roomDocument: roomViewer.document,
   });
   const forms = createLinkForms(ctx, { access, customers, ingest, records });
-  const agreements = createLinkAgreements(ctx);
+  const agreements = createLinkAgreements(ctx, { audit: deps.audit });
   const codes = createEmailCodes(ctx, { signing, mail: deps.viewerMail });
   const gatePosts = createLinkGatePosts(ctx, { projects: deps.projects, gates, signing, forms, codes, agreements });
   const viewer = createLinkViewer(ctx, {
@@ -171,7 +174,7 @@ export function createLinksService(
     roomViewer,
   });
   const management = createLinkManagement(ctx, { accounts, files, customers, histories, mail: deps.viewerMail, rooms: deps.rooms });
-  const analytics = createLinkAnalytics(ctx, { files, customers });
+  const analytics = createLinkAnalytics(ctx, { files, customers, audit: deps.audit });
   // The background jobs the composition root defines: silent views closed, spent codes forgotten.
   const jobs = [views.sweepJob, codes.expiryJob];
   return { management, viewer, views, agreements, analytics, roomViewer, jobs };

@@ -299,5 +299,15 @@ describe('the viewers as CSV', () => {
     expect(all.body.split('\r\n').filter((l) => l !== '')).toHaveLength(1 + 4);
     const v2 = await t.server.api.get(url(link.id), { token: p.master.token, query: { format: 'csv', version: 2 } });
     expect(v2.body.split('\r\n').filter((l) => l !== '')).toHaveLength(1 + 1);
+    // Each export is in the project's audit log, with the version asked.
+    const log = await t.server.api.get(`/api/v1.7/app/${p.appId}/audit-log`, { token: p.master.token });
+    const exports = (log.json() as { data: { action: string; svcUserId: string; targetId: string; detail: unknown }[] }).data.filter(
+      (e) => e.action === 'link.analytics_export',
+    );
+    expect(exports.map((e) => [e.svcUserId, e.targetId, e.detail])).toEqual([
+      [String(p.master.id), link.id, { format: 'csv', fileId, version: 2 }],
+      [String(p.master.id), link.id, { format: 'csv' }],
+      [String(p.sales.id), directed.id, { format: 'csv' }],
+    ]);
   });
 });

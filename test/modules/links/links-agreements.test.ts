@@ -160,5 +160,11 @@ describe('the agreement', () => {
     expect((await acceptances(link.id, p.sales2.token, { format: 'csv' })).json()).toMatchObject({ status: 0, code: 'link_not_found' });
     expect((await acceptances('no-such-link', p.master.token)).json()).toMatchObject({ status: 0, code: 'link_not_found' });
     expect((await acceptances(link.id, p.outsider.token)).statusCode).toBe(403);
+    // The export is in the project's audit log, by who made it; a refused one is not.
+    const log = await t.server.api.get(`/api/v1.7/app/${p.appId}/audit-log`, { token: p.master.token });
+    const exports = (log.json() as { data: { action: string; svcUserId: string; targetType: string; targetId: string }[] }).data.filter(
+      (e) => e.action === 'link.agreements_export',
+    );
+    expect(exports).toEqual([expect.objectContaining({ svcUserId: String(p.sales.id), targetType: 'link', targetId: link.id })]);
   });
 });
