@@ -1,14 +1,11 @@
 // lanes: sqlite
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PHONE_UA, launchChromium, personContext, watchNoise } from '../helpers/browser.ts';
 import { expectAccessible, shot } from '../helpers/console-checks.ts';
-import { fixture } from '../helpers/files.ts';
 import { startMailbox } from '../helpers/mailbox.ts';
-import { freePort, runCli, until, useProcessDatabase, waitForOk } from '../helpers/process.ts';
+import { until, useProcessDatabase } from '../helpers/process.ts';
+import { type Account, type ViewerTeam, startViewerTeam } from '../helpers/viewer-team.ts';
 
 /**
  * A verified reader in a real browser (Debian's chromium) against the real server process: on a
@@ -19,83 +16,29 @@ import { freePort, runCli, until, useProcessDatabase, waitForOk } from '../helpe
 
 const mailbox = await startMailbox();
 const processes = useProcessDatabase();
-let dataDir = '';
-let base = '';
+let team: ViewerTeam;
 let browser: Browser;
-
-interface Account {
-  id: number;
-  auth: { authorization: string };
-}
 let sales: Account;
 let appId = '';
 let fileId = '';
 
-async function api<T>(method: string, url: string, who: Account, body?: unknown): Promise<T> {
-  const res = await fetch(`${base}${url}`, {
-    method,
-    headers: { ...who.auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const json = (await res.json()) as { status: number; data: T };
-  if (json.status !== 1) throw new Error(`${method} ${url}: ${JSON.stringify(json)}`);
-  return json.data;
-}
-
-async function account(basic: string, phone: string): Promise<Account> {
-  const form = { 'content-type': 'application/x-www-form-urlencoded', authorization: basic };
-  await fetch(`${base}/svcuser/oauth2/register`, { method: 'POST', headers: form, body: `phoneNum=${phone}&password=long+enough+pw` });
-  const login = await fetch(`${base}/svcuser/oauth2/access_token`, {
-    method: 'POST',
-    headers: form,
-    body: `grant_type=password&username=${phone}&password=long+enough+pw`,
-  });
-  const token = ((await login.json()) as { access_token: string }).access_token;
-  const info = await fetch(`${base}/svcuser/oauth2/getUserInfoByAccessToken?access_token=${token}`);
-  return { id: ((await info.json()) as { id: number }).id, auth: { authorization: `Bearer ${token}` } };
-}
+const api = <T>(method: string, url: string, who: Account, body?: unknown): Promise<T> => team.api<T>(method, url, who, body);
 
 beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rapport-verify-'));
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  const env = {
-    ...processes.db.env,
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_BASE_URL: base,
-    SMTP_URL: `smtp://127.0.0.1:${mailbox.port}`,
-    SMTP_FROM: 'Rapport <links@example.com>',
-  };
-  const server = processes.started(runCli(['serve'], env));
-  await waitForOk(`${base}/healthz`);
-  const created = runCli(['client', 'create', '--name', 'verify e2e'], env);
-  await created.exited;
-  const client = JSON.parse(created.output().trim()) as { client_id: string; client_secret: string };
-  const basic = `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`;
-  const stamp = String(process.pid % 10000).padStart(4, '0');
-  const master = await account(basic, `1371000${stamp}`);
-  sales = await account(basic, `1371001${stamp}`);
-  appId = (await api<{ appId: string }>('POST', '/api/v1.7/apps', master, { name: 'Northwind Sales' })).appId;
-  await api('POST', `/api/v1.7/app/${appId}/members`, master, { svc_user_id: sales.id, role: 'Sales' });
-  const form = new FormData();
-  form.append('file', new Blob([fixture('deck.pdf')], { type: 'application/pdf' }), 'Q3 review.pdf');
-  const uploaded = await fetch(`${base}/api/v1.7/app/${appId}/files`, { method: 'POST', headers: sales.auth, body: form });
-  fileId = ((await uploaded.json()) as { data: { id: string } }).data.id;
-  await until(
-    'the deck to be rendered',
-    () => api<{ status: string }>('GET', `/api/v1.7/app/${appId}/file/${fileId}`, sales),
-    (f) => f.status === 'ready',
-  );
-  expect(server.output()).not.toContain('"level":50');
+  team = await startViewerTeam(processes, {
+    label: 'verify',
+    phoneStem: '137100',
+    project: 'Northwind Sales',
+    env: () => ({ SMTP_URL: `smtp://127.0.0.1:${mailbox.port}`, SMTP_FROM: 'Rapport <links@example.com>' }),
+  });
+  ({ sales, appId, fileId } = team);
   browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
   await mailbox.close();
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  team?.cleanUp();
 });
 
 const AGREEMENT = [

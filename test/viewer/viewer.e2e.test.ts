@@ -1,12 +1,10 @@
 // lanes: sqlite
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { type Browser, type BrowserContext } from 'playwright-core';
 import { DESKTOP_UA, PHONE_UA, launchChromium, watchNoise } from '../helpers/browser.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture } from '../helpers/files.ts';
-import { freePort, runCli, until, useProcessDatabase, waitForOk } from '../helpers/process.ts';
+import { until, useProcessDatabase } from '../helpers/process.ts';
+import { type Account, type ViewerTeam, startViewerTeam } from '../helpers/viewer-team.ts';
 
 /**
  * The share-link viewer in a real browser (Debian's chromium, driven by playwright-core) against the
@@ -16,81 +14,25 @@ import { freePort, runCli, until, useProcessDatabase, waitForOk } from '../helpe
  */
 
 const processes = useProcessDatabase();
-let dataDir = '';
+let team: ViewerTeam;
 let base = '';
 let browser: Browser;
-
-interface Account {
-  id: number;
-  auth: { authorization: string };
-}
 let master: Account;
 let sales: Account;
 let appId = '';
 let fileId = '';
 
-const JSON_HEADERS = { 'content-type': 'application/json' };
-
-async function api<T>(method: string, url: string, who: Account, body?: unknown): Promise<T> {
-  const res = await fetch(`${base}${url}`, {
-    method,
-    headers: { ...who.auth, ...(body === undefined ? {} : JSON_HEADERS) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const json = (await res.json()) as { status: number; data: T };
-  if (json.status !== 1) throw new Error(`${method} ${url}: ${JSON.stringify(json)}`);
-  return json.data;
-}
-
-async function account(basic: string, phone: string): Promise<Account> {
-  const form = { 'content-type': 'application/x-www-form-urlencoded', authorization: basic };
-  await fetch(`${base}/svcuser/oauth2/register`, { method: 'POST', headers: form, body: `phoneNum=${phone}&password=long+enough+pw` });
-  const login = await fetch(`${base}/svcuser/oauth2/access_token`, {
-    method: 'POST',
-    headers: form,
-    body: `grant_type=password&username=${phone}&password=long+enough+pw`,
-  });
-  const token = ((await login.json()) as { access_token: string }).access_token;
-  const info = await fetch(`${base}/svcuser/oauth2/getUserInfoByAccessToken?access_token=${token}`);
-  return { id: ((await info.json()) as { id: number }).id, auth: { authorization: `Bearer ${token}` } };
-}
+const api = <T>(method: string, url: string, who: Account, body?: unknown): Promise<T> => team.api<T>(method, url, who, body);
 
 beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rapport-viewer-'));
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  const env = { ...processes.db.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: base, LIVE_POLL_MS: '50' };
-  const server = processes.started(runCli(['serve'], env));
-  await waitForOk(`${base}/healthz`);
-
-  const created = runCli(['client', 'create', '--name', 'viewer e2e'], env);
-  await created.exited;
-  const client = JSON.parse(created.output().trim()) as { client_id: string; client_secret: string };
-  const basic = `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`;
-  const stamp = String(process.pid % 10000).padStart(4, '0');
-  master = await account(basic, `1370000${stamp}`);
-  sales = await account(basic, `1370001${stamp}`);
-  appId = (await api<{ appId: string }>('POST', '/api/v1.7/apps', master, { name: 'Viewer' })).appId;
-  await api('POST', `/api/v1.7/app/${appId}/members`, master, { svc_user_id: sales.id, role: 'Sales' });
-
-  // The Sales member uploads the 3-page deck.
-  const form = new FormData();
-  form.append('file', new Blob([fixture('deck.pdf')], { type: 'application/pdf' }), 'Q3 review.pdf');
-  const uploaded = await fetch(`${base}/api/v1.7/app/${appId}/files`, { method: 'POST', headers: sales.auth, body: form });
-  fileId = ((await uploaded.json()) as { data: { id: string } }).data.id;
-  await until(
-    'the deck to be rendered',
-    () => api<{ status: string }>('GET', `/api/v1.7/app/${appId}/file/${fileId}`, sales),
-    (f) => f.status === 'ready',
-  );
-  expect(server.output()).not.toContain('"level":50');
-
+  team = await startViewerTeam(processes, { label: 'viewer', phoneStem: '137000', project: 'Viewer', env: () => ({ LIVE_POLL_MS: '50' }) });
+  ({ base, master, sales, appId, fileId } = team);
   browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  team?.cleanUp();
 });
 
 const phone = (): Promise<BrowserContext> =>
