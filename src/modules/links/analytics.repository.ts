@@ -6,7 +6,7 @@
  * (`link_view_durations_pages_idx`) and its viewers (`link_view_logs_viewers_idx`). Only the public
  * viewer's rows carry a version; an integrator's count in the link's views and viewers alone.
  */
-import { type PreparedReader, preparedQuery } from '../../db/index.ts';
+import { type PreparedReader, type QueryScope, preparedQuery } from '../../db/index.ts';
 import { sql } from 'kysely';
 
 /**
@@ -101,34 +101,28 @@ const viewerFigures = [
   sql<number>`max(view_time)`.as('last_at'),
 ] as const;
 
+/** The link's views grouped by viewer, with their figures: what each viewer statement below narrows and orders. */
+const byViewer = (db: QueryScope['db'], appId: string, linkId: string) =>
+  db.selectFrom('link_view_logs').select(viewerFigures).where('app_id', '=', appId).where('link_id', '=', linkId).groupBy('viewer_id');
+
 /** A page of the link's viewers, the one who viewed last first: their views, time (ms) and last view. */
 const viewerPage = preparedQuery('linkAnalyticsViewers', ({ db }, appId: string, linkId: string, offset: number, limit: number) =>
-  db
-    .selectFrom('link_view_logs')
-    .select(viewerFigures)
-    .where('app_id', '=', appId)
-    .where('link_id', '=', linkId)
+  byViewer(db, appId, linkId)
     .where('viewer_id', 'is not', null)
-    .groupBy('viewer_id')
     .orderBy('last_at', 'desc')
     .orderBy('viewer_id')
     .limit(limit)
     .offset(offset),
 );
 
-/** viewerPage over the views of one version. */
+/** viewerPage over the views of one version (a statement of its own: a prepared statement's text is fixed). */
 const versionViewerPage = preparedQuery(
   'linkAnalyticsVersionViewerPage',
   ({ db }, appId: string, linkId: string, fileId: string, version: number, offset: number, limit: number) =>
-    db
-      .selectFrom('link_view_logs')
-      .select(viewerFigures)
-      .where('app_id', '=', appId)
-      .where('link_id', '=', linkId)
+    byViewer(db, appId, linkId)
       .where('viewer_id', 'is not', null)
       .where('file_id', '=', fileId)
       .where('file_version', '=', version)
-      .groupBy('viewer_id')
       .orderBy('last_at', 'desc')
       .orderBy('viewer_id')
       .limit(limit)
@@ -137,30 +131,17 @@ const versionViewerPage = preparedQuery(
 
 /** The link's viewers after `after` in id order (an export's pages: each one a range of the index). */
 const viewersAfter = preparedQuery('linkAnalyticsViewersAfter', ({ db }, appId: string, linkId: string, after: string, limit: number) =>
-  db
-    .selectFrom('link_view_logs')
-    .select(viewerFigures)
-    .where('app_id', '=', appId)
-    .where('link_id', '=', linkId)
-    .where('viewer_id', '>', after)
-    .groupBy('viewer_id')
-    .orderBy('viewer_id')
-    .limit(limit),
+  byViewer(db, appId, linkId).where('viewer_id', '>', after).orderBy('viewer_id').limit(limit),
 );
 
 /** viewersAfter over the views of one version. */
 const versionViewersAfter = preparedQuery(
   'linkAnalyticsVersionViewersAfter',
   ({ db }, appId: string, linkId: string, fileId: string, version: number, after: string, limit: number) =>
-    db
-      .selectFrom('link_view_logs')
-      .select(viewerFigures)
-      .where('app_id', '=', appId)
-      .where('link_id', '=', linkId)
+    byViewer(db, appId, linkId)
       .where('viewer_id', '>', after)
       .where('file_id', '=', fileId)
       .where('file_version', '=', version)
-      .groupBy('viewer_id')
       .orderBy('viewer_id')
       .limit(limit),
 );
