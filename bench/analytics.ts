@@ -14,13 +14,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { type Insertable, sql } from 'kysely';
 import type { Database } from '../src/db/index.ts';
-import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
-import { createLogger } from '../src/logger.ts';
-import { openContext } from '../src/runtime.ts';
-import { createServices } from '../src/services.ts';
-import { cleanUpOnInterrupt, freshDatabase } from './instance.ts';
 import { option } from './options.ts';
+import { withInProcessApp } from './support/in-process.ts';
 
 const DB = option('db', 'sqlite');
 const VIEWS = Number(option('views', '100000'));
@@ -47,37 +42,7 @@ const stats = (ms: number[]) => {
 };
 
 async function main(): Promise<void> {
-  const database = await freshDatabase(DB, 'analytics-', { dataDir: true });
-  const release = cleanUpOnInterrupt(database.drop);
-  const env: Record<string, string | undefined> = {
-    ...process.env,
-    LOG_LEVEL: 'warn',
-    RAPPORT_EMBEDDED_RELAY: 'false',
-    DATABASE_URL: undefined,
-    ...database.env,
-  };
-  const ctx = await openContext(loadConfig(env), createLogger('warn', process.stderr));
-  const services = createServices(ctx);
-  const app = await buildApp(ctx, services);
-  try {
-    const client = await services.clients.create('bench');
-    const basic = `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`;
-    const form = { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' };
-    await app.inject({
-      method: 'POST',
-      url: '/svcuser/oauth2/register',
-      headers: form,
-      payload: 'phoneNum=13900000000&password=bench%20pw',
-    });
-    const login = await app.inject({
-      method: 'POST',
-      url: '/svcuser/oauth2/access_token',
-      headers: form,
-      payload: 'grant_type=password&username=13900000000&password=bench%20pw',
-    });
-    const auth = { authorization: `Bearer ${(login.json() as { access_token: string }).access_token}` };
-    const appId = (await app.inject({ method: 'POST', url: '/api/v1.7/apps', headers: auth, payload: { name: 'Bench' } })).json().data
-      .appId as string;
+  await withInProcessApp(DB, 'analytics-', async ({ ctx, app, auth, appId }) => {
     const boundary = '----rapportbench';
     const payload = Buffer.concat([
       Buffer.from(
@@ -210,13 +175,7 @@ async function main(): Promise<void> {
       csv: await measure(`${base}?format=csv`, Math.max(1, Math.floor(ROUNDS / 10))),
     };
     console.log(JSON.stringify(out, null, 2));
-  } finally {
-    await app.close();
-    await services.jobs.stop();
-    await ctx.database.close();
-    release();
-    await database.drop();
-  }
+  });
 }
 
 main().catch((err: unknown) => {

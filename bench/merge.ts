@@ -8,13 +8,8 @@
  *   node --import tsx bench/merge.ts [--db sqlite|postgres] [--rounds N]
  * `npm run bench` runs it too (the "merge" row).
  */
-import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
-import { createLogger } from '../src/logger.ts';
-import { openContext } from '../src/runtime.ts';
-import { createServices } from '../src/services.ts';
-import { cleanUpOnInterrupt, freshDatabase } from './instance.ts';
 import { option } from './options.ts';
+import { withInProcessApp } from './support/in-process.ts';
 import { runMain } from './support/report.ts';
 
 const DB = option('db', 'sqlite');
@@ -26,45 +21,7 @@ const BATCH = 1_000;
 const fmt = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
 
 async function main(): Promise<void> {
-  const database = await freshDatabase(DB, 'merge-', { dataDir: true });
-  const release = cleanUpOnInterrupt(database.drop);
-  const env: Record<string, string | undefined> = {
-    ...process.env,
-    LOG_LEVEL: 'warn',
-    RAPPORT_EMBEDDED_RELAY: 'false',
-    DATABASE_URL: undefined,
-    ...database.env,
-  };
-  const config = loadConfig(env);
-  const logger = createLogger('warn', process.stderr);
-  const ctx = await openContext(config, logger);
-  const services = createServices(ctx);
-  const app = await buildApp(ctx, services);
-  try {
-    const client = await services.clients.create('bench');
-    const basic = `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`;
-    const form = { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' };
-    await app.inject({
-      method: 'POST',
-      url: '/svcuser/oauth2/register',
-      headers: form,
-      payload: 'phoneNum=13900000000&password=bench%20pw',
-    });
-    const login = await app.inject({
-      method: 'POST',
-      url: '/svcuser/oauth2/access_token',
-      headers: form,
-      payload: 'grant_type=password&username=13900000000&password=bench%20pw',
-    });
-    const token = (login.json() as { access_token: string }).access_token;
-    const auth = { authorization: `Bearer ${token}` };
-    const info = await app.inject({ method: 'GET', url: '/svcuser/oauth2/getUserInfoByAccessToken', headers: auth });
-    const userId = (info.json() as { id: number }).id;
-    const appId = (await app.inject({ method: 'POST', url: '/api/v1.7/apps', headers: auth, payload: { name: 'Bench' } })).json().data
-      .appId as string;
-    const secret = (
-      (await app.inject({ method: 'GET', url: '/api/v1.7/my-apps', headers: auth })).json().data as { id: string; secret: string }[]
-    ).find((a) => a.id === appId)?.secret as string;
+  await withInProcessApp(DB, 'merge-', async ({ services, app, auth, userId, appId, secret }) => {
     const create = async (name: string) => {
       const res = await app.inject({
         method: 'POST',
@@ -148,12 +105,7 @@ async function main(): Promise<void> {
       backgroundRecordsPerSecond: Math.round(RECORDS / (moves.reduce((a, b) => a + b, 0) / moves.length / 1000)),
     };
     console.log(JSON.stringify(out, null, 2));
-  } finally {
-    await app.close();
-    await ctx.database.close();
-    release();
-    await database.drop();
-  }
+  });
 }
 
 runMain(main);
