@@ -2,9 +2,9 @@
 import fs from 'node:fs';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { PHONE_UA, launchChromium, personContext } from '../helpers/browser.ts';
-import { expectAccessible, shot } from '../helpers/console-checks.ts';
+import { expectAccessible, settledShot, shot } from '../helpers/console-checks.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { text } from '../../console/e2e/locale.ts';
+import { buttonName, text } from '../../console/e2e/locale.ts';
 import { AppShell } from '../../console/e2e/pages/AppShell.ts';
 import { CustomersPage } from '../../console/e2e/pages/CustomersPage.ts';
 import { HomePage } from '../../console/e2e/pages/HomePage.ts';
@@ -13,6 +13,7 @@ import { ProjectsPage } from '../../console/e2e/pages/ProjectsPage.ts';
 import { SettingsPage } from '../../console/e2e/pages/SettingsPage.ts';
 import { SignInPage } from '../../console/e2e/pages/SignInPage.ts';
 import { WebhooksPage } from '../../console/e2e/pages/WebhooksPage.ts';
+import { inSight } from '../../console/e2e/sight.ts';
 import { freePort, runCli, useProcessDatabase, waitForOk } from '../helpers/process.ts';
 import { startReceiver } from '../helpers/receiver.ts';
 
@@ -43,6 +44,28 @@ const pageErrors: string[] = [];
 
 const contextFor = (width: number, touch: boolean): Promise<BrowserContext> =>
   personContext(browser, { width, touch, timezoneId: 'Europe/Berlin', pageErrors, permissions: ['clipboard-read', 'clipboard-write'] });
+
+/** The API as the owner calls it (a session of its own, signed in as the console does): the answer's data. */
+async function asOwner<T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
+  const session = await fetch(`${base}/svcuser/console/session`, {
+    method: 'POST',
+    headers: { origin: base, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ username: 'owner@links.example', password: PASSWORD }),
+  });
+  const { access_token } = (await session.json()) as { access_token: string };
+  const res = await fetch(`${base}${path}`, {
+    method: init.method ?? 'GET',
+    headers: { authorization: `Bearer ${access_token}`, ...(init.body ? { 'content-type': 'application/json' } : {}) },
+    ...(init.body ? { body: JSON.stringify(init.body) } : {}),
+  });
+  const body = (await res.json()) as { status: number; data: T };
+  expect(body.status, JSON.stringify(body)).toBe(1);
+  return body.data;
+}
+
+type LinkRecord = Record<string, unknown> & { id: string; name: string | null };
+/** The project's links as the API answers them. */
+const ownerLinks = () => asOwner<LinkRecord[]>(`/api/v1.7/app/${appId}/links`);
 
 beforeAll(async () => {
   expect(fs.existsSync(new URL('../../console/dist/index.html', import.meta.url)), 'console/dist is missing: run `npm run build`').toBe(
@@ -180,6 +203,57 @@ describe('links, settings and webhooks in the console', { timeout: 90_000 }, () 
       .filter({ has: owner.getByRole('heading', { name: text('en-US', 'linkGates.detail.acceptances') }) });
     await acceptances.getByText(text('en-US', 'linkGates.detail.acceptancesEmpty')).waitFor();
     await expectAccessible(owner, 'link detail with an agreement');
+    await links.detail.getByRole('button', { name: text('en-US', 'links.detail.back') }).click();
+    await links.detail.waitFor({ state: 'hidden' });
+  });
+
+  it('edits the link made first: a new title, the watermark, a refused domain and an agreement; its details and the API have them', async () => {
+    const links = new LinksPage(owner);
+    await links.link('Pricing deck').click();
+    await links.detail.waitFor();
+    expect(await links.setting(text('en-US', 'links.form.publicTitle')).innerText()).toBe('Acme pricing 2027');
+    const form = await links.edit('Pricing deck');
+    // The form starts from the link as it is: its title, its customer, its switches.
+    const title = form.getByLabel(text('en-US', 'links.form.publicTitle'));
+    expect(await title.inputValue()).toBe('Acme pricing 2027');
+    await form.locator('.ant-select-selection-item').filter({ hasText: 'Ada Lovelace' }).waitFor();
+    expect(await form.getByLabel(text('en-US', 'links.form.watermark')).getAttribute('aria-checked')).toBe('false');
+    await title.fill('Acme pricing 2028');
+    await form.getByLabel(text('en-US', 'links.form.watermark')).click();
+    await form.getByLabel(text('en-US', 'links.form.emailGate')).click();
+    await form.getByLabel(text('en-US', 'linkGates.form.denyList')).fill('rival.example');
+    await form.getByLabel(text('en-US', 'linkGates.form.agreement')).fill('These prices are for Analytical Engines only.');
+    await expectAccessible(owner, 'link edit form');
+    await shot(owner, 'link-edit-1440');
+    // Meanwhile a colleague's change through the API (the form does not show it): Save sends only what
+    // the form changed, so it stays.
+    const first = (await ownerLinks()).find((l) => l.name === 'Pricing deck') as LinkRecord;
+    await asOwner(`/api/v1.7/app/${appId}/link/${first.id}`, { method: 'PUT', body: { allow_download: 1 } });
+    await links.saveEdit(form);
+    // The details read the link again.
+    await links.setting(text('en-US', 'links.form.publicTitle')).getByText('Acme pricing 2028', { exact: true }).waitFor();
+    expect(await links.setting(text('en-US', 'links.detail.watermark')).innerText()).toBe(text('en-US', 'links.detail.yes'));
+    expect(await links.setting(text('en-US', 'links.detail.emailGate')).innerText()).toBe(text('en-US', 'links.detail.yes'));
+    expect(await links.setting(text('en-US', 'linkGates.detail.denyList')).innerText()).toBe('rival.example');
+    expect(await links.settings.locator('[data-agreement-version]').getAttribute('data-agreement-version')).toBe('1');
+    await links.settings.getByText('These prices are for Analytical Engines only.', { exact: false }).waitFor();
+    await expectAccessible(owner, 'link detail (edited)');
+    await links.settings.scrollIntoViewIfNeeded();
+    await settledShot(owner, 'link-edited-1440');
+    // The API has them; the rest of the link is as it was.
+    const made = (await ownerLinks()).find((l) => l.name === 'Pricing deck');
+    expect(made).toMatchObject({
+      title: 'Acme pricing 2028',
+      watermark: 1,
+      emailGate: 1,
+      denyList: ['rival.example'],
+      allowList: [],
+      agreement: 'These prices are for Analytical Engines only.',
+      agreementVersion: 1,
+      hasPasscode: false,
+      allowDownload: 1,
+      customer: { name: 'Ada Lovelace' },
+    });
     await links.detail.getByRole('button', { name: text('en-US', 'links.detail.back') }).click();
     await links.detail.waitFor({ state: 'hidden' });
   });
@@ -350,6 +424,43 @@ describe('links, settings and webhooks in the console', { timeout: 90_000 }, () 
     await new CustomersPage(owner).open(base, appId);
     await new CustomersPage(owner).customerLink('Ada Lovelace').waitFor();
     await shot(owner, 'customers-1440');
+  });
+
+  it('at 375 px on a touch screen a link is edited: a passcode set, a new agreement text (its version 2), then the passcode removed', async () => {
+    await new AppShell(phone, 'en-US').goTo('links');
+    const links = new LinksPage(phone);
+    await links.link('Deck under NDA').click();
+    await links.detail.waitFor();
+    let form = await links.edit('Deck under NDA');
+    expect(await form.getByLabel(text('en-US', 'linkGates.form.denyList')).inputValue()).toBe('rival.example, *.rival.example');
+    await form.getByLabel(text('en-US', 'links.form.passcode')).fill('open sesame');
+    await form.getByLabel(text('en-US', 'linkGates.form.agreement')).fill('Keep this deck, and its prices, to yourself.');
+    expect(await phone.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+    expect(await inSight(form.getByRole('button', { name: buttonName('en-US', 'linkGates.edit.save') }))).toBe(true);
+    await expectAccessible(phone, 'link edit form (375)');
+    await shot(phone, 'link-edit-375');
+    await links.saveEdit(form);
+    expect(await links.setting(text('en-US', 'links.detail.passcode')).innerText()).toBe(text('en-US', 'links.detail.yes'));
+    await links.settings.locator('[data-agreement-version="2"]').waitFor();
+    let nda = (await ownerLinks()).find((l) => l.name === 'Deck under NDA');
+    expect(nda).toMatchObject({ hasPasscode: true, agreementVersion: 2, denyList: ['rival.example', '*.rival.example'] });
+    // A link with a passcode: it is kept, replaced or removed, never shown.
+    form = await links.edit('Deck under NDA');
+    const keep = form.getByRole('radio', { name: text('en-US', 'linkGates.edit.passcode.keep') });
+    expect(await keep.isChecked()).toBe(true);
+    await keep.scrollIntoViewIfNeeded();
+    await expectAccessible(phone, 'link edit form, a passcode (375)');
+    await shot(phone, 'link-edit-passcode-375');
+    await form.getByText(text('en-US', 'linkGates.edit.passcode.remove'), { exact: true }).click();
+    await links.saveEdit(form);
+    expect(await links.setting(text('en-US', 'links.detail.passcode')).innerText()).toBe(text('en-US', 'links.detail.no'));
+    await expectAccessible(phone, 'link detail (edited, 375)');
+    await links.settings.scrollIntoViewIfNeeded();
+    await settledShot(phone, 'link-edited-375');
+    nda = (await ownerLinks()).find((l) => l.name === 'Deck under NDA');
+    expect(nda).toMatchObject({ hasPasscode: false, agreementVersion: 2, agreement: 'Keep this deck, and its prices, to yourself.' });
+    await links.detail.getByRole('button', { name: text('en-US', 'links.detail.back') }).click();
+    await links.detail.waitFor({ state: 'hidden' });
   });
 
   it("a page that does not exist leads back: to the project's customers inside a project, else to the projects", async () => {

@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
-import { type Lang, text } from '../locale.ts';
+import { type Lang, buttonName, text } from '../locale.ts';
 
-/** /console/p/:appId/links: the list, the new-link form (with its upload), the share dialog and a link's details. */
+/** /console/p/:appId/links: the list, the new-link form (with its upload), the share dialog, a link's details and its edit form. */
 export class LinksPage {
   readonly heading: Locator;
   readonly newButton: Locator;
@@ -15,6 +15,8 @@ export class LinksPage {
   readonly exportCsv: Locator;
   readonly versionPicker: Locator;
   readonly settings: Locator;
+  /** The settings' **Edit**, which opens the link form on them. */
+  readonly editButton: Locator;
   constructor(
     readonly page: Page,
     readonly lang: Lang = 'en-US',
@@ -32,6 +34,35 @@ export class LinksPage {
     this.settings = this.detail
       .locator('.ant-card')
       .filter({ has: page.getByRole('heading', { name: text(lang, 'links.detail.settings') }) });
+    this.editButton = this.settings.getByRole('button', { name: buttonName(lang, 'linkGates.edit.action') });
+  }
+
+  /** A setting's value in the details, by its label ("Watermark" → "Yes"). */
+  setting(label: string): Locator {
+    return this.settings
+      .locator('.ant-descriptions-item')
+      .filter({ has: this.page.locator('.ant-descriptions-item-label').getByText(label, { exact: true }) })
+      .locator('.ant-descriptions-item-content');
+  }
+
+  /** The edit form of the link named `name`. */
+  editForm(name: string): Locator {
+    return this.page.getByRole('dialog').filter({ hasText: text(this.lang, 'linkGates.edit.title', { name }) });
+  }
+
+  /** Opens the edit form of the link whose details are open; answers it. */
+  async edit(name: string): Promise<Locator> {
+    await this.editButton.click();
+    const form = this.editForm(name);
+    await form.waitFor();
+    return form;
+  }
+
+  /** Saves the edit form and waits until it has closed and the details say the link is saved. */
+  async saveEdit(form: Locator): Promise<void> {
+    await form.getByRole('button', { name: buttonName(this.lang, 'linkGates.edit.save') }).click();
+    await form.waitFor({ state: 'detached' });
+    await this.page.getByText(text(this.lang, 'linkGates.edit.saved')).waitFor();
   }
 
   /** A KPI card (views, viewers, completion, median) of the analytics: its title and value. */

@@ -45,55 +45,6 @@ export type LinkItem = Awaited<ReturnType<NonNullable<ReturnType<typeof linkQuer
 export type ViewLog = Awaited<ReturnType<NonNullable<ReturnType<typeof linkQueries.viewLogs>['queryFn']>>>[number];
 export type FileItem = Awaited<ReturnType<NonNullable<ReturnType<typeof linkQueries.files>['queryFn']>>>[number];
 
-/** What the link form sends (the API's names). */
-export interface LinkInput {
-  name: string;
-  type: 1 | 2 | 3;
-  file_id?: string;
-  website?: string;
-  customer_id?: string;
-  passcode?: string;
-  expires_at?: string;
-  allow_download?: 0 | 1;
-  email_gate?: 0 | 1;
-  watermark?: 0 | 1;
-  email_verify?: 0 | 1;
-  /** Comma lists of addresses and domains. */
-  allow_list?: string;
-  deny_list?: string;
-  agreement?: string;
-}
-
-export function useUploadFile(appId: string) {
-  const client = useQueryClient();
-  return useMutation({
-    meta: { silent: true },
-    mutationFn: async (file: File) => {
-      const form = new FormData();
-      form.append('file', file, file.name);
-      return unwrap(
-        await api.POST('/api/v1.7/app/{appId}/files', {
-          params: { path: { appId } },
-          // multipart/form-data: the browser sets the type and boundary.
-          body: form as never,
-          bodySerializer: (b: unknown) => b as FormData,
-        }),
-      );
-    },
-    onSuccess: () => client.invalidateQueries({ queryKey: ['files', appId] }),
-  });
-}
-
-export function useCreateLink(appId: string) {
-  const client = useQueryClient();
-  return useMutation({
-    meta: { silent: true },
-    mutationFn: async (input: LinkInput) =>
-      unwrap(await api.POST('/api/v1.7/app/{appId}/links', { params: { path: { appId }, query: { with_url: 1 } }, body: input })),
-    onSuccess: () => client.invalidateQueries({ queryKey: linkQueries.all(appId) }),
-  });
-}
-
 export function useDisableLink(appId: string) {
   const client = useQueryClient();
   return useMutation({

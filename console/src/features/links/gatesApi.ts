@@ -38,11 +38,3 @@ export async function acceptancesCsv(appId: string, linkId: string): Promise<Dow
     'link-agreements.csv',
   );
 }
-
-/** A list typed in the form (commas, spaces or lines between its entries) as the API's comma list. */
-export const listValue = (text: string | undefined) =>
-  (text ?? '')
-    .split(/[,\s]+/)
-    .map((s) => s.trim())
-    .filter(Boolean)
-    .join(',');

@@ -5,7 +5,7 @@ import { useLazyTexts } from '../../../shared/i18n/lazyTexts.ts';
 const AGREEMENT_MAX = 20_000;
 
 /**
- * Who may read a new link, beyond the passcode: under the e-mail gate, a code mailed to the address
+ * Who may read a link, beyond the passcode: under the e-mail gate, a code mailed to the address
  * and the addresses or domains let through or refused; and an agreement readers accept first. Its
  * texts load with it (`linkGates`).
  */
@@ -32,7 +32,8 @@ export function GateFields({ emailGate }: { emailGate: boolean }) {
         </>
       ) : null}
       <Form.Item name="agreement" label={t('linkGates.form.agreement')} extra={t('linkGates.form.agreementHelp')}>
-        <Input.TextArea autoSize={{ minRows: 3, maxRows: 10 }} maxLength={AGREEMENT_MAX} showCount />
+        {/* Room under the box for its count, which antd draws below it (else over the help). */}
+        <Input.TextArea autoSize={{ minRows: 3, maxRows: 10 }} maxLength={AGREEMENT_MAX} showCount style={{ marginBottom: 22 }} />
       </Form.Item>
     </>
   );

@@ -19,8 +19,8 @@ function useDuration(): (ms: number) => string {
   };
 }
 
-/** One link: how it was read (first), its share address and QR code, its settings, who accepted its agreement, and each view. */
-export function LinkDetail({ appId, link }: { appId: string; link: LinkItem }) {
+/** One link: how it was read (first), its share address and QR code, its settings (with the way to edit them), who accepted its agreement, and each view. */
+export function LinkDetail({ appId, link, onEdit }: { appId: string; link: LinkItem; onEdit: () => void }) {
   const { t } = useTranslation();
   const duration = useDuration();
   const views = useQuery(linkQueries.viewLogs(appId, link.id));
@@ -35,7 +35,7 @@ export function LinkDetail({ appId, link }: { appId: string; link: LinkItem }) {
       {link.url && link.status === 1 ? <ShareLink url={link.url} name={link.name ?? ''} /> : null}
       {/* The gates' texts load with them. */}
       <Suspense fallback={<Skeleton active paragraph={{ rows: 4 }} />}>
-        <LinkSettings appId={appId} link={link} />
+        <LinkSettings appId={appId} link={link} onEdit={onEdit} />
         {link.agreement ? <LinkAgreements appId={appId} link={link} /> : null}
       </Suspense>
       <Card size="small" title={h2(t('links.detail.views'))}>

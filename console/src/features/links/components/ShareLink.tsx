@@ -1,7 +1,8 @@
 import { CopyOutlined } from '@ant-design/icons';
-import { App, Button, Flex, Input, QRCode, Space, Typography } from 'antd';
+import { App, Button, Flex, Input, Modal, QRCode, Space, Typography } from 'antd';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { LinkItem } from '../api.ts';
 
 /** Copies a share address to the clipboard and says so. */
 export function useCopyLink(): (url: string) => void {
@@ -43,5 +44,14 @@ export function ShareLink({ url, name }: { url: string; name: string }) {
         <Typography.Text type="secondary">{t('links.qrHelp')}</Typography.Text>
       </Flex>
     </Flex>
+  );
+}
+
+/** A dialog of a link's share address and QR code (after it is made, or from the list's QR button); closed without a link. */
+export function ShareModal({ link, title, onClose }: { link: LinkItem | undefined; title: string; onClose: () => void }) {
+  return (
+    <Modal open={link !== undefined} title={title} footer={null} onCancel={onClose} destroyOnHidden>
+      {link?.url ? <ShareLink url={link.url} name={link.name ?? ''} /> : null}
+    </Modal>
   );
 }
