@@ -192,7 +192,7 @@ describe('links, settings and webhooks in the console', { timeout: 90_000 }, () 
     await links.form.getByLabel(text('en-US', 'links.form.emailGate')).click();
     await links.form.getByLabel(text('en-US', 'linkGates.form.denyList')).fill('rival.example, *.rival.example');
     await links.form.getByLabel(text('en-US', 'linkGates.form.agreement')).fill('Keep this deck to yourself.');
-    await links.create();
+    const ndaUrl = await links.create();
     await links.shareDialog.getByRole('button', { name: /close/i }).click();
     await links.link('Deck under NDA').click();
     await links.detail.waitFor();
@@ -202,6 +202,27 @@ describe('links, settings and webhooks in the console', { timeout: 90_000 }, () 
       .locator('.ant-card')
       .filter({ has: owner.getByRole('heading', { name: text('en-US', 'linkGates.detail.acceptances') }) });
     await acceptances.getByText(text('en-US', 'linkGates.detail.acceptancesEmpty')).waitFor();
+    // A reader gives their address, accepts the agreement and sees the deck; the table then names them.
+    const reader = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, userAgent: PHONE_UA });
+    try {
+      const page = await reader.newPage();
+      await page.goto(ndaUrl);
+      await page.locator('input[name="email"]').fill('grace@example.com');
+      await page.getByRole('button', { name: 'Continue' }).tap();
+      expect(await page.locator('#agreement').textContent()).toBe('Keep this deck to yourself.');
+      await page.getByLabel('I have read and agree to this agreement').check();
+      await page.getByRole('button', { name: 'I agree' }).tap();
+      await page.locator('#page-1 img').waitFor();
+    } finally {
+      await reader.close();
+    }
+    // The page loaded afresh (the console keeps what it read for half a minute): the address keeps the
+    // link's details open, and they show the acceptance.
+    await owner.reload();
+    await links.detail.waitFor();
+    const accepted = acceptances.locator('tbody tr').filter({ hasText: 'grace@example.com' });
+    await accepted.waitFor();
+    expect(await accepted.locator('td').allInnerTexts()).toEqual(expect.arrayContaining(['grace@example.com', '1']));
     await expectAccessible(owner, 'link detail with an agreement');
     await links.detail.getByRole('button', { name: text('en-US', 'links.detail.back') }).click();
     await links.detail.waitFor({ state: 'hidden' });
