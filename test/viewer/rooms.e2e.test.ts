@@ -256,8 +256,12 @@ describe('a room under an e-mail code and a watermark', () => {
     await page.locator('.tree').waitFor();
     expect((await rows(page)).length).toBe(6);
     await page.getByRole('link', { name: /Q3 business review/ }).tap();
+    // Drawn for this reader as it is asked for: a moment longer than a stored image on a loaded machine.
     await expect
-      .poll(() => page.locator('#page-1 img').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth))
+      .poll(() => page.locator('#page-1 img').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth), {
+        timeout: 30_000,
+        interval: 250,
+      })
       .toBeGreaterThan(0);
     // The page image is drawn for this reader: never stored by the browser.
     const image = await page.evaluate(`fetch(document.querySelector('#page-1 img').src)
