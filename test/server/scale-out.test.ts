@@ -395,7 +395,8 @@ describe.runIf(TEST_DIALECT === 'postgres')(
 async function waitUntilOk(probe: () => Promise<Response>, proc: Spawned): Promise<void> {
   let exited = false;
   void proc.exited.then(() => (exited = true));
-  const end = Date.now() + 20_000;
+  // As long as the servers beside it are given (waitForOk): three processes start at once on a loaded machine.
+  const end = Date.now() + 60_000;
   for (;;) {
     const res = await probe().catch(() => null);
     if (res?.ok) return;
