@@ -147,11 +147,16 @@ export interface ProvisionedProject {
  * Through a running real server: an OAuth client (by the CLI, on `env`'s database), a registered user
  * with `phone`, and a project of theirs, with what it takes to ingest into it.
  */
-export async function provisionProject(base: string, env: Record<string, string>, phone: string): Promise<ProvisionedProject> {
-  const created = runCli(['client', 'create', '--name', `client-${phone}`], env);
+/** A new OAuth client of the server's (`rapport client create --name`): its Basic authorization header. */
+export async function newClient(env: Record<string, string>, name: string): Promise<string> {
+  const created = runCli(['client', 'create', '--name', name], env);
   await created.exited;
   const client = JSON.parse(created.output().trim()) as { client_id: string; client_secret: string };
-  const basic = `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`;
+  return `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`;
+}
+
+/** A person registered by mobile number through the client `basic`, then signed in: their access token. */
+export async function registerByPhone(base: string, basic: string, phone: string): Promise<string> {
   const form = { 'content-type': 'application/x-www-form-urlencoded', authorization: basic };
   await fetch(`${base}/svcuser/oauth2/register`, { method: 'POST', headers: form, body: `phoneNum=${phone}&password=long+enough+pw` });
   const login = await fetch(`${base}/svcuser/oauth2/access_token`, {
@@ -159,7 +164,11 @@ export async function provisionProject(base: string, env: Record<string, string>
     headers: form,
     body: `grant_type=password&username=${phone}&password=long+enough+pw`,
   });
-  const token = ((await login.json()) as { access_token: string }).access_token;
+  return ((await login.json()) as { access_token: string }).access_token;
+}
+
+export async function provisionProject(base: string, env: Record<string, string>, phone: string): Promise<ProvisionedProject> {
+  const token = await registerByPhone(base, await newClient(env, `client-${phone}`), phone);
   const auth = { authorization: `Bearer ${token}` };
   const app = await fetch(`${base}/api/v1.7/apps`, {
     method: 'POST',

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { TestServer } from './harness.ts';
-import { Browser } from './links.ts';
+import { Browser, type LinkData, madeLink } from './links.ts';
 
 export interface RoomData {
   id: string;
@@ -15,6 +15,18 @@ export async function madeRoom(server: TestServer, appId: string, token: string,
   const res = await server.api.post(`/api/v1.7/app/${appId}/rooms`, body, { token });
   expect(res.json(), res.body).toMatchObject({ status: 1 });
   return res.json().data as RoomData;
+}
+
+/** A room named "Due diligence" holding one file, and a link of type 4 to it with `link`'s fields. */
+export async function madeRoomLink(
+  server: TestServer,
+  appId: string,
+  token: string,
+  fileId: string,
+  link: Record<string, unknown>,
+): Promise<LinkData> {
+  const room = await madeRoom(server, appId, token, { name: 'Due diligence', items: [{ type: 'file', file_id: fileId }] });
+  return madeLink(server, appId, token, { type: 4, room_id: room.id, ...link });
 }
 
 /** The viewer's config of a page (the view token, the document). */

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'vitest';
 import { fixture } from './files.ts';
-import { type ProcessDatabase, freePort, runCli, until, waitForOk } from './process.ts';
+import { type ProcessDatabase, freePort, newClient, registerByPhone, runCli, until, waitForOk } from './process.ts';
 
 /** A signed-in member of the team: their user id and the header their token goes in. */
 export interface Account {
@@ -52,19 +52,9 @@ export async function startViewerTeam(
     return json.data;
   }
 
-  const created = runCli(['client', 'create', '--name', `${o.label} e2e`], env);
-  await created.exited;
-  const client = JSON.parse(created.output().trim()) as { client_id: string; client_secret: string };
-  const basic = `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`;
+  const basic = await newClient(env, `${o.label} e2e`);
   async function account(phone: string): Promise<Account> {
-    const form = { 'content-type': 'application/x-www-form-urlencoded', authorization: basic };
-    await fetch(`${base}/svcuser/oauth2/register`, { method: 'POST', headers: form, body: `phoneNum=${phone}&password=long+enough+pw` });
-    const login = await fetch(`${base}/svcuser/oauth2/access_token`, {
-      method: 'POST',
-      headers: form,
-      body: `grant_type=password&username=${phone}&password=long+enough+pw`,
-    });
-    const token = ((await login.json()) as { access_token: string }).access_token;
+    const token = await registerByPhone(base, basic, phone);
     const info = await fetch(`${base}/svcuser/oauth2/getUserInfoByAccessToken?access_token=${token}`);
     return { id: ((await info.json()) as { id: number }).id, auth: { authorization: `Bearer ${token}` } };
   }

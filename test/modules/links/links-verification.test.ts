@@ -4,7 +4,7 @@ import { useTestServer } from '../../helpers/harness.ts';
 import { type HistoryProject, addCustomers, historyProject } from '../../helpers/histories.ts';
 import { Browser, type LinkData, count, createLink, madeLink, renderedFile } from '../../helpers/links.ts';
 import { startMailbox } from '../../helpers/mailbox.ts';
-import { madeRoom } from '../../helpers/rooms.ts';
+import { madeRoomLink } from '../../helpers/rooms.ts';
 
 /**
  * Knowing who reads a shared link: the e-mail gate's one-time code mailed by the server's sender
@@ -292,11 +292,8 @@ describe('allow and deny lists', () => {
 
 describe('a room link with a code', () => {
   it('opens the room and its documents with the mailed code; five wrong codes lock it; a denied domain is refused', async () => {
-    const room = await madeRoom(t.server, p.appId, p.sales.token, { name: 'Due diligence', items: [{ type: 'file', file_id: fileId }] });
-    const link = await madeLink(t.server, p.appId, p.sales.token, {
+    const link = await madeRoomLink(t.server, p.appId, p.sales.token, fileId, {
       name: 'Room under a code',
-      type: 4,
-      room_id: room.id,
       email_verify: 1,
       deny_list: 'rival.com',
     });

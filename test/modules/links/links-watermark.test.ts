@@ -7,7 +7,7 @@ import { type Decoded, decode } from '../../helpers/files.ts';
 import { useTestServer } from '../../helpers/harness.ts';
 import { type HistoryProject, historyProject } from '../../helpers/histories.ts';
 import { Browser, type LinkData, madeLink, renderedFile } from '../../helpers/links.ts';
-import { madeRoom, viewerConfig } from '../../helpers/rooms.ts';
+import { madeRoomLink, viewerConfig } from '../../helpers/rooms.ts';
 
 /**
  * Links with a watermark (docs/links.md, "Watermarks and deterrence"): the viewer's page images carry
@@ -217,11 +217,8 @@ describe("a watermarked link's download", () => {
 describe('a room link with a watermark', () => {
   it("serves each document's page images with the reader drawn in, and its download as a watermarked PDF", async () => {
     vi.spyOn(t.server.ctx.clock, 'now').mockReturnValue(NOW);
-    const room = await madeRoom(t.server, p.appId, p.sales.token, { name: 'Due diligence', items: [{ type: 'file', file_id: fileId }] });
-    const link = await madeLink(t.server, p.appId, p.sales.token, {
+    const link = await madeRoomLink(t.server, p.appId, p.sales.token, fileId, {
       name: 'Room',
-      type: 4,
-      room_id: room.id,
       watermark: 1,
       allow_download: 1,
     });
